@@ -1,0 +1,67 @@
+#include "CliUtil.h"
+
+#include "util/Json.h"
+
+namespace rubric::cli {
+
+std::optional<int> parse(QCommandLineParser &parser, const QString &command, const QStringList &args, Io &io)
+{
+    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("Show this help."));
+    parser.addOption(help);
+    QStringList full = args;
+    full.prepend(QStringLiteral("rubric ") + command);
+    if (!parser.parse(full)) {
+        io.err << "rubric " << command << ": " << parser.errorText() << '\n';
+        return 2;
+    }
+    if (parser.isSet(help)) {
+        io.out << parser.helpText().replace(QStringLiteral("Usage: rubric %1").arg(command),
+                                            QStringLiteral("Usage: rubric %1").arg(command));
+        return 0;
+    }
+    return std::nullopt;
+}
+
+bool require(const QCommandLineParser &parser, const QString &option, Io &io)
+{
+    if (parser.isSet(option) && !parser.value(option).isEmpty())
+        return true;
+    io.err << "rubric: missing required option --" << option << '\n';
+    return false;
+}
+
+std::unique_ptr<Project> openProject(const QCommandLineParser &parser, Io &io, bool create)
+{
+    if (!require(parser, QStringLiteral("project"), io))
+        return nullptr;
+    auto p = Project::open(parser.value(QStringLiteral("project")),
+                           create ? Project::OpenMode::OpenOrCreate : Project::OpenMode::OpenExisting);
+    if (!p) {
+        io.err << "rubric: " << p.errorString() << '\n';
+        return nullptr;
+    }
+    return std::move(p).value();
+}
+
+std::optional<std::pair<QString, QString>> keyValue(const QString &text, const QString &option, Io &io)
+{
+    const qsizetype eq = text.indexOf(QLatin1Char('='));
+    if (eq <= 0) {
+        io.err << "rubric: --" << option << " expects NAME=VALUE, got '" << text << "'\n";
+        return std::nullopt;
+    }
+    return std::make_pair(text.left(eq), text.mid(eq + 1));
+}
+
+void printJson(Io &io, const QVariant &value)
+{
+    io.out << json::stringify(value) << '\n';
+}
+
+QVariant jsonNumber(double v)
+{
+    return v == v ? QVariant(v) : QVariant::fromValue(nullptr);
+}
+
+} // namespace rubric::cli

@@ -1,0 +1,33 @@
+#pragma once
+
+#include "CommandRegistry.h"
+#include "store/Project.h"
+
+#include <QCommandLineParser>
+#include <QVariant>
+
+#include <memory>
+#include <optional>
+
+namespace rubric::cli {
+
+/// Parses `args` (the words after the command name) with `parser`, adding --help.
+/// Returns an exit code to return at once (0 after --help, 2 on a usage error) or nullopt to go on.
+std::optional<int> parse(QCommandLineParser &parser, const QString &command, const QStringList &args, Io &io);
+
+/// Requires a value for `option`; prints a usage error when it is missing.
+bool require(const QCommandLineParser &parser, const QString &option, Io &io);
+
+/// Opens the project named by --project (creating it only when `create`). Prints the error.
+std::unique_ptr<Project> openProject(const QCommandLineParser &parser, Io &io, bool create = false);
+
+/// Splits "KEY=VALUE"; prints a usage error naming `option` when there is no '='.
+std::optional<std::pair<QString, QString>> keyValue(const QString &text, const QString &option, Io &io);
+
+/// Writes a QVariant tree as one line of JSON.
+void printJson(Io &io, const QVariant &value);
+
+/// A double for JSON: NaN becomes null.
+QVariant jsonNumber(double v);
+
+} // namespace rubric::cli

@@ -1,0 +1,82 @@
+#include "CliUtil.h"
+
+#include <numeric>
+
+namespace rubric::cli {
+namespace {
+
+int run(const QStringList &args, Io &io)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Summarise a project: items, aspects, human scores, judges, split."));
+    parser.addOption({QStringLiteral("project"), QStringLiteral("Project file."), QStringLiteral("P")});
+    parser.addOption({QStringLiteral("json"), QStringLiteral("Print JSON.")});
+    if (auto rc = parse(parser, QStringLiteral("info"), args, io))
+        return *rc;
+    auto project = openProject(parser, io);
+    if (!project)
+        return 1;
+
+    const int items = project->itemCount();
+    const int groups = int(project->groups().size());
+    const int systems = int(project->systems().size());
+
+    QVariantList aspects;
+    for (const Aspect &a : project->aspects()) {
+        const auto human = project->humanScores(a.name);
+        double mean = std::nan("");
+        if (!human.isEmpty())
+            mean = std::accumulate(human.begin(), human.end(), 0.0) / double(human.size());
+        aspects.append(QVariantMap{{QStringLiteral("name"), a.name},
+                                   {QStringLiteral("min"), a.min},
+                                   {QStringLiteral("max"), a.max},
+                                   {QStringLiteral("human_mean"), jsonNumber(mean)},
+                                   {QStringLiteral("annotated_items"), int(human.size())},
+                                   {QStringLiteral("annotators"), int(project->annotators(a.name).size())}});
+    }
+    QVariantList judges;
+    for (const JudgeInfo &j : project->judges())
+        judges.append(QVariantMap{{QStringLiteral("name"), j.name},
+                                  {QStringLiteral("method"), j.method},
+                                  {QStringLiteral("status"), j.status},
+                                  {QStringLiteral("aspects"), j.aspects},
+                                  {QStringLiteral("items"), j.items}});
+    const auto split = project->split();
+    int train = 0, test = 0;
+    for (SplitRole r : split)
+        (r == SplitRole::Train ? train : test)++;
+    const QVariantMap splits{{QStringLiteral("train"), train}, {QStringLiteral("test"), test},
+                             {QStringLiteral("unassigned"), items - train - test}};
+
+    if (parser.isSet(QStringLiteral("json"))) {
+        printJson(io, QVariantMap{{QStringLiteral("items"), items},
+                                  {QStringLiteral("groups"), groups},
+                                  {QStringLiteral("systems"), systems},
+                                  {QStringLiteral("aspects"), aspects},
+                                  {QStringLiteral("judges"), judges},
+                                  {QStringLiteral("splits"), splits}});
+        return 0;
+    }
+    io.out << project->path() << '\n'
+           << "items " << items << ", groups " << groups << ", systems " << systems << '\n'
+           << "split: train " << train << ", test " << test << ", unassigned " << (items - train - test) << '\n';
+    io.out << "aspects:\n";
+    for (const QVariant &v : aspects) {
+        const QVariantMap m = v.toMap();
+        io.out << "  " << m.value(QStringLiteral("name")).toString().leftJustified(18) << " scale "
+               << m.value(QStringLiteral("min")).toDouble() << "–" << m.value(QStringLiteral("max")).toDouble()
+               << "  human mean " << QString::number(m.value(QStringLiteral("human_mean")).toDouble(), 'f', 4)
+               << "  on " << m.value(QStringLiteral("annotated_items")).toInt() << " items by "
+               << m.value(QStringLiteral("annotators")).toInt() << " annotator(s)\n";
+    }
+    io.out << "judges:\n";
+    for (const JudgeInfo &j : project->judges())
+        io.out << "  " << j.name.leftJustified(18) << ' ' << j.method << " (" << j.status << "), "
+               << j.aspects.join(QStringLiteral(", ")) << " on " << j.items << " items\n";
+    return 0;
+}
+
+const Registration reg({QStringLiteral("info"), QStringLiteral("Summarise a project (items, aspects, judges, split)."), &run});
+
+} // namespace
+} // namespace rubric::cli

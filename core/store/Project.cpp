@@ -1,0 +1,600 @@
+#include "Project.h"
+
+#include "Schema.h"
+#include "SqlUtil.h"
+#include "util/Json.h"
+
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QFileInfo>
+#include <QSet>
+#include <QThread>
+#include <QUuid>
+
+namespace rubric {
+namespace {
+
+QString now()
+{
+    return QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
+}
+
+Result<void> configure(QSqlDatabase &db, const QString &path)
+{
+    QSqlQuery q(db);
+    for (const char *pragma : {"PRAGMA foreign_keys = ON", "PRAGMA busy_timeout = 10000",
+                               "PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL"}) {
+        if (!q.exec(QString::fromLatin1(pragma)))
+            return makeError(q.lastError().text(), path);
+    }
+    return {};
+}
+
+} // namespace
+
+Project::Project(QString path)
+    : m_path(std::move(path))
+    , m_connectionPrefix(QStringLiteral("rubric-") + QUuid::createUuid().toString(QUuid::Id128))
+{
+}
+
+Project::~Project()
+{
+    QMutexLocker lock(&m_mutex);
+    for (const QString &name : std::as_const(m_connections)) {
+        {
+            QSqlDatabase db = QSqlDatabase::database(name, false);
+            if (db.isOpen())
+                db.close();
+        }
+        QSqlDatabase::removeDatabase(name);
+    }
+}
+
+Result<std::unique_ptr<Project>> Project::open(const QString &path, OpenMode mode)
+{
+    const QFileInfo info(path);
+    if (mode == OpenMode::OpenExisting && !info.exists())
+        return makeError(tr("no such project file"), path);
+    if (info.exists() && info.isDir())
+        return makeError(tr("is a folder, not a project file"), path);
+
+    if (info.exists() && info.size() > 0) {
+        QFile f(path);
+        if (!f.open(QIODevice::ReadOnly))
+            return makeError(tr("cannot read the file: %1").arg(f.errorString()), path);
+        if (f.read(16) != QByteArray("SQLite format 3\0", 16))
+            return makeError(tr("not a Rubric Studio project (not an SQLite database)"), path);
+    }
+
+    std::unique_ptr<Project> project(new Project(QFileInfo(path).absoluteFilePath()));
+    QSqlDatabase db = project->database();
+    if (!db.isOpen())
+        return makeError(tr("cannot open the project: %1").arg(db.lastError().text()), path);
+    if (auto r = configure(db, path); !r)
+        return r.error();
+    if (auto r = schema::migrate(db, path); !r)
+        return r.error();
+    return project;
+}
+
+QSqlDatabase Project::database() const
+{
+    const QString name = m_connectionPrefix + QStringLiteral("-")
+                         + QString::number(reinterpret_cast<quintptr>(QThread::currentThread()), 16);
+    if (QSqlDatabase::contains(name))
+        return QSqlDatabase::database(name);
+    QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
+    db.setDatabaseName(m_path);
+    if (db.open()) {
+        QSqlQuery q(db);
+        q.exec(QStringLiteral("PRAGMA foreign_keys = ON"));
+        q.exec(QStringLiteral("PRAGMA busy_timeout = 10000"));
+    }
+    QMutexLocker lock(&m_mutex);
+    m_connections.append(name);
+    return db;
+}
+
+Result<void> Project::transact(const std::function<Result<void>(QSqlDatabase &)> &body)
+{
+    QSqlDatabase db = database();
+    if (!db.transaction())
+        return makeError(tr("cannot start a transaction: %1").arg(db.lastError().text()), m_path);
+    Result<void> r = body(db);
+    if (!r) {
+        db.rollback();
+        return r;
+    }
+    if (!db.commit()) {
+        const QString err = db.lastError().text();
+        db.rollback();
+        return makeError(tr("cannot commit: %1").arg(err), m_path);
+    }
+    return {};
+}
+
+QString Project::meta(const QString &key, const QString &fallback) const
+{
+    QSqlQuery q(database());
+    if (sql::exec(q, QStringLiteral("SELECT value FROM meta WHERE key = ?"), {key}) && q.next())
+        return q.value(0).toString();
+    return fallback;
+}
+
+Result<void> Project::setMeta(const QString &key, const QString &value)
+{
+    QSqlQuery q(database());
+    return sql::exec(q, QStringLiteral("INSERT INTO meta(key, value) VALUES(?, ?) "
+                                       "ON CONFLICT(key) DO UPDATE SET value = excluded.value"),
+                     {key, value});
+}
+
+// ---------------------------------------------------------------- items
+
+int Project::itemCount() const
+{
+    QSqlQuery q(database());
+    if (sql::exec(q, QStringLiteral("SELECT COUNT(*) FROM items")) && q.next())
+        return q.value(0).toInt();
+    return 0;
+}
+
+static Item itemFromQuery(const QSqlQuery &q)
+{
+    Item it;
+    it.id = q.value(0).toString();
+    it.position = q.value(1).toInt();
+    it.group = q.value(2).toString();
+    it.system = q.value(3).toString();
+    it.source = q.value(4).toString();
+    it.output = q.value(5).toString();
+    it.reference = q.value(6).toString();
+    const QString ctx = q.value(7).toString();
+    if (ctx.size() > 2)
+        it.context = json::parse(ctx).toMap();
+    return it;
+}
+
+static const char *const kItemColumns =
+    "SELECT ext_id, position, group_id, system_id, source, output, reference, context FROM items";
+
+QVector<Item> Project::items() const
+{
+    QVector<Item> out;
+    QSqlQuery q(database());
+    q.setForwardOnly(true);
+    if (!sql::exec(q, QString::fromLatin1(kItemColumns) + QStringLiteral(" ORDER BY position")))
+        return out;
+    while (q.next())
+        out.append(itemFromQuery(q));
+    return out;
+}
+
+std::optional<Item> Project::item(const QString &id) const
+{
+    QSqlQuery q(database());
+    if (sql::exec(q, QString::fromLatin1(kItemColumns) + QStringLiteral(" WHERE ext_id = ?"), {id}) && q.next())
+        return itemFromQuery(q);
+    return std::nullopt;
+}
+
+qint64 Project::itemRowId(const QString &id) const
+{
+    QSqlQuery q(database());
+    if (sql::exec(q, QStringLiteral("SELECT id FROM items WHERE ext_id = ?"), {id}) && q.next())
+        return q.value(0).toLongLong();
+    return -1;
+}
+
+Result<void> Project::addItems(const QVector<Item> &items)
+{
+    auto r = transact([&](QSqlDatabase &db) -> Result<void> {
+        QSqlQuery q(db);
+        if (!sql::exec(q, QStringLiteral("SELECT COALESCE(MAX(position) + 1, 0) FROM items")) || !q.next())
+            return makeError(q.lastError().text(), m_path);
+        int position = q.value(0).toInt();
+        if (!q.prepare(QStringLiteral("INSERT INTO items(ext_id, position, group_id, system_id, source, output, "
+                                      "reference, context) VALUES(?, ?, ?, ?, ?, ?, ?, ?)")))
+            return makeError(q.lastError().text(), m_path);
+        for (const Item &it : items) {
+            q.addBindValue(it.id);
+            q.addBindValue(position++);
+            q.addBindValue(it.group);
+            q.addBindValue(it.system);
+            q.addBindValue(it.source);
+            q.addBindValue(it.output);
+            q.addBindValue(it.reference);
+            q.addBindValue(it.context.isEmpty() ? QStringLiteral("{}") : json::stringify(it.context));
+            if (!q.exec()) {
+                const bool duplicate = q.lastError().nativeErrorCode() == QLatin1String("2067")
+                                       || q.lastError().text().contains(QLatin1String("UNIQUE"));
+                return makeError(duplicate ? tr("item id '%1' is already in the project").arg(it.id)
+                                           : q.lastError().text(),
+                                 m_path, 0, QStringLiteral("id"));
+            }
+        }
+        return {};
+    });
+    if (r)
+        emit itemsChanged();
+    return r;
+}
+
+static QStringList distinctColumn(const QSqlDatabase &db, const QString &column)
+{
+    QStringList out;
+    QSqlQuery q(db);
+    if (sql::exec(q, QStringLiteral("SELECT DISTINCT %1 FROM items WHERE %1 <> '' ORDER BY %1").arg(column)))
+        while (q.next())
+            out.append(q.value(0).toString());
+    return out;
+}
+
+QStringList Project::groups() const
+{
+    return distinctColumn(database(), QStringLiteral("group_id"));
+}
+
+QStringList Project::systems() const
+{
+    return distinctColumn(database(), QStringLiteral("system_id"));
+}
+
+// ---------------------------------------------------------------- aspects
+
+QVector<Aspect> Project::aspects() const
+{
+    QVector<Aspect> out;
+    QSqlQuery q(database());
+    if (!sql::exec(q, QStringLiteral("SELECT name, definition, scale_min, scale_max FROM aspects ORDER BY id")))
+        return out;
+    while (q.next())
+        out.append(Aspect{q.value(0).toString(), q.value(1).toString(), q.value(2).toDouble(), q.value(3).toDouble()});
+    return out;
+}
+
+std::optional<Aspect> Project::aspect(const QString &name) const
+{
+    QSqlQuery q(database());
+    if (sql::exec(q, QStringLiteral("SELECT name, definition, scale_min, scale_max FROM aspects WHERE name = ?"),
+                  {name})
+        && q.next())
+        return Aspect{q.value(0).toString(), q.value(1).toString(), q.value(2).toDouble(), q.value(3).toDouble()};
+    return std::nullopt;
+}
+
+Result<void> Project::upsertAspect(const Aspect &a)
+{
+    if (a.name.trimmed().isEmpty())
+        return makeError(tr("an aspect needs a name"), m_path, 0, QStringLiteral("aspect"));
+    if (!(a.min < a.max))
+        return makeError(tr("aspect '%1': the scale minimum %2 must be below the maximum %3").arg(a.name).arg(a.min).arg(a.max),
+                         m_path, 0, QStringLiteral("scale"));
+    QSqlQuery q(database());
+    auto r = sql::exec(q, QStringLiteral("INSERT INTO aspects(name, definition, scale_min, scale_max) VALUES(?, ?, ?, ?) "
+                                         "ON CONFLICT(name) DO UPDATE SET definition = excluded.definition, "
+                                         "scale_min = excluded.scale_min, scale_max = excluded.scale_max"),
+                       {a.name, a.definition, a.min, a.max});
+    if (r)
+        emit aspectsChanged();
+    return r;
+}
+
+qint64 Project::aspectRowId(QSqlDatabase &db, const QString &name) const
+{
+    QSqlQuery q(db);
+    if (sql::exec(q, QStringLiteral("SELECT id FROM aspects WHERE name = ?"), {name}) && q.next())
+        return q.value(0).toLongLong();
+    return -1;
+}
+
+// ---------------------------------------------------------------- annotations
+
+QVector<Annotation> Project::annotations(const QString &aspect) const
+{
+    QVector<Annotation> out;
+    QSqlQuery q(database());
+    q.setForwardOnly(true);
+    const QString base = QStringLiteral(
+        "SELECT i.ext_id, a.name, n.annotator, n.score, n.note, n.created_at FROM annotations n "
+        "JOIN items i ON i.id = n.item_id JOIN aspects a ON a.id = n.aspect_id");
+    const bool ok = aspect.isEmpty()
+                        ? sql::exec(q, base + QStringLiteral(" ORDER BY i.position, a.id, n.annotator")).ok()
+                        : sql::exec(q, base + QStringLiteral(" WHERE a.name = ? ORDER BY i.position, n.annotator"),
+                                    {aspect}).ok();
+    if (!ok)
+        return out;
+    while (q.next()) {
+        out.append(Annotation{q.value(0).toString(), q.value(1).toString(), q.value(2).toString(),
+                              q.value(3).toDouble(), q.value(4).toString(),
+                              QDateTime::fromString(q.value(5).toString(), Qt::ISODateWithMs)});
+    }
+    return out;
+}
+
+static Result<void> insertAnnotation(QSqlQuery &q, qint64 itemRow, qint64 aspectRow, const Annotation &a)
+{
+    return sql::exec(q,
+                     QStringLiteral("INSERT INTO annotations(item_id, aspect_id, annotator, score, note, created_at) "
+                                    "VALUES(?, ?, ?, ?, ?, ?) ON CONFLICT(item_id, aspect_id, annotator) DO UPDATE "
+                                    "SET score = excluded.score, note = excluded.note, created_at = excluded.created_at"),
+                     {itemRow, aspectRow, a.annotator, a.score, a.note,
+                      (a.time.isValid() ? a.time.toUTC() : QDateTime::currentDateTimeUtc()).toString(Qt::ISODateWithMs)});
+}
+
+Result<void> Project::setAnnotation(const Annotation &a)
+{
+    auto r = addAnnotations({a});
+    return r;
+}
+
+Result<void> Project::addAnnotations(const QVector<Annotation> &list)
+{
+    QSet<QPair<QString, QString>> touched;
+    auto r = transact([&](QSqlDatabase &db) -> Result<void> {
+        QHash<QString, qint64> aspectRows;
+        QHash<QString, QPair<double, double>> scales;
+        QSqlQuery q(db);
+        QSqlQuery lookup(db);
+        for (const Annotation &a : list) {
+            if (!aspectRows.contains(a.aspect)) {
+                const auto asp = aspect(a.aspect);
+                if (!asp)
+                    return makeError(tr("no aspect named '%1' in the project").arg(a.aspect), {}, 0,
+                                     QStringLiteral("aspect"));
+                aspectRows.insert(a.aspect, aspectRowId(db, a.aspect));
+                scales.insert(a.aspect, {asp->min, asp->max});
+            }
+            const auto [lo, hi] = scales.value(a.aspect);
+            if (!(a.score >= lo && a.score <= hi))
+                return makeError(tr("score %1 for '%2' is outside its scale %3–%4").arg(a.score).arg(a.aspect).arg(lo).arg(hi),
+                                 {}, 0, QStringLiteral("score"));
+            if (a.annotator.trimmed().isEmpty())
+                return makeError(tr("an annotation needs an annotator name"), {}, 0, QStringLiteral("annotator"));
+            if (!sql::exec(lookup, QStringLiteral("SELECT id FROM items WHERE ext_id = ?"), {a.itemId}) || !lookup.next())
+                return makeError(tr("no item with id '%1' in the project").arg(a.itemId), {}, 0, QStringLiteral("item_id"));
+            const qint64 itemRow = lookup.value(0).toLongLong();
+            lookup.finish();
+            if (auto w = insertAnnotation(q, itemRow, aspectRows.value(a.aspect), a); !w)
+                return w;
+            touched.insert({a.itemId, a.aspect});
+        }
+        return {};
+    });
+    if (r) {
+        if (touched.size() == 1)
+            emit annotationChanged(touched.begin()->first, touched.begin()->second);
+        else if (!touched.isEmpty())
+            emit annotationsReset();
+    }
+    return r;
+}
+
+Result<void> Project::removeAnnotation(const QString &itemId, const QString &aspect, const QString &annotator)
+{
+    QSqlQuery q(database());
+    auto r = sql::exec(q,
+                       QStringLiteral("DELETE FROM annotations WHERE annotator = ? AND item_id = (SELECT id FROM items "
+                                      "WHERE ext_id = ?) AND aspect_id = (SELECT id FROM aspects WHERE name = ?)"),
+                       {annotator, itemId, aspect});
+    if (r)
+        emit annotationChanged(itemId, aspect);
+    return r;
+}
+
+QHash<QString, double> Project::humanScores(const QString &aspect) const
+{
+    QHash<QString, double> out;
+    QSqlQuery q(database());
+    q.setForwardOnly(true);
+    if (!sql::exec(q, QStringLiteral("SELECT i.ext_id, AVG(n.score) FROM annotations n JOIN items i ON i.id = n.item_id "
+                                     "JOIN aspects a ON a.id = n.aspect_id WHERE a.name = ? GROUP BY n.item_id"),
+                   {aspect}))
+        return out;
+    while (q.next())
+        out.insert(q.value(0).toString(), q.value(1).toDouble());
+    return out;
+}
+
+QStringList Project::annotators(const QString &aspect) const
+{
+    QStringList out;
+    QSqlQuery q(database());
+    const bool ok = aspect.isEmpty()
+                        ? sql::exec(q, QStringLiteral("SELECT DISTINCT annotator FROM annotations ORDER BY annotator")).ok()
+                        : sql::exec(q, QStringLiteral("SELECT DISTINCT n.annotator FROM annotations n JOIN aspects a "
+                                                      "ON a.id = n.aspect_id WHERE a.name = ? ORDER BY n.annotator"),
+                                    {aspect}).ok();
+    if (ok)
+        while (q.next())
+            out.append(q.value(0).toString());
+    return out;
+}
+
+// ---------------------------------------------------------------- split
+
+QHash<QString, SplitRole> Project::split() const
+{
+    QHash<QString, SplitRole> out;
+    QSqlQuery q(database());
+    if (!sql::exec(q, QStringLiteral("SELECT i.ext_id, s.role FROM splits s JOIN items i ON i.id = s.item_id")))
+        return out;
+    while (q.next())
+        out.insert(q.value(0).toString(),
+                   q.value(1).toString() == QLatin1String("train") ? SplitRole::Train : SplitRole::Test);
+    return out;
+}
+
+Result<void> Project::setSplit(const QHash<QString, SplitRole> &roles)
+{
+    auto r = transact([&](QSqlDatabase &db) -> Result<void> {
+        QSqlQuery q(db);
+        if (auto d = sql::exec(q, QStringLiteral("DELETE FROM splits")); !d)
+            return d;
+        for (auto it = roles.begin(); it != roles.end(); ++it) {
+            if (it.value() == SplitRole::None)
+                continue;
+            if (auto w = sql::exec(q, QStringLiteral("INSERT INTO splits(item_id, role) SELECT id, ? FROM items WHERE ext_id = ?"),
+                                   {splitRoleName(it.value()), it.key()});
+                !w)
+                return w;
+            if (q.numRowsAffected() != 1)
+                return makeError(tr("no item with id '%1' in the project").arg(it.key()), {}, 0, QStringLiteral("item_id"));
+        }
+        return {};
+    });
+    if (r)
+        emit splitChanged();
+    return r;
+}
+
+QStringList Project::itemIds(SplitFilter filter) const
+{
+    QStringList out;
+    QSqlQuery q(database());
+    q.setForwardOnly(true);
+    bool ok = false;
+    if (filter == SplitFilter::All)
+        ok = sql::exec(q, QStringLiteral("SELECT ext_id FROM items ORDER BY position")).ok();
+    else
+        ok = sql::exec(q, QStringLiteral("SELECT i.ext_id FROM items i JOIN splits s ON s.item_id = i.id "
+                                         "WHERE s.role = ? ORDER BY i.position"),
+                       {filter == SplitFilter::Train ? QStringLiteral("train") : QStringLiteral("test")}).ok();
+    if (ok)
+        while (q.next())
+            out.append(q.value(0).toString());
+    return out;
+}
+
+// ---------------------------------------------------------------- judges
+
+QVector<JudgeInfo> Project::judges() const
+{
+    QVector<JudgeInfo> out;
+    QSqlQuery q(database());
+    if (!sql::exec(q, QStringLiteral("SELECT r.name, r.method, r.status, "
+                                     " (SELECT COUNT(DISTINCT item_id) FROM judge_scores s WHERE s.run_id = r.id AND s.score IS NOT NULL),"
+                                     " (SELECT GROUP_CONCAT(name, char(31)) FROM (SELECT DISTINCT a.name AS name FROM judge_scores s "
+                                     "   JOIN aspects a ON a.id = s.aspect_id WHERE s.run_id = r.id ORDER BY a.id))"
+                                     " FROM runs r ORDER BY r.id")))
+        return out;
+    while (q.next()) {
+        JudgeInfo j;
+        j.name = q.value(0).toString();
+        j.method = q.value(1).toString();
+        j.status = q.value(2).toString();
+        j.items = q.value(3).toInt();
+        const QString aspects = q.value(4).toString();
+        if (!aspects.isEmpty())
+            j.aspects = aspects.split(QChar(31));
+        out.append(j);
+    }
+    return out;
+}
+
+std::optional<JudgeInfo> Project::judge(const QString &name) const
+{
+    for (const JudgeInfo &j : judges())
+        if (j.name == name)
+            return j;
+    return std::nullopt;
+}
+
+Result<qint64> Project::ensureJudge(const QString &name, const QString &method, const QString &configJson)
+{
+    if (name.trimmed().isEmpty())
+        return makeError(tr("a judge needs a name"), {}, 0, QStringLiteral("judge"));
+    QSqlQuery q(database());
+    if (sql::exec(q, QStringLiteral("SELECT id, method FROM runs WHERE name = ?"), {name}) && q.next()) {
+        if (q.value(1).toString() != method)
+            return makeError(tr("judge '%1' already exists with method '%2', not '%3'").arg(name, q.value(1).toString(), method),
+                             {}, 0, QStringLiteral("judge"));
+        return q.value(0).toLongLong();
+    }
+    const QString t = now();
+    if (auto r = sql::exec(q, QStringLiteral("INSERT INTO runs(name, method, config, status, created_at, updated_at) "
+                                             "VALUES(?, ?, ?, 'new', ?, ?)"),
+                           {name, method, configJson.isEmpty() ? QStringLiteral("{}") : configJson, t, t});
+        !r)
+        return r.error();
+    const qint64 id = q.lastInsertId().toLongLong();
+    emit judgesChanged(name);
+    return id;
+}
+
+Result<void> Project::setJudgeStatus(const QString &name, const QString &status)
+{
+    QSqlQuery q(database());
+    auto r = sql::exec(q, QStringLiteral("UPDATE runs SET status = ?, updated_at = ? WHERE name = ?"), {status, now(), name});
+    if (r)
+        emit judgesChanged(name);
+    return r;
+}
+
+Result<void> Project::removeJudge(const QString &name)
+{
+    QSqlQuery q(database());
+    auto r = sql::exec(q, QStringLiteral("DELETE FROM runs WHERE name = ?"), {name});
+    if (r)
+        emit judgesChanged(name);
+    return r;
+}
+
+Result<void> Project::setJudgeScores(const QString &judge, const QString &aspect, const QHash<QString, double> &scores)
+{
+    auto r = transact([&](QSqlDatabase &db) -> Result<void> {
+        QSqlQuery q(db);
+        if (!sql::exec(q, QStringLiteral("SELECT id FROM runs WHERE name = ?"), {judge}) || !q.next())
+            return makeError(tr("no judge named '%1'").arg(judge), {}, 0, QStringLiteral("judge"));
+        const qint64 runId = q.value(0).toLongLong();
+        const qint64 aspectRow = aspectRowId(db, aspect);
+        if (aspectRow < 0)
+            return makeError(tr("no aspect named '%1' in the project").arg(aspect), {}, 0, QStringLiteral("aspect"));
+        for (auto it = scores.begin(); it != scores.end(); ++it) {
+            const bool missing = !(it.value() == it.value());
+            if (auto w = sql::exec(q,
+                                   QStringLiteral("INSERT INTO judge_scores(run_id, item_id, aspect_id, score, status) "
+                                                  "SELECT ?, id, ?, ?, ? FROM items WHERE ext_id = ? "
+                                                  "ON CONFLICT(run_id, item_id, aspect_id) DO UPDATE SET "
+                                                  "score = excluded.score, status = excluded.status"),
+                                   {runId, aspectRow, sql::nullableDouble(it.value()),
+                                    missing ? QStringLiteral("missing") : QStringLiteral("ok"), it.key()});
+                !w)
+                return w;
+            if (q.numRowsAffected() != 1)
+                return makeError(tr("no item with id '%1' in the project").arg(it.key()), {}, 0, QStringLiteral("id"));
+        }
+        return sql::exec(q, QStringLiteral("UPDATE runs SET updated_at = ? WHERE id = ?"), {now(), runId});
+    });
+    if (r)
+        emit judgesChanged(judge);
+    return r;
+}
+
+QHash<QString, double> Project::judgeScores(const QString &judge, const QString &aspect) const
+{
+    QHash<QString, double> out;
+    QSqlQuery q(database());
+    q.setForwardOnly(true);
+    if (!sql::exec(q, QStringLiteral("SELECT i.ext_id, s.score FROM judge_scores s JOIN runs r ON r.id = s.run_id "
+                                     "JOIN items i ON i.id = s.item_id JOIN aspects a ON a.id = s.aspect_id "
+                                     "WHERE r.name = ? AND a.name = ? AND s.score IS NOT NULL"),
+                   {judge, aspect}))
+        return out;
+    while (q.next())
+        out.insert(q.value(0).toString(), q.value(1).toDouble());
+    return out;
+}
+
+Result<void> Project::addIssue(const QString &kind, const QString &message, const QString &run, const QString &itemId)
+{
+    QSqlQuery q(database());
+    auto r = sql::exec(q, QStringLiteral("INSERT INTO issues(kind, run, item_ext_id, message, created_at) VALUES(?, ?, ?, ?, ?)"),
+                       {kind, run, itemId, message, now()});
+    if (r)
+        emit issuesChanged();
+    return r;
+}
+
+} // namespace rubric

@@ -1,0 +1,130 @@
+#pragma once
+
+#include "data/Annotation.h"
+#include "data/Aspect.h"
+#include "data/Item.h"
+#include "util/Result.h"
+
+#include <QHash>
+#include <QMutex>
+#include <QObject>
+#include <QSqlDatabase>
+#include <QVector>
+
+#include <functional>
+#include <memory>
+#include <optional>
+
+namespace rubric {
+
+/// A judge (a named run, or scores imported from another tool) as listed in a project.
+struct JudgeInfo
+{
+    QString name;
+    QString method;
+    QString status;
+    QStringList aspects;
+    int items = 0; ///< distinct items with at least one score
+};
+
+/// The project file: one SQLite database (WAL, foreign keys, versioned schema).
+///
+/// Owns nothing but the file's connections. Any thread may call the const readers and the
+/// writers; each thread gets its own connection (opened lazily, closed with the Project).
+/// Every multi-row write runs in one transaction: it either lands whole or not at all.
+/// Change signals are emitted from the thread that made the change.
+class Project : public QObject
+{
+    Q_OBJECT
+public:
+    enum class OpenMode { OpenOrCreate, OpenExisting };
+
+    /// Opens (or creates) the project at `path` and migrates it to the current schema.
+    static Result<std::unique_ptr<Project>> open(const QString &path, OpenMode mode = OpenMode::OpenOrCreate);
+    ~Project() override;
+
+    QString path() const { return m_path; }
+
+    /// The calling thread's connection to the file.
+    QSqlDatabase database() const;
+
+    /// Runs `body` inside one transaction; commits when it returns ok, rolls back otherwise.
+    Result<void> transact(const std::function<Result<void>(QSqlDatabase &)> &body);
+
+    // --- key/value settings stored in the project (task description, seeds …)
+    QString meta(const QString &key, const QString &fallback = {}) const;
+    Result<void> setMeta(const QString &key, const QString &value);
+
+    // --- items
+    int itemCount() const;
+    QVector<Item> items() const;
+    std::optional<Item> item(const QString &id) const;
+    /// Internal row id of an item, or -1.
+    qint64 itemRowId(const QString &id) const;
+    /// Appends items in one transaction; refuses (and writes nothing) when an id already exists.
+    Result<void> addItems(const QVector<Item> &items);
+    /// Distinct non-empty group / system ids, sorted.
+    QStringList groups() const;
+    QStringList systems() const;
+
+    // --- aspects
+    QVector<Aspect> aspects() const;
+    std::optional<Aspect> aspect(const QString &name) const;
+    /// Creates the aspect or updates its definition/scale.
+    Result<void> upsertAspect(const Aspect &aspect);
+
+    // --- human annotations
+    QVector<Annotation> annotations(const QString &aspect = {}) const;
+    /// Saves one score at once (insert or replace for annotator × item × aspect).
+    Result<void> setAnnotation(const Annotation &annotation);
+    Result<void> removeAnnotation(const QString &itemId, const QString &aspect, const QString &annotator);
+    /// Adds many annotations in one transaction (all-or-nothing).
+    Result<void> addAnnotations(const QVector<Annotation> &annotations);
+    /// Per item: the mean of its human scores for `aspect` (items without one are absent).
+    QHash<QString, double> humanScores(const QString &aspect) const;
+    QStringList annotators(const QString &aspect = {}) const;
+
+    // --- split
+    QHash<QString, SplitRole> split() const;
+    /// Replaces the split (items not in `roles` become unassigned) in one transaction.
+    Result<void> setSplit(const QHash<QString, SplitRole> &roles);
+    /// Ids of the items that pass `filter` (All: every item), in import order.
+    QStringList itemIds(SplitFilter filter = SplitFilter::All) const;
+
+    // --- judges: named runs and imported scores
+    QVector<JudgeInfo> judges() const;
+    std::optional<JudgeInfo> judge(const QString &name) const;
+    /// Creates the run if missing (returns its row id) or returns the existing one's.
+    Result<qint64> ensureJudge(const QString &name, const QString &method, const QString &configJson = {});
+    Result<void> setJudgeStatus(const QString &name, const QString &status);
+    Result<void> removeJudge(const QString &name);
+    /// Stores item scores of a judge for one aspect (one transaction). A NaN score is stored as
+    /// missing (NULL) with status `missing`.
+    Result<void> setJudgeScores(const QString &judge, const QString &aspect, const QHash<QString, double> &scores);
+    /// Item id → score (missing scores are absent).
+    QHash<QString, double> judgeScores(const QString &judge, const QString &aspect) const;
+
+    // --- issues channel (failed calls, unparseable answers, import problems)
+    Result<void> addIssue(const QString &kind, const QString &message, const QString &run = {},
+                          const QString &itemId = {});
+
+signals:
+    void itemsChanged();
+    void aspectsChanged();
+    void annotationChanged(const QString &itemId, const QString &aspect);
+    void annotationsReset();
+    void splitChanged();
+    void judgesChanged(const QString &judge);
+    void issuesChanged();
+
+private:
+    explicit Project(QString path);
+    qint64 aspectRowId(QSqlDatabase &db, const QString &name) const;
+
+    QString m_path;
+    QString m_connectionPrefix;
+    mutable QMutex m_mutex;
+    mutable QStringList m_connections;
+};
+
+} // namespace rubric

@@ -1,0 +1,20 @@
+#pragma once
+
+#include "util/Result.h"
+
+#include <QSqlDatabase>
+
+namespace rubric::schema {
+
+/// The schema version this build writes (PRAGMA user_version).
+constexpr int currentVersion = 2;
+
+/// Brings the database to currentVersion: creates it when empty (version 0), applies the
+/// cumulative steps from its version to the current one inside one transaction, and refuses a
+/// file from a newer version. On failure the file is left exactly as it was.
+Result<void> migrate(QSqlDatabase &db, const QString &path);
+
+/// The statements of one step (fromVersion → fromVersion + 1); exposed for the migration tests.
+QStringList stepStatements(int fromVersion);
+
+} // namespace rubric::schema

@@ -1,0 +1,31 @@
+#pragma once
+
+#include "util/Result.h"
+
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QVariant>
+
+#include <initializer_list>
+
+namespace rubric::sql {
+
+/// Prepares and runs `sql` with positional bound values; returns the error as a value.
+inline Result<void> exec(QSqlQuery &q, const QString &sql, std::initializer_list<QVariant> values = {})
+{
+    if (!q.prepare(sql))
+        return makeError(q.lastError().text() + QStringLiteral(" [") + sql + QStringLiteral("]"));
+    for (const QVariant &v : values)
+        q.addBindValue(v);
+    if (!q.exec())
+        return makeError(q.lastError().text() + QStringLiteral(" [") + sql + QStringLiteral("]"));
+    return {};
+}
+
+/// NULL for NaN, the value otherwise.
+inline QVariant nullableDouble(double v)
+{
+    return v == v ? QVariant(v) : QVariant(QMetaType(QMetaType::Double));
+}
+
+} // namespace rubric::sql
