@@ -1,0 +1,73 @@
+#pragma once
+
+#include "judge/JudgeTypes.h"
+
+#include <QObject>
+
+#include <memory>
+
+namespace rubric {
+
+class Project;
+
+/// Running totals of an engine (or one batch), for progress displays and the ledger.
+struct JudgeStats
+{
+    int submitted = 0;
+    int done = 0;       ///< answered, cached, failed or cancelled
+    int sent = 0;       ///< HTTP requests actually made (retries included)
+    int cacheHits = 0;
+    int failed = 0;
+    int retries = 0;
+    qint64 tokensIn = 0;
+    qint64 tokensOut = 0;
+    double cost = 0;
+};
+
+/// Sends JudgeRequests to one provider profile: cache lookup in the project file, then
+/// concurrency and token-bucket limits, retries with backoff, then the provider over HTTP.
+///
+/// Lives in (and must be used from) the thread that created it; everything is asynchronous
+/// (QNetworkAccessManager, no thread per request). Every answer received is written to the
+/// project's cache and ledger before it is reported, so a cancelled or killed run loses
+/// nothing it paid for. Failures are reported with their reason, never turned into scores.
+class JudgeEngine : public QObject
+{
+    Q_OBJECT
+public:
+    /// `project` may be null (no cache, no ledger: e.g. `rubric bench judge`). Not owned.
+    JudgeEngine(ProviderProfile profile, Project *project, QObject *parent = nullptr);
+    ~JudgeEngine() override;
+
+    const ProviderProfile &profile() const;
+    void setCacheEnabled(bool enabled);
+    /// The run name written in the ledger for calls made from now on.
+    void setRunName(const QString &run);
+
+    /// The cache key of a request under this engine's profile (hash of base URL, model,
+    /// messages, every sampling parameter and the sample index).
+    QString cacheKey(const JudgeRequest &request) const;
+    /// True when the project's cache already holds an answer for the request.
+    bool isCached(const JudgeRequest &request) const;
+
+    /// Queues requests; each ends in exactly one `answered` signal (possibly synchronously
+    /// for cache hits, so connect before submitting).
+    void submit(const QVector<JudgeRequest> &requests);
+    /// Drops everything not yet sent and aborts what is in flight (reported as Cancelled).
+    void cancel();
+
+    JudgeStats stats() const;
+    int pending() const; ///< submitted but not yet answered
+
+signals:
+    void answered(const rubric::JudgeResponse &response);
+    /// Emitted when the last pending request has been answered.
+    void idle();
+    void statsChanged();
+
+private:
+    class Private;
+    std::unique_ptr<Private> d;
+};
+
+} // namespace rubric

@@ -1,0 +1,99 @@
+#pragma once
+
+#include <QMetaType>
+#include <QString>
+#include <QStringList>
+#include <QVariantMap>
+#include <QVector>
+
+#include <optional>
+
+namespace rubric {
+
+/// Which wire protocol a provider speaks.
+enum class ProviderKind { OpenAI, Anthropic };
+
+/// A named endpoint the user configured (saved in user settings, never in a project).
+/// The key itself is not stored here: `apiKeyEnv` names an environment variable, or
+/// `useKeychain` says it lives in the OS keychain under the profile's name.
+struct ProviderProfile
+{
+    QString name;
+    ProviderKind kind = ProviderKind::OpenAI;
+    QString baseUrl;        ///< e.g. http://127.0.0.1:8000/v1 or https://api.anthropic.com/v1
+    QString model;
+    QString apiKeyEnv;      ///< environment variable holding the key ("" = none)
+    bool useKeychain = false;
+    QVariantMap headers;    ///< extra HTTP headers (never the key)
+    int concurrency = 16;   ///< requests in flight to this endpoint
+    double requestsPerMinute = 0; ///< 0 = unlimited
+    double tokensPerMinute = 0;   ///< 0 = unlimited
+    double pricePerMillionIn = 0;
+    double pricePerMillionOut = 0;
+    int timeoutMs = 120000;
+    int maxRetries = 6;
+};
+
+struct ChatMessage
+{
+    QString role; ///< "system", "user" or "assistant"
+    QString content;
+};
+
+/// One call to a judge. Everything that changes the answer is part of the cache key.
+struct JudgeRequest
+{
+    QVector<ChatMessage> messages;
+    double temperature = 0.0;
+    double topP = 1.0;
+    int maxTokens = 512;
+    int n = 1;
+    std::optional<qint64> seed;
+    QStringList stop;
+    bool logprobs = false;
+    int topLogprobs = 0;
+    QString responseFormat;  ///< "" or "json_object"
+    int sampleIndex = 0;     ///< distinguishes repeated samples of the same prompt
+    QString tag;             ///< caller's label (e.g. "item:42/criterion:h3"); not part of the key
+};
+
+/// One token alternative with its log probability (from top_logprobs).
+struct TokenLogprob
+{
+    QString token;
+    double logprob = 0.0;
+};
+
+/// One choice of an answer: its text and, when asked for, per-token top alternatives.
+struct JudgeChoice
+{
+    QString text;
+    QVector<QVector<TokenLogprob>> topLogprobs; ///< per generated token: the alternatives
+};
+
+enum class JudgeStatus { Ok, Cached, Failed, Cancelled };
+
+/// The engine's answer to one JudgeRequest. `Failed` carries the reason (HTTP status and the
+/// server's message, or the network error) and is never cached.
+struct JudgeResponse
+{
+    JudgeStatus status = JudgeStatus::Failed;
+    QVector<JudgeChoice> choices;
+    int tokensIn = 0;
+    int tokensOut = 0;
+    double latencyMs = 0;
+    int retries = 0;
+    int httpStatus = 0;
+    double cost = 0;
+    QString error;
+    QString cacheKey;
+    QString tag;
+
+    bool ok() const { return status == JudgeStatus::Ok || status == JudgeStatus::Cached; }
+    QString text() const { return choices.isEmpty() ? QString() : choices.first().text; }
+};
+
+} // namespace rubric
+
+Q_DECLARE_METATYPE(rubric::JudgeRequest)
+Q_DECLARE_METATYPE(rubric::JudgeResponse)
