@@ -3,6 +3,8 @@
 #include "data/Importer.h"
 
 #include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
 
 namespace rubric::cli {
 namespace {
@@ -111,6 +113,8 @@ int run(const QStringList &args, Io &io)
         m.scales.insert(p->first, *scale);
     }
 
+    const QString path = parser.value(QStringLiteral("project"));
+    const bool existed = QFileInfo::exists(path);
     auto project = openProject(parser, io, true);
     if (!project)
         return 1;
@@ -119,6 +123,12 @@ int run(const QStringList &args, Io &io)
     auto summary = Importer::run(*project, spec);
     if (!summary) {
         io.err << "rubric import: " << summary.errorString() << '\n';
+        if (!existed) {
+            // Leave no empty project behind when the file it was created for is refused.
+            project.reset();
+            for (const char *suffix : {"", "-wal", "-shm"})
+                QFile::remove(path + QLatin1String(suffix));
+        }
         return 1;
     }
     const double ms = double(timer.nsecsElapsed()) / 1e6;

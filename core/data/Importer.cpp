@@ -325,7 +325,7 @@ Result<ImportSummary> Importer::run(Project &project, const ImportSpec &spec)
                                                   "VALUES(?, ?, ?, ?) ON CONFLICT(name) DO UPDATE SET "
                                                   "definition = excluded.definition, scale_min = excluded.scale_min, "
                                                   "scale_max = excluded.scale_max"),
-                                   {a.name, a.definition, a.min, a.max});
+                                   {a.name, notNull(a.definition), a.min, a.max});
                 !e)
                 return e;
             if (auto e = sql::exec(q, QStringLiteral("SELECT id FROM aspects WHERE name = ?"), {a.name}); !e)
