@@ -37,6 +37,9 @@ struct CorrelationIntervals
 /// (1−confidence)/2 and (1+confidence)/2 quantiles of the replicates (numpy "linear").
 /// Replicate i draws from std::mt19937_64 seeded with the i-th output of a std::mt19937_64(seed),
 /// so the result depends only on the data, the level and the seed (not on threads).
+/// A percentile interval is not centred on the estimate: when the estimate sits near ±1 (system
+/// level with very precise means) resampling noise pulls replicates inward and the interval can
+/// miss the point estimate; that is the method, not an error.
 /// Runs on the global thread pool; call it from a worker if the caller is a GUI thread.
 CorrelationIntervals bootstrapCorrelation(const QVector<ScoredItem> &items, Level level, const BootstrapOptions &options);
 
