@@ -310,7 +310,10 @@ Result<ImportSummary> Importer::run(Project &project, const ImportSpec &spec)
         while (q.next()) {
             const QString id = q.value(0).toString();
             if (idLine.contains(id))
-                return makeError(tr("an item with the id '%1' is already in the project").arg(id), file,
+                return makeError(m.id.isEmpty() ? tr("an item with the id '%1' is already in the project (ids are "
+                                                     "positions in the file when no id field is mapped)").arg(id)
+                                                : tr("an item with the id '%1' is already in the project").arg(id),
+                                 file,
                                  idLine.value(id), m.id.isEmpty() ? QStringLiteral("id") : m.id);
         }
     }

@@ -83,9 +83,11 @@ Result<nlohmann::json> parseJson(const std::string &bytes, const QString &file, 
         return nlohmann::json::parse(bytes);
     } catch (const nlohmann::json::parse_error &e) {
         // `byte` is 1-based and points at the character that broke the parse.
-        const size_t at = e.byte > 0 ? size_t(e.byte - 1) : 0;
+        const size_t at = std::min(e.byte > 0 ? size_t(e.byte - 1) : size_t(0), bytes.size());
+        const size_t lineStart = at == 0 ? std::string::npos : bytes.rfind('\n', at - 1);
+        const size_t column = lineStart == std::string::npos ? at + 1 : at - lineStart;
         return makeError(tr("invalid JSON: %1").arg(parseReason(e.what())), file,
-                         lineOffset + lineAt(bytes, at) - 1);
+                         lineOffset + lineAt(bytes, at) - 1, tr("column %1").arg(column));
     }
 }
 
