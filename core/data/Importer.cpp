@@ -174,11 +174,10 @@ Result<ImportPreview> Importer::preview(const QString &file, ImportFormat format
     if (!records)
         return records.error();
     for (const Record &r : *records) {
-        QVariantMap flat = RecordSource::flatten(r.fields);
-        for (auto it = flat.begin(); it != flat.end(); ++it)
-            if (!p.fields.contains(it.key()))
-                p.fields.append(it.key());
-        p.rows.append(std::move(flat));
+        for (const QString &column : r.columns)
+            if (!p.fields.contains(column))
+                p.fields.append(column);
+        p.rows.append(RecordSource::flatten(r.fields));
     }
     return p;
 }
