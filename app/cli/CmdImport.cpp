@@ -3,6 +3,8 @@
 #include "data/Importer.h"
 
 #include <QElapsedTimer>
+
+#include <algorithm>
 #include <QFile>
 #include <QFileInfo>
 
@@ -115,6 +117,12 @@ int run(const QStringList &args, Io &io)
 
     const QString path = parser.value(QStringLiteral("project"));
     const bool existed = QFileInfo::exists(path);
+    for (auto it = m.scales.begin(); it != m.scales.end(); ++it) {
+        if (std::none_of(m.human.begin(), m.human.end(), [&](const auto &h) { return h.first == it.key(); })) {
+            io.err << "rubric import: --scale names '" << it.key() << "', which no --human maps\n";
+            return 2;
+        }
+    }
     auto project = openProject(parser, io, true);
     if (!project)
         return 1;

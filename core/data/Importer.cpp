@@ -174,11 +174,10 @@ Result<ImportPreview> Importer::preview(const QString &file, ImportFormat format
     if (!records)
         return records.error();
     for (const Record &r : *records) {
-        QVariantMap flat = RecordSource::flatten(r.fields);
-        for (auto it = flat.begin(); it != flat.end(); ++it)
-            if (!p.fields.contains(it.key()))
-                p.fields.append(it.key());
-        p.rows.append(std::move(flat));
+        for (const QString &column : r.columns)
+            if (!p.fields.contains(column))
+                p.fields.append(column);
+        p.rows.append(RecordSource::flatten(r.fields));
     }
     return p;
 }
@@ -310,7 +309,10 @@ Result<ImportSummary> Importer::run(Project &project, const ImportSpec &spec)
         while (q.next()) {
             const QString id = q.value(0).toString();
             if (idLine.contains(id))
-                return makeError(tr("an item with the id '%1' is already in the project").arg(id), file,
+                return makeError(m.id.isEmpty() ? tr("an item with the id '%1' is already in the project (ids are "
+                                                     "positions in the file when no id field is mapped)").arg(id)
+                                                : tr("an item with the id '%1' is already in the project").arg(id),
+                                 file,
                                  idLine.value(id), m.id.isEmpty() ? QStringLiteral("id") : m.id);
         }
     }

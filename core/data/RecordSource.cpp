@@ -17,39 +17,61 @@ QString tr(const char *text)
     return QCoreApplication::translate("RecordSource", text);
 }
 
-QVariant toVariant(const nlohmann::json &j)
+// ordered_json keeps the keys in file order, so previews list fields as the file has them.
+using Json = nlohmann::ordered_json;
+
+QVariant toVariant(const Json &j)
 {
     switch (j.type()) {
-    case nlohmann::json::value_t::null:
-    case nlohmann::json::value_t::discarded:
+    case Json::value_t::null:
+    case Json::value_t::discarded:
         return {};
-    case nlohmann::json::value_t::boolean:
+    case Json::value_t::boolean:
         return j.get<bool>();
-    case nlohmann::json::value_t::number_integer:
+    case Json::value_t::number_integer:
         return QVariant::fromValue<qlonglong>(j.get<qlonglong>());
-    case nlohmann::json::value_t::number_unsigned:
+    case Json::value_t::number_unsigned:
         return QVariant::fromValue<qulonglong>(j.get<qulonglong>());
-    case nlohmann::json::value_t::number_float:
+    case Json::value_t::number_float:
         return j.get<double>();
-    case nlohmann::json::value_t::string:
+    case Json::value_t::string:
         return QString::fromStdString(j.get_ref<const std::string &>());
-    case nlohmann::json::value_t::array: {
+    case Json::value_t::array: {
         QVariantList list;
         list.reserve(qsizetype(j.size()));
         for (const auto &e : j)
             list.append(toVariant(e));
         return list;
     }
-    case nlohmann::json::value_t::object: {
+    case Json::value_t::object: {
         QVariantMap map;
         for (auto it = j.begin(); it != j.end(); ++it)
             map.insert(QString::fromStdString(it.key()), toVariant(it.value()));
         return map;
     }
-    case nlohmann::json::value_t::binary:
+    case Json::value_t::binary:
         break;
     }
     return {};
+}
+
+/// Dot paths of the leaves of an object, in file order.
+void columnsOf(const Json &j, const QString &prefix, QStringList *out)
+{
+    for (auto it = j.begin(); it != j.end(); ++it) {
+        const QString key = prefix + QString::fromStdString(it.key());
+        if (it.value().is_object() && !it.value().empty())
+            columnsOf(it.value(), key + QLatin1Char('.'), out);
+        else
+            out->append(key);
+    }
+}
+
+Record recordOf(int line, const Json &j)
+{
+    Record r{line, toVariant(j).toMap(), {}};
+    columnsOf(j, {}, &r.columns);
+    return r;
 }
 
 /// 1-based line of the byte at `offset` (0-based).
@@ -77,15 +99,17 @@ QString parseReason(const char *what)
     return bracket >= 0 ? s.mid(bracket + 2) : s;
 }
 
-Result<nlohmann::json> parseJson(const std::string &bytes, const QString &file, int lineOffset)
+Result<Json> parseJson(const std::string &bytes, const QString &file, int lineOffset)
 {
     try {
-        return nlohmann::json::parse(bytes);
-    } catch (const nlohmann::json::parse_error &e) {
+        return Json::parse(bytes);
+    } catch (const Json::parse_error &e) {
         // `byte` is 1-based and points at the character that broke the parse.
-        const size_t at = e.byte > 0 ? size_t(e.byte - 1) : 0;
+        const size_t at = std::min(e.byte > 0 ? size_t(e.byte - 1) : size_t(0), bytes.size());
+        const size_t lineStart = at == 0 ? std::string::npos : bytes.rfind('\n', at - 1);
+        const size_t column = lineStart == std::string::npos ? at + 1 : at - lineStart;
         return makeError(tr("invalid JSON: %1").arg(parseReason(e.what())), file,
-                         lineOffset + lineAt(bytes, at) - 1);
+                         lineOffset + lineAt(bytes, at) - 1, tr("column %1").arg(column));
     }
 }
 
@@ -139,7 +163,7 @@ Result<QVector<Record>> readJson(const std::string &bytes, const QString &file, 
     auto parsed = parseJson(bytes, file, 1);
     if (!parsed)
         return parsed.error();
-    const nlohmann::json &root = *parsed;
+    const Json &root = *parsed;
     if (!root.is_array())
         return makeError(tr("a JSON file must hold a list of objects (for one object per line use the jsonl format)"),
                          file, 1);
@@ -150,7 +174,7 @@ Result<QVector<Record>> readJson(const std::string &bytes, const QString &file, 
         const int line = k < lines.size() ? lines[k] : 1;
         if (!root[k].is_object())
             return makeError(tr("element %1 of the list is not an object").arg(k + 1), file, line);
-        out.append(Record{line, toVariant(root[k]).toMap()});
+        out.append(recordOf(line, root[k]));
         if (maxRecords > 0 && out.size() >= maxRecords)
             break;
     }
@@ -176,7 +200,7 @@ Result<QVector<Record>> readJsonl(const std::string &bytes, const QString &file,
             return parsed.error();
         if (!parsed->is_object())
             return makeError(tr("each line must hold one JSON object"), file, line);
-        out.append(Record{line, toVariant(*parsed).toMap()});
+        out.append(recordOf(line, *parsed));
         if (maxRecords > 0 && out.size() >= maxRecords)
             break;
     }
@@ -277,6 +301,7 @@ Result<QVector<Record>> readDelimited(const QString &text, QChar delim, const QS
     for (const Row &row : std::as_const(rows)) {
         Record r;
         r.line = row.line;
+        r.columns = header;
         for (qsizetype i = 0; i < header.size(); ++i)
             r.fields.insert(header[i], row.cells[i]);
         out.append(std::move(r));

@@ -15,6 +15,7 @@ struct Record
 {
     int line = 0;
     QVariantMap fields;
+    QStringList columns; ///< the field names in file order (dot paths into nested JSON objects)
 };
 
 /// Reads a whole JSON (a list of objects), JSONL, CSV or TSV file into records. Stateless.

@@ -313,14 +313,19 @@ void TestImporter::previewFlattensNestedFields()
     QCOMPARE(p->format, ImportFormat::Jsonl);
     QCOMPARE(p->rows.size(), 2);
     QVERIFY(p->fields.contains(QStringLiteral("scores.coherence")));
-    QVERIFY(p->fields.contains(QStringLiteral("meta.id")));
+    // Fields come in file order (ordered JSON), nested objects as dot paths, lists as leaves.
+    QCOMPARE(p->fields,
+             (QStringList{QStringLiteral("meta.id"), QStringLiteral("meta.doc"), QStringLiteral("meta.sys"),
+                          QStringLiteral("text.src"), QStringLiteral("text.out"), QStringLiteral("scores.coherence"),
+                          QStringLiteral("scores.fluency")}));
     QCOMPARE(p->rows.at(1).value(QStringLiteral("meta.id")).toString(), QStringLiteral("n2"));
     QCOMPARE(p->rows.at(0).value(QStringLiteral("scores.coherence")).toList().size(), 3);
 
     auto csv = Importer::preview(fixture(QStringLiteral("valid.csv")));
     QVERIFY2(csv.ok(), qPrintable(csv.errorString()));
     QCOMPARE(csv->fields.size(), 6);
-    QVERIFY(csv->fields.contains(QStringLiteral("doc"))); // the BOM is not part of the first name
+    QCOMPARE(csv->fields.first(), QStringLiteral("doc")); // the BOM is not part of the first name
+    QCOMPARE(csv->fields.last(), QStringLiteral("flu"));
     QCOMPARE(csv->rows.size(), 4);
 }
 
