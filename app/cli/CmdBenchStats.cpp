@@ -1,9 +1,5 @@
-#include "CliUtil.h"
-
-#if __has_include("BenchRegistry.h")
 #include "BenchRegistry.h"
-#define RUBRIC_HAVE_BENCH_REGISTRY 1
-#endif
+#include "CliUtil.h"
 
 #include "stats/Bootstrap.h"
 #include "stats/Correlation.h"
@@ -126,12 +122,7 @@ int run(const QStringList &args, Io &io)
     return sink == sink ? 0 : 0;
 }
 
-#ifdef RUBRIC_HAVE_BENCH_REGISTRY
 const BenchRegistration reg(QStringLiteral("stats"), QStringLiteral("Correlation kernels and bootstrap timings."), &run);
-#else
-// Until `rubric bench` lands: the same benchmark as a top-level command.
-const Registration reg({QStringLiteral("bench-stats"), QStringLiteral("Correlation kernels and bootstrap timings."), &run});
-#endif
 
 } // namespace
 } // namespace rubric::cli

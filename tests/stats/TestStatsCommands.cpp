@@ -299,9 +299,7 @@ void TestStatsCommands::benchStats()
 {
     const QStringList opts{QStringLiteral("--n"), QStringLiteral("2000"), QStringLiteral("--resamples"), QStringLiteral("20"),
                            QStringLiteral("--json")};
-    Run r = rubricCli(QStringList{QStringLiteral("bench"), QStringLiteral("stats")} + opts);
-    if (r.code == 2 && r.err.contains("unknown command"))
-        r = rubricCli(QStringList{QStringLiteral("bench-stats")} + opts);
+    const Run r = rubricCli(QStringList{QStringLiteral("bench"), QStringLiteral("stats")} + opts);
     QVERIFY2(r.code == 0, r.err.constData());
     const QJsonObject o = r.json();
     for (const char *key : {"n", "pearson_ms", "spearman_ms", "kendall_ms", "bootstrap_ms", "bootstrap_resamples"})
