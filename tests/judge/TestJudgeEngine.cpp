@@ -76,6 +76,8 @@ private slots:
     void clientErrorsFailFast();
     void retryAfterIsHonoured();
     void givesUpAfterMaxRetries();
+    void timeoutIsRetriedThenReported();
+    void anthropicRefusesSeveralChoices();
     void keyReachesServerButNoFile_data();
     void keyReachesServerButNoFile();
     void missingKeyVariableFails();
@@ -305,6 +307,46 @@ void TestJudgeEngine::givesUpAfterMaxRetries()
     QCOMPARE(r.retries, 2);
     QVERIFY2(r.error.contains(QStringLiteral("3 attempts")) && r.error.contains(QStringLiteral("JSON")), qPrintable(r.error));
     QVERIFY(r.choices.isEmpty()); // a failure is never turned into an answer
+}
+
+void TestJudgeEngine::timeoutIsRetriedThenReported()
+{
+    FakeLlmServer server;
+    QVERIFY(server.listen());
+    server.setLatencyMs(3000);
+    ProviderProfile p = profileFor(server);
+    p.timeoutMs = 150;
+    p.maxRetries = 1;
+    JudgeEngine engine(p, nullptr);
+    engine.setRetryBackoff(1, 5);
+    Collector c(engine);
+    QElapsedTimer t;
+    t.start();
+    engine.submit(batch(1));
+    QTRY_VERIFY_WITH_TIMEOUT(c.idle, 5000);
+    QVERIFY(t.elapsed() < 2500);
+    const JudgeResponse r = c.answers.value(0);
+    QCOMPARE(r.status, JudgeStatus::Failed);
+    QCOMPARE(r.retries, 1);
+    QVERIFY2(r.error.contains(QStringLiteral("150 ms")), qPrintable(r.error));
+    QCOMPARE(server.requestCount(), 2);
+}
+
+void TestJudgeEngine::anthropicRefusesSeveralChoices()
+{
+    FakeLlmServer server;
+    QVERIFY(server.listen());
+    ProviderProfile p = profileFor(server);
+    p.kind = ProviderKind::Anthropic;
+    JudgeEngine engine(p, nullptr);
+    Collector c(engine);
+    JudgeRequest r = batch(1).first();
+    r.n = 3;
+    engine.submit({r});
+    QTRY_VERIFY(c.idle);
+    QCOMPARE(c.answers.value(0).status, JudgeStatus::Failed);
+    QVERIFY(c.answers.value(0).error.contains(QStringLiteral("sampleIndex")));
+    QCOMPARE(server.requestCount(), 0);
 }
 
 void TestJudgeEngine::keyReachesServerButNoFile_data()
