@@ -77,6 +77,7 @@ private slots:
     void retryAfterIsHonoured();
     void givesUpAfterMaxRetries();
     void timeoutIsRetriedThenReported();
+    void requestsPerMinuteIsEnforced();
     void anthropicRefusesSeveralChoices();
     void keyReachesServerButNoFile_data();
     void keyReachesServerButNoFile();
@@ -330,6 +331,24 @@ void TestJudgeEngine::timeoutIsRetriedThenReported()
     QCOMPARE(r.retries, 1);
     QVERIFY2(r.error.contains(QStringLiteral("150 ms")), qPrintable(r.error));
     QCOMPARE(server.requestCount(), 2);
+}
+
+void TestJudgeEngine::requestsPerMinuteIsEnforced()
+{
+    FakeLlmServer server;
+    QVERIFY(server.listen());
+    ProviderProfile p = profileFor(server, 16);
+    p.requestsPerMinute = 120; // 2 per second after a burst of 20 (ten seconds' worth)
+    JudgeEngine engine(p, nullptr);
+    Collector c(engine);
+    QElapsedTimer t;
+    t.start();
+    engine.submit(batch(24));
+    QTRY_COMPARE(server.requestCount(), 20);
+    QVERIFY(t.elapsed() < 1000);
+    QTRY_VERIFY_WITH_TIMEOUT(c.idle, 10000);
+    QCOMPARE(server.requestCount(), 24);
+    QVERIFY2(t.elapsed() >= 1900, qPrintable(QString::number(t.elapsed()))); // 4 more at 2/s
 }
 
 void TestJudgeEngine::anthropicRefusesSeveralChoices()
