@@ -656,6 +656,8 @@ void TestJudgeEngine::killMidBatchResendsOnlyInFlight()
     child.kill(); // SIGKILL
     QVERIFY(child.waitForFinished());
     QCOMPARE(child.exitStatus(), QProcess::CrashExit);
+    // Let the server read what the dead child had already sent before its sockets closed.
+    QTRY_COMPARE_WITH_TIMEOUT(server.openConnections(), 0, 10000);
     const int sentBeforeKill = server.requestCount();
 
     int cached = 0;
@@ -665,11 +667,12 @@ void TestJudgeEngine::killMidBatchResendsOnlyInFlight()
         cached = CallStore(project->get()).cacheSize();
     }
     // Requests the server saw but whose answers did not reach the file: those in flight plus
-    // those answered within the last flush interval (50 ms at ~400 answers/s ≈ 20).
+    // those answered within the last flush interval (50 ms at ~320 answers/s ≈ 16; the bound
+    // allows twice that for a timer delayed on a loaded machine).
     const int lost = sentBeforeKill - cached;
     qInfo("sent before kill %d, cached %d, to re-send %d", sentBeforeKill, cached, lost);
     QVERIFY(cached > 0);
-    QVERIFY2(lost <= concurrency + 24, qPrintable(QString::number(lost)));
+    QVERIFY2(lost <= concurrency + 32, qPrintable(QString::number(lost)));
 
     server.resetCounts();
     QProcess again;
