@@ -12,6 +12,7 @@ class TestJudgeCli : public QObject
 {
     Q_OBJECT
 private slots:
+    void initTestCase() { QVERIFY2(!qEnvironmentVariable("RUBRIC_CLI").isEmpty(), "run through ctest, which sets RUBRIC_CLI"); }
     void judgeTestReportsOneCall();
     void judgeTestFailsWithTheServerMessage();
     void benchJudgePrintsTheContract();
