@@ -142,6 +142,8 @@ private slots:
     void initTestCase();
     void hypoEvalKeepsInformativeHypotheses();
     void preparationIndependentOfTestSize();
+    void hypoEvalWithLiteratureAndRoles();
+    void baselineCommandStoresJudges();
     void gevalScoreIsExpectedValue();
     void estimateMatchesColdRun_data();
     void estimateMatchesColdRun();
@@ -269,6 +271,63 @@ void TestMethodPipeline::preparationIndependentOfTestSize()
                  calls[0].value(phase).toMap().value(QStringLiteral("calls")).toInt());
     QCOMPARE(calls[0].value(QStringLiteral("init")).toMap().value(QStringLiteral("calls")).toInt(), 1);
     QCOMPARE(calls[0].value(QStringLiteral("init-score")).toMap().value(QStringLiteral("calls")).toInt(), 25);
+}
+
+void TestMethodPipeline::hypoEvalWithLiteratureAndRoles()
+{
+    auto fx = makeProject(nextPath(), 10);
+    QVERIFY(fx);
+    SyntheticJudge judge(fx->humanByOutput);
+    FakeLlmServer generator, evaluator;
+    generator.setJudge([&judge](const QJsonObject &body) { return judge.answer(body); });
+    evaluator.setJudge([&judge](const QJsonObject &body) { return judge.answer(body); });
+    QVERIFY(generator.listen());
+    QVERIFY(evaluator.listen());
+    QTemporaryDir lit;
+    for (const char *name : {"a.txt", "b.md"}) {
+        QFile f(lit.filePath(QString::fromLatin1(name)));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("Coherence is judged on the structure of the whole text.\n");
+    }
+    RunSpec s = spec(QStringLiteral("lit"), QStringLiteral("hypoeval"), evaluator.baseUrl());
+    s.generator = s.evaluator;
+    s.generator.baseUrl = generator.baseUrl(); // M_G and M_R on another endpoint than M_E
+    s.generator.model = QStringLiteral("generator");
+    s.refiner = s.generator;
+    s.literatureDir = lit.path();
+    const Outcome o = runToEnd(fx->project.get(), s);
+    QVERIFY2(o.ok, qPrintable(o.error));
+    QCOMPARE(phaseCalls(o.summary, QStringLiteral("literature-only")), 1);
+    const int events = phaseCalls(o.summary, QStringLiteral("wrong-generate"));
+    QCOMPARE(phaseCalls(o.summary, QStringLiteral("refine")), 6 * events); // 3 data + 3 literature rounds each
+    // every score went to the evaluator, every generation/refinement/redundancy call to the generator
+    const int generatorCalls = 1 + events * 7 + 1 + phaseCalls(o.summary, QStringLiteral("redundancy"), "sent");
+    QCOMPARE(generator.requestCount(), generatorCalls);
+    QCOMPARE(evaluator.requestCount(), int(o.summary.value(QStringLiteral("sent")).toInt()) - generatorCalls);
+    auto rubric = RubricStore(fx->project.get()).load(QStringLiteral("lit"));
+    QVERIFY(rubric.ok());
+    int literature = 0;
+    for (const Criterion &c : rubric->ofKind(CriterionKind::Hypothesis))
+        literature += c.origin.value(QStringLiteral("source")).toString() == QLatin1String("literature") ? 1 : 0;
+    QVERIFY(literature > 0);
+    QCOMPARE(rubric->enabled(CriterionKind::Hypothesis).size(), 5);
+}
+
+void TestMethodPipeline::baselineCommandStoresJudges()
+{
+    auto fx = makeProject(nextPath(), 10);
+    QVERIFY(fx);
+    QProcess cli;
+    cli.start(qEnvironmentVariable("RUBRIC_CLI"), {QStringLiteral("baseline"), QStringLiteral("--project"),
+                                                   fx->project->path(), QStringLiteral("--json")});
+    QVERIFY(cli.waitForFinished(60000));
+    QCOMPARE(cli.exitCode(), 0);
+    const QJsonObject out = QJsonDocument::fromJson(cli.readAllStandardOutput()).object();
+    QCOMPARE(out.value(QStringLiteral("judges")).toArray().size(), 4);
+    const auto rl = fx->project->judgeScores(QStringLiteral("rouge-l"), QStringLiteral("coherence"));
+    QCOMPARE(rl.size(), fx->project->itemCount());
+    for (double v : rl)
+        QVERIFY(v >= 0 && v <= 1);
 }
 
 void TestMethodPipeline::gevalScoreIsExpectedValue()
