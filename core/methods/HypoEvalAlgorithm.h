@@ -3,6 +3,7 @@
 #include "methods/HypoEvalParams.h"
 
 #include <QHash>
+#include <QMap>
 #include <QPair>
 #include <QSet>
 #include <QString>
@@ -22,7 +23,7 @@ struct HypoHypothesis
     QString text;
     QString source;                ///< "init", "wrong-bank" or "literature"
     QVariantMap origin;            ///< event, step, refinement chain
-    QHash<QString, double> seen;   ///< item id → exploitation term L on that item
+    QMap<QString, double> seen;    ///< item id → exploitation term L on that item (ordered: sums are reproducible)
     QVariantList rewardHistory;    ///< {"t", "reward", "exploit", "explore", "n"} after each update
     double reward = 0;
     double trainPearson = std::numeric_limits<double>::quiet_NaN();

@@ -137,6 +137,11 @@ void Run::onCompleted(const QVariantMap &methodSummary)
     m_done = true;
     m_summary.insert(QStringLiteral("result"), methodSummary);
     record(QStringLiteral("done"));
+    if (const int missing = methodSummary.value(QStringLiteral("missing")).toInt(); missing > 0)
+        (void)m_project->addIssue(QStringLiteral("run"),
+                                  tr("%n item(s) got no score: the judge's answers could not be read "
+                                     "(see the criterion scores' parse status)", nullptr, missing),
+                                  m_spec.judge);
     emit finished(true, {});
 }
 

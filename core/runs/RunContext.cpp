@@ -40,7 +40,7 @@ Result<void> RunContext::prepare()
         if (m_human.contains(id))
             m_train.append(m_allItems[m_itemIndex.value(id)]);
     if (m_target.isEmpty())
-        return makeError(tr("no items to score (the %1 split is empty)")
+        return makeError(tr("no items to score: the %1 split is empty (make a split with 'rubric split', or pass --items all)")
                              .arg(m_spec.items == SplitFilter::Test ? QStringLiteral("test")
                                   : m_spec.items == SplitFilter::Train ? QStringLiteral("train")
                                                                        : QStringLiteral("whole")),

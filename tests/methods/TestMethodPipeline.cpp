@@ -465,6 +465,15 @@ void TestMethodPipeline::killedRunResumesWithoutResending()
                            QStringLiteral("2"),        QStringLiteral("--json")};
     const int total = 1 + int(fx->testIds.size()); // steps + one call per item
 
+    QProcess estimate; // --estimate on the cold cache names exactly the calls the run then makes
+    estimate.start(qEnvironmentVariable("RUBRIC_CLI"), QStringList(args) << QStringLiteral("--estimate"));
+    QVERIFY(estimate.waitForFinished(60000));
+    QCOMPARE(estimate.exitCode(), 0);
+    const QJsonObject est = QJsonDocument::fromJson(estimate.readAllStandardOutput()).object();
+    QCOMPARE(est.value(QStringLiteral("calls")).toInt(), total);
+    QVERIFY(est.value(QStringLiteral("exact")).toBool());
+    QCOMPARE(server.requestCount(), 0);
+
     QProcess child;
     child.start(qEnvironmentVariable("RUBRIC_CLI"), args);
     QVERIFY(child.waitForStarted());
