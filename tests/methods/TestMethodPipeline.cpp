@@ -148,7 +148,9 @@ private slots:
     void estimateMatchesColdRun_data();
     void estimateMatchesColdRun();
     void endpointErrorsLeaveResumableRun();
+    void killedRunResumesWithoutResending_data();
     void killedRunResumesWithoutResending();
+    void cancelLeavesResumableRun();
 
 private:
     QTemporaryDir m_dir;
@@ -447,9 +449,19 @@ void TestMethodPipeline::endpointErrorsLeaveResumableRun()
     QCOMPARE(fx->project->judge(QStringLiteral("g"))->status, QStringLiteral("done"));
 }
 
+void TestMethodPipeline::killedRunResumesWithoutResending_data()
+{
+    QTest::addColumn<QString>("method");
+    QTest::addColumn<int>("testItems");
+    QTest::newRow("geval") << "geval" << 80;
+    QTest::newRow("hypoeval") << "hypoeval" << 20;
+}
+
 void TestMethodPipeline::killedRunResumesWithoutResending()
 {
-    auto fx = makeProject(nextPath(), 80);
+    QFETCH(QString, method);
+    QFETCH(int, testItems);
+    auto fx = makeProject(nextPath(), testItems);
     QVERIFY(fx);
     const QString path = fx->project->path();
     SyntheticJudge judge(fx->humanByOutput);
@@ -457,22 +469,35 @@ void TestMethodPipeline::killedRunResumesWithoutResending()
     server.setJudge([&judge](const QJsonObject &body) { return judge.answer(body); });
     server.setLatencyMs(15);
     QVERIFY(server.listen());
-    const QStringList args{QStringLiteral("run"),      QStringLiteral("--project"), path,
-                           QStringLiteral("--method"), QStringLiteral("geval"),     QStringLiteral("--aspect"),
-                           QStringLiteral("coherence"), QStringLiteral("--judge"),  QStringLiteral("k"),
-                           QStringLiteral("--base-url"), server.baseUrl(),          QStringLiteral("--model"),
-                           QStringLiteral("synthetic"), QStringLiteral("--logprobs"), QStringLiteral("--concurrency"),
-                           QStringLiteral("2"),        QStringLiteral("--json")};
-    const int total = 1 + int(fx->testIds.size()); // steps + one call per item
-
-    QProcess estimate; // --estimate on the cold cache names exactly the calls the run then makes
-    estimate.start(qEnvironmentVariable("RUBRIC_CLI"), QStringList(args) << QStringLiteral("--estimate"));
-    QVERIFY(estimate.waitForFinished(60000));
-    QCOMPARE(estimate.exitCode(), 0);
-    const QJsonObject est = QJsonDocument::fromJson(estimate.readAllStandardOutput()).object();
-    QCOMPARE(est.value(QStringLiteral("calls")).toInt(), total);
-    QVERIFY(est.value(QStringLiteral("exact")).toBool());
-    QCOMPARE(server.requestCount(), 0);
+    QStringList args{QStringLiteral("run"),      QStringLiteral("--project"), path,
+                     QStringLiteral("--method"), method,                      QStringLiteral("--aspect"),
+                     QStringLiteral("coherence"), QStringLiteral("--judge"),  QStringLiteral("k"),
+                     QStringLiteral("--base-url"), server.baseUrl(),          QStringLiteral("--model"),
+                     QStringLiteral("synthetic"), QStringLiteral("--concurrency"), QStringLiteral("2"),
+                     QStringLiteral("--json")};
+    int total = 0;
+    if (method == QLatin1String("geval")) {
+        args << QStringLiteral("--logprobs");
+        total = 1 + int(fx->testIds.size()); // steps + one call per item
+        QProcess estimate; // --estimate on the cold cache names exactly the calls the run then makes
+        estimate.start(qEnvironmentVariable("RUBRIC_CLI"), QStringList(args) << QStringLiteral("--estimate"));
+        QVERIFY(estimate.waitForFinished(60000));
+        QCOMPARE(estimate.exitCode(), 0);
+        const QJsonObject est = QJsonDocument::fromJson(estimate.readAllStandardOutput()).object();
+        QCOMPARE(est.value(QStringLiteral("calls")).toInt(), total);
+        QVERIFY(est.value(QStringLiteral("exact")).toBool());
+        QCOMPARE(server.requestCount(), 0);
+    } else {
+        // HypoEval's number of calls depends on the answers: take it from an uninterrupted
+        // run of the same data on another project file.
+        auto reference = makeProject(nextPath(), testItems);
+        QVERIFY(reference);
+        RunSpec s = spec(QStringLiteral("k"), method, server.baseUrl());
+        const Outcome o = runToEnd(reference->project.get(), s);
+        QVERIFY2(o.ok, qPrintable(o.error));
+        total = server.requestCount();
+        server.resetCounts();
+    }
 
     QProcess child;
     child.start(qEnvironmentVariable("RUBRIC_CLI"), args);
@@ -482,6 +507,7 @@ void TestMethodPipeline::killedRunResumesWithoutResending()
     QTRY_COMPARE_WITH_TIMEOUT(child.state(), QProcess::NotRunning, 10000);
     const int firstRun = server.requestCount();
     QVERIFY(firstRun < total);
+    QCOMPARE(fx->project->judge(QStringLiteral("k"))->status, QStringLiteral("running")); // as the kill left it
 
     int cached = 0;
     {
@@ -499,10 +525,39 @@ void TestMethodPipeline::killedRunResumesWithoutResending()
     QCOMPARE(resume.exitCode(), 0);
     // Exactly the calls whose answers were not committed before the kill are sent again.
     QCOMPARE(server.requestCount(), total - cached);
-    qInfo("SIGKILL after %d requests (%d answers committed); the resumed run sent %d of %d", firstRun, cached,
-          server.requestCount(), total);
+    qInfo("%s: SIGKILL after %d requests (%d answers committed); the resumed run sent %d of %d", qPrintable(method),
+          firstRun, cached, server.requestCount(), total);
     QCOMPARE(fx->project->judgeScores(QStringLiteral("k"), QStringLiteral("coherence")).size(), fx->testIds.size());
     QCOMPARE(fx->project->judge(QStringLiteral("k"))->status, QStringLiteral("done"));
+}
+
+void TestMethodPipeline::cancelLeavesResumableRun()
+{
+    auto fx = makeProject(nextPath(), 30);
+    QVERIFY(fx);
+    SyntheticJudge judge(fx->humanByOutput);
+    FakeLlmServer server;
+    server.setJudge([&judge](const QJsonObject &body) { return judge.answer(body); });
+    server.setLatencyMs(20);
+    QVERIFY(server.listen());
+    RunSpec s = spec(QStringLiteral("c"), QStringLiteral("geval"), server.baseUrl());
+    s.logprobs = true;
+    s.evaluator.concurrency = 1;
+    Run run(fx->project.get(), s);
+    QSignalSpy finished(&run, &Run::finished);
+    QSignalSpy progressed(&run, &Run::progressed);
+    QVERIFY(run.start().ok());
+    QTRY_VERIFY_WITH_TIMEOUT(progressed.count() >= 3, 30000);
+    run.cancel();
+    QCOMPARE(finished.count(), 1);
+    QCOMPARE(finished.first().at(0).toBool(), false);
+    QCOMPARE(fx->project->judge(QStringLiteral("c"))->status, QStringLiteral("cancelled"));
+    const RunProgress last = progressed.last().at(0).value<RunProgress>();
+    QVERIFY(last.done >= 3 && last.done < last.total + 1);
+    QVERIFY(last.sent >= 3);
+    const Outcome o = runToEnd(fx->project.get(), s);
+    QVERIFY2(o.ok, qPrintable(o.error));
+    QCOMPARE(fx->project->judgeScores(QStringLiteral("c"), QStringLiteral("coherence")).size(), fx->testIds.size());
 }
 
 QTEST_GUILESS_MAIN(TestMethodPipeline)
