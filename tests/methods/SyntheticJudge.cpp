@@ -7,6 +7,20 @@
 #include <cmath>
 
 namespace rubric::test {
+namespace {
+
+// FNV-1a: qHash is seeded per process in Qt 6, and the fixture must be the same in every run.
+quint64 stableHash(const QString &text, quint64 salt)
+{
+    quint64 h = 1469598103934665603ull ^ salt;
+    for (const QChar c : text) {
+        h ^= c.unicode();
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+} // namespace
 
 SyntheticJudge::SyntheticJudge(QHash<QString, double> humanByOutput)
     : m_human(std::move(humanByOutput))
@@ -39,7 +53,7 @@ double SyntheticJudge::hypothesisScore(const QString &hypothesis, const QString 
 {
     if (hypothesis.startsWith(QLatin1String("SIGNAL")))
         return std::clamp(std::round(m_human.value(output)), 1.0, 5.0);
-    return double(1 + qHash(hypothesis + QLatin1Char('|') + output, 11u) % 5);
+    return double(1 + stableHash(hypothesis + QLatin1Char('|') + output, 11u) % 5);
 }
 
 QHash<int, double> SyntheticJudge::gevalDistribution(const QString &output) const
@@ -66,7 +80,7 @@ FakeAnswer SyntheticJudge::answer(const QJsonObject &body) const
     if (body.contains(QStringLiteral("system")))
         prompt += body.value(QStringLiteral("system")).toString();
     FakeAnswer a;
-    const QString tag = QString::number(qHash(prompt, 3u) % 100000);
+    const QString tag = QString::number(stableHash(prompt, 3u) % 100000);
 
     if (prompt.contains(QLatin1String("Evaluation Form (scores ONLY)"))) {
         const auto dist = gevalDistribution(outputIn(prompt));

@@ -10,6 +10,17 @@ using namespace rubric;
 
 namespace {
 
+// FNV-1a: qHash is seeded per process in Qt 6, and the fixture must be the same in every run.
+quint64 stableHash(const QString &text, quint64 salt)
+{
+    quint64 h = 1469598103934665603ull ^ salt;
+    for (const QChar c : text) {
+        h ^= c.unicode();
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
 // A scripted world: hypotheses whose text starts with "SIGNAL" predict the human score
 // (rounded), "NOISE" ones answer a pseudo-random score that does not depend on it.
 struct World
@@ -21,7 +32,7 @@ struct World
     {
         if (hypothesis.startsWith(QLatin1String("SIGNAL")))
             return std::clamp(std::round(human.value(item)), 1.0, 5.0);
-        const size_t h = qHash(hypothesis + QLatin1Char('|') + item, 7u);
+        const size_t h = stableHash(hypothesis + QLatin1Char('|') + item, 7u);
         return double(1 + h % 5);
     }
 
