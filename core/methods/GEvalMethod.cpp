@@ -4,10 +4,12 @@
 #include "judge/AnswerParser.h"
 #include "judge/Provider.h"
 #include "runs/RunContext.h"
+#include "store/CallStore.h"
 #include "store/Project.h"
 #include "util/Json.h"
 
 #include <QCoreApplication>
+#include <QSet>
 
 #include <cmath>
 
@@ -108,6 +110,33 @@ Result<QVector<JudgeRequest>> GEvalMethod::scoreRequests(const Rubric &rubric, c
     return out;
 }
 
+Rubric GEvalMethod::rubricFromSteps(const QStringList &steps, const QString &callKey) const
+{
+    Rubric rubric(QStringLiteral("geval"), m_ctx->spec().aspect);
+    Criterion root;
+    root.key = QString::fromLatin1(rootKey);
+    root.kind = CriterionKind::Aspect;
+    root.text = m_ctx->aspect().name;
+    root.definition = m_ctx->aspect().definition;
+    root.origin = {{QStringLiteral("method"), QStringLiteral("geval")}, {QStringLiteral("step"), QStringLiteral("aspect")}};
+    rubric.add(root);
+    const QVariantMap templ = m_ctx->templatesUsed().value(QStringLiteral("geval_steps")).toMap();
+    for (int i = 0; i < steps.size(); ++i) {
+        Criterion s;
+        s.key = QStringLiteral("s%1").arg(i + 1);
+        s.parentKey = root.key;
+        s.kind = CriterionKind::Step;
+        s.text = steps[i];
+        s.origin = {{QStringLiteral("method"), QStringLiteral("geval")},
+                    {QStringLiteral("step"), QStringLiteral("auto-cot")},
+                    {QStringLiteral("call_key"), callKey},
+                    {QStringLiteral("template"), QStringLiteral("geval_steps")},
+                    {QStringLiteral("template_hash"), templ.value(QStringLiteral("hash"))}};
+        rubric.add(s);
+    }
+    return rubric;
+}
+
 Result<RunEstimate> GEvalMethod::estimate()
 {
     if (auto r = readParams(); !r)
@@ -122,8 +151,12 @@ Result<RunEstimate> GEvalMethod::estimate()
         auto req = stepsRequest();
         if (!req)
             return req.error();
-        if (m_ctx->isCached(JudgeRole::Generator, *req)) {
-            ++e.cached;
+        const QString stepsKey = m_ctx->cacheKey(JudgeRole::Generator, *req);
+        if (auto cached = CallStore(m_ctx->project()).lookup(stepsKey)) {
+            ++e.cached; // the steps are known from the cache: the score prompts are exact
+            const QStringList steps = answer::steps(cached->text());
+            if (!steps.isEmpty())
+                rubric = rubricFromSteps(steps, stepsKey);
         } else {
             ++e.calls;
             e.tokensIn += RunContext::approxTokens(*req);
@@ -131,21 +164,28 @@ Result<RunEstimate> GEvalMethod::estimate()
             e.cost += price(spec.generator, RunContext::approxTokens(*req), m_stepsMaxTokens / 2);
         }
         e.perPhase.insert(QStringLiteral("steps"), e.calls);
-        // The steps are not known yet: score prompts are estimated with a placeholder of
-        // typical length, and none of them can be in the cache.
-        Criterion placeholder;
-        placeholder.key = QStringLiteral("s1");
-        placeholder.kind = CriterionKind::Step;
-        placeholder.text = QString(400, QLatin1Char('x'));
-        rubric.add(placeholder);
+        if (!hasSteps(rubric)) {
+            // The steps are not known yet: score prompts are estimated with a placeholder of
+            // typical length, and none of them can be in the cache.
+            Criterion placeholder;
+            placeholder.key = QStringLiteral("s1");
+            placeholder.kind = CriterionKind::Step;
+            placeholder.text = QString(400, QLatin1Char('x'));
+            rubric.add(placeholder);
+        }
     }
     int scoreCalls = 0;
-    const bool known = hasSteps(m_rubric);
+    const bool known = hasSteps(m_rubric) || e.cached > 0;
+    QSet<QString> keys; // identical requests (e.g. duplicate outputs) are sent once
     for (const Item &item : m_ctx->targetItems()) {
         auto reqs = scoreRequests(rubric, item);
         if (!reqs)
             return reqs.error();
         for (const JudgeRequest &r : *reqs) {
+            const QString key = m_ctx->cacheKey(JudgeRole::Evaluator, r);
+            if (keys.contains(key))
+                continue;
+            keys.insert(key);
             if (known && m_ctx->isCached(JudgeRole::Evaluator, r)) {
                 ++e.cached;
                 continue;
@@ -186,28 +226,7 @@ void GEvalMethod::start()
             m_ctx->fail(tr("the generator's answer contained no evaluation steps: %1").arg(rs.first().text().left(200)));
             return;
         }
-        Rubric rubric(QStringLiteral("geval"), m_ctx->spec().aspect);
-        Criterion root;
-        root.key = QString::fromLatin1(rootKey);
-        root.kind = CriterionKind::Aspect;
-        root.text = m_ctx->aspect().name;
-        root.definition = m_ctx->aspect().definition;
-        root.origin = {{QStringLiteral("method"), QStringLiteral("geval")}, {QStringLiteral("step"), QStringLiteral("aspect")}};
-        rubric.add(root);
-        const QVariantMap templ = m_ctx->templatesUsed().value(QStringLiteral("geval_steps")).toMap();
-        for (int i = 0; i < steps.size(); ++i) {
-            Criterion s;
-            s.key = QStringLiteral("s%1").arg(i + 1);
-            s.parentKey = root.key;
-            s.kind = CriterionKind::Step;
-            s.text = steps[i];
-            s.origin = {{QStringLiteral("method"), QStringLiteral("geval")},
-                        {QStringLiteral("step"), QStringLiteral("auto-cot")},
-                        {QStringLiteral("call_key"), rs.first().cacheKey},
-                        {QStringLiteral("template"), QStringLiteral("geval_steps")},
-                        {QStringLiteral("template_hash"), templ.value(QStringLiteral("hash"))}};
-            rubric.add(s);
-        }
+        Rubric rubric = rubricFromSteps(steps, rs.first().cacheKey);
         auto saved = m_ctx->store().saveVersion(m_ctx->spec().judge, rubric, tr("auto-CoT evaluation steps"));
         if (!saved) {
             m_ctx->fail(saved.errorString());

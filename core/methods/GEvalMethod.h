@@ -31,6 +31,7 @@ public:
 private:
     Result<void> readParams();
     Result<JudgeRequest> stepsRequest();
+    Rubric rubricFromSteps(const QStringList &steps, const QString &callKey) const;
     Result<QVector<JudgeRequest>> scoreRequests(const Rubric &rubric, const Item &item);
     void scoreNextChunk();
     void onChunkAnswered(const QVector<JudgeResponse> &responses);

@@ -7,6 +7,7 @@
 #include "store/Project.h"
 
 #include <QCoreApplication>
+#include <QSet>
 #include <QDir>
 #include <QFile>
 
@@ -209,6 +210,7 @@ Result<RunEstimate> HypoEvalMethod::estimate()
         e.exact = false;
     }
     int evalCalls = 0;
+    QSet<QString> keys; // identical requests (e.g. duplicate outputs) are sent once
     for (const Item &item : m_ctx->targetItems()) {
         for (int h = 0; h < evalHyps; ++h) {
             JudgeRequest r;
@@ -216,6 +218,10 @@ Result<RunEstimate> HypoEvalMethod::estimate()
                 auto req = scoreRequest(hyps[h].text, item);
                 if (!req)
                     return req.error();
+                const QString key = m_ctx->cacheKey(JudgeRole::Evaluator, *req);
+                if (keys.contains(key))
+                    continue;
+                keys.insert(key);
                 if (m_ctx->isCached(JudgeRole::Evaluator, *req)) {
                     ++e.cached;
                     continue;

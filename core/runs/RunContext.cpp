@@ -89,6 +89,11 @@ bool RunContext::isCached(JudgeRole role, const JudgeRequest &request)
     return engine(role)->isCached(request);
 }
 
+QString RunContext::cacheKey(JudgeRole role, const JudgeRequest &request)
+{
+    return engine(role)->cacheKey(request);
+}
+
 void RunContext::noteTemplate(const RenderedPrompt &prompt)
 {
     m_templates.insert(prompt.templateName, QVariantMap{{QStringLiteral("hash"), prompt.templateHash},

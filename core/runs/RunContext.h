@@ -49,6 +49,9 @@ public:
 
     JudgeEngine *engine(JudgeRole role);
     bool isCached(JudgeRole role, const JudgeRequest &request);
+    /// The judge cache key of a request under the role's profile (identical requests of one
+    /// run are sent once: estimates count distinct keys).
+    QString cacheKey(JudgeRole role, const JudgeRequest &request);
     /// Records which template (name → hash/source) the run used.
     void noteTemplate(const RenderedPrompt &prompt);
     QVariantMap templatesUsed() const { return m_templates; }

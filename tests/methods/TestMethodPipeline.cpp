@@ -30,7 +30,9 @@ struct Fixture
     QStringList testIds;
 };
 
-std::unique_ptr<Fixture> makeProject(const QString &path, int testItems)
+// `duplicate`: one more test item repeating the first test item's source and output (the same
+// prompt, sent once).
+std::unique_ptr<Fixture> makeProject(const QString &path, int testItems, bool duplicate = false)
 {
     auto fx = std::make_unique<Fixture>();
     QFile f(QStringLiteral(RUBRIC_SOURCE_DIR "/resources/example/summeval.json"));
@@ -64,6 +66,16 @@ std::unique_ptr<Fixture> makeProject(const QString &path, int testItems)
         if (items.size() >= 30)
             fx->testIds.append(it.id);
         items.append(it);
+    }
+    if (duplicate && items.size() > 30) {
+        Item twin = items[30];
+        twin.id += QStringLiteral("-twin");
+        twin.position = int(items.size());
+        notes.append(Annotation{twin.id, QStringLiteral("coherence"), QStringLiteral("experts"),
+                                fx->humanByOutput.value(twin.output), {}, {}});
+        split.insert(twin.id, SplitRole::Test);
+        fx->testIds.append(twin.id);
+        items.append(twin);
     }
     if (!fx->project->addItems(items)
         || !fx->project->upsertAspect(Aspect{QStringLiteral("coherence"),
@@ -377,7 +389,7 @@ void TestMethodPipeline::estimateMatchesColdRun()
     QFETCH(QString, method);
     QFETCH(bool, logprobs);
     QFETCH(int, samples);
-    auto fx = makeProject(nextPath(), 15);
+    auto fx = makeProject(nextPath(), 15, true);
     QVERIFY(fx);
     SyntheticJudge judge(fx->humanByOutput);
     FakeLlmServer server;
