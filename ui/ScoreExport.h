@@ -8,14 +8,12 @@ namespace rubric {
 
 class Project;
 
-/// Writes the project's scores from the studio: per item its id, group, system, split, the mean
-/// human score per aspect and every judge's score per aspect.
-///  - `.jsonl`: one object per line, the same shape as `rubric export`
-///    {"id","group","system","source","output","split","human":{aspect:mean},"judges":{judge:{aspect:score}}};
-///  - `.json`: those objects as one array;
-///  - `.csv`: one row per item, columns id, group, system, split, human:<aspect>…, <judge>:<aspect>….
-/// Missing scores are JSON null / an empty CSV cell. Reads through Project only; writes the
-/// file atomically (QSaveFile), so a failed export leaves an existing file untouched.
+/// File → Export Scores: per item its id, group, system, texts, the mean human score per aspect
+/// and every judge's score per aspect.
+///  - `.csv` and `.jsonl`: written by the core Exporter, exactly as `rubric export` writes them;
+///  - `.json`: the same objects as the JSONL lines, as one array (plus the item's split).
+/// Aspects without a score are absent. The file is replaced atomically (a failed export leaves
+/// an existing file untouched). Returns the number of items written.
 class ScoreExport
 {
 public:

@@ -193,8 +193,10 @@ void TestMainWindow::exportsScores()
     if (suffix == QLatin1String("csv")) {
         const QList<QByteArray> lines = data.trimmed().split('\n');
         QCOMPARE(lines.size(), 13);
-        QCOMPARE(lines[0], QByteArray("id,group,system,split,human:coherence,human:fluency,human:relevance,g-eval:coherence"));
-        QCOMPARE(lines[2], QByteArray("i1,doc1,sys1,,4,,,3.5"));
+        QVERIFY2(lines[0].startsWith("id,group,system,source,output,reference,human.coherence"), lines[0].constData());
+        QVERIFY(lines[0].endsWith("judge.g-eval.coherence"));
+        QVERIFY(lines[2].startsWith("i1,doc1,sys1,"));
+        QVERIFY2(lines[2].endsWith(",4,,,3.5"), lines[2].constData());
         return;
     }
     QJsonArray rows;
@@ -208,7 +210,7 @@ void TestMainWindow::exportsScores()
     const QJsonObject i1 = rows[1].toObject();
     QCOMPARE(i1[QStringLiteral("id")].toString(), QStringLiteral("i1"));
     QCOMPARE(i1[QStringLiteral("human")].toObject()[QStringLiteral("coherence")].toDouble(), 4.0);
-    QVERIFY(i1[QStringLiteral("human")].toObject()[QStringLiteral("fluency")].isNull());
+    QVERIFY(!i1[QStringLiteral("human")].toObject().contains(QStringLiteral("fluency")));
     QCOMPARE(i1[QStringLiteral("judges")].toObject()[QStringLiteral("g-eval")].toObject()[QStringLiteral("coherence")].toDouble(), 3.5);
 }
 
