@@ -28,6 +28,7 @@ private slots:
     void cheatSheetToggles();
     void blindModeHidesJudgeScores();
     void suggestionsAndTrainSplit();
+    void agreementBesideTheJudge();
 
 private:
     QWidget *surface() const { return m_pane->findChild<QWidget *>(QStringLiteral("annotateSurface")); }
@@ -267,6 +268,34 @@ void TestAnnotatePane::suggestionsAndTrainSplit()
     const QString id = list->item(0)->data(Qt::UserRole).toString();
     QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, list->visualItemRect(list->item(0)).center());
     QCOMPARE(m_pane->currentItemId(), id);
+}
+
+void TestAnnotatePane::agreementBesideTheJudge()
+{
+    // Two people who agree perfectly on coherence, a judge that follows them exactly.
+    QVector<Annotation> list;
+    QHash<QString, double> judge;
+    for (int k = 0; k < 5; ++k) {
+        const QString id = QStringLiteral("i%1").arg(k);
+        list.append({id, QStringLiteral("coherence"), QStringLiteral("bob"), double(k + 1)});
+        list.append({id, QStringLiteral("coherence"), QStringLiteral("carol"), double(k + 1)});
+        judge.insert(id, double(k + 1));
+    }
+    QVERIFY(m_project->addAnnotations(list));
+    QVERIFY(m_project->ensureJudge(QStringLiteral("hypo"), QStringLiteral("hypoeval")));
+    QVERIFY(m_project->setJudgeScores(QStringLiteral("hypo"), QStringLiteral("coherence"), judge));
+    start(QStringLiteral("ann"));
+    m_pane->setBlind(false);
+    auto *label = m_pane->findChild<QLabel *>(QStringLiteral("agreementLabel"));
+    const QString text = label->text();
+    QVERIFY2(text.contains(QLatin1String("<td>coherence&nbsp;&nbsp;</td><td>1.00 <small>(5 items)</small>")), qPrintable(text));
+    QVERIFY2(text.contains(QLatin1String("hypo vs people")), qPrintable(text));
+    QVERIFY(text.contains(QLatin1String("needs a second annotator"))); // fluency has nobody yet
+    // One disagreeing score from ann lowers the people's alpha at once.
+    QTest::keyClick(surface(), Qt::Key_5); // ann: coherence of i0 = 5 (bob and carol said 1)
+    QVERIFY(!label->text().contains(QLatin1String("<td>coherence&nbsp;&nbsp;</td><td>1.00")));
+    m_pane->setBlind(true);
+    QVERIFY(!label->text().contains(QLatin1String("hypo vs people")));
 }
 
 QTEST_MAIN(TestAnnotatePane)

@@ -79,7 +79,12 @@ void TestImportDialog::importsACsvThroughTheMapping()
     auto *preview = dialog.findChild<QTableWidget *>(QStringLiteral("previewTable"));
     QCOMPARE(preview->columnCount(), 7);
     QCOMPARE(preview->rowCount(), 4);
-    QCOMPARE(preview->item(2, 3)->text(), QStringLiteral("Dogs bark. Loudly."));
+    int article = -1;
+    for (int c = 0; c < preview->columnCount(); ++c)
+        if (preview->horizontalHeaderItem(c)->text() == QLatin1String("article"))
+            article = c;
+    QVERIFY(article >= 0);
+    QCOMPARE(preview->item(2, article)->text(), QStringLiteral("Dogs bark. Loudly."));
     // Fields guessed from their names.
     QCOMPARE(dialog.findChild<QComboBox *>(QStringLiteral("idField"))->currentData().toString(), QStringLiteral("id"));
     QCOMPARE(dialog.findChild<QComboBox *>(QStringLiteral("groupField"))->currentData().toString(), QStringLiteral("doc"));

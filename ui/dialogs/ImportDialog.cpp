@@ -320,7 +320,7 @@ void ImportDialog::addHumanRow(const QString &aspect, const QString &field, doub
         m_human->setCellWidget(r, c, spin);
     }
     if (aspect.isEmpty())
-        m_human->editItem(m_human->item(r, AspectCol));
+        m_human->setCurrentCell(r, AspectCol); // typing names the aspect
 }
 
 ImportSpec ImportDialog::spec() const

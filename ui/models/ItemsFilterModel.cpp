@@ -7,8 +7,6 @@ namespace rubric {
 ItemsFilterModel::ItemsFilterModel(QObject *parent)
     : QSortFilterProxyModel(parent)
 {
-    m_collator.setNumericMode(true);
-    m_collator.setCaseSensitivity(Qt::CaseInsensitive);
     setSortRole(ItemsModel::SortRole);
 }
 
@@ -73,7 +71,46 @@ bool ItemsFilterModel::lessThan(const QModelIndex &left, const QModelIndex &righ
     const QVariant r = right.data(sortRole());
     if (l.typeId() == QMetaType::Double && r.typeId() == QMetaType::Double)
         return l.toDouble() < r.toDouble();
-    return m_collator.compare(l.toString(), r.toString()) < 0;
+    return naturalCompare(l.toString(), r.toString()) < 0;
+}
+
+// QCollator's numeric mode depends on ICU and the locale (it is off under the C locale), so
+// the order is done here.
+int ItemsFilterModel::naturalCompare(const QString &a, const QString &b)
+{
+    qsizetype i = 0, j = 0;
+    while (i < a.size() && j < b.size()) {
+        if (a[i].isDigit() && b[j].isDigit()) {
+            qsizetype ei = i, ej = j;
+            while (ei < a.size() && a[ei].isDigit())
+                ++ei;
+            while (ej < b.size() && b[ej].isDigit())
+                ++ej;
+            // Compare digit runs by value: strip leading zeros, then length, then digits.
+            qsizetype si = i, sj = j;
+            while (si + 1 < ei && a[si] == QLatin1Char('0'))
+                ++si;
+            while (sj + 1 < ej && b[sj] == QLatin1Char('0'))
+                ++sj;
+            if (ei - si != ej - sj)
+                return ei - si < ej - sj ? -1 : 1;
+            if (const int c = QStringView(a).mid(si, ei - si).compare(QStringView(b).mid(sj, ej - sj)); c != 0)
+                return c;
+            i = ei;
+            j = ej;
+            continue;
+        }
+        const QChar ca = a[i].toCaseFolded(), cb = b[j].toCaseFolded();
+        if (ca != cb)
+            return ca < cb ? -1 : 1;
+        ++i;
+        ++j;
+    }
+    if (i < a.size())
+        return 1;
+    if (j < b.size())
+        return -1;
+    return 0;
 }
 
 } // namespace rubric

@@ -1,6 +1,5 @@
 #pragma once
 
-#include <QCollator>
 #include <QSortFilterProxyModel>
 
 namespace rubric {
@@ -30,12 +29,15 @@ protected:
     bool filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const override;
     bool lessThan(const QModelIndex &left, const QModelIndex &right) const override;
 
+public:
+    /// Natural order: digit runs compare as numbers ("i2" < "i10"), the rest case-insensitively.
+    static int naturalCompare(const QString &a, const QString &b);
+
 private:
     void update(QString &field, const QString &value);
 
     ItemsModel *m_items = nullptr;
     QString m_text, m_group, m_system, m_split;
-    QCollator m_collator;
 };
 
 } // namespace rubric

@@ -2,6 +2,8 @@
 
 #include "LabelSuggester.h"
 #include "Settings.h"
+#include "stats/Agreement.h"
+#include "stats/ProjectData.h"
 #include "store/Project.h"
 #include "widgets/AspectScoreRow.h"
 
@@ -23,6 +25,8 @@
 #include <QStackedWidget>
 #include <QTextBrowser>
 #include <QVBoxLayout>
+
+#include <cmath>
 
 namespace rubric {
 namespace {
@@ -142,6 +146,7 @@ AnnotatePane::AnnotatePane(QWidget *parent)
     QFont titleFont = m_itemTitle->font();
     titleFont.setBold(true);
     m_itemTitle->setFont(titleFont);
+    m_itemTitle->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // long ids must not widen the window
     m_progressLabel->setObjectName(QStringLiteral("progressLabel"));
     m_progress->setObjectName(QStringLiteral("progressBar"));
     m_progress->setTextVisible(false);
@@ -204,6 +209,7 @@ AnnotatePane::AnnotatePane(QWidget *parent)
     m_agreement->setTextFormat(Qt::RichText);
     m_agreement->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     m_agreement->setWordWrap(true);
+    m_agreement->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_suggestions->setObjectName(QStringLiteral("suggestionList"));
     m_suggestions->setFocusPolicy(Qt::NoFocus);
     m_suggestions->setFlow(QListView::LeftToRight);
@@ -465,6 +471,7 @@ void AnnotatePane::setScore(int aspectIndex, double score)
     }
     m_rows[aspectIndex]->setScore(score);
     updateProgress();
+    updateAgreement();
 }
 
 void AnnotatePane::clearScore(int aspectIndex)
@@ -602,7 +609,61 @@ void AnnotatePane::makeTrainSplit()
 
 void AnnotatePane::updateAgreement()
 {
-    m_agreement->setText(QString());
+    if (!m_project || m_aspects.isEmpty()) {
+        m_agreement->clear();
+        return;
+    }
+    const SplitFilter filter = m_queueIsTrain ? SplitFilter::Train : SplitFilter::All;
+    const auto fmt = [](const stats::AlphaResult &r) {
+        return std::isnan(r.alpha) ? QStringLiteral("—")
+                                   : QStringLiteral("%1 <small>(%2 items)</small>").arg(r.alpha, 0, 'f', 2).arg(r.units);
+    };
+    const QVector<JudgeInfo> judges = m_blind ? QVector<JudgeInfo>() : m_project->judges();
+    QString html = QStringLiteral("<b>%1</b> <small>%2</small><table cellspacing='0' cellpadding='2'><tr><th align='left'>%3</th>"
+                                  "<th align='left'>%4</th>")
+                       .arg(tr("Agreement"), tr("(Krippendorff's α, interval, %1)")
+                                                 .arg(m_queueIsTrain ? tr("train split") : tr("all items")),
+                            tr("Aspect"), tr("Between people"));
+    for (const JudgeInfo &j : judges)
+        html += QStringLiteral("<th align='left'>%1</th>").arg(tr("%1 vs people").arg(j.name.toHtmlEscaped()));
+    html += QStringLiteral("</tr>");
+    for (const Aspect &a : std::as_const(m_aspects)) {
+        const auto humans = stats::gatherCoders(*m_project, a.name, filter);
+        QString between = QStringLiteral("—");
+        if (humans && humans->coders.size() >= 2)
+            between = fmt(stats::krippendorffAlpha(humans->data, stats::AlphaLevel::Interval)) + QStringLiteral(" ")
+                      + tr("<small>%n annotator(s)</small>", nullptr, int(humans->coders.size()));
+        else if (humans)
+            between = tr("needs a second annotator");
+        html += QStringLiteral("<tr><td>%1&nbsp;&nbsp;</td><td>%2&nbsp;&nbsp;</td>").arg(a.name.toHtmlEscaped(), between);
+        for (const JudgeInfo &j : judges) {
+            QString cell = QStringLiteral("—");
+            if (j.aspects.contains(a.name)) {
+                // The judge against the people's mean: one coder each.
+                const auto m = stats::gatherCoders(*m_project, a.name, filter, {j.name});
+                if (m && m->coders.size() >= 2) {
+                    stats::ReliabilityData pair;
+                    for (const auto &row : m->data) {
+                        double sum = 0;
+                        int n = 0;
+                        for (size_t c = 0; c + 1 < row.size(); ++c)
+                            if (!std::isnan(row[c])) {
+                                sum += row[c];
+                                ++n;
+                            }
+                        pair.push_back({n > 0 ? sum / n : std::nan(""), row.back()});
+                    }
+                    cell = fmt(stats::krippendorffAlpha(pair, stats::AlphaLevel::Interval));
+                }
+            }
+            html += QStringLiteral("<td>%1&nbsp;&nbsp;</td>").arg(cell);
+        }
+        html += QStringLiteral("</tr>");
+    }
+    html += QStringLiteral("</table>");
+    if (m_blind)
+        html += QStringLiteral("<small>") + tr("Judge agreement is hidden in blind mode.") + QStringLiteral("</small>");
+    m_agreement->setText(html);
 }
 
 void AnnotatePane::showEvent(QShowEvent *event)

@@ -77,8 +77,12 @@ DatasetPane::DatasetPane(QWidget *parent)
     m_split->setObjectName(QStringLiteral("splitFilter"));
     m_count->setObjectName(QStringLiteral("countLabel"));
     m_import->setObjectName(QStringLiteral("importButton"));
-    for (QComboBox *c : {m_group, m_system})
-        c->setSizeAdjustPolicy(QComboBox::AdjustToContents), c->setMinimumContentsLength(10);
+    // Group ids can be 40-character hashes: the combos must not size to them.
+    for (QComboBox *c : {m_group, m_system}) {
+        c->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        c->setMinimumContentsLength(12);
+    }
+    m_count->setMinimumWidth(m_count->fontMetrics().horizontalAdvance(QStringLiteral("100,000 of 100,000 items")));
     m_split->addItem(tr("All splits"), QString());
     m_split->addItem(tr("Train"), QStringLiteral("train"));
     m_split->addItem(tr("Test"), QStringLiteral("test"));
@@ -110,6 +114,7 @@ DatasetPane::DatasetPane(QWidget *parent)
 
     m_itemTitle->setObjectName(QStringLiteral("itemTitle"));
     m_itemTitle->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_itemTitle->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     auto *texts = new QSplitter(Qt::Horizontal, this);
     texts->addWidget(titled(tr("Source"), m_source, texts));
     texts->addWidget(titled(tr("Output"), m_output, texts));
