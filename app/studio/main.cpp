@@ -46,9 +46,13 @@ int main(int argc, char **argv)
                                         QStringLiteral("file"));
     const QCommandLineOption sizeOption(QStringLiteral("size"), QApplication::translate("main", "Window size for --screenshot, WxH."),
                                         QStringLiteral("size"), QStringLiteral("1400x900"));
-    parser.addOptions({paneOption, shotOption, sizeOption});
+    const QCommandLineOption annotatorOption(QStringLiteral("annotator"),
+                                             QApplication::translate("main", "Annotate under NAME (remembered)."), QStringLiteral("name"));
+    parser.addOptions({paneOption, shotOption, sizeOption, annotatorOption});
     parser.process(app);
 
+    if (parser.isSet(annotatorOption))
+        rubric::Settings::setValue(rubric::Settings::Key::AnnotatorName, parser.value(annotatorOption));
     rubric::MainWindow window;
     if (!parser.positionalArguments().isEmpty())
         window.openProject(parser.positionalArguments().constFirst());

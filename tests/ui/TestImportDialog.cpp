@@ -76,6 +76,8 @@ void TestImportDialog::importsACsvThroughTheMapping()
     auto *file = dialog.findChild<QLineEdit *>(QStringLiteral("fileEdit"));
     QTest::keyClicks(file, fixture("small.csv"));
     QTest::keyClick(file, Qt::Key_Return);
+    QVERIFY(dialog.isVisible()); // Enter previews, it does not import
+    QCOMPARE(m_project->itemCount(), 0);
     auto *preview = dialog.findChild<QTableWidget *>(QStringLiteral("previewTable"));
     QCOMPARE(preview->columnCount(), 7);
     QCOMPARE(preview->rowCount(), 4);
@@ -93,6 +95,7 @@ void TestImportDialog::importsACsvThroughTheMapping()
     QCOMPARE(dialog.findChild<QComboBox *>(QStringLiteral("outputField"))->currentData().toString(), QStringLiteral("summary"));
     addHuman(dialog, QStringLiteral("coherence"), QStringLiteral("coherence"));
     addHuman(dialog, QStringLiteral("fluency"), QStringLiteral("fluency"));
+    QCOMPARE(dialog.spec().mapping.human.size(), 2);
     QTest::mouseClick(dialog.findChild<QPushButton *>(QStringLiteral("importButton")), Qt::LeftButton);
     QCOMPARE(dialog.result(), int(QDialog::Accepted));
     QCOMPARE(dialog.summary().items, 4);

@@ -12,6 +12,7 @@
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -160,7 +161,7 @@ ImportDialog::ImportDialog(Project *project, QWidget *parent)
     m_error->setStyleSheet(QStringLiteral("#errorLabel { color: #a01010; background: #fde8e8; padding: 6px; border-radius: 4px; }"));
     m_error->hide();
 
-    auto *importButton = m_buttons->addButton(tr("Import"), QDialogButtonBox::AcceptRole);
+    auto *importButton = m_buttons->addButton(tr("&Import"), QDialogButtonBox::AcceptRole);
     importButton->setObjectName(QStringLiteral("importButton"));
     connect(m_buttons, &QDialogButtonBox::accepted, this, &ImportDialog::accept);
     connect(m_buttons, &QDialogButtonBox::rejected, this, &ImportDialog::reject);
@@ -177,7 +178,19 @@ ImportDialog::ImportDialog(Project *project, QWidget *parent)
     connect(m_format, &QComboBox::currentIndexChanged, this, &ImportDialog::loadPreview);
     connect(m_preset, &QComboBox::currentIndexChanged, this, &ImportDialog::applyPreset);
     connect(m_output, &QComboBox::currentIndexChanged, this, &ImportDialog::updateButtons);
+    for (QPushButton *b : findChildren<QPushButton *>())
+        b->setAutoDefault(false);
     updateButtons();
+}
+
+void ImportDialog::keyPressEvent(QKeyEvent *event)
+{
+    // Enter in the file field loads the preview; it must never start the import by itself.
+    if (event->key() == Qt::Key_Return || event->key() == Qt::Key_Enter) {
+        event->accept();
+        return;
+    }
+    QDialog::keyPressEvent(event);
 }
 
 void ImportDialog::setFile(const QString &path)

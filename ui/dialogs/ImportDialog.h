@@ -38,6 +38,9 @@ public:
 public slots:
     void accept() override;
 
+protected:
+    void keyPressEvent(QKeyEvent *event) override;
+
 private:
     void browse();
     void loadPreview();

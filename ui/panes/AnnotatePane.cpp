@@ -105,7 +105,7 @@ AnnotatePane::AnnotatePane(QWidget *parent)
     auto *start = new QWidget(this);
     auto *startLayout = new QVBoxLayout(start);
     auto *startBox = new QWidget(start);
-    startBox->setMaximumWidth(460);
+    startBox->setFixedWidth(480);
     auto *form = new QVBoxLayout(startBox);
     auto *hello = new QLabel(tr("<h2>Who is annotating?</h2><p>Your scores are saved under this name, so that "
                                 "several people can label the same items and their agreement can be measured.</p>"),

@@ -162,13 +162,13 @@ void DatasetPane::setProject(Project *project)
     m_model->setProject(project);
     m_import->setEnabled(project != nullptr);
     m_view->resizeColumnToContents(ItemsModel::IdColumn);
-    m_view->setColumnWidth(ItemsModel::GroupColumn, 110);
-    m_view->setColumnWidth(ItemsModel::SystemColumn, 90);
-    m_view->setColumnWidth(ItemsModel::SplitColumn, 60);
-    m_view->setColumnWidth(ItemsModel::SourceColumn, 320);
-    m_view->setColumnWidth(ItemsModel::OutputColumn, 320);
+    m_view->setColumnWidth(ItemsModel::GroupColumn, 100);
+    m_view->setColumnWidth(ItemsModel::SystemColumn, 70);
+    m_view->setColumnWidth(ItemsModel::SplitColumn, 56);
+    m_view->setColumnWidth(ItemsModel::SourceColumn, 240);
+    m_view->setColumnWidth(ItemsModel::OutputColumn, 290);
     for (int c = ItemsModel::FirstAspectColumn; c < m_model->columnCount(); ++c)
-        m_view->setColumnWidth(c, 90);
+        m_view->resizeColumnToContents(c);
     showItem({});
     if (m_filter->rowCount() > 0)
         m_view->selectRow(0);
