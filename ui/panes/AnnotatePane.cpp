@@ -192,6 +192,7 @@ AnnotatePane::AnnotatePane(QWidget *parent)
     m_note->setFocusPolicy(Qt::ClickFocus);
     m_note->installEventFilter(this);
     auto *right = new QWidget(m_surface);
+    right->setMinimumWidth(380); // room for the definitions to read as paragraphs
     auto *rightLayout = new QVBoxLayout(right);
     rightLayout->setContentsMargins(0, 0, 0, 0);
     rightLayout->addWidget(scroll, 1);
@@ -400,11 +401,14 @@ void AnnotatePane::showCurrent()
         m_note->clear();
     } else {
         QStringList meta{tr("Item %1 of %2").arg(m_index + 1).arg(m_queue.size()), tr("id %1").arg(item->id)};
+        // Group ids are often long hashes: shortened here, whole in the tooltip.
+        const auto shortId = [](const QString &s) { return s.size() > 18 ? s.left(17) + QChar(0x2026) : s; };
         if (!item->group.isEmpty())
-            meta << tr("group %1").arg(item->group);
+            meta << tr("group %1").arg(shortId(item->group));
         if (!item->system.isEmpty())
-            meta << tr("system %1").arg(item->system);
+            meta << tr("system %1").arg(shortId(item->system));
         m_itemTitle->setText(meta.join(QStringLiteral(" · ")));
+        m_itemTitle->setToolTip(tr("group %1, system %2").arg(item->group, item->system));
         QString source = item->source;
         for (auto it = item->context.begin(); it != item->context.end(); ++it)
             source += QStringLiteral("\n\n[") + it.key() + QStringLiteral("]\n") + it.value().toString();
