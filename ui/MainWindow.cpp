@@ -301,8 +301,7 @@ void MainWindow::onImport()
     if (dialog.exec() != QDialog::Accepted)
         return;
     const ImportSummary s = dialog.summary();
-    m_messages->showMessage(tr("Imported %n item(s)", nullptr, s.items)
-                            + tr(" with %n human score(s).", nullptr, s.annotations));
+    m_messages->showMessage(tr("Imported %1 items with %2 human scores.").arg(s.items).arg(s.annotations));
     showPane(QStringLiteral("dataset"));
 }
 

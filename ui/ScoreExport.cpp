@@ -13,11 +13,6 @@
 namespace rubric {
 namespace {
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("rubric::ScoreExport", text);
-}
-
 Result<int> writeJsonArray(const Project &project, const QString &path)
 {
     const QVector<Aspect> aspects = project.aspects();
@@ -56,10 +51,10 @@ Result<int> writeJsonArray(const Project &project, const QString &path)
     }
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
-        return makeError(tr("cannot write the file: %1").arg(file.errorString()), path);
+        return makeError(QCoreApplication::translate("rubric::ScoreExport", "cannot write the file: %1").arg(file.errorString()), path);
     file.write(QJsonDocument(all).toJson(QJsonDocument::Indented));
     if (!file.commit())
-        return makeError(tr("cannot write the file: %1").arg(file.errorString()), path);
+        return makeError(QCoreApplication::translate("rubric::ScoreExport", "cannot write the file: %1").arg(file.errorString()), path);
     return int(items.size());
 }
 
@@ -72,7 +67,7 @@ Result<int> ScoreExport::write(const Project &project, const QString &path)
         return writeJsonArray(project, path);
     if (suffix == QLatin1String("jsonl") || suffix == QLatin1String("csv"))
         return Exporter::write(project, path);
-    return makeError(tr("choose a file ending in .csv, .json or .jsonl"), path);
+    return makeError(QCoreApplication::translate("rubric::ScoreExport", "choose a file ending in .csv, .json or .jsonl"), path);
 }
 
 } // namespace rubric

@@ -10,6 +10,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QMenuBar>
+#include <QTranslator>
 #include <QPushButton>
 #include <QTableView>
 #include <QtTest>
@@ -43,6 +45,7 @@ private slots:
     void goToItemFromIssues();
     void remembersLayoutAndRecentFiles();
     void newProjectRefusesExistingFile();
+    void germanTranslationIsEmbedded();
     void exportsScores_data();
     void exportsScores();
 
@@ -168,6 +171,21 @@ void TestMainWindow::newProjectRefusesExistingFile()
     QVERIFY(w.newProject(fresh));
     QCOMPARE(w.project()->itemCount(), 0);
     QVERIFY(QFileInfo::exists(fresh));
+}
+
+void TestMainWindow::germanTranslationIsEmbedded()
+{
+    QTranslator translator;
+    QVERIFY(translator.load(QLocale(QLocale::German, QLocale::Germany), QStringLiteral("rubric"), QStringLiteral("_"),
+                            QStringLiteral(":/i18n")));
+    QVERIFY(QCoreApplication::installTranslator(&translator));
+    {
+        MainWindow w;
+        QVERIFY(w.openProject(m_path));
+        QCOMPARE(w.menuBar()->actions().first()->text(), QStringLiteral("&Datei"));
+        QVERIFY(w.findChild<QLabel *>(QStringLiteral("statusProject"))->text().contains(QLatin1String("12 Elemente")));
+    }
+    QCoreApplication::removeTranslator(&translator);
 }
 
 void TestMainWindow::exportsScores_data()
