@@ -250,10 +250,6 @@
         <source>%1 vs people</source>
         <translation>%1 gegen Personen</translation>
     </message>
-    <message numerus="yes">
-        <source>&lt;small&gt;%n annotator(s)&lt;/small&gt;</source>
-        <translation><numerusform>&lt;small&gt;%n Annotator&lt;/small&gt;</numerusform><numerusform>&lt;small&gt;%n Annotatoren&lt;/small&gt;</numerusform></translation>
-    </message>
     <message>
         <source>needs a second annotator</source>
         <translation>braucht eine zweite Person</translation>
@@ -261,6 +257,18 @@
     <message>
         <source>Judge agreement is hidden in blind mode.</source>
         <translation>Die Übereinstimmung der Bewerter ist im Blindmodus verborgen.</translation>
+    </message>
+    <message>
+        <source>&lt;small&gt;(1 item)&lt;/small&gt;</source>
+        <translation>&lt;small&gt;(1 Element)&lt;/small&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;small&gt;(%1 items)&lt;/small&gt;</source>
+        <translation>&lt;small&gt;(%1 Elemente)&lt;/small&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;small&gt;%1 annotators&lt;/small&gt;</source>
+        <translation>&lt;small&gt;%1 Annotatoren&lt;/small&gt;</translation>
     </message>
 </context>
 <context>
@@ -463,10 +471,6 @@
         <source>context %1 ← %2</source>
         <translation>Kontext %1 ← %2</translation>
     </message>
-    <message numerus="yes">
-        <source>definitions for %n aspect(s)</source>
-        <translation><numerusform>Definition für %n Aspekt</numerusform><numerusform>Definitionen für %n Aspekte</numerusform></translation>
-    </message>
     <message>
         <source>The preset also maps: %1</source>
         <translation>Die Vorlage ordnet außerdem zu: %1</translation>
@@ -478,6 +482,14 @@
     <message>
         <source>Nothing was imported: %1</source>
         <translation>Nichts wurde importiert: %1</translation>
+    </message>
+    <message>
+        <source>the definition of 1 aspect</source>
+        <translation>die Definition eines Aspekts</translation>
+    </message>
+    <message>
+        <source>the definitions of %1 aspects</source>
+        <translation>die Definitionen von %1 Aspekten</translation>
     </message>
 </context>
 <context>
@@ -517,9 +529,13 @@
         <source>No issues: nothing has gone wrong in this project.</source>
         <translation>Keine Probleme: In diesem Projekt ist nichts schiefgegangen.</translation>
     </message>
-    <message numerus="yes">
-        <source>%n issue(s), newest first. Double-click one that names an item to open it.</source>
-        <translation><numerusform>%n Problem, neuestes zuerst. Doppelklicken Sie auf eines mit Element, um es zu öffnen.</numerusform><numerusform>%n Probleme, neueste zuerst. Doppelklicken Sie auf eines mit Element, um es zu öffnen.</numerusform></translation>
+    <message>
+        <source>1 issue. Double-click it to open its item.</source>
+        <translation>1 Problem. Doppelklicken Sie darauf, um sein Element zu öffnen.</translation>
+    </message>
+    <message>
+        <source>%1 issues, newest first. Double-click one that names an item to open it.</source>
+        <translation>%1 Probleme, neueste zuerst. Doppelklicken Sie auf eines mit Element, um es zu öffnen.</translation>
     </message>
 </context>
 <context>
@@ -675,13 +691,17 @@
         <source>Export failed: %1</source>
         <translation>Export fehlgeschlagen: %1</translation>
     </message>
-    <message numerus="yes">
-        <source>Exported the scores of %n item(s) to %1.</source>
-        <translation><numerusform>Die Bewertungen von %n Element nach %1 exportiert.</numerusform><numerusform>Die Bewertungen von %n Elementen nach %1 exportiert.</numerusform></translation>
-    </message>
     <message>
         <source>Imported %1 items with %2 human scores.</source>
         <translation>%1 Elemente mit %2 menschlichen Bewertungen importiert.</translation>
+    </message>
+    <message>
+        <source>Exported the scores of 1 item to %1.</source>
+        <translation>Die Bewertungen von 1 Element nach %1 exportiert.</translation>
+    </message>
+    <message>
+        <source>Exported the scores of %1 items to %2.</source>
+        <translation>Die Bewertungen von %1 Elementen nach %2 exportiert.</translation>
     </message>
 </context>
 <context>

@@ -319,7 +319,8 @@ void MainWindow::onExport()
     if (!r)
         m_messages->showError(tr("Export failed: %1").arg(r.errorString()));
     else
-        m_messages->showMessage(tr("Exported the scores of %n item(s) to %1.", nullptr, r.value()).arg(path));
+        m_messages->showMessage((r.value() == 1 ? tr("Exported the scores of 1 item to %1.").arg(path)
+                                                      : tr("Exported the scores of %1 items to %2.").arg(r.value()).arg(path)));
 }
 
 void MainWindow::onSettings()

@@ -618,9 +618,11 @@ void AnnotatePane::updateAgreement()
         return;
     }
     const SplitFilter filter = m_queueIsTrain ? SplitFilter::Train : SplitFilter::All;
-    const auto fmt = [](const stats::AlphaResult &r) {
-        return std::isnan(r.alpha) ? QStringLiteral("—")
-                                   : QStringLiteral("%1 <small>(%2 items)</small>").arg(r.alpha, 0, 'f', 2).arg(r.units);
+    // Alpha over a single item says nothing (it is 0 by construction): shown only from two items.
+    const auto fmt = [this](const stats::AlphaResult &r) -> QString {
+        const QString items = r.units == 1 ? tr("<small>(1 item)</small>") : tr("<small>(%1 items)</small>").arg(r.units);
+        const QString value = (std::isnan(r.alpha) || r.units < 2) ? QStringLiteral("—") : QString::number(r.alpha, 'f', 2);
+        return value + QLatin1Char(' ') + items;
     };
     const QVector<JudgeInfo> judges = m_blind ? QVector<JudgeInfo>() : m_project->judges();
     QString html = QStringLiteral("<b>%1</b> <small>%2</small><table cellspacing='0' cellpadding='2'><tr><th align='left'>%3</th>"
@@ -636,7 +638,7 @@ void AnnotatePane::updateAgreement()
         QString between = QStringLiteral("—");
         if (humans && humans->coders.size() >= 2)
             between = fmt(stats::krippendorffAlpha(humans->data, stats::AlphaLevel::Interval)) + QStringLiteral(" ")
-                      + tr("<small>%n annotator(s)</small>", nullptr, int(humans->coders.size()));
+                      + tr("<small>%1 annotators</small>").arg(humans->coders.size());
         else if (humans)
             between = tr("needs a second annotator");
         html += QStringLiteral("<tr><td>%1&nbsp;&nbsp;</td><td>%2&nbsp;&nbsp;</td>").arg(a.name.toHtmlEscaped(), between);
