@@ -99,7 +99,10 @@ ImportDialog::ImportDialog(Project *project, QWidget *parent)
     fileRow->addWidget(m_file, 1);
     fileRow->addWidget(m_browse);
     auto *top = new QFormLayout;
-    top->addRow(tr("&File:"), fileRow);
+    // Labels of layout rows get no buddy from QFormLayout: set them so the mnemonics work.
+    auto *fileLabel = new QLabel(tr("&File:"), this);
+    fileLabel->setBuddy(m_file);
+    top->addRow(fileLabel, fileRow);
     auto *fmtRow = new QHBoxLayout;
     fmtRow->addWidget(m_format);
     fmtRow->addSpacing(16);
@@ -107,7 +110,9 @@ ImportDialog::ImportDialog(Project *project, QWidget *parent)
     fmtRow->addWidget(m_preset);
     fmtRow->addStretch(1);
     static_cast<QLabel *>(fmtRow->itemAt(2)->widget())->setBuddy(m_preset);
-    top->addRow(tr("F&ormat:"), fmtRow);
+    auto *formatLabel = new QLabel(tr("F&ormat:"), this);
+    formatLabel->setBuddy(m_format);
+    top->addRow(formatLabel, fmtRow);
 
     auto *mapping = new QGroupBox(tr("Fields"), this);
     auto *grid = new QFormLayout(mapping);
@@ -181,6 +186,13 @@ ImportDialog::ImportDialog(Project *project, QWidget *parent)
     for (QPushButton *b : findChildren<QPushButton *>())
         b->setAutoDefault(false);
     updateButtons();
+}
+
+ImportDialog::~ImportDialog()
+{
+    // Hiding the dialog takes the focus from the file field, whose editingFinished would
+    // otherwise reload the preview into half-destroyed widgets.
+    disconnect(m_file, nullptr, this, nullptr);
 }
 
 void ImportDialog::keyPressEvent(QKeyEvent *event)

@@ -25,6 +25,7 @@ class ImportDialog : public QDialog
 public:
     /// `project` is not owned and must outlive the dialog.
     explicit ImportDialog(Project *project, QWidget *parent = nullptr);
+    ~ImportDialog() override;
 
     /// Sets the file and reloads the preview.
     void setFile(const QString &path);
