@@ -134,14 +134,22 @@ void TestMainWindow::goToItemFromIssues()
     QVERIFY(w.openProject(m_path));
     w.show();
     QVERIFY(w.showPane(QStringLiteral("issues")));
+    QVERIFY(w.project()->addIssue(QStringLiteral("parse"), QStringLiteral("no score in the answer"), QStringLiteral("g-eval"),
+                                  QStringLiteral("i7")));
     auto *view = w.issuesPane()->findChild<QTableView *>(QStringLiteral("issuesView"));
-    QCOMPARE(view->model()->rowCount(), 1);
+    QCOMPARE(view->model()->rowCount(), 2);
+    // Newest first, even within the same second.
+    QCOMPARE(view->model()->index(0, 3).data().toString(), QStringLiteral("i7"));
+    view->setCurrentIndex(view->model()->index(1, 0));
+    QTest::mouseClick(w.issuesPane()->findChild<QPushButton *>(QStringLiteral("goToItemButton")), Qt::LeftButton);
+    QCOMPARE(w.datasetPane()->currentItemId(), QStringLiteral("i5"));
+    QVERIFY(w.showPane(QStringLiteral("issues")));
     view->setCurrentIndex(view->model()->index(0, 0));
     auto *goTo = w.issuesPane()->findChild<QPushButton *>(QStringLiteral("goToItemButton"));
     QVERIFY(goTo->isEnabled());
     QTest::mouseClick(goTo, Qt::LeftButton);
     QCOMPARE(w.currentPaneKey(), QStringLiteral("dataset"));
-    QCOMPARE(w.datasetPane()->currentItemId(), QStringLiteral("i5"));
+    QCOMPARE(w.datasetPane()->currentItemId(), QStringLiteral("i7"));
 }
 
 void TestMainWindow::remembersLayoutAndRecentFiles()

@@ -109,6 +109,8 @@ QVariant IssuesModel::data(const QModelIndex &index, int role) const
     const Issue &i = m_issues.at(index.row());
     if (role == ItemIdRole)
         return i.itemId;
+    if (role == SortRole)
+        return index.column() == TimeColumn ? QVariant(i.id) : data(index, Qt::DisplayRole);
     if (role == Qt::ToolTipRole && index.column() == MessageColumn)
         return i.message;
     if (role != Qt::DisplayRole)

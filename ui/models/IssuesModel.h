@@ -20,7 +20,10 @@ class IssuesModel : public QAbstractTableModel
     Q_OBJECT
 public:
     enum Column { TimeColumn, KindColumn, RunColumn, ItemColumn, MessageColumn, ColumnCount };
-    enum Role { ItemIdRole = Qt::UserRole + 1 };
+    enum Role {
+        ItemIdRole = Qt::UserRole + 1,
+        SortRole, ///< the time column sorts by arrival (issue id), the others by their text
+    };
 
     struct Issue
     {

@@ -118,8 +118,14 @@ AnnotatePane::AnnotatePane(QWidget *parent)
     form->addWidget(hello);
     form->addWidget(m_nameEdit);
     form->addWidget(m_start, 0, Qt::AlignRight);
+    // Centred by stretches, not by alignment: an aligned widget gets its sizeHint height, and
+    // the wrapped introduction would be cut to one line.
+    auto *centred = new QHBoxLayout;
+    centred->addStretch(1);
+    centred->addWidget(startBox);
+    centred->addStretch(1);
     startLayout->addStretch(1);
-    startLayout->addWidget(startBox, 0, Qt::AlignHCenter);
+    startLayout->addLayout(centred);
     startLayout->addStretch(2);
     const auto startNow = [this] {
         if (!m_nameEdit->text().trimmed().isEmpty())
@@ -172,7 +178,13 @@ AnnotatePane::AnnotatePane(QWidget *parent)
 
     m_cheatSheet->setObjectName(QStringLiteral("cheatSheet"));
     m_cheatSheet->setFrameShape(QFrame::StyledPanel);
-    m_cheatSheet->setStyleSheet(QStringLiteral("#cheatSheet { background: palette(tooltip-base); border-radius: 6px; }"));
+    m_cheatSheet->setAutoFillBackground(true);
+    {
+        QPalette pal = m_cheatSheet->palette();
+        pal.setColor(QPalette::Window, pal.color(QPalette::ToolTipBase));
+        pal.setColor(QPalette::WindowText, pal.color(QPalette::ToolTipText));
+        m_cheatSheet->setPalette(pal);
+    }
     auto *cheatLayout = new QVBoxLayout(m_cheatSheet);
     auto *cheatText = new QLabel(cheatSheetText(), m_cheatSheet);
     cheatText->setTextFormat(Qt::RichText);

@@ -24,6 +24,7 @@ IssuesPane::IssuesPane(QWidget *parent)
 {
     setObjectName(QStringLiteral("issuesPane"));
     m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(IssuesModel::SortRole);
     m_view->setObjectName(QStringLiteral("issuesView"));
     m_view->setModel(m_proxy);
     m_view->setSortingEnabled(true);
