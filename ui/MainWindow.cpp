@@ -1,46 +1,343 @@
 #include "MainWindow.h"
 
+#include "ScoreExport.h"
+#include "Settings.h"
+#include "dialogs/ImportDialog.h"
+#include "dialogs/SettingsDialog.h"
+#include "panes/AnnotatePane.h"
+#include "panes/DatasetPane.h"
+#include "panes/IssuesPane.h"
 #include "store/Project.h"
+#include "widgets/MessageBar.h"
 
-#include <QHeaderView>
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QLocale>
+#include <QMenu>
+#include <QMenuBar>
+#include <QStackedWidget>
 #include <QStatusBar>
-#include <QTableWidget>
+#include <QVBoxLayout>
 
 namespace rubric {
 
 MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent)
-    , m_table(new QTableWidget(this))
+    , m_nav(new QListWidget(this))
+    , m_stack(new QStackedWidget(this))
+    , m_messages(new MessageBar(this))
+    , m_statusProject(new QLabel(this))
+    , m_statusAnnotator(new QLabel(this))
 {
+    setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(tr("Rubric Studio"));
-    m_table->setObjectName(QStringLiteral("itemsTable"));
-    setCentralWidget(m_table);
-    resize(1200, 800);
+
+    m_nav->setObjectName(QStringLiteral("paneList"));
+    m_nav->setFocusPolicy(Qt::NoFocus);
+    m_nav->setFixedWidth(168);
+    m_nav->setFrameShape(QFrame::NoFrame);
+    m_nav->setStyleSheet(QStringLiteral("QListWidget#paneList { background: palette(window); padding-top: 8px; }"
+                                        "QListWidget#paneList::item { padding: 8px 12px; border-radius: 4px; margin: 1px 6px; }"
+                                        "QListWidget#paneList::item:selected { background: palette(highlight); "
+                                        "color: palette(highlighted-text); }"));
+    m_stack->setObjectName(QStringLiteral("paneStack"));
+    connect(m_nav, &QListWidget::currentRowChanged, this, [this](int row) {
+        if (row < 0 || row >= m_panes.size())
+            return;
+        m_stack->setCurrentWidget(m_panes[row].widget);
+        m_panes[row].widget->setFocus();
+    });
+
+    auto *central = new QWidget(this);
+    auto *right = new QVBoxLayout;
+    right->setContentsMargins(6, 6, 6, 0);
+    right->addWidget(m_messages);
+    right->addWidget(m_stack, 1);
+    auto *layout = new QHBoxLayout(central);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addWidget(m_nav);
+    layout->addLayout(right, 1);
+    setCentralWidget(central);
+
+    m_statusProject->setObjectName(QStringLiteral("statusProject"));
+    m_statusAnnotator->setObjectName(QStringLiteral("statusAnnotator"));
+    statusBar()->addWidget(m_statusProject, 1);
+    statusBar()->addPermanentWidget(m_statusAnnotator);
+
+    createMenus();
+
+    m_dataset = addPane(new DatasetPane(this), tr("Dataset"), QStringLiteral("dataset"));
+    m_annotate = addPane(new AnnotatePane(this), tr("Annotate"), QStringLiteral("annotate"));
+    m_issues = addPane(new IssuesPane(this), tr("Issues"), QStringLiteral("issues"));
+    connect(m_dataset, &DatasetPane::importRequested, this, &MainWindow::onImport);
+    connect(m_issues, &IssuesPane::goToItemRequested, this, &MainWindow::goToItem);
+    connect(m_annotate, &AnnotatePane::problem, m_messages, &MessageBar::showError);
+    connect(m_annotate, &AnnotatePane::annotatorChanged, this, &MainWindow::updateStatus);
+
+    resize(1360, 860);
+    restoreGeometry(Settings::value(Settings::Key::WindowGeometry).toByteArray());
+    restoreState(Settings::value(Settings::Key::WindowState).toByteArray());
+    showPane(Settings::string(Settings::Key::CurrentPane));
+    updateStatus();
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow()
+{
+    // Panes hold raw pointers to the project: unbind them before it goes.
+    for (const Pane &p : std::as_const(m_panes))
+        p.bind(nullptr);
+}
+
+void MainWindow::registerPane(QWidget *pane, const QString &title, const QString &key,
+                              std::function<void(Project *)> bind)
+{
+    QString k = key;
+    if (k.isEmpty()) {
+        k = QString::fromLatin1(pane->metaObject()->className()).section(QStringLiteral("::"), -1);
+        if (k.endsWith(QLatin1String("Pane")))
+            k.chop(4);
+        k = k.toLower();
+    }
+    // Issues stays the last pane: panes added later go before it.
+    qsizetype at = m_panes.size();
+    if (m_issues && !m_panes.isEmpty() && m_panes.last().widget == m_issues)
+        at = m_panes.size() - 1;
+    m_panes.insert(at, Pane{pane, k, std::move(bind)});
+    m_stack->insertWidget(int(at), pane);
+    m_nav->insertItem(int(at), title);
+    m_panes[at].bind(m_project.get());
+
+    // Rebuild the View menu so that Ctrl+N follows the order.
+    m_viewMenu->clear();
+    for (int i = 0; i < m_panes.size(); ++i) {
+        QAction *a = m_viewMenu->addAction(m_nav->item(i)->text());
+        a->setObjectName(QStringLiteral("showPane_") + m_panes[i].key);
+        if (i < 9)
+            a->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + i)));
+        connect(a, &QAction::triggered, this, [this, i] { m_nav->setCurrentRow(i); });
+    }
+    if (m_nav->currentRow() < 0)
+        m_nav->setCurrentRow(0);
+}
+
+bool MainWindow::showPane(const QString &key)
+{
+    for (int i = 0; i < m_panes.size(); ++i)
+        if (m_panes[i].key == key) {
+            m_nav->setCurrentRow(i);
+            return true;
+        }
+    return false;
+}
+
+QString MainWindow::currentPaneKey() const
+{
+    const int row = m_nav->currentRow();
+    return row >= 0 && row < m_panes.size() ? m_panes[row].key : QString();
+}
+
+QStringList MainWindow::paneKeys() const
+{
+    QStringList out;
+    for (const Pane &p : m_panes)
+        out << p.key;
+    return out;
+}
+
+void MainWindow::createMenus()
+{
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    QAction *newAction = file->addAction(tr("&New Project…"), this, &MainWindow::onNew);
+    newAction->setObjectName(QStringLiteral("newAction"));
+    newAction->setShortcut(QKeySequence::New);
+    QAction *open = file->addAction(tr("&Open Project…"), this, &MainWindow::onOpen);
+    open->setObjectName(QStringLiteral("openAction"));
+    open->setShortcut(QKeySequence::Open);
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    m_recentMenu->setObjectName(QStringLiteral("recentMenu"));
+    file->addSeparator();
+    m_importAction = file->addAction(tr("&Import Dataset…"), this, &MainWindow::onImport);
+    m_importAction->setObjectName(QStringLiteral("importAction"));
+    m_importAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
+    m_exportAction = file->addAction(tr("&Export Scores…"), this, &MainWindow::onExport);
+    m_exportAction->setObjectName(QStringLiteral("exportAction"));
+    m_exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    file->addSeparator();
+    QAction *settings = file->addAction(tr("&Settings…"), this, &MainWindow::onSettings);
+    settings->setObjectName(QStringLiteral("settingsAction"));
+    settings->setShortcut(QKeySequence::Preferences);
+    file->addSeparator();
+    QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setObjectName(QStringLiteral("quitAction"));
+    quit->setShortcut(QKeySequence::Quit);
+    m_viewMenu = menuBar()->addMenu(tr("&View"));
+    updateRecentMenu();
+}
+
+void MainWindow::updateRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList recent = Settings::recentProjects();
+    for (const QString &path : recent) {
+        QAction *a = m_recentMenu->addAction(QFileInfo(path).fileName() + QStringLiteral("  —  ") + path);
+        connect(a, &QAction::triggered, this, [this, path] { openProject(path); });
+    }
+    if (recent.isEmpty())
+        m_recentMenu->addAction(tr("No recent projects"))->setEnabled(false);
+    else {
+        m_recentMenu->addSeparator();
+        m_recentMenu->addAction(tr("Clear the list"), this, [this] {
+            Settings::remove(Settings::Key::RecentProjects);
+            updateRecentMenu();
+        });
+    }
+}
+
+void MainWindow::setProject(std::unique_ptr<Project> project)
+{
+    // Unbind everything from the old project before it is destroyed.
+    for (const Pane &p : std::as_const(m_panes))
+        p.bind(nullptr);
+    m_project = std::move(project);
+    for (const Pane &p : std::as_const(m_panes))
+        p.bind(m_project.get());
+    if (m_project) {
+        connect(m_project.get(), &Project::itemsChanged, this, &MainWindow::updateStatus);
+        connect(m_project.get(), &Project::aspectsChanged, this, &MainWindow::updateStatus);
+        connect(m_project.get(), &Project::judgesChanged, this, &MainWindow::updateStatus);
+        Settings::addRecentProject(m_project->path());
+        setWindowTitle(tr("%1 — Rubric Studio").arg(QFileInfo(m_project->path()).fileName()));
+    } else {
+        setWindowTitle(tr("Rubric Studio"));
+    }
+    updateRecentMenu();
+    updateStatus();
+}
 
 bool MainWindow::openProject(const QString &path)
 {
     auto p = Project::open(path, Project::OpenMode::OpenExisting);
     if (!p) {
-        statusBar()->showMessage(p.errorString());
+        m_messages->showError(tr("Could not open the project: %1").arg(p.errorString()));
         return false;
     }
-    m_project = std::move(p).value();
-    const auto items = m_project->items();
-    m_table->setColumnCount(4);
-    m_table->setHorizontalHeaderLabels({tr("Id"), tr("Group"), tr("System"), tr("Output")});
-    m_table->setRowCount(int(items.size()));
-    for (int r = 0; r < items.size(); ++r) {
-        m_table->setItem(r, 0, new QTableWidgetItem(items[r].id));
-        m_table->setItem(r, 1, new QTableWidgetItem(items[r].group));
-        m_table->setItem(r, 2, new QTableWidgetItem(items[r].system));
-        m_table->setItem(r, 3, new QTableWidgetItem(items[r].output));
-    }
-    m_table->horizontalHeader()->setStretchLastSection(true);
-    setWindowTitle(tr("%1 — Rubric Studio").arg(path));
+    setProject(std::move(p).value());
     return true;
+}
+
+bool MainWindow::newProject(const QString &path)
+{
+    if (QFileInfo::exists(path)) {
+        m_messages->showError(tr("%1 already exists; choose another name for the new project.").arg(path));
+        return false;
+    }
+    auto p = Project::open(path, Project::OpenMode::OpenOrCreate);
+    if (!p) {
+        m_messages->showError(tr("Could not create the project: %1").arg(p.errorString()));
+        return false;
+    }
+    setProject(std::move(p).value());
+    m_messages->showMessage(tr("New project created. Import a dataset to begin (File → Import Dataset…)."));
+    return true;
+}
+
+void MainWindow::goToItem(const QString &itemId)
+{
+    showPane(QStringLiteral("dataset"));
+    if (!m_dataset->selectItem(itemId))
+        m_messages->showError(tr("There is no item with id %1 in this project.").arg(itemId));
+}
+
+void MainWindow::updateStatus()
+{
+    m_importAction->setEnabled(m_project != nullptr);
+    m_exportAction->setEnabled(m_project != nullptr);
+    if (!m_project) {
+        m_statusProject->setText(tr("No project open: File → Open Project… or New Project…"));
+    } else {
+        const QLocale locale;
+        m_statusProject->setText(tr("%1 · %2 items · %3 aspects · %4 judges")
+                                     .arg(QFileInfo(m_project->path()).fileName(), locale.toString(m_project->itemCount()))
+                                     .arg(m_project->aspects().size())
+                                     .arg(m_project->judges().size()));
+    }
+    const QString who = m_annotate ? m_annotate->annotator() : QString();
+    m_statusAnnotator->setText(who.isEmpty() ? QString() : tr("Annotator: %1").arg(who));
+}
+
+void MainWindow::onNew()
+{
+    const QString path = QFileDialog::getSaveFileName(this, tr("New Project"), Settings::string(Settings::Key::LastDirectory),
+                                                      tr("Rubric projects (*.rubric)"), nullptr,
+                                                      QFileDialog::DontConfirmOverwrite);
+    if (path.isEmpty())
+        return;
+    Settings::setValue(Settings::Key::LastDirectory, QFileInfo(path).absolutePath());
+    newProject(path.endsWith(QLatin1String(".rubric")) ? path : path + QStringLiteral(".rubric"));
+}
+
+void MainWindow::onOpen()
+{
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Project"), Settings::string(Settings::Key::LastDirectory),
+                                                      tr("Rubric projects (*.rubric);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    Settings::setValue(Settings::Key::LastDirectory, QFileInfo(path).absolutePath());
+    openProject(path);
+}
+
+void MainWindow::onImport()
+{
+    if (!m_project)
+        return;
+    ImportDialog dialog(m_project.get(), this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    const ImportSummary s = dialog.summary();
+    m_messages->showMessage(tr("Imported %1 items with %2 human scores.").arg(s.items).arg(s.annotations));
+    showPane(QStringLiteral("dataset"));
+}
+
+void MainWindow::onExport()
+{
+    if (!m_project)
+        return;
+    const QString base = QFileInfo(m_project->path()).completeBaseName() + QStringLiteral("-scores.csv");
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export Scores"), QFileInfo(m_project->path()).absoluteDir().filePath(base),
+        tr("CSV (*.csv);;JSON Lines (*.jsonl);;JSON (*.json)"));
+    if (path.isEmpty())
+        return;
+    auto r = ScoreExport::write(*m_project, path);
+    if (!r)
+        m_messages->showError(tr("Export failed: %1").arg(r.errorString()));
+    else
+        m_messages->showMessage((r.value() == 1 ? tr("Exported the scores of 1 item to %1.").arg(path)
+                                                      : tr("Exported the scores of %1 items to %2.").arg(r.value()).arg(path)));
+}
+
+void MainWindow::onSettings()
+{
+    SettingsDialog dialog(this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    m_annotate->setBlind(Settings::flag(Settings::Key::BlindMode));
+    m_annotate->setAnnotator(Settings::string(Settings::Key::AnnotatorName));
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    Settings::setValue(Settings::Key::WindowGeometry, saveGeometry());
+    Settings::setValue(Settings::Key::WindowState, saveState());
+    Settings::setValue(Settings::Key::CurrentPane, currentPaneKey());
+    event->accept();
 }
 
 } // namespace rubric

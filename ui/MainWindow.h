@@ -1,16 +1,32 @@
 #pragma once
 
 #include <QMainWindow>
+#include <QStringList>
+#include <QVector>
 
+#include <functional>
 #include <memory>
 
-class QTableWidget;
+class QAction;
+class QLabel;
+class QListWidget;
+class QMenu;
+class QStackedWidget;
 
 namespace rubric {
 
+class AnnotatePane;
+class DatasetPane;
+class IssuesPane;
+class MessageBar;
 class Project;
 
 /// The studio's main window: owns the open Project and hands it to every pane.
+///
+/// Panes sit in a stack with a navigation list on the left; each is reachable with Ctrl+1…9
+/// (the View menu lists them). A pane is any QWidget with `void setProject(rubric::Project *)`;
+/// addPane() wires one in. Routine errors go to the inline message bar; modal boxes only ask
+/// for decisions. Geometry, layout and the current pane are remembered through Settings.
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
@@ -18,12 +34,71 @@ public:
     explicit MainWindow(QWidget *parent = nullptr);
     ~MainWindow() override;
 
-    /// Opens a project file; shows the error in the status bar and returns false on failure.
+    /// Adds a pane under `title`; `key` (e.g. "heatmap") names it for --pane and the settings,
+    /// by default the class name without "Pane", lower-cased. The pane is bound to the current
+    /// project at once and to every project opened later. Returns the pane.
+    template<typename P>
+    P *addPane(P *pane, const QString &title, const QString &key = {})
+    {
+        registerPane(pane, title, key, [pane](Project *project) { pane->setProject(project); });
+        return pane;
+    }
+
+    /// Opens a project file (OpenExisting); shows the error inline and returns false on failure.
     bool openProject(const QString &path);
+    /// Creates a new, empty project file (an existing file is refused) and opens it.
+    bool newProject(const QString &path);
+    Project *project() const { return m_project.get(); }
+
+    /// Shows the pane with `key`; false when there is none.
+    bool showPane(const QString &key);
+    QString currentPaneKey() const;
+    QStringList paneKeys() const;
+
+    DatasetPane *datasetPane() const { return m_dataset; }
+    AnnotatePane *annotatePane() const { return m_annotate; }
+    IssuesPane *issuesPane() const { return m_issues; }
+    MessageBar *messageBar() const { return m_messages; }
+
+    /// Selects `itemId` in the dataset pane and shows it.
+    void goToItem(const QString &itemId);
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
 
 private:
+    struct Pane
+    {
+        QWidget *widget;
+        QString key;
+        std::function<void(Project *)> bind;
+    };
+
+    void registerPane(QWidget *pane, const QString &title, const QString &key, std::function<void(Project *)> bind);
+    void createMenus();
+    void setProject(std::unique_ptr<Project> project);
+    void updateRecentMenu();
+    void updateStatus();
+    void onNew();
+    void onOpen();
+    void onImport();
+    void onExport();
+    void onSettings();
+
     std::unique_ptr<Project> m_project;
-    QTableWidget *m_table = nullptr;
+    QVector<Pane> m_panes;
+    QListWidget *m_nav;
+    QStackedWidget *m_stack;
+    MessageBar *m_messages;
+    QLabel *m_statusProject;
+    QLabel *m_statusAnnotator;
+    QMenu *m_viewMenu = nullptr;
+    QMenu *m_recentMenu = nullptr;
+    QAction *m_importAction = nullptr;
+    QAction *m_exportAction = nullptr;
+    DatasetPane *m_dataset = nullptr;
+    AnnotatePane *m_annotate = nullptr;
+    IssuesPane *m_issues = nullptr;
 };
 
 } // namespace rubric

@@ -1,23 +1,83 @@
+// rubric-studio [PROJECT] [--pane NAME] [--screenshot FILE]
 #include "MainWindow.h"
+#include "Settings.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QLibraryInfo>
+#include <QLocale>
+#include <QTimer>
+#include <QTranslator>
+
+#include <cstdio>
+
+namespace {
+
+/// Loads the studio's and Qt's translations for the chosen language (or the system locale).
+void installTranslations(QApplication &app)
+{
+    const QString language = rubric::Settings::string(rubric::Settings::Key::Language);
+    const QLocale locale = language.isEmpty() ? QLocale() : QLocale(language);
+    auto *ours = new QTranslator(&app);
+    if (ours->load(locale, QStringLiteral("rubric"), QStringLiteral("_"), QStringLiteral(":/i18n")))
+        QApplication::installTranslator(ours);
+    auto *qt = new QTranslator(&app);
+    if (qt->load(locale, QStringLiteral("qtbase"), QStringLiteral("_"), QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
+        QApplication::installTranslator(qt);
+}
+
+} // namespace
 
 int main(int argc, char **argv)
 {
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("Rubric Studio"));
     QApplication::setOrganizationName(QStringLiteral("RubricStudio"));
+    installTranslations(app);
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QApplication::translate("main", "Build LLM judges that agree with people."));
     parser.addHelpOption();
     parser.addPositionalArgument(QStringLiteral("project"), QApplication::translate("main", "Project file to open."));
+    const QCommandLineOption paneOption(QStringLiteral("pane"), QApplication::translate("main", "Pane to show first (dataset, annotate, issues, …)."),
+                                        QStringLiteral("name"));
+    const QCommandLineOption shotOption(QStringLiteral("screenshot"),
+                                        QApplication::translate("main", "Save a PNG of the window to FILE once it is shown, then quit."),
+                                        QStringLiteral("file"));
+    const QCommandLineOption sizeOption(QStringLiteral("size"), QApplication::translate("main", "Window size for --screenshot, WxH."),
+                                        QStringLiteral("size"), QStringLiteral("1400x900"));
+    const QCommandLineOption annotatorOption(QStringLiteral("annotator"),
+                                             QApplication::translate("main", "Annotate under NAME (remembered)."), QStringLiteral("name"));
+    parser.addOptions({paneOption, shotOption, sizeOption, annotatorOption});
     parser.process(app);
 
+    if (parser.isSet(annotatorOption))
+        rubric::Settings::setValue(rubric::Settings::Key::AnnotatorName, parser.value(annotatorOption));
     rubric::MainWindow window;
     if (!parser.positionalArguments().isEmpty())
         window.openProject(parser.positionalArguments().constFirst());
+    if (parser.isSet(paneOption) && !window.showPane(parser.value(paneOption))) {
+        std::fprintf(stderr, "%s\n",
+                     qPrintable(QApplication::translate("main", "No pane named %1; there are: %2")
+                                    .arg(parser.value(paneOption), window.paneKeys().join(QStringLiteral(", ")))));
+        return 2;
+    }
+    if (parser.isSet(shotOption)) {
+        const QStringList size = parser.value(sizeOption).split(QLatin1Char('x'));
+        if (size.size() == 2)
+            window.resize(size[0].toInt(), size[1].toInt());
+    }
     window.show();
+
+    if (parser.isSet(shotOption)) {
+        const QString file = parser.value(shotOption);
+        // Grab once the event loop has laid out and painted the window.
+        QTimer::singleShot(700, &window, [&window, file] {
+            const bool ok = window.grab().save(file);
+            if (!ok)
+                std::fprintf(stderr, "%s\n", qPrintable(QApplication::translate("main", "Cannot write %1").arg(file)));
+            QApplication::exit(ok ? 0 : 1);
+        });
+    }
     return app.exec();
 }

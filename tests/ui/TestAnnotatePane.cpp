@@ -1,0 +1,302 @@
+#include "UiTestProject.h"
+#include "Settings.h"
+#include "panes/AnnotatePane.h"
+#include "widgets/AspectScoreRow.h"
+
+#include <QLabel>
+#include <QListWidget>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QStackedWidget>
+#include <QtTest>
+
+using namespace rubric;
+
+class TestAnnotatePane : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void init();
+    void cleanup();
+    void asksForTheAnnotatorFirst();
+    void keyboardAnnotatesFiveItems();
+    void tabAndArrowsMove();
+    void noShortcutWhileTypingANote();
+    void outOfScaleDigitIsIgnored();
+    void backspaceClearsAScore();
+    void cheatSheetToggles();
+    void blindModeHidesJudgeScores();
+    void suggestionsAndTrainSplit();
+    void agreementBesideTheJudge();
+
+private:
+    QWidget *surface() const { return m_pane->findChild<QWidget *>(QStringLiteral("annotateSurface")); }
+    int annotationCount(const QString &annotator) const;
+    void start(const QString &name);
+
+    std::unique_ptr<QTemporaryDir> m_dir;
+    QString m_path;
+    std::unique_ptr<Project> m_project;
+    std::unique_ptr<AnnotatePane> m_pane;
+};
+
+void TestAnnotatePane::initTestCase()
+{
+    testing::isolateSettings();
+}
+
+void TestAnnotatePane::init()
+{
+    QSettings().clear();
+    m_dir = std::make_unique<QTemporaryDir>();
+    m_path = m_dir->filePath(QStringLiteral("a.rubric"));
+    m_project = testing::makeProject(m_path, 10);
+    QHash<QString, SplitRole> split;
+    for (int k = 0; k < 10; ++k)
+        split.insert(QStringLiteral("i%1").arg(k), k < 7 ? SplitRole::Train : SplitRole::Test);
+    QVERIFY(m_project->setSplit(split));
+    m_pane = std::make_unique<AnnotatePane>();
+    m_pane->setProject(m_project.get());
+    m_pane->resize(1200, 800);
+    m_pane->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_pane.get()));
+    m_pane->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(m_pane.get()));
+}
+
+void TestAnnotatePane::cleanup()
+{
+    m_pane.reset();
+    m_project.reset();
+    m_dir.reset();
+}
+
+int TestAnnotatePane::annotationCount(const QString &annotator) const
+{
+    int n = 0;
+    for (const Annotation &a : m_project->annotations())
+        n += a.annotator == annotator ? 1 : 0;
+    return n;
+}
+
+void TestAnnotatePane::start(const QString &name)
+{
+    auto *edit = m_pane->findChild<QLineEdit *>(QStringLiteral("annotatorEdit"));
+    QVERIFY(edit);
+    edit->clear();
+    QTest::keyClicks(edit, name);
+    QTest::mouseClick(m_pane->findChild<QPushButton *>(QStringLiteral("startButton")), Qt::LeftButton);
+    QCOMPARE(m_pane->annotator(), name);
+}
+
+void TestAnnotatePane::asksForTheAnnotatorFirst()
+{
+    auto *pages = m_pane->findChild<QStackedWidget *>();
+    QVERIFY(pages);
+    QCOMPARE(pages->currentIndex(), 0);
+    start(QStringLiteral("ann"));
+    QCOMPARE(pages->currentIndex(), 1);
+    QCOMPARE(Settings::string(Settings::Key::AnnotatorName), QStringLiteral("ann"));
+    // Remembered: a new pane starts on the scoring page.
+    AnnotatePane again;
+    QCOMPARE(again.annotator(), QStringLiteral("ann"));
+}
+
+void TestAnnotatePane::keyboardAnnotatesFiveItems()
+{
+    start(QStringLiteral("ann"));
+    QCOMPARE(m_pane->queue().size(), 7); // the train split
+    QWidget *s = surface();
+    const QList<Qt::Key> digits{Qt::Key_1, Qt::Key_2, Qt::Key_3, Qt::Key_4, Qt::Key_5};
+    for (int item = 0; item < 5; ++item) {
+        QCOMPARE(m_pane->currentIndex(), item);
+        QCOMPARE(m_pane->activeAspect(), 0);
+        QTest::keyClick(s, digits[item]);               // coherence
+        QTest::keyClick(s, digits[(item + 1) % 5]);     // fluency
+        QTest::keyClick(s, digits[item % 3]);           // relevance (1–3)
+        QTest::keyClick(s, Qt::Key_Return);
+    }
+    QCOMPARE(m_pane->currentIndex(), 5);
+    QCOMPARE(annotationCount(QStringLiteral("ann")), 5 * 3);
+    QCOMPARE(m_pane->labelledCount(), 5);
+    auto *progress = m_pane->findChild<QLabel *>(QStringLiteral("progressLabel"));
+    QVERIFY(progress->text().contains(QLatin1String("5 of 7")));
+    QCOMPARE(m_project->humanScores(QStringLiteral("coherence")).value(QStringLiteral("i3")), 4.0);
+    QCOMPARE(m_project->humanScores(QStringLiteral("fluency")).value(QStringLiteral("i4")), 1.0);
+    QCOMPARE(m_project->humanScores(QStringLiteral("relevance")).value(QStringLiteral("i2")), 3.0);
+
+    // Kill the window and the project; reopen: nothing lost, and the pane shows the scores.
+    m_pane.reset();
+    m_project.reset();
+    auto reopened = Project::open(m_path, Project::OpenMode::OpenExisting);
+    QVERIFY(reopened);
+    m_project = std::move(reopened).value();
+    QCOMPARE(annotationCount(QStringLiteral("ann")), 15);
+    m_pane = std::make_unique<AnnotatePane>();
+    m_pane->setProject(m_project.get());
+    QCOMPARE(m_pane->annotator(), QStringLiteral("ann"));
+    QVERIFY(m_pane->goToItem(QStringLiteral("i3")));
+    const auto rows = m_pane->findChildren<AspectScoreRow *>();
+    QCOMPARE(rows.size(), 3);
+    QCOMPARE(rows[0]->score().value_or(-1), 4.0);
+    QCOMPARE(rows[1]->score().value_or(-1), 5.0);
+    QCOMPARE(rows[2]->score().value_or(-1), 1.0);
+    QCOMPARE(m_pane->labelledCount(), 5);
+}
+
+void TestAnnotatePane::tabAndArrowsMove()
+{
+    start(QStringLiteral("ann"));
+    QWidget *s = surface();
+    QTest::keyClick(s, Qt::Key_Tab);
+    QCOMPARE(m_pane->activeAspect(), 1);
+    QTest::keyClick(s, Qt::Key_Tab);
+    QTest::keyClick(s, Qt::Key_Tab);
+    QCOMPARE(m_pane->activeAspect(), 0); // wraps
+    QTest::keyClick(s, Qt::Key_Backtab, Qt::ShiftModifier);
+    QCOMPARE(m_pane->activeAspect(), 2);
+    QTest::keyClick(s, Qt::Key_Right);
+    QTest::keyClick(s, Qt::Key_Right);
+    QCOMPARE(m_pane->currentItemId(), QStringLiteral("i2"));
+    QTest::keyClick(s, Qt::Key_Left);
+    QCOMPARE(m_pane->currentItemId(), QStringLiteral("i1"));
+    QTest::keyClick(s, Qt::Key_Left);
+    QTest::keyClick(s, Qt::Key_Left);
+    QCOMPARE(m_pane->currentIndex(), 0); // stops at the first
+    QCOMPARE(annotationCount(QStringLiteral("ann")), 0);
+}
+
+void TestAnnotatePane::noShortcutWhileTypingANote()
+{
+    start(QStringLiteral("ann"));
+    QWidget *s = surface();
+    auto *note = m_pane->findChild<QLineEdit *>(QStringLiteral("noteEdit"));
+    auto *sheet = m_pane->findChild<QWidget *>(QStringLiteral("cheatSheet"));
+    QTest::keyClick(s, Qt::Key_N);
+    QTRY_VERIFY(note->hasFocus());
+    QTest::keyClicks(note, QStringLiteral("5 is too high? maybe 4"));
+    QTest::keyClick(note, Qt::Key_Tab);
+    QTest::keyClick(note, Qt::Key_Right);
+    QCOMPARE(annotationCount(QStringLiteral("ann")), 0);
+    QVERIFY(!sheet->isVisible());
+    QCOMPARE(m_pane->currentIndex(), 0);
+    QCOMPARE(m_pane->activeAspect(), 0);
+    QVERIFY(note->text().startsWith(QLatin1String("5 is too high? maybe 4")));
+
+    // Enter leaves the note; the next score carries it.
+    QTest::keyClick(note, Qt::Key_Return);
+    QCOMPARE(m_pane->currentIndex(), 0);
+    QTRY_VERIFY(s->hasFocus());
+    QTest::keyClick(s, Qt::Key_4);
+    const auto all = m_project->annotations(QStringLiteral("coherence"));
+    QCOMPARE(all.size(), 1);
+    QCOMPARE(all[0].score, 4.0);
+    QVERIFY(all[0].note.startsWith(QLatin1String("5 is too high? maybe 4")));
+}
+
+void TestAnnotatePane::outOfScaleDigitIsIgnored()
+{
+    start(QStringLiteral("ann"));
+    QWidget *s = surface();
+    QTest::keyClick(s, Qt::Key_Tab);
+    QTest::keyClick(s, Qt::Key_Tab); // relevance, 1–3
+    QTest::keyClick(s, Qt::Key_5);
+    QTest::keyClick(s, Qt::Key_0);
+    QCOMPARE(annotationCount(QStringLiteral("ann")), 0);
+    QTest::keyClick(s, Qt::Key_3);
+    QCOMPARE(annotationCount(QStringLiteral("ann")), 1);
+}
+
+void TestAnnotatePane::backspaceClearsAScore()
+{
+    start(QStringLiteral("ann"));
+    QWidget *s = surface();
+    QTest::keyClick(s, Qt::Key_2);
+    QCOMPARE(annotationCount(QStringLiteral("ann")), 1);
+    QTest::keyClick(s, Qt::Key_Up); // back to coherence
+    QTest::keyClick(s, Qt::Key_Backspace);
+    QCOMPARE(annotationCount(QStringLiteral("ann")), 0);
+    QVERIFY(!m_pane->findChildren<AspectScoreRow *>().first()->score().has_value());
+}
+
+void TestAnnotatePane::cheatSheetToggles()
+{
+    start(QStringLiteral("ann"));
+    auto *sheet = m_pane->findChild<QWidget *>(QStringLiteral("cheatSheet"));
+    QVERIFY(!sheet->isVisible());
+    QTest::keyClick(surface(), Qt::Key_Question, Qt::ShiftModifier);
+    QVERIFY(sheet->isVisible());
+    QTest::keyClick(surface(), Qt::Key_Escape);
+    QVERIFY(!sheet->isVisible());
+}
+
+void TestAnnotatePane::blindModeHidesJudgeScores()
+{
+    QVERIFY(m_project->ensureJudge(QStringLiteral("g-eval"), QStringLiteral("geval")));
+    QVERIFY(m_project->setJudgeScores(QStringLiteral("g-eval"), QStringLiteral("coherence"), {{QStringLiteral("i0"), 4.25}}));
+    start(QStringLiteral("ann"));
+    auto *judges = m_pane->findChild<AspectScoreRow *>(QStringLiteral("aspect_coherence"))->findChild<QLabel *>(QStringLiteral("judgeScores"));
+    QVERIFY(judges);
+    m_pane->setBlind(true);
+    QVERIFY(!judges->isVisible());
+    m_pane->setBlind(false);
+    QVERIFY(judges->isVisible());
+    QVERIFY(judges->text().contains(QLatin1String("g-eval: 4.25")));
+    QCOMPARE(Settings::flag(Settings::Key::BlindMode), false);
+    QTest::keyClick(surface(), Qt::Key_Right); // i1 has no judge score
+    QVERIFY(!judges->isVisible());
+}
+
+void TestAnnotatePane::suggestionsAndTrainSplit()
+{
+    start(QStringLiteral("ann"));
+    auto *list = m_pane->findChild<QListWidget *>(QStringLiteral("suggestionList"));
+    QVERIFY(list);
+    QVERIFY(list->count() > 0);
+    QVERIFY(list->count() <= 7);
+    auto *make = m_pane->findChild<QPushButton *>(QStringLiteral("makeSplitButton"));
+    QVERIFY(!make->isVisible()); // there is a train split
+    // Without a split the queue is every item, and the button makes one.
+    QVERIFY(m_project->setSplit({}));
+    QCOMPARE(m_pane->queue().size(), 10);
+    QVERIFY(make->isVisible());
+    QTest::mouseClick(make, Qt::LeftButton);
+    QCOMPARE(m_project->itemIds(SplitFilter::Train).size(), 10); // 30 wanted, 10 there
+    QCOMPARE(m_pane->queue().size(), 10);
+    // Clicking a suggestion opens it.
+    const QString id = list->item(0)->data(Qt::UserRole).toString();
+    QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, list->visualItemRect(list->item(0)).center());
+    QCOMPARE(m_pane->currentItemId(), id);
+}
+
+void TestAnnotatePane::agreementBesideTheJudge()
+{
+    // Two people who agree perfectly on coherence, a judge that follows them exactly.
+    QVector<Annotation> list;
+    QHash<QString, double> judge;
+    for (int k = 0; k < 5; ++k) {
+        const QString id = QStringLiteral("i%1").arg(k);
+        list.append({id, QStringLiteral("coherence"), QStringLiteral("bob"), double(k + 1)});
+        list.append({id, QStringLiteral("coherence"), QStringLiteral("carol"), double(k + 1)});
+        judge.insert(id, double(k + 1));
+    }
+    QVERIFY(m_project->addAnnotations(list));
+    QVERIFY(m_project->ensureJudge(QStringLiteral("hypo"), QStringLiteral("hypoeval")));
+    QVERIFY(m_project->setJudgeScores(QStringLiteral("hypo"), QStringLiteral("coherence"), judge));
+    start(QStringLiteral("ann"));
+    m_pane->setBlind(false);
+    auto *label = m_pane->findChild<QLabel *>(QStringLiteral("agreementLabel"));
+    const QString text = label->text();
+    QVERIFY2(text.contains(QLatin1String("<td>coherence&nbsp;&nbsp;</td><td>1.00 <small>(5 items)</small>")), qPrintable(text));
+    QVERIFY2(text.contains(QLatin1String("hypo vs people")), qPrintable(text));
+    QVERIFY(text.contains(QLatin1String("needs a second annotator"))); // fluency has nobody yet
+    // One disagreeing score from ann lowers the people's alpha at once.
+    QTest::keyClick(surface(), Qt::Key_5); // ann: coherence of i0 = 5 (bob and carol said 1)
+    QVERIFY(!label->text().contains(QLatin1String("<td>coherence&nbsp;&nbsp;</td><td>1.00")));
+    m_pane->setBlind(true);
+    QVERIFY(!label->text().contains(QLatin1String("hypo vs people")));
+}
+
+QTEST_MAIN(TestAnnotatePane)
+#include "TestAnnotatePane.moc"

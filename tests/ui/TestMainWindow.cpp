@@ -1,0 +1,246 @@
+#include "UiTestProject.h"
+#include "MainWindow.h"
+#include "ScoreExport.h"
+#include "Settings.h"
+#include "panes/DatasetPane.h"
+#include "panes/IssuesPane.h"
+#include "widgets/MessageBar.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QMenuBar>
+#include <QTranslator>
+#include <QPushButton>
+#include <QTableView>
+#include <QtTest>
+
+using namespace rubric;
+
+namespace {
+
+/// Stands in for the analysis panes: anything with setProject().
+class ProbePane : public QWidget
+{
+public:
+    void setProject(Project *project) { bound = project; ++binds; }
+    Project *bound = nullptr;
+    int binds = 0;
+};
+
+} // namespace
+
+class TestMainWindow : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase() { testing::isolateSettings(); }
+    void init();
+    void cleanup();
+    void opensAProject();
+    void openFailureIsShownInline();
+    void ctrlNumberSwitchesPanes();
+    void addPaneBindsAndKeepsIssuesLast();
+    void goToItemFromIssues();
+    void remembersLayoutAndRecentFiles();
+    void newProjectRefusesExistingFile();
+    void germanTranslationIsEmbedded();
+    void exportsScores_data();
+    void exportsScores();
+
+private:
+    std::unique_ptr<QTemporaryDir> m_dir;
+    QString m_path;
+};
+
+void TestMainWindow::init()
+{
+    QSettings().clear();
+    m_dir = std::make_unique<QTemporaryDir>();
+    m_path = m_dir->filePath(QStringLiteral("m.rubric"));
+    auto project = testing::makeProject(m_path, 12);
+    QVERIFY(project->setAnnotation({QStringLiteral("i1"), QStringLiteral("coherence"), QStringLiteral("ann"), 4}));
+    QVERIFY(project->ensureJudge(QStringLiteral("g-eval"), QStringLiteral("geval")));
+    QVERIFY(project->setJudgeScores(QStringLiteral("g-eval"), QStringLiteral("coherence"), {{QStringLiteral("i1"), 3.5}}));
+    QVERIFY(project->addIssue(QStringLiteral("call"), QStringLiteral("HTTP 500 from the judge"), QStringLiteral("g-eval"),
+                              QStringLiteral("i5")));
+}
+
+void TestMainWindow::cleanup()
+{
+    m_dir.reset();
+}
+
+void TestMainWindow::opensAProject()
+{
+    MainWindow w;
+    QVERIFY(w.openProject(m_path));
+    QVERIFY(w.project());
+    QCOMPARE(w.paneKeys(), (QStringList{QStringLiteral("dataset"), QStringLiteral("annotate"), QStringLiteral("issues")}));
+    QVERIFY(w.windowTitle().contains(QLatin1String("m.rubric")));
+    QVERIFY(w.findChild<QLabel *>(QStringLiteral("statusProject"))->text().contains(QLatin1String("12 items")));
+    QCOMPARE(w.datasetPane()->findChild<QTableView *>(QStringLiteral("itemsView"))->model()->rowCount(), 12);
+}
+
+void TestMainWindow::openFailureIsShownInline()
+{
+    MainWindow w;
+    w.show();
+    QVERIFY(!w.openProject(m_dir->filePath(QStringLiteral("missing.rubric"))));
+    QVERIFY(w.messageBar()->isVisible());
+    QCOMPARE(w.messageBar()->kind(), MessageBar::Kind::Error);
+    QVERIFY(w.messageBar()->text().contains(QLatin1String("missing.rubric")));
+    QVERIFY(!w.project());
+}
+
+void TestMainWindow::ctrlNumberSwitchesPanes()
+{
+    MainWindow w;
+    QVERIFY(w.openProject(m_path));
+    w.show();
+    w.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    QCOMPARE(w.currentPaneKey(), QStringLiteral("dataset"));
+    QTest::keyClick(&w, Qt::Key_2, Qt::ControlModifier);
+    QCOMPARE(w.currentPaneKey(), QStringLiteral("annotate"));
+    QTest::keyClick(&w, Qt::Key_3, Qt::ControlModifier);
+    QCOMPARE(w.currentPaneKey(), QStringLiteral("issues"));
+    QTest::keyClick(&w, Qt::Key_1, Qt::ControlModifier);
+    QCOMPARE(w.currentPaneKey(), QStringLiteral("dataset"));
+}
+
+void TestMainWindow::addPaneBindsAndKeepsIssuesLast()
+{
+    MainWindow w;
+    QVERIFY(w.openProject(m_path));
+    auto *probe = w.addPane(new ProbePane, QStringLiteral("Probe"), QStringLiteral("probe"));
+    QCOMPARE(probe->bound, w.project());
+    QCOMPARE(w.paneKeys(),
+             (QStringList{QStringLiteral("dataset"), QStringLiteral("annotate"), QStringLiteral("probe"), QStringLiteral("issues")}));
+    QVERIFY(w.showPane(QStringLiteral("probe")));
+    QCOMPARE(w.currentPaneKey(), QStringLiteral("probe"));
+    // Opening another project rebinds it.
+    const QString other = m_dir->filePath(QStringLiteral("other.rubric"));
+    testing::makeProject(other, 2).reset();
+    QVERIFY(w.openProject(other));
+    QCOMPARE(probe->bound, w.project());
+    QCOMPARE(w.project()->itemCount(), 2);
+}
+
+void TestMainWindow::goToItemFromIssues()
+{
+    MainWindow w;
+    QVERIFY(w.openProject(m_path));
+    w.show();
+    QVERIFY(w.showPane(QStringLiteral("issues")));
+    QVERIFY(w.project()->addIssue(QStringLiteral("parse"), QStringLiteral("no score in the answer"), QStringLiteral("g-eval"),
+                                  QStringLiteral("i7")));
+    auto *view = w.issuesPane()->findChild<QTableView *>(QStringLiteral("issuesView"));
+    QCOMPARE(view->model()->rowCount(), 2);
+    // Newest first, even within the same second.
+    QCOMPARE(view->model()->index(0, 3).data().toString(), QStringLiteral("i7"));
+    view->setCurrentIndex(view->model()->index(1, 0));
+    QTest::mouseClick(w.issuesPane()->findChild<QPushButton *>(QStringLiteral("goToItemButton")), Qt::LeftButton);
+    QCOMPARE(w.datasetPane()->currentItemId(), QStringLiteral("i5"));
+    QVERIFY(w.showPane(QStringLiteral("issues")));
+    view->setCurrentIndex(view->model()->index(0, 0));
+    auto *goTo = w.issuesPane()->findChild<QPushButton *>(QStringLiteral("goToItemButton"));
+    QVERIFY(goTo->isEnabled());
+    QTest::mouseClick(goTo, Qt::LeftButton);
+    QCOMPARE(w.currentPaneKey(), QStringLiteral("dataset"));
+    QCOMPARE(w.datasetPane()->currentItemId(), QStringLiteral("i7"));
+}
+
+void TestMainWindow::remembersLayoutAndRecentFiles()
+{
+    {
+        MainWindow w;
+        QVERIFY(w.openProject(m_path));
+        w.show();
+        w.resize(1111, 777);
+        QVERIFY(w.showPane(QStringLiteral("annotate")));
+        w.close();
+    }
+    QVERIFY(!Settings::value(Settings::Key::WindowGeometry).toByteArray().isEmpty());
+    QCOMPARE(Settings::string(Settings::Key::CurrentPane), QStringLiteral("annotate"));
+    QCOMPARE(Settings::recentProjects().value(0), QFileInfo(m_path).absoluteFilePath());
+    MainWindow again;
+    QCOMPARE(again.currentPaneKey(), QStringLiteral("annotate"));
+    QCOMPARE(again.size(), QSize(1111, 777));
+}
+
+void TestMainWindow::newProjectRefusesExistingFile()
+{
+    MainWindow w;
+    QVERIFY(!w.newProject(m_path));
+    QCOMPARE(w.messageBar()->kind(), MessageBar::Kind::Error);
+    const QString fresh = m_dir->filePath(QStringLiteral("fresh.rubric"));
+    QVERIFY(w.newProject(fresh));
+    QCOMPARE(w.project()->itemCount(), 0);
+    QVERIFY(QFileInfo::exists(fresh));
+}
+
+void TestMainWindow::germanTranslationIsEmbedded()
+{
+    QTranslator translator;
+    QVERIFY(translator.load(QLocale(QLocale::German, QLocale::Germany), QStringLiteral("rubric"), QStringLiteral("_"),
+                            QStringLiteral(":/i18n")));
+    QVERIFY(QCoreApplication::installTranslator(&translator));
+    {
+        MainWindow w;
+        QVERIFY(w.openProject(m_path));
+        QCOMPARE(w.menuBar()->actions().first()->text(), QStringLiteral("&Datei"));
+        QVERIFY(w.findChild<QLabel *>(QStringLiteral("statusProject"))->text().contains(QLatin1String("12 Elemente")));
+    }
+    QCoreApplication::removeTranslator(&translator);
+}
+
+void TestMainWindow::exportsScores_data()
+{
+    QTest::addColumn<QString>("suffix");
+    QTest::newRow("csv") << QStringLiteral("csv");
+    QTest::newRow("jsonl") << QStringLiteral("jsonl");
+    QTest::newRow("json") << QStringLiteral("json");
+}
+
+void TestMainWindow::exportsScores()
+{
+    QFETCH(QString, suffix);
+    auto project = Project::open(m_path, Project::OpenMode::OpenExisting);
+    QVERIFY(project);
+    const QString out = m_dir->filePath(QStringLiteral("scores.") + suffix);
+    auto written = ScoreExport::write(*project.value(), out);
+    QVERIFY2(written, qPrintable(written.errorString()));
+    QCOMPARE(written.value(), 12);
+    QFile f(out);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QByteArray data = f.readAll();
+    if (suffix == QLatin1String("csv")) {
+        QList<QByteArray> lines = data.trimmed().split('\n');
+        for (QByteArray &line : lines)
+            line = line.trimmed(); // the exporter writes CRLF (RFC 4180)
+        QCOMPARE(lines.size(), 13);
+        QVERIFY2(lines[0].startsWith("id,group,system,source,output,reference,human.coherence"), lines[0].constData());
+        QVERIFY(lines[0].endsWith("judge.g-eval.coherence"));
+        QVERIFY(lines[2].startsWith("i1,doc1,sys1,"));
+        QVERIFY2(lines[2].endsWith(",4,,,3.5"), lines[2].constData());
+        return;
+    }
+    QJsonArray rows;
+    if (suffix == QLatin1String("jsonl")) {
+        for (const QByteArray &line : data.trimmed().split('\n'))
+            rows.append(QJsonDocument::fromJson(line).object());
+    } else {
+        rows = QJsonDocument::fromJson(data).array();
+    }
+    QCOMPARE(rows.size(), 12);
+    const QJsonObject i1 = rows[1].toObject();
+    QCOMPARE(i1[QStringLiteral("id")].toString(), QStringLiteral("i1"));
+    QCOMPARE(i1[QStringLiteral("human")].toObject()[QStringLiteral("coherence")].toDouble(), 4.0);
+    QVERIFY(!i1[QStringLiteral("human")].toObject().contains(QStringLiteral("fluency")));
+    QCOMPARE(i1[QStringLiteral("judges")].toObject()[QStringLiteral("g-eval")].toObject()[QStringLiteral("coherence")].toDouble(), 3.5);
+}
+
+QTEST_MAIN(TestMainWindow)
+#include "TestMainWindow.moc"

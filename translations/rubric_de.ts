@@ -1,0 +1,752 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="de_DE">
+<context>
+    <name>main</name>
+    <message>
+        <source>Build LLM judges that agree with people.</source>
+        <translation>LLM-Bewerter bauen, die mit Menschen übereinstimmen.</translation>
+    </message>
+    <message>
+        <source>Project file to open.</source>
+        <translation>Zu öffnende Projektdatei.</translation>
+    </message>
+    <message>
+        <source>Pane to show first (dataset, annotate, issues, …).</source>
+        <translation>Zuerst gezeigter Bereich (dataset, annotate, issues, …).</translation>
+    </message>
+    <message>
+        <source>Save a PNG of the window to FILE once it is shown, then quit.</source>
+        <translation>Das Fenster nach dem Anzeigen als PNG in DATEI speichern und beenden.</translation>
+    </message>
+    <message>
+        <source>Window size for --screenshot, WxH.</source>
+        <translation>Fenstergröße für --screenshot, BxH.</translation>
+    </message>
+    <message>
+        <source>Annotate under NAME (remembered).</source>
+        <translation>Unter NAME annotieren (wird gemerkt).</translation>
+    </message>
+    <message>
+        <source>No pane named %1; there are: %2</source>
+        <translation>Kein Bereich namens %1; vorhanden sind: %2</translation>
+    </message>
+    <message>
+        <source>Cannot write %1</source>
+        <translation>%1 kann nicht geschrieben werden</translation>
+    </message>
+</context>
+<context>
+    <name>rubric::AnnotatePane</name>
+    <message>
+        <source>1 … 9, 0</source>
+        <translation>1 … 9, 0</translation>
+    </message>
+    <message>
+        <source>score the focused aspect, then go to the next aspect</source>
+        <translation>bewertet den markierten Aspekt und springt zum nächsten</translation>
+    </message>
+    <message>
+        <source>Tab / Shift+Tab, ↓ / ↑</source>
+        <translation>Tab / Umschalt+Tab, ↓ / ↑</translation>
+    </message>
+    <message>
+        <source>next / previous aspect</source>
+        <translation>nächster / vorheriger Aspekt</translation>
+    </message>
+    <message>
+        <source>Enter</source>
+        <translation>Eingabe</translation>
+    </message>
+    <message>
+        <source>save the note and go to the next item</source>
+        <translation>Notiz speichern und zum nächsten Element</translation>
+    </message>
+    <message>
+        <source>→ / ←</source>
+        <translation>→ / ←</translation>
+    </message>
+    <message>
+        <source>next / previous item</source>
+        <translation>nächstes / vorheriges Element</translation>
+    </message>
+    <message>
+        <source>Backspace</source>
+        <translation>Rücktaste</translation>
+    </message>
+    <message>
+        <source>clear the focused aspect's score</source>
+        <translation>Bewertung des markierten Aspekts löschen</translation>
+    </message>
+    <message>
+        <source>N</source>
+        <translation>N</translation>
+    </message>
+    <message>
+        <source>write a note (Enter or Esc returns to scoring)</source>
+        <translation>Notiz schreiben (Eingabe oder Esc kehrt zum Bewerten zurück)</translation>
+    </message>
+    <message>
+        <source>?</source>
+        <translation>?</translation>
+    </message>
+    <message>
+        <source>show or hide this sheet</source>
+        <translation>diese Übersicht zeigen oder verbergen</translation>
+    </message>
+    <message>
+        <source>Every score is saved the moment you press the key.</source>
+        <translation>Jede Bewertung wird in dem Moment gespeichert, in dem Sie die Taste drücken.</translation>
+    </message>
+    <message>
+        <source>Start annotating</source>
+        <translation>Annotieren beginnen</translation>
+    </message>
+    <message>
+        <source>Blind (hide judge scores)</source>
+        <translation>Blind (Bewerter-Punkte verbergen)</translation>
+    </message>
+    <message>
+        <source>Use 30 suggestions as the train split</source>
+        <translation>30 Vorschläge als Trainingsteil verwenden</translation>
+    </message>
+    <message>
+        <source>&lt;h2&gt;Who is annotating?&lt;/h2&gt;&lt;p&gt;Your scores are saved under this name, so that several people can label the same items and their agreement can be measured.&lt;/p&gt;</source>
+        <translation>&lt;h2&gt;Wer annotiert?&lt;/h2&gt;&lt;p&gt;Ihre Bewertungen werden unter diesem Namen gespeichert, damit mehrere Personen dieselben Elemente bewerten und ihre Übereinstimmung gemessen werden kann.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Your name</source>
+        <translation>Ihr Name</translation>
+    </message>
+    <message>
+        <source>Change</source>
+        <translation>Wechseln</translation>
+    </message>
+    <message>
+        <source>Keys (?)</source>
+        <translation>Tasten (?)</translation>
+    </message>
+    <message>
+        <source>Note (optional): N to write, Enter or Esc to return</source>
+        <translation>Notiz (optional): N zum Schreiben, Eingabe oder Esc zurück</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>Quelle</translation>
+    </message>
+    <message>
+        <source>Output to score</source>
+        <translation>Zu bewertende Ausgabe</translation>
+    </message>
+    <message>
+        <source>stratified by group</source>
+        <translation>geschichtet nach Gruppe</translation>
+    </message>
+    <message>
+        <source>stratified by system</source>
+        <translation>geschichtet nach System</translation>
+    </message>
+    <message>
+        <source>random</source>
+        <translation>zufällig</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Label next&lt;/b&gt;</source>
+        <translation>&lt;b&gt;Als Nächstes bewerten&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>Annotating as &lt;b&gt;%1&lt;/b&gt;</source>
+        <translation>Annotiert als &lt;b&gt;%1&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>No project open.</source>
+        <translation>Kein Projekt geöffnet.</translation>
+    </message>
+    <message>
+        <source>The project has no items yet.</source>
+        <translation>Das Projekt hat noch keine Elemente.</translation>
+    </message>
+    <message>
+        <source>Item %1 of %2</source>
+        <translation>Element %1 von %2</translation>
+    </message>
+    <message>
+        <source>id %1</source>
+        <translation>ID %1</translation>
+    </message>
+    <message>
+        <source>group %1</source>
+        <translation>Gruppe %1</translation>
+    </message>
+    <message>
+        <source>system %1</source>
+        <translation>System %1</translation>
+    </message>
+    <message>
+        <source>group %1, system %2</source>
+        <translation>Gruppe %1, System %2</translation>
+    </message>
+    <message>
+        <source>Could not save the score: %1</source>
+        <translation>Die Bewertung konnte nicht gespeichert werden: %1</translation>
+    </message>
+    <message>
+        <source>Could not clear the score: %1</source>
+        <translation>Die Bewertung konnte nicht gelöscht werden: %1</translation>
+    </message>
+    <message>
+        <source>Could not save the note: %1</source>
+        <translation>Die Notiz konnte nicht gespeichert werden: %1</translation>
+    </message>
+    <message>
+        <source>%1 of %2 labelled</source>
+        <translation>%1 von %2 bewertet</translation>
+    </message>
+    <message>
+        <source>%1 of %2 labelled (no train split yet)</source>
+        <translation>%1 von %2 bewertet (noch kein Trainingsteil)</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>Judges — %1</source>
+        <translation>Bewerter — %1</translation>
+    </message>
+    <message>
+        <source>item %1</source>
+        <translation>Element %1</translation>
+    </message>
+    <message>
+        <source>Could not save the split: %1</source>
+        <translation>Die Aufteilung konnte nicht gespeichert werden: %1</translation>
+    </message>
+    <message>
+        <source>Agreement</source>
+        <translation>Übereinstimmung</translation>
+    </message>
+    <message>
+        <source>(Krippendorff's α, interval, %1)</source>
+        <translation>(Krippendorffs α, intervallskaliert, %1)</translation>
+    </message>
+    <message>
+        <source>train split</source>
+        <translation>Trainingsteil</translation>
+    </message>
+    <message>
+        <source>all items</source>
+        <translation>alle Elemente</translation>
+    </message>
+    <message>
+        <source>Aspect</source>
+        <translation>Aspekt</translation>
+    </message>
+    <message>
+        <source>Between people</source>
+        <translation>Zwischen Personen</translation>
+    </message>
+    <message>
+        <source>%1 vs people</source>
+        <translation>%1 gegen Personen</translation>
+    </message>
+    <message>
+        <source>needs a second annotator</source>
+        <translation>braucht eine zweite Person</translation>
+    </message>
+    <message>
+        <source>Judge agreement is hidden in blind mode.</source>
+        <translation>Die Übereinstimmung der Bewerter ist im Blindmodus verborgen.</translation>
+    </message>
+    <message>
+        <source>&lt;small&gt;(1 item)&lt;/small&gt;</source>
+        <translation>&lt;small&gt;(1 Element)&lt;/small&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;small&gt;(%1 items)&lt;/small&gt;</source>
+        <translation>&lt;small&gt;(%1 Elemente)&lt;/small&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;small&gt;%1 annotators&lt;/small&gt;</source>
+        <translation>&lt;small&gt;%1 Annotatoren&lt;/small&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>rubric::AspectScoreRow</name>
+    <message>
+        <source>%1  (%2–%3)</source>
+        <translation>%1  (%2–%3)</translation>
+    </message>
+    <message>
+        <source>No definition yet.</source>
+        <translation>Noch keine Definition.</translation>
+    </message>
+</context>
+<context>
+    <name>rubric::DatasetPane</name>
+    <message>
+        <source>Import…</source>
+        <translation>Importieren…</translation>
+    </message>
+    <message>
+        <source>Filter by id, group, system or text…</source>
+        <translation>Nach ID, Gruppe, System oder Text filtern…</translation>
+    </message>
+    <message>
+        <source>All splits</source>
+        <translation>Alle Teile</translation>
+    </message>
+    <message>
+        <source>Train</source>
+        <translation>Training</translation>
+    </message>
+    <message>
+        <source>Test</source>
+        <translation>Test</translation>
+    </message>
+    <message>
+        <source>Unassigned</source>
+        <translation>Nicht zugeordnet</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>Quelle</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>Ausgabe</translation>
+    </message>
+    <message>
+        <source>Reference</source>
+        <translation>Referenz</translation>
+    </message>
+    <message>
+        <source>All groups</source>
+        <translation>Alle Gruppen</translation>
+    </message>
+    <message>
+        <source>All systems</source>
+        <translation>Alle Systeme</translation>
+    </message>
+    <message>
+        <source>%1 of %2 items</source>
+        <translation>%1 von %2 Elementen</translation>
+    </message>
+    <message>
+        <source>Select an item to read it in full.</source>
+        <translation>Wählen Sie ein Element, um es vollständig zu lesen.</translation>
+    </message>
+    <message>
+        <source>No project open.</source>
+        <translation>Kein Projekt geöffnet.</translation>
+    </message>
+    <message>
+        <source>Item %1</source>
+        <translation>Element %1</translation>
+    </message>
+    <message>
+        <source>group %1</source>
+        <translation>Gruppe %1</translation>
+    </message>
+    <message>
+        <source>system %1</source>
+        <translation>System %1</translation>
+    </message>
+    <message>
+        <source>(no reference)</source>
+        <translation>(keine Referenz)</translation>
+    </message>
+</context>
+<context>
+    <name>rubric::ImportDialog</name>
+    <message>
+        <source>Browse…</source>
+        <translation>Durchsuchen…</translation>
+    </message>
+    <message>
+        <source>Import a dataset</source>
+        <translation>Datensatz importieren</translation>
+    </message>
+    <message>
+        <source>A JSON, JSONL, CSV or TSV file</source>
+        <translation>Eine JSON-, JSONL-, CSV- oder TSV-Datei</translation>
+    </message>
+    <message>
+        <source>From the file name</source>
+        <translation>Aus dem Dateinamen</translation>
+    </message>
+    <message>
+        <source>None: map the fields below</source>
+        <translation>Keine: Felder unten zuordnen</translation>
+    </message>
+    <message>
+        <source>&amp;File:</source>
+        <translation>&amp;Datei:</translation>
+    </message>
+    <message>
+        <source>&amp;Preset:</source>
+        <translation>&amp;Vorlage:</translation>
+    </message>
+    <message>
+        <source>F&amp;ormat:</source>
+        <translation>F&amp;ormat:</translation>
+    </message>
+    <message>
+        <source>Fields</source>
+        <translation>Felder</translation>
+    </message>
+    <message>
+        <source>Id:</source>
+        <translation>ID:</translation>
+    </message>
+    <message>
+        <source>Group (document, prompt):</source>
+        <translation>Gruppe (Dokument, Prompt):</translation>
+    </message>
+    <message>
+        <source>System:</source>
+        <translation>System:</translation>
+    </message>
+    <message>
+        <source>Source:</source>
+        <translation>Quelle:</translation>
+    </message>
+    <message>
+        <source>Output to judge:</source>
+        <translation>Zu bewertende Ausgabe:</translation>
+    </message>
+    <message>
+        <source>Reference:</source>
+        <translation>Referenz:</translation>
+    </message>
+    <message>
+        <source>Human scores</source>
+        <translation>Menschliche Bewertungen</translation>
+    </message>
+    <message>
+        <source>Aspect</source>
+        <translation>Aspekt</translation>
+    </message>
+    <message>
+        <source>Field</source>
+        <translation>Feld</translation>
+    </message>
+    <message>
+        <source>Min</source>
+        <translation>Min</translation>
+    </message>
+    <message>
+        <source>Max</source>
+        <translation>Max</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>Hinzufügen</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>Entfernen</translation>
+    </message>
+    <message>
+        <source>First rows</source>
+        <translation>Erste Zeilen</translation>
+    </message>
+    <message>
+        <source>&amp;Import</source>
+        <translation>&amp;Importieren</translation>
+    </message>
+    <message>
+        <source>Datasets (*.json *.jsonl *.ndjson *.csv *.tsv *.tab);;All files (*)</source>
+        <translation>Datensätze (*.json *.jsonl *.ndjson *.csv *.tsv *.tab);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>(not mapped)</source>
+        <translation>(nicht zugeordnet)</translation>
+    </message>
+    <message>
+        <source>(position in the file)</source>
+        <translation>(Position in der Datei)</translation>
+    </message>
+    <message>
+        <source>context %1 ← %2</source>
+        <translation>Kontext %1 ← %2</translation>
+    </message>
+    <message>
+        <source>The preset also maps: %1</source>
+        <translation>Die Vorlage ordnet außerdem zu: %1</translation>
+    </message>
+    <message>
+        <source>Map at least the output (or the source) field.</source>
+        <translation>Ordnen Sie mindestens das Ausgabe- (oder das Quell-)Feld zu.</translation>
+    </message>
+    <message>
+        <source>Nothing was imported: %1</source>
+        <translation>Nichts wurde importiert: %1</translation>
+    </message>
+    <message>
+        <source>the definition of 1 aspect</source>
+        <translation>die Definition eines Aspekts</translation>
+    </message>
+    <message>
+        <source>the definitions of %1 aspects</source>
+        <translation>die Definitionen von %1 Aspekten</translation>
+    </message>
+</context>
+<context>
+    <name>rubric::IssuesModel</name>
+    <message>
+        <source>Time</source>
+        <translation>Zeit</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>Art</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Lauf</translation>
+    </message>
+    <message>
+        <source>Item</source>
+        <translation>Element</translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation>Meldung</translation>
+    </message>
+</context>
+<context>
+    <name>rubric::IssuesPane</name>
+    <message>
+        <source>Go to item</source>
+        <translation>Zum Element</translation>
+    </message>
+    <message>
+        <source>Clear all</source>
+        <translation>Alle löschen</translation>
+    </message>
+    <message>
+        <source>No issues: nothing has gone wrong in this project.</source>
+        <translation>Keine Probleme: In diesem Projekt ist nichts schiefgegangen.</translation>
+    </message>
+    <message>
+        <source>1 issue. Double-click it to open its item.</source>
+        <translation>1 Problem. Doppelklicken Sie darauf, um sein Element zu öffnen.</translation>
+    </message>
+    <message>
+        <source>%1 issues, newest first. Double-click one that names an item to open it.</source>
+        <translation>%1 Probleme, neueste zuerst. Doppelklicken Sie auf eines mit Element, um es zu öffnen.</translation>
+    </message>
+</context>
+<context>
+    <name>rubric::ItemsModel</name>
+    <message>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>Group</source>
+        <translation>Gruppe</translation>
+    </message>
+    <message>
+        <source>System</source>
+        <translation>System</translation>
+    </message>
+    <message>
+        <source>Split</source>
+        <translation>Teil</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>Quelle</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>Ausgabe</translation>
+    </message>
+</context>
+<context>
+    <name>rubric::MainWindow</name>
+    <message>
+        <source>Rubric Studio</source>
+        <translation>Rubric Studio</translation>
+    </message>
+    <message>
+        <source>Dataset</source>
+        <translation>Datensatz</translation>
+    </message>
+    <message>
+        <source>Annotate</source>
+        <translation>Annotieren</translation>
+    </message>
+    <message>
+        <source>Issues</source>
+        <translation>Probleme</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Datei</translation>
+    </message>
+    <message>
+        <source>&amp;New Project…</source>
+        <translation>&amp;Neues Projekt…</translation>
+    </message>
+    <message>
+        <source>&amp;Open Project…</source>
+        <translation>Projekt ö&amp;ffnen…</translation>
+    </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>&amp;Zuletzt geöffnet</translation>
+    </message>
+    <message>
+        <source>&amp;Import Dataset…</source>
+        <translation>Datensatz &amp;importieren…</translation>
+    </message>
+    <message>
+        <source>&amp;Export Scores…</source>
+        <translation>Bewertungen &amp;exportieren…</translation>
+    </message>
+    <message>
+        <source>&amp;Settings…</source>
+        <translation>&amp;Einstellungen…</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>&amp;Beenden</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>&amp;Ansicht</translation>
+    </message>
+    <message>
+        <source>No recent projects</source>
+        <translation>Keine zuletzt geöffneten Projekte</translation>
+    </message>
+    <message>
+        <source>Clear the list</source>
+        <translation>Liste leeren</translation>
+    </message>
+    <message>
+        <source>%1 — Rubric Studio</source>
+        <translation>%1 — Rubric Studio</translation>
+    </message>
+    <message>
+        <source>Could not open the project: %1</source>
+        <translation>Das Projekt konnte nicht geöffnet werden: %1</translation>
+    </message>
+    <message>
+        <source>%1 already exists; choose another name for the new project.</source>
+        <translation>%1 existiert bereits; wählen Sie einen anderen Namen für das neue Projekt.</translation>
+    </message>
+    <message>
+        <source>Could not create the project: %1</source>
+        <translation>Das Projekt konnte nicht angelegt werden: %1</translation>
+    </message>
+    <message>
+        <source>New project created. Import a dataset to begin (File → Import Dataset…).</source>
+        <translation>Neues Projekt angelegt. Importieren Sie zuerst einen Datensatz (Datei → Datensatz importieren…).</translation>
+    </message>
+    <message>
+        <source>There is no item with id %1 in this project.</source>
+        <translation>In diesem Projekt gibt es kein Element mit der ID %1.</translation>
+    </message>
+    <message>
+        <source>No project open: File → Open Project… or New Project…</source>
+        <translation>Kein Projekt geöffnet: Datei → Projekt öffnen… oder Neues Projekt…</translation>
+    </message>
+    <message>
+        <source>%1 · %2 items · %3 aspects · %4 judges</source>
+        <translation>%1 · %2 Elemente · %3 Aspekte · %4 Bewerter</translation>
+    </message>
+    <message>
+        <source>Annotator: %1</source>
+        <translation>Annotator: %1</translation>
+    </message>
+    <message>
+        <source>New Project</source>
+        <translation>Neues Projekt</translation>
+    </message>
+    <message>
+        <source>Rubric projects (*.rubric)</source>
+        <translation>Rubric-Projekte (*.rubric)</translation>
+    </message>
+    <message>
+        <source>Open Project</source>
+        <translation>Projekt öffnen</translation>
+    </message>
+    <message>
+        <source>Rubric projects (*.rubric);;All files (*)</source>
+        <translation>Rubric-Projekte (*.rubric);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Export Scores</source>
+        <translation>Bewertungen exportieren</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv);;JSON Lines (*.jsonl);;JSON (*.json)</source>
+        <translation>CSV (*.csv);;JSON Lines (*.jsonl);;JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>Export failed: %1</source>
+        <translation>Export fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>Imported %1 items with %2 human scores.</source>
+        <translation>%1 Elemente mit %2 menschlichen Bewertungen importiert.</translation>
+    </message>
+    <message>
+        <source>Exported the scores of 1 item to %1.</source>
+        <translation>Die Bewertungen von 1 Element nach %1 exportiert.</translation>
+    </message>
+    <message>
+        <source>Exported the scores of %1 items to %2.</source>
+        <translation>Die Bewertungen von %1 Elementen nach %2 exportiert.</translation>
+    </message>
+</context>
+<context>
+    <name>rubric::MessageBar</name>
+    <message>
+        <source>Close</source>
+        <translation>Schließen</translation>
+    </message>
+</context>
+<context>
+    <name>rubric::ScoreExport</name>
+    <message>
+        <source>choose a file ending in .csv, .json or .jsonl</source>
+        <translation>wählen Sie eine Datei mit der Endung .csv, .json oder .jsonl</translation>
+    </message>
+    <message>
+        <source>cannot write the file: %1</source>
+        <translation>die Datei kann nicht geschrieben werden: %1</translation>
+    </message>
+</context>
+<context>
+    <name>rubric::SettingsDialog</name>
+    <message>
+        <source>Hide judge scores while annotating</source>
+        <translation>Bewerter-Punkte beim Annotieren verbergen</translation>
+    </message>
+    <message>
+        <source>Settings</source>
+        <translation>Einstellungen</translation>
+    </message>
+    <message>
+        <source>System language</source>
+        <translation>Systemsprache</translation>
+    </message>
+    <message>
+        <source>Annotator name:</source>
+        <translation>Name beim Annotieren:</translation>
+    </message>
+    <message>
+        <source>Language:</source>
+        <translation>Sprache:</translation>
+    </message>
+    <message>
+        <source>A new language takes effect the next time the studio starts.</source>
+        <translation>Eine neue Sprache gilt ab dem nächsten Start des Studios.</translation>
+    </message>
+</context>
+</TS>

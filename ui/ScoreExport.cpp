@@ -1,0 +1,73 @@
+#include "ScoreExport.h"
+
+#include "data/Exporter.h"
+#include "store/Project.h"
+
+#include <QCoreApplication>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSaveFile>
+
+namespace rubric {
+namespace {
+
+Result<int> writeJsonArray(const Project &project, const QString &path)
+{
+    const QVector<Aspect> aspects = project.aspects();
+    const QVector<JudgeInfo> judges = project.judges();
+    QHash<QString, QHash<QString, double>> human;                      // aspect → item → mean
+    QHash<QString, QHash<QString, QHash<QString, double>>> judgeScores; // judge → aspect → item → score
+    for (const Aspect &a : aspects)
+        human.insert(a.name, project.humanScores(a.name));
+    for (const JudgeInfo &j : judges)
+        for (const QString &a : j.aspects)
+            judgeScores[j.name].insert(a, project.judgeScores(j.name, a));
+    const auto split = project.split();
+
+    QJsonArray all;
+    const QVector<Item> items = project.items();
+    for (const Item &it : items) {
+        QJsonObject o{{QStringLiteral("id"), it.id},         {QStringLiteral("group"), it.group},
+                      {QStringLiteral("system"), it.system}, {QStringLiteral("source"), it.source},
+                      {QStringLiteral("output"), it.output}, {QStringLiteral("reference"), it.reference},
+                      {QStringLiteral("split"), splitRoleName(split.value(it.id, SplitRole::None))}};
+        QJsonObject h;
+        for (const Aspect &a : aspects)
+            if (const auto f = human[a.name].constFind(it.id); f != human[a.name].cend())
+                h.insert(a.name, *f);
+        o.insert(QStringLiteral("human"), h);
+        QJsonObject js;
+        for (const JudgeInfo &j : judges) {
+            QJsonObject per;
+            for (const QString &a : j.aspects)
+                if (const auto f = judgeScores[j.name][a].constFind(it.id); f != judgeScores[j.name][a].cend())
+                    per.insert(a, *f);
+            js.insert(j.name, per);
+        }
+        o.insert(QStringLiteral("judges"), js);
+        all.append(o);
+    }
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return makeError(QCoreApplication::translate("rubric::ScoreExport", "cannot write the file: %1").arg(file.errorString()), path);
+    file.write(QJsonDocument(all).toJson(QJsonDocument::Indented));
+    if (!file.commit())
+        return makeError(QCoreApplication::translate("rubric::ScoreExport", "cannot write the file: %1").arg(file.errorString()), path);
+    return int(items.size());
+}
+
+} // namespace
+
+Result<int> ScoreExport::write(const Project &project, const QString &path)
+{
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix == QLatin1String("json"))
+        return writeJsonArray(project, path);
+    if (suffix == QLatin1String("jsonl") || suffix == QLatin1String("csv"))
+        return Exporter::write(project, path);
+    return makeError(QCoreApplication::translate("rubric::ScoreExport", "choose a file ending in .csv, .json or .jsonl"), path);
+}
+
+} // namespace rubric

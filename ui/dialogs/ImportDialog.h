@@ -1,0 +1,71 @@
+#pragma once
+
+#include "data/Importer.h"
+
+#include <QDialog>
+
+class QComboBox;
+class QDialogButtonBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QTableWidget;
+
+namespace rubric {
+
+class Project;
+
+/// Import… : a file, its format, a preset, which field fills what (combos filled from
+/// Importer::preview()), the human-score fields with their scales, and a live preview of the
+/// first rows. A refused import is shown in the dialog with its file and line; the project is
+/// left as it was (the importer is all-or-nothing) and the dialog stays open to fix the mapping.
+class ImportDialog : public QDialog
+{
+    Q_OBJECT
+public:
+    /// `project` is not owned and must outlive the dialog.
+    explicit ImportDialog(Project *project, QWidget *parent = nullptr);
+    ~ImportDialog() override;
+
+    /// Sets the file and reloads the preview.
+    void setFile(const QString &path);
+    /// The spec the dialog would import now.
+    ImportSpec spec() const;
+    /// What the accepted import added.
+    ImportSummary summary() const { return m_summary; }
+    /// The message shown for the last refused preview or import, or empty.
+    QString errorText() const;
+
+public slots:
+    void accept() override;
+
+protected:
+    void keyPressEvent(QKeyEvent *event) override;
+
+private:
+    void browse();
+    void loadPreview();
+    void applyPreset();
+    void fillFieldCombos();
+    void addHumanRow(const QString &aspect, const QString &field, double min, double max);
+    void showError(const QString &message);
+    void updateButtons();
+
+    Project *m_project;
+    ImportPreview m_preview;
+    FieldMapping m_presetExtras; ///< what a preset maps that the dialog has no widget for (context, definitions)
+    ImportSummary m_summary;
+
+    QLineEdit *m_file;
+    QPushButton *m_browse;
+    QComboBox *m_format;
+    QComboBox *m_preset;
+    QComboBox *m_id, *m_group, *m_system, *m_source, *m_output, *m_reference;
+    QTableWidget *m_human;
+    QTableWidget *m_previewTable;
+    QLabel *m_error;
+    QLabel *m_extras;
+    QDialogButtonBox *m_buttons;
+};
+
+} // namespace rubric

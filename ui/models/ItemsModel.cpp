@@ -1,0 +1,251 @@
+#include "ItemsModel.h"
+
+#include "store/Project.h"
+
+#include <QSqlQuery>
+
+#include <cmath>
+#include <limits>
+
+namespace rubric {
+namespace {
+
+constexpr double kMissing = std::numeric_limits<double>::quiet_NaN();
+
+QString collapse(const QString &text)
+{
+    return text.simplified();
+}
+
+} // namespace
+
+ItemsModel::ItemsModel(QObject *parent)
+    : QAbstractTableModel(parent)
+{
+}
+
+void ItemsModel::setProject(Project *project)
+{
+    if (m_project)
+        disconnect(m_project, nullptr, this, nullptr);
+    m_project = project;
+    if (m_project) {
+        connect(m_project, &Project::itemsChanged, this, &ItemsModel::reloadItems);
+        connect(m_project, &Project::aspectsChanged, this, &ItemsModel::resetAll);
+        connect(m_project, &Project::annotationChanged, this, &ItemsModel::onAnnotationChanged);
+        connect(m_project, &Project::annotationsReset, this, &ItemsModel::reloadHumanScores);
+        connect(m_project, &Project::splitChanged, this, &ItemsModel::reloadSplit);
+    }
+    resetAll();
+}
+
+QVector<ItemsModel::Row> ItemsModel::readRows(int fromIndex) const
+{
+    QVector<Row> out;
+    if (!m_project)
+        return out;
+    // Only a preview of the texts is cached: the full texts of 100k items would not fit lightly.
+    QSqlQuery q(m_project->database());
+    q.setForwardOnly(true);
+    q.prepare(QStringLiteral("SELECT ext_id, group_id, system_id, substr(source, 1, %1), substr(output, 1, %1) "
+                             "FROM items ORDER BY position LIMIT -1 OFFSET ?")
+                  .arg(previewLength));
+    q.addBindValue(fromIndex);
+    if (!q.exec())
+        return out;
+    while (q.next()) {
+        Row r;
+        r.id = q.value(0).toString();
+        r.group = q.value(1).toString();
+        r.system = q.value(2).toString();
+        r.source = collapse(q.value(3).toString());
+        r.output = collapse(q.value(4).toString());
+        r.human = QVector<double>(m_aspects.size(), kMissing);
+        out.append(std::move(r));
+    }
+    return out;
+}
+
+void ItemsModel::reindex()
+{
+    m_rowById.clear();
+    m_rowById.reserve(m_rows.size());
+    for (int i = 0; i < m_rows.size(); ++i)
+        m_rowById.insert(m_rows[i].id, i);
+}
+
+void ItemsModel::resetAll()
+{
+    beginResetModel();
+    m_aspects.clear();
+    m_rows.clear();
+    if (m_project) {
+        for (const Aspect &a : m_project->aspects())
+            m_aspects.append(a.name);
+        m_rows = readRows(0);
+    }
+    reindex();
+    // Fill scores and split without emitting: the reset covers them.
+    if (m_project) {
+        for (int a = 0; a < m_aspects.size(); ++a) {
+            const auto scores = m_project->humanScores(m_aspects[a]);
+            for (auto it = scores.begin(); it != scores.end(); ++it)
+                if (const int r = m_rowById.value(it.key(), -1); r >= 0)
+                    m_rows[r].human[a] = it.value();
+        }
+        const auto roles = m_project->split();
+        for (auto it = roles.begin(); it != roles.end(); ++it)
+            if (const int r = m_rowById.value(it.key(), -1); r >= 0)
+                m_rows[r].split = splitRoleName(it.value());
+    }
+    endResetModel();
+}
+
+void ItemsModel::reloadItems()
+{
+    if (!m_project) {
+        resetAll();
+        return;
+    }
+    const QStringList ids = m_project->itemIds();
+    const int old = m_rows.size();
+    bool oldIsPrefix = ids.size() >= old;
+    for (int i = 0; oldIsPrefix && i < old; ++i)
+        oldIsPrefix = ids[i] == m_rows[i].id;
+    if (oldIsPrefix && ids.size() > old) {
+        QVector<Row> added = readRows(old);
+        if (added.size() != ids.size() - old) {
+            resetAll();
+            return;
+        }
+        beginInsertRows({}, old, old + int(added.size()) - 1);
+        m_rows.append(added);
+        reindex();
+        endInsertRows();
+        reloadHumanScores();
+        reloadSplit();
+        return;
+    }
+    if (oldIsPrefix)
+        return; // unchanged
+    bool newIsPrefix = ids.size() < old;
+    for (int i = 0; newIsPrefix && i < ids.size(); ++i)
+        newIsPrefix = ids[i] == m_rows[i].id;
+    if (newIsPrefix) {
+        beginRemoveRows({}, int(ids.size()), old - 1);
+        m_rows.resize(ids.size());
+        reindex();
+        endRemoveRows();
+        return;
+    }
+    resetAll();
+}
+
+void ItemsModel::onAnnotationChanged(const QString &itemId, const QString &aspect)
+{
+    const int r = rowOf(itemId);
+    const int a = int(m_aspects.indexOf(aspect));
+    if (r < 0 || a < 0 || !m_project)
+        return;
+    // One item × aspect changed: a single mean, read straight from the table.
+    QSqlQuery q(m_project->database());
+    q.prepare(QStringLiteral("SELECT AVG(n.score) FROM annotations n JOIN items i ON i.id = n.item_id "
+                             "JOIN aspects s ON s.id = n.aspect_id WHERE i.ext_id = ? AND s.name = ?"));
+    q.addBindValue(itemId);
+    q.addBindValue(aspect);
+    double mean = kMissing;
+    if (q.exec() && q.next() && !q.value(0).isNull())
+        mean = q.value(0).toDouble();
+    m_rows[r].human[a] = mean;
+    const QModelIndex i = index(r, FirstAspectColumn + a);
+    emit dataChanged(i, i);
+}
+
+void ItemsModel::reloadHumanScores()
+{
+    if (!m_project || m_aspects.isEmpty() || m_rows.isEmpty())
+        return;
+    for (Row &row : m_rows)
+        row.human.fill(kMissing);
+    for (int a = 0; a < m_aspects.size(); ++a) {
+        const auto scores = m_project->humanScores(m_aspects[a]);
+        for (auto it = scores.begin(); it != scores.end(); ++it)
+            if (const int r = rowOf(it.key()); r >= 0)
+                m_rows[r].human[a] = it.value();
+    }
+    emit dataChanged(index(0, FirstAspectColumn), index(rowCount() - 1, columnCount() - 1));
+}
+
+void ItemsModel::reloadSplit()
+{
+    if (!m_project || m_rows.isEmpty())
+        return;
+    for (Row &row : m_rows)
+        row.split.clear();
+    const auto roles = m_project->split();
+    for (auto it = roles.begin(); it != roles.end(); ++it)
+        if (const int r = rowOf(it.key()); r >= 0)
+            m_rows[r].split = splitRoleName(it.value());
+    emit dataChanged(index(0, SplitColumn), index(rowCount() - 1, SplitColumn));
+}
+
+int ItemsModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+
+int ItemsModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : FirstAspectColumn + int(m_aspects.size());
+}
+
+QVariant ItemsModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const Row &r = m_rows.at(index.row());
+    const int c = index.column();
+    if (role == ItemIdRole)
+        return r.id;
+    if (c >= FirstAspectColumn) {
+        const double v = r.human.value(c - FirstAspectColumn, kMissing);
+        switch (role) {
+        case Qt::DisplayRole: return std::isnan(v) ? QString() : QString::number(v, 'f', 2);
+        case SortRole: return std::isnan(v) ? std::numeric_limits<double>::infinity() : v;
+        case Qt::TextAlignmentRole: return QVariant::fromValue(Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
+        default: return {};
+        }
+    }
+    if (role == Qt::DisplayRole || role == SortRole || role == Qt::ToolTipRole) {
+        switch (c) {
+        case IdColumn: return r.id;
+        case GroupColumn: return r.group;
+        case SystemColumn: return r.system;
+        case SplitColumn: return r.split;
+        case SourceColumn: return r.source;
+        case OutputColumn: return r.output;
+        default: break;
+        }
+    }
+    return {};
+}
+
+QVariant ItemsModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    switch (section) {
+    case IdColumn: return tr("Id");
+    case GroupColumn: return tr("Group");
+    case SystemColumn: return tr("System");
+    case SplitColumn: return tr("Split");
+    case SourceColumn: return tr("Source");
+    case OutputColumn: return tr("Output");
+    default: break;
+    }
+    if (section >= FirstAspectColumn && section < columnCount())
+        return m_aspects.at(section - FirstAspectColumn);
+    return {};
+}
+
+} // namespace rubric

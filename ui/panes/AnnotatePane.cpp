@@ -1,0 +1,771 @@
+#include "AnnotatePane.h"
+
+#include "LabelSuggester.h"
+#include "Settings.h"
+#include "stats/Agreement.h"
+#include "stats/ProjectData.h"
+#include "store/Project.h"
+#include "widgets/AspectScoreRow.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDateTime>
+#include <QFormLayout>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QSqlQuery>
+#include <QStackedWidget>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace rubric {
+namespace {
+
+QTextBrowser *makeTextView(const QString &objectName, QWidget *parent)
+{
+    auto *view = new QTextBrowser(parent);
+    view->setObjectName(objectName);
+    view->setFocusPolicy(Qt::NoFocus);
+    view->setLineWrapMode(QTextEdit::WidgetWidth);
+    view->document()->setDocumentMargin(12);
+    QFont f = view->font();
+    f.setPointSizeF(f.pointSizeF() * 1.12);
+    view->setFont(f);
+    return view;
+}
+
+QWidget *titled(const QString &title, QWidget *content, QWidget *parent)
+{
+    auto *box = new QWidget(parent);
+    auto *layout = new QVBoxLayout(box);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(4);
+    auto *label = new QLabel(title, box);
+    QFont f = label->font();
+    f.setBold(true);
+    label->setFont(f);
+    layout->addWidget(label);
+    layout->addWidget(content, 1);
+    return box;
+}
+
+QString cheatSheetText()
+{
+    const auto row = [](const QString &keys, const QString &what) {
+        return QStringLiteral("<tr><td style='padding-right:16px'><b>%1</b></td><td>%2</td></tr>").arg(keys, what);
+    };
+    return QStringLiteral("<table>")
+           + row(AnnotatePane::tr("1 … 9, 0"), AnnotatePane::tr("score the focused aspect, then go to the next aspect"))
+           + row(AnnotatePane::tr("Tab / Shift+Tab, ↓ / ↑"), AnnotatePane::tr("next / previous aspect"))
+           + row(AnnotatePane::tr("Enter"), AnnotatePane::tr("save the note and go to the next item"))
+           + row(AnnotatePane::tr("→ / ←"), AnnotatePane::tr("next / previous item"))
+           + row(AnnotatePane::tr("Backspace"), AnnotatePane::tr("clear the focused aspect's score"))
+           + row(AnnotatePane::tr("N"), AnnotatePane::tr("write a note (Enter or Esc returns to scoring)"))
+           + row(AnnotatePane::tr("?"), AnnotatePane::tr("show or hide this sheet"))
+           + QStringLiteral("</table><p>")
+           + AnnotatePane::tr("Every score is saved the moment you press the key.") + QStringLiteral("</p>");
+}
+
+} // namespace
+
+AnnotatePane::AnnotatePane(QWidget *parent)
+    : QWidget(parent)
+    , m_pages(new QStackedWidget(this))
+    , m_nameEdit(new QLineEdit(this))
+    , m_start(new QPushButton(tr("Start annotating"), this))
+    , m_surface(new QWidget(this))
+    , m_who(new QLabel(this))
+    , m_itemTitle(new QLabel(this))
+    , m_progressLabel(new QLabel(this))
+    , m_progress(new QProgressBar(this))
+    , m_blindCheck(new QCheckBox(tr("Blind (hide judge scores)"), this))
+    , m_source(makeTextView(QStringLiteral("annotateSourceView"), this))
+    , m_output(makeTextView(QStringLiteral("annotateOutputView"), this))
+    , m_aspectBox(new QWidget(this))
+    , m_note(new QLineEdit(this))
+    , m_cheatSheet(new QFrame(this))
+    , m_agreement(new QLabel(this))
+    , m_suggestions(new QListWidget(this))
+    , m_stratum(new QComboBox(this))
+    , m_makeSplit(new QPushButton(tr("Use 30 suggestions as the train split"), this))
+{
+    setObjectName(QStringLiteral("annotatePane"));
+
+    // --- start page: who is annotating
+    auto *start = new QWidget(this);
+    auto *startLayout = new QVBoxLayout(start);
+    auto *startBox = new QWidget(start);
+    startBox->setFixedWidth(480);
+    auto *form = new QVBoxLayout(startBox);
+    auto *hello = new QLabel(tr("<h2>Who is annotating?</h2><p>Your scores are saved under this name, so that "
+                                "several people can label the same items and their agreement can be measured.</p>"),
+                             startBox);
+    hello->setWordWrap(true);
+    m_nameEdit->setObjectName(QStringLiteral("annotatorEdit"));
+    m_nameEdit->setPlaceholderText(tr("Your name"));
+    m_start->setObjectName(QStringLiteral("startButton"));
+    m_start->setDefault(true);
+    form->addWidget(hello);
+    form->addWidget(m_nameEdit);
+    form->addWidget(m_start, 0, Qt::AlignRight);
+    // Centred by stretches, not by alignment: an aligned widget gets its sizeHint height, and
+    // the wrapped introduction would be cut to one line.
+    auto *centred = new QHBoxLayout;
+    centred->addStretch(1);
+    centred->addWidget(startBox);
+    centred->addStretch(1);
+    startLayout->addStretch(1);
+    startLayout->addLayout(centred);
+    startLayout->addStretch(2);
+    const auto startNow = [this] {
+        if (!m_nameEdit->text().trimmed().isEmpty())
+            setAnnotator(m_nameEdit->text().trimmed());
+    };
+    connect(m_start, &QPushButton::clicked, this, startNow);
+    connect(m_nameEdit, &QLineEdit::returnPressed, this, startNow);
+
+    // --- scoring page
+    m_surface->setObjectName(QStringLiteral("annotateSurface"));
+    m_surface->setFocusPolicy(Qt::StrongFocus);
+    m_surface->installEventFilter(this);
+
+    m_who->setObjectName(QStringLiteral("annotatorLabel"));
+    auto *change = new QPushButton(tr("Change"), m_surface);
+    change->setObjectName(QStringLiteral("changeAnnotatorButton"));
+    change->setFocusPolicy(Qt::NoFocus);
+    connect(change, &QPushButton::clicked, this, [this] {
+        m_nameEdit->setText(m_annotator);
+        m_pages->setCurrentIndex(0);
+        m_nameEdit->setFocus();
+    });
+    m_itemTitle->setObjectName(QStringLiteral("itemTitle"));
+    QFont titleFont = m_itemTitle->font();
+    titleFont.setBold(true);
+    m_itemTitle->setFont(titleFont);
+    m_itemTitle->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // long ids must not widen the window
+    m_progressLabel->setObjectName(QStringLiteral("progressLabel"));
+    m_progress->setObjectName(QStringLiteral("progressBar"));
+    m_progress->setTextVisible(false);
+    m_progress->setMaximumWidth(180);
+    m_blindCheck->setObjectName(QStringLiteral("blindCheck"));
+    m_blindCheck->setFocusPolicy(Qt::NoFocus);
+    connect(m_blindCheck, &QCheckBox::toggled, this, &AnnotatePane::setBlind);
+    auto *help = new QPushButton(tr("Keys (?)"), m_surface);
+    help->setObjectName(QStringLiteral("helpButton"));
+    help->setFocusPolicy(Qt::NoFocus);
+    connect(help, &QPushButton::clicked, this, [this] { m_cheatSheet->setVisible(!m_cheatSheet->isVisible()); });
+
+    auto *header = new QHBoxLayout;
+    header->addWidget(m_who);
+    header->addWidget(change);
+    header->addSpacing(16);
+    header->addWidget(m_itemTitle, 1);
+    header->addWidget(m_progressLabel);
+    header->addWidget(m_progress);
+    header->addSpacing(12);
+    header->addWidget(m_blindCheck);
+    header->addWidget(help);
+
+    m_cheatSheet->setObjectName(QStringLiteral("cheatSheet"));
+    m_cheatSheet->setFrameShape(QFrame::StyledPanel);
+    m_cheatSheet->setAutoFillBackground(true);
+    {
+        QPalette pal = m_cheatSheet->palette();
+        pal.setColor(QPalette::Window, pal.color(QPalette::ToolTipBase));
+        pal.setColor(QPalette::WindowText, pal.color(QPalette::ToolTipText));
+        m_cheatSheet->setPalette(pal);
+    }
+    auto *cheatLayout = new QVBoxLayout(m_cheatSheet);
+    auto *cheatText = new QLabel(cheatSheetText(), m_cheatSheet);
+    cheatText->setTextFormat(Qt::RichText);
+    cheatLayout->addWidget(cheatText);
+    m_cheatSheet->hide();
+
+    auto *aspectsLayout = new QVBoxLayout(m_aspectBox);
+    aspectsLayout->setContentsMargins(0, 0, 0, 0);
+    aspectsLayout->setSpacing(8);
+    auto *scroll = new QScrollArea(m_surface);
+    scroll->setWidgetResizable(true);
+    scroll->setFocusPolicy(Qt::NoFocus);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidget(m_aspectBox);
+    m_note->setObjectName(QStringLiteral("noteEdit"));
+    m_note->setPlaceholderText(tr("Note (optional): N to write, Enter or Esc to return"));
+    m_note->setFocusPolicy(Qt::ClickFocus);
+    m_note->installEventFilter(this);
+    auto *right = new QWidget(m_surface);
+    right->setMinimumWidth(380); // room for the definitions to read as paragraphs
+    auto *rightLayout = new QVBoxLayout(right);
+    rightLayout->setContentsMargins(0, 0, 0, 0);
+    rightLayout->addWidget(scroll, 1);
+    rightLayout->addWidget(m_note);
+
+    auto *texts = new QSplitter(Qt::Horizontal, m_surface);
+    texts->addWidget(titled(tr("Source"), m_source, texts));
+    texts->addWidget(titled(tr("Output to score"), m_output, texts));
+    texts->addWidget(right);
+    texts->setStretchFactor(0, 5);
+    texts->setStretchFactor(1, 3);
+    texts->setStretchFactor(2, 4);
+
+    m_agreement->setObjectName(QStringLiteral("agreementLabel"));
+    m_agreement->setTextFormat(Qt::RichText);
+    m_agreement->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    m_agreement->setWordWrap(true);
+    m_agreement->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_suggestions->setObjectName(QStringLiteral("suggestionList"));
+    m_suggestions->setFocusPolicy(Qt::NoFocus);
+    m_suggestions->setFlow(QListView::LeftToRight);
+    m_suggestions->setWrapping(true);
+    m_suggestions->setMaximumHeight(64);
+    m_stratum->setObjectName(QStringLiteral("stratumCombo"));
+    m_stratum->setFocusPolicy(Qt::NoFocus);
+    m_stratum->addItem(tr("stratified by group"), QStringLiteral("group"));
+    m_stratum->addItem(tr("stratified by system"), QStringLiteral("system"));
+    m_stratum->addItem(tr("random"), QStringLiteral("none"));
+    m_makeSplit->setObjectName(QStringLiteral("makeSplitButton"));
+    m_makeSplit->setFocusPolicy(Qt::NoFocus);
+    connect(m_stratum, &QComboBox::currentIndexChanged, this, [this] {
+        Settings::setValue(Settings::Key::SuggestStratum, m_stratum->currentData());
+        updateSuggestions();
+    });
+    connect(m_suggestions, &QListWidget::itemActivated, this,
+            [this](QListWidgetItem *item) { goToItem(item->data(Qt::UserRole).toString()); });
+    connect(m_suggestions, &QListWidget::itemClicked, this,
+            [this](QListWidgetItem *item) { goToItem(item->data(Qt::UserRole).toString()); });
+    connect(m_makeSplit, &QPushButton::clicked, this, &AnnotatePane::makeTrainSplit);
+
+    auto *suggestBox = new QWidget(m_surface);
+    auto *suggestLayout = new QVBoxLayout(suggestBox);
+    suggestLayout->setContentsMargins(0, 0, 0, 0);
+    auto *suggestHeader = new QHBoxLayout;
+    auto *suggestTitle = new QLabel(tr("<b>Label next</b>"), suggestBox);
+    suggestHeader->addWidget(suggestTitle);
+    suggestHeader->addWidget(m_stratum);
+    suggestHeader->addStretch(1);
+    suggestHeader->addWidget(m_makeSplit);
+    suggestLayout->addLayout(suggestHeader);
+    suggestLayout->addWidget(m_suggestions);
+
+    auto *footer = new QHBoxLayout;
+    footer->addWidget(m_agreement, 1);
+    footer->addSpacing(16);
+    footer->addWidget(suggestBox, 1);
+
+    auto *surfaceLayout = new QVBoxLayout(m_surface);
+    surfaceLayout->addLayout(header);
+    surfaceLayout->addWidget(m_cheatSheet);
+    surfaceLayout->addWidget(texts, 1);
+    surfaceLayout->addLayout(footer);
+
+    m_pages->addWidget(start);
+    m_pages->addWidget(m_surface);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_pages);
+
+    m_blind = Settings::flag(Settings::Key::BlindMode);
+    m_blindCheck->setChecked(m_blind);
+    {
+        QSignalBlocker block(m_stratum);
+        const int i = m_stratum->findData(Settings::string(Settings::Key::SuggestStratum));
+        m_stratum->setCurrentIndex(i < 0 ? 0 : i);
+    }
+    setAnnotator(Settings::string(Settings::Key::AnnotatorName));
+    setProject(nullptr);
+}
+
+void AnnotatePane::setProject(Project *project)
+{
+    if (m_project)
+        disconnect(m_project, nullptr, this, nullptr);
+    m_project = project;
+    if (m_project) {
+        connect(m_project, &Project::aspectsChanged, this, &AnnotatePane::reload);
+        connect(m_project, &Project::splitChanged, this, &AnnotatePane::reload);
+        connect(m_project, &Project::itemsChanged, this, &AnnotatePane::reload);
+        connect(m_project, &Project::judgesChanged, this, [this] { updateJudges(); });
+        connect(m_project, &Project::annotationsReset, this, [this] {
+            showCurrent();
+        });
+    }
+    m_index = -1;
+    reload();
+}
+
+void AnnotatePane::setAnnotator(const QString &name)
+{
+    const QString trimmed = name.trimmed();
+    if (trimmed != m_annotator) {
+        m_annotator = trimmed;
+        if (!trimmed.isEmpty())
+            Settings::setValue(Settings::Key::AnnotatorName, trimmed);
+        emit annotatorChanged(trimmed);
+    }
+    m_who->setText(tr("Annotating as <b>%1</b>").arg(m_annotator.toHtmlEscaped()));
+    m_nameEdit->setText(m_annotator);
+    m_pages->setCurrentIndex(m_annotator.isEmpty() ? 0 : 1);
+    if (m_annotator.isEmpty())
+        m_nameEdit->setFocus();
+    else
+        m_surface->setFocus();
+    showCurrent();
+}
+
+void AnnotatePane::setBlind(bool blind)
+{
+    m_blind = blind;
+    Settings::setValue(Settings::Key::BlindMode, blind);
+    if (m_blindCheck->isChecked() != blind)
+        m_blindCheck->setChecked(blind);
+    updateJudges();
+    updateAgreement();
+}
+
+QString AnnotatePane::currentItemId() const
+{
+    return (m_index >= 0 && m_index < m_queue.size()) ? m_queue[m_index] : QString();
+}
+
+void AnnotatePane::reload()
+{
+    const QString keep = currentItemId();
+    m_aspects = m_project ? m_project->aspects() : QVector<Aspect>();
+    m_queue = m_project ? m_project->itemIds(SplitFilter::Train) : QStringList();
+    m_queueIsTrain = !m_queue.isEmpty();
+    if (m_project && m_queue.isEmpty())
+        m_queue = m_project->itemIds(SplitFilter::All);
+    m_index = m_queue.isEmpty() ? -1 : std::max<int>(0, int(m_queue.indexOf(keep)));
+    rebuildAspects();
+    showCurrent();
+}
+
+void AnnotatePane::rebuildAspects()
+{
+    for (AspectScoreRow *row : std::as_const(m_rows))
+        delete row;
+    m_rows.clear();
+    auto *layout = static_cast<QVBoxLayout *>(m_aspectBox->layout());
+    while (QLayoutItem *item = layout->takeAt(0))
+        delete item;
+    for (int i = 0; i < m_aspects.size(); ++i) {
+        auto *row = new AspectScoreRow(m_aspects[i], m_aspectBox);
+        connect(row, &AspectScoreRow::scoreClicked, this, [this, i](double score) {
+            setActiveAspect(i);
+            setScore(i, score);
+            m_surface->setFocus();
+        });
+        layout->addWidget(row);
+        m_rows.append(row);
+    }
+    layout->addStretch(1);
+    m_active = 0;
+}
+
+QHash<QString, int> AnnotatePane::scoredAspectsPerItem() const
+{
+    QHash<QString, int> out;
+    if (!m_project || m_annotator.isEmpty())
+        return out;
+    QSqlQuery q(m_project->database());
+    q.setForwardOnly(true);
+    q.prepare(QStringLiteral("SELECT i.ext_id, COUNT(*) FROM annotations n JOIN items i ON i.id = n.item_id "
+                             "WHERE n.annotator = ? GROUP BY n.item_id"));
+    q.addBindValue(m_annotator);
+    if (q.exec())
+        while (q.next())
+            out.insert(q.value(0).toString(), q.value(1).toInt());
+    return out;
+}
+
+int AnnotatePane::labelledCount() const
+{
+    if (m_aspects.isEmpty())
+        return 0;
+    const auto counts = scoredAspectsPerItem();
+    int done = 0;
+    for (const QString &id : m_queue)
+        done += counts.value(id) >= m_aspects.size() ? 1 : 0;
+    return done;
+}
+
+void AnnotatePane::showCurrent()
+{
+    const QString id = currentItemId();
+    const auto item = (m_project && !id.isEmpty()) ? m_project->item(id) : std::nullopt;
+    if (!item) {
+        m_itemTitle->setText(!m_project ? tr("No project open.")
+                                        : m_queue.isEmpty() ? tr("The project has no items yet.") : QString());
+        m_source->clear();
+        m_output->clear();
+        for (AspectScoreRow *row : std::as_const(m_rows))
+            row->setScore(std::nullopt);
+        m_note->clear();
+    } else {
+        QStringList meta{tr("Item %1 of %2").arg(m_index + 1).arg(m_queue.size()), tr("id %1").arg(item->id)};
+        // Group ids are often long hashes: shortened here, whole in the tooltip.
+        const auto shortId = [](const QString &s) { return s.size() > 18 ? s.left(17) + QChar(0x2026) : s; };
+        if (!item->group.isEmpty())
+            meta << tr("group %1").arg(shortId(item->group));
+        if (!item->system.isEmpty())
+            meta << tr("system %1").arg(shortId(item->system));
+        m_itemTitle->setText(meta.join(QStringLiteral(" · ")));
+        m_itemTitle->setToolTip(tr("group %1, system %2").arg(item->group, item->system));
+        QString source = item->source;
+        for (auto it = item->context.begin(); it != item->context.end(); ++it)
+            source += QStringLiteral("\n\n[") + it.key() + QStringLiteral("]\n") + it.value().toString();
+        m_source->setPlainText(source);
+        m_output->setPlainText(item->output);
+
+        // This annotator's own scores and note for the item.
+        QHash<QString, double> mine;
+        QString note;
+        if (!m_annotator.isEmpty()) {
+            QSqlQuery q(m_project->database());
+            q.prepare(QStringLiteral("SELECT a.name, n.score, n.note FROM annotations n JOIN items i ON i.id = n.item_id "
+                                     "JOIN aspects a ON a.id = n.aspect_id WHERE i.ext_id = ? AND n.annotator = ?"));
+            q.addBindValue(id);
+            q.addBindValue(m_annotator);
+            if (q.exec())
+                while (q.next()) {
+                    mine.insert(q.value(0).toString(), q.value(1).toDouble());
+                    if (note.isEmpty())
+                        note = q.value(2).toString();
+                }
+        }
+        for (AspectScoreRow *row : std::as_const(m_rows)) {
+            const auto it = mine.constFind(row->aspect().name);
+            row->setScore(it == mine.cend() ? std::nullopt : std::optional<double>(*it));
+        }
+        m_note->setText(note);
+    }
+    setActiveAspect(std::clamp(m_active, 0, std::max(0, int(m_rows.size()) - 1)));
+    updateJudges();
+    updateProgress();
+    updateSuggestions();
+    updateAgreement();
+}
+
+void AnnotatePane::setActiveAspect(int index)
+{
+    if (m_rows.isEmpty())
+        return;
+    m_active = (index + int(m_rows.size())) % int(m_rows.size());
+    for (int i = 0; i < m_rows.size(); ++i)
+        m_rows[i]->setActive(i == m_active);
+}
+
+void AnnotatePane::scoreActive(double score)
+{
+    if (m_active < 0 || m_active >= m_rows.size())
+        return;
+    setScore(m_active, score);
+    if (m_rows[m_active]->score() == score && m_active + 1 < m_rows.size())
+        setActiveAspect(m_active + 1);
+}
+
+void AnnotatePane::setScore(int aspectIndex, double score)
+{
+    const QString id = currentItemId();
+    if (!m_project || id.isEmpty() || m_annotator.isEmpty())
+        return;
+    Annotation a{id, m_aspects[aspectIndex].name, m_annotator, score, m_note->text().trimmed(),
+                 QDateTime::currentDateTimeUtc()};
+    if (auto r = m_project->setAnnotation(a); !r) {
+        emit problem(tr("Could not save the score: %1").arg(r.errorString()));
+        return;
+    }
+    m_rows[aspectIndex]->setScore(score);
+    updateProgress();
+    updateAgreement();
+}
+
+void AnnotatePane::clearScore(int aspectIndex)
+{
+    const QString id = currentItemId();
+    if (!m_project || id.isEmpty() || m_annotator.isEmpty() || aspectIndex >= m_aspects.size())
+        return;
+    if (auto r = m_project->removeAnnotation(id, m_aspects[aspectIndex].name, m_annotator); !r) {
+        emit problem(tr("Could not clear the score: %1").arg(r.errorString()));
+        return;
+    }
+    m_rows[aspectIndex]->setScore(std::nullopt);
+    updateProgress();
+}
+
+void AnnotatePane::saveNote()
+{
+    const QString id = currentItemId();
+    if (!m_project || id.isEmpty() || m_annotator.isEmpty())
+        return;
+    // The note travels with each of this annotator's scores for the item.
+    QVector<Annotation> list;
+    for (int i = 0; i < m_rows.size(); ++i)
+        if (const auto s = m_rows[i]->score())
+            list.append(Annotation{id, m_aspects[i].name, m_annotator, *s, m_note->text().trimmed(),
+                                   QDateTime::currentDateTimeUtc()});
+    if (list.isEmpty())
+        return;
+    if (auto r = m_project->addAnnotations(list); !r)
+        emit problem(tr("Could not save the note: %1").arg(r.errorString()));
+}
+
+void AnnotatePane::move(int delta)
+{
+    if (m_queue.isEmpty())
+        return;
+    const int next = std::clamp(m_index + delta, 0, int(m_queue.size()) - 1);
+    if (next == m_index)
+        return;
+    m_index = next;
+    m_active = 0;
+    showCurrent();
+}
+
+bool AnnotatePane::goToItem(const QString &id)
+{
+    const int i = int(m_queue.indexOf(id));
+    if (i < 0)
+        return false;
+    m_index = i;
+    m_active = 0;
+    showCurrent();
+    m_surface->setFocus();
+    return true;
+}
+
+void AnnotatePane::updateProgress()
+{
+    const int done = labelledCount();
+    const int total = int(m_queue.size());
+    m_progress->setRange(0, std::max(1, total));
+    m_progress->setValue(done);
+    m_progressLabel->setText(m_queueIsTrain ? tr("%1 of %2 labelled").arg(done).arg(total)
+                                            : tr("%1 of %2 labelled (no train split yet)").arg(done).arg(total));
+}
+
+void AnnotatePane::updateJudges()
+{
+    const QString id = currentItemId();
+    QHash<QString, QStringList> perAspect;
+    if (!m_blind && m_project && !id.isEmpty()) {
+        QSqlQuery q(m_project->database());
+        q.prepare(QStringLiteral("SELECT a.name, r.name, s.score FROM judge_scores s JOIN runs r ON r.id = s.run_id "
+                                 "JOIN items i ON i.id = s.item_id JOIN aspects a ON a.id = s.aspect_id "
+                                 "WHERE i.ext_id = ? AND s.score IS NOT NULL ORDER BY r.id"));
+        q.addBindValue(id);
+        if (q.exec())
+            while (q.next())
+                perAspect[q.value(0).toString()].append(
+                    tr("%1: %2").arg(q.value(1).toString(), QString::number(q.value(2).toDouble(), 'f', 2)));
+    }
+    for (AspectScoreRow *row : std::as_const(m_rows)) {
+        const QStringList judges = perAspect.value(row->aspect().name);
+        row->setJudgeText(judges.isEmpty() ? QString() : tr("Judges — %1").arg(judges.join(QStringLiteral(", "))));
+    }
+}
+
+void AnnotatePane::updateSuggestions()
+{
+    m_suggestions->clear();
+    m_makeSplit->setVisible(m_project && !m_queueIsTrain && !m_queue.isEmpty());
+    if (!m_project || m_queue.isEmpty())
+        return;
+    const auto counts = scoredAspectsPerItem();
+    QVector<LabelSuggester::Candidate> candidates;
+    QSqlQuery q(m_project->database());
+    q.setForwardOnly(true);
+    if (q.exec(QStringLiteral("SELECT ext_id, group_id, system_id FROM items ORDER BY position"))) {
+        const QSet<QString> inQueue(m_queue.cbegin(), m_queue.cend());
+        while (q.next()) {
+            const QString id = q.value(0).toString();
+            if (inQueue.contains(id) && counts.value(id) < m_aspects.size())
+                candidates.append({id, q.value(1).toString(), q.value(2).toString()});
+        }
+    }
+    const auto stratum = LabelSuggester::stratumFromName(m_stratum->currentData().toString());
+    // Seeded by the annotator, so the order is stable for one person and differs between people.
+    const quint32 seed = qHash(m_annotator);
+    for (const QString &id : LabelSuggester::suggest(candidates, stratum, 8, seed)) {
+        auto *item = new QListWidgetItem(tr("item %1").arg(id), m_suggestions);
+        item->setData(Qt::UserRole, id);
+    }
+}
+
+void AnnotatePane::makeTrainSplit()
+{
+    if (!m_project)
+        return;
+    QVector<LabelSuggester::Candidate> all;
+    QSqlQuery q(m_project->database());
+    q.setForwardOnly(true);
+    if (q.exec(QStringLiteral("SELECT ext_id, group_id, system_id FROM items ORDER BY position")))
+        while (q.next())
+            all.append({q.value(0).toString(), q.value(1).toString(), q.value(2).toString()});
+    const auto stratum = LabelSuggester::stratumFromName(m_stratum->currentData().toString());
+    const QStringList train = LabelSuggester::suggest(all, stratum, 30, 1);
+    QHash<QString, SplitRole> roles;
+    for (const auto &c : std::as_const(all))
+        roles.insert(c.id, SplitRole::Test);
+    for (const QString &id : train)
+        roles.insert(id, SplitRole::Train);
+    if (auto r = m_project->setSplit(roles); !r)
+        emit problem(tr("Could not save the split: %1").arg(r.errorString()));
+}
+
+void AnnotatePane::updateAgreement()
+{
+    if (!m_project || m_aspects.isEmpty()) {
+        m_agreement->clear();
+        return;
+    }
+    const SplitFilter filter = m_queueIsTrain ? SplitFilter::Train : SplitFilter::All;
+    // Alpha over a single item says nothing (it is 0 by construction): shown only from two items.
+    const auto fmt = [this](const stats::AlphaResult &r) -> QString {
+        const QString items = r.units == 1 ? tr("<small>(1 item)</small>") : tr("<small>(%1 items)</small>").arg(r.units);
+        const QString value = (std::isnan(r.alpha) || r.units < 2) ? QStringLiteral("—") : QString::number(r.alpha, 'f', 2);
+        return value + QLatin1Char(' ') + items;
+    };
+    const QVector<JudgeInfo> judges = m_blind ? QVector<JudgeInfo>() : m_project->judges();
+    QString html = QStringLiteral("<b>%1</b> <small>%2</small><table cellspacing='0' cellpadding='2'><tr><th align='left'>%3</th>"
+                                  "<th align='left'>%4</th>")
+                       .arg(tr("Agreement"), tr("(Krippendorff's α, interval, %1)")
+                                                 .arg(m_queueIsTrain ? tr("train split") : tr("all items")),
+                            tr("Aspect"), tr("Between people"));
+    for (const JudgeInfo &j : judges)
+        html += QStringLiteral("<th align='left'>%1</th>").arg(tr("%1 vs people").arg(j.name.toHtmlEscaped()));
+    html += QStringLiteral("</tr>");
+    for (const Aspect &a : std::as_const(m_aspects)) {
+        const auto humans = stats::gatherCoders(*m_project, a.name, filter);
+        QString between = QStringLiteral("—");
+        if (humans && humans->coders.size() >= 2)
+            between = fmt(stats::krippendorffAlpha(humans->data, stats::AlphaLevel::Interval)) + QStringLiteral(" ")
+                      + tr("<small>%1 annotators</small>").arg(humans->coders.size());
+        else if (humans)
+            between = tr("needs a second annotator");
+        html += QStringLiteral("<tr><td>%1&nbsp;&nbsp;</td><td>%2&nbsp;&nbsp;</td>").arg(a.name.toHtmlEscaped(), between);
+        for (const JudgeInfo &j : judges) {
+            QString cell = QStringLiteral("—");
+            if (j.aspects.contains(a.name)) {
+                // The judge against the people's mean: one coder each.
+                const auto m = stats::gatherCoders(*m_project, a.name, filter, {j.name});
+                if (m && m->coders.size() >= 2) {
+                    stats::ReliabilityData pair;
+                    for (const auto &row : m->data) {
+                        double sum = 0;
+                        int n = 0;
+                        for (size_t c = 0; c + 1 < row.size(); ++c)
+                            if (!std::isnan(row[c])) {
+                                sum += row[c];
+                                ++n;
+                            }
+                        pair.push_back({n > 0 ? sum / n : std::nan(""), row.back()});
+                    }
+                    cell = fmt(stats::krippendorffAlpha(pair, stats::AlphaLevel::Interval));
+                }
+            }
+            html += QStringLiteral("<td>%1&nbsp;&nbsp;</td>").arg(cell);
+        }
+        html += QStringLiteral("</tr>");
+    }
+    html += QStringLiteral("</table>");
+    if (m_blind)
+        html += QStringLiteral("<small>") + tr("Judge agreement is hidden in blind mode.") + QStringLiteral("</small>");
+    m_agreement->setText(html);
+}
+
+void AnnotatePane::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    if (m_annotator.isEmpty())
+        m_nameEdit->setFocus();
+    else
+        m_surface->setFocus();
+}
+
+bool AnnotatePane::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_note && event->type() == QEvent::KeyPress) {
+        auto *key = static_cast<QKeyEvent *>(event);
+        if (key->key() == Qt::Key_Return || key->key() == Qt::Key_Enter || key->key() == Qt::Key_Escape) {
+            saveNote();
+            m_surface->setFocus();
+            return true;
+        }
+        return false; // typing a note: no shortcut fires
+    }
+    if (watched == m_surface && (event->type() == QEvent::KeyPress || event->type() == QEvent::ShortcutOverride)) {
+        auto *key = static_cast<QKeyEvent *>(event);
+        // Claim the keys the pane uses before the window's shortcuts see them.
+        if (event->type() == QEvent::ShortcutOverride) {
+            if (key->modifiers() & (Qt::ControlModifier | Qt::AltModifier | Qt::MetaModifier))
+                return false;
+            event->accept();
+            return true;
+        }
+        return handleKey(key);
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+bool AnnotatePane::handleKey(QKeyEvent *event)
+{
+    if (event->modifiers() & (Qt::ControlModifier | Qt::AltModifier | Qt::MetaModifier))
+        return false;
+    const QString text = event->text();
+    switch (event->key()) {
+    case Qt::Key_Tab:
+    case Qt::Key_Down:
+        setActiveAspect(m_active + 1);
+        return true;
+    case Qt::Key_Backtab:
+    case Qt::Key_Up:
+        setActiveAspect(m_active - 1);
+        return true;
+    case Qt::Key_Return:
+    case Qt::Key_Enter:
+        saveNote();
+        move(+1);
+        return true;
+    case Qt::Key_Right:
+        move(+1);
+        return true;
+    case Qt::Key_Left:
+        move(-1);
+        return true;
+    case Qt::Key_Backspace:
+    case Qt::Key_Delete:
+        clearScore(m_active);
+        return true;
+    case Qt::Key_Escape:
+        m_cheatSheet->hide();
+        return true;
+    case Qt::Key_N:
+        m_note->setFocus();
+        return true;
+    default:
+        break;
+    }
+    if (text == QLatin1String("?")) {
+        m_cheatSheet->setVisible(!m_cheatSheet->isVisible());
+        return true;
+    }
+    if (text.size() == 1 && text[0].isDigit() && m_active < m_rows.size()) {
+        if (const auto score = m_rows[m_active]->scoreForDigit(text[0].digitValue()))
+            scoreActive(*score);
+        return true;
+    }
+    return false;
+}
+
+} // namespace rubric
