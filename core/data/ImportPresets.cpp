@@ -29,6 +29,7 @@ void addHuman(FieldMapping &m, const QString &prefix, std::initializer_list<Aspe
 FieldMapping summeval()
 {
     FieldMapping m;
+    m.task = QStringLiteral("summarization");
     m.group = QStringLiteral("doc_id");
     m.system = QStringLiteral("system_id");
     m.source = QStringLiteral("source");
@@ -59,6 +60,7 @@ FieldMapping summeval()
 FieldMapping topicalChat()
 {
     FieldMapping m;
+    m.task = QStringLiteral("dialogue");
     m.group = QStringLiteral("source");
     m.system = QStringLiteral("system_id");
     m.source = QStringLiteral("source");
@@ -99,6 +101,7 @@ FieldMapping topicalChat()
 FieldMapping hanna()
 {
     FieldMapping m;
+    m.task = QStringLiteral("story");
     m.id = QStringLiteral("story_id");
     m.group = QStringLiteral("prompt");
     m.source = QStringLiteral("prompt");

@@ -374,6 +374,8 @@ Result<ImportSummary> Importer::run(Project &project, const ImportSpec &spec)
             if (!a.exec())
                 return makeError(a.lastError().text(), file, lines.at(p.item), m.human.at(p.aspect).second);
         }
+        if (!m.task.isEmpty())
+            return sql::exec(q, QStringLiteral("INSERT OR IGNORE INTO meta(key, value) VALUES('task', ?)"), {m.task});
         return {};
     });
     if (!written)

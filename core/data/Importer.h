@@ -25,6 +25,9 @@ struct FieldMapping
     QVector<QPair<QString, QString>> human;            ///< ASPECT → FIELD (a list value = one score per rater)
     QHash<QString, QPair<double, double>> scales;      ///< ASPECT → (min, max); default 1–5
     QHash<QString, QString> definitions;               ///< ASPECT → definition (presets fill these)
+    /// The kind of text judged ("summarization", "dialogue", "story"): stored as the project's
+    /// meta key `task` (prompts word themselves after it) unless the project already has one.
+    QString task;
     /// A system derived from a numeric id (HANNA's story_id): when > 0 and `system` is unmapped,
     /// an item's system is systemFromIdNames[id / systemFromIdBlock]; an id that is not a whole
     /// number in range is refused.

@@ -174,6 +174,9 @@ void TestImporter::presets()
     QVERIFY2(qAbs(meanOfMeans(human) - mean) < 5e-5, qPrintable(QString::number(meanOfMeans(human), 'f', 6)));
     QCOMPARE((*p)->annotators(aspect), QStringList{QStringLiteral("imported")});
     QVERIFY(!(*p)->aspect(aspect)->definition.isEmpty());
+    // The preset tells the prompts what kind of text is judged.
+    QVERIFY(!mapping->task.isEmpty());
+    QCOMPARE((*p)->meta(QStringLiteral("task")), mapping->task);
 }
 
 void TestImporter::generic_data()
