@@ -675,13 +675,23 @@ void TestJudgeEngine::killMidBatchResendsOnlyInFlight()
     QVERIFY2(lost <= concurrency + 32, qPrintable(QString::number(lost)));
 
     server.resetCounts();
+    server.setRecording(true);
     QProcess again;
     again.setProcessChannelMode(QProcess::ForwardedChannels);
     again.start(QStringLiteral(JUDGE_BATCH_CHILD), args);
     QVERIFY(again.waitForStarted());
     QTRY_VERIFY_WITH_TIMEOUT(again.state() == QProcess::NotRunning, 60000);
     QCOMPARE(again.exitCode(), 0);
-    QCOMPARE(server.requestCount(), n - cached);
+    // The restart asks exactly for the prompts that were not cached. On a loaded machine a few
+    // requests of the killed child can still sit in the kernel's accept queue and reach the
+    // server after the reset; they are for in-flight (uncached) prompts, so they show up only
+    // as repeats of prompts the restart also asked for, never as a cached prompt sent again.
+    QSet<QByteArray> distinct;
+    for (const RecordedRequest &r : server.recorded())
+        distinct.insert(r.body);
+    QCOMPARE(int(distinct.size()), n - cached);
+    QVERIFY2(server.requestCount() - int(distinct.size()) <= concurrency,
+             qPrintable(QString::number(server.requestCount())));
     auto project = Project::open(path);
     QVERIFY(project.ok());
     QCOMPARE(CallStore(project->get()).cacheSize(), n);
