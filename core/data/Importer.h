@@ -25,6 +25,11 @@ struct FieldMapping
     QVector<QPair<QString, QString>> human;            ///< ASPECT → FIELD (a list value = one score per rater)
     QHash<QString, QPair<double, double>> scales;      ///< ASPECT → (min, max); default 1–5
     QHash<QString, QString> definitions;               ///< ASPECT → definition (presets fill these)
+    /// A system derived from a numeric id (HANNA's story_id): when > 0 and `system` is unmapped,
+    /// an item's system is systemFromIdNames[id / systemFromIdBlock]; an id that is not a whole
+    /// number in range is refused.
+    int systemFromIdBlock = 0;
+    QStringList systemFromIdNames;
 };
 
 struct ImportSpec
@@ -50,12 +55,28 @@ struct ImportSummary
 };
 
 /// Reads datasets into a project. All-or-nothing: on any malformed input (broken JSON/CSV, a
-/// missing mapped field, a non-numeric score) nothing is written and the Error names the file,
-/// the 1-based line and the field.
+/// missing mapped field, a non-numeric score, a score outside its aspect's scale, an id already
+/// in the project) nothing is written and the Error names the file, the 1-based line and the
+/// field. Everything (aspects, items, annotations) is written in one transaction.
+///
+/// Human scores: a scalar becomes one annotation by the annotator `imported`; a list
+/// (`[4, 3, 3]`, in CSV also the text "[4, 3, 3]") becomes one annotation per rater, named
+/// `rater#1`, `rater#2`, … by position in the list (the same position is taken to be the same
+/// rater across aspects). An empty cell, a JSON null or a null list element means "not rated"
+/// and adds no annotation; a missing field is an error.
+///
+/// Aspects: a mapped aspect takes its scale from FieldMapping::scales, else keeps the scale it
+/// already has in the project, else 1–5. Definitions from the mapping replace the stored ones.
+/// Runs on the calling thread; emits the project's change signals after the commit.
 class Importer
 {
 public:
-    /// The format from the file name (.json, .jsonl/.ndjson, .csv, .tsv/.tab).
+    static constexpr const char *scalarAnnotator = "imported";
+    static QString raterName(int index) { return QStringLiteral("rater#%1").arg(index + 1); }
+
+    /// The format from the file name (.json, .jsonl/.ndjson, .csv, .tsv/.tab); `requested` wins
+    /// when it is not Auto. A .json file whose first character is `{` is read as JSONL.
+    /// Auto when it cannot tell.
     static ImportFormat formatFor(const QString &file, ImportFormat requested = ImportFormat::Auto);
     static Result<ImportFormat> parseFormat(const QString &name);
 
@@ -67,6 +88,8 @@ public:
     static Result<ImportSummary> run(Project &project, const ImportSpec &spec);
 
     /// Long-format human scores: columns item_id, annotator, aspect, score[, note] (CSV/TSV/JSON/JSONL).
+    /// Replaces an existing score of the same annotator × item × aspect. An aspect not yet in the
+    /// project is created with the scale 1–5. Unknown item ids are refused. All-or-nothing.
     static Result<ImportSummary> runAnnotations(Project &project, const QString &file,
                                                 ImportFormat format = ImportFormat::Auto);
 };

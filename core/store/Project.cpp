@@ -198,13 +198,13 @@ Result<void> Project::addItems(const QVector<Item> &items)
                                       "reference, context) VALUES(?, ?, ?, ?, ?, ?, ?, ?)")))
             return makeError(q.lastError().text(), m_path);
         for (const Item &it : items) {
-            q.addBindValue(it.id);
+            q.addBindValue(sql::text(it.id));
             q.addBindValue(position++);
-            q.addBindValue(it.group);
-            q.addBindValue(it.system);
-            q.addBindValue(it.source);
-            q.addBindValue(it.output);
-            q.addBindValue(it.reference);
+            q.addBindValue(sql::text(it.group));
+            q.addBindValue(sql::text(it.system));
+            q.addBindValue(sql::text(it.source));
+            q.addBindValue(sql::text(it.output));
+            q.addBindValue(sql::text(it.reference));
             q.addBindValue(it.context.isEmpty() ? QStringLiteral("{}") : json::stringify(it.context));
             if (!q.exec()) {
                 const bool duplicate = q.lastError().nativeErrorCode() == QLatin1String("2067")
@@ -275,7 +275,7 @@ Result<void> Project::upsertAspect(const Aspect &a)
     auto r = sql::exec(q, QStringLiteral("INSERT INTO aspects(name, definition, scale_min, scale_max) VALUES(?, ?, ?, ?) "
                                          "ON CONFLICT(name) DO UPDATE SET definition = excluded.definition, "
                                          "scale_min = excluded.scale_min, scale_max = excluded.scale_max"),
-                       {a.name, a.definition, a.min, a.max});
+                       {a.name, sql::text(a.definition), a.min, a.max});
     if (r)
         emit aspectsChanged();
     return r;
@@ -319,7 +319,7 @@ static Result<void> insertAnnotation(QSqlQuery &q, qint64 itemRow, qint64 aspect
                      QStringLiteral("INSERT INTO annotations(item_id, aspect_id, annotator, score, note, created_at) "
                                     "VALUES(?, ?, ?, ?, ?, ?) ON CONFLICT(item_id, aspect_id, annotator) DO UPDATE "
                                     "SET score = excluded.score, note = excluded.note, created_at = excluded.created_at"),
-                     {itemRow, aspectRow, a.annotator, a.score, a.note,
+                     {itemRow, aspectRow, a.annotator, a.score, sql::text(a.note),
                       (a.time.isValid() ? a.time.toUTC() : QDateTime::currentDateTimeUtc()).toString(Qt::ISODateWithMs)});
 }
 
@@ -591,7 +591,7 @@ Result<void> Project::addIssue(const QString &kind, const QString &message, cons
 {
     QSqlQuery q(database());
     auto r = sql::exec(q, QStringLiteral("INSERT INTO issues(kind, run, item_ext_id, message, created_at) VALUES(?, ?, ?, ?, ?)"),
-                       {kind, run, itemId, message, now()});
+                       {kind, sql::text(run), sql::text(itemId), message, now()});
     if (r)
         emit issuesChanged();
     return r;

@@ -163,7 +163,7 @@ Result<void> migrate(QSqlDatabase &db, const QString &path)
             if (!q.exec(sql)) {
                 const QString err = q.lastError().text();
                 db.rollback();
-                return makeError(QCoreApplication::translate("Schema", "migration %1→%2 failed: %3 (%4)")
+                return makeError(QCoreApplication::translate("Schema", "migrating the project from schema %1 to %2 failed: %3 (%4)")
                                      .arg(v)
                                      .arg(v + 1)
                                      .arg(err, sql),

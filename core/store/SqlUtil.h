@@ -22,6 +22,12 @@ inline Result<void> exec(QSqlQuery &q, const QString &sql, std::initializer_list
     return {};
 }
 
+/// A QString that binds as '' rather than NULL when it is null (text columns are NOT NULL).
+inline QVariant text(const QString &s)
+{
+    return s.isNull() ? QVariant(QStringLiteral("")) : QVariant(s);
+}
+
 /// NULL for NaN, the value otherwise.
 inline QVariant nullableDouble(double v)
 {

@@ -1,28 +1,344 @@
 #include "store/Project.h"
 #include "store/Schema.h"
 
+#include <QCryptographicHash>
+#include <QFile>
+#include <QSignalSpy>
 #include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <cmath>
+
 using namespace rubric;
+
+namespace {
+
+/// Builds a database file from an SQL script (one statement per line, `--` comments).
+bool writeDatabaseFromSql(const QString &dbPath, const QString &sqlFile)
+{
+    QFile f(sqlFile);
+    if (!f.open(QIODevice::ReadOnly))
+        return false;
+    bool ok = true;
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("fixture"));
+        db.setDatabaseName(dbPath);
+        ok = db.open();
+        QSqlQuery q(db);
+        for (const QByteArray &line : f.readAll().split('\n')) {
+            const QString stmt = QString::fromUtf8(line).trimmed();
+            if (stmt.isEmpty() || stmt.startsWith(QLatin1String("--")))
+                continue;
+            ok = ok && q.exec(stmt);
+        }
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(QStringLiteral("fixture"));
+    return ok;
+}
+
+QByteArray fileHash(const QString &path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    return QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256);
+}
+
+std::unique_ptr<Project> openOrFail(const QString &path)
+{
+    auto p = Project::open(path);
+    if (!p)
+        qWarning("%s", qPrintable(p.errorString()));
+    return p ? std::move(p).value() : nullptr;
+}
+
+Item makeItem(const QString &id, const QString &group = QStringLiteral("g"), const QString &system = QStringLiteral("s"))
+{
+    Item it;
+    it.id = id;
+    it.group = group;
+    it.system = system;
+    it.source = QStringLiteral("source of ") + id;
+    it.output = QStringLiteral("output of ") + id;
+    return it;
+}
+
+} // namespace
 
 class TestProject : public QObject
 {
     Q_OBJECT
 private slots:
-    void createsCurrentSchema();
+    void createsCurrentSchemaWithWalAndForeignKeys();
+    void migratesVersion1();
+    void failedMigrationLeavesFileAsItWas();
+    void refusesNewerSchema();
+    void refusesNonProjectFile();
+    void addItemsIsAllOrNothing();
+    void annotationsSavedAtOnceAndValidated();
+    void humanScoresAreMeansPerItem();
+    void splitRoundTrips();
+    void judgeScoresKeepMissingApart();
+    void connectionsPerThread();
 };
 
-void TestProject::createsCurrentSchema()
+void TestProject::createsCurrentSchemaWithWalAndForeignKeys()
 {
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("p.rubric"));
-    auto p = Project::open(path);
-    QVERIFY2(p.ok(), qPrintable(p.errorString()));
-    QSqlQuery q((*p)->database());
+    auto p = openOrFail(path);
+    QVERIFY(p);
+    QSqlQuery q(p->database());
     QVERIFY(q.exec(QStringLiteral("PRAGMA user_version")) && q.next());
     QCOMPARE(q.value(0).toInt(), schema::currentVersion);
+    QVERIFY(q.exec(QStringLiteral("PRAGMA journal_mode")) && q.next());
+    QCOMPARE(q.value(0).toString(), QStringLiteral("wal"));
+    QVERIFY(q.exec(QStringLiteral("PRAGMA foreign_keys")) && q.next());
+    QCOMPARE(q.value(0).toInt(), 1);
+    // Every table of the current schema is there.
+    for (const char *table : {"items", "aspects", "annotations", "splits", "runs", "judge_scores", "rubric_versions",
+                              "criteria", "criterion_scores", "judge_cache", "judge_ledger", "prompt_templates", "issues"}) {
+        QVERIFY(q.exec(QStringLiteral("SELECT COUNT(*) FROM sqlite_master WHERE type='table' AND name='%1'")
+                           .arg(QLatin1String(table)))
+                && q.next());
+        QVERIFY2(q.value(0).toInt() == 1, table);
+    }
+}
+
+void TestProject::migratesVersion1()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("old.rubric"));
+    QVERIFY(writeDatabaseFromSql(path, QStringLiteral(RUBRIC_TEST_DATA "/fixtures/schema_v1.sql")));
+
+    auto p = openOrFail(path);
+    QVERIFY(p);
+    QSqlQuery q(p->database());
+    QVERIFY(q.exec(QStringLiteral("PRAGMA user_version")) && q.next());
+    QCOMPARE(q.value(0).toInt(), schema::currentVersion);
+
+    QCOMPARE(p->itemCount(), 3);
+    QCOMPARE(p->meta(QStringLiteral("task")), QStringLiteral("summarization"));
+    QCOMPARE(p->item(QStringLiteral("c"))->context.value(QStringLiteral("fact")).toString(), QStringLiteral("x"));
+    const auto anns = p->annotations(QStringLiteral("coherence"));
+    QCOMPARE(anns.size(), 3);
+    QCOMPARE(anns.first().note, QString()); // the column added by v2 has its default
+    QCOMPARE(p->humanScores(QStringLiteral("coherence")).value(QStringLiteral("a")), 3.5);
+    QCOMPARE(p->split().value(QStringLiteral("a")), SplitRole::Train);
+    // The migrated file takes v2 data.
+    QVERIFY(p->ensureJudge(QStringLiteral("j"), QStringLiteral("imported")).ok());
+    QVERIFY(p->setAnnotation({QStringLiteral("c"), QStringLiteral("coherence"), QStringLiteral("ann1"), 5,
+                              QStringLiteral("a note"), {}})
+                .ok());
+}
+
+void TestProject::failedMigrationLeavesFileAsItWas()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("clash.rubric"));
+    QVERIFY(writeDatabaseFromSql(path, QStringLiteral(RUBRIC_TEST_DATA "/fixtures/schema_v1.sql")));
+    {
+        // A v1 file that already has a table the v2 step creates: the step must fail as a whole.
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("clash"));
+        db.setDatabaseName(path);
+        QVERIFY(db.open());
+        QSqlQuery q(db);
+        QVERIFY(q.exec(QStringLiteral("CREATE TABLE judge_cache(x)")));
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(QStringLiteral("clash"));
+
+    auto p = Project::open(path);
+    QVERIFY(!p.ok());
+    QVERIFY2(p.errorString().contains(QLatin1String("from schema 1 to 2")), qPrintable(p.errorString()));
+    QVERIFY(p.errorString().contains(path));
+
+    QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("check"));
+    db.setDatabaseName(path);
+    QVERIFY(db.open());
+    {
+        QSqlQuery q(db);
+        QVERIFY(q.exec(QStringLiteral("PRAGMA user_version")) && q.next());
+        QCOMPARE(q.value(0).toInt(), 1);
+        // Neither the column added first nor the tables created before the clash are there.
+        QVERIFY(q.exec(QStringLiteral("SELECT COUNT(*) FROM sqlite_master WHERE name IN ('runs','judge_scores')")) && q.next());
+        QCOMPARE(q.value(0).toInt(), 0);
+        QVERIFY(!q.exec(QStringLiteral("SELECT note FROM annotations")));
+    }
+    db.close();
+    db = {};
+    QSqlDatabase::removeDatabase(QStringLiteral("check"));
+}
+
+void TestProject::refusesNewerSchema()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("new.rubric"));
+    {
+        auto p = openOrFail(path);
+        QVERIFY(p);
+        QSqlQuery q(p->database());
+        QVERIFY(q.exec(QStringLiteral("PRAGMA user_version = %1").arg(schema::currentVersion + 1)));
+        QVERIFY(q.exec(QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)")));
+    }
+    const QByteArray before = fileHash(path);
+    auto p = Project::open(path);
+    QVERIFY(!p.ok());
+    QVERIFY2(p.errorString().contains(QLatin1String("newer")), qPrintable(p.errorString()));
+    QVERIFY(p.errorString().contains(path));
+    QCOMPARE(fileHash(path), before);
+}
+
+void TestProject::refusesNonProjectFile()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("notes.rubric"));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("this is a text file, not a database\n");
+    f.close();
+    auto p = Project::open(path);
+    QVERIFY(!p.ok());
+    QVERIFY2(p.errorString().contains(QLatin1String("not an SQLite database")), qPrintable(p.errorString()));
+
+    auto missing = Project::open(dir.filePath(QStringLiteral("none.rubric")), Project::OpenMode::OpenExisting);
+    QVERIFY(!missing.ok());
+    QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("none.rubric"))));
+}
+
+void TestProject::addItemsIsAllOrNothing()
+{
+    QTemporaryDir dir;
+    auto p = openOrFail(dir.filePath(QStringLiteral("p.rubric")));
+    QVERIFY(p);
+    QSignalSpy changed(p.get(), &Project::itemsChanged);
+    { auto r0 = p->addItems({makeItem(QStringLiteral("0")), makeItem(QStringLiteral("1"))}); QVERIFY2(r0.ok(), qPrintable(r0.errorString())); }
+    QCOMPARE(changed.count(), 1);
+
+    // The third item clashes with an existing id: none of the batch lands.
+    auto r = p->addItems({makeItem(QStringLiteral("2")), makeItem(QStringLiteral("3")), makeItem(QStringLiteral("1"))});
+    QVERIFY(!r.ok());
+    QVERIFY2(r.errorString().contains(QLatin1String("'1' is already")), qPrintable(r.errorString()));
+    QCOMPARE(p->itemCount(), 2);
+    QCOMPARE(changed.count(), 1);
+    QCOMPARE(p->itemIds(), (QStringList{QStringLiteral("0"), QStringLiteral("1")}));
+}
+
+void TestProject::annotationsSavedAtOnceAndValidated()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("p.rubric"));
+    {
+        auto p = openOrFail(path);
+        QVERIFY(p);
+        QVERIFY(p->addItems({makeItem(QStringLiteral("x"))}).ok());
+        QVERIFY(p->upsertAspect({QStringLiteral("fluency"), QStringLiteral("Is it well written?"), 1, 3}).ok());
+        QSignalSpy spy(p.get(), &Project::annotationChanged);
+        QVERIFY(p->setAnnotation({QStringLiteral("x"), QStringLiteral("fluency"), QStringLiteral("ann"), 2, {}, {}}).ok());
+        QCOMPARE(spy.count(), 1);
+        QCOMPARE(spy.first().at(0).toString(), QStringLiteral("x"));
+
+        auto out = p->setAnnotation({QStringLiteral("x"), QStringLiteral("fluency"), QStringLiteral("ann"), 4, {}, {}});
+        QVERIFY(!out.ok());
+        QVERIFY2(out.errorString().contains(QLatin1String("outside its scale")), qPrintable(out.errorString()));
+        QVERIFY(!p->setAnnotation({QStringLiteral("nope"), QStringLiteral("fluency"), QStringLiteral("ann"), 2, {}, {}}).ok());
+        QVERIFY(!p->setAnnotation({QStringLiteral("x"), QStringLiteral("nope"), QStringLiteral("ann"), 2, {}, {}}).ok());
+        // Replacing a score keeps one row per annotator × item × aspect.
+        QVERIFY(p->setAnnotation({QStringLiteral("x"), QStringLiteral("fluency"), QStringLiteral("ann"), 3,
+                                  QStringLiteral("better on reread"), {}})
+                    .ok());
+    }
+    // A fresh open (as after killing the app) sees the last saved score.
+    auto p = openOrFail(path);
+    QVERIFY(p);
+    const auto anns = p->annotations();
+    QCOMPARE(anns.size(), 1);
+    QCOMPARE(anns.first().score, 3.0);
+    QCOMPARE(anns.first().note, QStringLiteral("better on reread"));
+}
+
+void TestProject::humanScoresAreMeansPerItem()
+{
+    QTemporaryDir dir;
+    auto p = openOrFail(dir.filePath(QStringLiteral("p.rubric")));
+    QVERIFY(p);
+    QVERIFY(p->addItems({makeItem(QStringLiteral("a")), makeItem(QStringLiteral("b")), makeItem(QStringLiteral("c"))}).ok());
+    QVERIFY(p->upsertAspect({QStringLiteral("coh"), {}, 1, 5}).ok());
+    QVERIFY(p->addAnnotations({{QStringLiteral("a"), QStringLiteral("coh"), QStringLiteral("r1"), 4, {}, {}},
+                               {QStringLiteral("a"), QStringLiteral("coh"), QStringLiteral("r2"), 3, {}, {}},
+                               {QStringLiteral("a"), QStringLiteral("coh"), QStringLiteral("r3"), 3, {}, {}},
+                               {QStringLiteral("b"), QStringLiteral("coh"), QStringLiteral("r1"), 1, {}, {}}})
+                .ok());
+    const auto h = p->humanScores(QStringLiteral("coh"));
+    QCOMPARE(h.size(), 2);
+    QVERIFY(std::abs(h.value(QStringLiteral("a")) - 10.0 / 3.0) < 1e-12);
+    QCOMPARE(h.value(QStringLiteral("b")), 1.0);
+    QCOMPARE(p->annotators(QStringLiteral("coh")).size(), 3);
+
+    // A batch with one bad row writes none of its rows.
+    QVERIFY(!p->addAnnotations({{QStringLiteral("c"), QStringLiteral("coh"), QStringLiteral("r1"), 2, {}, {}},
+                                {QStringLiteral("c"), QStringLiteral("coh"), QStringLiteral("r2"), 9, {}, {}}})
+                 .ok());
+    QCOMPARE(p->annotations().size(), 4);
+}
+
+void TestProject::splitRoundTrips()
+{
+    QTemporaryDir dir;
+    auto p = openOrFail(dir.filePath(QStringLiteral("p.rubric")));
+    QVERIFY(p);
+    QVERIFY(p->addItems({makeItem(QStringLiteral("a")), makeItem(QStringLiteral("b")), makeItem(QStringLiteral("c"))}).ok());
+    QVERIFY(p->setSplit({{QStringLiteral("a"), SplitRole::Train}, {QStringLiteral("c"), SplitRole::Test}}).ok());
+    QCOMPARE(p->itemIds(SplitFilter::Train), QStringList{QStringLiteral("a")});
+    QCOMPARE(p->itemIds(SplitFilter::Test), QStringList{QStringLiteral("c")});
+    QCOMPARE(p->itemIds(SplitFilter::All).size(), 3);
+    // Unknown ids are refused and the previous split stays.
+    QVERIFY(!p->setSplit({{QStringLiteral("zzz"), SplitRole::Train}}).ok());
+    QCOMPARE(p->itemIds(SplitFilter::Train), QStringList{QStringLiteral("a")});
+}
+
+void TestProject::judgeScoresKeepMissingApart()
+{
+    QTemporaryDir dir;
+    auto p = openOrFail(dir.filePath(QStringLiteral("p.rubric")));
+    QVERIFY(p);
+    QVERIFY(p->addItems({makeItem(QStringLiteral("a")), makeItem(QStringLiteral("b"))}).ok());
+    QVERIFY(p->upsertAspect({QStringLiteral("coh"), {}, 1, 5}).ok());
+    QVERIFY(p->ensureJudge(QStringLiteral("rouge-l"), QStringLiteral("rouge-l")).ok());
+    QVERIFY(!p->ensureJudge(QStringLiteral("rouge-l"), QStringLiteral("geval")).ok());
+    QVERIFY(p->setJudgeScores(QStringLiteral("rouge-l"), QStringLiteral("coh"),
+                              {{QStringLiteral("a"), 0.25}, {QStringLiteral("b"), std::nan("")}})
+                .ok());
+    const auto s = p->judgeScores(QStringLiteral("rouge-l"), QStringLiteral("coh"));
+    QCOMPARE(s.size(), 1);
+    QCOMPARE(s.value(QStringLiteral("a")), 0.25);
+    const auto j = p->judge(QStringLiteral("rouge-l"));
+    QVERIFY(j.has_value());
+    QCOMPARE(j->items, 1);
+    QCOMPARE(j->aspects, QStringList{QStringLiteral("coh")});
+}
+
+void TestProject::connectionsPerThread()
+{
+    QTemporaryDir dir;
+    auto p = openOrFail(dir.filePath(QStringLiteral("p.rubric")));
+    QVERIFY(p);
+    QVERIFY(p->addItems({makeItem(QStringLiteral("a"))}).ok());
+    const QString mainConnection = p->database().connectionName();
+    QString workerConnection;
+    int workerCount = -1;
+    QThread *worker = QThread::create([&] {
+        workerConnection = p->database().connectionName();
+        workerCount = p->itemCount();
+    });
+    worker->start();
+    QVERIFY(worker->wait(10000));
+    delete worker;
+    QCOMPARE(workerCount, 1);
+    QVERIFY(!workerConnection.isEmpty());
+    QVERIFY(workerConnection != mainConnection);
 }
 
 QTEST_GUILESS_MAIN(TestProject)

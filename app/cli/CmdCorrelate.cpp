@@ -1,0 +1,136 @@
+#include "CliUtil.h"
+
+#include "stats/Bootstrap.h"
+#include "stats/ProjectData.h"
+
+namespace rubric::cli {
+namespace {
+
+using namespace rubric::stats;
+
+QVariantList interval(const Interval &iv)
+{
+    return {jsonNumber(iv.lo), jsonNumber(iv.hi)};
+}
+
+QString number(double v)
+{
+    return v == v ? QString::number(v, 'f', 4) : QStringLiteral("n/a");
+}
+
+int run(const QStringList &args, Io &io)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Correlate a judge's scores with the human scores of one aspect (Pearson, Spearman, Kendall tau-b).\n"
+        "Levels: dataset = over all items; group = per group, skipping groups where the human or the judge\n"
+        "scores are all equal, averaged over the rest; system = per-system means first, then correlated.\n"
+        "Only items with both a human and a judge score take part. The default split is 'test' when the\n"
+        "project has a split, otherwise 'all'."));
+    parser.addOption({QStringLiteral("project"), QStringLiteral("Project file."), QStringLiteral("P")});
+    parser.addOption({QStringLiteral("aspect"), QStringLiteral("Aspect to correlate."), QStringLiteral("A")});
+    parser.addOption({QStringLiteral("judge"), QStringLiteral("Judge (run or imported scores)."), QStringLiteral("NAME")});
+    parser.addOption({QStringLiteral("level"), QStringLiteral("dataset (default), group or system."), QStringLiteral("L"),
+                      QStringLiteral("dataset")});
+    parser.addOption({QStringLiteral("split"),
+                      QStringLiteral("all, train or test (default: test if the project has a split, else all)."),
+                      QStringLiteral("S")});
+    parser.addOption({QStringLiteral("bootstrap"),
+                      QStringLiteral("Percentile bootstrap with N resamples (groups at group level, items otherwise)."),
+                      QStringLiteral("N")});
+    parser.addOption({QStringLiteral("seed"), QStringLiteral("Bootstrap seed (default 0)."), QStringLiteral("S"),
+                      QStringLiteral("0")});
+    parser.addOption({QStringLiteral("json"), QStringLiteral("Print one line of JSON.")});
+    if (auto rc = parse(parser, QStringLiteral("correlate"), args, io))
+        return *rc;
+    if (!require(parser, QStringLiteral("aspect"), io) || !require(parser, QStringLiteral("judge"), io))
+        return 2;
+    const auto level = parseLevel(parser.value(QStringLiteral("level")));
+    if (!level) {
+        io.err << "rubric correlate: --level must be dataset, group or system\n";
+        return 2;
+    }
+    int resamples = 0;
+    if (parser.isSet(QStringLiteral("bootstrap"))) {
+        bool ok = false;
+        resamples = parser.value(QStringLiteral("bootstrap")).toInt(&ok);
+        if (!ok || resamples < 1) {
+            io.err << "rubric correlate: --bootstrap expects a positive number of resamples\n";
+            return 2;
+        }
+    }
+    bool seedOk = false;
+    const quint64 seed = parser.value(QStringLiteral("seed")).toULongLong(&seedOk);
+    if (!seedOk) {
+        io.err << "rubric correlate: --seed expects a non-negative integer\n";
+        return 2;
+    }
+    auto project = openProject(parser, io);
+    if (!project)
+        return 1;
+    SplitFilter split = defaultSplitFilter(*project);
+    if (parser.isSet(QStringLiteral("split"))) {
+        const auto s = parseSplitFilter(parser.value(QStringLiteral("split")));
+        if (!s) {
+            io.err << "rubric correlate: --split must be all, train or test\n";
+            return 2;
+        }
+        split = *s;
+    }
+    const QString aspect = parser.value(QStringLiteral("aspect"));
+    const QString judge = parser.value(QStringLiteral("judge"));
+    const auto items = gatherScores(*project, aspect, judge, split);
+    if (!items) {
+        io.err << "rubric correlate: " << items.errorString() << '\n';
+        return 1;
+    }
+    const LevelCorrelation c = correlateAtLevel(*items, *level);
+    std::optional<CorrelationIntervals> ci;
+    if (resamples > 0)
+        ci = bootstrapCorrelation(*items, *level, {resamples, seed, 0.95});
+
+    if (parser.isSet(QStringLiteral("json"))) {
+        QVariantMap out{{QStringLiteral("aspect"), aspect},
+                        {QStringLiteral("judge"), judge},
+                        {QStringLiteral("level"), levelName(*level)},
+                        {QStringLiteral("split"), splitFilterName(split)},
+                        {QStringLiteral("n"), c.n},
+                        {QStringLiteral("groups_used"), c.groupsUsed},
+                        {QStringLiteral("pearson"), jsonNumber(c.pearson)},
+                        {QStringLiteral("spearman"), jsonNumber(c.spearman)},
+                        {QStringLiteral("kendall"), jsonNumber(c.kendall)}};
+        if (*level == Level::Group)
+            out.insert(QStringLiteral("groups_skipped"), c.groupsSkipped);
+        if (ci) {
+            QVariantMap m;
+            for (Coefficient k : kCoefficients)
+                m.insert(coefficientName(k), interval((*ci)[k]));
+            out.insert(QStringLiteral("ci"), m);
+            out.insert(QStringLiteral("bootstrap"), ci->resamples);
+            out.insert(QStringLiteral("seed"), QString::number(seed));
+        }
+        printJson(io, out);
+        return 0;
+    }
+    io.out << "judge " << judge << " vs human, aspect " << aspect << ", level " << levelName(*level) << ", split "
+           << splitFilterName(split) << '\n';
+    io.out << "n " << c.n;
+    if (*level == Level::Group)
+        io.out << ", groups used " << c.groupsUsed << " (skipped " << c.groupsSkipped << ")";
+    if (*level == Level::System)
+        io.out << ", systems " << c.groupsUsed;
+    io.out << '\n';
+    for (Coefficient k : kCoefficients) {
+        io.out << "  " << coefficientName(k).leftJustified(9) << ' ' << number(c.value(k));
+        if (ci)
+            io.out << "  95% CI [" << number((*ci)[k].lo) << ", " << number((*ci)[k].hi) << ']';
+        io.out << '\n';
+    }
+    return 0;
+}
+
+const Registration reg({QStringLiteral("correlate"),
+                        QStringLiteral("Correlate a judge with the human scores (dataset/group/system level)."), &run});
+
+} // namespace
+} // namespace rubric::cli

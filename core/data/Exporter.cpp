@@ -1,0 +1,118 @@
+#include "Exporter.h"
+
+#include "store/Project.h"
+#include "util/Json.h"
+
+#include <QCoreApplication>
+#include <QFileInfo>
+#include <QLocale>
+#include <QSaveFile>
+
+namespace rubric {
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("Exporter", text);
+}
+
+QString csvCell(const QString &s)
+{
+    if (!s.contains(QLatin1Char(',')) && !s.contains(QLatin1Char('"')) && !s.contains(QLatin1Char('\n'))
+        && !s.contains(QLatin1Char('\r')))
+        return s;
+    QString out = s;
+    out.replace(QLatin1String("\""), QLatin1String("\"\""));
+    return QLatin1Char('"') + out + QLatin1Char('"');
+}
+
+QString number(double v)
+{
+    return QString::number(v, 'g', QLocale::FloatingPointShortest);
+}
+
+} // namespace
+
+Result<int> Exporter::write(const Project &project, const QString &file)
+{
+    const QString suffix = QFileInfo(file).suffix().toLower();
+    const bool jsonl = suffix == QLatin1String("jsonl");
+    if (!jsonl && suffix != QLatin1String("csv"))
+        return makeError(tr("export writes .jsonl or .csv files"), file);
+
+    QStringList aspects;
+    QHash<QString, QHash<QString, double>> human;
+    for (const Aspect &a : project.aspects()) {
+        aspects.append(a.name);
+        human.insert(a.name, project.humanScores(a.name));
+    }
+    struct Column
+    {
+        QString judge, aspect;
+        QHash<QString, double> scores;
+    };
+    QVector<Column> judgeColumns;
+    for (const JudgeInfo &j : project.judges())
+        for (const QString &a : j.aspects)
+            judgeColumns.append({j.name, a, project.judgeScores(j.name, a)});
+
+    QSaveFile out(file);
+    if (!out.open(QIODevice::WriteOnly))
+        return makeError(tr("cannot write the file: %1").arg(out.errorString()), file);
+    const QVector<Item> items = project.items();
+    if (!jsonl) {
+        QStringList header{QStringLiteral("id"), QStringLiteral("group"), QStringLiteral("system"),
+                           QStringLiteral("source"), QStringLiteral("output"), QStringLiteral("reference")};
+        for (const QString &a : std::as_const(aspects))
+            header.append(QStringLiteral("human.") + a);
+        for (const Column &c : std::as_const(judgeColumns))
+            header.append(QStringLiteral("judge.%1.%2").arg(c.judge, c.aspect));
+        QStringList cells;
+        for (const QString &h : std::as_const(header))
+            cells.append(csvCell(h));
+        out.write((cells.join(QLatin1Char(',')) + QStringLiteral("\r\n")).toUtf8());
+    }
+    for (const Item &it : items) {
+        if (jsonl) {
+            QVariantMap h;
+            for (const QString &a : std::as_const(aspects)) {
+                const auto &scores = human[a];
+                auto s = scores.constFind(it.id);
+                if (s != scores.constEnd())
+                    h.insert(a, s.value());
+            }
+            QVariantMap judges;
+            for (const Column &c : std::as_const(judgeColumns)) {
+                auto s = c.scores.constFind(it.id);
+                if (s == c.scores.constEnd())
+                    continue;
+                QVariantMap m = judges.value(c.judge).toMap();
+                m.insert(c.aspect, s.value());
+                judges.insert(c.judge, m);
+            }
+            const QVariantMap obj{{QStringLiteral("id"), it.id},         {QStringLiteral("group"), it.group},
+                                  {QStringLiteral("system"), it.system}, {QStringLiteral("source"), it.source},
+                                  {QStringLiteral("output"), it.output}, {QStringLiteral("reference"), it.reference},
+                                  {QStringLiteral("human"), h},          {QStringLiteral("judges"), judges}};
+            out.write((json::stringify(obj) + QLatin1Char('\n')).toUtf8());
+        } else {
+            QStringList cells{csvCell(it.id),     csvCell(it.group),  csvCell(it.system),
+                              csvCell(it.source), csvCell(it.output), csvCell(it.reference)};
+            for (const QString &a : std::as_const(aspects)) {
+                const auto &scores = human[a];
+                auto s = scores.constFind(it.id);
+                cells.append(s == scores.constEnd() ? QString() : number(s.value()));
+            }
+            for (const Column &c : std::as_const(judgeColumns)) {
+                auto s = c.scores.constFind(it.id);
+                cells.append(s == c.scores.constEnd() ? QString() : number(s.value()));
+            }
+            out.write((cells.join(QLatin1Char(',')) + QStringLiteral("\r\n")).toUtf8());
+        }
+    }
+    if (!out.commit())
+        return makeError(tr("cannot write the file: %1").arg(out.errorString()), file);
+    return int(items.size());
+}
+
+} // namespace rubric

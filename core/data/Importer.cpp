@@ -1,0 +1,507 @@
+#include "Importer.h"
+
+#include "RecordSource.h"
+#include "store/Project.h"
+#include "store/SqlUtil.h"
+#include "util/Json.h"
+
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QFile>
+#include <QFileInfo>
+#include <QSet>
+
+#include <cmath>
+
+namespace rubric {
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("Importer", text);
+}
+
+QString fmt(double v)
+{
+    return QString::number(v, 'g', 10);
+}
+
+/// A field value as item text: strings as they are, numbers printed, null empty, structures as JSON.
+QString textOf(const QVariant &v)
+{
+    switch (v.typeId()) {
+    case QMetaType::UnknownType:
+    case QMetaType::Nullptr:
+        return {};
+    case QMetaType::QVariantMap:
+    case QMetaType::QVariantList:
+        return json::stringify(v);
+    case QMetaType::Double:
+        return fmt(v.toDouble());
+    default:
+        return v.toString();
+    }
+}
+
+/// One score value: a number, or text holding a number. `empty` is set for "not rated".
+Result<double> scoreOf(const QVariant &v, bool *empty)
+{
+    *empty = false;
+    switch (v.typeId()) {
+    case QMetaType::UnknownType:
+    case QMetaType::Nullptr:
+        *empty = true;
+        return 0.0;
+    case QMetaType::Double:
+    case QMetaType::Int:
+    case QMetaType::LongLong:
+    case QMetaType::UInt:
+    case QMetaType::ULongLong: {
+        const double d = v.toDouble();
+        if (!std::isfinite(d))
+            return makeError(tr("the score is not a finite number"));
+        return d;
+    }
+    case QMetaType::QString: {
+        const QString s = v.toString().trimmed();
+        if (s.isEmpty()) {
+            *empty = true;
+            return 0.0;
+        }
+        bool ok = false;
+        const double d = s.toDouble(&ok);
+        if (!ok || !std::isfinite(d))
+            return makeError(tr("'%1' is not a number").arg(s.left(40)));
+        return d;
+    }
+    default:
+        return makeError(tr("'%1' is not a number").arg(textOf(v).left(40)));
+    }
+}
+
+/// All scores a human field holds: one for a scalar, one per rater for a list (nullopt = not rated).
+Result<QVector<std::optional<double>>> scoresOf(const QVariant &v)
+{
+    QVariant value = v;
+    if (value.typeId() == QMetaType::QString && value.toString().trimmed().startsWith(QLatin1Char('['))) {
+        QString err;
+        value = json::parse(value.toString(), &err);
+        if (!err.isEmpty() || value.typeId() != QMetaType::QVariantList)
+            return makeError(tr("'%1' is not a list of numbers").arg(v.toString().left(40)));
+    }
+    QVector<std::optional<double>> out;
+    const QVariantList list = value.typeId() == QMetaType::QVariantList ? value.toList() : QVariantList{value};
+    for (const QVariant &e : list) {
+        bool empty = false;
+        auto s = scoreOf(e, &empty);
+        if (!s)
+            return s.error();
+        out.append(empty ? std::nullopt : std::optional<double>(*s));
+    }
+    return out;
+}
+
+/// A bindable text: a null QString would be bound as SQL NULL, which NOT NULL columns refuse.
+QString notNull(const QString &s)
+{
+    return s.isNull() ? QStringLiteral("") : s;
+}
+
+struct PendingAnnotation
+{
+    int item = 0; ///< index into the items
+    int aspect = 0;
+    QString annotator;
+    double score = 0.0;
+};
+
+Error located(Error e, const QString &file, int line, const QString &field)
+{
+    e.file = file;
+    e.line = line;
+    if (e.field.isEmpty())
+        e.field = field;
+    return e;
+}
+
+} // namespace
+
+ImportFormat Importer::formatFor(const QString &file, ImportFormat requested)
+{
+    if (requested != ImportFormat::Auto)
+        return requested;
+    const QString suffix = QFileInfo(file).suffix().toLower();
+    if (suffix == QLatin1String("jsonl") || suffix == QLatin1String("ndjson"))
+        return ImportFormat::Jsonl;
+    if (suffix == QLatin1String("csv"))
+        return ImportFormat::Csv;
+    if (suffix == QLatin1String("tsv") || suffix == QLatin1String("tab"))
+        return ImportFormat::Tsv;
+    if (suffix == QLatin1String("json")) {
+        QFile f(file);
+        if (f.open(QIODevice::ReadOnly)) {
+            const QByteArray head = f.read(4096).trimmed();
+            const QByteArray body = head.startsWith("\xEF\xBB\xBF") ? head.mid(3).trimmed() : head;
+            if (body.startsWith('{'))
+                return ImportFormat::Jsonl;
+        }
+        return ImportFormat::Json;
+    }
+    return ImportFormat::Auto;
+}
+
+Result<ImportFormat> Importer::parseFormat(const QString &name)
+{
+    const QString n = name.trimmed().toLower();
+    if (n.isEmpty() || n == QLatin1String("auto"))
+        return ImportFormat::Auto;
+    if (n == QLatin1String("json"))
+        return ImportFormat::Json;
+    if (n == QLatin1String("jsonl") || n == QLatin1String("ndjson"))
+        return ImportFormat::Jsonl;
+    if (n == QLatin1String("csv"))
+        return ImportFormat::Csv;
+    if (n == QLatin1String("tsv"))
+        return ImportFormat::Tsv;
+    return makeError(tr("unknown format '%1' (json, jsonl, csv or tsv)").arg(name), {}, 0, QStringLiteral("format"));
+}
+
+Result<ImportPreview> Importer::preview(const QString &file, ImportFormat format, int maxRows)
+{
+    ImportPreview p;
+    p.format = formatFor(file, format);
+    auto records = RecordSource::read(file, p.format, std::max(1, maxRows));
+    if (!records)
+        return records.error();
+    for (const Record &r : *records) {
+        QVariantMap flat = RecordSource::flatten(r.fields);
+        for (auto it = flat.begin(); it != flat.end(); ++it)
+            if (!p.fields.contains(it.key()))
+                p.fields.append(it.key());
+        p.rows.append(std::move(flat));
+    }
+    return p;
+}
+
+Result<ImportSummary> Importer::run(Project &project, const ImportSpec &spec)
+{
+    const FieldMapping &m = spec.mapping;
+    const QString &file = spec.file;
+    if (m.output.isEmpty())
+        return makeError(tr("no field is mapped to the output (the text to judge)"), file, 0, QStringLiteral("output"));
+
+    auto records = RecordSource::read(file, formatFor(file, spec.format));
+    if (!records)
+        return records.error();
+
+    // Aspects: scale from the mapping, else the project's, else 1–5.
+    QVector<Aspect> aspects;
+    for (const auto &[name, field] : m.human) {
+        if (name.trimmed().isEmpty())
+            return makeError(tr("a human score mapping needs an aspect name"), file, 0, field);
+        Aspect a;
+        a.name = name.trimmed();
+        const auto existing = project.aspect(a.name);
+        if (existing)
+            a = *existing;
+        if (m.scales.contains(a.name)) {
+            a.min = m.scales.value(a.name).first;
+            a.max = m.scales.value(a.name).second;
+        }
+        if (m.definitions.contains(a.name))
+            a.definition = m.definitions.value(a.name);
+        if (!(a.min < a.max))
+            return makeError(tr("the scale of '%1' must have its minimum below its maximum").arg(a.name), file, 0,
+                             QStringLiteral("scale"));
+        aspects.append(a);
+    }
+
+    // Build everything in memory first: nothing touches the project until all records are good.
+    QVector<Item> items;
+    QVector<int> lines;
+    QVector<PendingAnnotation> pending;
+    QHash<QString, int> idLine;
+    items.reserve(records->size());
+    const auto field = [&](const Record &r, const QString &name, QVariant *out) -> Result<void> {
+        if (!RecordSource::lookup(r.fields, name, out))
+            return makeError(tr("the mapped field is missing from this record"), file, r.line, name);
+        return {};
+    };
+    const auto text = [&](const Record &r, const QString &name, QString *out) -> Result<void> {
+        if (name.isEmpty())
+            return {};
+        QVariant v;
+        if (auto f = field(r, name, &v); !f)
+            return f;
+        *out = textOf(v);
+        return {};
+    };
+    for (qsizetype k = 0; k < records->size(); ++k) {
+        const Record &r = records->at(k);
+        Item it;
+        if (m.id.isEmpty()) {
+            it.id = QString::number(k);
+        } else {
+            if (auto f = text(r, m.id, &it.id); !f)
+                return f.error();
+            it.id = it.id.trimmed();
+            if (it.id.isEmpty())
+                return makeError(tr("the item id is empty"), file, r.line, m.id);
+        }
+        if (idLine.contains(it.id))
+            return makeError(tr("the id '%1' was already used on line %2").arg(it.id).arg(idLine.value(it.id)), file,
+                             r.line, m.id.isEmpty() ? QStringLiteral("id") : m.id);
+        idLine.insert(it.id, r.line);
+        for (auto [target, name] : {std::pair{&it.group, m.group}, std::pair{&it.system, m.system},
+                                    std::pair{&it.source, m.source}, std::pair{&it.output, m.output},
+                                    std::pair{&it.reference, m.reference}}) {
+            if (auto f = text(r, name, target); !f)
+                return f.error();
+        }
+        if (m.system.isEmpty() && m.systemFromIdBlock > 0) {
+            bool ok = false;
+            const qlonglong n = it.id.toLongLong(&ok);
+            const qlonglong block = ok && n >= 0 ? n / m.systemFromIdBlock : -1;
+            if (block < 0 || block >= m.systemFromIdNames.size())
+                return makeError(tr("cannot derive the system from the id '%1' (expected a number from 0 to %2)")
+                                     .arg(it.id)
+                                     .arg(qlonglong(m.systemFromIdNames.size()) * m.systemFromIdBlock - 1),
+                                 file, r.line, m.id);
+            it.system = m.systemFromIdNames.at(block);
+        }
+        for (const auto &[name, fieldName] : m.context) {
+            QString value;
+            if (auto f = text(r, fieldName, &value); !f)
+                return f.error();
+            it.context.insert(name, value);
+        }
+        for (qsizetype a = 0; a < m.human.size(); ++a) {
+            const Aspect &asp = aspects.at(a);
+            const QString &fieldName = m.human.at(a).second;
+            QVariant v;
+            if (auto f = field(r, fieldName, &v); !f)
+                return f.error();
+            auto scores = scoresOf(v);
+            if (!scores)
+                return located(scores.error(), file, r.line, fieldName);
+            const bool list = scores->size() != 1 || v.typeId() == QMetaType::QVariantList
+                              || (v.typeId() == QMetaType::QString && v.toString().trimmed().startsWith(QLatin1Char('[')));
+            for (qsizetype s = 0; s < scores->size(); ++s) {
+                if (!scores->at(s))
+                    continue;
+                const double score = *scores->at(s);
+                if (score < asp.min || score > asp.max)
+                    return makeError(tr("the score %1 is outside the scale %2–%3 of '%4'")
+                                         .arg(fmt(score), fmt(asp.min), fmt(asp.max), asp.name),
+                                     file, r.line, fieldName);
+                pending.append({int(k), int(a), list ? raterName(int(s)) : QString::fromLatin1(scalarAnnotator), score});
+            }
+        }
+        items.append(std::move(it));
+        lines.append(r.line);
+    }
+
+    // Ids already in the project are refused with the line that repeats them.
+    {
+        QSqlQuery q(project.database());
+        q.setForwardOnly(true);
+        if (auto e = sql::exec(q, QStringLiteral("SELECT ext_id FROM items")); !e)
+            return e.error();
+        while (q.next()) {
+            const QString id = q.value(0).toString();
+            if (idLine.contains(id))
+                return makeError(tr("an item with the id '%1' is already in the project").arg(id), file,
+                                 idLine.value(id), m.id.isEmpty() ? QStringLiteral("id") : m.id);
+        }
+    }
+
+    const QString now = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
+    auto written = project.transact([&](QSqlDatabase &db) -> Result<void> {
+        QSqlQuery q(db);
+        QVector<qint64> aspectRows;
+        for (const Aspect &a : std::as_const(aspects)) {
+            if (auto e = sql::exec(q,
+                                   QStringLiteral("INSERT INTO aspects(name, definition, scale_min, scale_max) "
+                                                  "VALUES(?, ?, ?, ?) ON CONFLICT(name) DO UPDATE SET "
+                                                  "definition = excluded.definition, scale_min = excluded.scale_min, "
+                                                  "scale_max = excluded.scale_max"),
+                                   {a.name, notNull(a.definition), a.min, a.max});
+                !e)
+                return e;
+            if (auto e = sql::exec(q, QStringLiteral("SELECT id FROM aspects WHERE name = ?"), {a.name}); !e)
+                return e;
+            if (!q.next())
+                return makeError(tr("the aspect '%1' was not stored").arg(a.name), project.path());
+            aspectRows.append(q.value(0).toLongLong());
+            q.finish();
+        }
+        if (auto e = sql::exec(q, QStringLiteral("SELECT COALESCE(MAX(position) + 1, 0) FROM items")); !e)
+            return e;
+        int position = q.next() ? q.value(0).toInt() : 0;
+        q.finish();
+
+        QVector<qint64> itemRows;
+        itemRows.reserve(items.size());
+        if (!q.prepare(QStringLiteral("INSERT INTO items(ext_id, position, group_id, system_id, source, output, "
+                                      "reference, context) VALUES(?, ?, ?, ?, ?, ?, ?, ?)")))
+            return makeError(q.lastError().text(), project.path());
+        for (qsizetype i = 0; i < items.size(); ++i) {
+            const Item &it = items.at(i);
+            q.bindValue(0, notNull(it.id));
+            q.bindValue(1, position++);
+            q.bindValue(2, notNull(it.group));
+            q.bindValue(3, notNull(it.system));
+            q.bindValue(4, notNull(it.source));
+            q.bindValue(5, notNull(it.output));
+            q.bindValue(6, notNull(it.reference));
+            q.bindValue(7, it.context.isEmpty() ? QStringLiteral("{}") : json::stringify(it.context));
+            if (!q.exec())
+                return makeError(q.lastError().text(), file, lines.at(i), m.id.isEmpty() ? QStringLiteral("id") : m.id);
+            itemRows.append(q.lastInsertId().toLongLong());
+        }
+        QSqlQuery a(db);
+        if (!a.prepare(QStringLiteral("INSERT INTO annotations(item_id, aspect_id, annotator, score, note, created_at) "
+                                      "VALUES(?, ?, ?, ?, '', ?)")))
+            return makeError(a.lastError().text(), project.path());
+        for (const PendingAnnotation &p : std::as_const(pending)) {
+            a.bindValue(0, itemRows.at(p.item));
+            a.bindValue(1, aspectRows.at(p.aspect));
+            a.bindValue(2, p.annotator);
+            a.bindValue(3, p.score);
+            a.bindValue(4, now);
+            if (!a.exec())
+                return makeError(a.lastError().text(), file, lines.at(p.item), m.human.at(p.aspect).second);
+        }
+        return {};
+    });
+    if (!written)
+        return written.error();
+
+    if (!aspects.isEmpty())
+        emit project.aspectsChanged();
+    emit project.itemsChanged();
+    emit project.annotationsReset();
+
+    ImportSummary summary;
+    summary.items = int(items.size());
+    summary.annotations = int(pending.size());
+    for (const Aspect &a : std::as_const(aspects))
+        summary.aspects.append(a.name);
+    return summary;
+}
+
+Result<ImportSummary> Importer::runAnnotations(Project &project, const QString &file, ImportFormat format)
+{
+    auto records = RecordSource::read(file, formatFor(file, format));
+    if (!records)
+        return records.error();
+
+    QHash<QString, qint64> itemRows;
+    {
+        QSqlQuery q(project.database());
+        q.setForwardOnly(true);
+        if (auto e = sql::exec(q, QStringLiteral("SELECT ext_id, id FROM items")); !e)
+            return e.error();
+        while (q.next())
+            itemRows.insert(q.value(0).toString(), q.value(1).toLongLong());
+    }
+    QHash<QString, Aspect> known;
+    for (const Aspect &a : project.aspects())
+        known.insert(a.name, a);
+
+    struct Row
+    {
+        qint64 item;
+        QString aspect, annotator, note;
+        double score;
+    };
+    QVector<Row> rows;
+    QStringList newAspects, touchedAspects;
+    for (const Record &r : std::as_const(*records)) {
+        QVariant v;
+        QString values[4];
+        const char *names[4] = {"item_id", "annotator", "aspect", "score"};
+        for (int i = 0; i < 4; ++i) {
+            const QString name = QString::fromLatin1(names[i]);
+            if (!RecordSource::lookup(r.fields, name, &v))
+                return makeError(tr("the column is missing from this record"), file, r.line, name);
+            values[i] = textOf(v).trimmed();
+            if (values[i].isEmpty())
+                return makeError(tr("the value is empty"), file, r.line, name);
+        }
+        Row row;
+        if (!itemRows.contains(values[0]))
+            return makeError(tr("no item with the id '%1' in the project").arg(values[0]), file, r.line,
+                             QStringLiteral("item_id"));
+        row.item = itemRows.value(values[0]);
+        row.annotator = values[1];
+        row.aspect = values[2];
+        if (!known.contains(row.aspect)) {
+            known.insert(row.aspect, Aspect{row.aspect, {}, 1.0, 5.0});
+            newAspects.append(row.aspect);
+        }
+        if (!touchedAspects.contains(row.aspect))
+            touchedAspects.append(row.aspect);
+        RecordSource::lookup(r.fields, QStringLiteral("score"), &v);
+        bool empty = false;
+        auto s = scoreOf(v, &empty);
+        if (!s)
+            return located(s.error(), file, r.line, QStringLiteral("score"));
+        const Aspect &asp = known.value(row.aspect);
+        if (*s < asp.min || *s > asp.max)
+            return makeError(tr("the score %1 is outside the scale %2–%3 of '%4'")
+                                 .arg(fmt(*s), fmt(asp.min), fmt(asp.max), asp.name),
+                             file, r.line, QStringLiteral("score"));
+        row.score = *s;
+        if (RecordSource::lookup(r.fields, QStringLiteral("note"), &v))
+            row.note = textOf(v);
+        rows.append(row);
+    }
+
+    const QString now = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
+    auto written = project.transact([&](QSqlDatabase &db) -> Result<void> {
+        QSqlQuery q(db);
+        QHash<QString, qint64> aspectRows;
+        for (const QString &name : std::as_const(newAspects))
+            if (auto e = sql::exec(q, QStringLiteral("INSERT INTO aspects(name, definition, scale_min, scale_max) "
+                                                     "VALUES(?, '', 1, 5)"),
+                                   {name});
+                !e)
+                return e;
+        for (const QString &name : std::as_const(touchedAspects)) {
+            if (auto e = sql::exec(q, QStringLiteral("SELECT id FROM aspects WHERE name = ?"), {name}); !e)
+                return e;
+            if (!q.next())
+                return makeError(tr("the aspect '%1' was not stored").arg(name), project.path());
+            aspectRows.insert(name, q.value(0).toLongLong());
+            q.finish();
+        }
+        if (!q.prepare(QStringLiteral("INSERT INTO annotations(item_id, aspect_id, annotator, score, note, created_at) "
+                                      "VALUES(?, ?, ?, ?, ?, ?) ON CONFLICT(item_id, aspect_id, annotator) DO UPDATE "
+                                      "SET score = excluded.score, note = excluded.note, created_at = excluded.created_at")))
+            return makeError(q.lastError().text(), project.path());
+        for (const Row &row : std::as_const(rows)) {
+            q.bindValue(0, row.item);
+            q.bindValue(1, aspectRows.value(row.aspect));
+            q.bindValue(2, row.annotator);
+            q.bindValue(3, row.score);
+            q.bindValue(4, notNull(row.note));
+            q.bindValue(5, now);
+            if (!q.exec())
+                return makeError(q.lastError().text(), file);
+        }
+        return {};
+    });
+    if (!written)
+        return written.error();
+    if (!newAspects.isEmpty())
+        emit project.aspectsChanged();
+    if (!rows.isEmpty())
+        emit project.annotationsReset();
+    ImportSummary summary;
+    summary.annotations = int(rows.size());
+    summary.aspects = touchedAspects;
+    return summary;
+}
+
+} // namespace rubric

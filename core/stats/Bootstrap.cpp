@@ -1,0 +1,110 @@
+#include "Bootstrap.h"
+
+#include "LevelKernel.h"
+#include "Ranking.h"
+
+#include <QThread>
+#include <QtConcurrent/QtConcurrentMap>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+namespace rubric::stats {
+namespace detail {
+
+Interval percentileInterval(std::vector<double> &values, double confidence)
+{
+    values.erase(std::remove_if(values.begin(), values.end(), [](double v) { return std::isnan(v); }), values.end());
+    std::sort(values.begin(), values.end());
+    const double tail = (1.0 - confidence) / 2.0;
+    return {quantileSorted(values, tail), quantileSorted(values, 1.0 - tail)};
+}
+
+} // namespace detail
+
+namespace {
+
+using detail::Dense;
+using detail::Workspace;
+
+/// Per group: the three coefficients, NaN for a group the skip rule leaves out.
+std::vector<std::array<double, 3>> perGroup(const Dense &d)
+{
+    std::vector<std::array<double, 3>> out(size_t(d.groupCount));
+    Workspace ws;
+    std::vector<std::vector<int>> members(size_t(d.groupCount));
+    for (size_t i = 0; i < d.group.size(); ++i)
+        if (d.group[i] >= 0)
+            members[size_t(d.group[i])].push_back(int(i));
+    for (int g = 0; g < d.groupCount; ++g) {
+        const LevelCorrelation c = detail::evaluate(Level::Group, d.human, d.judge, d.group, d.system, d.groupCount,
+                                                    d.systemCount, members[size_t(g)], ws);
+        out[size_t(g)] = {c.pearson, c.spearman, c.kendall};
+    }
+    return out;
+}
+
+} // namespace
+
+CorrelationIntervals bootstrapCorrelation(const QVector<ScoredItem> &items, Level level, const BootstrapOptions &options)
+{
+    CorrelationIntervals result;
+    result.resamples = std::max(0, options.resamples);
+    const Dense d = detail::densify(items);
+    const int units = level == Level::Group ? d.groupCount : int(d.human.size());
+    if (units == 0 || result.resamples == 0)
+        return result;
+
+    std::mt19937_64 master(options.seed);
+    std::vector<quint64> seeds(static_cast<size_t>(result.resamples));
+    for (auto &s : seeds)
+        s = master();
+    std::array<std::vector<double>, 3> reps;
+    for (auto &r : reps)
+        r.assign(seeds.size(), std::numeric_limits<double>::quiet_NaN());
+
+    const auto groupValues = level == Level::Group ? perGroup(d) : std::vector<std::array<double, 3>>{};
+
+    // Chunks of replicates, each with its own scratch space; every replicate has its own seed.
+    const int chunks = std::max(1, std::min(result.resamples, QThread::idealThreadCount() * 4));
+    std::vector<int> chunkIds(static_cast<size_t>(chunks));
+    for (int c = 0; c < chunks; ++c)
+        chunkIds[size_t(c)] = c;
+    QtConcurrent::blockingMap(chunkIds, [&](int chunk) {
+        Workspace ws;
+        std::vector<int> rows(static_cast<size_t>(units));
+        for (int i = chunk; i < result.resamples; i += chunks) {
+            std::mt19937_64 rng(seeds[size_t(i)]);
+            if (level == Level::Group) {
+                std::array<double, 3> sum{};
+                std::array<int, 3> count{};
+                for (int k = 0; k < units; ++k) {
+                    const auto &v = groupValues[size_t(detail::uniformIndex(rng(), units))];
+                    for (size_t c = 0; c < 3; ++c)
+                        if (!std::isnan(v[c])) {
+                            sum[c] += v[c];
+                            ++count[c];
+                        }
+                }
+                for (size_t c = 0; c < 3; ++c)
+                    reps[c][size_t(i)] = count[c] ? sum[c] / count[c] : std::numeric_limits<double>::quiet_NaN();
+            } else {
+                for (int &r : rows)
+                    r = detail::uniformIndex(rng(), units);
+                const LevelCorrelation c = detail::evaluate(level, d.human, d.judge, d.group, d.system, d.groupCount,
+                                                            d.systemCount, rows, ws);
+                reps[0][size_t(i)] = c.pearson;
+                reps[1][size_t(i)] = c.spearman;
+                reps[2][size_t(i)] = c.kendall;
+            }
+        }
+    });
+    for (size_t c = 0; c < 3; ++c) {
+        result.ci[c] = detail::percentileInterval(reps[c], options.confidence);
+        result.valid[c] = int(reps[c].size());
+    }
+    return result;
+}
+
+} // namespace rubric::stats

@@ -1,0 +1,38 @@
+#pragma once
+
+// Internal to core/stats: the level computations on dense arrays (group/system as small
+// integers), shared by correlateAtLevel, the bootstrap and the permutation test so resampling
+// never touches strings.
+
+#include "Levels.h"
+
+#include <span>
+#include <vector>
+
+namespace rubric::stats::detail {
+
+/// Items with both scores, with their group/system mapped to 0..count-1 (-1 = none).
+struct Dense
+{
+    std::vector<double> human, judge;
+    std::vector<int> group, system;
+    int groupCount = 0;
+    int systemCount = 0;
+};
+
+Dense densify(const QVector<ScoredItem> &items);
+
+/// Scratch buffers reused across calls (one per thread).
+struct Workspace
+{
+    std::vector<double> a, b, c, d;
+    std::vector<int> count, offset;
+};
+
+/// The level's coefficients over the items `rows` (indices into the arrays, repeats allowed).
+/// Group/system ids index `groupCount`/`systemCount`.
+LevelCorrelation evaluate(Level level, std::span<const double> human, std::span<const double> judge,
+                          std::span<const int> group, std::span<const int> system, int groupCount,
+                          int systemCount, std::span<const int> rows, Workspace &ws);
+
+} // namespace rubric::stats::detail

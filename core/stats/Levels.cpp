@@ -1,0 +1,207 @@
+#include "Levels.h"
+
+#include "Correlation.h"
+#include "LevelKernel.h"
+#include "Ranking.h"
+
+#include <QHash>
+
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+namespace rubric::stats {
+namespace detail {
+
+namespace {
+
+bool constant(std::span<const double> v)
+{
+    for (double d : v)
+        if (d != v.front())
+            return false;
+    return true;
+}
+
+int intern(QHash<QString, int> &index, const QString &key)
+{
+    if (key.isEmpty())
+        return -1;
+    auto f = index.constFind(key);
+    if (f != index.constEnd())
+        return *f;
+    const int id = int(index.size());
+    index.insert(key, id);
+    return id;
+}
+
+} // namespace
+
+Dense densify(const QVector<ScoredItem> &items)
+{
+    Dense d;
+    QHash<QString, int> groups, systems;
+    for (const ScoredItem &it : items) {
+        if (std::isnan(it.human) || std::isnan(it.judge))
+            continue;
+        d.human.push_back(it.human);
+        d.judge.push_back(it.judge);
+        d.group.push_back(intern(groups, it.group));
+        d.system.push_back(intern(systems, it.system));
+    }
+    d.groupCount = int(groups.size());
+    d.systemCount = int(systems.size());
+    return d;
+}
+
+LevelCorrelation evaluate(Level level, std::span<const double> human, std::span<const double> judge,
+                          std::span<const int> group, std::span<const int> system, int groupCount,
+                          int systemCount, std::span<const int> rows, Workspace &ws)
+{
+    LevelCorrelation out;
+    switch (level) {
+    case Level::Dataset: {
+        ws.a.resize(rows.size());
+        ws.b.resize(rows.size());
+        for (size_t i = 0; i < rows.size(); ++i) {
+            ws.a[i] = human[size_t(rows[i])];
+            ws.b[i] = judge[size_t(rows[i])];
+        }
+        out.n = int(rows.size());
+        out.pearson = pearson(ws.a, ws.b);
+        out.spearman = spearman(ws.a, ws.b);
+        out.kendall = kendallTauB(ws.a, ws.b);
+        return out;
+    }
+    case Level::Group: {
+        // Bucket rows by group (counting sort), then correlate each bucket.
+        ws.count.assign(size_t(groupCount) + 1, 0);
+        for (int r : rows)
+            if (group[size_t(r)] >= 0)
+                ++ws.count[size_t(group[size_t(r)]) + 1];
+        std::partial_sum(ws.count.begin(), ws.count.end(), ws.count.begin());
+        ws.offset = ws.count;
+        const size_t total = size_t(ws.count.back());
+        ws.a.resize(total);
+        ws.b.resize(total);
+        for (int r : rows) {
+            const int g = group[size_t(r)];
+            if (g < 0)
+                continue;
+            const int at = ws.offset[size_t(g)]++;
+            ws.a[size_t(at)] = human[size_t(r)];
+            ws.b[size_t(at)] = judge[size_t(r)];
+        }
+        double sp = 0, ss = 0, sk = 0;
+        int np = 0, ns = 0, nk = 0;
+        for (int g = 0; g < groupCount; ++g) {
+            const size_t lo = size_t(ws.count[size_t(g)]), hi = size_t(ws.count[size_t(g) + 1]);
+            if (hi == lo)
+                continue; // not present in this sample
+            const std::span<const double> h(ws.a.data() + lo, hi - lo), j(ws.b.data() + lo, hi - lo);
+            if (h.size() < 2 || constant(h) || constant(j)) {
+                ++out.groupsSkipped;
+                continue;
+            }
+            // Each mean skips NaN explicitly, although a non-constant group of ≥ 2 gives none.
+            const double p = pearson(h, j), s = spearman(h, j), k = kendallTauB(h, j);
+            if (!std::isnan(p)) { sp += p; ++np; }
+            if (!std::isnan(s)) { ss += s; ++ns; }
+            if (!std::isnan(k)) { sk += k; ++nk; }
+            out.n += int(h.size());
+            ++out.groupsUsed;
+        }
+        constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+        out.pearson = np ? sp / np : nan;
+        out.spearman = ns ? ss / ns : nan;
+        out.kendall = nk ? sk / nk : nan;
+        return out;
+    }
+    case Level::System: {
+        ws.a.assign(size_t(systemCount), 0.0);
+        ws.b.assign(size_t(systemCount), 0.0);
+        ws.count.assign(size_t(systemCount), 0);
+        for (int r : rows) {
+            const int s = system[size_t(r)];
+            if (s < 0)
+                continue;
+            ws.a[size_t(s)] += human[size_t(r)];
+            ws.b[size_t(s)] += judge[size_t(r)];
+            ++ws.count[size_t(s)];
+            ++out.n;
+        }
+        ws.c.clear();
+        ws.d.clear();
+        for (int s = 0; s < systemCount; ++s) {
+            if (ws.count[size_t(s)] == 0)
+                continue;
+            ws.c.push_back(ws.a[size_t(s)] / ws.count[size_t(s)]);
+            ws.d.push_back(ws.b[size_t(s)] / ws.count[size_t(s)]);
+        }
+        out.groupsUsed = int(ws.c.size());
+        out.pearson = pearson(ws.c, ws.d);
+        out.spearman = spearman(ws.c, ws.d);
+        out.kendall = kendallTauB(ws.c, ws.d);
+        return out;
+    }
+    }
+    return out;
+}
+
+} // namespace detail
+
+LevelCorrelation::LevelCorrelation()
+    : pearson(std::numeric_limits<double>::quiet_NaN())
+    , spearman(std::numeric_limits<double>::quiet_NaN())
+    , kendall(std::numeric_limits<double>::quiet_NaN())
+{
+}
+
+double LevelCorrelation::value(Coefficient c) const
+{
+    switch (c) {
+    case Coefficient::Pearson: return pearson;
+    case Coefficient::Spearman: return spearman;
+    case Coefficient::Kendall: return kendall;
+    }
+    return std::numeric_limits<double>::quiet_NaN();
+}
+
+QString levelName(Level level)
+{
+    switch (level) {
+    case Level::Dataset: return QStringLiteral("dataset");
+    case Level::Group: return QStringLiteral("group");
+    case Level::System: return QStringLiteral("system");
+    }
+    return {};
+}
+
+std::optional<Level> parseLevel(const QString &name)
+{
+    for (Level l : {Level::Dataset, Level::Group, Level::System})
+        if (levelName(l) == name)
+            return l;
+    return std::nullopt;
+}
+
+QString coefficientName(Coefficient c)
+{
+    switch (c) {
+    case Coefficient::Pearson: return QStringLiteral("pearson");
+    case Coefficient::Spearman: return QStringLiteral("spearman");
+    case Coefficient::Kendall: return QStringLiteral("kendall");
+    }
+    return {};
+}
+
+LevelCorrelation correlateAtLevel(const QVector<ScoredItem> &items, Level level)
+{
+    const detail::Dense d = detail::densify(items);
+    std::vector<int> rows(d.human.size());
+    std::iota(rows.begin(), rows.end(), 0);
+    detail::Workspace ws;
+    return detail::evaluate(level, d.human, d.judge, d.group, d.system, d.groupCount, d.systemCount, rows, ws);
+}
+
+} // namespace rubric::stats

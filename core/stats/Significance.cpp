@@ -1,0 +1,307 @@
+#include "Significance.h"
+
+#include "Correlation.h"
+#include "LevelKernel.h"
+
+#include <QThread>
+#include <QtConcurrent/QtConcurrentMap>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <random>
+
+namespace rubric::stats {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// Continued fraction for I_x(a, b), modified Lentz's method.
+double betaContinuedFraction(double a, double b, double x)
+{
+    constexpr double tiny = 1e-300;
+    constexpr double eps = 1e-16;
+    double c = 1.0;
+    double d = 1.0 - (a + b) * x / (a + 1.0);
+    if (std::abs(d) < tiny)
+        d = tiny;
+    d = 1.0 / d;
+    double f = d;
+    for (int m = 1; m <= 10000; ++m) {
+        const double m2 = 2.0 * m;
+        // even step
+        double num = m * (b - m) * x / ((a + m2 - 1.0) * (a + m2));
+        d = 1.0 + num * d;
+        if (std::abs(d) < tiny)
+            d = tiny;
+        c = 1.0 + num / c;
+        if (std::abs(c) < tiny)
+            c = tiny;
+        d = 1.0 / d;
+        f *= d * c;
+        // odd step
+        num = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1.0));
+        d = 1.0 + num * d;
+        if (std::abs(d) < tiny)
+            d = tiny;
+        c = 1.0 + num / c;
+        if (std::abs(c) < tiny)
+            c = tiny;
+        d = 1.0 / d;
+        const double delta = d * c;
+        f *= delta;
+        if (std::abs(delta - 1.0) < eps)
+            break;
+    }
+    return f;
+}
+
+struct DensePairs
+{
+    std::vector<double> human, a, b;
+    std::vector<int> group, system;
+    int groupCount = 0, systemCount = 0;
+};
+
+DensePairs densify(const QVector<PairedItem> &items)
+{
+    // Reuse the ScoredItem interning: judge slot carries A; B is collected alongside.
+    QVector<ScoredItem> scored;
+    std::vector<double> b;
+    for (const PairedItem &it : items) {
+        if (std::isnan(it.human) || std::isnan(it.a) || std::isnan(it.b))
+            continue;
+        scored.append({it.id, it.group, it.system, it.human, it.a});
+        b.push_back(it.b);
+    }
+    detail::Dense d = detail::densify(scored);
+    DensePairs p;
+    p.human = std::move(d.human);
+    p.a = std::move(d.judge);
+    p.b = std::move(b);
+    p.group = std::move(d.group);
+    p.system = std::move(d.system);
+    p.groupCount = d.groupCount;
+    p.systemCount = d.systemCount;
+    return p;
+}
+
+std::array<double, 3> diff(const LevelCorrelation &x, const LevelCorrelation &y)
+{
+    return {x.pearson - y.pearson, x.spearman - y.spearman, x.kendall - y.kendall};
+}
+
+void zScore(std::vector<double> &v)
+{
+    if (v.empty())
+        return;
+    const double mean = std::accumulate(v.begin(), v.end(), 0.0) / double(v.size());
+    double ss = 0;
+    for (double x : v)
+        ss += (x - mean) * (x - mean);
+    const double sd = std::sqrt(ss / double(v.size()));
+    for (double &x : v)
+        x = sd > 0 ? (x - mean) / sd : 0.0;
+}
+
+// Runs `body(i, ws)` for replicates 0..count-1 in parallel chunks.
+template<typename Body>
+void forReplicates(int count, Body body)
+{
+    const int chunks = std::max(1, std::min(count, QThread::idealThreadCount() * 4));
+    std::vector<int> ids(static_cast<size_t>(chunks));
+    std::iota(ids.begin(), ids.end(), 0);
+    QtConcurrent::blockingMap(ids, [&](int chunk) {
+        detail::Workspace ws;
+        for (int i = chunk; i < count; i += chunks)
+            body(i, ws);
+    });
+}
+
+} // namespace
+
+WilliamsResult::WilliamsResult()
+    : r12(kNaN), r13(kNaN), r23(kNaN), t(kNaN), p(kNaN)
+{
+}
+
+double incompleteBeta(double a, double b, double x)
+{
+    if (x <= 0.0)
+        return 0.0;
+    if (x >= 1.0)
+        return 1.0;
+    const double lnFront = std::lgamma(a + b) - std::lgamma(a) - std::lgamma(b) + a * std::log(x) + b * std::log1p(-x);
+    const double front = std::exp(lnFront);
+    // The continued fraction converges fast for x < (a+1)/(a+b+2); use the symmetry otherwise.
+    if (x < (a + 1.0) / (a + b + 2.0))
+        return front * betaContinuedFraction(a, b, x) / a;
+    return 1.0 - front * betaContinuedFraction(b, a, 1.0 - x) / b;
+}
+
+double studentTTwoSidedP(double t, double df)
+{
+    if (std::isnan(t) || !(df > 0))
+        return kNaN;
+    if (std::isinf(t))
+        return 0.0;
+    return incompleteBeta(0.5 * df, 0.5, df / (df + t * t));
+}
+
+WilliamsResult williamsTest(double r12, double r13, double r23, int n)
+{
+    // Williams (1959), in the form used for MT metrics by Graham & Baldwin (2014, "Testing for
+    // significance of increased correlation with human judgment", EMNLP):
+    //   t(n−3) = (r12 − r13) √((n−1)(1+r23)) / √(2K (n−1)/(n−3) + ((r12+r13)²/4)(1−r23)³),
+    //   K = 1 − r12² − r13² − r23² + 2 r12 r13 r23.
+    WilliamsResult w;
+    w.n = n;
+    w.r12 = r12;
+    w.r13 = r13;
+    w.r23 = r23;
+    w.df = std::max(0, n - 3);
+    if (n <= 3 || std::isnan(r12) || std::isnan(r13) || std::isnan(r23))
+        return w;
+    const double k = 1.0 - r12 * r12 - r13 * r13 - r23 * r23 + 2.0 * r12 * r13 * r23;
+    const double denom = 2.0 * k * (n - 1.0) / (n - 3.0) + (r12 + r13) * (r12 + r13) / 4.0 * std::pow(1.0 - r23, 3);
+    if (!(denom > 0))
+        return w;
+    w.t = (r12 - r13) * std::sqrt((n - 1.0) * (1.0 + r23)) / std::sqrt(denom);
+    w.p = studentTTwoSidedP(w.t, w.df);
+    return w;
+}
+
+JudgeComparison compareJudges(const QVector<PairedItem> &items, Level level, const ComparisonOptions &options)
+{
+    JudgeComparison out;
+    const DensePairs d = densify(items);
+    const size_t n = d.human.size();
+    std::vector<int> all(n);
+    std::iota(all.begin(), all.end(), 0);
+    detail::Workspace ws;
+    const auto eval = [&](const std::vector<double> &judge, std::span<const int> rows, detail::Workspace &w) {
+        return detail::evaluate(level, d.human, judge, d.group, d.system, d.groupCount, d.systemCount, rows, w);
+    };
+    out.a = eval(d.a, all, ws);
+    out.b = eval(d.b, all, ws);
+    out.difference = diff(out.a, out.b);
+
+    // Williams on Pearson at the unit of analysis.
+    if (level == Level::Dataset) {
+        out.williams = williamsTest(out.a.pearson, out.b.pearson, pearson(d.a, d.b), int(n));
+    } else if (level == Level::System) {
+        std::vector<double> h(size_t(d.systemCount), 0.0), a(h), b(h);
+        std::vector<int> c(size_t(d.systemCount), 0);
+        for (size_t i = 0; i < n; ++i) {
+            const int s = d.system[i];
+            if (s < 0)
+                continue;
+            h[size_t(s)] += d.human[i];
+            a[size_t(s)] += d.a[i];
+            b[size_t(s)] += d.b[i];
+            ++c[size_t(s)];
+        }
+        for (size_t s = 0; s < c.size(); ++s) {
+            h[s] /= c[s];
+            a[s] /= c[s];
+            b[s] /= c[s];
+        }
+        out.williams = williamsTest(pearson(h, a), pearson(h, b), pearson(a, b), d.systemCount);
+    } else {
+        out.williams.n = out.a.groupsUsed;
+    }
+
+    std::mt19937_64 master(options.seed);
+    const auto seedsFor = [&](int count) {
+        std::vector<quint64> s(static_cast<size_t>(std::max(0, count)));
+        for (auto &x : s)
+            x = master();
+        return s;
+    };
+
+    // Paired bootstrap of the difference.
+    out.resamples = std::max(0, options.resamples);
+    const int units = level == Level::Group ? d.groupCount : int(n);
+    if (units > 0 && out.resamples > 0) {
+        const auto seeds = seedsFor(out.resamples);
+        std::array<std::vector<double>, 3> reps;
+        for (auto &r : reps)
+            r.assign(seeds.size(), kNaN);
+        std::vector<std::vector<int>> members(size_t(d.groupCount));
+        for (size_t i = 0; i < n; ++i)
+            if (d.group[i] >= 0)
+                members[size_t(d.group[i])].push_back(int(i));
+        forReplicates(out.resamples, [&](int i, detail::Workspace &w) {
+            std::mt19937_64 rng(seeds[size_t(i)]);
+            std::vector<int> rows;
+            if (level == Level::Group) {
+                // Re-label drawn groups so a group drawn twice counts as two groups.
+                std::vector<int> groupOf;
+                for (int k = 0; k < units; ++k) {
+                    const int g = detail::uniformIndex(rng(), units);
+                    for (int r : members[size_t(g)]) {
+                        rows.push_back(r);
+                        groupOf.push_back(k);
+                    }
+                }
+                std::vector<double> h(rows.size()), a(rows.size()), b(rows.size());
+                for (size_t k = 0; k < rows.size(); ++k) {
+                    h[k] = d.human[size_t(rows[k])];
+                    a[k] = d.a[size_t(rows[k])];
+                    b[k] = d.b[size_t(rows[k])];
+                }
+                std::vector<int> ident(rows.size());
+                std::iota(ident.begin(), ident.end(), 0);
+                const std::vector<int> noSystem(rows.size(), -1);
+                const auto ca = detail::evaluate(level, h, a, groupOf, noSystem, units, 0, ident, w);
+                const auto cb = detail::evaluate(level, h, b, groupOf, noSystem, units, 0, ident, w);
+                const auto dd = diff(ca, cb);
+                for (size_t c = 0; c < 3; ++c)
+                    reps[c][size_t(i)] = dd[c];
+            } else {
+                rows.resize(size_t(units));
+                for (int &r : rows)
+                    r = detail::uniformIndex(rng(), units);
+                const auto dd = diff(eval(d.a, rows, w), eval(d.b, rows, w));
+                for (size_t c = 0; c < 3; ++c)
+                    reps[c][size_t(i)] = dd[c];
+            }
+        });
+        for (size_t c = 0; c < 3; ++c)
+            out.differenceCi[c] = detail::percentileInterval(reps[c], options.confidence);
+    }
+
+    // Paired permutation test on z-scored judges.
+    out.permutations = std::max(0, options.permutations);
+    if (n > 0 && out.permutations > 0) {
+        std::vector<double> za = d.a, zb = d.b;
+        zScore(za);
+        zScore(zb);
+        const auto seeds = seedsFor(out.permutations);
+        std::array<std::vector<int>, 3> extreme;
+        for (auto &e : extreme)
+            e.assign(seeds.size(), 0);
+        forReplicates(out.permutations, [&](int i, detail::Workspace &w) {
+            std::mt19937_64 rng(seeds[size_t(i)]);
+            std::vector<double> pa(za), pb(zb);
+            for (size_t k = 0; k < n; ++k)
+                if (rng() >> 63)
+                    std::swap(pa[k], pb[k]);
+            const auto dd = diff(eval(pa, all, w), eval(pb, all, w));
+            for (size_t c = 0; c < 3; ++c)
+                extreme[c][size_t(i)] = !std::isnan(dd[c]) && std::abs(dd[c]) >= std::abs(out.difference[c]) - 1e-12;
+        });
+        for (size_t c = 0; c < 3; ++c) {
+            if (std::isnan(out.difference[c])) {
+                out.permutationP[c] = kNaN;
+                continue;
+            }
+            const int hits = std::accumulate(extreme[c].begin(), extreme[c].end(), 0);
+            out.permutationP[c] = double(1 + hits) / double(1 + out.permutations);
+        }
+    }
+    return out;
+}
+
+} // namespace rubric::stats

@@ -1,0 +1,373 @@
+#include "data/Importer.h"
+#include "store/Project.h"
+
+#include <QFileInfo>
+#include <QSqlQuery>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <numeric>
+
+using namespace rubric;
+
+namespace {
+
+QString fixture(const QString &name)
+{
+    return QStringLiteral(RUBRIC_TEST_DATA "/fixtures/") + name;
+}
+
+QString shared(const QString &path)
+{
+    return QStringLiteral(RUBRIC_SHARED_DATA "/") + path;
+}
+
+/// A mapping from words like "id=meta.id", "human:coherence=scores.coherence", "scale:q=0:10".
+FieldMapping mappingFrom(const QStringList &words)
+{
+    FieldMapping m;
+    for (const QString &w : words) {
+        const qsizetype eq = w.indexOf(QLatin1Char('='));
+        const QString key = w.left(eq), value = w.mid(eq + 1);
+        if (key.startsWith(QLatin1String("human:")))
+            m.human.append({key.mid(6), value});
+        else if (key.startsWith(QLatin1String("context:")))
+            m.context.append({key.mid(8), value});
+        else if (key.startsWith(QLatin1String("scale:")))
+            m.scales.insert(key.mid(6), {value.section(QLatin1Char(':'), 0, 0).toDouble(),
+                                         value.section(QLatin1Char(':'), 1, 1).toDouble()});
+        else if (key == QLatin1String("id"))
+            m.id = value;
+        else if (key == QLatin1String("group"))
+            m.group = value;
+        else if (key == QLatin1String("system"))
+            m.system = value;
+        else if (key == QLatin1String("source"))
+            m.source = value;
+        else if (key == QLatin1String("output"))
+            m.output = value;
+        else if (key == QLatin1String("reference"))
+            m.reference = value;
+    }
+    return m;
+}
+
+int count(Project &p, const char *table)
+{
+    QSqlQuery q(p.database());
+    if (q.exec(QStringLiteral("SELECT COUNT(*) FROM %1").arg(QLatin1String(table))) && q.next())
+        return q.value(0).toInt();
+    return -1;
+}
+
+/// Everything an import may touch, to prove a refused import changed nothing.
+struct Snapshot
+{
+    int items, annotations, aspects;
+    QStringList ids;
+    bool operator==(const Snapshot &) const = default;
+};
+
+Snapshot snapshot(Project &p)
+{
+    return {count(p, "items"), count(p, "annotations"), count(p, "aspects"), p.itemIds()};
+}
+
+double meanOfMeans(const QHash<QString, double> &h)
+{
+    return std::accumulate(h.begin(), h.end(), 0.0) / double(h.size());
+}
+
+const QStringList kNested{QStringLiteral("id=meta.id"),       QStringLiteral("group=meta.doc"),
+                          QStringLiteral("system=meta.sys"),  QStringLiteral("source=text.src"),
+                          QStringLiteral("output=text.out"),  QStringLiteral("human:coherence=scores.coherence"),
+                          QStringLiteral("human:fluency=scores.fluency")};
+const QStringList kScoreCsv{QStringLiteral("id=id"), QStringLiteral("output=output"), QStringLiteral("human:q=score")};
+const QStringList kTsv{QStringLiteral("id=id"), QStringLiteral("group=group"), QStringLiteral("system=system"),
+                       QStringLiteral("output=output"), QStringLiteral("human:quality=quality")};
+
+} // namespace
+
+class TestImporter : public QObject
+{
+    Q_OBJECT
+private slots:
+    void formatFor_data();
+    void formatFor();
+    void presets_data();
+    void presets();
+    void generic_data();
+    void generic();
+    void malformedLeavesProjectUnchanged_data();
+    void malformedLeavesProjectUnchanged();
+    void previewFlattensNestedFields();
+    void annotationsLongFormat();
+    void hannaSystemsFromStoryId();
+};
+
+void TestImporter::formatFor_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<int>("format");
+    QTest::newRow("json list") << fixture(QStringLiteral("nested.json")) << int(ImportFormat::Json);
+    QTest::newRow("jsonl") << fixture(QStringLiteral("nested.jsonl")) << int(ImportFormat::Jsonl);
+    QTest::newRow("csv") << fixture(QStringLiteral("valid.csv")) << int(ImportFormat::Csv);
+    QTest::newRow("tsv") << fixture(QStringLiteral("valid.tsv")) << int(ImportFormat::Tsv);
+    QTest::newRow("unknown suffix") << QStringLiteral("data.xyz") << int(ImportFormat::Auto);
+}
+
+void TestImporter::formatFor()
+{
+    QFETCH(QString, file);
+    QFETCH(int, format);
+    QCOMPARE(int(Importer::formatFor(file)), format);
+}
+
+void TestImporter::presets_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("preset");
+    QTest::addColumn<int>("items");
+    QTest::addColumn<int>("groups");
+    QTest::addColumn<int>("systems");
+    QTest::addColumn<QString>("aspect");
+    QTest::addColumn<double>("mean");
+    QTest::addColumn<int>("aspects");
+    // Means from the datasets' SOURCE.md sanity statistics.
+    QTest::newRow("summeval") << shared(QStringLiteral("summeval/summeval_bartscore_data.json"))
+                              << QStringLiteral("summeval") << 1600 << 100 << 16 << QStringLiteral("coherence")
+                              << 3.4125 << 4;
+    QTest::newRow("topical-chat") << shared(QStringLiteral("topical-chat/topical_chat.json"))
+                                  << QStringLiteral("topical-chat") << 360 << 60 << 6 << QStringLiteral("naturalness")
+                                  << 2.2778 << 6;
+    QTest::newRow("hanna test") << shared(QStringLiteral("hanna/hanna_test_qwen_2_5_14b.json")) << QStringLiteral("hanna")
+                                << 528 << 95 << 11 << QStringLiteral("coherence") << 3.1698 << 6;
+}
+
+void TestImporter::presets()
+{
+    QFETCH(QString, file);
+    QFETCH(QString, preset);
+    QFETCH(int, items);
+    QFETCH(int, groups);
+    QFETCH(int, systems);
+    QFETCH(QString, aspect);
+    QFETCH(double, mean);
+    QFETCH(int, aspects);
+    if (!QFileInfo::exists(file))
+        QSKIP("shared dataset not present");
+    QTemporaryDir dir;
+    auto p = Project::open(dir.filePath(QStringLiteral("p.rubric")));
+    QVERIFY2(p.ok(), qPrintable(p.errorString()));
+    auto mapping = Importer::preset(preset);
+    QVERIFY2(mapping.ok(), qPrintable(mapping.errorString()));
+    auto r = Importer::run(**p, ImportSpec{file, ImportFormat::Auto, *mapping});
+    QVERIFY2(r.ok(), qPrintable(r.errorString()));
+    QCOMPARE(r->items, items);
+    QCOMPARE(r->annotations, items * aspects);
+    QCOMPARE((*p)->itemCount(), items);
+    QCOMPARE(int((*p)->groups().size()), groups);
+    QCOMPARE(int((*p)->systems().size()), systems);
+    QCOMPARE(int((*p)->aspects().size()), aspects);
+    const auto human = (*p)->humanScores(aspect);
+    QCOMPARE(int(human.size()), items);
+    QVERIFY2(qAbs(meanOfMeans(human) - mean) < 5e-5, qPrintable(QString::number(meanOfMeans(human), 'f', 6)));
+    QCOMPARE((*p)->annotators(aspect), QStringList{QStringLiteral("imported")});
+    QVERIFY(!(*p)->aspect(aspect)->definition.isEmpty());
+}
+
+void TestImporter::generic_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QStringList>("mapping");
+    QTest::addColumn<int>("items");
+    QTest::addColumn<int>("annotations");
+    QTest::addColumn<QString>("aspect");
+    QTest::addColumn<QStringList>("annotators");
+    QTest::addColumn<QString>("itemId");
+    QTest::addColumn<QString>("output");
+    QTest::addColumn<double>("itemMean");
+
+    // BOM, CRLF, quoted comma, doubled quotes, a newline inside a cell, list cells "[5, 4, 4]",
+    // an empty score cell (not rated) and a null list element (that rater did not rate).
+    QTest::newRow("csv, no id: position ids, list cells")
+        << fixture(QStringLiteral("valid.csv"))
+        << QStringList{QStringLiteral("group=doc"), QStringLiteral("system=model"), QStringLiteral("source=article"),
+                       QStringLiteral("output=summary"), QStringLiteral("human:coherence=coh"),
+                       QStringLiteral("human:fluency=flu")}
+        << 4 << 3 + 8 << QStringLiteral("fluency")
+        << QStringList{QStringLiteral("rater#1"), QStringLiteral("rater#2"), QStringLiteral("rater#3")}
+        << QStringLiteral("1") << QStringLiteral("Two lines\r\nin one cell") << 3.0;
+    QTest::newRow("csv quoted quotes") << fixture(QStringLiteral("valid.csv"))
+                                       << QStringList{QStringLiteral("output=summary"), QStringLiteral("human:fluency=flu")}
+                                       << 4 << 8 << QStringLiteral("fluency")
+                                       << QStringList{QStringLiteral("rater#1"), QStringLiteral("rater#2"),
+                                                      QStringLiteral("rater#3")}
+                                       << QStringLiteral("0") << QStringLiteral("A \"quoted\" summary") << 13.0 / 3.0;
+    QTest::newRow("tsv with a quoted tab") << fixture(QStringLiteral("valid.tsv")) << kTsv << 3 << 3
+                                           << QStringLiteral("quality") << QStringList{QStringLiteral("imported")}
+                                           << QStringLiteral("x2") << QStringLiteral("tab\there") << 1.0;
+    QTest::newRow("nested jsonl, list scores") << fixture(QStringLiteral("nested.jsonl")) << kNested << 3 << 9 + 3
+                                               << QStringLiteral("coherence")
+                                               << QStringList{QStringLiteral("rater#1"), QStringLiteral("rater#2"),
+                                                              QStringLiteral("rater#3")}
+                                               << QStringLiteral("n1") << QStringLiteral("output 1") << 10.0 / 3.0;
+    QTest::newRow("nested json list, scalar") << fixture(QStringLiteral("nested.json")) << kNested << 3 << 12
+                                              << QStringLiteral("fluency") << QStringList{QStringLiteral("imported")}
+                                              << QStringLiteral("n3") << QStringLiteral("output 3") << 5.0;
+}
+
+void TestImporter::generic()
+{
+    QFETCH(QString, file);
+    QFETCH(QStringList, mapping);
+    QFETCH(int, items);
+    QFETCH(int, annotations);
+    QFETCH(QString, aspect);
+    QFETCH(QStringList, annotators);
+    QFETCH(QString, itemId);
+    QFETCH(QString, output);
+    QFETCH(double, itemMean);
+    QTemporaryDir dir;
+    auto p = Project::open(dir.filePath(QStringLiteral("p.rubric")));
+    QVERIFY(p.ok());
+    QSignalSpy itemsChanged(p->get(), &Project::itemsChanged);
+    auto r = Importer::run(**p, ImportSpec{file, ImportFormat::Auto, mappingFrom(mapping)});
+    QVERIFY2(r.ok(), qPrintable(r.errorString()));
+    QCOMPARE(r->items, items);
+    QCOMPARE(r->annotations, annotations);
+    QCOMPARE(count(**p, "annotations"), annotations);
+    QCOMPARE(itemsChanged.count(), 1);
+    QCOMPARE((*p)->annotators(aspect), annotators);
+    const auto item = (*p)->item(itemId);
+    QVERIFY(item.has_value());
+    QCOMPARE(item->output, output);
+    QVERIFY(qAbs((*p)->humanScores(aspect).value(itemId) - itemMean) < 1e-9);
+}
+
+void TestImporter::malformedLeavesProjectUnchanged_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QStringList>("mapping");
+    QTest::addColumn<bool>("withData");
+    QTest::addColumn<int>("line");
+    QTest::addColumn<QString>("field");
+    QTest::addColumn<QString>("says");
+
+    for (bool withData : {false, true}) {
+        const char *tag = withData ? " (project with data)" : " (empty project)";
+        const auto row = [&](const char *name) -> QTestData & { return QTest::newRow(QByteArray(QByteArray(name) + tag).constData()); };
+        row("truncated json") << fixture(QStringLiteral("truncated.json")) << kNested << withData << 43 << QString()
+                              << QStringLiteral("invalid JSON");
+        row("unterminated csv quote") << fixture(QStringLiteral("unterminated.csv")) << kScoreCsv << withData << 3
+                                      << QStringLiteral("output") << QStringLiteral("unterminated");
+        row("missing field jsonl") << fixture(QStringLiteral("missing_field.jsonl")) << kNested << withData << 3
+                                   << QStringLiteral("text.out") << QStringLiteral("missing");
+        row("missing field in json list object 2") << fixture(QStringLiteral("missing_field.json")) << kNested << withData
+                                                   << 21 << QStringLiteral("text.out") << QStringLiteral("missing");
+        row("text where a score should be") << fixture(QStringLiteral("text_score.csv")) << kScoreCsv << withData << 4
+                                            << QStringLiteral("score") << QStringLiteral("'good' is not a number");
+        row("score outside the scale") << fixture(QStringLiteral("out_of_scale.csv")) << kScoreCsv << withData << 3
+                                       << QStringLiteral("score") << QStringLiteral("outside the scale");
+        row("wrong column count") << fixture(QStringLiteral("wrong_columns.csv")) << kScoreCsv << withData << 3
+                                  << QString() << QStringLiteral("expected 3 columns");
+    }
+    QTest::newRow("id already in the project") << fixture(QStringLiteral("valid.tsv")) << kTsv << true << 2
+                                               << QStringLiteral("id") << QStringLiteral("already in the project");
+}
+
+void TestImporter::malformedLeavesProjectUnchanged()
+{
+    QFETCH(QString, file);
+    QFETCH(QStringList, mapping);
+    QFETCH(bool, withData);
+    QFETCH(int, line);
+    QFETCH(QString, field);
+    QFETCH(QString, says);
+    QTemporaryDir dir;
+    auto p = Project::open(dir.filePath(QStringLiteral("p.rubric")));
+    QVERIFY(p.ok());
+    if (withData) {
+        auto seed = Importer::run(**p, ImportSpec{fixture(QStringLiteral("valid.tsv")), ImportFormat::Auto,
+                                                  mappingFrom(kTsv)});
+        QVERIFY2(seed.ok(), qPrintable(seed.errorString()));
+    }
+    const Snapshot before = snapshot(**p);
+    auto r = Importer::run(**p, ImportSpec{file, ImportFormat::Auto, mappingFrom(mapping)});
+    QVERIFY(!r.ok());
+    const Error &e = r.error();
+    QCOMPARE(e.file, file);
+    QCOMPARE(e.line, line);
+    if (!field.isEmpty())
+        QCOMPARE(e.field, field);
+    QVERIFY2(e.message.contains(says), qPrintable(e.message));
+    const QString text = r.errorString();
+    QVERIFY2(text.contains(QFileInfo(file).fileName() + QStringLiteral(":%1").arg(line)), qPrintable(text));
+    QVERIFY(snapshot(**p) == before);
+}
+
+void TestImporter::previewFlattensNestedFields()
+{
+    auto p = Importer::preview(fixture(QStringLiteral("nested.jsonl")), ImportFormat::Auto, 2);
+    QVERIFY2(p.ok(), qPrintable(p.errorString()));
+    QCOMPARE(p->format, ImportFormat::Jsonl);
+    QCOMPARE(p->rows.size(), 2);
+    QVERIFY(p->fields.contains(QStringLiteral("scores.coherence")));
+    QVERIFY(p->fields.contains(QStringLiteral("meta.id")));
+    QCOMPARE(p->rows.at(1).value(QStringLiteral("meta.id")).toString(), QStringLiteral("n2"));
+    QCOMPARE(p->rows.at(0).value(QStringLiteral("scores.coherence")).toList().size(), 3);
+
+    auto csv = Importer::preview(fixture(QStringLiteral("valid.csv")));
+    QVERIFY2(csv.ok(), qPrintable(csv.errorString()));
+    QCOMPARE(csv->fields.size(), 6);
+    QVERIFY(csv->fields.contains(QStringLiteral("doc"))); // the BOM is not part of the first name
+    QCOMPARE(csv->rows.size(), 4);
+}
+
+void TestImporter::annotationsLongFormat()
+{
+    QTemporaryDir dir;
+    auto p = Project::open(dir.filePath(QStringLiteral("p.rubric")));
+    QVERIFY(p.ok());
+    QVERIFY(Importer::run(**p, ImportSpec{fixture(QStringLiteral("valid.tsv")), ImportFormat::Auto, mappingFrom(kTsv)}).ok());
+    auto r = Importer::runAnnotations(**p, fixture(QStringLiteral("annotations.csv")));
+    QVERIFY2(r.ok(), qPrintable(r.errorString()));
+    QCOMPARE(r->annotations, 4);
+    QCOMPARE((*p)->annotators(QStringLiteral("quality")),
+             (QStringList{QStringLiteral("ann1"), QStringLiteral("ann2"), QStringLiteral("imported")}));
+    QVERIFY((*p)->aspect(QStringLiteral("clarity")).has_value());
+    QCOMPARE((*p)->humanScores(QStringLiteral("quality")).value(QStringLiteral("x1")), (3.0 + 4.0 + 2.0) / 3.0);
+    bool noted = false;
+    for (const Annotation &a : (*p)->annotations(QStringLiteral("quality")))
+        noted = noted || (a.annotator == QLatin1String("ann1") && a.itemId == QLatin1String("x1")
+                          && a.note == QLatin1String("fine, mostly"));
+    QVERIFY(noted);
+
+    const Snapshot before = snapshot(**p);
+    auto bad = Importer::runAnnotations(**p, fixture(QStringLiteral("annotations_bad.csv")));
+    QVERIFY(!bad.ok());
+    QCOMPARE(bad.error().line, 3);
+    QCOMPARE(bad.error().field, QStringLiteral("item_id"));
+    QVERIFY(snapshot(**p) == before);
+}
+
+void TestImporter::hannaSystemsFromStoryId()
+{
+    const QString file = shared(QStringLiteral("hanna/hanna_valid_qwen_2_5_14b.json"));
+    if (!QFileInfo::exists(file))
+        QSKIP("shared dataset not present");
+    QTemporaryDir dir;
+    auto p = Project::open(dir.filePath(QStringLiteral("p.rubric")));
+    QVERIFY(p.ok());
+    auto r = Importer::run(**p, ImportSpec{file, ImportFormat::Auto, *Importer::preset(QStringLiteral("hanna"))});
+    QVERIFY2(r.ok(), qPrintable(r.errorString()));
+    QCOMPARE(r->items, 528);
+    for (const Item &it : (*p)->items()) {
+        const int block = it.id.toInt() / 96;
+        QCOMPARE(it.system, block == 0 ? QStringLiteral("human") : QStringLiteral("sys%1").arg(block));
+        QCOMPARE(it.group, it.source);
+    }
+}
+
+QTEST_GUILESS_MAIN(TestImporter)
+#include "TestImporter.moc"

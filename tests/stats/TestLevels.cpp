@@ -1,0 +1,99 @@
+#include "stats/Levels.h"
+
+#include <QTest>
+
+#include <cmath>
+#include <limits>
+
+using namespace rubric::stats;
+
+namespace {
+
+constexpr double M = std::numeric_limits<double>::quiet_NaN();
+
+// SummEval-shaped: documents d1..d5 (groups), each summarised by systems s0..s3.
+// d1: judge agrees perfectly (+1); d2: reversed (−1); d3: humans all equal (skipped);
+// d4: judge all equal (skipped); d5: one swap (r = ρ = 0.8, τ = 2/3);
+// d6: a single item (skipped); one item with a missing judge score in d1 (ignored).
+QVector<ScoredItem> summEvalShaped()
+{
+    const double human[5][4] = {{1, 2, 3, 4}, {1, 2, 3, 4}, {3, 3, 3, 3}, {1, 2, 3, 4}, {1, 2, 3, 4}};
+    const double judge[5][4] = {{1, 2, 3, 4}, {4, 3, 2, 1}, {1, 2, 3, 4}, {2, 2, 2, 2}, {1, 3, 2, 4}};
+    QVector<ScoredItem> items;
+    for (int d = 0; d < 5; ++d)
+        for (int s = 0; s < 4; ++s)
+            items.append({QStringLiteral("d%1-s%2").arg(d + 1).arg(s), QStringLiteral("d%1").arg(d + 1),
+                          QStringLiteral("s%1").arg(s), human[d][s], judge[d][s]});
+    items.append({QStringLiteral("d6-s0"), QStringLiteral("d6"), QString(), 2, 5}); // no system
+    items.append({QStringLiteral("d1-s4"), QStringLiteral("d1"), QStringLiteral("s0"), 5, M});
+    return items;
+}
+
+} // namespace
+
+class TestLevels : public QObject
+{
+    Q_OBJECT
+private slots:
+    void groupLevelSkipsConstantGroupsAndAverages();
+    void groupLevelAllSkippedIsNaN();
+    void systemLevelAveragesFirst();
+    void datasetLevelPairsItems();
+    void levelNames();
+};
+
+void TestLevels::groupLevelSkipsConstantGroupsAndAverages()
+{
+    const LevelCorrelation c = correlateAtLevel(summEvalShaped(), Level::Group);
+    QCOMPARE(c.groupsUsed, 3);
+    QCOMPARE(c.groupsSkipped, 3);
+    QCOMPARE(c.n, 12);
+    QVERIFY(std::abs(c.pearson - (1.0 - 1.0 + 0.8) / 3) < 1e-12);
+    QVERIFY(std::abs(c.spearman - (1.0 - 1.0 + 0.8) / 3) < 1e-12);
+    QVERIFY(std::abs(c.kendall - (1.0 - 1.0 + 2.0 / 3) / 3) < 1e-12);
+}
+
+void TestLevels::groupLevelAllSkippedIsNaN()
+{
+    const QVector<ScoredItem> items{{QStringLiteral("a"), QStringLiteral("g"), {}, 1, 1},
+                                    {QStringLiteral("b"), QStringLiteral("g"), {}, 1, 2},
+                                    {QStringLiteral("c"), QStringLiteral("h"), {}, 3, 2}};
+    const LevelCorrelation c = correlateAtLevel(items, Level::Group);
+    QCOMPARE(c.groupsUsed, 0);
+    QCOMPARE(c.groupsSkipped, 2);
+    QVERIFY(std::isnan(c.pearson) && std::isnan(c.spearman) && std::isnan(c.kendall));
+}
+
+void TestLevels::systemLevelAveragesFirst()
+{
+    // System means (items with both scores): human 7/5, 11/5, 3, 19/5; judge 9/5, 12/5, 12/5, 3.
+    // scipy 1.10.1 on those four points: r = 0.9486832980505139, ρ = 0.9486832980505139,
+    // τ-b = 0.9128709291752769.
+    const LevelCorrelation c = correlateAtLevel(summEvalShaped(), Level::System);
+    QCOMPARE(c.groupsUsed, 4);
+    QCOMPARE(c.n, 20);
+    QVERIFY(std::abs(c.pearson - 0.9486832980505139) < 1e-12);
+    QVERIFY(std::abs(c.spearman - 0.9486832980505139) < 1e-12);
+    QVERIFY(std::abs(c.kendall - 0.9128709291752769) < 1e-12);
+    // Correlating items first would give something else entirely.
+    QVERIFY(std::abs(correlateAtLevel(summEvalShaped(), Level::Dataset).pearson - c.pearson) > 0.3);
+}
+
+void TestLevels::datasetLevelPairsItems()
+{
+    const LevelCorrelation c = correlateAtLevel(summEvalShaped(), Level::Dataset);
+    QCOMPARE(c.n, 21); // 20 + d6, the item with a missing judge score left out
+    QCOMPARE(c.groupsUsed, 0);
+    QVERIFY(!std::isnan(c.pearson));
+    QVERIFY(std::isnan(correlateAtLevel({}, Level::Dataset).pearson));
+}
+
+void TestLevels::levelNames()
+{
+    for (Level l : {Level::Dataset, Level::Group, Level::System})
+        QCOMPARE(parseLevel(levelName(l)), std::optional<Level>(l));
+    QVERIFY(!parseLevel(QStringLiteral("summary")));
+}
+
+QTEST_GUILESS_MAIN(TestLevels)
+#include "TestLevels.moc"
