@@ -1,5 +1,6 @@
 #include "Correlation.h"
 
+#include "RadixSort.h"
 #include "Ranking.h"
 
 #include <algorithm>
@@ -71,19 +72,20 @@ struct XY
 
 // Counts inversions of `v` (pairs i < j with v[i] > v[j]) while sorting it ascending;
 // bottom-up merge sort, equal values are not inversions.
-std::uint64_t sortCountingSwaps(std::vector<double> &v)
+template<typename T>
+std::uint64_t sortCountingSwaps(std::vector<T> &v)
 {
     const size_t n = v.size();
-    std::vector<double> buf(n);
+    std::vector<T> buf(n);
     std::uint64_t swaps = 0;
-    double *src = v.data();
-    double *dst = buf.data();
+    T *src = v.data();
+    T *dst = buf.data();
     // Small runs by insertion sort first: cheaper than merging width-1 runs.
     constexpr size_t kRun = 16;
     for (size_t lo = 0; lo < n; lo += kRun) {
         const size_t hi = std::min(n, lo + kRun);
         for (size_t i = lo + 1; i < hi; ++i) {
-            const double key = src[i];
+            const T key = src[i];
             size_t j = i;
             while (j > lo && src[j - 1] > key) {
                 src[j] = src[j - 1];
@@ -118,11 +120,73 @@ std::uint64_t sortCountingSwaps(std::vector<double> &v)
     return swaps;
 }
 
+// Knight's algorithm for large n: radix sorts instead of comparison sorts, y replaced by its
+// dense rank so the inversion count runs on 32-bit integers.
+double kendallLarge(std::span<const double> x, std::span<const double> y)
+{
+    const size_t n = x.size();
+    std::vector<detail::KeyIndex> byY(n);
+    for (size_t i = 0; i < n; ++i)
+        byY[i] = {detail::orderKey(y[i]), std::uint32_t(i)};
+    detail::radixSort(byY);
+    std::vector<std::uint32_t> rankY(n);
+    std::uint64_t tiesY = 0;
+    std::uint32_t rank = 0;
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 1;
+        while (j < n && byY[j].key == byY[i].key)
+            ++j;
+        const std::uint64_t t = j - i;
+        tiesY += t * (t - 1) / 2;
+        for (size_t k = i; k < j; ++k)
+            rankY[byY[k].index] = rank;
+        ++rank;
+        i = j;
+    }
+    // Stable sort by x of the y-sorted order: (x, y) order.
+    std::vector<detail::KeyIndex> byXY(n);
+    for (size_t i = 0; i < n; ++i)
+        byXY[i] = {detail::orderKey(x[byY[i].index]), byY[i].index};
+    byY = {};
+    detail::radixSort(byXY);
+    std::vector<std::uint32_t> seq(n);
+    std::uint64_t tiesX = 0, tiesXY = 0;
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 1;
+        while (j < n && byXY[j].key == byXY[i].key)
+            ++j;
+        const std::uint64_t t = j - i;
+        tiesX += t * (t - 1) / 2;
+        for (size_t a = i; a < j;) {
+            size_t b = a + 1;
+            while (b < j && rankY[byXY[b].index] == rankY[byXY[a].index])
+                ++b;
+            const std::uint64_t u = b - a;
+            tiesXY += u * (u - 1) / 2;
+            a = b;
+        }
+        for (size_t k = i; k < j; ++k)
+            seq[k] = rankY[byXY[k].index];
+        i = j;
+    }
+    byXY = {};
+    const std::uint64_t swaps = sortCountingSwaps(seq);
+    const std::uint64_t n0 = std::uint64_t(n) * (n - 1) / 2;
+    if (tiesX == n0 || tiesY == n0)
+        return kNaN;
+    const std::int64_t s = std::int64_t(n0) - std::int64_t(tiesX) - std::int64_t(tiesY) + std::int64_t(tiesXY)
+        - 2 * std::int64_t(swaps);
+    const double denom = std::sqrt(double(n0 - tiesX)) * std::sqrt(double(n0 - tiesY));
+    return std::clamp(double(s) / denom, -1.0, 1.0);
+}
+
 double kendallComplete(std::span<const double> x, std::span<const double> y)
 {
     const size_t n = x.size();
     if (n < 2)
         return kNaN;
+    if (n >= detail::kRadixThreshold && n < (size_t(1) << 32))
+        return kendallLarge(x, y);
     std::vector<XY> p(n);
     for (size_t i = 0; i < n; ++i)
         p[i] = {x[i], y[i]};

@@ -1,5 +1,7 @@
 #include "Ranking.h"
 
+#include "RadixSort.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -11,8 +13,17 @@ std::vector<double> averageRanks(std::span<const double> v)
 {
     const size_t n = v.size();
     std::vector<size_t> order(n);
-    std::iota(order.begin(), order.end(), size_t(0));
-    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return v[a] < v[b]; });
+    if (n >= detail::kRadixThreshold && n < (size_t(1) << 32)) {
+        std::vector<detail::KeyIndex> keyed(n);
+        for (size_t i = 0; i < n; ++i)
+            keyed[i] = {detail::orderKey(v[i]), std::uint32_t(i)};
+        detail::radixSort(keyed);
+        for (size_t i = 0; i < n; ++i)
+            order[i] = keyed[i].index;
+    } else {
+        std::iota(order.begin(), order.end(), size_t(0));
+        std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return v[a] < v[b]; });
+    }
     std::vector<double> ranks(n);
     for (size_t i = 0; i < n;) {
         size_t j = i + 1;

@@ -45,21 +45,26 @@ void TestAgreement::krippendorffWorkedExample_data()
 {
     QTest::addColumn<int>("level");
     QTest::addColumn<double>("published");
-    // Published to three decimals in the paper.
-    QTest::newRow("nominal 0.743") << int(AlphaLevel::Nominal) << 0.743;
-    QTest::newRow("ordinal 0.815") << int(AlphaLevel::Ordinal) << 0.815;
-    QTest::newRow("interval 0.849") << int(AlphaLevel::Interval) << 0.849;
-    QTest::newRow("ratio 0.797") << int(AlphaLevel::Ratio) << 0.797;
+    QTest::addColumn<double>("pairwise");
+    // "published": to three decimals in the paper. "pairwise": the same data through the other
+    // textbook form, 1 − D_o/D_e summed over pairs of values (no coincidence matrix), evaluated
+    // in plain Python 3 (/usr/bin/python3) as an independent check of the full-precision value.
+    QTest::newRow("nominal 0.743") << int(AlphaLevel::Nominal) << 0.743 << 0.743421052631579;
+    QTest::newRow("ordinal 0.815") << int(AlphaLevel::Ordinal) << 0.815 << 0.8153875037548813;
+    QTest::newRow("interval 0.849") << int(AlphaLevel::Interval) << 0.849 << 0.8491071428571428;
+    QTest::newRow("ratio 0.797") << int(AlphaLevel::Ratio) << 0.797 << 0.7974027747116127;
 }
 
 void TestAgreement::krippendorffWorkedExample()
 {
     QFETCH(int, level);
     QFETCH(double, published);
+    QFETCH(double, pairwise);
     const AlphaResult r = krippendorffAlpha(krippendorff2011(), AlphaLevel(level));
     QCOMPARE(r.units, 11); // unit 12 has a single value: not pairable
     QCOMPARE(r.values, 40);
     QVERIFY2(std::abs(r.alpha - published) < 0.0005, qPrintable(QString::number(r.alpha, 'g', 10)));
+    QVERIFY2(std::abs(r.alpha - pairwise) < 1e-12, qPrintable(QString::number(r.alpha, 'g', 17)));
 }
 
 void TestAgreement::alphaPerfectAgreementIsOne()
@@ -85,6 +90,7 @@ void TestAgreement::fleissTextbookExample()
                                                {6, 5, 2, 1, 0},  {0, 2, 2, 3, 7}};
     const double k = fleissKappaCounts(counts);
     QVERIFY2(std::abs(k - 0.210) < 0.0005, qPrintable(QString::number(k, 'g', 10)));
+    QVERIFY(std::abs(k - 0.20993070442195522) < 1e-12); // the formula in plain Python 3
 
     // The same table as raw ratings (category index per rater) through fleissKappa().
     ReliabilityData ratings;

@@ -1,5 +1,9 @@
 #include "stats/Levels.h"
 
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTest>
 
 #include <cmath>
@@ -39,6 +43,8 @@ private slots:
     void groupLevelAllSkippedIsNaN();
     void systemLevelAveragesFirst();
     void datasetLevelPairsItems();
+    void summEvalAgainstScipy_data();
+    void summEvalAgainstScipy();
     void levelNames();
 };
 
@@ -86,6 +92,52 @@ void TestLevels::datasetLevelPairsItems()
     QCOMPARE(c.groupsUsed, 0);
     QVERIFY(!std::isnan(c.pearson));
     QVERIFY(std::isnan(correlateAtLevel({}, Level::Dataset).pearson));
+}
+
+void TestLevels::summEvalAgainstScipy_data()
+{
+    QTest::addColumn<QString>("level");
+    QTest::newRow("dataset") << QStringLiteral("dataset");
+    QTest::newRow("group (per document, G-Eval/UniEval)") << QStringLiteral("group");
+    QTest::newRow("system") << QStringLiteral("system");
+}
+
+void TestLevels::summEvalAgainstScipy()
+{
+    // The real SummEval file (100 documents × 16 systems); expert coherence as the human side and
+    // expert relevance as a stand-in judge. Expected values: tests/stats/make_reference.py (scipy).
+    QFETCH(QString, level);
+    QFile ref(QStringLiteral(RUBRIC_TEST_DATA "/reference.json"));
+    QVERIFY(ref.open(QIODevice::ReadOnly));
+    const QJsonObject want = QJsonDocument::fromJson(ref.readAll())
+                                 .object()
+                                 .value(QStringLiteral("summeval_levels"))
+                                 .toObject()
+                                 .value(level)
+                                 .toObject();
+    QVERIFY(!want.isEmpty());
+    QFile data(QStringLiteral(RUBRIC_SHARED_DATA "/summeval/summeval_bartscore_data.json"));
+    if (!data.exists())
+        QSKIP("SummEval data not present beside the project (../shared/data)");
+    QVERIFY(data.open(QIODevice::ReadOnly));
+    const QJsonArray rows = QJsonDocument::fromJson(data.readAll()).array();
+    QCOMPARE(rows.size(), 1600);
+    QVector<ScoredItem> items;
+    for (const QJsonValue &v : rows) {
+        const QJsonObject o = v.toObject();
+        const QJsonObject sc = o.value(QStringLiteral("scores")).toObject();
+        items.append({QString::number(items.size()), o.value(QStringLiteral("doc_id")).toString(),
+                      o.value(QStringLiteral("system_id")).toString(), sc.value(QStringLiteral("coherence")).toDouble(),
+                      sc.value(QStringLiteral("relevance")).toDouble()});
+    }
+    const LevelCorrelation c = correlateAtLevel(items, *parseLevel(level));
+    QCOMPARE(c.n, want.value(QStringLiteral("n")).toInt());
+    QCOMPARE(c.groupsUsed, want.value(QStringLiteral("groups_used")).toInt());
+    for (Coefficient k : kCoefficients) {
+        const double w = want.value(coefficientName(k)).toDouble();
+        QVERIFY2(std::abs(c.value(k) - w) < 1e-9,
+                 qPrintable(QStringLiteral("%1: %2 vs scipy %3").arg(coefficientName(k)).arg(c.value(k), 0, 'g', 17).arg(w, 0, 'g', 17)));
+    }
 }
 
 void TestLevels::levelNames()

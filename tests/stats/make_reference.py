@@ -4,6 +4,12 @@
 Made with Debian 12's python3-scipy (scipy 1.10.1, numpy 1.24.2):
     /usr/bin/python3 tests/stats/make_reference.py > tests/stats/reference.json
 
+"summeval_levels": the G-Eval/UniEval level procedure on the real SummEval file
+(../shared/data/summeval/summeval_bartscore_data.json, 100 docs x 16 systems), with the expert
+coherence mean as "human" and the expert relevance mean standing in for a judge: dataset; group =
+per doc_id, skipping docs where either side is constant, averaged; system = per system_id means,
+then correlated. Computed here with scipy, independently of rubric's code.
+
 Missing values are null in "x"/"y"; the expected values are computed on the pairs where both
 are present (the pairing rule of rubric::stats). An undefined coefficient (constant side) is null.
 """
@@ -73,7 +79,43 @@ x = rng.normal(1e6, 1, 100)
 y = x + rng.normal(0, 0.5, 100)
 cases.append(case("large_offset_n100", x.tolist(), y.tolist()))
 
+
+
+def summeval_levels():
+    import os
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "shared", "data", "summeval",
+                        "summeval_bartscore_data.json")
+    data = json.load(open(path))
+    h = [d["scores"]["coherence"] for d in data]
+    j = [d["scores"]["relevance"] for d in data]
+    out = {"file": "summeval/summeval_bartscore_data.json", "human": "coherence", "judge": "relevance"}
+    out["dataset"] = dict(coefficients(h, j), n=len(h), groups_used=0)
+    docs = {}
+    for d in data:
+        docs.setdefault(d["doc_id"], []).append((d["scores"]["coherence"], d["scores"]["relevance"]))
+    per = {"pearson": [], "spearman": [], "kendall": []}
+    used = 0
+    for pairs in docs.values():
+        xs = [a for a, _ in pairs]
+        ys = [b for _, b in pairs]
+        if len(set(xs)) < 2 or len(set(ys)) < 2:
+            continue
+        used += 1
+        for k, v in coefficients(xs, ys).items():
+            per[k].append(v)
+    out["group"] = {k: float(np.mean(v)) for k, v in per.items()}
+    out["group"].update(groups_used=used, n=sum(len(p) for p in docs.values() if len(set(a for a, _ in p)) > 1 and len(set(b for _, b in p)) > 1))
+    systems = {}
+    for d in data:
+        systems.setdefault(d["system_id"], []).append((d["scores"]["coherence"], d["scores"]["relevance"]))
+    hs = [float(np.mean([a for a, _ in v])) for v in systems.values()]
+    js = [float(np.mean([b for _, b in v])) for v in systems.values()]
+    out["system"] = dict(coefficients(hs, js), n=len(h), groups_used=len(systems))
+    return out
+
+
 json.dump({"generator": "/usr/bin/python3 tests/stats/make_reference.py > tests/stats/reference.json",
-           "scipy": scipy.__version__, "numpy": np.__version__, "cases": cases},
+           "scipy": scipy.__version__, "numpy": np.__version__, "cases": cases,
+           "summeval_levels": summeval_levels()},
           sys.stdout, indent=1)
 sys.stdout.write("\n")

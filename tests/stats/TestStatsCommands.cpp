@@ -1,0 +1,312 @@
+#include "stats/Agreement.h"
+#include "stats/Levels.h"
+#include "stats/ProjectData.h"
+#include "store/Project.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+
+using namespace rubric;
+
+namespace {
+
+struct Run
+{
+    int code = -1;
+    QByteArray out, err;
+    QJsonObject json() const { return QJsonDocument::fromJson(out).object(); }
+};
+
+Run rubricCli(const QStringList &args)
+{
+    QProcess p;
+    p.start(qEnvironmentVariable("RUBRIC_CLI"), args);
+    Run r;
+    if (!p.waitForFinished(120000))
+        return r;
+    r.code = p.exitCode();
+    r.out = p.readAllStandardOutput();
+    r.err = p.readAllStandardError();
+    return r;
+}
+
+void writeFile(const QString &path, const QByteArray &text)
+{
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(text);
+}
+
+double human(int item, int annotator)
+{
+    // Deterministic 1–5 scores that people roughly agree on.
+    return double(1 + (item * 7 + annotator * (item % 3)) % 5);
+}
+
+} // namespace
+
+class TestStatsCommands : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void importScoresCsvAndJson();
+    void importScoresIsAllOrNothing();
+    void correlateMatchesLibrary_data();
+    void correlateMatchesLibrary();
+    void correlateDefaultSplitAndBootstrap();
+    void compareTwoJudges();
+    void agreement();
+    void benchStats();
+
+private:
+    QTemporaryDir m_dir;
+    QString m_project;
+};
+
+void TestStatsCommands::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    QVERIFY(!qEnvironmentVariable("RUBRIC_CLI").isEmpty());
+    m_project = m_dir.filePath(QStringLiteral("p.rubric"));
+    auto p = Project::open(m_project);
+    QVERIFY2(p, qPrintable(p.errorString()));
+    QVERIFY((*p)->upsertAspect({QStringLiteral("coherence"), QStringLiteral("d"), 1, 5}));
+    QVector<Item> items;
+    QVector<Annotation> ann;
+    for (int i = 0; i < 40; ++i) {
+        Item it;
+        it.id = QString::number(i);
+        it.group = QStringLiteral("doc%1").arg(i / 4);
+        it.system = QStringLiteral("M%1").arg(i % 4);
+        it.output = QStringLiteral("summary %1").arg(i);
+        it.position = i;
+        items.append(it);
+        for (int a = 0; a < 3; ++a) {
+            if (a == 2 && i % 5 == 0)
+                continue; // a3 skipped some items
+            ann.append({it.id, QStringLiteral("coherence"), QStringLiteral("a%1").arg(a + 1), human(i, a), {}, {}});
+        }
+    }
+    QVERIFY((*p)->addItems(items));
+    QVERIFY((*p)->addAnnotations(ann));
+}
+
+void TestStatsCommands::importScoresCsvAndJson()
+{
+    // CSV without --id: row k scores item k. Judge "noisy" = a1's score plus a pattern; row 7 empty.
+    QByteArray csv = "coh,other\n";
+    for (int i = 0; i < 40; ++i)
+        csv += (i == 7 ? QByteArray() : QByteArray::number(human(i, 0) + (i % 4) * 0.5)) + ",x\n";
+    writeFile(m_dir.filePath(QStringLiteral("noisy.csv")), csv);
+    Run r = rubricCli({QStringLiteral("import-scores"), m_dir.filePath(QStringLiteral("noisy.csv")), QStringLiteral("--project"),
+                       m_project, QStringLiteral("--judge"), QStringLiteral("noisy"), QStringLiteral("--score"),
+                       QStringLiteral("coherence=coh"), QStringLiteral("--json")});
+    QVERIFY2(r.code == 0, r.err.constData());
+    QCOMPARE(r.json().value(QStringLiteral("scores")).toInt(), 39);
+    QCOMPARE(r.json().value(QStringLiteral("missing")).toInt(), 1);
+
+    // JSON with --id and a nested field, in reverse order: judge "mean" = the human mean.
+    QJsonArray arr;
+    for (int i = 39; i >= 0; --i) {
+        double sum = 0;
+        int n = 0;
+        for (int a = 0; a < 3; ++a)
+            if (!(a == 2 && i % 5 == 0)) {
+                sum += human(i, a);
+                ++n;
+            }
+        arr.append(QJsonObject{{QStringLiteral("item"), QString::number(i)},
+                               {QStringLiteral("scores"), QJsonObject{{QStringLiteral("c"), sum / n}}}});
+    }
+    writeFile(m_dir.filePath(QStringLiteral("mean.json")), QJsonDocument(arr).toJson());
+    r = rubricCli({QStringLiteral("import-scores"), m_dir.filePath(QStringLiteral("mean.json")), QStringLiteral("--project"),
+                   m_project, QStringLiteral("--judge"), QStringLiteral("mean"), QStringLiteral("--id"), QStringLiteral("item"),
+                   QStringLiteral("--score"), QStringLiteral("coherence=scores.c")});
+    QVERIFY2(r.code == 0, r.err.constData());
+    auto p = Project::open(m_project);
+    QVERIFY(p);
+    QCOMPARE((*p)->judge(QStringLiteral("mean"))->method, QStringLiteral("imported"));
+    QCOMPARE((*p)->judgeScores(QStringLiteral("noisy"), QStringLiteral("coherence")).size(), 39);
+    QCOMPARE((*p)->judgeScores(QStringLiteral("mean"), QStringLiteral("coherence")).value(QStringLiteral("3")),
+             (*p)->humanScores(QStringLiteral("coherence")).value(QStringLiteral("3")));
+}
+
+void TestStatsCommands::importScoresIsAllOrNothing()
+{
+    writeFile(m_dir.filePath(QStringLiteral("bad.tsv")), "id\tcoh\n1\t3\n2\tgood\n");
+    Run r = rubricCli({QStringLiteral("import-scores"), m_dir.filePath(QStringLiteral("bad.tsv")), QStringLiteral("--project"),
+                       m_project, QStringLiteral("--judge"), QStringLiteral("bad"), QStringLiteral("--id"), QStringLiteral("id"),
+                       QStringLiteral("--score"), QStringLiteral("coherence=coh")});
+    QCOMPARE(r.code, 1);
+    QVERIFY2(r.err.contains("bad.tsv:3: coh: not a number"), r.err.constData());
+    writeFile(m_dir.filePath(QStringLiteral("unknown.jsonl")), "{\"id\": 1, \"coh\": 2}\n\n{\"id\": 99, \"coh\": 2}\n");
+    r = rubricCli({QStringLiteral("import-scores"), m_dir.filePath(QStringLiteral("unknown.jsonl")), QStringLiteral("--project"),
+                   m_project, QStringLiteral("--judge"), QStringLiteral("bad"), QStringLiteral("--id"), QStringLiteral("id"),
+                   QStringLiteral("--score"), QStringLiteral("coherence=coh")});
+    QCOMPARE(r.code, 1);
+    QVERIFY2(r.err.contains("unknown.jsonl:3: id: no item with id '99'"), r.err.constData());
+    r = rubricCli({QStringLiteral("import-scores"), m_dir.filePath(QStringLiteral("unknown.jsonl")), QStringLiteral("--project"),
+                   m_project, QStringLiteral("--judge"), QStringLiteral("bad"), QStringLiteral("--id"), QStringLiteral("id"),
+                   QStringLiteral("--score"), QStringLiteral("coherence=missing_field")});
+    QCOMPARE(r.code, 1);
+    QVERIFY2(r.err.contains("unknown.jsonl:1: missing_field: field not found"), r.err.constData());
+    auto p = Project::open(m_project);
+    QVERIFY(p);
+    QVERIFY(!(*p)->judge(QStringLiteral("bad")));
+}
+
+void TestStatsCommands::correlateMatchesLibrary_data()
+{
+    QTest::addColumn<QString>("level");
+    QTest::newRow("dataset") << QStringLiteral("dataset");
+    QTest::newRow("group") << QStringLiteral("group");
+    QTest::newRow("system") << QStringLiteral("system");
+}
+
+void TestStatsCommands::correlateMatchesLibrary()
+{
+    QFETCH(QString, level);
+    const Run r = rubricCli({QStringLiteral("correlate"), QStringLiteral("--project"), m_project, QStringLiteral("--aspect"),
+                             QStringLiteral("coherence"), QStringLiteral("--judge"), QStringLiteral("noisy"),
+                             QStringLiteral("--level"), level, QStringLiteral("--json")});
+    QVERIFY2(r.code == 0, r.err.constData());
+    const QJsonObject o = r.json();
+    for (const char *key : {"aspect", "judge", "level", "split", "n", "groups_used", "pearson", "spearman", "kendall"})
+        QVERIFY2(o.contains(QLatin1String(key)), key);
+    QVERIFY(!o.contains(QStringLiteral("ci")));
+    QCOMPARE(o.value(QStringLiteral("split")).toString(), QStringLiteral("all")); // no split yet
+    auto p = Project::open(m_project);
+    QVERIFY(p);
+    const auto items = stats::gatherScores(**p, QStringLiteral("coherence"), QStringLiteral("noisy"), SplitFilter::All);
+    QVERIFY(items);
+    QCOMPARE(items->size(), 39);
+    const auto want = stats::correlateAtLevel(*items, *stats::parseLevel(level));
+    QCOMPARE(o.value(QStringLiteral("n")).toInt(), want.n);
+    QCOMPARE(o.value(QStringLiteral("groups_used")).toInt(), want.groupsUsed);
+    QCOMPARE(o.value(QStringLiteral("pearson")).toDouble(), want.pearson);
+    QCOMPARE(o.value(QStringLiteral("kendall")).toDouble(), want.kendall);
+    QVERIFY(std::abs(o.value(QStringLiteral("spearman")).toDouble()) <= 1.0);
+    if (level == QLatin1String("system"))
+        QCOMPARE(want.groupsUsed, 4);
+}
+
+void TestStatsCommands::correlateDefaultSplitAndBootstrap()
+{
+    {
+        auto p = Project::open(m_project);
+        QVERIFY(p);
+        QHash<QString, SplitRole> roles;
+        for (int i = 0; i < 40; ++i)
+            roles.insert(QString::number(i), i < 12 ? SplitRole::Train : SplitRole::Test);
+        QVERIFY((*p)->setSplit(roles));
+    }
+    const QStringList base{QStringLiteral("correlate"), QStringLiteral("--project"), m_project, QStringLiteral("--aspect"),
+                           QStringLiteral("coherence"), QStringLiteral("--judge"), QStringLiteral("mean"), QStringLiteral("--json")};
+    Run r = rubricCli(base);
+    QVERIFY2(r.code == 0, r.err.constData());
+    QCOMPARE(r.json().value(QStringLiteral("split")).toString(), QStringLiteral("test"));
+    QCOMPARE(r.json().value(QStringLiteral("n")).toInt(), 28);
+    QCOMPARE(r.json().value(QStringLiteral("pearson")).toDouble(), 1.0); // the judge is the human mean
+
+    r = rubricCli(base + QStringList{QStringLiteral("--split"), QStringLiteral("train"), QStringLiteral("--judge"),
+                                     QStringLiteral("noisy")});
+    QVERIFY2(r.code == 0, r.err.constData());
+    QCOMPARE(r.json().value(QStringLiteral("n")).toInt(), 11); // item 7 has no score
+
+    const QStringList boot = QStringList{QStringLiteral("correlate"), QStringLiteral("--project"), m_project,
+                                         QStringLiteral("--aspect"), QStringLiteral("coherence"), QStringLiteral("--judge"),
+                                         QStringLiteral("noisy"), QStringLiteral("--split"), QStringLiteral("all"),
+                                         QStringLiteral("--level"), QStringLiteral("group"), QStringLiteral("--bootstrap"),
+                                         QStringLiteral("200"), QStringLiteral("--seed"), QStringLiteral("5"), QStringLiteral("--json")};
+    const Run a = rubricCli(boot), b = rubricCli(boot);
+    QVERIFY2(a.code == 0, a.err.constData());
+    QCOMPARE(a.out, b.out); // same seed, same intervals
+    const QJsonObject ci = a.json().value(QStringLiteral("ci")).toObject();
+    for (const char *k : {"pearson", "spearman", "kendall"}) {
+        const QJsonArray iv = ci.value(QLatin1String(k)).toArray();
+        QCOMPARE(iv.size(), 2);
+        const double point = a.json().value(QLatin1String(k)).toDouble();
+        QVERIFY(iv[0].toDouble() <= point && point <= iv[1].toDouble());
+    }
+
+    r = rubricCli({QStringLiteral("correlate"), QStringLiteral("--project"), m_project, QStringLiteral("--aspect"),
+                   QStringLiteral("coherence"), QStringLiteral("--judge"), QStringLiteral("nobody")});
+    QCOMPARE(r.code, 1);
+    QVERIFY(r.err.contains("unknown judge 'nobody'"));
+    r = rubricCli(base + QStringList{QStringLiteral("--level"), QStringLiteral("summary")});
+    QCOMPARE(r.code, 2);
+}
+
+void TestStatsCommands::compareTwoJudges()
+{
+    const Run r = rubricCli({QStringLiteral("compare"), QStringLiteral("--project"), m_project, QStringLiteral("--aspect"),
+                             QStringLiteral("coherence"), QStringLiteral("--judge"), QStringLiteral("mean"),
+                             QStringLiteral("--judge"), QStringLiteral("noisy"), QStringLiteral("--split"), QStringLiteral("all"),
+                             QStringLiteral("--bootstrap"), QStringLiteral("300"), QStringLiteral("--permutations"),
+                             QStringLiteral("300"), QStringLiteral("--json")});
+    QVERIFY2(r.code == 0, r.err.constData());
+    const QJsonObject o = r.json();
+    QCOMPARE(o.value(QStringLiteral("n")).toInt(), 39);
+    const double x = o.value(QStringLiteral("x")).toObject().value(QStringLiteral("pearson")).toDouble();
+    const double y = o.value(QStringLiteral("y")).toObject().value(QStringLiteral("pearson")).toDouble();
+    QCOMPARE(x, 1.0);
+    QVERIFY(std::abs(o.value(QStringLiteral("difference")).toObject().value(QStringLiteral("pearson")).toDouble() - (x - y)) < 1e-12);
+    const QJsonArray ci = o.value(QStringLiteral("ci")).toObject().value(QStringLiteral("pearson")).toArray();
+    QCOMPARE(ci.size(), 2);
+    QVERIFY(ci[0].toDouble() <= x - y && x - y <= ci[1].toDouble());
+    const QJsonObject w = o.value(QStringLiteral("williams")).toObject();
+    QCOMPARE(w.value(QStringLiteral("df")).toInt(), 36);
+    QVERIFY(w.value(QStringLiteral("t")).toDouble() > 0);
+    const double pp = o.value(QStringLiteral("permutation_p")).toObject().value(QStringLiteral("pearson")).toDouble();
+    QVERIFY(pp > 0 && pp <= 1);
+}
+
+void TestStatsCommands::agreement()
+{
+    auto p = Project::open(m_project);
+    QVERIFY(p);
+    const auto m = stats::gatherCoders(**p, QStringLiteral("coherence"), SplitFilter::All);
+    QVERIFY(m);
+    QCOMPARE(m->coders, (QStringList{QStringLiteral("a1"), QStringLiteral("a2"), QStringLiteral("a3")}));
+    for (const QString &level : {QStringLiteral("nominal"), QStringLiteral("ordinal"), QStringLiteral("interval"), QStringLiteral("ratio")}) {
+        const Run r = rubricCli({QStringLiteral("agreement"), QStringLiteral("--project"), m_project, QStringLiteral("--aspect"),
+                                 QStringLiteral("coherence"), QStringLiteral("--level"), level, QStringLiteral("--json")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QJsonObject o = r.json();
+        QCOMPARE(o.value(QStringLiteral("metric")).toString(), QStringLiteral("alpha"));
+        QCOMPARE(o.value(QStringLiteral("level")).toString(), level);
+        QCOMPARE(o.value(QStringLiteral("items")).toInt(), 40);
+        QCOMPARE(o.value(QStringLiteral("annotators")).toInt(), 3);
+        QCOMPARE(o.value(QStringLiteral("alpha")).toDouble(), stats::krippendorffAlpha(m->data, *stats::parseAlphaLevel(level)).alpha);
+    }
+    const Run f = rubricCli({QStringLiteral("agreement"), QStringLiteral("--project"), m_project, QStringLiteral("--aspect"),
+                             QStringLiteral("coherence"), QStringLiteral("--metric"), QStringLiteral("fleiss"), QStringLiteral("--json")});
+    QVERIFY2(f.code == 0, f.err.constData());
+    QCOMPARE(f.json().value(QStringLiteral("items")).toInt(), 32); // a3 skipped every fifth item
+    QCOMPARE(f.json().value(QStringLiteral("kappa")).toDouble(), stats::fleissKappa(m->data).kappa);
+    QVERIFY(f.json().value(QStringLiteral("ceiling")).toObject().value(QStringLiteral("annotators")).toArray().size() == 3);
+}
+
+void TestStatsCommands::benchStats()
+{
+    const QStringList opts{QStringLiteral("--n"), QStringLiteral("2000"), QStringLiteral("--resamples"), QStringLiteral("20"),
+                           QStringLiteral("--json")};
+    const Run r = rubricCli(QStringList{QStringLiteral("bench"), QStringLiteral("stats")} + opts);
+    QVERIFY2(r.code == 0, r.err.constData());
+    const QJsonObject o = r.json();
+    for (const char *key : {"n", "pearson_ms", "spearman_ms", "kendall_ms", "bootstrap_ms", "bootstrap_resamples"})
+        QVERIFY2(o.contains(QLatin1String(key)), key);
+    QCOMPARE(o.value(QStringLiteral("n")).toInt(), 2000);
+    QCOMPARE(o.value(QStringLiteral("bootstrap_resamples")).toInt(), 20);
+}
+
+QTEST_GUILESS_MAIN(TestStatsCommands)
+#include "TestStatsCommands.moc"
