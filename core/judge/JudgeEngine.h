@@ -43,6 +43,18 @@ public:
     void setCacheEnabled(bool enabled);
     /// The run name written in the ledger for calls made from now on.
     void setRunName(const QString &run);
+    /// Exponential backoff for retries: base * 2^attempt, ±50 % jitter, capped at `maxMs`
+    /// (defaults 500 ms and 30 s). A 429's Retry-After (seconds) takes precedence.
+    void setRetryBackoff(int baseMs, int maxMs);
+    /// How long answers may wait in memory before they are committed to the project together
+    /// (default 50 ms; at most 256 answers). This bounds what a SIGKILL can lose beyond the
+    /// requests in flight; answers are reported only after their commit.
+    void setFlushInterval(int ms);
+    /// Key resolution failed (environment variable missing, keychain error); empty otherwise.
+    QString keyError() const;
+    /// Number of separate connection pools used (QNetworkAccessManager caps HTTP/1.1 at six
+    /// connections per host, so the engine spreads requests over ceil(concurrency / 6) managers).
+    int connectionPools() const;
 
     /// The cache key of a request under this engine's profile (hash of base URL, model,
     /// messages, every sampling parameter and the sample index).
@@ -58,6 +70,9 @@ public:
 
     JudgeStats stats() const;
     int pending() const; ///< submitted but not yet answered
+
+    /// Canonical JSON of everything that changes the answer (the text hashed into the key).
+    QString canonicalRequest(const JudgeRequest &request) const;
 
 signals:
     void answered(const rubric::JudgeResponse &response);

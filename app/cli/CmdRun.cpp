@@ -1,0 +1,245 @@
+#include "CliUtil.h"
+
+#include "judge/Provider.h"
+#include "runs/Run.h"
+
+#include <QCoreApplication>
+
+namespace rubric::cli {
+namespace {
+
+// --set keys that configure the endpoints rather than the method:
+//   generator.KEY / refiner.KEY / evaluator.KEY with KEY = base_url, model, provider, api_key_env,
+//   concurrency, price_in, price_out (per million tokens); price.in / price.out for every role.
+bool applyProfileKey(ProviderProfile &p, const QString &key, const QString &value, QString *error)
+{
+    bool ok = true;
+    if (key == QLatin1String("base_url"))
+        p.baseUrl = value;
+    else if (key == QLatin1String("model"))
+        p.model = value;
+    else if (key == QLatin1String("provider")) {
+        const auto kind = Provider::kindFromName(value);
+        ok = kind.has_value();
+        if (kind)
+            p.kind = *kind;
+    } else if (key == QLatin1String("api_key_env"))
+        p.apiKeyEnv = value;
+    else if (key == QLatin1String("concurrency"))
+        p.concurrency = value.toInt(&ok);
+    else if (key == QLatin1String("price_in"))
+        p.pricePerMillionIn = value.toDouble(&ok);
+    else if (key == QLatin1String("price_out"))
+        p.pricePerMillionOut = value.toDouble(&ok);
+    else {
+        *error = QStringLiteral("unknown endpoint setting '%1' (known: base_url, model, provider, api_key_env, "
+                                "concurrency, price_in, price_out)").arg(key);
+        return false;
+    }
+    if (!ok)
+        *error = QStringLiteral("bad value '%1' for '%2'").arg(value, key);
+    return ok;
+}
+
+QVariantMap estimateJson(const RunEstimate &e)
+{
+    return {{QStringLiteral("calls"), e.calls},       {QStringLiteral("calls_min"), e.callsMin},
+            {QStringLiteral("cached"), e.cached},     {QStringLiteral("tokens_in"), e.tokensIn},
+            {QStringLiteral("tokens_out"), e.tokensOut}, {QStringLiteral("cost"), e.cost},
+            {QStringLiteral("exact"), e.exact},       {QStringLiteral("phases"), e.perPhase}};
+}
+
+int run(const QStringList &args, Io &io)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Run (or resume) a judge-building method and store its rubric and scores under --judge.\n"
+        "Endpoint roles: --base-url/--model set all three; --set generator.model=M, refiner.base_url=U, "
+        "evaluator.provider=anthropic … set one (also api_key_env, concurrency, price_in, price_out; "
+        "price.in/price.out for all). Other --set keys are method parameters (HypoEval: init_samples, "
+        "init_hypotheses, per_call, k, theta, alpha, a, b, w_hyp, w_max, refine_rounds, h_max, h_ev, seed, "
+        "merge=top|all, temperature, max_tokens; G-Eval: geval.temperature, geval.max_tokens, geval.top_logprobs)."));
+    const auto opt = [&](const char *name, const char *help, const char *value = nullptr, const char *def = nullptr) {
+        if (value)
+            parser.addOption({QString::fromLatin1(name), QString::fromLatin1(help), QString::fromLatin1(value),
+                              def ? QString::fromLatin1(def) : QString()});
+        else
+            parser.addOption({QString::fromLatin1(name), QString::fromLatin1(help)});
+    };
+    opt("project", "Project file.", "P");
+    opt("method", "geval or hypoeval.", "M");
+    opt("aspect", "Aspect to judge.", "A");
+    opt("judge", "Name of the judge (run); the same name resumes.", "NAME");
+    opt("base-url", "Endpoint base URL (OpenAI-compatible or Anthropic).", "URL");
+    opt("model", "Model name.", "M");
+    opt("provider", "openai (default) or anthropic.", "KIND", "openai");
+    opt("api-key-env", "Environment variable holding the API key.", "VAR");
+    opt("concurrency", "Requests in flight per endpoint.", "C", "16");
+    opt("logprobs", "G-Eval: weight the scale by top_logprobs.");
+    opt("samples", "G-Eval without logprobs: samples per item.", "N", "20");
+    opt("items", "Items to score: all, test (default) or train.", "SET", "test");
+    opt("literature", "HypoEval: folder of literature summaries (*.txt, *.md).", "DIR");
+    opt("set", "KEY=VALUE (repeatable): endpoint roles or method parameters.", "KEY=VALUE");
+    opt("estimate", "Print the calls, tokens and cost the run would need, and stop.");
+    opt("json", "Print JSON.");
+    if (auto rc = parse(parser, QStringLiteral("run"), args, io))
+        return *rc;
+    for (const char *required : {"method", "aspect", "judge", "base-url", "model"})
+        if (!require(parser, QString::fromLatin1(required), io))
+            return 2;
+    auto project = openProject(parser, io);
+    if (!project)
+        return 1;
+
+    RunSpec spec;
+    spec.judge = parser.value(QStringLiteral("judge"));
+    spec.method = parser.value(QStringLiteral("method"));
+    spec.aspect = parser.value(QStringLiteral("aspect"));
+    const auto kind = Provider::kindFromName(parser.value(QStringLiteral("provider")));
+    if (!kind) {
+        io.err << "rubric run: --provider must be openai or anthropic\n";
+        return 2;
+    }
+    spec.evaluator.name = QStringLiteral("evaluator");
+    spec.evaluator.kind = *kind;
+    spec.evaluator.baseUrl = parser.value(QStringLiteral("base-url"));
+    spec.evaluator.model = parser.value(QStringLiteral("model"));
+    spec.evaluator.apiKeyEnv = parser.value(QStringLiteral("api-key-env"));
+    bool ok = false;
+    spec.evaluator.concurrency = parser.value(QStringLiteral("concurrency")).toInt(&ok);
+    if (!ok || spec.evaluator.concurrency < 1) {
+        io.err << "rubric run: --concurrency must be a positive number\n";
+        return 2;
+    }
+    spec.samples = parser.value(QStringLiteral("samples")).toInt(&ok);
+    if (!ok || spec.samples < 1) {
+        io.err << "rubric run: --samples must be a positive number\n";
+        return 2;
+    }
+    spec.logprobs = parser.isSet(QStringLiteral("logprobs"));
+    const QString items = parser.value(QStringLiteral("items"));
+    if (items == QLatin1String("all"))
+        spec.items = SplitFilter::All;
+    else if (items == QLatin1String("train"))
+        spec.items = SplitFilter::Train;
+    else if (items == QLatin1String("test"))
+        spec.items = SplitFilter::Test;
+    else {
+        io.err << "rubric run: --items must be all, test or train\n";
+        return 2;
+    }
+    spec.literatureDir = parser.value(QStringLiteral("literature"));
+
+    QHash<QString, QString> roleKeys[3];
+    for (const QString &text : parser.values(QStringLiteral("set"))) {
+        const auto kv = keyValue(text, QStringLiteral("set"), io);
+        if (!kv)
+            return 2;
+        const auto &[key, value] = *kv;
+        const QStringList roles{QStringLiteral("generator."), QStringLiteral("refiner."), QStringLiteral("evaluator.")};
+        bool consumed = false;
+        for (int r = 0; r < 3; ++r)
+            if (key.startsWith(roles[r])) {
+                roleKeys[r].insert(key.mid(roles[r].size()), value);
+                consumed = true;
+            }
+        if (key == QLatin1String("price.in") || key == QLatin1String("price.out")) {
+            for (auto &rk : roleKeys)
+                rk.insert(key == QLatin1String("price.in") ? QStringLiteral("price_in") : QStringLiteral("price_out"), value);
+            consumed = true;
+        }
+        if (!consumed)
+            spec.settings.insert(key, value);
+    }
+    // generator and refiner start from the evaluator's endpoint; the refiner then follows the generator
+    ProviderProfile *profiles[3] = {&spec.generator, &spec.refiner, &spec.evaluator};
+    QString error;
+    for (auto it = roleKeys[2].begin(); it != roleKeys[2].end(); ++it)
+        if (!applyProfileKey(spec.evaluator, it.key(), it.value(), &error)) {
+            io.err << "rubric run: evaluator: " << error << '\n';
+            return 2;
+        }
+    spec.generator = spec.evaluator;
+    spec.generator.name = QStringLiteral("generator");
+    for (auto it = roleKeys[0].begin(); it != roleKeys[0].end(); ++it)
+        if (!applyProfileKey(*profiles[0], it.key(), it.value(), &error)) {
+            io.err << "rubric run: generator: " << error << '\n';
+            return 2;
+        }
+    spec.refiner = spec.generator;
+    spec.refiner.name = QStringLiteral("refiner");
+    for (auto it = roleKeys[1].begin(); it != roleKeys[1].end(); ++it)
+        if (!applyProfileKey(*profiles[1], it.key(), it.value(), &error)) {
+            io.err << "rubric run: refiner: " << error << '\n';
+            return 2;
+        }
+
+    Run runner(project.get(), spec);
+    const bool json = parser.isSet(QStringLiteral("json"));
+    if (parser.isSet(QStringLiteral("estimate"))) {
+        auto e = runner.estimate();
+        if (!e) {
+            io.err << "rubric run: " << e.errorString() << '\n';
+            return 1;
+        }
+        if (json) {
+            printJson(io, estimateJson(*e));
+        } else {
+            io.out << (e->exact ? "calls:  " : "calls:  up to ") << e->calls;
+            if (!e->exact)
+                io.out << " (at least " << e->callsMin << ")";
+            io.out << "\ncached: " << e->cached << "\ntokens: ~" << e->tokensIn << " in, ~" << e->tokensOut
+                   << " out\ncost:   " << QString::number(e->cost, 'f', 4) << '\n';
+        }
+        return 0;
+    }
+
+    int rc = 0;
+    QString failure;
+    QObject::connect(&runner, &Run::progressed, [&io, json](const RunProgress &p) {
+        if (!json && (p.done % 50 == 0 || p.done == p.total))
+            io.err << "\r" << p.phase << ": " << p.done << "/" << p.total << " answered, " << p.sent << " sent, "
+                   << p.cacheHits << " cached" << Qt::flush;
+    });
+    QObject::connect(&runner, &Run::finished, [&](bool ok, const QString &err) {
+        rc = ok ? 0 : 1;
+        failure = err;
+        QCoreApplication::quit();
+    });
+    if (auto started = runner.start(); !started) {
+        io.err << "rubric run: " << started.errorString() << '\n';
+        return 1;
+    }
+    if (!runner.summary().contains(QStringLiteral("resumable"))) // not finished synchronously
+        QCoreApplication::exec();
+    if (!json)
+        io.err << '\n';
+    const QVariantMap summary = runner.summary();
+    if (json) {
+        QVariantMap out = summary;
+        out.insert(QStringLiteral("ok"), rc == 0);
+        out.insert(QStringLiteral("judge"), spec.judge);
+        printJson(io, out);
+    } else if (rc == 0) {
+        const QVariantMap result = summary.value(QStringLiteral("result")).toMap();
+        io.out << "judge " << spec.judge << ": " << result.value(QStringLiteral("scored")).toInt() << " items scored, "
+               << result.value(QStringLiteral("missing")).toInt() << " without a score; "
+               << summary.value(QStringLiteral("sent")).toInt() << " calls sent, "
+               << summary.value(QStringLiteral("cache_hits")).toInt() << " from the cache\n";
+        const QVariantMap calls = summary.value(QStringLiteral("calls")).toMap();
+        for (auto it = calls.begin(); it != calls.end(); ++it) {
+            const QVariantMap c = it.value().toMap();
+            io.out << "  " << it.key().leftJustified(16) << c.value(QStringLiteral("calls")).toInt() << " calls ("
+                   << c.value(QStringLiteral("sent")).toInt() << " sent, " << c.value(QStringLiteral("cache_hits")).toInt()
+                   << " cached)\n";
+        }
+    }
+    if (rc != 0)
+        io.err << "rubric run: " << failure << "\nthe run is saved; run the same command again to resume it\n";
+    return rc;
+}
+
+const Registration reg({QStringLiteral("run"), QStringLiteral("Build and run a judge (geval, hypoeval); resumable."), &run});
+
+} // namespace
+} // namespace rubric::cli

@@ -1,0 +1,67 @@
+#include "CliUtil.h"
+
+#include "rubric/Rubric.h"
+#include "store/RubricStore.h"
+
+namespace rubric::cli {
+namespace {
+
+int run(const QStringList &args, Io &io)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Show the rubric of a judge (latest version unless --version)."));
+    parser.addOption({QStringLiteral("project"), QStringLiteral("Project file."), QStringLiteral("P")});
+    parser.addOption({QStringLiteral("judge"), QStringLiteral("Judge name."), QStringLiteral("NAME")});
+    parser.addOption({QStringLiteral("version"), QStringLiteral("Rubric version (default: latest)."), QStringLiteral("N"),
+                      QStringLiteral("0")});
+    parser.addOption({QStringLiteral("json"), QStringLiteral("Print JSON.")});
+    if (auto rc = parse(parser, QStringLiteral("show-rubric"), args, io))
+        return *rc;
+    if (!require(parser, QStringLiteral("judge"), io))
+        return 2;
+    auto project = openProject(parser, io);
+    if (!project)
+        return 1;
+    RubricStore store(project.get());
+    auto rubric = store.load(parser.value(QStringLiteral("judge")), parser.value(QStringLiteral("version")).toInt());
+    if (!rubric) {
+        io.err << "rubric: " << rubric.errorString() << '\n';
+        return 1;
+    }
+    if (parser.isSet(QStringLiteral("json"))) {
+        QVariantList criteria;
+        for (const Criterion &c : rubric->criteria())
+            criteria.append(QVariantMap{{QStringLiteral("id"), c.key},
+                                        {QStringLiteral("parent"), c.parentKey},
+                                        {QStringLiteral("kind"), criterionKindName(c.kind)},
+                                        {QStringLiteral("text"), c.text},
+                                        {QStringLiteral("definition"), c.definition},
+                                        {QStringLiteral("enabled"), c.enabled},
+                                        {QStringLiteral("weight"), c.weight},
+                                        {QStringLiteral("origin"), c.origin},
+                                        {QStringLiteral("stats"), c.stats}});
+        printJson(io, QVariantMap{{QStringLiteral("method"), rubric->method()},
+                                  {QStringLiteral("aspect"), rubric->aspect()},
+                                  {QStringLiteral("version"), rubric->version()},
+                                  {QStringLiteral("criteria"), criteria}});
+        return 0;
+    }
+    io.out << rubric->method() << " rubric for " << rubric->aspect() << ", version " << rubric->version() << '\n';
+    const std::function<void(const QString &, int)> print = [&](const QString &parent, int depth) {
+        for (const Criterion &c : rubric->children(parent)) {
+            io.out << QString(depth * 2, QLatin1Char(' ')) << (c.enabled ? "[x] " : "[ ] ") << c.key << " ("
+                   << criterionKindName(c.kind) << ")";
+            if (c.stats.contains(QStringLiteral("train_pearson")) && !c.stats.value(QStringLiteral("train_pearson")).isNull())
+                io.out << " train r=" << QString::number(c.stats.value(QStringLiteral("train_pearson")).toDouble(), 'f', 3);
+            io.out << ": " << c.text.simplified().left(160) << '\n';
+            print(c.key, depth + 1);
+        }
+    };
+    print(QString(), 0);
+    return 0;
+}
+
+const Registration reg({QStringLiteral("show-rubric"), QStringLiteral("Show a judge's rubric (criteria, origin, stats)."), &run});
+
+} // namespace
+} // namespace rubric::cli

@@ -1,0 +1,80 @@
+#include "judge/AnthropicProvider.h"
+
+#include <QCoreApplication>
+#include <QUrl>
+
+#include <nlohmann/json.hpp>
+
+namespace rubric {
+
+ProviderCall AnthropicProvider::buildRequest(const ProviderProfile &profile, const QByteArray &apiKey,
+                                             const JudgeRequest &request) const
+{
+    nlohmann::json body;
+    body["model"] = profile.model.toStdString();
+    body["max_tokens"] = request.maxTokens;
+    QString system;
+    nlohmann::json messages = nlohmann::json::array();
+    for (const ChatMessage &m : request.messages) {
+        if (m.role == QLatin1String("system")) {
+            system += (system.isEmpty() ? QString() : QStringLiteral("\n\n")) + m.content;
+            continue;
+        }
+        messages.push_back({{"role", m.role.toStdString()}, {"content", m.content.toStdString()}});
+    }
+    if (!system.isEmpty())
+        body["system"] = system.toStdString();
+    body["messages"] = std::move(messages);
+    body["temperature"] = request.temperature;
+    if (request.topP < 1.0)
+        body["top_p"] = request.topP;
+    if (!request.stop.isEmpty()) {
+        nlohmann::json stop = nlohmann::json::array();
+        for (const QString &s : request.stop)
+            stop.push_back(s.toStdString());
+        body["stop_sequences"] = std::move(stop);
+    }
+
+    QString base = profile.baseUrl.trimmed();
+    while (base.endsWith(QLatin1Char('/')))
+        base.chop(1);
+    ProviderCall call;
+    call.request.setUrl(QUrl(base + QStringLiteral("/messages")));
+    call.request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+    call.request.setRawHeader(QByteArrayLiteral("anthropic-version"), QByteArray(apiVersion));
+    if (!apiKey.isEmpty())
+        call.request.setRawHeader(QByteArrayLiteral("x-api-key"), apiKey);
+    for (auto it = profile.headers.cbegin(); it != profile.headers.cend(); ++it)
+        call.request.setRawHeader(it.key().toUtf8(), it.value().toString().toUtf8());
+    const std::string text = body.dump();
+    call.body = QByteArray(text.data(), qsizetype(text.size()));
+    return call;
+}
+
+Result<JudgeResponse> AnthropicProvider::parseResponse(const QByteArray &body) const
+{
+    const nlohmann::json j = nlohmann::json::parse(body.constBegin(), body.constEnd(), nullptr, false);
+    if (j.is_discarded() || !j.is_object())
+        return makeError(QCoreApplication::translate("rubric::Provider", "the answer is not valid JSON"));
+    auto content = j.find("content");
+    if (content == j.end() || !content->is_array())
+        return makeError(QCoreApplication::translate("rubric::Provider", "the answer has no content"));
+    JudgeChoice choice;
+    for (const auto &block : *content) {
+        if (block.is_object() && block.value("type", std::string()) == "text" && block.contains("text")
+            && block["text"].is_string())
+            choice.text += QString::fromStdString(block["text"].get<std::string>());
+    }
+    JudgeResponse r;
+    r.choices.append(choice);
+    if (j.contains("usage") && j["usage"].is_object()) {
+        const auto &u = j["usage"];
+        if (u.contains("input_tokens") && u["input_tokens"].is_number_integer())
+            r.tokensIn = u["input_tokens"].get<int>();
+        if (u.contains("output_tokens") && u["output_tokens"].is_number_integer())
+            r.tokensOut = u["output_tokens"].get<int>();
+    }
+    return r;
+}
+
+} // namespace rubric

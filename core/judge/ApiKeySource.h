@@ -1,0 +1,37 @@
+#pragma once
+
+#include "judge/JudgeTypes.h"
+
+#include <QByteArray>
+#include <QObject>
+
+namespace rubric {
+
+/// Reads a profile's API key: from the environment variable the profile names, or from the OS
+/// keychain (QtKeychain, service "RubricStudio", account = profile name) when built with it.
+/// The keychain read is asynchronous; `resolved` or `failed` is emitted exactly once (possibly
+/// before `start()` returns for the environment). The key is handed only to the caller, never
+/// logged; error messages never contain it.
+class ApiKeySource : public QObject
+{
+    Q_OBJECT
+public:
+    static constexpr const char *keychainService = "RubricStudio";
+
+    explicit ApiKeySource(ProviderProfile profile, QObject *parent = nullptr);
+    void start();
+
+    /// Stores a key in the keychain for `profileName` (asynchronous; `stored` or `failed`).
+    void store(const QString &profileName, const QByteArray &key);
+    static bool keychainAvailable();
+
+signals:
+    void resolved(const QByteArray &key);
+    void stored();
+    void failed(const QString &reason);
+
+private:
+    ProviderProfile m_profile;
+};
+
+} // namespace rubric

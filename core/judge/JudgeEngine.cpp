@@ -1,0 +1,591 @@
+#include "judge/JudgeEngine.h"
+
+#include "judge/ApiKeySource.h"
+#include "judge/Provider.h"
+#include "judge/TokenBucket.h"
+#include "store/CallStore.h"
+#include "store/Project.h"
+
+#include <QCoreApplication>
+#include <QCryptographicHash>
+#include <QElapsedTimer>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QPointer>
+#include <QRandomGenerator>
+#include <QTimer>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <unordered_map>
+
+namespace rubric {
+namespace {
+
+constexpr int connectionsPerManager = 6; // Qt's HTTP/1.1 limit per host and manager
+constexpr int maxBufferedAnswers = 256;
+
+QString normalisedBase(const QString &base)
+{
+    QString b = base.trimmed();
+    while (b.endsWith(QLatin1Char('/')))
+        b.chop(1);
+    return b;
+}
+
+} // namespace
+
+class JudgeEngine::Private
+{
+public:
+    struct Job
+    {
+        quint64 id = 0;
+        JudgeRequest request;
+        QString key;
+        QString canonical;
+        ProviderCall call;
+        bool built = false;
+        int attempts = 0;      // HTTP requests made
+        int pool = -1;         // connection pool of the attempt in flight
+        QElapsedTimer started; // since the first send
+        QString lastError;
+        int lastStatus = 0;
+        bool cancelled = false;
+    };
+
+    JudgeEngine *q = nullptr;
+    ProviderProfile profile;
+    Project *project = nullptr;
+    std::unique_ptr<CallStore> store;
+    std::unique_ptr<Provider> provider;
+    bool cacheEnabled = true;
+    QString run;
+    int backoffBase = 500;
+    int backoffMax = 30000;
+    int flushInterval = 50;
+
+    QByteArray apiKey;
+    bool keyReady = false;
+    QString keyError;
+
+    std::vector<std::unique_ptr<QNetworkAccessManager>> pools;
+    std::vector<int> poolLoad;
+
+    std::unordered_map<quint64, Job> jobs;
+    std::deque<quint64> queue;             // waiting to be sent (retries go to the front)
+    QHash<QNetworkReply *, quint64> replies;
+    QHash<QString, QVector<quint64>> followers; // same key submitted while its leader is pending
+    QHash<QString, quint64> leaders;
+    quint64 nextId = 1;
+    int inFlight = 0;
+
+    TokenBucket requestBucket;
+    TokenBucket tokenBucket;
+    QTimer pumpTimer;
+    QTimer flushTimer;
+    QVector<JudgeResponse> outbox; // finished, waiting for their commit before being reported
+    JudgeStats stats;
+    bool emitting = false;
+
+    QString redact(QString text) const
+    {
+        if (apiKey.size() >= 4)
+            text.replace(QString::fromUtf8(apiKey), QStringLiteral("[redacted]"));
+        return text;
+    }
+
+    int estimateTokens(const JudgeRequest &r) const
+    {
+        qsizetype chars = 0;
+        for (const ChatMessage &m : r.messages)
+            chars += m.content.size();
+        return int(chars / 4) + r.maxTokens * std::max(1, r.n);
+    }
+
+    void enqueueFinished(JudgeResponse response)
+    {
+        outbox.append(std::move(response));
+        if (!store) {
+            deliver();
+            return;
+        }
+        if (outbox.size() >= maxBufferedAnswers)
+            deliver();
+        else if (!flushTimer.isActive())
+            flushTimer.start(flushInterval);
+    }
+
+    /// Commits what the store buffered, then reports the answers it covers.
+    void deliver()
+    {
+        flushTimer.stop();
+        if (store) {
+            if (auto r = store->flush(); !r) {
+                qWarning("judge store flush failed: %s", qPrintable(r.errorString()));
+                // The answers stay valid for this session; say why they were not kept.
+                for (JudgeResponse &resp : outbox)
+                    if (resp.error.isEmpty())
+                        resp.error = tr("could not save the answer in the project: %1").arg(r.errorString());
+            }
+        }
+        if (emitting)
+            return; // the outer deliver() loop picks up what was added
+        emitting = true;
+        while (!outbox.isEmpty()) {
+            const QVector<JudgeResponse> batch = std::exchange(outbox, {});
+            for (const JudgeResponse &resp : batch) {
+                ++stats.done;
+                if (resp.status == JudgeStatus::Failed)
+                    ++stats.failed;
+                emit q->answered(resp);
+            }
+        }
+        emitting = false;
+        emit q->statsChanged();
+        if (q->pending() == 0)
+            emit q->idle();
+    }
+
+    void finish(Job &job, JudgeStatus status, JudgeResponse response)
+    {
+        response.status = status;
+        response.cacheKey = job.key;
+        response.tag = job.request.tag;
+        response.retries = std::max(0, job.attempts - 1);
+        response.latencyMs = job.started.isValid() ? double(job.started.nsecsElapsed()) / 1e6 : 0.0;
+        response.error = redact(response.error);
+        if (status == JudgeStatus::Ok) {
+            response.cost = (response.tokensIn * profile.pricePerMillionIn + response.tokensOut * profile.pricePerMillionOut) / 1e6;
+            stats.tokensIn += response.tokensIn;
+            stats.tokensOut += response.tokensOut;
+            stats.cost += response.cost;
+        }
+        if (store) {
+            if (status == JudgeStatus::Ok && cacheEnabled)
+                store->addAnswer(job.key, normalisedBase(profile.baseUrl), profile.model, job.canonical, response);
+            if (job.attempts > 0) {
+                LedgerEntry e;
+                e.key = job.key;
+                e.run = run;
+                e.baseUrl = normalisedBase(profile.baseUrl);
+                e.model = profile.model;
+                e.outcome = status == JudgeStatus::Ok ? QStringLiteral("ok")
+                            : status == JudgeStatus::Cancelled ? QStringLiteral("cancelled")
+                                                               : QStringLiteral("failed");
+                e.httpStatus = response.httpStatus;
+                e.tokensIn = response.tokensIn;
+                e.tokensOut = response.tokensOut;
+                e.cost = response.cost;
+                e.latencyMs = response.latencyMs;
+                e.retries = response.retries;
+                e.error = response.error;
+                store->addLedger(e);
+            }
+        }
+        const QString key = job.key;
+        const quint64 id = job.id;
+        jobs.erase(id);
+        QVector<quint64> waiting;
+        if (leaders.value(key) == id) {
+            leaders.remove(key);
+            waiting = followers.take(key);
+        }
+        enqueueFinished(response);
+        for (quint64 fid : waiting) {
+            auto it = jobs.find(fid);
+            if (it == jobs.end())
+                continue;
+            if (status == JudgeStatus::Ok) {
+                JudgeResponse copy = response;
+                copy.status = JudgeStatus::Cached;
+                copy.tag = it->second.request.tag;
+                copy.retries = 0;
+                copy.cost = 0;
+                ++stats.cacheHits;
+                jobs.erase(it);
+                enqueueFinished(copy);
+            } else if (status == JudgeStatus::Cancelled) {
+                JudgeResponse copy;
+                copy.status = JudgeStatus::Cancelled;
+                copy.cacheKey = key;
+                copy.tag = it->second.request.tag;
+                copy.error = tr("cancelled");
+                jobs.erase(it);
+                enqueueFinished(copy);
+            } else {
+                // The leader failed: the follower tries on its own.
+                leaders.insert(key, fid);
+                queue.push_back(fid);
+            }
+        }
+    }
+
+    void pump()
+    {
+        if (!keyReady)
+            return;
+        while (inFlight < profile.concurrency && !queue.empty()) {
+            const quint64 id = queue.front();
+            auto it = jobs.find(id);
+            if (it == jobs.end()) {
+                queue.pop_front();
+                continue;
+            }
+            Job &job = it->second;
+            const double tokens = estimateTokens(job.request);
+            const qint64 waitMs = std::max(requestBucket.msUntil(1), tokenBucket.msUntil(tokens));
+            if (waitMs > 0) {
+                if (!pumpTimer.isActive() || pumpTimer.remainingTime() > waitMs)
+                    pumpTimer.start(int(std::min<qint64>(waitMs, 60000)));
+                return;
+            }
+            requestBucket.tryTake(1);
+            tokenBucket.tryTake(tokens);
+            queue.pop_front();
+            send(job);
+        }
+    }
+
+    void send(Job &job)
+    {
+        if (!job.built) {
+            job.call = provider->buildRequest(profile, apiKey, job.request);
+            job.call.request.setTransferTimeout(profile.timeoutMs);
+            job.call.request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
+            job.built = true;
+        }
+        if (!job.started.isValid())
+            job.started.start();
+        const auto least = std::min_element(poolLoad.begin(), poolLoad.end());
+        job.pool = int(least - poolLoad.begin());
+        ++*least;
+        ++job.attempts;
+        ++stats.sent;
+        ++inFlight;
+        QNetworkReply *reply = pools[size_t(job.pool)]->post(job.call.request, job.call.body);
+        replies.insert(reply, job.id);
+        QObject::connect(reply, &QNetworkReply::finished, q, [this, reply] { onFinished(reply); });
+    }
+
+    void scheduleRetry(Job &job, int delayMs)
+    {
+        ++stats.retries;
+        const quint64 id = job.id;
+        QTimer::singleShot(std::max(0, delayMs), q, [this, id] {
+            auto it = jobs.find(id);
+            if (it == jobs.end() || it->second.cancelled)
+                return;
+            queue.push_front(id);
+            pump();
+        });
+    }
+
+    int backoffMs(int attempt) const
+    {
+        const double exp = double(backoffBase) * std::pow(2.0, std::max(0, attempt - 1));
+        const double jitter = 0.5 + QRandomGenerator::global()->generateDouble(); // 0.5 … 1.5
+        return int(std::min(double(backoffMax), exp * jitter));
+    }
+
+    void onFinished(QNetworkReply *reply)
+    {
+        reply->deleteLater();
+        const quint64 id = replies.take(reply);
+        --inFlight;
+        auto it = jobs.find(id);
+        if (it == jobs.end()) {
+            pump();
+            return;
+        }
+        Job &job = it->second;
+        if (job.pool >= 0)
+            --poolLoad[size_t(job.pool)];
+        job.pool = -1;
+        if (job.cancelled) {
+            JudgeResponse r;
+            r.error = tr("cancelled");
+            finish(job, JudgeStatus::Cancelled, r);
+            pump();
+            return;
+        }
+        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        const QNetworkReply::NetworkError err = reply->error();
+        const QByteArray body = reply->readAll();
+        job.lastStatus = status;
+
+        enum class Next { Done, Retry, Fail } next = Next::Retry;
+        int delay = -1;
+        JudgeResponse response;
+        response.httpStatus = status;
+        // HTTP-level errors (4xx/5xx with a complete body) are told apart from transport faults
+        // (dropped connection, truncated body, timeout), which Qt reports with codes below 100.
+        const bool transport = err != QNetworkReply::NoError && (int(err) < 100 || status == 0);
+        if (transport) {
+            job.lastError = err == QNetworkReply::OperationCanceledError || err == QNetworkReply::TimeoutError
+                                ? tr("no answer within %1 ms").arg(profile.timeoutMs)
+                                : tr("network error: %1").arg(reply->errorString());
+        } else if (status == 429) {
+            job.lastError = tr("HTTP 429 (rate limited): %1").arg(provider->errorMessage(body));
+            bool ok = false;
+            const double after = reply->rawHeader(QByteArrayLiteral("Retry-After")).trimmed().toDouble(&ok);
+            if (ok && after >= 0)
+                delay = int(after * 1000.0);
+        } else if (status >= 500) {
+            job.lastError = tr("HTTP %1: %2").arg(status).arg(provider->errorMessage(body));
+        } else if (status >= 400 || (status >= 300 && status < 400)) {
+            next = Next::Fail;
+            job.lastError = tr("HTTP %1: %2").arg(status).arg(provider->errorMessage(body));
+        } else {
+            auto parsed = provider->parseResponse(body);
+            if (parsed) {
+                response = std::move(parsed.value());
+                response.httpStatus = status;
+                next = Next::Done;
+            } else {
+                job.lastError = tr("bad answer (HTTP %1): %2").arg(status).arg(parsed.errorString());
+            }
+        }
+
+        if (next == Next::Done) {
+            finish(job, JudgeStatus::Ok, response);
+        } else if (next == Next::Retry && job.attempts <= profile.maxRetries) {
+            scheduleRetry(job, delay >= 0 ? delay : backoffMs(job.attempts));
+        } else {
+            JudgeResponse failed;
+            failed.httpStatus = status;
+            failed.error = next == Next::Retry
+                               ? tr("gave up after %1 attempts: %2").arg(job.attempts).arg(job.lastError)
+                               : job.lastError;
+            finish(job, JudgeStatus::Failed, failed);
+        }
+        pump();
+    }
+
+    void failAllQueued(const QString &reason)
+    {
+        while (!queue.empty()) {
+            const quint64 id = queue.front();
+            queue.pop_front();
+            auto it = jobs.find(id);
+            if (it == jobs.end())
+                continue;
+            JudgeResponse r;
+            r.error = reason;
+            finish(it->second, JudgeStatus::Failed, r);
+        }
+        deliver();
+    }
+};
+
+JudgeEngine::JudgeEngine(ProviderProfile profile, Project *project, QObject *parent)
+    : QObject(parent)
+    , d(std::make_unique<Private>())
+{
+    d->q = this;
+    d->profile = std::move(profile);
+    d->profile.concurrency = std::max(1, d->profile.concurrency);
+    d->profile.maxRetries = std::max(0, d->profile.maxRetries);
+    d->project = project;
+    if (project)
+        d->store = std::make_unique<CallStore>(project);
+    d->provider = Provider::create(d->profile.kind);
+    d->requestBucket = TokenBucket(d->profile.requestsPerMinute);
+    d->tokenBucket = TokenBucket(d->profile.tokensPerMinute);
+    const int poolCount = (d->profile.concurrency + connectionsPerManager - 1) / connectionsPerManager;
+    for (int i = 0; i < poolCount; ++i) {
+        d->pools.push_back(std::make_unique<QNetworkAccessManager>());
+        d->pools.back()->setAutoDeleteReplies(false);
+        d->poolLoad.push_back(0);
+    }
+    d->pumpTimer.setSingleShot(true);
+    connect(&d->pumpTimer, &QTimer::timeout, this, [this] { d->pump(); });
+    d->flushTimer.setSingleShot(true);
+    connect(&d->flushTimer, &QTimer::timeout, this, [this] { d->deliver(); });
+
+    auto *keys = new ApiKeySource(d->profile, this);
+    connect(keys, &ApiKeySource::resolved, this, [this, keys](const QByteArray &key) {
+        d->apiKey = key;
+        d->keyReady = true;
+        keys->deleteLater();
+        d->pump();
+    });
+    connect(keys, &ApiKeySource::failed, this, [this, keys](const QString &reason) {
+        d->keyError = reason;
+        keys->deleteLater();
+        d->failAllQueued(reason);
+    });
+    keys->start();
+}
+
+JudgeEngine::~JudgeEngine()
+{
+    // Abort what is in flight without reporting; keep every answer already received.
+    for (auto it = d->replies.begin(); it != d->replies.end(); ++it) {
+        it.key()->disconnect(this);
+        it.key()->abort();
+        it.key()->deleteLater();
+    }
+    d->replies.clear();
+    if (d->store)
+        (void)d->store->flush();
+}
+
+const ProviderProfile &JudgeEngine::profile() const
+{
+    return d->profile;
+}
+
+void JudgeEngine::setCacheEnabled(bool enabled)
+{
+    d->cacheEnabled = enabled;
+}
+
+void JudgeEngine::setRunName(const QString &run)
+{
+    d->run = run;
+}
+
+void JudgeEngine::setRetryBackoff(int baseMs, int maxMs)
+{
+    d->backoffBase = std::max(0, baseMs);
+    d->backoffMax = std::max(d->backoffBase, maxMs);
+}
+
+void JudgeEngine::setFlushInterval(int ms)
+{
+    d->flushInterval = std::max(0, ms);
+}
+
+QString JudgeEngine::keyError() const
+{
+    return d->keyError;
+}
+
+int JudgeEngine::connectionPools() const
+{
+    return int(d->pools.size());
+}
+
+QString JudgeEngine::canonicalRequest(const JudgeRequest &r) const
+{
+    // nlohmann::json objects keep their keys sorted, so dump() is canonical.
+    nlohmann::json messages = nlohmann::json::array();
+    for (const ChatMessage &m : r.messages)
+        messages.push_back({{"role", m.role.toStdString()}, {"content", m.content.toStdString()}});
+    nlohmann::json stop = nlohmann::json::array();
+    for (const QString &s : r.stop)
+        stop.push_back(s.toStdString());
+    nlohmann::json j = {{"provider", Provider::kindName(d->profile.kind).toStdString()},
+                        {"base_url", normalisedBase(d->profile.baseUrl).toStdString()},
+                        {"model", d->profile.model.toStdString()},
+                        {"messages", std::move(messages)},
+                        {"temperature", r.temperature},
+                        {"top_p", r.topP},
+                        {"max_tokens", r.maxTokens},
+                        {"n", r.n},
+                        {"seed", r.seed ? nlohmann::json(*r.seed) : nlohmann::json()},
+                        {"stop", std::move(stop)},
+                        {"logprobs", r.logprobs},
+                        {"top_logprobs", r.logprobs ? r.topLogprobs : 0},
+                        {"response_format", r.responseFormat.toStdString()},
+                        {"sample_index", r.sampleIndex}};
+    return QString::fromStdString(j.dump());
+}
+
+QString JudgeEngine::cacheKey(const JudgeRequest &request) const
+{
+    return QString::fromLatin1(
+        QCryptographicHash::hash(canonicalRequest(request).toUtf8(), QCryptographicHash::Sha256).toHex());
+}
+
+bool JudgeEngine::isCached(const JudgeRequest &request) const
+{
+    return d->store && d->store->contains(cacheKey(request));
+}
+
+void JudgeEngine::submit(const QVector<JudgeRequest> &requests)
+{
+    d->stats.submitted += int(requests.size());
+    for (const JudgeRequest &request : requests) {
+        Private::Job job;
+        job.id = d->nextId++;
+        job.request = request;
+        job.canonical = canonicalRequest(request);
+        job.key = QString::fromLatin1(QCryptographicHash::hash(job.canonical.toUtf8(), QCryptographicHash::Sha256).toHex());
+        if (request.n > 1 && !d->provider->supportsChoices()) {
+            auto &j = d->jobs.emplace(job.id, std::move(job)).first->second;
+            JudgeResponse r;
+            r.error = tr("%1 returns one answer per call; ask for several samples with sampleIndex instead of n")
+                          .arg(Provider::kindName(d->profile.kind));
+            d->finish(j, JudgeStatus::Failed, r);
+            continue;
+        }
+        if (d->cacheEnabled && d->store) {
+            if (auto cached = d->store->lookup(job.key)) {
+                cached->tag = request.tag;
+                cached->cost = 0;
+                cached->retries = 0;
+                ++d->stats.cacheHits;
+                d->enqueueFinished(*cached);
+                continue;
+            }
+        }
+        const quint64 id = job.id;
+        const QString key = job.key;
+        d->jobs.emplace(id, std::move(job));
+        if (d->cacheEnabled && d->leaders.contains(key)) {
+            d->followers[key].append(id);
+            continue;
+        }
+        if (d->cacheEnabled)
+            d->leaders.insert(key, id);
+        d->queue.push_back(id);
+    }
+    if (!d->keyError.isEmpty())
+        d->failAllQueued(d->keyError);
+    d->pump();
+    emit statsChanged();
+    if (d->store && !d->outbox.isEmpty())
+        d->deliver(); // cache hits are reported at once (nothing new to commit)
+}
+
+void JudgeEngine::cancel()
+{
+    // Everything not yet sent ends now; replies in flight are aborted and end in onFinished.
+    d->pumpTimer.stop();
+    std::vector<quint64> ids;
+    for (auto &[id, job] : d->jobs)
+        ids.push_back(id);
+    for (quint64 id : ids) {
+        auto it = d->jobs.find(id);
+        if (it == d->jobs.end())
+            continue;
+        it->second.cancelled = true;
+        if (it->second.pool >= 0)
+            continue; // in flight
+        JudgeResponse r;
+        r.error = tr("cancelled");
+        d->finish(it->second, JudgeStatus::Cancelled, r);
+    }
+    d->queue.clear();
+    const auto inflight = d->replies.keys();
+    for (QNetworkReply *reply : inflight)
+        reply->abort(); // finished() is emitted synchronously and reports Cancelled
+    d->deliver();
+}
+
+JudgeStats JudgeEngine::stats() const
+{
+    return d->stats;
+}
+
+int JudgeEngine::pending() const
+{
+    return d->stats.submitted - d->stats.done;
+}
+
+} // namespace rubric

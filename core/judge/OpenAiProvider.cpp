@@ -1,0 +1,117 @@
+#include "judge/OpenAiProvider.h"
+
+#include <QCoreApplication>
+#include <QUrl>
+
+#include <nlohmann/json.hpp>
+
+namespace rubric {
+namespace {
+
+std::string utf8(const QString &s)
+{
+    return s.toStdString();
+}
+
+QString endpoint(const QString &base, const QString &path)
+{
+    QString b = base.trimmed();
+    while (b.endsWith(QLatin1Char('/')))
+        b.chop(1);
+    return b + path;
+}
+
+} // namespace
+
+ProviderCall OpenAiProvider::buildRequest(const ProviderProfile &profile, const QByteArray &apiKey,
+                                          const JudgeRequest &request) const
+{
+    nlohmann::json body;
+    body["model"] = utf8(profile.model);
+    nlohmann::json messages = nlohmann::json::array();
+    for (const ChatMessage &m : request.messages)
+        messages.push_back({{"role", utf8(m.role)}, {"content", utf8(m.content)}});
+    body["messages"] = std::move(messages);
+    body["temperature"] = request.temperature;
+    body["top_p"] = request.topP;
+    body["max_tokens"] = request.maxTokens;
+    if (request.n > 1)
+        body["n"] = request.n;
+    if (request.seed)
+        body["seed"] = *request.seed;
+    if (!request.stop.isEmpty()) {
+        nlohmann::json stop = nlohmann::json::array();
+        for (const QString &s : request.stop)
+            stop.push_back(utf8(s));
+        body["stop"] = std::move(stop);
+    }
+    if (request.logprobs) {
+        body["logprobs"] = true;
+        if (request.topLogprobs > 0)
+            body["top_logprobs"] = request.topLogprobs;
+    }
+    if (!request.responseFormat.isEmpty())
+        body["response_format"] = {{"type", utf8(request.responseFormat)}};
+
+    ProviderCall call;
+    call.request.setUrl(QUrl(endpoint(profile.baseUrl, QStringLiteral("/chat/completions"))));
+    call.request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+    if (!apiKey.isEmpty())
+        call.request.setRawHeader(QByteArrayLiteral("Authorization"), QByteArrayLiteral("Bearer ") + apiKey);
+    for (auto it = profile.headers.cbegin(); it != profile.headers.cend(); ++it)
+        call.request.setRawHeader(it.key().toUtf8(), it.value().toString().toUtf8());
+    const std::string text = body.dump();
+    call.body = QByteArray(text.data(), qsizetype(text.size()));
+    return call;
+}
+
+Result<JudgeResponse> OpenAiProvider::parseResponse(const QByteArray &body) const
+{
+    const nlohmann::json j = nlohmann::json::parse(body.constBegin(), body.constEnd(), nullptr, false);
+    if (j.is_discarded() || !j.is_object())
+        return makeError(QCoreApplication::translate("rubric::Provider", "the answer is not valid JSON"));
+    auto choices = j.find("choices");
+    if (choices == j.end() || !choices->is_array() || choices->empty())
+        return makeError(QCoreApplication::translate("rubric::Provider", "the answer has no choices"));
+    JudgeResponse r;
+    for (const auto &c : *choices) {
+        JudgeChoice choice;
+        if (c.contains("message") && c["message"].is_object()) {
+            const auto &content = c["message"].value("content", nlohmann::json());
+            if (content.is_string())
+                choice.text = QString::fromStdString(content.get<std::string>());
+        } else if (c.contains("text") && c["text"].is_string()) {
+            choice.text = QString::fromStdString(c["text"].get<std::string>());
+        }
+        if (c.contains("logprobs") && c["logprobs"].is_object()) {
+            const auto &content = c["logprobs"].value("content", nlohmann::json());
+            if (content.is_array()) {
+                for (const auto &tok : content) {
+                    QVector<TokenLogprob> alts;
+                    const auto &top = tok.value("top_logprobs", nlohmann::json());
+                    if (top.is_array()) {
+                        for (const auto &a : top) {
+                            if (a.contains("token") && a["token"].is_string() && a.contains("logprob") && a["logprob"].is_number())
+                                alts.append({QString::fromStdString(a["token"].get<std::string>()), a["logprob"].get<double>()});
+                        }
+                    }
+                    if (alts.isEmpty() && tok.contains("token") && tok["token"].is_string() && tok.contains("logprob")
+                        && tok["logprob"].is_number())
+                        alts.append({QString::fromStdString(tok["token"].get<std::string>()), tok["logprob"].get<double>()});
+                    choice.topLogprobs.append(alts);
+                }
+            }
+        }
+        r.choices.append(choice);
+    }
+    if (j.contains("usage") && j["usage"].is_object()) {
+        const auto &u = j["usage"];
+        if (u.contains("prompt_tokens") && u["prompt_tokens"].is_number_integer())
+            r.tokensIn = u["prompt_tokens"].get<int>();
+        if (u.contains("completion_tokens") && u["completion_tokens"].is_number_integer())
+            r.tokensOut = u["completion_tokens"].get<int>();
+    }
+    return r;
+}
+
+} // namespace rubric

@@ -1,0 +1,112 @@
+#include "judge/ProviderProfiles.h"
+
+#include "judge/Provider.h"
+
+#include <QCoreApplication>
+
+namespace rubric {
+namespace {
+const QString group = QStringLiteral("providers");
+
+QString groupKey(const QString &name)
+{
+    // QSettings treats '/' and '\\' as separators; keep the name one level deep.
+    QString k = name;
+    k.replace(QLatin1Char('/'), QLatin1Char('_')).replace(QLatin1Char('\\'), QLatin1Char('_'));
+    return group + QLatin1Char('/') + k;
+}
+} // namespace
+
+ProviderProfiles::ProviderProfiles()
+    : m_settings(std::make_unique<QSettings>())
+{
+}
+
+ProviderProfiles::ProviderProfiles(const QString &settingsFile)
+    : m_settings(std::make_unique<QSettings>(settingsFile, QSettings::IniFormat))
+{
+}
+
+QStringList ProviderProfiles::names() const
+{
+    QStringList out;
+    m_settings->beginGroup(group);
+    for (const QString &g : m_settings->childGroups()) {
+        const QString n = m_settings->value(g + QStringLiteral("/name")).toString();
+        out.append(n.isEmpty() ? g : n);
+    }
+    m_settings->endGroup();
+    out.sort();
+    return out;
+}
+
+std::optional<ProviderProfile> ProviderProfiles::load(const QString &name) const
+{
+    const QString k = groupKey(name);
+    if (!m_settings->contains(k + QStringLiteral("/baseUrl")))
+        return std::nullopt;
+    m_settings->beginGroup(k);
+    ProviderProfile p;
+    p.name = m_settings->value(QStringLiteral("name"), name).toString();
+    p.kind = Provider::kindFromName(m_settings->value(QStringLiteral("kind")).toString()).value_or(ProviderKind::OpenAI);
+    p.baseUrl = m_settings->value(QStringLiteral("baseUrl")).toString();
+    p.model = m_settings->value(QStringLiteral("model")).toString();
+    p.apiKeyEnv = m_settings->value(QStringLiteral("apiKeyEnv")).toString();
+    p.useKeychain = m_settings->value(QStringLiteral("useKeychain"), false).toBool();
+    p.headers = m_settings->value(QStringLiteral("headers")).toMap();
+    p.concurrency = m_settings->value(QStringLiteral("concurrency"), p.concurrency).toInt();
+    p.requestsPerMinute = m_settings->value(QStringLiteral("requestsPerMinute"), 0.0).toDouble();
+    p.tokensPerMinute = m_settings->value(QStringLiteral("tokensPerMinute"), 0.0).toDouble();
+    p.pricePerMillionIn = m_settings->value(QStringLiteral("pricePerMillionIn"), 0.0).toDouble();
+    p.pricePerMillionOut = m_settings->value(QStringLiteral("pricePerMillionOut"), 0.0).toDouble();
+    p.timeoutMs = m_settings->value(QStringLiteral("timeoutMs"), p.timeoutMs).toInt();
+    p.maxRetries = m_settings->value(QStringLiteral("maxRetries"), p.maxRetries).toInt();
+    m_settings->endGroup();
+    return p;
+}
+
+Result<void> ProviderProfiles::save(const ProviderProfile &p)
+{
+    if (p.name.trimmed().isEmpty())
+        return makeError(QCoreApplication::translate("rubric::ProviderProfiles", "a provider profile needs a name"));
+    if (p.baseUrl.trimmed().isEmpty())
+        return makeError(QCoreApplication::translate("rubric::ProviderProfiles", "a provider profile needs a base URL"),
+                         {}, 0, QStringLiteral("baseUrl"));
+    for (auto it = p.headers.cbegin(); it != p.headers.cend(); ++it) {
+        const QString h = it.key().toLower();
+        if (h == QLatin1String("authorization") || h == QLatin1String("x-api-key") || h == QLatin1String("api-key"))
+            return makeError(QCoreApplication::translate("rubric::ProviderProfiles",
+                                                         "the API key is not stored in a profile; name an environment variable "
+                                                         "or use the keychain"),
+                             {}, 0, QStringLiteral("headers"));
+    }
+    m_settings->beginGroup(groupKey(p.name));
+    m_settings->setValue(QStringLiteral("name"), p.name);
+    m_settings->setValue(QStringLiteral("kind"), Provider::kindName(p.kind));
+    m_settings->setValue(QStringLiteral("baseUrl"), p.baseUrl);
+    m_settings->setValue(QStringLiteral("model"), p.model);
+    m_settings->setValue(QStringLiteral("apiKeyEnv"), p.apiKeyEnv);
+    m_settings->setValue(QStringLiteral("useKeychain"), p.useKeychain);
+    m_settings->setValue(QStringLiteral("headers"), p.headers);
+    m_settings->setValue(QStringLiteral("concurrency"), p.concurrency);
+    m_settings->setValue(QStringLiteral("requestsPerMinute"), p.requestsPerMinute);
+    m_settings->setValue(QStringLiteral("tokensPerMinute"), p.tokensPerMinute);
+    m_settings->setValue(QStringLiteral("pricePerMillionIn"), p.pricePerMillionIn);
+    m_settings->setValue(QStringLiteral("pricePerMillionOut"), p.pricePerMillionOut);
+    m_settings->setValue(QStringLiteral("timeoutMs"), p.timeoutMs);
+    m_settings->setValue(QStringLiteral("maxRetries"), p.maxRetries);
+    m_settings->endGroup();
+    return {};
+}
+
+void ProviderProfiles::remove(const QString &name)
+{
+    m_settings->remove(groupKey(name));
+}
+
+void ProviderProfiles::sync()
+{
+    m_settings->sync();
+}
+
+} // namespace rubric

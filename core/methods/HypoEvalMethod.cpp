@@ -1,0 +1,455 @@
+#include "HypoEvalMethod.h"
+
+#include "AnswerText.h"
+#include "judge/AnswerParser.h"
+#include "runs/RunContext.h"
+#include "stats/Correlation.h"
+#include "store/Project.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+
+#include <cmath>
+
+namespace rubric {
+namespace {
+
+constexpr const char *kRootKey = "aspect";
+
+JudgeRole roleOf(HypoTask::Kind kind)
+{
+    switch (kind) {
+    case HypoTask::Kind::RefineData:
+    case HypoTask::Kind::RefineLiterature: return JudgeRole::Refiner;
+    case HypoTask::Kind::Score: return JudgeRole::Evaluator;
+    case HypoTask::Kind::Generate:
+    case HypoTask::Kind::Redundancy: break;
+    }
+    return JudgeRole::Generator;
+}
+
+} // namespace
+
+HypoEvalMethod::HypoEvalMethod(RunContext *context, QObject *parent)
+    : Method(context, parent)
+{
+}
+
+HypoEvalMethod::~HypoEvalMethod() = default;
+
+Result<void> HypoEvalMethod::readParams()
+{
+    auto p = HypoEvalParams::fromSettings(m_ctx->spec().settings);
+    if (!p)
+        return p.error();
+    m_params = *p;
+    m_params.scaleMin = m_ctx->aspect().min;
+    m_params.scaleMax = m_ctx->aspect().max;
+    if (m_ctx->spec().settings.contains(QStringLiteral("scale_min")))
+        m_params.scaleMin = p->scaleMin;
+    if (m_ctx->spec().settings.contains(QStringLiteral("scale_max")))
+        m_params.scaleMax = p->scaleMax;
+    m_literature.clear();
+    const QString dir = m_ctx->spec().literatureDir;
+    if (!dir.isEmpty()) {
+        const QDir d(dir);
+        if (!d.exists())
+            return makeError(tr("no literature folder '%1'").arg(dir), {}, 0, QStringLiteral("literature"));
+        const QStringList files = d.entryList({QStringLiteral("*.txt"), QStringLiteral("*.md")}, QDir::Files, QDir::Name);
+        if (files.isEmpty())
+            return makeError(tr("the literature folder '%1' has no .txt or .md files").arg(dir), {}, 0,
+                             QStringLiteral("literature"));
+        for (const QString &f : files) {
+            QFile file(d.filePath(f));
+            if (!file.open(QIODevice::ReadOnly))
+                return makeError(tr("cannot read %1: %2").arg(file.fileName(), file.errorString()), {}, 0,
+                                 QStringLiteral("literature"));
+            m_literature += QStringLiteral("Paper: %1\n%2\n\n").arg(f, QString::fromUtf8(file.readAll()).trimmed());
+        }
+        m_literature = m_literature.trimmed();
+    }
+    auto loaded = m_ctx->store().load(m_ctx->spec().judge);
+    if (loaded)
+        m_rubric = *loaded;
+    return {};
+}
+
+QVariantList HypoEvalMethod::observations(const QStringList &itemIds) const
+{
+    QVariantList out;
+    for (const QString &id : itemIds) {
+        const Item *it = m_ctx->item(id);
+        if (!it)
+            continue;
+        out.append(QVariantMap{{QStringLiteral("source"), it->source},
+                               {QStringLiteral("output"), it->output},
+                               {QStringLiteral("score"), QString::number(m_ctx->human(id), 'f', 2)}});
+    }
+    return out;
+}
+
+Result<JudgeRequest> HypoEvalMethod::scoreRequest(const QString &hypothesis, const Item &item)
+{
+    QVariantMap c = m_ctx->baseContext();
+    c.insert(QStringLiteral("source"), item.source);
+    c.insert(QStringLiteral("output"), item.output);
+    c.insert(QStringLiteral("hypothesis"), hypothesis);
+    auto prompt = m_ctx->prompts().render(QStringLiteral("hypoeval_score"), c);
+    if (!prompt)
+        return prompt.error();
+    m_ctx->noteTemplate(*prompt);
+    JudgeRequest r;
+    r.messages = prompt->messages;
+    r.temperature = m_params.temperature;
+    r.maxTokens = m_params.maxTokens;
+    return r;
+}
+
+Result<JudgeRequest> HypoEvalMethod::requestFor(const HypoTask &task)
+{
+    if (task.kind == HypoTask::Kind::Score) {
+        const Item *item = m_ctx->item(task.itemId);
+        QString text;
+        for (const HypoHypothesis &h : m_algo->hypotheses())
+            if (h.key == task.hypothesisKey)
+                text = h.text;
+        return scoreRequest(text, *item);
+    }
+    QVariantMap c = m_ctx->baseContext();
+    QString name;
+    QVariantList hyps;
+    for (int i = 0; i < task.hypotheses.size(); ++i)
+        hyps.append(QVariantMap{{QStringLiteral("index"), i + 1}, {QStringLiteral("text"), task.hypotheses[i]}});
+    c.insert(QStringLiteral("hypotheses"), hyps);
+    c.insert(QStringLiteral("num_hypotheses"), task.count);
+    c.insert(QStringLiteral("relevant_papers"), m_literature);
+    switch (task.kind) {
+    case HypoTask::Kind::Generate:
+        name = QStringLiteral("hypoeval_generate");
+        c.insert(QStringLiteral("has_observations"), task.withData && !task.items.isEmpty());
+        c.insert(QStringLiteral("observations"), observations(task.items));
+        c.insert(QStringLiteral("has_literature"), task.withLiterature && !m_literature.isEmpty());
+        break;
+    case HypoTask::Kind::RefineData:
+        name = QStringLiteral("hypoeval_refine");
+        c.insert(QStringLiteral("observations"), observations(task.items));
+        break;
+    case HypoTask::Kind::RefineLiterature:
+        name = QStringLiteral("hypoeval_literature");
+        break;
+    case HypoTask::Kind::Redundancy:
+        name = QStringLiteral("hypoeval_redundancy");
+        break;
+    case HypoTask::Kind::Score:
+        break;
+    }
+    auto prompt = m_ctx->prompts().render(name, c);
+    if (!prompt)
+        return prompt.error();
+    m_ctx->noteTemplate(*prompt);
+    JudgeRequest r;
+    r.messages = prompt->messages;
+    r.temperature = m_params.temperature;
+    r.maxTokens = m_params.maxTokens;
+    return r;
+}
+
+Result<RunEstimate> HypoEvalMethod::estimate()
+{
+    if (auto r = readParams(); !r)
+        return r.error();
+    RunEstimate e;
+    const RunSpec &spec = m_ctx->spec();
+    const auto price = [](const ProviderProfile &p, qint64 in, qint64 out) {
+        return (double(in) * p.pricePerMillionIn + double(out) * p.pricePerMillionOut) / 1e6;
+    };
+    QVector<Criterion> hyps = m_rubric.enabled(CriterionKind::Hypothesis);
+    const bool prepared = !hyps.isEmpty();
+    const int evalHyps = prepared ? int(hyps.size()) : m_params.hEv;
+    if (!prepared) {
+        // Bounds from the hyperparameters (specs/hypoeval.md §2.8); the exact number depends
+        // on the answers (which samples are predicted wrongly, which pairs are redundant).
+        const qint64 train = m_ctx->trainItems().size();
+        if (train < 2)
+            return makeError(tr("HypoEval needs at least 2 human-scored training items"), {}, 0, QStringLiteral("items"));
+        const qint64 init = std::min<qint64>(m_params.initSamples, train);
+        const qint64 update = train - init;
+        const bool lit = !m_literature.isEmpty();
+        const qint64 events = update / m_params.wMax;
+        const qint64 refines = lit ? m_params.refineRounds : (m_params.refineRounds + 1) / 2;
+        const qint64 dataBank = m_params.hMax, litBank = lit ? m_params.hMax / 2 : 0;
+        const auto pairs = [](qint64 n) { return n * (n - 1) / 2; };
+        const qint64 minBank = std::min<qint64>(m_params.initHypotheses, m_params.hMax);
+        QVariantMap phases;
+        struct Phase { const char *name; qint64 min, max, in, out; };
+        const qint64 scoreIn = 700, genIn = 3000, out = 300; // typical prompt/answer sizes in tokens (inferred)
+        const Phase list[] = {
+            {"init", 1, 1, genIn, 800},
+            {"init-score", init * m_params.initHypotheses, init * m_params.initHypotheses, scoreIn, out},
+            {"update", update * std::min(m_params.topK, m_params.initHypotheses), update * m_params.topK, scoreIn, out},
+            {"wrong-generate", 0, events, genIn, 800},
+            {"refine", 0, events * refines, genIn, 800},
+            {"wrong-score", 0, events * m_params.hypothesesPerCall * m_params.wMax, scoreIn, out},
+            {"literature-only", lit ? 1 : 0, lit ? 1 : 0, genIn, 800},
+            {"redundancy", pairs(minBank), pairs(dataBank) + pairs(litBank) + dataBank * litBank / 2, 400, 120},
+            // selection re-asks many (hypothesis, item) pairs already scored: those come from
+            // the cache, so its lower bound of new calls is 0
+            {"selection", 0, (dataBank / (lit ? 2 : 1) + litBank) * train, scoreIn, out},
+        };
+        for (const Phase &p : list) {
+            phases.insert(QString::fromLatin1(p.name), QVariantMap{{QStringLiteral("min"), p.min}, {QStringLiteral("max"), p.max}});
+            e.calls += int(p.max);
+            e.callsMin += int(p.min);
+            e.tokensIn += p.max * p.in;
+            e.tokensOut += p.max * p.out;
+            e.cost += price(spec.evaluator, p.max * p.in, p.max * p.out);
+        }
+        e.perPhase = phases;
+        e.exact = false;
+    }
+    int evalCalls = 0;
+    for (const Item &item : m_ctx->targetItems()) {
+        for (int h = 0; h < evalHyps; ++h) {
+            JudgeRequest r;
+            if (prepared) {
+                auto req = scoreRequest(hyps[h].text, item);
+                if (!req)
+                    return req.error();
+                if (m_ctx->isCached(JudgeRole::Evaluator, *req)) {
+                    ++e.cached;
+                    continue;
+                }
+                r = *req;
+            } else {
+                auto req = scoreRequest(QString(600, QLatin1Char('x')), item);
+                if (!req)
+                    return req.error();
+                r = *req;
+            }
+            ++evalCalls;
+            const qint64 in = RunContext::approxTokens(r);
+            e.tokensIn += in;
+            e.tokensOut += 300;
+            e.cost += price(spec.evaluator, in, 300);
+        }
+    }
+    e.calls += evalCalls;
+    e.callsMin += evalCalls;
+    e.perPhase.insert(QStringLiteral("evaluate"), evalCalls);
+    return e;
+}
+
+void HypoEvalMethod::start()
+{
+    if (auto r = readParams(); !r) {
+        m_ctx->fail(r.errorString());
+        return;
+    }
+    if (!m_rubric.enabled(CriterionKind::Hypothesis).isEmpty()) {
+        m_evalHyps = m_rubric.enabled(CriterionKind::Hypothesis);
+        evaluateNextChunk();
+        return;
+    }
+    QVector<HypoEvalAlgorithm::Sample> train;
+    for (const Item &it : m_ctx->trainItems())
+        train.append({it.id, m_ctx->human(it.id)});
+    m_algo = std::make_unique<HypoEvalAlgorithm>(m_params, train, !m_literature.isEmpty());
+    runBatch();
+}
+
+void HypoEvalMethod::runBatch()
+{
+    if (m_algo->failed()) {
+        m_ctx->fail(m_algo->error());
+        return;
+    }
+    const QVector<HypoTask> tasks = m_algo->nextBatch();
+    if (tasks.isEmpty()) {
+        if (m_algo->failed()) {
+            m_ctx->fail(m_algo->error());
+            return;
+        }
+        savePreparedRubric();
+        return;
+    }
+    QVector<JudgeRequest> requests;
+    for (const HypoTask &t : tasks) {
+        auto r = requestFor(t);
+        if (!r) {
+            m_ctx->fail(r.errorString());
+            return;
+        }
+        requests.append(*r);
+    }
+    // A batch holds tasks of one kind, hence one role.
+    m_ctx->submit(roleOf(tasks.first().kind), tasks.first().phase, requests,
+                  [this, tasks](const QVector<JudgeResponse> &rs) { onBatchAnswered(tasks, rs); });
+}
+
+void HypoEvalMethod::onBatchAnswered(const QVector<HypoTask> &tasks, const QVector<JudgeResponse> &responses)
+{
+    QVector<HypoAnswer> answers;
+    for (int i = 0; i < tasks.size(); ++i) {
+        const HypoTask &t = tasks[i];
+        const QString text = responses[i].text();
+        HypoAnswer a;
+        a.taskId = t.id;
+        switch (t.kind) {
+        case HypoTask::Kind::Score: {
+            const ParsedAnswer p = AnswerParser::parseScore(text);
+            if (p.ok && p.score >= m_params.scaleMin && p.score <= m_params.scaleMax)
+                a.score = p.score;
+            if (t.phase == QLatin1String("selection"))
+                m_selectionScores.insert(t.hypothesisKey + QLatin1Char('|') + t.itemId,
+                                         CriterionScore{t.itemId, t.hypothesisKey, 0, a.score,
+                                                        std::isnan(a.score) ? QStringLiteral("unparsed") : QStringLiteral("ok"),
+                                                        text, answer::reasoningBeforeScore(text), responses[i].cacheKey});
+            break;
+        }
+        case HypoTask::Kind::Redundancy:
+            a.redundant = answer::finalYesNo(text).value_or(false);
+            break;
+        default:
+            a.hypotheses = answer::hypotheses(text);
+        }
+        answers.append(a);
+    }
+    m_algo->deliver(answers);
+    runBatch();
+}
+
+void HypoEvalMethod::savePreparedRubric()
+{
+    Rubric rubric(QStringLiteral("hypoeval"), m_ctx->spec().aspect);
+    Criterion root;
+    root.key = QString::fromLatin1(kRootKey);
+    root.kind = CriterionKind::Aspect;
+    root.text = m_ctx->aspect().name;
+    root.definition = m_ctx->aspect().definition;
+    root.origin = {{QStringLiteral("method"), QStringLiteral("hypoeval")}};
+    root.stats = {{QStringLiteral("params"), m_params.toMap()},
+                  {QStringLiteral("calls"), m_ctx->phaseCalls()},
+                  {QStringLiteral("log"), m_algo->log()}};
+    rubric.add(root);
+    const QStringList selected = m_algo->selected();
+    for (const HypoHypothesis &h : m_algo->hypotheses()) {
+        Criterion c;
+        c.key = h.key;
+        c.parentKey = root.key;
+        c.kind = CriterionKind::Hypothesis;
+        c.text = h.text;
+        c.enabled = h.selected;
+        c.origin = h.origin;
+        c.origin.insert(QStringLiteral("method"), QStringLiteral("hypoeval"));
+        c.stats = {{QStringLiteral("reward"), h.reward},
+                   {QStringLiteral("reward_history"), h.rewardHistory},
+                   {QStringLiteral("samples_seen"), int(h.seen.size())},
+                   {QStringLiteral("train_pearson"), std::isnan(h.trainPearson) ? QVariant() : QVariant(h.trainPearson)},
+                   {QStringLiteral("train_spearman"), std::isnan(h.trainSpearman) ? QVariant() : QVariant(h.trainSpearman)},
+                   {QStringLiteral("in_bank"), h.inBank},
+                   {QStringLiteral("selected_rank"), selected.indexOf(h.key) + 1},
+                   {QStringLiteral("dropped_because"), h.droppedBecause}};
+        rubric.add(c);
+    }
+    // Alignment of the selected set on the train split: Pearson of the averaged scores.
+    std::vector<double> x, y;
+    for (const Item &it : m_ctx->trainItems()) {
+        double sum = 0;
+        int n = 0;
+        for (const QString &key : selected) {
+            const double v = m_selectionScores.value(key + QLatin1Char('|') + it.id).score;
+            if (!std::isnan(v)) {
+                sum += v;
+                ++n;
+            }
+        }
+        if (n > 0) {
+            x.push_back(sum / n);
+            y.push_back(m_ctx->human(it.id));
+        }
+    }
+    const double alignment = stats::pearson(x, y);
+    auto saved = m_ctx->store().saveVersion(m_ctx->spec().judge, rubric,
+                                            tr("HypoEval bank of %1, %2 selected").arg(m_algo->hypotheses().size()).arg(selected.size()),
+                                            std::isnan(alignment) ? std::nullopt : std::optional<double>(alignment));
+    if (!saved) {
+        m_ctx->fail(saved.errorString());
+        return;
+    }
+    if (auto w = m_ctx->store().writeCriterionScores(m_ctx->spec().judge, m_selectionScores.values().toVector()); !w) {
+        m_ctx->fail(w.errorString());
+        return;
+    }
+    rubric.setVersion(*saved);
+    m_rubric = rubric;
+    m_evalHyps = rubric.enabled(CriterionKind::Hypothesis);
+    evaluateNextChunk();
+}
+
+void HypoEvalMethod::evaluateNextChunk()
+{
+    const QVector<Item> &items = m_ctx->targetItems();
+    if (m_next >= items.size()) {
+        emit completed({{QStringLiteral("rubric_version"), m_rubric.version()},
+                        {QStringLiteral("hypotheses"), int(m_evalHyps.size())},
+                        {QStringLiteral("scored"), m_scored},
+                        {QStringLiteral("missing"), m_missing}});
+        return;
+    }
+    const int chunkCalls = std::max(40, m_ctx->spec().evaluator.concurrency * 4);
+    QVector<JudgeRequest> requests;
+    m_chunkItems.clear();
+    while (m_next < items.size() && requests.size() < chunkCalls) {
+        for (const Criterion &h : std::as_const(m_evalHyps)) {
+            auto r = scoreRequest(h.text, items[m_next]);
+            if (!r) {
+                m_ctx->fail(r.errorString());
+                return;
+            }
+            requests.append(*r);
+        }
+        m_chunkItems.append(items[m_next].id);
+        ++m_next;
+    }
+    m_ctx->submit(JudgeRole::Evaluator, QStringLiteral("evaluate"), requests,
+                  [this](const QVector<JudgeResponse> &rs) { onEvaluated(rs); });
+}
+
+void HypoEvalMethod::onEvaluated(const QVector<JudgeResponse> &responses)
+{
+    QVector<CriterionScore> rows;
+    QHash<QString, double> itemScores;
+    int at = 0;
+    for (const QString &itemId : std::as_const(m_chunkItems)) {
+        double sum = 0;
+        int n = 0;
+        for (const Criterion &h : std::as_const(m_evalHyps)) {
+            const JudgeResponse &r = responses[at++];
+            const ParsedAnswer p = AnswerParser::parseScore(r.text());
+            const bool ok = p.ok && p.score >= m_params.scaleMin && p.score <= m_params.scaleMax;
+            if (ok) {
+                sum += p.score;
+                ++n;
+            }
+            rows.append({itemId, h.key, 0, ok ? p.score : std::numeric_limits<double>::quiet_NaN(),
+                         ok ? QStringLiteral("ok") : QStringLiteral("unparsed"), r.text(),
+                         answer::reasoningBeforeScore(r.text()), r.cacheKey});
+        }
+        // The unweighted mean of the hypotheses that gave a score; none → missing, never zero.
+        const double score = n > 0 ? sum / n : std::numeric_limits<double>::quiet_NaN();
+        itemScores.insert(itemId, score);
+        (n > 0 ? m_scored : m_missing)++;
+    }
+    if (auto w = m_ctx->store().writeCriterionScores(m_ctx->spec().judge, rows); !w) {
+        m_ctx->fail(w.errorString());
+        return;
+    }
+    if (auto w = m_ctx->project()->setJudgeScores(m_ctx->spec().judge, m_ctx->spec().aspect, itemScores); !w) {
+        m_ctx->fail(w.errorString());
+        return;
+    }
+    evaluateNextChunk();
+}
+
+} // namespace rubric

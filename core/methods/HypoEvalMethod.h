@@ -1,0 +1,55 @@
+#pragma once
+
+#include "methods/HypoEvalAlgorithm.h"
+#include "methods/Method.h"
+#include "rubric/Rubric.h"
+#include "store/RubricStore.h"
+
+#include <memory>
+
+namespace rubric {
+
+struct Item;
+
+/// HypoEval (Li, Li & Tan 2025; specs/hypoeval.md): runs HypoEvalAlgorithm on the train split
+/// through the judge engines (generator for generation and redundancy checks, refiner for
+/// refinements, evaluator for per-hypothesis scores), saves the whole bank as a rubric version
+/// (the H_ev selected hypotheses enabled; origin, reward history and train correlations in each
+/// criterion), then scores the target items on every enabled hypothesis with chain of thought
+/// (1 call per item and hypothesis) and stores the unweighted mean as the judge score.
+///
+/// A rubric already saved for the judge (e.g. edited by the user) is used as is; the
+/// preparation is skipped. Parameters: see HypoEvalParams (--set KEY=VALUE).
+class HypoEvalMethod : public Method
+{
+    Q_OBJECT
+public:
+    explicit HypoEvalMethod(RunContext *context, QObject *parent = nullptr);
+    ~HypoEvalMethod() override;
+
+    Result<RunEstimate> estimate() override;
+    void start() override;
+
+private:
+    Result<void> readParams();
+    Result<JudgeRequest> requestFor(const HypoTask &task);
+    Result<JudgeRequest> scoreRequest(const QString &hypothesis, const Item &item);
+    QVariantList observations(const QStringList &itemIds) const;
+    void runBatch();
+    void onBatchAnswered(const QVector<HypoTask> &tasks, const QVector<JudgeResponse> &responses);
+    void savePreparedRubric();
+    void evaluateNextChunk();
+    void onEvaluated(const QVector<JudgeResponse> &responses);
+
+    HypoEvalParams m_params;
+    QString m_literature;
+    std::unique_ptr<HypoEvalAlgorithm> m_algo;
+    QHash<QString, CriterionScore> m_selectionScores; ///< "key|item" → score from the selection phase
+    Rubric m_rubric;
+    QVector<Criterion> m_evalHyps;
+    int m_next = 0;
+    QStringList m_chunkItems;
+    int m_scored = 0, m_missing = 0;
+};
+
+} // namespace rubric

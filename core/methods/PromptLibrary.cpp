@@ -1,0 +1,269 @@
+#include "PromptLibrary.h"
+
+#include "data/Aspect.h"
+#include "store/Project.h"
+#include "store/SqlUtil.h"
+
+#include <kainjow/mustache.hpp>
+
+#include <QCoreApplication>
+#include <QCryptographicHash>
+#include <QDateTime>
+#include <QDir>
+#include <QFile>
+#include <QRegularExpression>
+
+namespace rubric {
+namespace {
+
+namespace mus = kainjow::mustache;
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("PromptLibrary", text);
+}
+
+QString hashOf(const QString &body)
+{
+    return QString::fromLatin1(QCryptographicHash::hash(body.toUtf8(), QCryptographicHash::Sha256).toHex().left(16));
+}
+
+mus::data toData(const QVariant &v)
+{
+    switch (v.typeId()) {
+    case QMetaType::QVariantMap: {
+        mus::data obj{mus::data::type::object};
+        const QVariantMap m = v.toMap();
+        for (auto it = m.begin(); it != m.end(); ++it)
+            obj.set(it.key().toStdString(), toData(it.value()));
+        return obj;
+    }
+    case QMetaType::QVariantList:
+    case QMetaType::QStringList: {
+        mus::data list{mus::data::type::list};
+        for (const QVariant &x : v.toList())
+            list.push_back(toData(x));
+        return list;
+    }
+    case QMetaType::Bool:
+        return mus::data(v.toBool());
+    case QMetaType::Double:
+    case QMetaType::Float: {
+        const double d = v.toDouble();
+        return mus::data(QString::number(d, 'g', 6).toStdString());
+    }
+    default:
+        return mus::data(v.toString().toStdString());
+    }
+}
+
+struct Sections
+{
+    QString system;
+    QString user;
+};
+
+std::optional<Sections> split(const QString &body)
+{
+    static const QRegularExpression marker(QStringLiteral("^=== (system|user) ===[ \\t]*$"),
+                                           QRegularExpression::MultilineOption);
+    Sections s;
+    bool seenSystem = false, seenUser = false;
+    auto it = marker.globalMatch(body);
+    QString current;
+    qsizetype start = -1;
+    auto flush = [&](qsizetype end) {
+        if (start < 0)
+            return;
+        QString text = body.mid(start, end - start);
+        if (text.startsWith(QLatin1Char('\n')))
+            text.remove(0, 1);
+        (current == QLatin1String("system") ? s.system : s.user) = text.trimmed();
+    };
+    while (it.hasNext()) {
+        const auto m = it.next();
+        flush(m.capturedStart());
+        current = m.captured(1);
+        (current == QLatin1String("system") ? seenSystem : seenUser) = true;
+        start = m.capturedEnd();
+    }
+    flush(body.size());
+    if (!seenSystem || !seenUser)
+        return std::nullopt;
+    return s;
+}
+
+Result<QString> renderText(const QString &text, const mus::data &data)
+{
+    mus::mustache tmpl{text.toStdString()};
+    if (!tmpl.is_valid())
+        return makeError(QString::fromStdString(tmpl.error_message()));
+    tmpl.set_custom_escape([](const std::string &s) { return s; });
+    const std::string out = tmpl.render(data);
+    if (!tmpl.is_valid())
+        return makeError(QString::fromStdString(tmpl.error_message()));
+    return QString::fromStdString(out);
+}
+
+} // namespace
+
+PromptLibrary::PromptLibrary(Project *project)
+    : m_project(project)
+{
+}
+
+QStringList PromptLibrary::builtinNames()
+{
+    QStringList out;
+    const QStringList files = QDir(QStringLiteral(":/prompts")).entryList({QStringLiteral("*.mustache")}, QDir::Files, QDir::Name);
+    for (const QString &f : files)
+        out.append(f.chopped(int(qstrlen(".mustache"))));
+    return out;
+}
+
+Result<PromptTemplate> PromptLibrary::builtin(const QString &name)
+{
+    QFile f(QStringLiteral(":/prompts/%1.mustache").arg(name));
+    if (!f.open(QIODevice::ReadOnly))
+        return makeError(tr("no built-in prompt template named '%1'").arg(name), {}, 0, QStringLiteral("template"));
+    PromptTemplate t;
+    t.name = name;
+    t.body = QString::fromUtf8(f.readAll());
+    t.source = QStringLiteral("builtin");
+    t.hash = hashOf(t.body);
+    return t;
+}
+
+Result<PromptTemplate> PromptLibrary::get(const QString &name) const
+{
+    if (m_project) {
+        QSqlQuery q(m_project->database());
+        if (sql::exec(q, QStringLiteral("SELECT body FROM prompt_templates WHERE name = ?"), {name}) && q.next()) {
+            PromptTemplate t;
+            t.name = name;
+            t.body = q.value(0).toString();
+            t.source = QStringLiteral("project");
+            t.hash = hashOf(t.body);
+            return t;
+        }
+    }
+    return builtin(name);
+}
+
+Result<void> PromptLibrary::validate(const QString &body)
+{
+    const auto sections = split(body);
+    if (!sections)
+        return makeError(tr("a prompt template needs a '=== system ===' and a '=== user ===' line"), {}, 0,
+                         QStringLiteral("template"));
+    for (const QString &part : {sections->system, sections->user}) {
+        mus::mustache tmpl{part.toStdString()};
+        if (!tmpl.is_valid())
+            return makeError(tr("template syntax: %1").arg(QString::fromStdString(tmpl.error_message())), {}, 0,
+                             QStringLiteral("template"));
+    }
+    return {};
+}
+
+Result<void> PromptLibrary::setOverride(const QString &name, const QString &body)
+{
+    if (!m_project)
+        return makeError(tr("no project to store the template in"));
+    if (auto v = validate(body); !v)
+        return v;
+    QSqlQuery q(m_project->database());
+    return sql::exec(q, QStringLiteral("INSERT INTO prompt_templates(name, body, updated_at) VALUES(?, ?, ?) "
+                                       "ON CONFLICT(name) DO UPDATE SET body = excluded.body, updated_at = excluded.updated_at"),
+                     {name, body, QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs)});
+}
+
+Result<void> PromptLibrary::removeOverride(const QString &name)
+{
+    if (!m_project)
+        return makeError(tr("no project to store the template in"));
+    QSqlQuery q(m_project->database());
+    return sql::exec(q, QStringLiteral("DELETE FROM prompt_templates WHERE name = ?"), {name});
+}
+
+Result<RenderedPrompt> PromptLibrary::render(const PromptTemplate &tmpl, const QVariantMap &context)
+{
+    const auto sections = split(tmpl.body);
+    if (!sections)
+        return makeError(tr("prompt template '%1' needs a '=== system ===' and a '=== user ===' line").arg(tmpl.name), {},
+                         0, QStringLiteral("template"));
+    const mus::data data = toData(context);
+    RenderedPrompt out;
+    out.templateName = tmpl.name;
+    out.templateHash = tmpl.hash;
+    out.templateSource = tmpl.source;
+    auto system = renderText(sections->system, data);
+    if (!system)
+        return makeError(tr("prompt template '%1': %2").arg(tmpl.name, system.errorString()));
+    auto user = renderText(sections->user, data);
+    if (!user)
+        return makeError(tr("prompt template '%1': %2").arg(tmpl.name, user.errorString()));
+    if (!system->trimmed().isEmpty())
+        out.messages.append(ChatMessage{QStringLiteral("system"), system->trimmed()});
+    out.messages.append(ChatMessage{QStringLiteral("user"), user->trimmed()});
+    return out;
+}
+
+Result<RenderedPrompt> PromptLibrary::render(const QString &name, const QVariantMap &context) const
+{
+    auto t = get(name);
+    if (!t)
+        return t.error();
+    return render(*t, context);
+}
+
+QVariantMap PromptLibrary::taskContext(const QString &task, const Aspect &aspect)
+{
+    QVariantMap c;
+    auto set = [&c](const char *key, const char *value) { c.insert(QString::fromLatin1(key), QString::fromLatin1(value)); };
+    if (task == QLatin1String("story")) {
+        set("task_description", "a written story of a given prompt");
+        set("output_noun", "story");
+        set("outputs_noun", "stories");
+        set("items_noun", "stories and their prompts");
+        set("source_noun", "prompt");
+        set("source_label", "Prompt");
+        set("output_label", "Story");
+        set("source_article", "a writing prompt");
+    } else if (task == QLatin1String("dialogue")) {
+        set("task_description", "a response in a conversation");
+        set("output_noun", "response");
+        set("outputs_noun", "responses");
+        set("items_noun", "responses and their conversation contexts");
+        set("source_noun", "conversation");
+        set("source_label", "Conversation");
+        set("output_label", "Response");
+        set("source_article", "a conversation");
+    } else {
+        set("task_description", "a summary of a passage");
+        set("output_noun", "summary");
+        set("outputs_noun", "summaries");
+        set("items_noun", "summaries and their source texts");
+        set("source_noun", "source text");
+        set("source_label", "Source Text");
+        set("output_label", "Summary");
+        set("source_article", "a news article");
+    }
+    QString title = aspect.name;
+    if (!title.isEmpty())
+        title[0] = title[0].toUpper();
+    c.insert(QStringLiteral("aspect"), aspect.name);
+    c.insert(QStringLiteral("aspect_title"), title);
+    c.insert(QStringLiteral("definition"), aspect.definition.isEmpty() ? aspect.name : aspect.definition);
+    c.insert(QStringLiteral("scale_min"), QString::number(aspect.min, 'g', 6));
+    c.insert(QStringLiteral("scale_max"), QString::number(aspect.max, 'g', 6));
+    return c;
+}
+
+QString PromptLibrary::projectTask(const Project *project)
+{
+    if (!project)
+        return QStringLiteral("summarization");
+    return project->meta(QStringLiteral("task"), QStringLiteral("summarization"));
+}
+
+} // namespace rubric

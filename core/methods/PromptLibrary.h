@@ -1,0 +1,71 @@
+#pragma once
+
+#include "judge/JudgeTypes.h"
+#include "util/Result.h"
+
+#include <QString>
+#include <QStringList>
+#include <QVariantMap>
+#include <QVector>
+
+namespace rubric {
+
+class Project;
+struct Aspect;
+
+/// A prompt template: mustache text with a `=== system ===` and a `=== user ===` section.
+struct PromptTemplate
+{
+    QString name;
+    QString body;
+    QString source; ///< "builtin" (resources/prompts) or "project" (the project's edited copy)
+    QString hash;   ///< first 16 hex digits of SHA-256 of the body, recorded by runs
+};
+
+/// A template filled in: the chat messages plus which template (and version) made them.
+struct RenderedPrompt
+{
+    QVector<ChatMessage> messages;
+    QString templateName;
+    QString templateHash;
+    QString templateSource;
+};
+
+/// The prompt templates of the methods: the built-in ones embedded from resources/prompts
+/// (Qt resource `:/prompts/<name>.mustache`) and the project's own edited copies
+/// (table prompt_templates), which take precedence. Rendering uses kainjow mustache with
+/// HTML escaping off (prompts are plain text). Stateless apart from the project pointer
+/// (not owned, may be null); usable from any thread.
+class PromptLibrary
+{
+public:
+    explicit PromptLibrary(Project *project = nullptr);
+
+    static QStringList builtinNames();
+    /// The built-in template, or an error naming the missing resource.
+    static Result<PromptTemplate> builtin(const QString &name);
+    /// The project's copy when it has one, else the built-in one.
+    Result<PromptTemplate> get(const QString &name) const;
+    /// Saves the project's copy after checking that it parses and has both sections.
+    Result<void> setOverride(const QString &name, const QString &body);
+    Result<void> removeOverride(const QString &name);
+
+    /// Checks a template body: both sections present, mustache syntax valid.
+    static Result<void> validate(const QString &body);
+    /// Fills `tmpl` with `context` (QVariantMap / QVariantList / bool / scalars).
+    static Result<RenderedPrompt> render(const PromptTemplate &tmpl, const QVariantMap &context);
+    Result<RenderedPrompt> render(const QString &name, const QVariantMap &context) const;
+
+    /// The task-dependent nouns and the aspect fields every template uses: task_description,
+    /// output_noun, outputs_noun, items_noun, source_noun, source_label, output_label,
+    /// source_article, aspect, aspect_title, definition, scale_min, scale_max. `task` is
+    /// "summarization" (default), "story" or "dialogue".
+    static QVariantMap taskContext(const QString &task, const Aspect &aspect);
+    /// The project's task type (meta key "task"), "summarization" when unset.
+    static QString projectTask(const Project *project);
+
+private:
+    Project *m_project;
+};
+
+} // namespace rubric

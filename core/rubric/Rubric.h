@@ -1,0 +1,56 @@
+#pragma once
+
+#include "rubric/Criterion.h"
+
+#include <QDateTime>
+#include <QVector>
+
+#include <optional>
+
+namespace rubric {
+
+/// One saved version of a judge's rubric (without its criteria), as listed by RubricStore.
+struct RubricVersionInfo
+{
+    int version = 0;
+    QString aspect;
+    QString method;
+    QDateTime created;
+    QString note;
+    std::optional<double> alignment; ///< e.g. the train-split correlation when it was saved
+};
+
+/// A rubric: the criteria tree of one version, in position order. A value type; the store
+/// (RubricStore) persists it, methods build it, the editor edits a copy.
+class Rubric
+{
+public:
+    Rubric() = default;
+    Rubric(QString method, QString aspect, QVector<Criterion> criteria = {});
+
+    QString method() const { return m_method; }
+    QString aspect() const { return m_aspect; }
+    int version() const { return m_version; }
+    void setVersion(int version) { m_version = version; }
+
+    const QVector<Criterion> &criteria() const { return m_criteria; }
+    QVector<Criterion> &criteria() { return m_criteria; }
+
+    /// Appends `c` with the next position (and the given key, or "<prefix><n>" when empty).
+    Criterion &add(Criterion c);
+    const Criterion *find(const QString &key) const;
+    Criterion *find(const QString &key);
+    /// Children of `parentKey` ("" = roots), in position order.
+    QVector<Criterion> children(const QString &parentKey) const;
+    /// Enabled criteria of `kind`, in position order.
+    QVector<Criterion> enabled(CriterionKind kind) const;
+    QVector<Criterion> ofKind(CriterionKind kind) const;
+
+private:
+    QString m_method;
+    QString m_aspect;
+    int m_version = 0;
+    QVector<Criterion> m_criteria;
+};
+
+} // namespace rubric

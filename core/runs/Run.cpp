@@ -1,0 +1,158 @@
+#include "Run.h"
+
+#include "RunContext.h"
+#include "judge/Provider.h"
+#include "methods/GEvalMethod.h"
+#include "methods/HypoEvalMethod.h"
+#include "store/Project.h"
+
+#include <QCoreApplication>
+
+namespace rubric {
+namespace {
+
+QVariantMap profileMap(const ProviderProfile &p)
+{
+    return {{QStringLiteral("base_url"), p.baseUrl},
+            {QStringLiteral("model"), p.model},
+            {QStringLiteral("provider"), Provider::kindName(p.kind)}};
+}
+
+QString itemsName(SplitFilter f)
+{
+    return f == SplitFilter::Test ? QStringLiteral("test") : f == SplitFilter::Train ? QStringLiteral("train") : QStringLiteral("all");
+}
+
+} // namespace
+
+Run::Run(Project *project, RunSpec spec, QObject *parent)
+    : QObject(parent)
+    , m_project(project)
+    , m_spec(std::move(spec))
+{
+}
+
+Run::~Run() = default;
+
+QStringList Run::methods()
+{
+    return {QStringLiteral("geval"), QStringLiteral("hypoeval")};
+}
+
+Result<void> Run::setUp()
+{
+    if (m_method)
+        return {};
+    if (!methods().contains(m_spec.method))
+        return makeError(tr("unknown method '%1' (known: %2)").arg(m_spec.method, methods().join(QStringLiteral(", "))), {}, 0,
+                         QStringLiteral("method"));
+    if (m_spec.judge.trimmed().isEmpty())
+        return makeError(tr("a run needs a judge name"), {}, 0, QStringLiteral("judge"));
+    if (const auto existing = m_project->judge(m_spec.judge); existing && existing->method != m_spec.method)
+        return makeError(tr("judge '%1' already exists with method '%2'").arg(m_spec.judge, existing->method), {}, 0,
+                         QStringLiteral("judge"));
+    m_ctx = std::make_unique<RunContext>(m_project, m_spec);
+    if (auto r = m_ctx->prepare(); !r)
+        return r;
+    if (m_spec.method == QLatin1String("geval"))
+        m_method = std::make_unique<GEvalMethod>(m_ctx.get());
+    else
+        m_method = std::make_unique<HypoEvalMethod>(m_ctx.get());
+    connect(m_ctx.get(), &RunContext::progressed, this, &Run::progressed);
+    connect(m_ctx.get(), &RunContext::failed, this, &Run::onFailed);
+    connect(m_method.get(), &Method::completed, this, &Run::onCompleted);
+    return {};
+}
+
+Result<RunEstimate> Run::estimate()
+{
+    if (auto r = setUp(); !r)
+        return r.error();
+    return m_method->estimate();
+}
+
+Result<void> Run::start()
+{
+    if (auto r = setUp(); !r)
+        return r;
+    const RunSpec &s = m_ctx->spec();
+    QVariantMap config{{QStringLiteral("method"), s.method},
+                       {QStringLiteral("aspect"), s.aspect},
+                       {QStringLiteral("items"), itemsName(s.items)},
+                       {QStringLiteral("logprobs"), s.logprobs},
+                       {QStringLiteral("samples"), s.samples},
+                       {QStringLiteral("literature"), s.literatureDir},
+                       {QStringLiteral("settings"), s.settings},
+                       {QStringLiteral("evaluator"), profileMap(s.evaluator)},
+                       {QStringLiteral("generator"), profileMap(s.generator)},
+                       {QStringLiteral("refiner"), profileMap(s.refiner)}};
+    auto judge = m_project->ensureJudge(s.judge, s.method);
+    if (!judge)
+        return judge.error();
+    const QVariantMap previous = m_ctx->store().runConfig(s.judge);
+    if (previous.contains(QStringLiteral("aspect")) && previous.value(QStringLiteral("aspect")).toString() != s.aspect)
+        return makeError(tr("judge '%1' was run for aspect '%2'; use another judge name for '%3'")
+                             .arg(s.judge, previous.value(QStringLiteral("aspect")).toString(), s.aspect),
+                         {}, 0, QStringLiteral("aspect"));
+    config.insert(QStringLiteral("attempts"), previous.value(QStringLiteral("attempts")).toInt() + 1);
+    m_summary = config;
+    if (auto r = m_ctx->store().setRunConfig(s.judge, config); !r)
+        return r;
+    if (auto r = m_project->setJudgeStatus(s.judge, QStringLiteral("running")); !r)
+        return r;
+    m_method->start();
+    return {};
+}
+
+void Run::cancel()
+{
+    if (!m_ctx || m_done)
+        return;
+    m_ctx->cancel();
+    m_done = true;
+    record(QStringLiteral("cancelled"), tr("cancelled"));
+    emit finished(false, tr("cancelled"));
+}
+
+void Run::record(const QString &status, const QString &error)
+{
+    m_summary.insert(QStringLiteral("calls"), m_ctx->phaseCalls());
+    m_summary.insert(QStringLiteral("templates"), m_ctx->templatesUsed());
+    m_summary.insert(QStringLiteral("error"), error);
+    m_summary.insert(QStringLiteral("resumable"), status != QLatin1String("done"));
+    const RunProgress p = m_ctx->progress();
+    m_summary.insert(QStringLiteral("sent"), p.sent);
+    m_summary.insert(QStringLiteral("cache_hits"), p.cacheHits);
+    m_summary.insert(QStringLiteral("tokens"), p.tokens);
+    m_summary.insert(QStringLiteral("cost"), p.cost);
+    // Failures here cannot be reported anywhere better than the run's own result.
+    (void)m_ctx->store().setRunConfig(m_spec.judge, m_summary);
+    (void)m_project->setJudgeStatus(m_spec.judge, status);
+}
+
+void Run::onCompleted(const QVariantMap &methodSummary)
+{
+    if (m_done)
+        return;
+    m_done = true;
+    m_summary.insert(QStringLiteral("result"), methodSummary);
+    record(QStringLiteral("done"));
+    if (const int missing = methodSummary.value(QStringLiteral("missing")).toInt(); missing > 0)
+        (void)m_project->addIssue(QStringLiteral("run"),
+                                  tr("%n item(s) got no score: the judge's answers could not be read "
+                                     "(see the criterion scores' parse status)", nullptr, missing),
+                                  m_spec.judge);
+    emit finished(true, {});
+}
+
+void Run::onFailed(const QString &message)
+{
+    if (m_done)
+        return;
+    m_done = true;
+    record(QStringLiteral("failed"), message);
+    (void)m_project->addIssue(QStringLiteral("run"), message, m_spec.judge);
+    emit finished(false, message);
+}
+
+} // namespace rubric

@@ -1,0 +1,63 @@
+#pragma once
+
+#include "data/Annotation.h"
+#include "judge/JudgeTypes.h"
+
+#include <QMetaType>
+#include <QString>
+#include <QVariantMap>
+
+namespace rubric {
+
+/// The three LLM roles of a method (HypoEval's M_G, M_R, M_E); G-Eval uses the generator for
+/// its evaluation steps and the evaluator for scores. They may be one endpoint or three.
+enum class JudgeRole { Generator, Refiner, Evaluator };
+
+/// Everything that defines a run. Saved (without keys) in runs.config so a resume can check
+/// that it continues the same run.
+struct RunSpec
+{
+    QString judge;                 ///< the run's (judge's) name in the project
+    QString method;                ///< "geval" or "hypoeval"
+    QString aspect;
+    ProviderProfile evaluator;
+    ProviderProfile generator;     ///< defaults to the evaluator
+    ProviderProfile refiner;       ///< defaults to the generator
+    SplitFilter items = SplitFilter::Test; ///< which items get a judge score
+    bool logprobs = false;         ///< G-Eval: ask for top_logprobs and weight the scale
+    int samples = 20;              ///< G-Eval without logprobs: samples per item
+    QString literatureDir;         ///< HypoEval: folder of literature summaries (*.txt, *.md)
+    QVariantMap settings;          ///< --set KEY=VALUE pairs (method parameters)
+};
+
+/// What a run will cost before it starts: calls that are not in the cache yet, approximate
+/// tokens (characters / 4) and cost from the profiles' prices. `exact` is false where the
+/// number of calls depends on the answers (HypoEval's preparation: then `calls` is the upper
+/// bound and `callsMin` the lower one).
+struct RunEstimate
+{
+    int calls = 0;
+    int callsMin = 0;
+    int cached = 0;
+    qint64 tokensIn = 0;
+    qint64 tokensOut = 0;
+    double cost = 0;
+    bool exact = true;
+    QVariantMap perPhase; ///< phase → calls (upper bound where not exact)
+};
+
+/// A progress report for displays (emitted by Run, about every batch).
+struct RunProgress
+{
+    QString phase;
+    int done = 0;      ///< answered judge calls (cache hits included)
+    int total = 0;     ///< calls known so far
+    int sent = 0;      ///< HTTP requests made
+    int cacheHits = 0;
+    qint64 tokens = 0;
+    double cost = 0;
+};
+
+} // namespace rubric
+
+Q_DECLARE_METATYPE(rubric::RunProgress)

@@ -1,0 +1,226 @@
+#include "store/CallStore.h"
+
+#include "store/Project.h"
+#include "store/SqlUtil.h"
+
+#include <QDateTime>
+#include <QSqlQuery>
+
+#include <nlohmann/json.hpp>
+
+namespace rubric {
+namespace {
+/// A null QString binds as SQL NULL; the columns are NOT NULL text.
+QVariant text(const QString &s)
+{
+    return s.isNull() ? QVariant(QString(QLatin1String(""))) : QVariant(s);
+}
+} // namespace
+
+CallStore::CallStore(Project *project)
+    : m_project(project)
+{
+}
+
+CallStore::~CallStore()
+{
+    if (buffered() > 0)
+        (void)flush();
+}
+
+QString CallStore::serialize(const JudgeResponse &r)
+{
+    nlohmann::json choices = nlohmann::json::array();
+    for (const JudgeChoice &c : r.choices) {
+        nlohmann::json top = nlohmann::json::array();
+        for (const auto &pos : c.topLogprobs) {
+            nlohmann::json alts = nlohmann::json::array();
+            for (const TokenLogprob &t : pos)
+                alts.push_back({t.token.toStdString(), t.logprob});
+            top.push_back(std::move(alts));
+        }
+        nlohmann::json jc = {{"text", c.text.toStdString()}};
+        if (!c.topLogprobs.isEmpty())
+            jc["top_logprobs"] = std::move(top);
+        choices.push_back(std::move(jc));
+    }
+    const nlohmann::json j = {{"choices", std::move(choices)},
+                              {"tokens_in", r.tokensIn},
+                              {"tokens_out", r.tokensOut},
+                              {"latency_ms", r.latencyMs},
+                              {"http_status", r.httpStatus},
+                              {"cost", r.cost}};
+    return QString::fromStdString(j.dump());
+}
+
+std::optional<JudgeResponse> CallStore::deserialize(const QString &json)
+{
+    const std::string text = json.toStdString();
+    const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+    if (j.is_discarded() || !j.is_object() || !j.contains("choices") || !j["choices"].is_array())
+        return std::nullopt;
+    JudgeResponse r;
+    for (const auto &jc : j["choices"]) {
+        JudgeChoice c;
+        c.text = QString::fromStdString(jc.value("text", std::string()));
+        if (jc.contains("top_logprobs") && jc["top_logprobs"].is_array()) {
+            for (const auto &pos : jc["top_logprobs"]) {
+                QVector<TokenLogprob> alts;
+                for (const auto &a : pos)
+                    if (a.is_array() && a.size() == 2 && a[0].is_string() && a[1].is_number())
+                        alts.append({QString::fromStdString(a[0].get<std::string>()), a[1].get<double>()});
+                c.topLogprobs.append(alts);
+            }
+        }
+        r.choices.append(c);
+    }
+    r.tokensIn = j.value("tokens_in", 0);
+    r.tokensOut = j.value("tokens_out", 0);
+    r.latencyMs = j.value("latency_ms", 0.0);
+    r.httpStatus = j.value("http_status", 0);
+    r.cost = j.value("cost", 0.0);
+    r.status = JudgeStatus::Cached;
+    return r;
+}
+
+std::optional<JudgeResponse> CallStore::lookup(const QString &key) const
+{
+    QSqlQuery q(m_project->database());
+    if (!sql::exec(q, QStringLiteral("SELECT response FROM judge_cache WHERE key = ?"), {key}) || !q.next())
+        return std::nullopt;
+    auto r = deserialize(q.value(0).toString());
+    if (r)
+        r->cacheKey = key;
+    return r;
+}
+
+bool CallStore::contains(const QString &key) const
+{
+    QSqlQuery q(m_project->database());
+    return sql::exec(q, QStringLiteral("SELECT 1 FROM judge_cache WHERE key = ?"), {key}) && q.next();
+}
+
+int CallStore::cacheSize() const
+{
+    QSqlQuery q(m_project->database());
+    if (!sql::exec(q, QStringLiteral("SELECT COUNT(*) FROM judge_cache")) || !q.next())
+        return 0;
+    return q.value(0).toInt();
+}
+
+void CallStore::addAnswer(const QString &key, const QString &baseUrl, const QString &model, const QString &requestJson,
+                          const JudgeResponse &response)
+{
+    m_answers.append({key, baseUrl, model, requestJson, serialize(response)});
+}
+
+void CallStore::addLedger(const LedgerEntry &entry)
+{
+    m_ledger.append(entry);
+}
+
+Result<void> CallStore::flush()
+{
+    if (m_answers.isEmpty() && m_ledger.isEmpty())
+        return {};
+    const QString now = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
+    auto r = m_project->transact([&](QSqlDatabase &db) -> Result<void> {
+        QSqlQuery q(db);
+        if (!m_answers.isEmpty()) {
+            if (!q.prepare(QStringLiteral("INSERT OR REPLACE INTO judge_cache(key, base_url, model, request, response, created_at)"
+                                          " VALUES(?, ?, ?, ?, ?, ?)")))
+                return makeError(q.lastError().text());
+            for (const PendingAnswer &a : std::as_const(m_answers)) {
+                q.addBindValue(text(a.key));
+                q.addBindValue(text(a.baseUrl));
+                q.addBindValue(text(a.model));
+                q.addBindValue(text(a.request));
+                q.addBindValue(text(a.response));
+                q.addBindValue(now);
+                if (!q.exec())
+                    return makeError(q.lastError().text());
+            }
+        }
+        if (!m_ledger.isEmpty()) {
+            QSqlQuery l(db);
+            if (!l.prepare(QStringLiteral("INSERT INTO judge_ledger(key, run, base_url, model, outcome, http_status, tokens_in,"
+                                          " tokens_out, cost, latency_ms, retries, error, created_at)"
+                                          " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")))
+                return makeError(l.lastError().text());
+            for (const LedgerEntry &e : std::as_const(m_ledger)) {
+                l.addBindValue(text(e.key));
+                l.addBindValue(text(e.run));
+                l.addBindValue(text(e.baseUrl));
+                l.addBindValue(text(e.model));
+                l.addBindValue(text(e.outcome));
+                l.addBindValue(e.httpStatus > 0 ? QVariant(e.httpStatus) : QVariant(QMetaType(QMetaType::Int)));
+                l.addBindValue(e.tokensIn);
+                l.addBindValue(e.tokensOut);
+                l.addBindValue(e.cost);
+                l.addBindValue(e.latencyMs);
+                l.addBindValue(e.retries);
+                l.addBindValue(text(e.error));
+                l.addBindValue(now);
+                if (!l.exec())
+                    return makeError(l.lastError().text());
+            }
+        }
+        return {};
+    });
+    if (r) {
+        m_answers.clear();
+        m_ledger.clear();
+    }
+    return r;
+}
+
+QVector<LedgerEntry> CallStore::ledger(const QString &run) const
+{
+    QVector<LedgerEntry> out;
+    QSqlQuery q(m_project->database());
+    const QString sqlText = QStringLiteral("SELECT key, run, base_url, model, outcome, COALESCE(http_status, 0), tokens_in,"
+                                           " tokens_out, cost, latency_ms, retries, error FROM judge_ledger")
+                            + (run.isEmpty() ? QString() : QStringLiteral(" WHERE run = ?")) + QStringLiteral(" ORDER BY id");
+    Result<void> r = run.isEmpty() ? sql::exec(q, sqlText) : sql::exec(q, sqlText, {run});
+    if (!r)
+        return out;
+    while (q.next()) {
+        LedgerEntry e;
+        e.key = q.value(0).toString();
+        e.run = q.value(1).toString();
+        e.baseUrl = q.value(2).toString();
+        e.model = q.value(3).toString();
+        e.outcome = q.value(4).toString();
+        e.httpStatus = q.value(5).toInt();
+        e.tokensIn = q.value(6).toInt();
+        e.tokensOut = q.value(7).toInt();
+        e.cost = q.value(8).toDouble();
+        e.latencyMs = q.value(9).toDouble();
+        e.retries = q.value(10).toInt();
+        e.error = q.value(11).toString();
+        out.append(e);
+    }
+    return out;
+}
+
+LedgerTotals CallStore::totals(const QString &run) const
+{
+    LedgerTotals t;
+    QSqlQuery q(m_project->database());
+    const QString sqlText = QStringLiteral("SELECT COUNT(*), COALESCE(SUM(outcome = 'failed'), 0), COALESCE(SUM(retries), 0),"
+                                           " COALESCE(SUM(tokens_in), 0), COALESCE(SUM(tokens_out), 0), COALESCE(SUM(cost), 0)"
+                                           " FROM judge_ledger")
+                            + (run.isEmpty() ? QString() : QStringLiteral(" WHERE run = ?"));
+    Result<void> r = run.isEmpty() ? sql::exec(q, sqlText) : sql::exec(q, sqlText, {run});
+    if (r && q.next()) {
+        t.calls = q.value(0).toInt();
+        t.failed = q.value(1).toInt();
+        t.retries = q.value(2).toInt();
+        t.tokensIn = q.value(3).toLongLong();
+        t.tokensOut = q.value(4).toLongLong();
+        t.cost = q.value(5).toDouble();
+    }
+    return t;
+}
+
+} // namespace rubric

@@ -1,0 +1,84 @@
+#pragma once
+
+#include "judge/JudgeTypes.h"
+#include "util/Result.h"
+
+#include <QString>
+#include <QVector>
+
+#include <optional>
+
+namespace rubric {
+
+class Project;
+
+/// One row of the judge ledger: one finished call (answered or failed), never the key.
+struct LedgerEntry
+{
+    QString key;
+    QString run;
+    QString baseUrl;
+    QString model;
+    QString outcome; ///< "ok", "failed" or "cancelled"
+    int httpStatus = 0;
+    int tokensIn = 0;
+    int tokensOut = 0;
+    double cost = 0;
+    double latencyMs = 0;
+    int retries = 0;
+    QString error;
+};
+
+/// Totals of the ledger for one run (or all runs when the run is empty).
+struct LedgerTotals
+{
+    int calls = 0;
+    int failed = 0;
+    int retries = 0;
+    qint64 tokensIn = 0;
+    qint64 tokensOut = 0;
+    double cost = 0;
+};
+
+/// The judge's answer cache and call ledger in a project file (tables judge_cache, judge_ledger).
+///
+/// Writes are buffered and committed together in one transaction by `flush()`: the engine calls it
+/// at least every ~50 ms and before it reports the answers, so an answer is on disk before anyone
+/// hears of it. Reads go straight to the file. Used from the thread that created it (the project
+/// gives each thread its own connection). Only successful answers enter the cache.
+class CallStore
+{
+public:
+    explicit CallStore(Project *project);
+    ~CallStore();
+
+    /// The cached answer for `key` (status Cached), or nullopt.
+    std::optional<JudgeResponse> lookup(const QString &key) const;
+    bool contains(const QString &key) const;
+    int cacheSize() const;
+
+    /// Buffers a cache row (the request's canonical JSON and the answer).
+    void addAnswer(const QString &key, const QString &baseUrl, const QString &model, const QString &requestJson,
+                   const JudgeResponse &response);
+    void addLedger(const LedgerEntry &entry);
+    int buffered() const { return int(m_answers.size() + m_ledger.size()); }
+    /// Writes everything buffered in one transaction.
+    Result<void> flush();
+
+    QVector<LedgerEntry> ledger(const QString &run = {}) const;
+    LedgerTotals totals(const QString &run = {}) const;
+
+    static QString serialize(const JudgeResponse &response);
+    static std::optional<JudgeResponse> deserialize(const QString &json);
+
+private:
+    struct PendingAnswer
+    {
+        QString key, baseUrl, model, request, response;
+    };
+    Project *m_project;
+    QVector<PendingAnswer> m_answers;
+    QVector<LedgerEntry> m_ledger;
+};
+
+} // namespace rubric

@@ -1,0 +1,328 @@
+#include "RubricStore.h"
+
+#include "Project.h"
+#include "SqlUtil.h"
+#include "util/Json.h"
+
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QSet>
+
+namespace rubric {
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("RubricStore", text);
+}
+
+QString now()
+{
+    return QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
+}
+
+QVariantMap parseObject(const QString &text)
+{
+    return json::parse(text).toMap();
+}
+
+} // namespace
+
+RubricStore::RubricStore(Project *project)
+    : m_project(project)
+{
+}
+
+QVector<RubricVersionInfo> RubricStore::versions(const QString &judge) const
+{
+    QVector<RubricVersionInfo> out;
+    QSqlQuery q(m_project->database());
+    q.setForwardOnly(true);
+    if (!sql::exec(q, QStringLiteral("SELECT v.version, v.aspect, v.method, v.created_at, v.note, v.alignment "
+                                     "FROM rubric_versions v JOIN runs r ON r.id = v.run_id WHERE r.name = ? "
+                                     "ORDER BY v.version"),
+                   {judge}))
+        return out;
+    while (q.next()) {
+        RubricVersionInfo v;
+        v.version = q.value(0).toInt();
+        v.aspect = q.value(1).toString();
+        v.method = q.value(2).toString();
+        v.created = QDateTime::fromString(q.value(3).toString(), Qt::ISODateWithMs);
+        v.note = q.value(4).toString();
+        if (!q.value(5).isNull())
+            v.alignment = q.value(5).toDouble();
+        out.append(v);
+    }
+    return out;
+}
+
+int RubricStore::latestVersion(const QString &judge) const
+{
+    QSqlQuery q(m_project->database());
+    if (sql::exec(q, QStringLiteral("SELECT MAX(v.version) FROM rubric_versions v JOIN runs r ON r.id = v.run_id "
+                                    "WHERE r.name = ?"),
+                  {judge})
+        && q.next())
+        return q.value(0).toInt();
+    return 0;
+}
+
+QVector<Criterion> RubricStore::criteria(const QString &judge, int version) const
+{
+    QVector<Criterion> out;
+    if (version <= 0)
+        version = latestVersion(judge);
+    if (version <= 0)
+        return out;
+    QSqlQuery q(m_project->database());
+    q.setForwardOnly(true);
+    if (!sql::exec(q, QStringLiteral("SELECT c.key, c.parent_key, c.kind, c.text, c.definition, c.enabled, c.weight, "
+                                     "c.position, c.origin, c.stats FROM criteria c "
+                                     "JOIN rubric_versions v ON v.id = c.rubric_version_id "
+                                     "JOIN runs r ON r.id = v.run_id WHERE r.name = ? AND v.version = ? "
+                                     "ORDER BY c.position, c.id"),
+                   {judge, version}))
+        return out;
+    while (q.next()) {
+        Criterion c;
+        c.key = q.value(0).toString();
+        c.parentKey = q.value(1).toString();
+        if (!parseCriterionKind(q.value(2).toString(), &c.kind))
+            c.kind = CriterionKind::Criterion;
+        c.text = q.value(3).toString();
+        c.definition = q.value(4).toString();
+        c.enabled = q.value(5).toInt() != 0;
+        c.weight = q.value(6).toDouble();
+        c.position = q.value(7).toInt();
+        c.origin = parseObject(q.value(8).toString());
+        c.stats = parseObject(q.value(9).toString());
+        out.append(c);
+    }
+    return out;
+}
+
+Result<Rubric> RubricStore::load(const QString &judge, int version) const
+{
+    const QVector<RubricVersionInfo> all = versions(judge);
+    if (all.isEmpty())
+        return makeError(tr("judge '%1' has no rubric").arg(judge), {}, 0, QStringLiteral("judge"));
+    const RubricVersionInfo *info = &all.last();
+    if (version > 0) {
+        info = nullptr;
+        for (const RubricVersionInfo &v : all)
+            if (v.version == version)
+                info = &v;
+        if (!info)
+            return makeError(tr("judge '%1' has no rubric version %2").arg(judge).arg(version), {}, 0,
+                             QStringLiteral("version"));
+    }
+    Rubric r(info->method, info->aspect, criteria(judge, info->version));
+    r.setVersion(info->version);
+    return r;
+}
+
+Result<int> RubricStore::saveVersion(const QString &judge, const Rubric &rubric, const QString &note,
+                                     std::optional<double> alignment)
+{
+    int saved = 0;
+    auto r = m_project->transact([&](QSqlDatabase &db) -> Result<void> {
+        QSqlQuery q(db);
+        if (!sql::exec(q, QStringLiteral("SELECT id FROM runs WHERE name = ?"), {judge}) || !q.next())
+            return makeError(tr("no judge named '%1'").arg(judge), {}, 0, QStringLiteral("judge"));
+        const qint64 run = q.value(0).toLongLong();
+        QVariant parent(QMetaType(QMetaType::LongLong));
+        int version = 1;
+        if (auto e = sql::exec(q, QStringLiteral("SELECT id, version FROM rubric_versions WHERE run_id = ? "
+                                                 "ORDER BY version DESC LIMIT 1"),
+                               {run});
+            !e)
+            return e;
+        if (q.next()) {
+            parent = q.value(0);
+            version = q.value(1).toInt() + 1;
+        }
+        if (auto e = sql::exec(q, QStringLiteral("INSERT INTO rubric_versions(run_id, aspect, method, version, parent_id, "
+                                                 "note, alignment, created_at) VALUES(?, ?, ?, ?, ?, COALESCE(?, ''), ?, ?)"),
+                               {run, rubric.aspect(), rubric.method(), version, parent, note,
+                                alignment ? QVariant(*alignment) : QVariant(QMetaType(QMetaType::Double)), now()});
+            !e)
+            return e;
+        const qint64 versionId = q.lastInsertId().toLongLong();
+        QSet<QString> keys;
+        for (const Criterion &c : rubric.criteria()) {
+            if (c.key.isEmpty())
+                return makeError(tr("a criterion needs a key"), {}, 0, QStringLiteral("key"));
+            if (keys.contains(c.key))
+                return makeError(tr("criterion key '%1' is used twice").arg(c.key), {}, 0, QStringLiteral("key"));
+            keys.insert(c.key);
+        }
+        for (const Criterion &c : rubric.criteria()) {
+            if (!c.parentKey.isEmpty() && !keys.contains(c.parentKey))
+                return makeError(tr("criterion '%1' names a parent '%2' that is not in the rubric").arg(c.key, c.parentKey),
+                                 {}, 0, QStringLiteral("parent"));
+            if (auto e = sql::exec(q, QStringLiteral("INSERT INTO criteria(rubric_version_id, key, parent_key, kind, text, "
+                                                     "definition, enabled, weight, position, origin, stats) "
+                                                     "VALUES(?, ?, COALESCE(?, ''), ?, COALESCE(?, ''), COALESCE(?, ''), ?, ?, ?, ?, ?)"),
+                                   {versionId, c.key, c.parentKey, criterionKindName(c.kind), c.text, c.definition,
+                                    c.enabled ? 1 : 0, c.weight, c.position, json::stringify(c.origin),
+                                    json::stringify(c.stats)});
+                !e)
+                return e;
+        }
+        saved = version;
+        return sql::exec(q, QStringLiteral("UPDATE runs SET updated_at = ? WHERE id = ?"), {now(), run});
+    });
+    if (!r)
+        return r.error();
+    emit m_project->judgesChanged(judge);
+    return saved;
+}
+
+Result<void> RubricStore::setAlignment(const QString &judge, int version, double alignment)
+{
+    QSqlQuery q(m_project->database());
+    auto r = sql::exec(q, QStringLiteral("UPDATE rubric_versions SET alignment = ? WHERE version = ? AND "
+                                         "run_id = (SELECT id FROM runs WHERE name = ?)"),
+                       {sql::nullableDouble(alignment), version, judge});
+    if (r && q.numRowsAffected() != 1)
+        return makeError(tr("judge '%1' has no rubric version %2").arg(judge).arg(version), {}, 0, QStringLiteral("version"));
+    if (r)
+        emit m_project->judgesChanged(judge);
+    return r;
+}
+
+QVector<CriterionScore> RubricStore::sampleScores(const QString &judge) const
+{
+    QVector<CriterionScore> out;
+    QSqlQuery q(m_project->database());
+    q.setForwardOnly(true);
+    if (!sql::exec(q, QStringLiteral("SELECT i.ext_id, s.criterion_key, s.sample, s.score, s.parse_status, s.raw, "
+                                     "s.reasoning, s.call_key FROM criterion_scores s JOIN runs r ON r.id = s.run_id "
+                                     "JOIN items i ON i.id = s.item_id WHERE r.name = ? "
+                                     "ORDER BY i.position, s.criterion_key, s.sample"),
+                   {judge}))
+        return out;
+    while (q.next()) {
+        CriterionScore s;
+        s.itemId = q.value(0).toString();
+        s.criterionKey = q.value(1).toString();
+        s.sample = q.value(2).toInt();
+        if (!q.value(3).isNull())
+            s.score = q.value(3).toDouble();
+        s.parseStatus = q.value(4).toString();
+        s.raw = q.value(5).toString();
+        s.reasoning = q.value(6).toString();
+        s.callKey = q.value(7).toString();
+        out.append(s);
+    }
+    return out;
+}
+
+QVector<ItemCriterionScores> RubricStore::criterionScores(const QString &judge) const
+{
+    QVector<ItemCriterionScores> out;
+    const QVector<CriterionScore> rows = sampleScores(judge);
+    for (const CriterionScore &s : rows) {
+        if (out.isEmpty() || out.last().itemId != s.itemId || out.last().criterionKey != s.criterionKey) {
+            ItemCriterionScores g;
+            g.itemId = s.itemId;
+            g.criterionKey = s.criterionKey;
+            g.parseStatus = QStringLiteral("ok");
+            out.append(g);
+        }
+        ItemCriterionScores &g = out.last();
+        while (g.samples.size() < s.sample)
+            g.samples.append(std::numeric_limits<double>::quiet_NaN());
+        g.samples.append(s.score);
+        if (s.sample == 0) {
+            g.raw = s.raw;
+            g.reasoning = s.reasoning;
+        }
+        if (s.parseStatus != QLatin1String("ok") && g.parseStatus == QLatin1String("ok"))
+            g.parseStatus = s.parseStatus;
+    }
+    for (ItemCriterionScores &g : out) {
+        double sum = 0;
+        int n = 0;
+        for (double v : std::as_const(g.samples))
+            if (!std::isnan(v)) {
+                sum += v;
+                ++n;
+            }
+        if (n > 0)
+            g.mean = sum / n;
+    }
+    return out;
+}
+
+Result<void> RubricStore::writeCriterionScores(const QString &judge, const QVector<CriterionScore> &rows)
+{
+    if (rows.isEmpty())
+        return {};
+    auto r = m_project->transact([&](QSqlDatabase &db) -> Result<void> {
+        QSqlQuery q(db);
+        if (!sql::exec(q, QStringLiteral("SELECT id FROM runs WHERE name = ?"), {judge}) || !q.next())
+            return makeError(tr("no judge named '%1'").arg(judge), {}, 0, QStringLiteral("judge"));
+        const qint64 run = q.value(0).toLongLong();
+        for (const CriterionScore &s : rows) {
+            if (auto e = sql::exec(q, QStringLiteral("INSERT INTO criterion_scores(run_id, item_id, criterion_key, sample, "
+                                                     "score, parse_status, raw, reasoning, call_key) "
+                                                     "SELECT ?, id, ?, ?, ?, ?, COALESCE(?, ''), COALESCE(?, ''), COALESCE(?, '') "
+                                                     "FROM items WHERE ext_id = ? "
+                                                     "ON CONFLICT(run_id, item_id, criterion_key, sample) DO UPDATE SET "
+                                                     "score = excluded.score, parse_status = excluded.parse_status, "
+                                                     "raw = excluded.raw, reasoning = excluded.reasoning, "
+                                                     "call_key = excluded.call_key"),
+                                   {run, s.criterionKey, s.sample, sql::nullableDouble(s.score),
+                                    s.parseStatus.isEmpty() ? QStringLiteral("ok") : s.parseStatus, s.raw, s.reasoning,
+                                    s.callKey, s.itemId});
+                !e)
+                return e;
+            if (q.numRowsAffected() != 1)
+                return makeError(tr("no item with id '%1' in the project").arg(s.itemId), {}, 0, QStringLiteral("id"));
+        }
+        return {};
+    });
+    if (r)
+        emit m_project->judgesChanged(judge);
+    return r;
+}
+
+Result<void> RubricStore::clearCriterionScores(const QString &judge)
+{
+    QSqlQuery q(m_project->database());
+    auto r = sql::exec(q, QStringLiteral("DELETE FROM criterion_scores WHERE run_id = (SELECT id FROM runs WHERE name = ?)"),
+                       {judge});
+    if (r)
+        emit m_project->judgesChanged(judge);
+    return r;
+}
+
+QVariantMap RubricStore::runConfig(const QString &judge) const
+{
+    QSqlQuery q(m_project->database());
+    if (sql::exec(q, QStringLiteral("SELECT config FROM runs WHERE name = ?"), {judge}) && q.next())
+        return parseObject(q.value(0).toString());
+    return {};
+}
+
+Result<void> RubricStore::setRunConfig(const QString &judge, const QVariantMap &config)
+{
+    QSqlQuery q(m_project->database());
+    auto r = sql::exec(q, QStringLiteral("UPDATE runs SET config = ?, updated_at = ? WHERE name = ?"),
+                       {json::stringify(config), now(), judge});
+    if (r && q.numRowsAffected() != 1)
+        return makeError(tr("no judge named '%1'").arg(judge), {}, 0, QStringLiteral("judge"));
+    return r;
+}
+
+QString RubricStore::runStatus(const QString &judge) const
+{
+    QSqlQuery q(m_project->database());
+    if (sql::exec(q, QStringLiteral("SELECT status FROM runs WHERE name = ?"), {judge}) && q.next())
+        return q.value(0).toString();
+    return {};
+}
+
+} // namespace rubric

@@ -1,0 +1,91 @@
+#pragma once
+
+#include "rubric/Rubric.h"
+#include "util/Result.h"
+
+#include <QHash>
+#include <QString>
+#include <QVariantMap>
+#include <QVector>
+
+#include <cmath>
+#include <optional>
+#include <limits>
+
+namespace rubric {
+
+class Project;
+
+/// One stored judge answer for (item, criterion, sample).
+struct CriterionScore
+{
+    QString itemId;
+    QString criterionKey;
+    int sample = 0;
+    double score = std::numeric_limits<double>::quiet_NaN(); ///< NaN = no score (see parseStatus)
+    QString parseStatus;  ///< "ok", "unparsed" (answer had no score), "failed" (no answer)
+    QString raw;          ///< the judge's answer text
+    QString reasoning;    ///< the judge's reasoning (chain of thought) when separated from the score
+    QString callKey;      ///< the judge cache key of the call that produced it
+};
+
+/// The samples of one (item, criterion) pair, summarised for heatmaps and editors.
+struct ItemCriterionScores
+{
+    QString itemId;
+    QString criterionKey;
+    QVector<double> samples;  ///< by sample index; NaN where a sample has no score
+    double mean = std::numeric_limits<double>::quiet_NaN(); ///< mean of the scored samples
+    QString parseStatus;      ///< "ok" when every sample parsed, else the first other status
+    QString raw;              ///< answer of sample 0
+    QString reasoning;        ///< reasoning of sample 0
+};
+
+/// Persistence of rubrics (versioned criteria trees), per-criterion scores and run state
+/// in the project file (tables rubric_versions, criteria, criterion_scores, runs).
+///
+/// A thin, copyable view over a Project (not owned; must outlive the store). Usable from any
+/// thread (the Project hands each thread its own connection). Every multi-row write is one
+/// transaction; after a successful write the project's `judgesChanged(judge)` is emitted.
+/// Errors come back as values; readers return empty results when the judge is unknown.
+class RubricStore
+{
+public:
+    explicit RubricStore(Project *project);
+
+    // --- rubric versions
+    /// Saved versions of the judge's rubric, oldest first.
+    QVector<RubricVersionInfo> versions(const QString &judge) const;
+    /// Highest saved version, 0 when there is none.
+    int latestVersion(const QString &judge) const;
+    /// Criteria of one version (0 = latest) in position order; empty when it does not exist.
+    QVector<Criterion> criteria(const QString &judge, int version = 0) const;
+    /// The whole rubric of one version (0 = latest); an error when the judge has none.
+    Result<Rubric> load(const QString &judge, int version = 0) const;
+    /// Saves all criteria as a new version of the judge's rubric (one transaction) and returns
+    /// its number (previous + 1). The judge must exist (Project::ensureJudge).
+    Result<int> saveVersion(const QString &judge, const Rubric &rubric, const QString &note = {},
+                            std::optional<double> alignment = std::nullopt);
+    /// Updates the alignment figure of a saved version.
+    Result<void> setAlignment(const QString &judge, int version, double alignment);
+
+    // --- criterion scores
+    /// Every stored sample of the judge, ordered by item position, criterion key, sample.
+    QVector<CriterionScore> sampleScores(const QString &judge) const;
+    /// One row per (item, criterion) with its samples and mean.
+    QVector<ItemCriterionScores> criterionScores(const QString &judge) const;
+    /// Inserts or replaces rows (one transaction for the batch). Unknown item ids fail the batch.
+    Result<void> writeCriterionScores(const QString &judge, const QVector<CriterionScore> &rows);
+    /// Removes every criterion score of the judge (e.g. before a re-score with a new rubric).
+    Result<void> clearCriterionScores(const QString &judge);
+
+    // --- run state (runs.config / runs.status)
+    QVariantMap runConfig(const QString &judge) const;
+    Result<void> setRunConfig(const QString &judge, const QVariantMap &config);
+    QString runStatus(const QString &judge) const;
+
+private:
+    Project *m_project;
+};
+
+} // namespace rubric

@@ -1,0 +1,665 @@
+#include "FakeLlmServer.h"
+#include "judge/AnswerParser.h"
+#include "judge/JudgeEngine.h"
+#include "store/CallStore.h"
+#include "store/Project.h"
+
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QProcess>
+#include <QSet>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+
+using namespace rubric;
+using namespace rubric::test;
+
+namespace {
+
+QVector<JudgeRequest> batch(int n, const QString &prefix = QStringLiteral("item"))
+{
+    QVector<JudgeRequest> out;
+    for (int i = 0; i < n; ++i) {
+        JudgeRequest r;
+        r.messages = {{QStringLiteral("system"), QStringLiteral("You are a strict judge.")},
+                      {QStringLiteral("user"), QStringLiteral("Rate %1 #%2 from 1 to 5.").arg(prefix).arg(i)}};
+        r.tag = QString::number(i);
+        out.append(r);
+    }
+    return out;
+}
+
+ProviderProfile profileFor(const FakeLlmServer &server, int concurrency = 8)
+{
+    ProviderProfile p;
+    p.name = QStringLiteral("fake");
+    p.baseUrl = server.baseUrl();
+    p.model = QStringLiteral("fake-judge");
+    p.concurrency = concurrency;
+    p.timeoutMs = 10000;
+    return p;
+}
+
+/// Collects an engine's answers until it is idle.
+struct Collector
+{
+    QVector<JudgeResponse> answers;
+    bool idle = false;
+    explicit Collector(JudgeEngine &engine)
+    {
+        QObject::connect(&engine, &JudgeEngine::answered, [this](const JudgeResponse &r) { answers.append(r); });
+        QObject::connect(&engine, &JudgeEngine::idle, [this] { idle = true; });
+    }
+};
+
+QByteArray readAll(const QString &path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+} // namespace
+
+class TestJudgeEngine : public QObject
+{
+    Q_OBJECT
+private slots:
+    void beatsThePerHostConnectionCap();
+    void faultsAreRetriedAndNothingIsLost();
+    void secondIdenticalBatchSendsNothing();
+    void duplicatesInOneBatchAreSentOnce();
+    void errorsAreNotCached();
+    void clientErrorsFailFast_data();
+    void clientErrorsFailFast();
+    void retryAfterIsHonoured();
+    void givesUpAfterMaxRetries();
+    void keyReachesServerButNoFile_data();
+    void keyReachesServerButNoFile();
+    void missingKeyVariableFails();
+    void requestCarriesSamplingParameters();
+    void ledgerRecordsEveryCall();
+    void probabilityWeightedScoreThroughHttp();
+    void syntheticJudgeDerivesAnswersFromPrompt();
+    void cancelKeepsReceivedAnswers();
+    void killMidBatchResendsOnlyInFlight();
+    void cacheKeyCoversEverySamplingParameter();
+};
+
+void TestJudgeEngine::beatsThePerHostConnectionCap()
+{
+    FakeLlmServer server;
+    QVERIFY(server.listen());
+    server.setLatencyMs(100);
+    JudgeEngine engine(profileFor(server, 32), nullptr);
+    QCOMPARE(engine.connectionPools(), 6);
+    Collector c(engine);
+    engine.submit(batch(128));
+    QTRY_VERIFY_WITH_TIMEOUT(c.idle, 30000);
+    QCOMPARE(c.answers.size(), 128);
+    // Qt alone would keep six requests in flight per host; the engine keeps 32.
+    QCOMPARE(server.maxConcurrent(), 32);
+}
+
+void TestJudgeEngine::faultsAreRetriedAndNothingIsLost()
+{
+    QTemporaryDir dir;
+    auto project = Project::open(dir.filePath(QStringLiteral("p.rubric")));
+    QVERIFY(project.ok());
+    FakeLlmServer server;
+    QVERIFY(server.listen());
+    server.setLatencyMs(5);
+    server.setRetryAfterSeconds(0);
+    server.setFaultRates(0.05, 0.05, 0.05, 0.05); // 20 % of requests fail one way or another
+    ProviderProfile profile = profileFor(server, 32);
+    profile.maxRetries = 12;
+    JudgeEngine engine(profile, project->get());
+    engine.setRetryBackoff(2, 20);
+    Collector c(engine);
+    const int n = 2000;
+    engine.submit(batch(n));
+    QTRY_VERIFY_WITH_TIMEOUT(c.idle, 240000);
+
+    QCOMPARE(c.answers.size(), n);
+    QSet<QString> tags;
+    for (const JudgeResponse &r : std::as_const(c.answers)) {
+        QVERIFY2(r.status == JudgeStatus::Ok, qPrintable(r.error));
+        QCOMPARE(r.text(), QStringLiteral("Rating: [[3]]"));
+        tags.insert(r.tag);
+    }
+    QCOMPARE(tags.size(), n);
+    const int faults = server.totalFaults();
+    QVERIFY2(faults > n / 10, qPrintable(QString::number(faults)));
+    QCOMPARE(server.faultCount(FakeFault::Drop) > 0 && server.faultCount(FakeFault::Truncated) > 0
+                 && server.faultCount(FakeFault::RateLimited) > 0 && server.faultCount(FakeFault::ServerError) > 0,
+             true);
+    // Every fault costs exactly one more request. Most are retried by the engine; when a reused
+    // keep-alive connection is dropped before any byte of the answer, Qt itself re-sends once.
+    const JudgeStats s = engine.stats();
+    QCOMPARE(server.requestCount(), n + faults);
+    QCOMPARE(s.sent, n + s.retries);
+    const int resentByQt = server.requestCount() - s.sent;
+    qInfo("faults %d: engine retries %d, re-sent by Qt on dropped connections %d", faults, s.retries, resentByQt);
+    QVERIFY(resentByQt >= 0 && resentByQt <= server.faultCount(FakeFault::Drop));
+    QVERIFY(s.retries >= faults - server.faultCount(FakeFault::Drop));
+    int retriesInAnswers = 0;
+    for (const JudgeResponse &r : std::as_const(c.answers))
+        retriesInAnswers += r.retries;
+    QCOMPARE(retriesInAnswers, s.retries);
+    CallStore store(project->get());
+    QCOMPARE(store.cacheSize(), n);
+    QCOMPARE(store.totals().retries, s.retries);
+    QCOMPARE(store.totals().calls, n);
+}
+
+void TestJudgeEngine::secondIdenticalBatchSendsNothing()
+{
+    QTemporaryDir dir;
+    auto project = Project::open(dir.filePath(QStringLiteral("p.rubric")));
+    QVERIFY(project.ok());
+    FakeLlmServer server;
+    QVERIFY(server.listen());
+    {
+        JudgeEngine engine(profileFor(server), project->get());
+        Collector c(engine);
+        engine.submit(batch(50));
+        QTRY_VERIFY(c.idle);
+        QCOMPARE(server.requestCount(), 50);
+    }
+    JudgeEngine engine(profileFor(server), project->get());
+    Collector c(engine);
+    engine.submit(batch(50));
+    QTRY_VERIFY(c.idle);
+    QCOMPARE(c.answers.size(), 50);
+    for (const JudgeResponse &r : std::as_const(c.answers)) {
+        QCOMPARE(r.status, JudgeStatus::Cached);
+        QCOMPARE(r.text(), QStringLiteral("Rating: [[3]]"));
+    }
+    QCOMPARE(server.requestCount(), 50);
+    QCOMPARE(engine.stats().cacheHits, 50);
+    QCOMPARE(engine.stats().sent, 0);
+    // With the cache off the same batch is sent again.
+    JudgeEngine uncached(profileFor(server), project->get());
+    uncached.setCacheEnabled(false);
+    Collector u(uncached);
+    uncached.submit(batch(50));
+    QTRY_VERIFY(u.idle);
+    QCOMPARE(server.requestCount(), 100);
+}
+
+void TestJudgeEngine::duplicatesInOneBatchAreSentOnce()
+{
+    QTemporaryDir dir;
+    auto project = Project::open(dir.filePath(QStringLiteral("p.rubric")));
+    QVERIFY(project.ok());
+    FakeLlmServer server;
+    QVERIFY(server.listen());
+    server.setLatencyMs(20);
+    JudgeEngine engine(profileFor(server), project->get());
+    Collector c(engine);
+    QVector<JudgeRequest> twice = batch(10) + batch(10);
+    engine.submit(twice);
+    QTRY_VERIFY(c.idle);
+    QCOMPARE(c.answers.size(), 20);
+    QCOMPARE(server.requestCount(), 10);
+    int cached = 0;
+    for (const JudgeResponse &r : std::as_const(c.answers))
+        cached += r.status == JudgeStatus::Cached ? 1 : 0;
+    QCOMPARE(cached, 10);
+}
+
+void TestJudgeEngine::errorsAreNotCached()
+{
+    QTemporaryDir dir;
+    auto project = Project::open(dir.filePath(QStringLiteral("p.rubric")));
+    QVERIFY(project.ok());
+    FakeLlmServer server;
+    QVERIFY(server.listen());
+    server.scriptFaults({FakeFault::BadRequest});
+    JudgeEngine engine(profileFor(server), project->get());
+    Collector c(engine);
+    const auto one = batch(1);
+    engine.submit(one);
+    QTRY_VERIFY(c.idle);
+    QCOMPARE(c.answers.size(), 1);
+    QCOMPARE(c.answers[0].status, JudgeStatus::Failed);
+    QVERIFY(!engine.isCached(one[0]));
+    CallStore store(project->get());
+    QCOMPARE(store.cacheSize(), 0);
+    c.idle = false;
+    engine.submit(one);
+    QTRY_VERIFY(c.idle);
+    QCOMPARE(server.requestCount(), 2);
+    QCOMPARE(c.answers[1].status, JudgeStatus::Ok);
+    QVERIFY(engine.isCached(one[0]));
+}
+
+void TestJudgeEngine::clientErrorsFailFast_data()
+{
+    QTest::addColumn<int>("status");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("400 bad request") << 400 << QStringLiteral("model 'nope' does not exist");
+    QTest::newRow("401 unauthorised") << 401 << QStringLiteral("invalid api key");
+    QTest::newRow("404 not found") << 404 << QStringLiteral("no such route");
+}
+
+void TestJudgeEngine::clientErrorsFailFast()
+{
+    QFETCH(int, status);
+    QFETCH(QString, message);
+    FakeLlmServer server;
+    QVERIFY(server.listen());
+    FakeAnswer a;
+    a.httpStatus = status;
+    a.errorMessage = message;
+    server.setAnswer(a);
+    JudgeEngine engine(profileFor(server), nullptr);
+    engine.setRetryBackoff(1, 1);
+    Collector c(engine);
+    engine.submit(batch(1));
+    QTRY_VERIFY(c.idle);
+    QCOMPARE(server.requestCount(), 1); // no retry
+    const JudgeResponse r = c.answers.value(0);
+    QCOMPARE(r.status, JudgeStatus::Failed);
+    QCOMPARE(r.httpStatus, status);
+    QCOMPARE(r.retries, 0);
+    QVERIFY2(r.error.contains(QString::number(status)) && r.error.contains(message), qPrintable(r.error));
+}
+
+void TestJudgeEngine::retryAfterIsHonoured()
+{
+    FakeLlmServer server;
+    QVERIFY(server.listen());
+    server.setRetryAfterSeconds(1);
+    server.scriptFaults({FakeFault::RateLimited});
+    JudgeEngine engine(profileFor(server), nullptr);
+    engine.setRetryBackoff(1, 1); // the backoff alone would retry at once
+    Collector c(engine);
+    QElapsedTimer t;
+    t.start();
+    engine.submit(batch(1));
+    QTRY_VERIFY_WITH_TIMEOUT(c.idle, 10000);
+    QVERIFY2(t.elapsed() >= 1000, qPrintable(QString::number(t.elapsed())));
+    QCOMPARE(c.answers.value(0).status, JudgeStatus::Ok);
+    QCOMPARE(c.answers.value(0).retries, 1);
+    QCOMPARE(server.requestCount(), 2);
+}
+
+void TestJudgeEngine::givesUpAfterMaxRetries()
+{
+    FakeLlmServer server;
+    QVERIFY(server.listen());
+    server.scriptFaults({FakeFault::ServerError, FakeFault::ServerError, FakeFault::InvalidJson, FakeFault::None});
+    ProviderProfile p = profileFor(server);
+    p.maxRetries = 2;
+    JudgeEngine engine(p, nullptr);
+    engine.setRetryBackoff(1, 5);
+    Collector c(engine);
+    engine.submit(batch(1));
+    QTRY_VERIFY(c.idle);
+    QCOMPARE(server.requestCount(), 3);
+    const JudgeResponse r = c.answers.value(0);
+    QCOMPARE(r.status, JudgeStatus::Failed);
+    QCOMPARE(r.retries, 2);
+    QVERIFY2(r.error.contains(QStringLiteral("3 attempts")) && r.error.contains(QStringLiteral("JSON")), qPrintable(r.error));
+    QVERIFY(r.choices.isEmpty()); // a failure is never turned into an answer
+}
+
+void TestJudgeEngine::keyReachesServerButNoFile_data()
+{
+    QTest::addColumn<int>("kind");
+    QTest::addColumn<QByteArray>("header");
+    QTest::addColumn<QByteArray>("prefix");
+    QTest::newRow("openai bearer") << int(ProviderKind::OpenAI) << QByteArray("authorization") << QByteArray("Bearer ");
+    QTest::newRow("anthropic x-api-key") << int(ProviderKind::Anthropic) << QByteArray("x-api-key") << QByteArray();
+}
+
+void TestJudgeEngine::keyReachesServerButNoFile()
+{
+    QFETCH(int, kind);
+    QFETCH(QByteArray, header);
+    QFETCH(QByteArray, prefix);
+    const QByteArray key = "sk-test-7f3a9c1e5b2d4068a";
+    qputenv("RUBRIC_TEST_JUDGE_KEY", key);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("p.rubric"));
+    auto project = Project::open(path);
+    QVERIFY(project.ok());
+    FakeLlmServer server;
+    QVERIFY(server.listen());
+    server.setRecording(true);
+    // The second request fails with a server message that echoes the key back.
+    server.setJudge([key](const QJsonObject &body) {
+        FakeAnswer a;
+        if (body.value(QStringLiteral("messages")).toArray().last().toObject().value(QStringLiteral("content")).toString().contains(
+                QStringLiteral("#1"))) {
+            a.httpStatus = 401;
+            a.errorMessage = QStringLiteral("Incorrect API key provided: ") + QString::fromLatin1(key);
+        }
+        return a;
+    });
+    ProviderProfile p = profileFor(server);
+    p.kind = ProviderKind(kind);
+    p.apiKeyEnv = QStringLiteral("RUBRIC_TEST_JUDGE_KEY");
+    QStringList errors;
+    {
+        JudgeEngine engine(p, project->get());
+        engine.setRunName(QStringLiteral("secret-run"));
+        Collector c(engine);
+        engine.submit(batch(2));
+        QTRY_VERIFY(c.idle);
+        QCOMPARE(c.answers.size(), 2);
+        for (const JudgeResponse &r : std::as_const(c.answers))
+            errors << r.error;
+    }
+    const auto rec = server.recorded();
+    QCOMPARE(rec.size(), 2);
+    QCOMPARE(rec[0].headers.value(header), prefix + key);
+    if (p.kind == ProviderKind::Anthropic) {
+        QCOMPARE(rec[0].path, QByteArray("/v1/messages"));
+        QVERIFY(!rec[0].headers.value("anthropic-version").isEmpty());
+        QVERIFY(!rec[0].headers.contains("authorization"));
+    } else {
+        QCOMPARE(rec[0].path, QByteArray("/v1/chat/completions"));
+    }
+    const QString joined = errors.join(QLatin1Char('\n'));
+    QVERIFY(joined.contains(QStringLiteral("Incorrect API key provided")));
+    QVERIFY2(!joined.contains(QString::fromLatin1(key)), qPrintable(joined));
+    // Every byte the project wrote (main file, WAL, shared memory).
+    project->reset();
+    int scanned = 0;
+    for (const QFileInfo &fi : QDir(dir.path()).entryInfoList(QDir::Files)) {
+        const QByteArray bytes = readAll(fi.absoluteFilePath());
+        scanned += bytes.isEmpty() ? 0 : 1;
+        QVERIFY2(!bytes.contains(key), qPrintable(fi.fileName()));
+    }
+    QVERIFY(scanned >= 1);
+    qunsetenv("RUBRIC_TEST_JUDGE_KEY");
+}
+
+void TestJudgeEngine::missingKeyVariableFails()
+{
+    FakeLlmServer server;
+    QVERIFY(server.listen());
+    qunsetenv("RUBRIC_TEST_NO_SUCH_KEY");
+    ProviderProfile p = profileFor(server);
+    p.apiKeyEnv = QStringLiteral("RUBRIC_TEST_NO_SUCH_KEY");
+    JudgeEngine engine(p, nullptr);
+    Collector c(engine);
+    engine.submit(batch(3));
+    QTRY_VERIFY(c.idle);
+    QCOMPARE(c.answers.size(), 3);
+    for (const JudgeResponse &r : std::as_const(c.answers)) {
+        QCOMPARE(r.status, JudgeStatus::Failed);
+        QVERIFY(r.error.contains(QStringLiteral("RUBRIC_TEST_NO_SUCH_KEY")));
+    }
+    QCOMPARE(server.requestCount(), 0);
+}
+
+void TestJudgeEngine::requestCarriesSamplingParameters()
+{
+    FakeLlmServer server;
+    QVERIFY(server.listen());
+    server.setRecording(true);
+    JudgeEngine engine(profileFor(server), nullptr);
+    Collector c(engine);
+    JudgeRequest r = batch(1).first();
+    r.temperature = 0.7;
+    r.topP = 0.9;
+    r.maxTokens = 7;
+    r.n = 3;
+    r.seed = 42;
+    r.stop = {QStringLiteral("\n\n")};
+    r.logprobs = true;
+    r.topLogprobs = 5;
+    r.responseFormat = QStringLiteral("json_object");
+    engine.submit({r});
+    QTRY_VERIFY(c.idle);
+    QCOMPARE(c.answers.value(0).choices.size(), 3);
+    const QJsonObject body = QJsonDocument::fromJson(server.recorded().value(0).body).object();
+    QCOMPARE(body.value(QStringLiteral("model")).toString(), QStringLiteral("fake-judge"));
+    QCOMPARE(body.value(QStringLiteral("temperature")).toDouble(), 0.7);
+    QCOMPARE(body.value(QStringLiteral("top_p")).toDouble(), 0.9);
+    QCOMPARE(body.value(QStringLiteral("max_tokens")).toInt(), 7);
+    QCOMPARE(body.value(QStringLiteral("n")).toInt(), 3);
+    QCOMPARE(body.value(QStringLiteral("seed")).toInt(), 42);
+    QCOMPARE(body.value(QStringLiteral("stop")).toArray().first().toString(), QStringLiteral("\n\n"));
+    QCOMPARE(body.value(QStringLiteral("logprobs")).toBool(), true);
+    QCOMPARE(body.value(QStringLiteral("top_logprobs")).toInt(), 5);
+    QCOMPARE(body.value(QStringLiteral("response_format")).toObject().value(QStringLiteral("type")).toString(),
+             QStringLiteral("json_object"));
+    QCOMPARE(body.value(QStringLiteral("messages")).toArray().size(), 2);
+}
+
+void TestJudgeEngine::ledgerRecordsEveryCall()
+{
+    QTemporaryDir dir;
+    auto project = Project::open(dir.filePath(QStringLiteral("p.rubric")));
+    QVERIFY(project.ok());
+    FakeLlmServer server;
+    QVERIFY(server.listen());
+    FakeAnswer a;
+    a.promptTokens = 1000;
+    a.completionTokens = 10;
+    server.setAnswer(a);
+    server.setRetryAfterSeconds(0);
+    server.scriptFaults({FakeFault::RateLimited, FakeFault::None, FakeFault::None, FakeFault::BadRequest});
+    ProviderProfile p = profileFor(server, 1);
+    p.pricePerMillionIn = 2.0;
+    p.pricePerMillionOut = 8.0;
+    JudgeEngine engine(p, project->get());
+    engine.setRunName(QStringLiteral("run-a"));
+    Collector c(engine);
+    engine.submit(batch(3));
+    QTRY_VERIFY(c.idle);
+    CallStore store(project->get());
+    const auto rows = store.ledger(QStringLiteral("run-a"));
+    QCOMPARE(rows.size(), 3);
+    int ok = 0, failed = 0, retries = 0;
+    for (const LedgerEntry &e : rows) {
+        QCOMPARE(e.model, QStringLiteral("fake-judge"));
+        QVERIFY(e.latencyMs > 0);
+        retries += e.retries;
+        if (e.outcome == QLatin1String("ok")) {
+            ++ok;
+            QCOMPARE(e.tokensIn, 1000);
+            QCOMPARE(e.tokensOut, 10);
+            QCOMPARE(e.cost, (1000 * 2.0 + 10 * 8.0) / 1e6);
+        } else {
+            ++failed;
+            QCOMPARE(e.httpStatus, 400);
+            QVERIFY(e.error.contains(QStringLiteral("does not exist")));
+        }
+    }
+    QCOMPARE(ok, 2);
+    QCOMPARE(failed, 1);
+    QCOMPARE(retries, 1);
+    const LedgerTotals t = store.totals(QStringLiteral("run-a"));
+    QCOMPARE(t.calls, 3);
+    QCOMPARE(t.failed, 1);
+    QCOMPARE(t.tokensIn, 2000);
+    QCOMPARE(engine.stats().tokensIn, 2000);
+}
+
+void TestJudgeEngine::probabilityWeightedScoreThroughHttp()
+{
+    FakeLlmServer server;
+    QVERIFY(server.listen());
+    // Distribution over 1..5 (with some mass on a non-scale token): 0.1, 0.2, 0.4, 0.15, 0.05; "x": 0.1.
+    const QVector<double> probs{0.1, 0.2, 0.4, 0.15, 0.05};
+    FakeAnswer a;
+    a.text = QStringLiteral("3");
+    QVector<TokenLogprob> alts;
+    alts.append({QStringLiteral("3"), std::log(0.4)});
+    for (int v : {2, 4, 1, 5})
+        alts.append({QString::number(v), std::log(probs[v - 1])});
+    alts.append({QStringLiteral("x"), std::log(0.1)});
+    a.topLogprobs = {alts};
+    server.setAnswer(a);
+    JudgeEngine engine(profileFor(server), nullptr);
+    Collector c(engine);
+    JudgeRequest r = batch(1).first();
+    r.logprobs = true;
+    r.topLogprobs = 20;
+    engine.submit({r});
+    QTRY_VERIFY(c.idle);
+    const ParsedAnswer p = AnswerParser::scoreOf(c.answers.value(0), 1, 5);
+    QVERIFY(p.ok);
+    QVERIFY(p.usedLogprobs());
+    double expected = 0;
+    for (int v = 1; v <= 5; ++v)
+        expected += v * probs[v - 1] / 0.9;
+    QVERIFY2(std::abs(p.score - expected) < 1e-9, qPrintable(QStringLiteral("%1 vs %2").arg(p.score).arg(expected)));
+    // Without logprobs the same endpoint's n samples are averaged, and that is visible.
+    FakeAnswer b;
+    b.text = QStringLiteral("Rating: [[2]]");
+    b.moreChoices = {QStringLiteral("Rating: [[3]]"), QStringLiteral("Rating: [[5]]")};
+    server.setAnswer(b);
+    c.idle = false;
+    JudgeRequest s = batch(1, QStringLiteral("other")).first();
+    s.n = 3;
+    s.temperature = 1.0;
+    engine.submit({s});
+    QTRY_VERIFY(c.idle);
+    const ParsedAnswer m = AnswerParser::scoreOf(c.answers.value(1), 1, 5);
+    QCOMPARE(m.method, ParsedAnswer::Method::SampleMean);
+    QCOMPARE(m.score, 10.0 / 3.0);
+}
+
+void TestJudgeEngine::syntheticJudgeDerivesAnswersFromPrompt()
+{
+    FakeLlmServer server;
+    QVERIFY(server.listen());
+    server.setJudge([](const QJsonObject &body) {
+        const QString prompt = body.value(QStringLiteral("messages")).toArray().last().toObject().value(QStringLiteral("content")).toString();
+        const int hash = prompt.indexOf(QLatin1Char('#'));
+        const int item = prompt.mid(hash + 1).section(QLatin1Char(' '), 0, 0).toInt();
+        FakeAnswer a;
+        a.text = QStringLiteral("Final score: %1").arg(1 + item % 5);
+        return a;
+    });
+    JudgeEngine engine(profileFor(server, 4), nullptr);
+    Collector c(engine);
+    engine.submit(batch(20));
+    QTRY_VERIFY(c.idle);
+    QCOMPARE(c.answers.size(), 20);
+    for (const JudgeResponse &r : std::as_const(c.answers))
+        QCOMPARE(AnswerParser::parseScore(r.text()).score, double(1 + r.tag.toInt() % 5));
+}
+
+void TestJudgeEngine::cancelKeepsReceivedAnswers()
+{
+    QTemporaryDir dir;
+    auto project = Project::open(dir.filePath(QStringLiteral("p.rubric")));
+    QVERIFY(project.ok());
+    FakeLlmServer server;
+    QVERIFY(server.listen());
+    server.setLatencyMs(30);
+    JudgeEngine engine(profileFor(server, 4), project->get());
+    Collector c(engine);
+    engine.submit(batch(100));
+    QTRY_VERIFY(server.answeredCount() >= 12);
+    engine.cancel();
+    QVERIFY(c.idle);
+    QCOMPARE(c.answers.size(), 100);
+    int ok = 0, cancelled = 0;
+    for (const JudgeResponse &r : std::as_const(c.answers)) {
+        ok += r.status == JudgeStatus::Ok ? 1 : 0;
+        cancelled += r.status == JudgeStatus::Cancelled ? 1 : 0;
+    }
+    QCOMPARE(ok + cancelled, 100);
+    QVERIFY(ok >= 8);
+    CallStore store(project->get());
+    QCOMPARE(store.cacheSize(), ok); // every answer reported as received is in the cache
+    QCOMPARE(engine.pending(), 0);
+}
+
+void TestJudgeEngine::killMidBatchResendsOnlyInFlight()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("kill.rubric"));
+    FakeLlmServer server;
+    QVERIFY(server.listen());
+    server.setLatencyMs(40);
+    const int n = 600, concurrency = 16;
+    const QStringList args{QStringLiteral("--base-url"), server.baseUrl(), QStringLiteral("--project"), path,
+                           QStringLiteral("--requests"), QString::number(n), QStringLiteral("--concurrency"),
+                           QString::number(concurrency), QStringLiteral("--flush-ms"), QStringLiteral("50")};
+    QProcess child;
+    child.setProcessChannelMode(QProcess::ForwardedChannels);
+    child.start(QStringLiteral(JUDGE_BATCH_CHILD), args);
+    QVERIFY(child.waitForStarted());
+    QTRY_VERIFY_WITH_TIMEOUT(server.requestCount() >= n / 2, 60000);
+    child.kill(); // SIGKILL
+    QVERIFY(child.waitForFinished());
+    QCOMPARE(child.exitStatus(), QProcess::CrashExit);
+    const int sentBeforeKill = server.requestCount();
+
+    int cached = 0;
+    {
+        auto project = Project::open(path);
+        QVERIFY(project.ok());
+        cached = CallStore(project->get()).cacheSize();
+    }
+    // Requests the server saw but whose answers did not reach the file: those in flight plus
+    // those answered within the last flush interval (50 ms at ~400 answers/s ≈ 20).
+    const int lost = sentBeforeKill - cached;
+    qInfo("sent before kill %d, cached %d, to re-send %d", sentBeforeKill, cached, lost);
+    QVERIFY(cached > 0);
+    QVERIFY2(lost <= concurrency + 24, qPrintable(QString::number(lost)));
+
+    server.resetCounts();
+    QProcess again;
+    again.setProcessChannelMode(QProcess::ForwardedChannels);
+    again.start(QStringLiteral(JUDGE_BATCH_CHILD), args);
+    QVERIFY(again.waitForStarted());
+    QTRY_VERIFY_WITH_TIMEOUT(again.state() == QProcess::NotRunning, 60000);
+    QCOMPARE(again.exitCode(), 0);
+    QCOMPARE(server.requestCount(), n - cached);
+    auto project = Project::open(path);
+    QVERIFY(project.ok());
+    QCOMPARE(CallStore(project->get()).cacheSize(), n);
+}
+
+void TestJudgeEngine::cacheKeyCoversEverySamplingParameter()
+{
+    ProviderProfile p;
+    p.baseUrl = QStringLiteral("http://127.0.0.1:1/v1");
+    p.model = QStringLiteral("m");
+    JudgeEngine engine(p, nullptr);
+    const JudgeRequest base = batch(1).first();
+    QSet<QString> keys{engine.cacheKey(base)};
+    auto vary = [&](auto change) {
+        JudgeRequest r = base;
+        change(r);
+        keys.insert(engine.cacheKey(r));
+    };
+    vary([](JudgeRequest &r) { r.temperature = 0.5; });
+    vary([](JudgeRequest &r) { r.topP = 0.5; });
+    vary([](JudgeRequest &r) { r.maxTokens = 5; });
+    vary([](JudgeRequest &r) { r.n = 2; });
+    vary([](JudgeRequest &r) { r.seed = 1; });
+    vary([](JudgeRequest &r) { r.stop = {QStringLiteral("x")}; });
+    vary([](JudgeRequest &r) { r.logprobs = true; });
+    vary([](JudgeRequest &r) { r.responseFormat = QStringLiteral("json_object"); });
+    vary([](JudgeRequest &r) { r.sampleIndex = 1; });
+    vary([](JudgeRequest &r) { r.messages[1].content += QLatin1Char(' '); });
+    vary([](JudgeRequest &r) { r.messages[0].role = QStringLiteral("user"); });
+    QCOMPARE(keys.size(), 12);
+    JudgeRequest tagged = base;
+    tagged.tag = QStringLiteral("other tag");
+    QCOMPARE(engine.cacheKey(tagged), engine.cacheKey(base));
+    p.model = QStringLiteral("m2");
+    JudgeEngine other(p, nullptr);
+    QVERIFY(other.cacheKey(base) != engine.cacheKey(base));
+    p.model = QStringLiteral("m");
+    p.baseUrl = QStringLiteral("http://127.0.0.1:1/v1/"); // the same endpoint
+    JudgeEngine slash(p, nullptr);
+    QCOMPARE(slash.cacheKey(base), engine.cacheKey(base));
+    QCOMPARE(engine.cacheKey(base).size(), 64);
+}
+
+QTEST_GUILESS_MAIN(TestJudgeEngine)
+#include "TestJudgeEngine.moc"

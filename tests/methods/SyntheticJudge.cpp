@@ -1,0 +1,144 @@
+#include "SyntheticJudge.h"
+
+#include <QJsonArray>
+#include <QRegularExpression>
+
+#include <algorithm>
+#include <cmath>
+
+namespace rubric::test {
+namespace {
+
+// FNV-1a: qHash is seeded per process in Qt 6, and the fixture must be the same in every run.
+quint64 stableHash(const QString &text, quint64 salt)
+{
+    quint64 h = 1469598103934665603ull ^ salt;
+    for (const QChar c : text) {
+        h ^= c.unicode();
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+} // namespace
+
+SyntheticJudge::SyntheticJudge(QHash<QString, double> humanByOutput)
+    : m_human(std::move(humanByOutput))
+{
+}
+
+QString SyntheticJudge::outputIn(const QString &prompt) const
+{
+    // The output sits after the last "Summary:" label, up to the next blank line + label.
+    const qsizetype at = prompt.lastIndexOf(QLatin1String("Summary:"));
+    if (at >= 0) {
+        QString rest = prompt.mid(at + 8);
+        for (const char *end : {"\n\nPattern:", "\n\nEvaluation Form"}) {
+            const qsizetype e = rest.indexOf(QLatin1String(end));
+            if (e >= 0)
+                rest = rest.left(e);
+        }
+        rest = rest.trimmed();
+        if (m_human.contains(rest))
+            return rest;
+    }
+    QString best;
+    for (auto it = m_human.begin(); it != m_human.end(); ++it)
+        if (prompt.contains(it.key()) && it.key().size() > best.size())
+            best = it.key();
+    return best;
+}
+
+double SyntheticJudge::hypothesisScore(const QString &hypothesis, const QString &output) const
+{
+    if (hypothesis.startsWith(QLatin1String("SIGNAL")))
+        return std::clamp(std::round(m_human.value(output)), 1.0, 5.0);
+    return double(1 + stableHash(hypothesis + QLatin1Char('|') + output, 11u) % 5);
+}
+
+QHash<int, double> SyntheticJudge::gevalDistribution(const QString &output) const
+{
+    const int peak = int(std::clamp(std::round(m_human.value(output)), 1.0, 5.0));
+    QHash<int, double> p;
+    double rest = 0;
+    for (int v = 1; v <= 5; ++v) {
+        const int d = std::abs(v - peak);
+        p[v] = d == 0 ? 0.6 : d == 1 ? 0.15 : 0.04;
+        rest += p[v];
+    }
+    for (int v = 1; v <= 5; ++v)
+        p[v] /= rest;
+    return p;
+}
+
+FakeAnswer SyntheticJudge::answer(const QJsonObject &body) const
+{
+    QString prompt;
+    const QJsonArray messages = body.value(QStringLiteral("messages")).toArray();
+    for (const auto &m : messages)
+        prompt += m.toObject().value(QStringLiteral("content")).toString() + QLatin1Char('\n');
+    if (body.contains(QStringLiteral("system")))
+        prompt += body.value(QStringLiteral("system")).toString();
+    FakeAnswer a;
+    const QString tag = QString::number(stableHash(prompt, 3u) % 100000);
+
+    if (prompt.contains(QLatin1String("Evaluation Form (scores ONLY)"))) {
+        const auto dist = gevalDistribution(outputIn(prompt));
+        QVector<TokenLogprob> alts;
+        int best = 1;
+        for (int v = 1; v <= 5; ++v) {
+            alts.append({QString::number(v), std::log(dist.value(v))});
+            if (dist.value(v) > dist.value(best))
+                best = v;
+        }
+        std::stable_sort(alts.begin(), alts.end(), [](const TokenLogprob &x, const TokenLogprob &y) { return x.logprob > y.logprob; });
+        a.text = QString::number(best);
+        a.topLogprobs = {alts};
+        return a;
+    }
+    if (prompt.trimmed().endsWith(QLatin1String("Evaluation Steps:"))) {
+        a.text = QStringLiteral("1. Read the source text and note its main points.\n2. Read the output and check that its "
+                                "sentences follow one another logically.\n3. Assign a score from 1 to 5.");
+        return a;
+    }
+    if (prompt.contains(QLatin1String("Pattern: "))) { // hypothesis-guided score
+        static const QRegularExpression pattern(QStringLiteral("Pattern: (.*)\n"));
+        const QString hyp = pattern.match(prompt).captured(1).trimmed();
+        const double s = hypothesisScore(hyp, outputIn(prompt));
+        a.text = QStringLiteral("Step 1: the trait. Step 2: looked at it. Step 3: {Final score: %1}").arg(s);
+        return a;
+    }
+    if (prompt.contains(QLatin1String("repetitive"))) {
+        a.text = prompt.count(QLatin1String("TWIN")) >= 2 ? QStringLiteral("They say the same. Final answer: yes")
+                                                          : QStringLiteral("They differ. Final answer: no");
+        return a;
+    }
+    if (prompt.contains(QLatin1String("Refined hypotheses:"))) {
+        static const QRegularExpression line(QStringLiteral("^hypothesis(\\d+)\\. (.*)$"), QRegularExpression::MultilineOption);
+        auto it = line.globalMatch(prompt);
+        QString out;
+        while (it.hasNext()) {
+            const auto m = it.next();
+            out += QStringLiteral("hypothesis%1. %2 refined-%3\n").arg(m.captured(1), m.captured(2), tag);
+        }
+        a.text = out;
+        return a;
+    }
+    if (prompt.contains(QLatin1String("Proposed hypotheses:"))) {
+        // From the 5 initial samples: 2 informative of 5; from a bank of wrongly predicted
+        // samples (10 observations): 4 of 5.
+        const int signal = prompt.count(QLatin1String("Score on ")) >= 10 ? 4 : 2;
+        const char *traits[5] = {"flow", "order", "links", "focus", "names"};
+        for (int i = 0; i < 5; ++i)
+            a.text += QStringLiteral("hypothesis%1. %2 %3 %4: a rubric from 1 to 5.\n")
+                          .arg(i + 1)
+                          .arg(i < signal ? QStringLiteral("SIGNAL") : QStringLiteral("NOISE"),
+                               QString::fromLatin1(traits[i]), tag);
+        return a;
+    }
+    a.httpStatus = 400;
+    a.errorMessage = QStringLiteral("synthetic judge: unrecognised prompt");
+    return a;
+}
+
+} // namespace rubric::test

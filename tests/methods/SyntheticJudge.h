@@ -1,0 +1,40 @@
+#pragma once
+
+#include "FakeLlmServer.h"
+
+#include <QHash>
+#include <QJsonObject>
+#include <QString>
+
+namespace rubric::test {
+
+/// The fixture of the method pipeline tests: a scripted judge for the fake server that knows
+/// the human score of every output and which rubrics carry signal.
+///
+/// - Hypotheses whose text starts with "SIGNAL" score an output at its rounded human score;
+///   "NOISE" hypotheses give a score that depends only on a hash of (hypothesis, output).
+/// - A generation call proposes 5 hypotheses: 2 SIGNAL from the initial samples, 4 SIGNAL from a
+///   wrong-sample bank (texts derived from a hash of the prompt, so a replay gets the same texts);
+///   refinements keep each hypothesis's kind.
+/// - Redundancy checks answer "no" unless both hypotheses contain "TWIN".
+/// - G-Eval: the steps prompt gets three steps; a score prompt gets top_logprobs over 1..5
+///   peaked at the rounded human score (probabilities 0.1/0.6/0.2/0.05/0.05 style).
+class SyntheticJudge
+{
+public:
+    /// output text → human score
+    explicit SyntheticJudge(QHash<QString, double> humanByOutput);
+
+    FakeAnswer answer(const QJsonObject &body) const;
+    /// What a hypothesis scores on an output (the rule above).
+    double hypothesisScore(const QString &hypothesis, const QString &output) const;
+    /// The distribution the G-Eval answer for `output` carries (value → probability).
+    QHash<int, double> gevalDistribution(const QString &output) const;
+
+private:
+    QString outputIn(const QString &prompt) const;
+
+    QHash<QString, double> m_human;
+};
+
+} // namespace rubric::test

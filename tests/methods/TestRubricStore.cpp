@@ -1,0 +1,181 @@
+#include "store/Project.h"
+#include "store/RubricStore.h"
+
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace rubric;
+
+class TestRubricStore : public QObject
+{
+    Q_OBJECT
+private slots:
+    void init();
+    void cleanup();
+    void savesVersionsAndLoadsTree();
+    void rejectsBadTrees_data();
+    void rejectsBadTrees();
+    void writesAndSummarisesScores();
+    void runConfigRoundTrip();
+
+private:
+    QTemporaryDir m_dir;
+    std::unique_ptr<Project> m_project;
+};
+
+void TestRubricStore::init()
+{
+    static int counter = 0;
+    auto p = Project::open(m_dir.filePath(QStringLiteral("p%1.rubric").arg(++counter)));
+    QVERIFY2(p.ok(), qPrintable(p.errorString()));
+    m_project = std::move(p).value();
+    QVector<Item> items;
+    for (int i = 0; i < 3; ++i)
+        items.append(Item{QStringLiteral("it%1").arg(i), QStringLiteral("g"), QStringLiteral("s"), QStringLiteral("src"),
+                          QStringLiteral("out"), QStringLiteral("ref"), {}, i});
+    auto added = m_project->addItems(items);
+    QVERIFY2(added.ok(), qPrintable(added.errorString()));
+    QVERIFY(m_project->upsertAspect(Aspect{QStringLiteral("coherence"), QStringLiteral("fits together"), 1, 5}));
+    QVERIFY(m_project->ensureJudge(QStringLiteral("j"), QStringLiteral("hypoeval")));
+}
+
+void TestRubricStore::cleanup()
+{
+    m_project.reset();
+}
+
+void TestRubricStore::savesVersionsAndLoadsTree()
+{
+    RubricStore store(m_project.get());
+    QCOMPARE(store.latestVersion(QStringLiteral("j")), 0);
+    QVERIFY(!store.load(QStringLiteral("j")).ok());
+
+    Rubric r(QStringLiteral("hypoeval"), QStringLiteral("coherence"));
+    Criterion root;
+    root.key = QStringLiteral("a");
+    root.kind = CriterionKind::Aspect;
+    root.text = QStringLiteral("coherence");
+    r.add(root);
+    Criterion h;
+    h.key = QStringLiteral("h1");
+    h.parentKey = QStringLiteral("a");
+    h.kind = CriterionKind::Hypothesis;
+    h.text = QStringLiteral("logical flow");
+    h.enabled = false;
+    h.weight = 0.5;
+    h.origin = {{QStringLiteral("source"), QStringLiteral("init")}};
+    h.stats = {{QStringLiteral("train_pearson"), 0.42}, {QStringLiteral("rewards"), QVariantList{0.5, 0.75}}};
+    r.add(h);
+
+    QSignalSpy changed(m_project.get(), &Project::judgesChanged);
+    auto v1 = store.saveVersion(QStringLiteral("j"), r, QStringLiteral("first"));
+    QVERIFY2(v1.ok(), qPrintable(v1.errorString()));
+    QCOMPARE(*v1, 1);
+    QCOMPARE(changed.count(), 1);
+    r.find(QStringLiteral("h1"))->enabled = true;
+    auto v2 = store.saveVersion(QStringLiteral("j"), r, QStringLiteral("second"), 0.61);
+    QCOMPARE(*v2, 2);
+
+    const auto versions = store.versions(QStringLiteral("j"));
+    QCOMPARE(versions.size(), 2);
+    QCOMPARE(versions[0].note, QStringLiteral("first"));
+    QVERIFY(!versions[0].alignment.has_value());
+    QCOMPARE(*versions[1].alignment, 0.61);
+    QVERIFY(versions[1].created.isValid());
+
+    auto loaded = store.load(QStringLiteral("j"), 1);
+    QVERIFY(loaded.ok());
+    QCOMPARE(loaded->version(), 1);
+    QCOMPARE(loaded->aspect(), QStringLiteral("coherence"));
+    QCOMPARE(loaded->criteria().size(), 2);
+    const Criterion *lh = loaded->find(QStringLiteral("h1"));
+    QVERIFY(lh);
+    QCOMPARE(lh->parentKey, QStringLiteral("a"));
+    QCOMPARE(lh->kind, CriterionKind::Hypothesis);
+    QCOMPARE(lh->enabled, false);
+    QCOMPARE(lh->weight, 0.5);
+    QCOMPARE(lh->position, 1);
+    QCOMPARE(lh->stats.value(QStringLiteral("train_pearson")).toDouble(), 0.42);
+    QCOMPARE(lh->stats.value(QStringLiteral("rewards")).toList().size(), 2);
+    QCOMPARE(lh->origin.value(QStringLiteral("source")).toString(), QStringLiteral("init"));
+    QCOMPARE(loaded->children(QStringLiteral("a")).size(), 1);
+    QCOMPARE(store.load(QStringLiteral("j"))->find(QStringLiteral("h1"))->enabled, true);
+    QVERIFY(store.setAlignment(QStringLiteral("j"), 1, 0.3));
+    QCOMPARE(*store.versions(QStringLiteral("j"))[0].alignment, 0.3);
+}
+
+void TestRubricStore::rejectsBadTrees_data()
+{
+    QTest::addColumn<QString>("firstKey");
+    QTest::addColumn<QString>("secondKey");
+    QTest::addColumn<QString>("secondParent");
+    QTest::newRow("duplicate key") << "x" << "x" << "";
+    QTest::newRow("unknown parent") << "x" << "y" << "nope";
+}
+
+void TestRubricStore::rejectsBadTrees()
+{
+    QFETCH(QString, firstKey);
+    QFETCH(QString, secondKey);
+    QFETCH(QString, secondParent);
+    RubricStore store(m_project.get());
+    Rubric r(QStringLiteral("geval"), QStringLiteral("coherence"));
+    Criterion a;
+    a.key = firstKey;
+    r.add(a);
+    Criterion b;
+    b.key = secondKey;
+    b.parentKey = secondParent;
+    r.add(b);
+    QVERIFY(!store.saveVersion(QStringLiteral("j"), r).ok());
+    QCOMPARE(store.latestVersion(QStringLiteral("j")), 0); // nothing half-written
+}
+
+void TestRubricStore::writesAndSummarisesScores()
+{
+    RubricStore store(m_project.get());
+    QVector<CriterionScore> rows;
+    rows.append({QStringLiteral("it1"), QStringLiteral("h1"), 0, 4, QStringLiteral("ok"), QStringLiteral("Final score: 4"),
+                 QStringLiteral("because"), QStringLiteral("k1")});
+    rows.append({QStringLiteral("it1"), QStringLiteral("h1"), 1, 2, QStringLiteral("ok"), QStringLiteral("2"), {}, {}});
+    rows.append({QStringLiteral("it1"), QStringLiteral("h1"), 2, std::nan(""), QStringLiteral("unparsed"),
+                 QStringLiteral("dunno"), {}, {}});
+    rows.append({QStringLiteral("it0"), QStringLiteral("h2"), 0, 5, QStringLiteral("ok"), {}, {}, {}});
+    QVERIFY(store.writeCriterionScores(QStringLiteral("j"), rows));
+
+    auto all = store.criterionScores(QStringLiteral("j"));
+    QCOMPARE(all.size(), 2);
+    QCOMPARE(all[0].itemId, QStringLiteral("it0")); // item order
+    QCOMPARE(all[1].samples.size(), 3);
+    QCOMPARE(all[1].mean, 3.0);
+    QCOMPARE(all[1].parseStatus, QStringLiteral("unparsed"));
+    QCOMPARE(all[1].reasoning, QStringLiteral("because"));
+    QCOMPARE(all[1].raw, QStringLiteral("Final score: 4"));
+
+    // replace one sample, and a batch with an unknown item lands not at all
+    QVERIFY(store.writeCriterionScores(QStringLiteral("j"), {{QStringLiteral("it1"), QStringLiteral("h1"), 2, 3,
+                                                                QStringLiteral("ok"), {}, {}, {}}}));
+    QVERIFY(!store.writeCriterionScores(QStringLiteral("j"),
+                                        {{QStringLiteral("it2"), QStringLiteral("h1"), 0, 1, QStringLiteral("ok"), {}, {}, {}},
+                                         {QStringLiteral("ghost"), QStringLiteral("h1"), 0, 1, QStringLiteral("ok"), {}, {}, {}}}));
+    all = store.criterionScores(QStringLiteral("j"));
+    QCOMPARE(all.size(), 2);
+    QCOMPARE(all[1].mean, 3.0);
+    QCOMPARE(all[1].parseStatus, QStringLiteral("ok"));
+    QCOMPARE(store.sampleScores(QStringLiteral("j")).size(), 4);
+    QVERIFY(store.clearCriterionScores(QStringLiteral("j")));
+    QVERIFY(store.sampleScores(QStringLiteral("j")).isEmpty());
+}
+
+void TestRubricStore::runConfigRoundTrip()
+{
+    RubricStore store(m_project.get());
+    QVERIFY(store.setRunConfig(QStringLiteral("j"), {{QStringLiteral("phase"), QStringLiteral("evaluate")}}));
+    QCOMPARE(store.runConfig(QStringLiteral("j")).value(QStringLiteral("phase")).toString(), QStringLiteral("evaluate"));
+    QCOMPARE(store.runStatus(QStringLiteral("j")), QStringLiteral("new"));
+    QVERIFY(!store.setRunConfig(QStringLiteral("nobody"), {}).ok());
+}
+
+QTEST_GUILESS_MAIN(TestRubricStore)
+#include "TestRubricStore.moc"

@@ -1,0 +1,309 @@
+#include "FakeLlmServer.h"
+
+#include <QHostAddress>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QPointer>
+#include <QTcpServer>
+#include <QTcpSocket>
+#include <QTimer>
+
+namespace rubric::test {
+namespace {
+
+QByteArray statusText(int status)
+{
+    switch (status) {
+    case 200: return QByteArrayLiteral("OK");
+    case 400: return QByteArrayLiteral("Bad Request");
+    case 401: return QByteArrayLiteral("Unauthorized");
+    case 404: return QByteArrayLiteral("Not Found");
+    case 429: return QByteArrayLiteral("Too Many Requests");
+    case 500: return QByteArrayLiteral("Internal Server Error");
+    default: return QByteArrayLiteral("Status");
+    }
+}
+
+QByteArray httpResponse(int status, const QByteArray &body, bool closeAfter, const QByteArray &extraHeaders = {},
+                        qsizetype announcedLength = -1)
+{
+    QByteArray out;
+    out.reserve(body.size() + 200);
+    out += "HTTP/1.1 " + QByteArray::number(status) + ' ' + statusText(status) + "\r\n";
+    out += "Content-Type: application/json\r\n";
+    out += "Content-Length: " + QByteArray::number(announcedLength >= 0 ? announcedLength : body.size()) + "\r\n";
+    out += extraHeaders;
+    if (closeAfter)
+        out += "Connection: close\r\n";
+    out += "\r\n";
+    out += body;
+    return out;
+}
+
+QByteArray errorBody(const QString &message, const char *type)
+{
+    return QJsonDocument(QJsonObject{{QStringLiteral("error"),
+                                      QJsonObject{{QStringLiteral("message"), message},
+                                                  {QStringLiteral("type"), QString::fromLatin1(type)}}}})
+        .toJson(QJsonDocument::Compact);
+}
+
+} // namespace
+
+FakeLlmServer::FakeLlmServer(QObject *parent)
+    : QObject(parent)
+    , m_server(new QTcpServer(this))
+{
+    m_server->setMaxPendingConnections(1024);
+    connect(m_server, &QTcpServer::newConnection, this, &FakeLlmServer::onNewConnection);
+}
+
+FakeLlmServer::~FakeLlmServer() = default;
+
+bool FakeLlmServer::listen(quint16 port)
+{
+    return m_server->listen(QHostAddress::LocalHost, port);
+}
+
+quint16 FakeLlmServer::port() const
+{
+    return m_server->serverPort();
+}
+
+QString FakeLlmServer::baseUrl() const
+{
+    return QStringLiteral("http://127.0.0.1:%1/v1").arg(port());
+}
+
+void FakeLlmServer::setAnswer(const FakeAnswer &answer)
+{
+    m_judge = [answer](const QJsonObject &) { return answer; };
+}
+
+void FakeLlmServer::setFaultRates(double rateLimited, double serverError, double drop, double truncated, double invalidJson)
+{
+    m_rates[0] = rateLimited;
+    m_rates[1] = serverError;
+    m_rates[2] = drop;
+    m_rates[3] = truncated;
+    m_rates[4] = invalidJson;
+}
+
+void FakeLlmServer::scriptFaults(const QVector<FakeFault> &faults)
+{
+    for (FakeFault f : faults)
+        m_script.enqueue(f);
+}
+
+int FakeLlmServer::totalFaults() const
+{
+    int n = 0;
+    for (auto it = m_faults.cbegin(); it != m_faults.cend(); ++it)
+        if (it.key() != int(FakeFault::None))
+            n += it.value();
+    return n;
+}
+
+void FakeLlmServer::resetCounts()
+{
+    m_requests = 0;
+    m_answered = 0;
+    m_maxConcurrent = 0;
+    m_connections = 0;
+    m_faults.clear();
+    m_recorded.clear();
+}
+
+void FakeLlmServer::onNewConnection()
+{
+    while (QTcpSocket *socket = m_server->nextPendingConnection()) {
+        ++m_connections;
+        m_buffers.insert(socket, QByteArray());
+        connect(socket, &QTcpSocket::readyRead, this, [this, socket] { onReadyRead(socket); });
+        connect(socket, &QTcpSocket::disconnected, this, [this, socket] {
+            m_buffers.remove(socket);
+            socket->deleteLater();
+        });
+    }
+}
+
+void FakeLlmServer::onReadyRead(QTcpSocket *socket)
+{
+    auto it = m_buffers.find(socket);
+    if (it == m_buffers.end())
+        return;
+    it->append(socket->readAll());
+    // Requests may arrive in pieces or several at once (pipelining): take every complete one.
+    for (;;) {
+        QByteArray &buf = m_buffers[socket];
+        const qsizetype headerEnd = buf.indexOf("\r\n\r\n");
+        if (headerEnd < 0)
+            return;
+        RecordedRequest req;
+        const QList<QByteArray> lines = buf.left(headerEnd).split('\n');
+        const QList<QByteArray> requestLine = lines.value(0).trimmed().split(' ');
+        req.method = requestLine.value(0);
+        req.path = requestLine.value(1);
+        qsizetype length = 0;
+        for (qsizetype i = 1; i < lines.size(); ++i) {
+            const qsizetype colon = lines[i].indexOf(':');
+            if (colon <= 0)
+                continue;
+            const QByteArray name = lines[i].left(colon).trimmed().toLower();
+            const QByteArray value = lines[i].mid(colon + 1).trimmed();
+            req.headers.insert(name, value);
+            if (name == "content-length")
+                length = value.toLongLong();
+        }
+        if (buf.size() < headerEnd + 4 + length)
+            return;
+        req.body = buf.mid(headerEnd + 4, length);
+        buf.remove(0, headerEnd + 4 + length);
+        const bool closeAfter = req.headers.value("connection").toLower() == "close";
+        handle(socket, req, closeAfter);
+    }
+}
+
+FakeFault FakeLlmServer::nextFault()
+{
+    if (!m_script.isEmpty())
+        return m_script.dequeue();
+    double r = m_rng.generateDouble();
+    const FakeFault kinds[] = {FakeFault::RateLimited, FakeFault::ServerError, FakeFault::Drop, FakeFault::Truncated,
+                               FakeFault::InvalidJson};
+    for (int i = 0; i < 5; ++i) {
+        if (r < m_rates[i])
+            return kinds[i];
+        r -= m_rates[i];
+    }
+    return FakeFault::None;
+}
+
+void FakeLlmServer::handle(QTcpSocket *socket, const RecordedRequest &request, bool closeAfter)
+{
+    ++m_requests;
+    if (m_recording)
+        m_recorded.append(request);
+    const FakeFault fault = nextFault();
+    ++m_faults[int(fault)];
+    ++m_pendingNow;
+    m_maxConcurrent = std::max(m_maxConcurrent, m_pendingNow);
+    emit requestReceived(m_requests);
+    QPointer<QTcpSocket> guard(socket);
+    auto go = [this, guard, request, fault, closeAfter] {
+        --m_pendingNow;
+        if (guard && guard->state() == QAbstractSocket::ConnectedState)
+            respond(guard, request, fault, closeAfter);
+    };
+    if (m_latencyMs > 0)
+        QTimer::singleShot(m_latencyMs, Qt::PreciseTimer, this, go);
+    else
+        QTimer::singleShot(0, this, go);
+}
+
+void FakeLlmServer::respond(QTcpSocket *socket, const RecordedRequest &request, FakeFault fault, bool closeAfter)
+{
+    switch (fault) {
+    case FakeFault::RateLimited:
+        socket->write(httpResponse(429, errorBody(QStringLiteral("rate limit reached, slow down"), "rate_limit_error"), closeAfter,
+                                   "Retry-After: " + QByteArray::number(m_retryAfter) + "\r\n"));
+        break;
+    case FakeFault::ServerError:
+        socket->write(httpResponse(500, errorBody(QStringLiteral("the fake server failed"), "server_error"), closeAfter));
+        break;
+    case FakeFault::BadRequest:
+        socket->write(httpResponse(400, errorBody(QStringLiteral("model 'nope' does not exist"), "invalid_request_error"), closeAfter));
+        break;
+    case FakeFault::Drop:
+        socket->abort();
+        return;
+    case FakeFault::InvalidJson:
+        socket->write(httpResponse(200, QByteArrayLiteral("{\"choices\": [ this is not json"), closeAfter));
+        break;
+    case FakeFault::Truncated:
+    case FakeFault::None: {
+        const QJsonObject body = QJsonDocument::fromJson(request.body).object();
+        const FakeAnswer answer = m_judge ? m_judge(body) : FakeAnswer();
+        if (answer.httpStatus != 200) {
+            socket->write(httpResponse(answer.httpStatus, errorBody(answer.errorMessage, "error"), closeAfter));
+            break;
+        }
+        const QByteArray payload = answerBody(request, body, answer);
+        if (fault == FakeFault::Truncated) {
+            socket->write(httpResponse(200, payload.left(payload.size() / 2), true, {}, payload.size()));
+            socket->disconnectFromHost();
+            return;
+        }
+        ++m_answered;
+        socket->write(httpResponse(200, payload, closeAfter));
+        break;
+    }
+    }
+    if (closeAfter)
+        socket->disconnectFromHost();
+}
+
+QByteArray FakeLlmServer::answerBody(const RecordedRequest &request, const QJsonObject &body, const FakeAnswer &answer) const
+{
+    const bool anthropic = request.path.endsWith("/messages");
+    int promptChars = 0;
+    for (const QJsonValue &m : body.value(QStringLiteral("messages")).toArray())
+        promptChars += int(m.toObject().value(QStringLiteral("content")).toString().size());
+    promptChars += int(body.value(QStringLiteral("system")).toString().size());
+    const int tokensIn = answer.promptTokens >= 0 ? answer.promptTokens : std::max(1, promptChars / 4);
+    const int tokensOut = answer.completionTokens >= 0 ? answer.completionTokens : std::max(1, int(answer.text.size()) / 4);
+    const QString model = body.value(QStringLiteral("model")).toString();
+    const QString id = QStringLiteral("fake-%1").arg(const_cast<FakeLlmServer *>(this)->m_ids++);
+    if (anthropic) {
+        const QJsonObject out{
+            {QStringLiteral("id"), id},
+            {QStringLiteral("type"), QStringLiteral("message")},
+            {QStringLiteral("role"), QStringLiteral("assistant")},
+            {QStringLiteral("model"), model},
+            {QStringLiteral("content"), QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("text")},
+                                                               {QStringLiteral("text"), answer.text}}}},
+            {QStringLiteral("stop_reason"), QStringLiteral("end_turn")},
+            {QStringLiteral("usage"), QJsonObject{{QStringLiteral("input_tokens"), tokensIn},
+                                                  {QStringLiteral("output_tokens"), tokensOut}}}};
+        return QJsonDocument(out).toJson(QJsonDocument::Compact);
+    }
+    const int n = std::max(1, body.value(QStringLiteral("n")).toInt(1));
+    const bool logprobs = body.value(QStringLiteral("logprobs")).toBool();
+    const int top = body.value(QStringLiteral("top_logprobs")).toInt(0);
+    QJsonArray choices;
+    for (int i = 0; i < n; ++i) {
+        const QString text = i == 0 ? answer.text : answer.moreChoices.value(i - 1, answer.text);
+        QJsonObject choice{{QStringLiteral("index"), i},
+                           {QStringLiteral("message"), QJsonObject{{QStringLiteral("role"), QStringLiteral("assistant")},
+                                                                   {QStringLiteral("content"), text}}},
+                           {QStringLiteral("finish_reason"), QStringLiteral("stop")}};
+        if (logprobs && !answer.topLogprobs.isEmpty()) {
+            QJsonArray content;
+            for (const auto &alts : answer.topLogprobs) {
+                if (alts.isEmpty())
+                    continue;
+                QJsonArray topArr;
+                for (qsizetype k = 0; k < alts.size() && (top <= 0 || k < top); ++k)
+                    topArr.append(QJsonObject{{QStringLiteral("token"), alts[k].token},
+                                              {QStringLiteral("logprob"), alts[k].logprob}});
+                content.append(QJsonObject{{QStringLiteral("token"), alts.first().token},
+                                           {QStringLiteral("logprob"), alts.first().logprob},
+                                           {QStringLiteral("top_logprobs"), topArr}});
+            }
+            choice.insert(QStringLiteral("logprobs"), QJsonObject{{QStringLiteral("content"), content}});
+        } else {
+            choice.insert(QStringLiteral("logprobs"), QJsonValue::Null);
+        }
+        choices.append(choice);
+    }
+    const QJsonObject out{{QStringLiteral("id"), id},
+                          {QStringLiteral("object"), QStringLiteral("chat.completion")},
+                          {QStringLiteral("model"), model},
+                          {QStringLiteral("choices"), choices},
+                          {QStringLiteral("usage"), QJsonObject{{QStringLiteral("prompt_tokens"), tokensIn},
+                                                                {QStringLiteral("completion_tokens"), tokensOut * n},
+                                                                {QStringLiteral("total_tokens"), tokensIn + tokensOut * n}}}};
+    return QJsonDocument(out).toJson(QJsonDocument::Compact);
+}
+
+} // namespace rubric::test

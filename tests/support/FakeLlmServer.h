@@ -1,0 +1,126 @@
+#pragma once
+
+#include "judge/JudgeTypes.h"
+
+#include <QByteArray>
+#include <QHash>
+#include <QJsonObject>
+#include <QObject>
+#include <QQueue>
+#include <QRandomGenerator>
+#include <QVector>
+
+#include <functional>
+
+class QTcpServer;
+class QTcpSocket;
+
+namespace rubric::test {
+
+/// What the fake judge answers to one request.
+struct FakeAnswer
+{
+    QString text = QStringLiteral("Rating: [[3]]");
+    /// Per generated token: the alternatives (first = the token emitted). Sent only when the
+    /// request asks for logprobs (OpenAI shape).
+    QVector<QVector<TokenLogprob>> topLogprobs;
+    QStringList moreChoices; ///< texts of choices 2..n (else `text` is repeated for n > 1)
+    int promptTokens = -1;   ///< -1: characters of the messages / 4
+    int completionTokens = -1;
+    int httpStatus = 200;    ///< anything else answers an error with `errorMessage`
+    QString errorMessage;
+};
+
+enum class FakeFault {
+    None,
+    RateLimited, ///< 429 with Retry-After
+    ServerError, ///< 500
+    Drop,        ///< the connection is closed without an answer
+    Truncated,   ///< 200, full Content-Length announced, half the body sent, then closed
+    InvalidJson, ///< 200 with a body that is not JSON
+    BadRequest,  ///< 400 with a message
+};
+
+/// One request as received (header names lower-cased).
+struct RecordedRequest
+{
+    QByteArray method;
+    QByteArray path;
+    QHash<QByteArray, QByteArray> headers;
+    QByteArray body;
+};
+
+/// A loopback HTTP/1.1 server that speaks the OpenAI chat-completions and Anthropic messages
+/// shapes, for tests and benchmarks only. Written on QTcpServer so faults are exact: dropped
+/// connections, truncated bodies, 429 with Retry-After, 500, invalid JSON, by script or by rate.
+/// Latency is a QTimer per request (no sleeps); keep-alive connections are reused.
+/// Lives in the thread that created it.
+class FakeLlmServer : public QObject
+{
+    Q_OBJECT
+public:
+    using Judge = std::function<FakeAnswer(const QJsonObject &requestBody)>;
+
+    explicit FakeLlmServer(QObject *parent = nullptr);
+    ~FakeLlmServer() override;
+
+    /// Listens on 127.0.0.1:`port` (0 = any free port).
+    bool listen(quint16 port = 0);
+    quint16 port() const;
+    /// "http://127.0.0.1:PORT/v1"
+    QString baseUrl() const;
+
+    void setLatencyMs(int ms) { m_latencyMs = ms; }
+    /// The same answer to every request.
+    void setAnswer(const FakeAnswer &answer);
+    /// The "synthetic judge": derives each answer from the request body.
+    void setJudge(Judge judge) { m_judge = std::move(judge); }
+    /// Random faults, each with its own probability (drawn per request from a seeded generator).
+    void setFaultRates(double rateLimited, double serverError, double drop, double truncated, double invalidJson = 0);
+    void setSeed(quint32 seed) { m_rng.seed(seed); }
+    /// Faults for the next requests, in order (FakeFault::None = answer normally); before rates.
+    void scriptFaults(const QVector<FakeFault> &faults);
+    void setRetryAfterSeconds(double seconds) { m_retryAfter = seconds; }
+    void setRecording(bool on) { m_recording = on; }
+
+    int requestCount() const { return m_requests; }
+    int answeredCount() const { return m_answered; }
+    int faultCount(FakeFault fault) const { return m_faults.value(int(fault)); }
+    int totalFaults() const;
+    /// Most requests waiting for their answer at the same time (shows real concurrency).
+    int maxConcurrent() const { return m_maxConcurrent; }
+    int connectionsAccepted() const { return m_connections; }
+    QVector<RecordedRequest> recorded() const { return m_recorded; }
+    void resetCounts();
+
+signals:
+    void requestReceived(int count);
+
+private:
+    void onNewConnection();
+    void onReadyRead(QTcpSocket *socket);
+    void handle(QTcpSocket *socket, const RecordedRequest &request, bool closeAfter);
+    void respond(QTcpSocket *socket, const RecordedRequest &request, FakeFault fault, bool closeAfter);
+    QByteArray answerBody(const RecordedRequest &request, const QJsonObject &body, const FakeAnswer &answer) const;
+    FakeFault nextFault();
+
+    QTcpServer *m_server = nullptr;
+    QHash<QTcpSocket *, QByteArray> m_buffers;
+    int m_latencyMs = 0;
+    Judge m_judge;
+    double m_rates[5] = {0, 0, 0, 0, 0};
+    QRandomGenerator m_rng{12345};
+    QQueue<FakeFault> m_script;
+    double m_retryAfter = 1;
+    bool m_recording = false;
+    int m_requests = 0;
+    int m_answered = 0;
+    int m_pendingNow = 0;
+    int m_maxConcurrent = 0;
+    int m_connections = 0;
+    quint64 m_ids = 0;
+    QHash<int, int> m_faults;
+    QVector<RecordedRequest> m_recorded;
+};
+
+} // namespace rubric::test
