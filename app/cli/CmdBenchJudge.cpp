@@ -1,3 +1,4 @@
+#include "BenchRegistry.h"
 #include "CliUtil.h"
 
 #include "judge/JudgeEngine.h"
@@ -170,9 +171,8 @@ int run(const QStringList &args, Io &io)
     return errors == 0 ? 0 : 1;
 }
 
-// Until the `bench` dispatcher lands on main this runs as `rubric bench-judge`.
-const Registration reg({QStringLiteral("bench-judge"), QStringLiteral("Measure judge throughput against an endpoint (cache off)."),
-                        &run});
+const BenchRegistration reg(QStringLiteral("judge"), QStringLiteral("Judge-engine throughput against an endpoint (cache off)."),
+                            &run);
 
 } // namespace
 } // namespace rubric::cli

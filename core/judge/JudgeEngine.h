@@ -28,9 +28,15 @@ struct JudgeStats
 /// concurrency and token-bucket limits, retries with backoff, then the provider over HTTP.
 ///
 /// Lives in (and must be used from) the thread that created it; everything is asynchronous
-/// (QNetworkAccessManager, no thread per request). Every answer received is written to the
-/// project's cache and ledger before it is reported, so a cancelled or killed run loses
-/// nothing it paid for. Failures are reported with their reason, never turned into scores.
+/// (QNetworkAccessManager, no thread per request). Failures are reported with their reason,
+/// never turned into scores.
+///
+/// Durability trade-off: answers are committed to the project's cache and ledger in batches
+/// (one transaction per flush interval, default 50 ms, or per 256 answers) and each answer is
+/// reported through `answered` only after its batch is committed. So an answer anyone has seen
+/// is always on disk; a SIGKILL loses the requests in flight plus at most one flush interval of
+/// received-but-uncommitted answers (≈ rate × 50 ms), which a restart sends again. Cancelling or
+/// destroying the engine commits everything received first.
 class JudgeEngine : public QObject
 {
     Q_OBJECT

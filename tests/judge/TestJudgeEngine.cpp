@@ -76,6 +76,9 @@ private slots:
     void clientErrorsFailFast();
     void retryAfterIsHonoured();
     void givesUpAfterMaxRetries();
+    void timeoutIsRetriedThenReported();
+    void requestsPerMinuteIsEnforced();
+    void anthropicRefusesSeveralChoices();
     void keyReachesServerButNoFile_data();
     void keyReachesServerButNoFile();
     void missingKeyVariableFails();
@@ -305,6 +308,64 @@ void TestJudgeEngine::givesUpAfterMaxRetries()
     QCOMPARE(r.retries, 2);
     QVERIFY2(r.error.contains(QStringLiteral("3 attempts")) && r.error.contains(QStringLiteral("JSON")), qPrintable(r.error));
     QVERIFY(r.choices.isEmpty()); // a failure is never turned into an answer
+}
+
+void TestJudgeEngine::timeoutIsRetriedThenReported()
+{
+    FakeLlmServer server;
+    QVERIFY(server.listen());
+    server.setLatencyMs(3000);
+    ProviderProfile p = profileFor(server);
+    p.timeoutMs = 150;
+    p.maxRetries = 1;
+    JudgeEngine engine(p, nullptr);
+    engine.setRetryBackoff(1, 5);
+    Collector c(engine);
+    QElapsedTimer t;
+    t.start();
+    engine.submit(batch(1));
+    QTRY_VERIFY_WITH_TIMEOUT(c.idle, 5000);
+    QVERIFY(t.elapsed() < 2500);
+    const JudgeResponse r = c.answers.value(0);
+    QCOMPARE(r.status, JudgeStatus::Failed);
+    QCOMPARE(r.retries, 1);
+    QVERIFY2(r.error.contains(QStringLiteral("150 ms")), qPrintable(r.error));
+    QCOMPARE(server.requestCount(), 2);
+}
+
+void TestJudgeEngine::requestsPerMinuteIsEnforced()
+{
+    FakeLlmServer server;
+    QVERIFY(server.listen());
+    ProviderProfile p = profileFor(server, 16);
+    p.requestsPerMinute = 120; // 2 per second after a burst of 20 (ten seconds' worth)
+    JudgeEngine engine(p, nullptr);
+    Collector c(engine);
+    QElapsedTimer t;
+    t.start();
+    engine.submit(batch(24));
+    QTRY_COMPARE(server.requestCount(), 20);
+    QVERIFY(t.elapsed() < 1000);
+    QTRY_VERIFY_WITH_TIMEOUT(c.idle, 10000);
+    QCOMPARE(server.requestCount(), 24);
+    QVERIFY2(t.elapsed() >= 1900, qPrintable(QString::number(t.elapsed()))); // 4 more at 2/s
+}
+
+void TestJudgeEngine::anthropicRefusesSeveralChoices()
+{
+    FakeLlmServer server;
+    QVERIFY(server.listen());
+    ProviderProfile p = profileFor(server);
+    p.kind = ProviderKind::Anthropic;
+    JudgeEngine engine(p, nullptr);
+    Collector c(engine);
+    JudgeRequest r = batch(1).first();
+    r.n = 3;
+    engine.submit({r});
+    QTRY_VERIFY(c.idle);
+    QCOMPARE(c.answers.value(0).status, JudgeStatus::Failed);
+    QVERIFY(c.answers.value(0).error.contains(QStringLiteral("sampleIndex")));
+    QCOMPARE(server.requestCount(), 0);
 }
 
 void TestJudgeEngine::keyReachesServerButNoFile_data()
@@ -595,6 +656,8 @@ void TestJudgeEngine::killMidBatchResendsOnlyInFlight()
     child.kill(); // SIGKILL
     QVERIFY(child.waitForFinished());
     QCOMPARE(child.exitStatus(), QProcess::CrashExit);
+    // Let the server read what the dead child had already sent before its sockets closed.
+    QTRY_COMPARE_WITH_TIMEOUT(server.openConnections(), 0, 10000);
     const int sentBeforeKill = server.requestCount();
 
     int cached = 0;
@@ -604,11 +667,12 @@ void TestJudgeEngine::killMidBatchResendsOnlyInFlight()
         cached = CallStore(project->get()).cacheSize();
     }
     // Requests the server saw but whose answers did not reach the file: those in flight plus
-    // those answered within the last flush interval (50 ms at ~400 answers/s ≈ 20).
+    // those answered within the last flush interval (50 ms at ~320 answers/s ≈ 16; the bound
+    // allows twice that for a timer delayed on a loaded machine).
     const int lost = sentBeforeKill - cached;
     qInfo("sent before kill %d, cached %d, to re-send %d", sentBeforeKill, cached, lost);
     QVERIFY(cached > 0);
-    QVERIFY2(lost <= concurrency + 24, qPrintable(QString::number(lost)));
+    QVERIFY2(lost <= concurrency + 32, qPrintable(QString::number(lost)));
 
     server.resetCounts();
     QProcess again;

@@ -90,6 +90,8 @@ public:
     /// Most requests waiting for their answer at the same time (shows real concurrency).
     int maxConcurrent() const { return m_maxConcurrent; }
     int connectionsAccepted() const { return m_connections; }
+    /// Connections currently open (a client that was killed shows here until its sockets close).
+    int openConnections() const { return int(m_buffers.size()); }
     QVector<RecordedRequest> recorded() const { return m_recorded; }
     void resetCounts();
 

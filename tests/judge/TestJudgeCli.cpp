@@ -1,0 +1,109 @@
+#include "FakeLlmServer.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QtTest>
+
+using namespace rubric::test;
+
+/// End-to-end: the `rubric` binary against a loopback fake endpoint started by the test.
+class TestJudgeCli : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase() { QVERIFY2(!qEnvironmentVariable("RUBRIC_CLI").isEmpty(), "run through ctest, which sets RUBRIC_CLI"); }
+    void judgeTestReportsOneCall();
+    void judgeTestFailsWithTheServerMessage();
+    void benchJudgePrintsTheContract();
+
+private:
+    /// Runs the CLI while this thread's event loop keeps serving the fake server.
+    static QJsonObject runJson(const QStringList &args, int *exitCode);
+};
+
+QJsonObject TestJudgeCli::runJson(const QStringList &args, int *exitCode)
+{
+    QProcess p;
+    p.start(qEnvironmentVariable("RUBRIC_CLI"), args);
+    if (!p.waitForStarted())
+        return {};
+    QElapsedTimer t;
+    t.start();
+    while (p.state() != QProcess::NotRunning && t.elapsed() < 60000)
+        QTest::qWait(20);
+    *exitCode = p.exitCode();
+    const QByteArray out = p.readAllStandardOutput();
+    return QJsonDocument::fromJson(out.trimmed()).object();
+}
+
+void TestJudgeCli::judgeTestReportsOneCall()
+{
+    FakeLlmServer server;
+    QVERIFY(server.listen());
+    server.setRecording(true);
+    FakeAnswer a;
+    a.text = QStringLiteral("4");
+    a.topLogprobs = {{{QStringLiteral("4"), std::log(0.5)}, {QStringLiteral("5"), std::log(0.5)}}};
+    a.promptTokens = 40;
+    a.completionTokens = 1;
+    server.setAnswer(a);
+    qputenv("RUBRIC_CLI_TEST_KEY", "sk-cli-0123456789");
+    int rc = -1;
+    const QJsonObject o = runJson({QStringLiteral("judge-test"), QStringLiteral("--base-url"), server.baseUrl(),
+                                   QStringLiteral("--model"), QStringLiteral("m"), QStringLiteral("--api-key-env"),
+                                   QStringLiteral("RUBRIC_CLI_TEST_KEY"), QStringLiteral("--json")},
+                                  &rc);
+    QCOMPARE(rc, 0);
+    QCOMPARE(o.value(QStringLiteral("answer")).toString(), QStringLiteral("4"));
+    QCOMPARE(o.value(QStringLiteral("logprobs")).toBool(), true);
+    QCOMPARE(o.value(QStringLiteral("tokens_in")).toInt(), 40);
+    QCOMPARE(o.value(QStringLiteral("score")).toDouble(), 4.5);
+    QVERIFY(o.value(QStringLiteral("latency_ms")).toDouble() > 0);
+    QCOMPARE(server.requestCount(), 1);
+    QCOMPARE(server.recorded().value(0).headers.value("authorization"), QByteArray("Bearer sk-cli-0123456789"));
+}
+
+void TestJudgeCli::judgeTestFailsWithTheServerMessage()
+{
+    FakeLlmServer server;
+    QVERIFY(server.listen());
+    FakeAnswer a;
+    a.httpStatus = 404;
+    a.errorMessage = QStringLiteral("The model 'm' does not exist");
+    server.setAnswer(a);
+    int rc = -1;
+    const QJsonObject o = runJson({QStringLiteral("judge-test"), QStringLiteral("--base-url"), server.baseUrl(),
+                                   QStringLiteral("--model"), QStringLiteral("m"), QStringLiteral("--json")},
+                                  &rc);
+    QCOMPARE(rc, 1);
+    QCOMPARE(o.value(QStringLiteral("ok")).toBool(), false);
+    QCOMPARE(o.value(QStringLiteral("http_status")).toInt(), 404);
+    QVERIFY(o.value(QStringLiteral("error")).toString().contains(QStringLiteral("does not exist")));
+}
+
+void TestJudgeCli::benchJudgePrintsTheContract()
+{
+    FakeLlmServer server;
+    QVERIFY(server.listen());
+    server.setLatencyMs(10);
+    int rc = -1;
+    const QJsonObject o = runJson({QStringLiteral("bench"), QStringLiteral("judge"), QStringLiteral("--base-url"), server.baseUrl(),
+                                   QStringLiteral("--model"), QStringLiteral("m"), QStringLiteral("--requests"),
+                                   QStringLiteral("300"), QStringLiteral("--concurrency"), QStringLiteral("16"),
+                                   QStringLiteral("--json")},
+                                  &rc);
+    QCOMPARE(rc, 0);
+    for (const char *k : {"requests", "concurrency", "wall_s", "rps", "errors", "retries", "p50_ms", "p99_ms"})
+        QVERIFY2(o.contains(QLatin1String(k)), k);
+    QCOMPARE(o.value(QStringLiteral("requests")).toInt(), 300);
+    QCOMPARE(o.value(QStringLiteral("concurrency")).toInt(), 16);
+    QCOMPARE(o.value(QStringLiteral("errors")).toInt(), 0);
+    QVERIFY(o.value(QStringLiteral("p50_ms")).toDouble() >= 10);
+    QVERIFY(o.value(QStringLiteral("p99_ms")).toDouble() >= o.value(QStringLiteral("p50_ms")).toDouble());
+    QCOMPARE(server.requestCount(), 300); // distinct prompts, cache off
+    QCOMPARE(server.maxConcurrent(), 16);
+}
+
+QTEST_GUILESS_MAIN(TestJudgeCli)
+#include "TestJudgeCli.moc"
