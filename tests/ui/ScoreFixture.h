@@ -4,7 +4,7 @@
 // raw answers) and aggregated scores. Deterministic (fixed seed).
 
 #include "store/Project.h"
-#include "store/SqlUtil.h"
+#include "store/RubricStore.h"
 
 #include <QDateTime>
 #include <QFile>
@@ -12,7 +12,6 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRandomGenerator>
-#include <QSqlQuery>
 #include <QtTest>
 
 #include <cmath>
@@ -42,53 +41,45 @@ inline void writeJudge(Project &project, const QString &judge, const QString &as
 {
     const auto run = project.ensureJudge(judge, QStringLiteral("hypoeval"));
     QVERIFY2(run.ok(), qPrintable(run.errorString()));
-    const qint64 runId = run.value();
-    const QString now = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
+    RubricStore store(&project);
+    Rubric rubric(QStringLiteral("hypoeval"), aspect);
+    for (const Criterion &c : criteria) {
+        rubric::Criterion node;
+        node.key = c.key;
+        node.kind = CriterionKind::Hypothesis;
+        node.text = c.text;
+        node.origin = {{QStringLiteral("source"), QStringLiteral("data")}};
+        node.stats = {{QStringLiteral("reward"), 0.8}, {QStringLiteral("train_pearson"), 0.5}};
+        rubric.add(node);
+    }
+    const auto saved = store.saveVersion(judge, rubric, QStringLiteral("fixture"), 0.5);
+    QVERIFY2(saved.ok(), qPrintable(saved.errorString()));
     QHash<QString, double> aggregated;
-    const auto r = project.transact([&](QSqlDatabase &db) -> Result<void> {
-        QSqlQuery q(db);
-        if (auto e = sql::exec(q,
-                               QStringLiteral("INSERT INTO rubric_versions(run_id, aspect, method, version, created_at)"
-                                              " VALUES(?, ?, 'hypoeval', 1, ?)"),
-                               {runId, aspect, now});
-            !e)
-            return e;
-        const qint64 version = q.lastInsertId().toLongLong();
+    QVector<CriterionScore> rows;
+    for (auto it = scores.begin(); it != scores.end(); ++it) {
+        double sum = 0;
+        int n = 0;
         for (int k = 0; k < criteria.size(); ++k) {
-            if (auto e = sql::exec(q,
-                                   QStringLiteral("INSERT INTO criteria(rubric_version_id, key, kind, text, position)"
-                                                  " VALUES(?, ?, 'hypothesis', ?, ?)"),
-                                   {version, criteria[k].key, criteria[k].text, k});
-                !e)
-                return e;
-        }
-        for (auto it = scores.begin(); it != scores.end(); ++it) {
-            const qint64 itemRow = project.itemRowId(it.key());
-            double sum = 0;
-            int n = 0;
-            for (int k = 0; k < criteria.size(); ++k) {
-                const double s = it.value().value(k, std::nan(""));
-                const bool parsed = !std::isnan(s);
-                const QString raw = parsed ? QStringLiteral("Step 1: trait.\nStep 2: assessment.\nScore: %1").arg(s)
-                                           : QStringLiteral("I cannot rate this.");
-                if (auto e = sql::exec(q,
-                                       QStringLiteral("INSERT INTO criterion_scores(run_id, item_id, criterion_key, sample,"
-                                                      " score, parse_status, raw, reasoning) VALUES(?, ?, ?, 0, ?, ?, ?, ?)"),
-                                       {runId, itemRow, criteria[k].key, sql::nullableDouble(s),
-                                        parsed ? QStringLiteral("ok") : QStringLiteral("unparseable"), raw,
-                                        QStringLiteral("Reasoning of %1 on %2").arg(criteria[k].key, it.key())});
-                    !e)
-                    return e;
-                if (parsed) {
-                    sum += s;
-                    ++n;
-                }
+            const double s = it.value().value(k, std::nan(""));
+            const bool parsed = !std::isnan(s);
+            CriterionScore row;
+            row.itemId = it.key();
+            row.criterionKey = criteria[k].key;
+            row.score = s;
+            row.parseStatus = parsed ? QStringLiteral("ok") : QStringLiteral("unparsed");
+            row.raw = parsed ? QStringLiteral("Step 1: trait.\nStep 2: assessment.\nScore: %1").arg(s)
+                             : QStringLiteral("I cannot rate this.");
+            row.reasoning = QStringLiteral("Reasoning of %1 on %2").arg(criteria[k].key, it.key());
+            rows.append(row);
+            if (parsed) {
+                sum += s;
+                ++n;
             }
-            aggregated.insert(it.key(), n ? sum / n : std::nan(""));
         }
-        return {};
-    });
-    QVERIFY2(r.ok(), qPrintable(r.errorString()));
+        aggregated.insert(it.key(), n ? sum / n : std::nan(""));
+    }
+    const auto written = store.writeCriterionScores(judge, rows);
+    QVERIFY2(written.ok(), qPrintable(written.errorString()));
     const auto s = project.setJudgeScores(judge, aspect, aggregated);
     QVERIFY2(s.ok(), qPrintable(s.errorString()));
 }

@@ -1,9 +1,9 @@
 #include "CriterionScoreModel.h"
 
 #include "store/Project.h"
-#include "store/SqlUtil.h"
+#include "store/RubricStore.h"
 
-#include <QSqlQuery>
+#include <cmath>
 
 namespace rubric {
 
@@ -38,24 +38,17 @@ void CriterionScoreModel::reload()
 {
     QVector<Answer> answers;
     if (m_project && !m_judge.isEmpty() && !m_itemId.isEmpty()) {
-        QSqlQuery q(m_project->database());
-        const bool ok = sql::exec(q,
-                                  QStringLiteral("SELECT cs.criterion_key, cs.sample, cs.score, cs.parse_status, cs.raw, cs.reasoning"
-                                                 " FROM criterion_scores cs JOIN runs r ON r.id = cs.run_id"
-                                                 " JOIN items i ON i.id = cs.item_id"
-                                                 " WHERE r.name = ? AND i.ext_id = ? AND (? = '' OR cs.criterion_key = ?)"
-                                                 " ORDER BY cs.criterion_key, cs.sample"),
-                                  {m_judge, m_itemId, QVariant(m_criterion.isEmpty() ? QStringLiteral("") : m_criterion),
-                                   m_criterion}).ok();
-        while (ok && q.next()) {
+        for (const CriterionScore &c : RubricStore(m_project).sampleScores(m_judge)) {
+            if (c.itemId != m_itemId || (!m_criterion.isEmpty() && c.criterionKey != m_criterion))
+                continue;
             Answer a;
-            a.criterion = q.value(0).toString();
-            a.sample = q.value(1).toInt();
-            if (!q.value(2).isNull())
-                a.score = q.value(2).toDouble();
-            a.status = q.value(3).toString();
-            a.raw = q.value(4).toString();
-            a.reasoning = q.value(5).toString();
+            a.criterion = c.criterionKey;
+            a.sample = c.sample;
+            if (!std::isnan(c.score))
+                a.score = c.score;
+            a.status = c.parseStatus;
+            a.raw = c.raw;
+            a.reasoning = c.reasoning;
             answers.append(a);
         }
     }

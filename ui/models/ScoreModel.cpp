@@ -1,9 +1,9 @@
 #include "ScoreModel.h"
 
 #include "store/Project.h"
-#include "store/SqlUtil.h"
+#include "store/RubricStore.h"
 
-#include <QSqlQuery>
+#include <QSet>
 
 #include <cmath>
 #include <limits>
@@ -15,7 +15,7 @@ constexpr double NaN = std::numeric_limits<double>::quiet_NaN();
 const QString sharedName = QStringLiteral("rubric-shared-score-model");
 
 /// The judge's criteria and per-item criterion scores (mean over samples), read from the
-/// rubric tables of the schema.
+/// project's rubric store.
 struct CriterionData
 {
     QStringList keys;
@@ -28,36 +28,22 @@ CriterionData readCriteria(Project *project, const QString &judge)
     CriterionData out;
     if (judge.isEmpty())
         return out;
-    QSqlQuery q(project->database());
+    const RubricStore store(project);
     QSet<QString> scored;
-    if (sql::exec(q,
-                  QStringLiteral("SELECT i.ext_id, cs.criterion_key, AVG(cs.score) FROM criterion_scores cs"
-                                 " JOIN items i ON i.id = cs.item_id JOIN runs r ON r.id = cs.run_id"
-                                 " WHERE r.name = ? AND cs.score IS NOT NULL"
-                                 " GROUP BY cs.item_id, cs.criterion_key"),
-                  {judge})) {
-        while (q.next()) {
-            const QString key = q.value(1).toString();
-            out.scores[q.value(0).toString()].insert(key, q.value(2).toDouble());
-            scored.insert(key);
-        }
+    for (const ItemCriterionScores &s : store.criterionScores(judge)) {
+        if (std::isnan(s.mean))
+            continue;
+        out.scores[s.itemId].insert(s.criterionKey, s.mean);
+        scored.insert(s.criterionKey);
     }
     // Columns follow the order of the judge's latest rubric version; keys scored but not in
     // it (an older version's criteria) come after, sorted.
-    if (sql::exec(q,
-                  QStringLiteral("SELECT c.key, c.text FROM criteria c WHERE c.rubric_version_id ="
-                                 " (SELECT v.id FROM rubric_versions v JOIN runs r ON r.id = v.run_id"
-                                 "  WHERE r.name = ? ORDER BY v.version DESC LIMIT 1)"
-                                 " AND c.enabled = 1 ORDER BY c.position"),
-                  {judge})) {
-        while (q.next()) {
-            const QString key = q.value(0).toString();
-            if (!scored.contains(key))
-                continue;
-            out.keys << key;
-            out.labels << q.value(1).toString();
-            scored.remove(key);
-        }
+    for (const Criterion &c : store.criteria(judge)) {
+        if (!c.enabled || !scored.contains(c.key))
+            continue;
+        out.keys << c.key;
+        out.labels << c.text;
+        scored.remove(c.key);
     }
     QStringList rest(scored.begin(), scored.end());
     rest.sort();
