@@ -1,0 +1,415 @@
+#include "ScoreModel.h"
+
+#include "store/Project.h"
+#include "store/RubricStore.h"
+
+#include <QSet>
+
+#include <cmath>
+#include <limits>
+
+namespace rubric {
+namespace {
+
+constexpr double NaN = std::numeric_limits<double>::quiet_NaN();
+const QString sharedName = QStringLiteral("rubric-shared-score-model");
+
+/// The judge's criteria and per-item criterion scores (mean over samples), read from the
+/// project's rubric store.
+struct CriterionData
+{
+    QStringList keys;
+    QStringList labels;
+    QHash<QString, QHash<QString, double>> scores; ///< item id → criterion key → mean score
+};
+
+CriterionData readCriteria(Project *project, const QString &judge)
+{
+    CriterionData out;
+    if (judge.isEmpty())
+        return out;
+    const RubricStore store(project);
+    QSet<QString> scored;
+    for (const ItemCriterionScores &s : store.criterionScores(judge)) {
+        if (std::isnan(s.mean))
+            continue;
+        out.scores[s.itemId].insert(s.criterionKey, s.mean);
+        scored.insert(s.criterionKey);
+    }
+    // Columns follow the order of the judge's latest rubric version; keys scored but not in
+    // it (an older version's criteria) come after, sorted.
+    for (const Criterion &c : store.criteria(judge)) {
+        if (!c.enabled || !scored.contains(c.key))
+            continue;
+        out.keys << c.key;
+        out.labels << c.text;
+        scored.remove(c.key);
+    }
+    QStringList rest(scored.begin(), scored.end());
+    rest.sort();
+    for (const QString &key : std::as_const(rest)) {
+        out.keys << key;
+        out.labels << key;
+    }
+    return out;
+}
+
+double valueOr(const QHash<QString, double> &hash, const QString &key)
+{
+    const auto it = hash.constFind(key);
+    return it == hash.constEnd() ? NaN : *it;
+}
+
+} // namespace
+
+ScoreModel *ScoreModel::of(Project *project)
+{
+    if (!project)
+        return nullptr;
+    if (auto *existing = project->findChild<ScoreModel *>(sharedName, Qt::FindDirectChildrenOnly))
+        return existing;
+    auto *model = new ScoreModel(project);
+    model->setObjectName(sharedName);
+    model->setProject(project);
+    return model;
+}
+
+ScoreModel::ScoreModel(QObject *parent)
+    : QAbstractTableModel(parent)
+{
+    m_refresh.setSingleShot(true);
+    m_refresh.setInterval(100);
+    connect(&m_refresh, &QTimer::timeout, this, [this] { apply(read(), false); });
+}
+
+ScoreModel::~ScoreModel() = default;
+
+void ScoreModel::setProject(Project *project)
+{
+    if (project == m_project)
+        return;
+    for (const auto &c : std::as_const(m_connections))
+        disconnect(c);
+    m_connections.clear();
+    m_project = project;
+    m_judge.clear();
+    m_aspect.clear();
+    if (m_project) {
+        const auto aspects = m_project->aspects();
+        if (!aspects.isEmpty())
+            m_aspect = aspects.constFirst().name;
+        for (const JudgeInfo &j : m_project->judges()) {
+            if (j.aspects.contains(m_aspect)) {
+                m_judge = j.name;
+                break;
+            }
+        }
+        m_connections << connect(m_project, &Project::itemsChanged, this, &ScoreModel::scheduleRefresh)
+                      << connect(m_project, &Project::splitChanged, this, &ScoreModel::scheduleRefresh)
+                      << connect(m_project, &Project::annotationsReset, this, &ScoreModel::scheduleRefresh)
+                      << connect(m_project, &Project::aspectsChanged, this,
+                                 [this] {
+                                     // With no aspect selected yet, the first one is taken.
+                                     const auto aspects = m_project->aspects();
+                                     if (m_aspect.isEmpty() && !aspects.isEmpty())
+                                         setAspect(aspects.constFirst().name);
+                                     else
+                                         scheduleRefresh();
+                                 })
+                      << connect(m_project, &Project::annotationChanged, this, &ScoreModel::onAnnotationChanged)
+                      << connect(m_project, &Project::judgesChanged, this, &ScoreModel::onJudgesChanged);
+    }
+    apply(read(), true);
+    emit judgeChanged(m_judge);
+    emit aspectChanged(m_aspect);
+}
+
+void ScoreModel::setJudge(const QString &judge)
+{
+    if (judge == m_judge)
+        return;
+    m_judge = judge;
+    apply(read(), true);
+    emit judgeChanged(m_judge);
+}
+
+void ScoreModel::setAspect(const QString &aspect)
+{
+    if (aspect == m_aspect)
+        return;
+    m_aspect = aspect;
+    apply(read(), true);
+    emit aspectChanged(m_aspect);
+}
+
+void ScoreModel::reload()
+{
+    m_refresh.stop();
+    apply(read(), false);
+}
+
+void ScoreModel::scheduleRefresh()
+{
+    if (!m_refresh.isActive())
+        m_refresh.start();
+}
+
+void ScoreModel::onAnnotationChanged(const QString &, const QString &aspect)
+{
+    if (aspect.isEmpty() || aspect == m_aspect)
+        scheduleRefresh();
+}
+
+void ScoreModel::onJudgesChanged(const QString &judge)
+{
+    // With no judge selected yet, the first one that scores the aspect is taken.
+    if (m_judge.isEmpty() && !judge.isEmpty() && m_project) {
+        if (const auto info = m_project->judge(judge); info && info->aspects.contains(m_aspect)) {
+            setJudge(judge);
+            return;
+        }
+    }
+    if (judge.isEmpty() || judge == m_judge)
+        scheduleRefresh();
+}
+
+ScoreModel::Snapshot ScoreModel::read() const
+{
+    Snapshot s;
+    if (!m_project)
+        return s;
+    const CriterionData criteria = readCriteria(m_project, m_judge);
+    s.keys = criteria.keys;
+    s.labels = criteria.labels;
+    const int columns = FirstCriterionColumn + int(s.keys.size());
+
+    const QHash<QString, double> human = m_aspect.isEmpty() ? QHash<QString, double>() : m_project->humanScores(m_aspect);
+    const QHash<QString, double> judged = (m_judge.isEmpty() || m_aspect.isEmpty())
+                                              ? QHash<QString, double>()
+                                              : m_project->judgeScores(m_judge, m_aspect);
+    const QHash<QString, SplitRole> split = m_project->split();
+
+    double aspectMin = 1, aspectMax = 5;
+    if (const auto a = m_project->aspect(m_aspect)) {
+        aspectMin = a->min;
+        aspectMax = a->max;
+    }
+    s.minima = QVector<double>(columns, std::numeric_limits<double>::infinity());
+    s.maxima = QVector<double>(columns, -std::numeric_limits<double>::infinity());
+
+    const QVector<Item> items = m_project->items();
+    s.rows.reserve(items.size());
+    for (const Item &item : items) {
+        Row row;
+        row.id = item.id;
+        row.group = item.group;
+        row.system = item.system;
+        row.split = split.value(item.id, SplitRole::None);
+        row.values.resize(columns);
+        row.values[HumanColumn] = valueOr(human, item.id);
+        row.values[JudgeColumn] = valueOr(judged, item.id);
+        const auto perItem = criteria.scores.value(item.id);
+        for (int k = 0; k < s.keys.size(); ++k)
+            row.values[FirstCriterionColumn + k] = valueOr(perItem, s.keys[k]);
+        for (int c = 0; c < columns; ++c) {
+            const double v = row.values[c];
+            if (std::isnan(v))
+                continue;
+            s.minima[c] = std::min(s.minima[c], v);
+            s.maxima[c] = std::max(s.maxima[c], v);
+        }
+        s.rows.append(std::move(row));
+    }
+    // Human and judge columns are coloured on the aspect's scale; criteria on their observed
+    // range widened to at least the aspect's scale, so one colour means one value across columns.
+    for (int c = 0; c < columns; ++c) {
+        if (c < FirstCriterionColumn || !std::isfinite(s.minima[c])) {
+            s.minima[c] = aspectMin;
+            s.maxima[c] = aspectMax;
+        } else {
+            s.minima[c] = std::min(s.minima[c], aspectMin);
+            s.maxima[c] = std::max(s.maxima[c], aspectMax);
+        }
+    }
+    return s;
+}
+
+void ScoreModel::apply(Snapshot s, bool forceReset)
+{
+    const bool sameColumns = s.keys == m_criterionKeys;
+    bool prefix = sameColumns && !forceReset && s.rows.size() >= m_rows.size();
+    for (int r = 0; prefix && r < m_rows.size(); ++r)
+        prefix = s.rows[r].id == m_rows[r].id;
+
+    auto adopt = [&] {
+        m_criterionKeys = std::move(s.keys);
+        m_criterionLabels = std::move(s.labels);
+        m_minima = std::move(s.minima);
+        m_maxima = std::move(s.maxima);
+        m_rows = std::move(s.rows);
+        m_rowOfItem.clear();
+        m_rowOfItem.reserve(m_rows.size());
+        for (int r = 0; r < m_rows.size(); ++r)
+            m_rowOfItem.insert(m_rows[r].id, r);
+    };
+
+    if (!prefix) {
+        beginResetModel();
+        adopt();
+        endResetModel();
+    } else {
+        const int oldRows = int(m_rows.size());
+        const int newRows = int(s.rows.size());
+        // The existing rows' values change in place (one dataChanged for the batch); appended
+        // items arrive as an insert.
+        QVector<Row> appended = s.rows.mid(oldRows);
+        s.rows.resize(oldRows);
+        adopt();
+        if (oldRows > 0)
+            emit dataChanged(index(0, 0), index(oldRows - 1, columnCount() - 1));
+        emit headerDataChanged(Qt::Horizontal, 0, columnCount() - 1);
+        if (!appended.isEmpty()) {
+            beginInsertRows({}, oldRows, newRows - 1);
+            for (Row &row : appended) {
+                m_rowOfItem.insert(row.id, int(m_rows.size()));
+                m_rows.append(std::move(row));
+            }
+            endInsertRows();
+        }
+    }
+    emit refreshed();
+}
+
+double ScoreModel::score(int row, int column) const
+{
+    if (row < 0 || row >= m_rows.size() || column < 0 || column >= columnCount())
+        return NaN;
+    return m_rows[row].values[column];
+}
+
+QString ScoreModel::itemId(int row) const
+{
+    return (row >= 0 && row < m_rows.size()) ? m_rows[row].id : QString();
+}
+
+int ScoreModel::rowOfItem(const QString &itemId) const
+{
+    return m_rowOfItem.value(itemId, -1);
+}
+
+SplitRole ScoreModel::splitRole(int row) const
+{
+    return (row >= 0 && row < m_rows.size()) ? m_rows[row].split : SplitRole::None;
+}
+
+QString ScoreModel::group(int row) const
+{
+    return (row >= 0 && row < m_rows.size()) ? m_rows[row].group : QString();
+}
+
+QString ScoreModel::system(int row) const
+{
+    return (row >= 0 && row < m_rows.size()) ? m_rows[row].system : QString();
+}
+
+int ScoreModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+
+int ScoreModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : FirstCriterionColumn + int(m_criterionKeys.size());
+}
+
+QVariant ScoreModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const Row &row = m_rows[index.row()];
+    const double v = row.values[index.column()];
+    switch (role) {
+    case Qt::DisplayRole:
+        return std::isnan(v) ? QVariant() : QVariant(QString::number(v, 'f', 2));
+    case Qt::ToolTipRole: {
+        const QString column = headerData(index.column(), Qt::Horizontal, Qt::ToolTipRole).toString();
+        return tr("%1 — %2: %3").arg(row.id, column, std::isnan(v) ? tr("no score") : QString::number(v, 'f', 2));
+    }
+    case ScoreRole:
+        return std::isnan(v) ? QVariant() : QVariant(v);
+    case ResidualRole: {
+        if (index.column() == HumanColumn)
+            return {};
+        const double r = v - row.values[HumanColumn];
+        return std::isnan(r) ? QVariant() : QVariant(r);
+    }
+    case ItemIdRole:
+        return row.id;
+    case SplitRoleRole:
+        return int(row.split);
+    case GroupRole:
+        return row.group;
+    case SystemRole:
+        return row.system;
+    default:
+        return {};
+    }
+}
+
+QVariant ScoreModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation == Qt::Vertical) {
+        if (section < 0 || section >= m_rows.size())
+            return {};
+        if (role == Qt::DisplayRole || role == ItemIdRole)
+            return m_rows[section].id;
+        return {};
+    }
+    if (section < 0 || section >= columnCount())
+        return {};
+    const int k = section - FirstCriterionColumn;
+    switch (role) {
+    case Qt::DisplayRole:
+        if (section == HumanColumn)
+            return tr("Human");
+        if (section == JudgeColumn)
+            return tr("Judge");
+        return m_criterionKeys[k];
+    case Qt::ToolTipRole:
+        if (section == HumanColumn)
+            return tr("Mean human score (%1)").arg(m_aspect);
+        if (section == JudgeColumn)
+            return tr("Aggregated judge score of %1 (%2)").arg(m_judge, m_aspect);
+        return m_criterionLabels[k] == m_criterionKeys[k] ? m_criterionKeys[k]
+                                                          : m_criterionKeys[k] + QStringLiteral(": ") + m_criterionLabels[k];
+    case ColumnKeyRole:
+        if (section == HumanColumn)
+            return QStringLiteral("human");
+        if (section == JudgeColumn)
+            return QStringLiteral("judge");
+        return m_criterionKeys[k];
+    case ColumnKindRole:
+        return int(section == HumanColumn ? ColumnKind::Human
+                                          : section == JudgeColumn ? ColumnKind::Judge : ColumnKind::Criterion);
+    case ScaleMinRole:
+        return m_minima.value(section, 1.0);
+    case ScaleMaxRole:
+        return m_maxima.value(section, 5.0);
+    default:
+        return {};
+    }
+}
+
+QHash<int, QByteArray> ScoreModel::roleNames() const
+{
+    auto names = QAbstractTableModel::roleNames();
+    names.insert(ScoreRole, "score");
+    names.insert(ResidualRole, "residual");
+    names.insert(ItemIdRole, "itemId");
+    names.insert(SplitRoleRole, "split");
+    names.insert(GroupRole, "group");
+    names.insert(SystemRole, "system");
+    return names;
+}
+
+} // namespace rubric

@@ -1,0 +1,123 @@
+#pragma once
+
+#include "data/Annotation.h"
+
+#include "store/Project.h"
+
+#include <QAbstractTableModel>
+#include <QPointer>
+#include <QStringList>
+#include <QTimer>
+#include <QVector>
+
+namespace rubric {
+
+/// Items × (human score, aggregated judge score, criterion scores) of one judge on one aspect.
+///
+/// The one score model the heatmap and the correlation chart share (STYLE.md 10): get it with
+/// `ScoreModel::of(project)`, which creates it on first use as a child of the project, so it
+/// lives exactly as long as the project. Holds a pointer to the project and a read cache of the
+/// selected judge's scores; the cache is refreshed from the project's change signals, batched
+/// every ~100 ms into one `dataChanged` (or an insert / reset when rows or columns change).
+/// GUI thread only. Missing scores are invalid QVariants (never a default number).
+class ScoreModel : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    enum Role {
+        ScoreRole = Qt::UserRole + 1, ///< double, or invalid when missing
+        ResidualRole,                 ///< score − human score (invalid when either is missing)
+        ItemIdRole,
+        SplitRoleRole,                ///< int(rubric::SplitRole)
+        GroupRole,
+        SystemRole,
+        // header roles (orientation Horizontal)
+        ColumnKeyRole,                ///< criterion key, "human" or "judge"
+        ColumnKindRole,               ///< int(ColumnKind)
+        ScaleMinRole,                 ///< lower end of the column's scale (for colouring)
+        ScaleMaxRole,
+    };
+    enum class ColumnKind { Human, Judge, Criterion };
+
+    /// The project's shared score model (created on first call, owned by the project).
+    static ScoreModel *of(Project *project);
+
+    explicit ScoreModel(QObject *parent = nullptr);
+    ~ScoreModel() override;
+
+    void setProject(Project *project);
+    Project *project() const { return m_project; }
+
+    /// Selects the judge (a run name). Empty: only the human column has data.
+    void setJudge(const QString &judge);
+    QString judge() const { return m_judge; }
+    /// Selects the aspect whose human and aggregated judge scores are shown.
+    void setAspect(const QString &aspect);
+    QString aspect() const { return m_aspect; }
+
+    static constexpr int HumanColumn = 0;
+    static constexpr int JudgeColumn = 1;
+    static constexpr int FirstCriterionColumn = 2;
+
+    /// Criterion keys in column order (column = FirstCriterionColumn + index).
+    QStringList criterionKeys() const { return m_criterionKeys; }
+    /// The score at row × column, NaN when missing.
+    double score(int row, int column) const;
+    QString itemId(int row) const;
+    int rowOfItem(const QString &itemId) const;
+    SplitRole splitRole(int row) const;
+    QString group(int row) const;
+    QString system(int row) const;
+
+    /// Re-reads everything now (normally done through the batched change signals).
+    void reload();
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    QHash<int, QByteArray> roleNames() const override;
+
+signals:
+    void judgeChanged(const QString &judge);
+    void aspectChanged(const QString &aspect);
+    /// Emitted after every refresh (reset, insert or batched change).
+    void refreshed();
+
+private:
+    struct Row
+    {
+        QString id;
+        QString group;
+        QString system;
+        SplitRole split = SplitRole::None;
+        QVector<double> values; ///< one per column, NaN = missing
+    };
+    struct Snapshot
+    {
+        QStringList keys;       ///< criterion keys
+        QStringList labels;     ///< criterion texts
+        QVector<double> minima; ///< per column
+        QVector<double> maxima;
+        QVector<Row> rows;
+    };
+    Snapshot read() const;
+    void apply(Snapshot snapshot, bool forceReset);
+    void scheduleRefresh();
+    void onAnnotationChanged(const QString &itemId, const QString &aspect);
+    void onJudgesChanged(const QString &judge);
+
+    QPointer<Project> m_project;
+    QString m_judge;
+    QString m_aspect;
+    QStringList m_criterionKeys;
+    QStringList m_criterionLabels;
+    QVector<double> m_minima;
+    QVector<double> m_maxima;
+    QVector<Row> m_rows;
+    QHash<QString, int> m_rowOfItem;
+    QTimer m_refresh;
+    QVector<QMetaObject::Connection> m_connections;
+};
+
+} // namespace rubric

@@ -1,0 +1,64 @@
+#pragma once
+
+#include "models/ScoreModel.h"
+#include "store/Project.h"
+
+#include <QPointer>
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QPlainTextEdit;
+class QTableView;
+class QTextBrowser;
+
+namespace rubric {
+
+class CriterionScoreModel;
+class HeatmapView;
+class ScoreFilterModel;
+
+/// Items × criteria of one judge, with the human and aggregated judge scores as columns;
+/// colour by score or residual, sort by any column (click its header), split filter, and a
+/// side panel with the judge's reasoning and raw answer behind the clicked cell.
+/// Reads the project's shared ScoreModel (the correlation pane reads the same one).
+class HeatmapPane : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit HeatmapPane(QWidget *parent = nullptr);
+    ~HeatmapPane() override;
+
+    /// Binds the pane to `project` (not owned; null unbinds).
+    void setProject(Project *project);
+
+    HeatmapView *view() const { return m_view; }
+    ScoreFilterModel *filterModel() const { return m_filter; }
+
+private:
+    void refillJudges();
+    void refillAspects();
+    void onHeaderClicked(int column);
+    void onCellActivated(const QModelIndex &index);
+    void onAnswerSelected();
+    void updateSummary();
+
+    QPointer<Project> m_project;
+    QPointer<ScoreModel> m_scores;
+    ScoreFilterModel *m_filter = nullptr;
+    CriterionScoreModel *m_answers = nullptr;
+    HeatmapView *m_view = nullptr;
+    QComboBox *m_judge = nullptr;
+    QComboBox *m_aspect = nullptr;
+    QComboBox *m_colour = nullptr;
+    QComboBox *m_split = nullptr;
+    QLabel *m_summary = nullptr;
+    QLabel *m_detailTitle = nullptr;
+    QTableView *m_answerTable = nullptr;
+    QTextBrowser *m_reasoning = nullptr;
+    QPlainTextEdit *m_raw = nullptr;
+    int m_sortColumn = -1;
+    Qt::SortOrder m_sortOrder = Qt::AscendingOrder;
+};
+
+} // namespace rubric
