@@ -222,7 +222,13 @@ ScoreModel::Snapshot ScoreModel::read() const
     }
     // Human and judge columns are coloured on the aspect's scale; criteria on their observed
     // range widened to at least the aspect's scale, so one colour means one value across columns.
+    // A judge that does not score on the aspect's scale (ROUGE and length baselines) is coloured
+    // on its own observed range, or every cell would take the same end of the ramp.
     for (int c = 0; c < columns; ++c) {
+        const bool offScale = c == JudgeColumn && std::isfinite(s.minima[c])
+                              && (s.minima[c] < aspectMin || s.maxima[c] > aspectMax) && s.maxima[c] > s.minima[c];
+        if (offScale)
+            continue;
         if (c < FirstCriterionColumn || !std::isfinite(s.minima[c])) {
             s.minima[c] = aspectMin;
             s.maxima[c] = aspectMax;
