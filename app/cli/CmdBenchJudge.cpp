@@ -5,7 +5,7 @@
 #include "judge/Provider.h"
 
 #include <QElapsedTimer>
-#include <QEventLoop>
+#include <QCoreApplication>
 #include <QFile>
 
 #include <sys/resource.h>
@@ -109,7 +109,7 @@ int run(const QStringList &args, Io &io)
     int errors = 0, answered = 0;
     QString firstError;
     qint64 rssWarm = 0;
-    QEventLoop loop;
+    QObject *loop = QCoreApplication::instance(); // the application's loop, entered below (not nested)
     QObject::connect(&engine, &JudgeEngine::answered, [&](const JudgeResponse &r) {
         ++answered;
         if (r.ok())
@@ -119,12 +119,12 @@ int run(const QStringList &args, Io &io)
         if (answered == std::max(1, total / 10))
             rssWarm = memoryKb().first;
     });
-    QObject::connect(&engine, &JudgeEngine::idle, &loop, [&] {
+    QObject::connect(&engine, &JudgeEngine::idle, loop, [&] {
         if (submitted < total)
             return;
-        loop.quit();
+        QCoreApplication::exit(0);
     });
-    QObject::connect(&engine, &JudgeEngine::statsChanged, &loop, [&] {
+    QObject::connect(&engine, &JudgeEngine::statsChanged, loop, [&] {
         if (engine.pending() < window / 2)
             feed();
     });
@@ -134,7 +134,7 @@ int run(const QStringList &args, Io &io)
     QElapsedTimer wall;
     wall.start();
     feed();
-    loop.exec();
+    QCoreApplication::exec();
     const double wallS = double(wall.nsecsElapsed()) / 1e9;
     const double cpuS = cpuSeconds() - cpuStart;
     const auto [rssEnd, hwmEnd] = memoryKb();

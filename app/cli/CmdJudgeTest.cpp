@@ -4,7 +4,7 @@
 #include "judge/JudgeEngine.h"
 #include "judge/Provider.h"
 
-#include <QEventLoop>
+#include <QCoreApplication>
 
 namespace rubric::cli {
 namespace {
@@ -53,13 +53,14 @@ int run(const QStringList &args, Io &io)
 
     JudgeEngine engine(profile, nullptr);
     engine.setCacheEnabled(false);
-    QEventLoop loop;
+    // The command runs before main() enters the event loop, so it drives the application's own
+    // loop (no nested loop) and leaves it when the engine is idle.
     JudgeResponse response;
     QObject::connect(&engine, &JudgeEngine::answered, [&](const JudgeResponse &r) { response = r; });
-    QObject::connect(&engine, &JudgeEngine::idle, &loop, &QEventLoop::quit);
+    QObject::connect(&engine, &JudgeEngine::idle, QCoreApplication::instance(), [] { QCoreApplication::exit(0); });
     engine.submit({request});
     if (engine.pending() > 0)
-        loop.exec();
+        QCoreApplication::exec();
 
     const bool logprobs = !response.choices.isEmpty() && !response.choices.first().topLogprobs.isEmpty();
     const ParsedAnswer parsed = AnswerParser::scoreOf(response, 1, 5);
