@@ -1,0 +1,238 @@
+#include "ScoreFixture.h"
+
+#include "models/CorrelationModel.h"
+#include "models/ScoreModel.h"
+#include "panes/CorrelationPane.h"
+#include "stats/ProjectData.h"
+
+#include <QAbstractItemModelTester>
+#include <QChartView>
+#include <QComboBox>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QProcess>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace rubric;
+
+class TestCorrelationPane : public QObject
+{
+    Q_OBJECT
+private slots:
+    void init();
+    void cleanup();
+    void modelTester();
+    void pearsonEqualsCore_data();
+    void pearsonEqualsCore();
+    void pearsonEqualsCli();
+    void severalJudgesSideBySide();
+    void criterionBarsEqualCore();
+    void hoverNamesTheItem();
+    void sharesTheHeatmapScoreModel();
+    void screenshot();
+
+private:
+    void addSecondJudge();
+    QTemporaryDir m_dir;
+    QString m_path;
+    std::unique_ptr<Project> m_project;
+};
+
+void TestCorrelationPane::init()
+{
+    static int n = 0;
+    m_path = m_dir.filePath(QStringLiteral("c%1.rubric").arg(++n));
+    m_project = fixture::openProject(m_path);
+    fixture::fillSynthetic(*m_project, 160, 5);
+}
+
+void TestCorrelationPane::cleanup()
+{
+    m_project.reset();
+}
+
+void TestCorrelationPane::addSecondJudge()
+{
+    // A weaker judge: the human score mirrored for every third item.
+    QHash<QString, double> scores;
+    const auto human = m_project->humanScores(QStringLiteral("coherence"));
+    for (auto it = human.begin(); it != human.end(); ++it)
+        scores.insert(it.key(), (it.key().right(1).toInt() % 3 == 0) ? 6 - it.value() : it.value());
+    QVERIFY(m_project->ensureJudge(QStringLiteral("geval"), QStringLiteral("geval")).ok());
+    QVERIFY(m_project->setJudgeScores(QStringLiteral("geval"), QStringLiteral("coherence"), scores).ok());
+}
+
+void TestCorrelationPane::modelTester()
+{
+    CorrelationModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setBootstrap(50);
+    model.setProject(m_project.get());
+    model.setAspect(QStringLiteral("coherence"));
+    QCOMPARE(model.rowCount(), 1);
+    QSignalSpy ready(&model, &CorrelationModel::intervalsReady);
+    QVERIFY(ready.wait(20000));
+    QVERIFY(model.index(0, CorrelationModel::IntervalColumn).data(CorrelationModel::IntervalLowRole).isValid());
+    addSecondJudge();
+    QTRY_COMPARE(model.rowCount(), 2);
+    model.setLevel(stats::Level::System);
+    model.setSplit(SplitFilter::All);
+    QCOMPARE(model.rowCount(), 2);
+    model.setAspect(QStringLiteral("nothing"));
+    QCOMPARE(model.rowCount(), 0);
+}
+
+void TestCorrelationPane::pearsonEqualsCore_data()
+{
+    QTest::addColumn<int>("levelIndex");
+    QTest::addColumn<int>("splitIndex");
+    QTest::newRow("dataset, test") << 0 << 2;
+    QTest::newRow("group, test") << 1 << 2;
+    QTest::newRow("system, all") << 2 << 0;
+    QTest::newRow("dataset, train") << 0 << 1;
+}
+
+void TestCorrelationPane::pearsonEqualsCore()
+{
+    QFETCH(int, levelIndex);
+    QFETCH(int, splitIndex);
+    CorrelationPane pane;
+    pane.setProject(m_project.get());
+    auto *level = pane.findChild<QComboBox *>(QStringLiteral("correlationLevel"));
+    auto *split = pane.findChild<QComboBox *>(QStringLiteral("correlationSplit"));
+    QCOMPARE(split->currentIndex(), 2); // the project has a split: test by default, like the CLI
+    level->setCurrentIndex(levelIndex);
+    split->setCurrentIndex(splitIndex);
+    auto *table = pane.findChild<QTableView *>(QStringLiteral("correlationJudges"));
+    const QAbstractItemModel *m = table->model();
+    QCOMPARE(m->rowCount(), 1);
+    const auto items = stats::gatherScores(*m_project, QStringLiteral("coherence"), QStringLiteral("hypo"),
+                                           SplitFilter(split->currentData().toInt()));
+    QVERIFY(items.ok());
+    const auto c = stats::correlateAtLevel(*items, stats::Level(level->currentData().toInt()));
+    QVERIFY(!std::isnan(c.pearson));
+    QCOMPARE(m->index(0, CorrelationModel::PearsonColumn).data().toString(), QString::number(c.pearson, 'f', 4));
+    QCOMPARE(m->index(0, CorrelationModel::SpearmanColumn).data().toString(), QString::number(c.spearman, 'f', 4));
+    QCOMPARE(m->index(0, CorrelationModel::KendallColumn).data().toString(), QString::number(c.kendall, 'f', 4));
+    QCOMPARE(m->index(0, CorrelationModel::NColumn).data().toInt(), c.n);
+}
+
+void TestCorrelationPane::pearsonEqualsCli()
+{
+    const QString cli = qEnvironmentVariable("RUBRIC_CLI");
+    if (cli.isEmpty())
+        QSKIP("RUBRIC_CLI is not set (run through ctest)");
+    CorrelationPane pane;
+    pane.setProject(m_project.get());
+    pane.findChild<QComboBox *>(QStringLiteral("correlationLevel"))->setCurrentIndex(1); // group
+    QSignalSpy ready(pane.correlationModel(), &CorrelationModel::intervalsReady);
+    QVERIFY(ready.wait(30000));
+    QProcess p;
+    p.start(cli, {QStringLiteral("correlate"), QStringLiteral("--project"), m_path, QStringLiteral("--aspect"),
+                  QStringLiteral("coherence"), QStringLiteral("--judge"), QStringLiteral("hypo"), QStringLiteral("--level"),
+                  QStringLiteral("group"), QStringLiteral("--bootstrap"), QStringLiteral("1000"), QStringLiteral("--json")});
+    QVERIFY(p.waitForFinished(60000));
+    QCOMPARE(p.exitCode(), 0);
+    const QJsonObject out = QJsonDocument::fromJson(p.readAllStandardOutput()).object();
+    QCOMPARE(out.value(QStringLiteral("split")).toString(), QStringLiteral("test"));
+    const QAbstractItemModel *m = pane.correlationModel();
+    QCOMPARE(m->index(0, CorrelationModel::PearsonColumn).data().toString(),
+             QString::number(out.value(QStringLiteral("pearson")).toDouble(), 'f', 4));
+    const QJsonArray ci = out.value(QStringLiteral("ci")).toObject().value(QStringLiteral("pearson")).toArray();
+    QCOMPARE(ci.size(), 2);
+    QCOMPARE(m->index(0, CorrelationModel::IntervalColumn).data().toString(),
+             QStringLiteral("[%1, %2]").arg(QString::number(ci[0].toDouble(), 'f', 4), QString::number(ci[1].toDouble(), 'f', 4)));
+}
+
+void TestCorrelationPane::severalJudgesSideBySide()
+{
+    addSecondJudge();
+    CorrelationPane pane;
+    pane.setProject(m_project.get());
+    const QAbstractItemModel *m = pane.findChild<QTableView *>(QStringLiteral("correlationJudges"))->model();
+    QCOMPARE(m->rowCount(), 2);
+    for (const QString &judge : {QStringLiteral("hypo"), QStringLiteral("geval")}) {
+        const int row = pane.correlationModel()->rowOfJudge(judge);
+        QVERIFY(row >= 0);
+        const auto items = stats::gatherScores(*m_project, QStringLiteral("coherence"), judge, SplitFilter::Test);
+        QCOMPARE(m->index(row, CorrelationModel::PearsonColumn).data().toString(),
+                 QString::number(stats::correlateAtLevel(*items, stats::Level::Dataset).pearson, 'f', 4));
+    }
+}
+
+void TestCorrelationPane::criterionBarsEqualCore()
+{
+    CorrelationPane pane;
+    QSignalSpy ready(&pane, &CorrelationPane::criterionIntervalsReady);
+    pane.setProject(m_project.get());
+    QVERIFY(ready.wait(30000) || ready.count() > 0);
+    QTRY_VERIFY(!std::isnan(pane.criterionBars().value(0).ci.lo));
+    const auto bars = pane.criterionBars();
+    QCOMPARE(bars.size(), 5);
+    ScoreModel *scores = ScoreModel::of(m_project.get());
+    for (int k = 0; k < bars.size(); ++k) {
+        QVector<stats::ScoredItem> items;
+        for (int r = 0; r < scores->rowCount(); ++r) {
+            const double h = scores->score(r, ScoreModel::HumanColumn);
+            const double c = scores->score(r, ScoreModel::FirstCriterionColumn + k);
+            if (scores->splitRole(r) == SplitRole::Test && !std::isnan(h) && !std::isnan(c))
+                items.append({scores->itemId(r), scores->group(r), scores->system(r), h, c});
+        }
+        QCOMPARE(bars[k].key, scores->criterionKeys()[k]);
+        QCOMPARE(bars[k].pearson, stats::correlateAtLevel(items, stats::Level::Dataset).pearson);
+        QVERIFY(bars[k].ci.lo <= bars[k].ci.hi);
+    }
+}
+
+void TestCorrelationPane::hoverNamesTheItem()
+{
+    CorrelationPane pane;
+    pane.resize(1100, 800);
+    pane.setProject(m_project.get());
+    pane.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&pane));
+    const QPoint pos = pane.scatterPosition(QStringLiteral("item-0040"));
+    QVERIFY(pos.x() >= 0);
+    auto *view = pane.findChild<QChartView *>(QStringLiteral("correlationScatter"));
+    QTest::mouseMove(view->viewport(), pos);
+    QTRY_VERIFY(pane.findChild<QLabel *>(QStringLiteral("correlationHover"))->text().contains(QStringLiteral("item-")));
+    // Points often coincide on a 1–5 scale; the label names the nearest and counts the rest.
+    const QString text = pane.findChild<QLabel *>(QStringLiteral("correlationHover"))->text();
+    const auto human = m_project->humanScores(QStringLiteral("coherence"));
+    QVERIFY2(text.contains(QString::number(human.value(QStringLiteral("item-0040")), 'f', 2)), qPrintable(text));
+}
+
+void TestCorrelationPane::sharesTheHeatmapScoreModel()
+{
+    CorrelationPane pane;
+    pane.setProject(m_project.get());
+    addSecondJudge();
+    ScoreModel::of(m_project.get())->setJudge(QStringLiteral("geval"));
+    QVERIFY(pane.findChild<QLabel *>(QStringLiteral("correlationTitle"))->text().contains(QStringLiteral("geval")));
+    QCOMPARE(pane.criterionBars().size(), 0); // imported scores have no criteria
+}
+
+void TestCorrelationPane::screenshot()
+{
+    addSecondJudge();
+    CorrelationPane pane;
+    pane.resize(1280, 820);
+    QSignalSpy ready(&pane, &CorrelationPane::criterionIntervalsReady);
+    pane.setProject(m_project.get());
+    pane.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&pane));
+    QTRY_VERIFY_WITH_TIMEOUT(!std::isnan(pane.criterionBars().value(0).ci.lo), 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(!pane.correlationModel()->computing(), 30000);
+    QTest::mouseMove(pane.scatterView()->viewport(), pane.scatterPosition(QStringLiteral("item-0040")));
+    const QImage shot = pane.grab().toImage();
+    QVERIFY(!shot.isNull());
+    const QString dir = qEnvironmentVariable("RUBRIC_SCREENSHOT_DIR");
+    if (!dir.isEmpty())
+        QVERIFY(shot.save(dir + QStringLiteral("/correlation.png")));
+}
+
+QTEST_MAIN(TestCorrelationPane)
+#include "TestCorrelationPane.moc"

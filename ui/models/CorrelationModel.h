@@ -1,0 +1,82 @@
+#pragma once
+
+#include "stats/Bootstrap.h"
+#include "stats/Levels.h"
+#include "store/Project.h"
+
+#include <QAbstractTableModel>
+#include <QFutureWatcher>
+#include <QPointer>
+#include <QThreadPool>
+#include <QTimer>
+
+namespace rubric {
+
+/// Judges side by side: one row per judge that scores the aspect, with n and the three
+/// coefficients at the chosen level and split, and the bootstrap interval of Pearson's r.
+///
+/// Coefficients come from the same core functions as `rubric correlate` (gatherScores,
+/// correlateAtLevel, bootstrapCorrelation) and are shown with the CLI's four decimals.
+/// Intervals are computed on the thread pool (QtConcurrent + QFutureWatcher); a result of a
+/// superseded setting is dropped (generation id). GUI thread; holds a pointer to the project.
+class CorrelationModel : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    enum Column { JudgeColumn, NColumn, PearsonColumn, SpearmanColumn, KendallColumn, IntervalColumn, ColumnCount };
+    enum Role { ValueRole = Qt::UserRole + 1, IntervalLowRole, IntervalHighRole, JudgeNameRole };
+
+    explicit CorrelationModel(QObject *parent = nullptr);
+    ~CorrelationModel() override;
+
+    void setProject(Project *project);
+    void setAspect(const QString &aspect);
+    void setLevel(stats::Level level);
+    void setSplit(SplitFilter split);
+    /// Sets aspect, level and split with one recomputation.
+    void setSelection(const QString &aspect, stats::Level level, SplitFilter split);
+    /// The pool the bootstrap tasks run on (kept off the global pool, which they fan out on).
+    static QThreadPool *bootstrapPool();
+    /// Bootstrap resamples (0: no intervals) and seed, as `rubric correlate --bootstrap --seed`.
+    void setBootstrap(int resamples, quint64 seed = 0);
+    QString aspect() const { return m_aspect; }
+    stats::Level level() const { return m_level; }
+    SplitFilter split() const { return m_split; }
+    /// Row of a judge, -1 when not listed.
+    int rowOfJudge(const QString &judge) const;
+    /// True while bootstrap intervals are being computed.
+    bool computing() const { return m_watcher.isRunning(); }
+    void reload();
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+signals:
+    /// Bootstrap intervals of the current setting have arrived.
+    void intervalsReady();
+
+private:
+    struct Row
+    {
+        QString judge;
+        QString method;
+        QString error;
+        stats::LevelCorrelation c;
+        stats::Interval pearsonCi;
+        QVector<stats::ScoredItem> items;
+    };
+    QPointer<Project> m_project;
+    QString m_aspect;
+    stats::Level m_level = stats::Level::Dataset;
+    SplitFilter m_split = SplitFilter::All;
+    int m_resamples = 1000;
+    quint64 m_seed = 0;
+    QVector<Row> m_rows;
+    quint64 m_generation = 0;
+    QFutureWatcher<QVector<stats::Interval>> m_watcher;
+    QTimer m_refresh;
+};
+
+} // namespace rubric
