@@ -5,6 +5,7 @@
 #include "dialogs/ImportDialog.h"
 #include "dialogs/SettingsDialog.h"
 #include "panes/AnnotatePane.h"
+#include "panes/CorrelationPane.h"
 #include "panes/DatasetPane.h"
 #include "panes/HeatmapPane.h"
 #include "panes/IssuesPane.h"
@@ -77,6 +78,7 @@ MainWindow::MainWindow(QWidget *parent)
     m_dataset = addPane(new DatasetPane(this), tr("Dataset"), QStringLiteral("dataset"));
     m_annotate = addPane(new AnnotatePane(this), tr("Annotate"), QStringLiteral("annotate"));
     addPane(new HeatmapPane(this), tr("Heatmap"), QStringLiteral("heatmap"));
+    addPane(new CorrelationPane(this), tr("Correlation"), QStringLiteral("correlation"));
     m_issues = addPane(new IssuesPane(this), tr("Issues"), QStringLiteral("issues"));
     connect(m_dataset, &DatasetPane::importRequested, this, &MainWindow::onImport);
     connect(m_issues, &IssuesPane::goToItemRequested, this, &MainWindow::goToItem);

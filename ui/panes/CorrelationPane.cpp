@@ -195,6 +195,12 @@ void CorrelationPane::refreshScatter()
     if (m_scores && m_scores->columnCount() > 0) {
         minX = minY = m_scores->headerData(ScoreModel::HumanColumn, Qt::Horizontal, ScoreModel::ScaleMinRole).toDouble();
         maxX = maxY = m_scores->headerData(ScoreModel::HumanColumn, Qt::Horizontal, ScoreModel::ScaleMaxRole).toDouble();
+        // The judge axis follows the judge column's scale: the aspect's for LLM judges, the
+        // observed range for judges on another scale (ROUGE, length).
+        if (m_scores->columnCount() > ScoreModel::JudgeColumn) {
+            minY = m_scores->headerData(ScoreModel::JudgeColumn, Qt::Horizontal, ScoreModel::ScaleMinRole).toDouble();
+            maxY = m_scores->headerData(ScoreModel::JudgeColumn, Qt::Horizontal, ScoreModel::ScaleMaxRole).toDouble();
+        }
     }
     QList<QPointF> line;
     if (pts.size() >= 2) {
@@ -222,9 +228,9 @@ void CorrelationPane::refreshScatter()
     for (QAbstractAxis *a : axes) {
         auto *v = static_cast<QValueAxis *>(a);
         if (a->alignment() == Qt::AlignBottom)
-            v->setRange(minX - 0.2, maxX + 0.2);
+            v->setRange(minX - 0.05 * (maxX - minX), maxX + 0.05 * (maxX - minX));
         else
-            v->setRange(minY - 0.2, maxY + 0.2);
+            v->setRange(minY - 0.05 * (maxY - minY), maxY + 0.05 * (maxY - minY));
     }
     const int row = m_scores ? m_model->rowOfJudge(m_scores->judge()) : -1;
     m_scatterChart->setTitle(row < 0 ? tr("Judge vs human")
