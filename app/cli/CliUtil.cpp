@@ -1,5 +1,6 @@
 #include "CliUtil.h"
 
+#include "stats/ProjectData.h"
 #include "util/Json.h"
 
 namespace rubric::cli {
@@ -52,6 +53,17 @@ std::optional<std::pair<QString, QString>> keyValue(const QString &text, const Q
         return std::nullopt;
     }
     return std::make_pair(text.left(eq), text.mid(eq + 1));
+}
+
+std::optional<SplitFilter> splitOption(const QCommandLineParser &parser, const Project &project, const QString &command,
+                                       Io &io)
+{
+    if (!parser.isSet(QStringLiteral("split")))
+        return stats::defaultSplitFilter(project);
+    const auto s = stats::parseSplitFilter(parser.value(QStringLiteral("split")));
+    if (!s)
+        io.err << "rubric " << command << ": --split must be all, train or test\n";
+    return s;
 }
 
 void printJson(Io &io, const QVariant &value)

@@ -24,6 +24,12 @@ std::unique_ptr<Project> openProject(const QCommandLineParser &parser, Io &io, b
 /// Splits "KEY=VALUE"; prints a usage error naming `option` when there is no '='.
 std::optional<std::pair<QString, QString>> keyValue(const QString &text, const QString &option, Io &io);
 
+/// The --split option of the statistics commands: its value when given, else the project's
+/// default (test when a split exists, all otherwise). Prints a usage error and returns nullopt
+/// for an unknown name.
+std::optional<SplitFilter> splitOption(const QCommandLineParser &parser, const Project &project, const QString &command,
+                                       Io &io);
+
 /// Writes a QVariant tree as one line of JSON.
 void printJson(Io &io, const QVariant &value);
 

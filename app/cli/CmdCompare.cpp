@@ -80,15 +80,10 @@ int run(const QStringList &args, Io &io)
     auto project = openProject(parser, io);
     if (!project)
         return 1;
-    SplitFilter split = defaultSplitFilter(*project);
-    if (parser.isSet(QStringLiteral("split"))) {
-        const auto s = parseSplitFilter(parser.value(QStringLiteral("split")));
-        if (!s) {
-            io.err << "rubric compare: --split must be all, train or test\n";
-            return 2;
-        }
-        split = *s;
-    }
+    const auto splitFilter = splitOption(parser, *project, QStringLiteral("compare"), io);
+    if (!splitFilter)
+        return 2;
+    const SplitFilter split = *splitFilter;
     const QString aspect = parser.value(QStringLiteral("aspect"));
     const auto items = gatherPaired(*project, aspect, judges[0], judges[1], split);
     if (!items) {

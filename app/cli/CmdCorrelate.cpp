@@ -68,15 +68,10 @@ int run(const QStringList &args, Io &io)
     auto project = openProject(parser, io);
     if (!project)
         return 1;
-    SplitFilter split = defaultSplitFilter(*project);
-    if (parser.isSet(QStringLiteral("split"))) {
-        const auto s = parseSplitFilter(parser.value(QStringLiteral("split")));
-        if (!s) {
-            io.err << "rubric correlate: --split must be all, train or test\n";
-            return 2;
-        }
-        split = *s;
-    }
+    const auto splitFilter = splitOption(parser, *project, QStringLiteral("correlate"), io);
+    if (!splitFilter)
+        return 2;
+    const SplitFilter split = *splitFilter;
     const QString aspect = parser.value(QStringLiteral("aspect"));
     const QString judge = parser.value(QStringLiteral("judge"));
     const auto items = gatherScores(*project, aspect, judge, split);
