@@ -1,17 +1,18 @@
 // A standalone fake LLM endpoint for benchmarks and screenshots: `fake-llm-server --port P --latency-ms 50`.
 #include "FakeLlmServer.h"
+#include "SyntheticJudge.h"
+#include "store/Project.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QTextStream>
-
 #include <cmath>
 
 using namespace rubric::test;
 
-int main(int argc, char **argv)
+int main(int argc, char** argv)
 {
     // Qt's own event dispatcher wakes timers more promptly than the GLib one under load, so the
     // configured latency is what clients see (measured: 0.58 vs 0.51 k req/s at 32 × 50 ms on 2 busy cores).
@@ -21,11 +22,21 @@ int main(int argc, char **argv)
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Loopback fake of an OpenAI/Anthropic endpoint (test use only)."));
     parser.addHelpOption();
-    parser.addOption({QStringLiteral("port"), QStringLiteral("Port (0 = any)."), QStringLiteral("P"), QStringLiteral("0")});
-    parser.addOption({QStringLiteral("latency-ms"), QStringLiteral("Delay before each answer."), QStringLiteral("MS"), QStringLiteral("0")});
-    parser.addOption({QStringLiteral("fault-rate"), QStringLiteral("Share of requests that fail (429/500/drop/truncated evenly)."),
-                      QStringLiteral("R"), QStringLiteral("0")});
-    parser.addOption({QStringLiteral("retry-after"), QStringLiteral("Retry-After seconds of a 429."), QStringLiteral("S"), QStringLiteral("1")});
+    parser.addOption(
+        { QStringLiteral("port"), QStringLiteral("Port (0 = any)."), QStringLiteral("P"), QStringLiteral("0") });
+    parser.addOption({ QStringLiteral("latency-ms"), QStringLiteral("Delay before each answer."), QStringLiteral("MS"),
+        QStringLiteral("0") });
+    parser.addOption(
+        { QStringLiteral("fault-rate"), QStringLiteral("Share of requests that fail (429/500/drop/truncated evenly)."),
+            QStringLiteral("R"), QStringLiteral("0") });
+    parser.addOption({ QStringLiteral("retry-after"), QStringLiteral("Retry-After seconds of a 429."),
+        QStringLiteral("S"), QStringLiteral("1") });
+    parser.addOption({ QStringLiteral("synthetic-project"),
+        QStringLiteral("Answer like the pipeline tests' synthetic judge, which knows the human scores of this "
+                       "project (hypotheses starting with SIGNAL track them, NOISE ones do not)."),
+        QStringLiteral("FILE") });
+    parser.addOption({ QStringLiteral("aspect"), QStringLiteral("Aspect whose human scores the synthetic judge knows."),
+        QStringLiteral("A"), QStringLiteral("coherence") });
     parser.process(app);
 
     FakeLlmServer server;
@@ -33,19 +44,42 @@ int main(int argc, char **argv)
     const double rate = parser.value(QStringLiteral("fault-rate")).toDouble() / 4.0;
     server.setFaultRates(rate, rate, rate, rate);
     server.setRetryAfterSeconds(parser.value(QStringLiteral("retry-after")).toDouble());
-    // A plausible 1–5 judge: "Rating: [[n]]" with logprobs over the scale, n from the prompt's length.
-    server.setJudge([](const QJsonObject &body) {
-        const QString prompt = QString::fromUtf8(QJsonDocument(body.value(QStringLiteral("messages")).toArray()).toJson());
-        const int score = 1 + int(qHash(prompt) % 5);
-        FakeAnswer a;
-        a.text = QStringLiteral("Rating: [[%1]]").arg(score);
-        QVector<rubric::TokenLogprob> alts;
-        for (int v = 1; v <= 5; ++v)
-            alts.append({QString::number(v), v == score ? std::log(0.6) : std::log(0.1)});
-        std::swap(alts[0], alts[score - 1]);
-        a.topLogprobs = {alts};
-        return a;
-    });
+    std::unique_ptr<SyntheticJudge> synthetic;
+    if (parser.isSet(QStringLiteral("synthetic-project"))) {
+        const QString path = parser.value(QStringLiteral("synthetic-project"));
+        auto project = rubric::Project::open(path, rubric::Project::OpenMode::OpenExisting);
+        if (!project) {
+            QTextStream(stderr) << path << ": " << project.errorString() << Qt::endl;
+            return 1;
+        }
+        const QHash<QString, double> human = (*project)->humanScores(parser.value(QStringLiteral("aspect")));
+        QHash<QString, double> byOutput;
+        for (const rubric::Item& item : (*project)->items())
+            if (human.contains(item.id))
+                byOutput.insert(item.output, human.value(item.id));
+        if (byOutput.isEmpty()) {
+            QTextStream(stderr) << path << ": no human scores for aspect " << parser.value(QStringLiteral("aspect"))
+                                << Qt::endl;
+            return 1;
+        }
+        synthetic = std::make_unique<SyntheticJudge>(byOutput);
+        server.setJudge([&synthetic](const QJsonObject& body) { return synthetic->answer(body); });
+    } else {
+        // A plausible 1–5 judge: "Rating: [[n]]" with logprobs over the scale, n from the prompt's length.
+        server.setJudge([](const QJsonObject& body) {
+            const QString prompt
+                = QString::fromUtf8(QJsonDocument(body.value(QStringLiteral("messages")).toArray()).toJson());
+            const int score = 1 + int(qHash(prompt) % 5);
+            FakeAnswer a;
+            a.text = QStringLiteral("Rating: [[%1]]").arg(score);
+            QVector<rubric::TokenLogprob> alts;
+            for (int v = 1; v <= 5; ++v)
+                alts.append({ QString::number(v), v == score ? std::log(0.6) : std::log(0.1) });
+            std::swap(alts[0], alts[score - 1]);
+            a.topLogprobs = { alts };
+            return a;
+        });
+    }
     if (!server.listen(quint16(parser.value(QStringLiteral("port")).toUInt()))) {
         QTextStream(stderr) << "cannot listen\n";
         return 1;
