@@ -1,5 +1,6 @@
 #include "MainWindow.h"
 
+#include "ChartExport.h"
 #include "ScoreExport.h"
 #include "Settings.h"
 #include "dialogs/ImportDialog.h"
@@ -8,9 +9,12 @@
 #include "panes/CorrelationPane.h"
 #include "panes/DatasetPane.h"
 #include "panes/HeatmapPane.h"
+#include "models/ScoreModel.h"
 #include "panes/IssuesPane.h"
 #include "store/Project.h"
 #include "widgets/MessageBar.h"
+
+#include <algorithm>
 
 #include <QAction>
 #include <QApplication>
@@ -54,6 +58,7 @@ MainWindow::MainWindow(QWidget *parent)
             return;
         m_stack->setCurrentWidget(m_panes[row].widget);
         m_panes[row].widget->setFocus();
+        updateChartAction();
     });
 
     auto *central = new QWidget(this);
@@ -141,6 +146,17 @@ bool MainWindow::showPane(const QString &key)
     return false;
 }
 
+bool MainWindow::showJudge(const QString &judge)
+{
+    if (!m_project)
+        return false;
+    const QVector<JudgeInfo> judges = m_project->judges();
+    if (std::none_of(judges.begin(), judges.end(), [&judge](const JudgeInfo &j) { return j.name == judge; }))
+        return false;
+    ScoreModel::of(m_project.get())->setJudge(judge);
+    return true;
+}
+
 QString MainWindow::currentPaneKey() const
 {
     const int row = m_nav->currentRow();
@@ -173,6 +189,10 @@ void MainWindow::createMenus()
     m_exportAction = file->addAction(tr("&Export Scores…"), this, &MainWindow::onExport);
     m_exportAction->setObjectName(QStringLiteral("exportAction"));
     m_exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    m_exportChartAction = file->addAction(tr("Export &Chart…"), this, &MainWindow::onExportChart);
+    m_exportChartAction->setObjectName(QStringLiteral("exportChartAction"));
+    m_exportChartAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+    m_exportChartAction->setStatusTip(tr("Save the chart of the current pane as a PNG image or an SVG drawing"));
     file->addSeparator();
     QAction *settings = file->addAction(tr("&Settings…"), this, &MainWindow::onSettings);
     settings->setObjectName(QStringLiteral("settingsAction"));
@@ -263,6 +283,7 @@ void MainWindow::updateStatus()
 {
     m_importAction->setEnabled(m_project != nullptr);
     m_exportAction->setEnabled(m_project != nullptr);
+    updateChartAction();
     if (!m_project) {
         m_statusProject->setText(tr("No project open: File → Open Project… or New Project…"));
     } else {
@@ -325,6 +346,44 @@ void MainWindow::onExport()
     else
         m_messages->showMessage((r.value() == 1 ? tr("Exported the scores of 1 item to %1.").arg(path)
                                                       : tr("Exported the scores of %1 items to %2.").arg(r.value()).arg(path)));
+}
+
+void MainWindow::updateChartAction()
+{
+    if (!m_exportChartAction)
+        return;
+    const auto *source = dynamic_cast<ChartSource *>(m_stack->currentWidget());
+    m_exportChartAction->setEnabled(m_project != nullptr && source != nullptr);
+}
+
+Result<void> MainWindow::exportChart(const QString &path)
+{
+    const auto *source = dynamic_cast<ChartSource *>(m_stack->currentWidget());
+    if (!source)
+        return makeError(tr("The %1 pane has no chart to export.").arg(currentPaneKey()), path);
+    QWidget *chart = source->chartWidget();
+    if (!chart)
+        return makeError(tr("There is no chart to export yet: no judge scores this aspect."), path);
+    return ChartExport::write(chart, source->chartTitle(), path);
+}
+
+void MainWindow::onExportChart()
+{
+    const auto *source = dynamic_cast<ChartSource *>(m_stack->currentWidget());
+    if (!m_project || !source)
+        return;
+    QString filter;
+    const QString suggested = QFileInfo(m_project->path()).absoluteDir().filePath(source->chartFileStem() + QStringLiteral(".png"));
+    QString path = QFileDialog::getSaveFileName(this, tr("Export Chart"), suggested, ChartExport::fileFilters().join(QStringLiteral(";;")),
+                                                &filter);
+    if (path.isEmpty())
+        return;
+    if (QFileInfo(path).suffix().isEmpty())
+        path += filter.contains(QLatin1String("*.svg")) ? QStringLiteral(".svg") : QStringLiteral(".png");
+    if (auto r = exportChart(path); !r)
+        m_messages->showError(tr("Chart export failed: %1").arg(r.errorString()));
+    else
+        m_messages->showMessage(tr("Saved the chart to %1.").arg(path));
 }
 
 void MainWindow::onSettings()

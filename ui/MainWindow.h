@@ -1,5 +1,7 @@
 #pragma once
 
+#include "util/Result.h"
+
 #include <QMainWindow>
 #include <QStringList>
 #include <QVector>
@@ -52,7 +54,11 @@ public:
 
     /// Shows the pane with `key`; false when there is none.
     bool showPane(const QString &key);
+    /// Makes `judge` the one the score panes (heatmap, correlation) show; false when unknown.
+    bool showJudge(const QString &judge);
     QString currentPaneKey() const;
+    /// File → Export Chart without the dialog: the current pane's chart into `path` (.png/.svg).
+    Result<void> exportChart(const QString &path);
     QStringList paneKeys() const;
 
     DatasetPane *datasetPane() const { return m_dataset; }
@@ -83,6 +89,8 @@ private:
     void onOpen();
     void onImport();
     void onExport();
+    void onExportChart();
+    void updateChartAction();
     void onSettings();
 
     std::unique_ptr<Project> m_project;
@@ -96,6 +104,7 @@ private:
     QMenu *m_recentMenu = nullptr;
     QAction *m_importAction = nullptr;
     QAction *m_exportAction = nullptr;
+    QAction *m_exportChartAction = nullptr;
     DatasetPane *m_dataset = nullptr;
     AnnotatePane *m_annotate = nullptr;
     IssuesPane *m_issues = nullptr;

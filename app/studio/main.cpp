@@ -1,4 +1,4 @@
-// rubric-studio [PROJECT] [--pane NAME] [--screenshot FILE]
+// rubric-studio [PROJECT] [--pane NAME] [--screenshot FILE] [--export-chart FILE.png|FILE.svg]
 #include "MainWindow.h"
 #include "Settings.h"
 
@@ -48,7 +48,14 @@ int main(int argc, char **argv)
                                         QStringLiteral("size"), QStringLiteral("1400x900"));
     const QCommandLineOption annotatorOption(QStringLiteral("annotator"),
                                              QApplication::translate("main", "Annotate under NAME (remembered)."), QStringLiteral("name"));
-    parser.addOptions({paneOption, shotOption, sizeOption, annotatorOption});
+    const QCommandLineOption chartOption(QStringLiteral("export-chart"),
+                                         QApplication::translate("main", "Save the chart of the shown pane (heatmap, correlation) to FILE "
+                                                                         "(.png or .svg) once it is drawn, then quit."),
+                                         QStringLiteral("file"));
+    const QCommandLineOption judgeOption(QStringLiteral("judge"),
+                                         QApplication::translate("main", "Judge the heatmap and correlation panes show first."),
+                                         QStringLiteral("name"));
+    parser.addOptions({paneOption, shotOption, sizeOption, annotatorOption, chartOption, judgeOption});
     parser.process(app);
 
     if (parser.isSet(annotatorOption))
@@ -56,13 +63,18 @@ int main(int argc, char **argv)
     rubric::MainWindow window;
     if (!parser.positionalArguments().isEmpty())
         window.openProject(parser.positionalArguments().constFirst());
+    if (parser.isSet(judgeOption) && !window.showJudge(parser.value(judgeOption))) {
+        std::fprintf(stderr, "%s\n",
+                     qPrintable(QApplication::translate("main", "No judge named %1 in this project").arg(parser.value(judgeOption))));
+        return 2;
+    }
     if (parser.isSet(paneOption) && !window.showPane(parser.value(paneOption))) {
         std::fprintf(stderr, "%s\n",
                      qPrintable(QApplication::translate("main", "No pane named %1; there are: %2")
                                     .arg(parser.value(paneOption), window.paneKeys().join(QStringLiteral(", ")))));
         return 2;
     }
-    if (parser.isSet(shotOption)) {
+    if (parser.isSet(shotOption) || parser.isSet(chartOption)) {
         const QStringList size = parser.value(sizeOption).split(QLatin1Char('x'));
         if (size.size() == 2)
             window.resize(size[0].toInt(), size[1].toInt());
@@ -77,6 +89,16 @@ int main(int argc, char **argv)
             if (!ok)
                 std::fprintf(stderr, "%s\n", qPrintable(QApplication::translate("main", "Cannot write %1").arg(file)));
             QApplication::exit(ok ? 0 : 1);
+        });
+    }
+    if (parser.isSet(chartOption)) {
+        const QString file = parser.value(chartOption);
+        // Charts fill in from the event loop (bootstrap intervals run in the background): wait a moment.
+        QTimer::singleShot(1500, &window, [&window, file] {
+            const auto r = window.exportChart(file);
+            if (!r)
+                std::fprintf(stderr, "%s\n", qPrintable(r.errorString()));
+            QApplication::exit(r ? 0 : 1);
         });
     }
     return app.exec();

@@ -105,6 +105,7 @@ CorrelationPane::CorrelationPane(QWidget *parent)
     bar->addWidget(m_level);
     bar->addWidget(m_split);
     auto *charts = new QSplitter(this);
+    m_charts = charts;
     charts->setObjectName(QStringLiteral("correlationChartsSplitter"));
     charts->addWidget(m_scatterView);
     charts->addWidget(m_barView);
@@ -157,6 +158,23 @@ stats::Level CorrelationPane::level() const
 SplitFilter CorrelationPane::split() const
 {
     return SplitFilter(m_split->currentData().toInt());
+}
+
+QWidget *CorrelationPane::chartWidget() const
+{
+    return m_scores && !m_scores->judge().isEmpty() ? m_charts : nullptr;
+}
+
+QString CorrelationPane::chartTitle() const
+{
+    if (!m_scores || m_scores->judge().isEmpty())
+        return {};
+    return tr("%1 vs human on %2 · %3 · %4").arg(m_scores->judge(), m_scores->aspect(), m_level->currentText(), m_split->currentText());
+}
+
+QString CorrelationPane::chartFileStem() const
+{
+    return m_scores ? QStringLiteral("correlation-%1-%2").arg(m_scores->judge(), m_scores->aspect()) : QStringLiteral("correlation");
 }
 
 void CorrelationPane::refresh()
@@ -262,6 +280,10 @@ void CorrelationPane::refreshCriteria()
                     continue;
                 items.append({m_scores->itemId(r), m_scores->group(r), m_scores->system(r), h, c});
             }
+            // A criterion scored only outside the split (e.g. a hypothesis HypoEval tried on the
+            // train items and did not select) has no bar here.
+            if (items.size() < 3)
+                continue;
             m_bars.append({keys[k], stats::correlateAtLevel(items, lvl).pearson, {}});
             m_barInputs.append(items);
         }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ChartExport.h"
 #include "models/ScoreModel.h"
 #include "stats/Bootstrap.h"
 #include "store/Project.h"
@@ -26,7 +27,7 @@ class CorrelationModel;
 /// item under the mouse named; per-criterion Pearson bars with bootstrap intervals; a table of
 /// every judge at the chosen level and split. Reads the project's shared ScoreModel (the
 /// heatmap reads the same one) and computes with the core statistics `rubric correlate` uses.
-class CorrelationPane : public QWidget
+class CorrelationPane : public QWidget, public ChartSource
 {
     Q_OBJECT
 public:
@@ -46,6 +47,11 @@ public:
     };
     QVector<CriterionBar> criterionBars() const { return m_bars; }
     QChartView *scatterView() const { return m_scatterView; }
+
+    // ChartSource: the scatter and the per-criterion bars, side by side as shown.
+    QWidget *chartWidget() const override;
+    QString chartTitle() const override;
+    QString chartFileStem() const override;
     /// The viewport position of an item's point in the scatter (for tests), or (-1,-1).
     QPoint scatterPosition(const QString &itemId) const;
 
@@ -85,6 +91,7 @@ private:
     QChart *m_barChart = nullptr;
     QChartView *m_barView = nullptr;
     QTableView *m_table = nullptr;
+    QWidget *m_charts = nullptr;
     QVector<Point> m_shown;
     QVector<CriterionBar> m_bars;
     QVector<QVector<stats::ScoredItem>> m_barInputs;

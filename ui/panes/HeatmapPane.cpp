@@ -186,6 +186,24 @@ void HeatmapPane::updateSummary()
                        tr("%n criterion column(s)", nullptr, int(m_scores->criterionKeys().size())));
 }
 
+QWidget *HeatmapPane::chartWidget() const
+{
+    return m_scores && !m_scores->judge().isEmpty() ? m_view : nullptr;
+}
+
+QString HeatmapPane::chartTitle() const
+{
+    if (!m_scores || m_scores->judge().isEmpty())
+        return {};
+    return tr("%1 on %2 · %3 · %4 · %5").arg(m_scores->judge(), m_scores->aspect(), m_colour->currentText(), m_split->currentText(),
+                                             m_summary->text());
+}
+
+QString HeatmapPane::chartFileStem() const
+{
+    return m_scores ? QStringLiteral("heatmap-%1-%2").arg(m_scores->judge(), m_scores->aspect()) : QStringLiteral("heatmap");
+}
+
 void HeatmapPane::onHeaderClicked(int column)
 {
     // First click sorts ascending, the next one descending.

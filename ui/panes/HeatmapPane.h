@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ChartExport.h"
 #include "models/ScoreModel.h"
 #include "store/Project.h"
 
@@ -22,7 +23,7 @@ class ScoreFilterModel;
 /// colour by score or residual, sort by any column (click its header), split filter, and a
 /// side panel with the judge's reasoning and raw answer behind the clicked cell.
 /// Reads the project's shared ScoreModel (the correlation pane reads the same one).
-class HeatmapPane : public QWidget
+class HeatmapPane : public QWidget, public ChartSource
 {
     Q_OBJECT
 public:
@@ -34,6 +35,11 @@ public:
 
     HeatmapView *view() const { return m_view; }
     ScoreFilterModel *filterModel() const { return m_filter; }
+
+    // ChartSource: the heatmap as shown (visible rows, headers and legend).
+    QWidget *chartWidget() const override;
+    QString chartTitle() const override;
+    QString chartFileStem() const override;
 
 private:
     void refillJudges();

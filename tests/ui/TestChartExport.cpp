@@ -1,0 +1,175 @@
+// File → Export Chart: the heatmap and correlation panes saved as PNG and SVG through the main
+// window, what the files hold, and the refusals (no chart on the pane, unknown format).
+#include "ChartExport.h"
+#include "MainWindow.h"
+#include "ScoreFixture.h"
+#include "UiTestProject.h"
+
+#include <QAction>
+#include <QFile>
+#include <QImage>
+#include <QTemporaryDir>
+#include <QXmlStreamReader>
+#include <QtTest>
+
+using namespace rubric;
+
+class TestChartExport : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void init();
+    void cleanup();
+    void actionFollowsThePane();
+    void png_data();
+    void png();
+    void svgIsVectorWithTitle_data();
+    void svgIsVectorWithTitle();
+    void refusals();
+
+private:
+    QTemporaryDir m_dir;
+    QString m_path;
+    std::unique_ptr<MainWindow> m_window;
+};
+
+void TestChartExport::initTestCase()
+{
+    testing::isolateSettings();
+    m_path = m_dir.filePath(QStringLiteral("charts.rubric"));
+    auto project = fixture::openProject(m_path);
+    fixture::fillSynthetic(*project, 160, 5);
+}
+
+void TestChartExport::init()
+{
+    m_window = std::make_unique<MainWindow>();
+    QVERIFY(m_window->openProject(m_path));
+    m_window->resize(1200, 800);
+    m_window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+}
+
+void TestChartExport::cleanup()
+{
+    m_window.reset();
+}
+
+void TestChartExport::actionFollowsThePane()
+{
+    auto* action = m_window->findChild<QAction*>(QStringLiteral("exportChartAction"));
+    QVERIFY(action);
+    QVERIFY(m_window->showPane(QStringLiteral("dataset")));
+    QVERIFY(!action->isEnabled());
+    QVERIFY(m_window->showPane(QStringLiteral("heatmap")));
+    QVERIFY(action->isEnabled());
+    QVERIFY(m_window->showPane(QStringLiteral("correlation")));
+    QVERIFY(action->isEnabled());
+    QVERIFY(m_window->showPane(QStringLiteral("issues")));
+    QVERIFY(!action->isEnabled());
+}
+
+void TestChartExport::png_data()
+{
+    QTest::addColumn<QString>("pane");
+    QTest::newRow("heatmap") << QStringLiteral("heatmap");
+    QTest::newRow("correlation") << QStringLiteral("correlation");
+}
+
+void TestChartExport::png()
+{
+    QFETCH(QString, pane);
+    QVERIFY(m_window->showPane(pane));
+    QTest::qWait(50); // let the pane lay out and paint once
+    const QString file = m_dir.filePath(pane + QStringLiteral(".png"));
+    const auto r = m_window->exportChart(file);
+    QVERIFY2(r.ok(), qPrintable(r.errorString()));
+    QImage image(file);
+    QVERIFY(!image.isNull());
+    // Twice the widget's size plus the title: far larger than the pane's chart area on screen.
+    QVERIFY2(image.width() > 800 && image.height() > 400,
+        qPrintable(QStringLiteral("%1x%2").arg(image.width()).arg(image.height())));
+    // A drawn chart has many colours (the heatmap's palette, the scatter's points), not a blank page.
+    QSet<QRgb> colours;
+    for (int y = 0; y < image.height(); y += 7)
+        for (int x = 0; x < image.width(); x += 7)
+            colours.insert(image.pixel(x, y));
+    QVERIFY2(colours.size() > 20, qPrintable(QString::number(colours.size())));
+}
+
+void TestChartExport::svgIsVectorWithTitle_data()
+{
+    QTest::addColumn<QString>("pane");
+    QTest::addColumn<QString>("expectedText");
+    QTest::newRow("heatmap") << QStringLiteral("heatmap") << QStringLiteral("Human");
+    QTest::newRow("correlation") << QStringLiteral("correlation") << QStringLiteral("Human score");
+}
+
+void TestChartExport::svgIsVectorWithTitle()
+{
+    QFETCH(QString, pane);
+    QFETCH(QString, expectedText);
+    QVERIFY(m_window->showPane(pane));
+    QTest::qWait(50);
+    const QString file = m_dir.filePath(pane + QStringLiteral(".svg"));
+    const auto r = m_window->exportChart(file);
+    QVERIFY2(r.ok(), qPrintable(r.errorString()));
+    QFile f(file);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QXmlStreamReader xml(&f);
+    QString title;
+    QStringList texts;
+    int shapes = 0;
+    while (!xml.atEnd()) {
+        if (xml.readNext() != QXmlStreamReader::StartElement)
+            continue;
+        if (xml.name() == QLatin1String("title"))
+            title = xml.readElementText();
+        else if (xml.name() == QLatin1String("text"))
+            texts << xml.readElementText(QXmlStreamReader::IncludeChildElements).simplified();
+        else if (xml.name() == QLatin1String("path") || xml.name() == QLatin1String("rect")
+            || xml.name() == QLatin1String("polyline"))
+            ++shapes;
+    }
+    QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+    // The title names the judge and the aspect; labels stay text; the marks are shapes.
+    QVERIFY2(title.contains(QLatin1String("hypo")) && title.contains(QLatin1String("coherence")), qPrintable(title));
+    QVERIFY2(texts.contains(title), qPrintable(texts.join(QLatin1Char('|')).left(400)));
+    QVERIFY2(texts.contains(expectedText), qPrintable(texts.join(QLatin1Char('|')).left(400)));
+    QVERIFY2(shapes > 50, qPrintable(QString::number(shapes)));
+}
+
+void TestChartExport::refusals()
+{
+    // No chart on the dataset pane: a message, no file.
+    QVERIFY(m_window->showPane(QStringLiteral("dataset")));
+    const QString none = m_dir.filePath(QStringLiteral("none.png"));
+    auto r = m_window->exportChart(none);
+    QVERIFY(!r.ok());
+    QVERIFY2(r.errorString().contains(QLatin1String("dataset")), qPrintable(r.errorString()));
+    QVERIFY(!QFile::exists(none));
+
+    // Unknown format: refused, and an existing file of that name is left as it was.
+    QVERIFY(m_window->showPane(QStringLiteral("heatmap")));
+    const QString jpg = m_dir.filePath(QStringLiteral("chart.jpg"));
+    {
+        QFile f(jpg);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("keep me");
+    }
+    r = m_window->exportChart(jpg);
+    QVERIFY(!r.ok());
+    QVERIFY2(r.errorString().contains(QLatin1String("jpg")), qPrintable(r.errorString()));
+    QFile f(jpg);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QCOMPARE(f.readAll(), QByteArray("keep me"));
+
+    // A folder that does not exist: the error names the file.
+    const QString missing = m_dir.filePath(QStringLiteral("no/such/dir/chart.png"));
+    r = m_window->exportChart(missing);
+    QVERIFY(!r.ok());
+    QVERIFY2(r.errorString().contains(QLatin1String("chart.png")), qPrintable(r.errorString()));
+}
+
+QTEST_MAIN(TestChartExport)
+#include "TestChartExport.moc"
