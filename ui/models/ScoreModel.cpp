@@ -36,15 +36,18 @@ CriterionData readCriteria(Project *project, const QString &judge)
         out.scores[s.itemId].insert(s.criterionKey, s.mean);
         scored.insert(s.criterionKey);
     }
-    // Columns follow the order of the judge's latest rubric version; keys scored but not in
-    // it (an older version's criteria) come after, sorted.
-    for (const Criterion &c : store.criteria(judge)) {
-        if (!c.enabled || !scored.contains(c.key))
-            continue;
-        out.keys << c.key;
-        out.labels << c.text;
-        scored.remove(c.key);
-    }
+    // Columns follow the order of the judge's latest rubric version: its enabled criteria, then
+    // the disabled ones that have scores (e.g. hypotheses HypoEval tried on the train items and
+    // did not select), then keys of older versions only, sorted.
+    const QVector<Criterion> criteria = store.criteria(judge);
+    for (const bool enabled : {true, false})
+        for (const Criterion &c : criteria) {
+            if (c.enabled != enabled || !scored.contains(c.key))
+                continue;
+            out.keys << c.key;
+            out.labels << (enabled ? c.text : ScoreModel::tr("(not used) %1").arg(c.text));
+            scored.remove(c.key);
+        }
     QStringList rest(scored.begin(), scored.end());
     rest.sort();
     for (const QString &key : std::as_const(rest)) {
