@@ -35,6 +35,22 @@
         <source>Cannot write %1</source>
         <translation>%1 kann nicht geschrieben werden</translation>
     </message>
+    <message>
+        <source>Save the chart of the shown pane (heatmap, correlation) to FILE (.png or .svg) once it is drawn, then quit.</source>
+        <translation>Das Diagramm des gezeigten Bereichs (Heatmap, Korrelation) nach dem Zeichnen in DATEI (.png oder .svg) speichern und beenden.</translation>
+    </message>
+    <message>
+        <source>Judge the heatmap and correlation panes show first.</source>
+        <translation>Bewerter, den Heatmap und Korrelation zuerst zeigen.</translation>
+    </message>
+    <message>
+        <source>No judge named %1 in this project</source>
+        <translation>Kein Bewerter namens %1 in diesem Projekt</translation>
+    </message>
+    <message>
+        <source>Milliseconds to wait before --screenshot or --export-chart.</source>
+        <translation>Millisekunden Wartezeit vor --screenshot oder --export-chart.</translation>
+    </message>
 </context>
 <context>
     <name>rubric::AnnotatePane</name>
@@ -283,6 +299,175 @@
     </message>
 </context>
 <context>
+    <name>rubric::CorrelationModel</name>
+    <message>
+        <source>n/a</source>
+        <translation>k. A.</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>[%1, %2]</source>
+        <translation>[%1, %2]</translation>
+    </message>
+    <message>
+        <source>computing…</source>
+        <translation>wird berechnet…</translation>
+    </message>
+    <message>
+        <source>Judge</source>
+        <translation>Bewerter</translation>
+    </message>
+    <message>
+        <source>n</source>
+        <translation>n</translation>
+    </message>
+    <message>
+        <source>Pearson</source>
+        <translation>Pearson</translation>
+    </message>
+    <message>
+        <source>Spearman</source>
+        <translation>Spearman</translation>
+    </message>
+    <message>
+        <source>Kendall τ-b</source>
+        <translation>Kendall τ-b</translation>
+    </message>
+    <message>
+        <source>Pearson 95% CI</source>
+        <translation>Pearson 95-%-KI</translation>
+    </message>
+</context>
+<context>
+    <name>rubric::CorrelationPane</name>
+    <message>
+        <source>Dataset level</source>
+        <translation>Datensatzebene</translation>
+    </message>
+    <message>
+        <source>Group level (per document, averaged)</source>
+        <translation>Gruppenebene (je Dokument, gemittelt)</translation>
+    </message>
+    <message>
+        <source>System level (per-system means)</source>
+        <translation>Systemebene (Mittelwerte je System)</translation>
+    </message>
+    <message>
+        <source>Dataset: one correlation over all items. Group: per group (document / prompt), averaged over groups. System: the systems' mean scores correlated.</source>
+        <translation>Datensatz: eine Korrelation über alle Elemente. Gruppe: je Gruppe (Dokument / Prompt), über die Gruppen gemittelt. System: die Mittelwerte der Systeme korreliert.</translation>
+    </message>
+    <message>
+        <source>All items</source>
+        <translation>Alle Elemente</translation>
+    </message>
+    <message>
+        <source>Train split</source>
+        <translation>Trainingsteil</translation>
+    </message>
+    <message>
+        <source>Test split</source>
+        <translation>Testteil</translation>
+    </message>
+    <message>
+        <source>Correlations are reported on the held-out test split by default</source>
+        <translation>Korrelationen werden standardmäßig auf dem zurückgehaltenen Testteil berichtet</translation>
+    </message>
+    <message>
+        <source>Items</source>
+        <translation>Elemente</translation>
+    </message>
+    <message>
+        <source>Least-squares fit</source>
+        <translation>Ausgleichsgerade</translation>
+    </message>
+    <message>
+        <source>Human score</source>
+        <translation>Menschliche Bewertung</translation>
+    </message>
+    <message>
+        <source>Judge score</source>
+        <translation>Bewerter-Punktzahl</translation>
+    </message>
+    <message>
+        <source>Pearson per criterion (95% bootstrap interval)</source>
+        <translation>Pearson je Kriterium (95-%-Bootstrap-Intervall)</translation>
+    </message>
+    <message>
+        <source>Every judge that scores this aspect, at the chosen level and split</source>
+        <translation>Jeder Bewerter dieses Aspekts, auf der gewählten Ebene und Teilmenge</translation>
+    </message>
+    <message>
+        <source>Point at an item to identify it.</source>
+        <translation>Zeigen Sie auf einen Punkt, um das Element zu erkennen.</translation>
+    </message>
+    <message>
+        <source>%1 vs human on %2 · %3 · %4</source>
+        <translation>%1 gegen Mensch bei %2 · %3 · %4</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; vs human · %2</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; gegen Mensch · %2</translation>
+    </message>
+    <message>
+        <source>No judge scores this aspect yet.</source>
+        <translation>Noch kein Bewerter bewertet diesen Aspekt.</translation>
+    </message>
+    <message>
+        <source>Least-squares fit: judge = %1 + %2 × human</source>
+        <translation>Ausgleichsgerade: Bewerter = %1 + %2 × Mensch</translation>
+    </message>
+    <message>
+        <source>Judge vs human</source>
+        <translation>Bewerter gegen Mensch</translation>
+    </message>
+    <message>
+        <source>Judge vs human · Pearson %1 at this level (n = %2)</source>
+        <translation>Bewerter gegen Mensch · Pearson %1 auf dieser Ebene (n = %2)</translation>
+    </message>
+    <message>
+        <source>Pearson</source>
+        <translation>Pearson</translation>
+    </message>
+    <message>
+        <source>Pearson r with human</source>
+        <translation>Pearson r mit Mensch</translation>
+    </message>
+    <message>
+        <source>%1 — human %2, judge %3</source>
+        <translation>%1 — Mensch %2, Bewerter %3</translation>
+    </message>
+    <message>
+        <source> (and %1 more here)</source>
+        <translation> (und %1 weitere hier)</translation>
+    </message>
+</context>
+<context>
+    <name>rubric::CriterionScoreModel</name>
+    <message>
+        <source>—</source>
+        <translation>—</translation>
+    </message>
+    <message>
+        <source>Criterion</source>
+        <translation>Kriterium</translation>
+    </message>
+    <message>
+        <source>Sample</source>
+        <translation>Stichprobe</translation>
+    </message>
+    <message>
+        <source>Score</source>
+        <translation>Punktzahl</translation>
+    </message>
+    <message>
+        <source>Parse</source>
+        <translation>Auswertung</translation>
+    </message>
+</context>
+<context>
     <name>rubric::DatasetPane</name>
     <message>
         <source>Import…</source>
@@ -355,6 +540,148 @@
     <message>
         <source>(no reference)</source>
         <translation>(keine Referenz)</translation>
+    </message>
+</context>
+<context>
+    <name>rubric::HeatmapPane</name>
+    <message>
+        <source>The judge (run or imported scores) whose criteria are shown</source>
+        <translation>Der Bewerter (Lauf oder importierte Punktzahlen), dessen Kriterien gezeigt werden</translation>
+    </message>
+    <message>
+        <source>The aspect whose human and judge scores are shown</source>
+        <translation>Der Aspekt, dessen menschliche und Bewerter-Punktzahlen gezeigt werden</translation>
+    </message>
+    <message>
+        <source>Colour by score</source>
+        <translation>Farbe nach Punktzahl</translation>
+    </message>
+    <message>
+        <source>Colour by residual (judge − human)</source>
+        <translation>Farbe nach Abweichung (Bewerter − Mensch)</translation>
+    </message>
+    <message>
+        <source>All items</source>
+        <translation>Alle Elemente</translation>
+    </message>
+    <message>
+        <source>Train split</source>
+        <translation>Trainingsteil</translation>
+    </message>
+    <message>
+        <source>Test split</source>
+        <translation>Testteil</translation>
+    </message>
+    <message>
+        <source>Show only the items of one side of the train/test split</source>
+        <translation>Nur die Elemente einer Seite der Trainings-/Testaufteilung zeigen</translation>
+    </message>
+    <message>
+        <source>Click a cell to read the judge's answer; click a column header to sort</source>
+        <translation>Klicken Sie auf eine Zelle, um die Antwort des Bewerters zu lesen, auf einen Spaltenkopf, um zu sortieren</translation>
+    </message>
+    <message>
+        <source>The judge's reasoning for the selected answer</source>
+        <translation>Die Begründung des Bewerters für die gewählte Antwort</translation>
+    </message>
+    <message>
+        <source>The raw answer as the judge returned it</source>
+        <translation>Die Antwort, wie der Bewerter sie zurückgab</translation>
+    </message>
+    <message>
+        <source>Click a cell to read the judge's answer.</source>
+        <translation>Klicken Sie auf eine Zelle, um die Antwort des Bewerters zu lesen.</translation>
+    </message>
+    <message>
+        <source>Judge:</source>
+        <translation>Bewerter:</translation>
+    </message>
+    <message>
+        <source>Aspect:</source>
+        <translation>Aspekt:</translation>
+    </message>
+    <message>
+        <source>Reasoning</source>
+        <translation>Begründung</translation>
+    </message>
+    <message>
+        <source>Raw answer</source>
+        <translation>Rohantwort</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n item(s)</source>
+        <translation><numerusform>%n Element</numerusform><numerusform>%n Elemente</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n criterion column(s)</source>
+        <translation><numerusform>%n Kriteriumsspalte</numerusform><numerusform>%n Kriteriumsspalten</numerusform></translation>
+    </message>
+    <message>
+        <source>%1 on %2 · %3 · %4 · %5</source>
+        <translation>%1 bei %2 · %3 · %4 · %5</translation>
+    </message>
+    <message>
+        <source>no score</source>
+        <translation>keine Punktzahl</translation>
+    </message>
+    <message>
+        <source>%1: %2%3</source>
+        <translation>%1: %2%3</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; · human score %2</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; · menschliche Bewertung %2</translation>
+    </message>
+    <message>
+        <source>No human annotations.</source>
+        <translation>Keine menschlichen Annotationen.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; · judge score %2 (all criteria)</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; · Bewerter-Punktzahl %2 (alle Kriterien)</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; · &lt;b&gt;%2&lt;/b&gt; · %3&lt;br&gt;%4</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; · &lt;b&gt;%2&lt;/b&gt; · %3&lt;br&gt;%4</translation>
+    </message>
+    <message>
+        <source>The judge has no answer stored for this cell.</source>
+        <translation>Für diese Zelle ist keine Antwort des Bewerters gespeichert.</translation>
+    </message>
+    <message>
+        <source>(no reasoning given)</source>
+        <translation>(keine Begründung angegeben)</translation>
+    </message>
+</context>
+<context>
+    <name>rubric::HeatmapView</name>
+    <message>
+        <source>low</source>
+        <translation>niedrig</translation>
+    </message>
+    <message>
+        <source>high</source>
+        <translation>hoch</translation>
+    </message>
+    <message>
+        <source>below</source>
+        <translation>darunter</translation>
+    </message>
+    <message>
+        <source>above</source>
+        <translation>darüber</translation>
+    </message>
+    <message>
+        <source>Score</source>
+        <translation>Punktzahl</translation>
+    </message>
+    <message>
+        <source>Judge − human</source>
+        <translation>Bewerter − Mensch</translation>
     </message>
 </context>
 <context>
@@ -703,6 +1030,42 @@
         <source>Exported the scores of %1 items to %2.</source>
         <translation>Die Bewertungen von %1 Elementen nach %2 exportiert.</translation>
     </message>
+    <message>
+        <source>Heatmap</source>
+        <translation>Heatmap</translation>
+    </message>
+    <message>
+        <source>Correlation</source>
+        <translation>Korrelation</translation>
+    </message>
+    <message>
+        <source>Export &amp;Chart…</source>
+        <translation>&amp;Diagramm exportieren…</translation>
+    </message>
+    <message>
+        <source>Save the chart of the current pane as a PNG image or an SVG drawing</source>
+        <translation>Das Diagramm des aktuellen Bereichs als PNG-Bild oder SVG-Zeichnung speichern</translation>
+    </message>
+    <message>
+        <source>The %1 pane has no chart to export.</source>
+        <translation>Der Bereich %1 hat kein Diagramm zum Exportieren.</translation>
+    </message>
+    <message>
+        <source>There is no chart to export yet: no judge scores this aspect.</source>
+        <translation>Noch kein Diagramm zum Exportieren: kein Bewerter bewertet diesen Aspekt.</translation>
+    </message>
+    <message>
+        <source>Export Chart</source>
+        <translation>Diagramm exportieren</translation>
+    </message>
+    <message>
+        <source>Chart export failed: %1</source>
+        <translation>Diagrammexport fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>Saved the chart to %1.</source>
+        <translation>Diagramm nach %1 gespeichert.</translation>
+    </message>
 </context>
 <context>
     <name>rubric::MessageBar</name>
@@ -720,6 +1083,37 @@
     <message>
         <source>cannot write the file: %1</source>
         <translation>die Datei kann nicht geschrieben werden: %1</translation>
+    </message>
+</context>
+<context>
+    <name>rubric::ScoreModel</name>
+    <message>
+        <source>(not used) %1</source>
+        <translation>(nicht verwendet) %1</translation>
+    </message>
+    <message>
+        <source>%1 — %2: %3</source>
+        <translation>%1 — %2: %3</translation>
+    </message>
+    <message>
+        <source>no score</source>
+        <translation>keine Punktzahl</translation>
+    </message>
+    <message>
+        <source>Human</source>
+        <translation>Mensch</translation>
+    </message>
+    <message>
+        <source>Judge</source>
+        <translation>Bewerter</translation>
+    </message>
+    <message>
+        <source>Mean human score (%1)</source>
+        <translation>Mittlere menschliche Bewertung (%1)</translation>
+    </message>
+    <message>
+        <source>Aggregated judge score of %1 (%2)</source>
+        <translation>Zusammengefasste Bewerter-Punktzahl von %1 (%2)</translation>
     </message>
 </context>
 <context>

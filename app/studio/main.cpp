@@ -55,7 +55,10 @@ int main(int argc, char **argv)
     const QCommandLineOption judgeOption(QStringLiteral("judge"),
                                          QApplication::translate("main", "Judge the heatmap and correlation panes show first."),
                                          QStringLiteral("name"));
-    parser.addOptions({paneOption, shotOption, sizeOption, annotatorOption, chartOption, judgeOption});
+    const QCommandLineOption delayOption(QStringLiteral("delay"),
+                                         QApplication::translate("main", "Milliseconds to wait before --screenshot or --export-chart."),
+                                         QStringLiteral("ms"), QStringLiteral("1500"));
+    parser.addOptions({paneOption, shotOption, sizeOption, annotatorOption, chartOption, judgeOption, delayOption});
     parser.process(app);
 
     if (parser.isSet(annotatorOption))
@@ -84,7 +87,7 @@ int main(int argc, char **argv)
     if (parser.isSet(shotOption)) {
         const QString file = parser.value(shotOption);
         // Grab once the event loop has laid out and painted the window.
-        QTimer::singleShot(700, &window, [&window, file] {
+        QTimer::singleShot(parser.value(delayOption).toInt(), &window, [&window, file] {
             const bool ok = window.grab().save(file);
             if (!ok)
                 std::fprintf(stderr, "%s\n", qPrintable(QApplication::translate("main", "Cannot write %1").arg(file)));
@@ -94,7 +97,7 @@ int main(int argc, char **argv)
     if (parser.isSet(chartOption)) {
         const QString file = parser.value(chartOption);
         // Charts fill in from the event loop (bootstrap intervals run in the background): wait a moment.
-        QTimer::singleShot(1500, &window, [&window, file] {
+        QTimer::singleShot(parser.value(delayOption).toInt(), &window, [&window, file] {
             const auto r = window.exportChart(file);
             if (!r)
                 std::fprintf(stderr, "%s\n", qPrintable(r.errorString()));
