@@ -1,0 +1,13 @@
+#!/bin/sh
+# Every tr() string of the studio has German: extract the strings from the sources afresh (as
+# `ninja update_translations` does) into a scratch copy of rubric_de.ts and let fill_de.py fill
+# it; the script names each string it has no German for and fails.
+set -eu
+src=$1
+lupdate_bin=$2
+python_bin=${3:-python3}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cp "$src/translations/rubric_de.ts" "$work/rubric_de.ts"
+"$lupdate_bin" -silent -no-obsolete -locations none "$src/ui" "$src/app/studio/main.cpp" -ts "$work/rubric_de.ts"
+"$python_bin" "$src/translations/fill_de.py" "$work/rubric_de.ts"
