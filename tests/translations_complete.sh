@@ -11,3 +11,9 @@ trap 'rm -rf "$work"' EXIT
 cp "$src/translations/rubric_de.ts" "$work/rubric_de.ts"
 "$lupdate_bin" -silent -no-obsolete -locations none "$src/ui" "$src/app/studio/main.cpp" -ts "$work/rubric_de.ts"
 "$python_bin" "$src/translations/fill_de.py" "$work/rubric_de.ts"
+# …and the committed file is that result, so the build's .qm files carry it.
+if ! cmp -s "$work/rubric_de.ts" "$src/translations/rubric_de.ts"; then
+    echo "translations/rubric_de.ts is stale: run 'ninja -C build update_translations && python3 translations/fill_de.py'" >&2
+    diff "$src/translations/rubric_de.ts" "$work/rubric_de.ts" | head -20 >&2
+    exit 1
+fi
