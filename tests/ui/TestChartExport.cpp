@@ -8,6 +8,7 @@
 #include <QAction>
 #include <QFile>
 #include <QImage>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QXmlStreamReader>
 #include <QtTest>
@@ -26,6 +27,7 @@ private slots:
     void svgIsVectorWithTitle_data();
     void svgIsVectorWithTitle();
     void refusals();
+    void quitWhileBootstrapRuns();
 
 private:
     QTemporaryDir m_dir;
@@ -169,6 +171,34 @@ void TestChartExport::refusals()
     r = m_window->exportChart(missing);
     QVERIFY(!r.ok());
     QVERIFY2(r.errorString().contains(QLatin1String("chart.png")), qPrintable(r.errorString()));
+}
+
+void TestChartExport::quitWhileBootstrapRuns()
+{
+    // The correlation pane computes bootstrap intervals in the background; quitting while they
+    // run (here: export at once, then exit) must end cleanly, not crash in the thread pool.
+    const QString big = m_dir.filePath(QStringLiteral("big.rubric"));
+    {
+        auto project = fixture::openProject(big);
+        fixture::fillSynthetic(*project, 1600, 10);
+    }
+    const QString studio
+        = QFileInfo(qEnvironmentVariable("RUBRIC_CLI")).absoluteDir().filePath(QStringLiteral("rubric-studio"));
+    QVERIFY2(QFileInfo::exists(studio), qPrintable(studio));
+    for (int i = 0; i < 4; ++i) {
+        QProcess p;
+        p.setProcessChannelMode(QProcess::MergedChannels);
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(
+            QStringLiteral("XDG_CONFIG_HOME"), m_dir.filePath(QStringLiteral("config"))); // not the user's settings
+        p.setProcessEnvironment(env);
+        p.start(studio,
+            { big, QStringLiteral("--pane"), QStringLiteral("correlation"), QStringLiteral("--delay"),
+                QStringLiteral("0"), QStringLiteral("--export-chart"),
+                m_dir.filePath(QStringLiteral("quit%1.png").arg(i)) });
+        QVERIFY(p.waitForFinished(60000));
+        QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0, p.readAll().constData());
+    }
 }
 
 QTEST_MAIN(TestChartExport)
