@@ -53,6 +53,57 @@
     </message>
 </context>
 <context>
+    <name>rubric::AgreementLabel</name>
+    <message>
+        <source>&lt;small&gt;(1 item)&lt;/small&gt;</source>
+        <translation>&lt;small&gt;(1 Element)&lt;/small&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;small&gt;(%1 items)&lt;/small&gt;</source>
+        <translation>&lt;small&gt;(%1 Elemente)&lt;/small&gt;</translation>
+    </message>
+    <message>
+        <source>Agreement</source>
+        <translation>Übereinstimmung</translation>
+    </message>
+    <message>
+        <source>(Krippendorff's α, interval, %1)</source>
+        <translation>(Krippendorffs α, intervallskaliert, %1)</translation>
+    </message>
+    <message>
+        <source>train split</source>
+        <translation>Trainingsteil</translation>
+    </message>
+    <message>
+        <source>all items</source>
+        <translation>alle Elemente</translation>
+    </message>
+    <message>
+        <source>Aspect</source>
+        <translation>Aspekt</translation>
+    </message>
+    <message>
+        <source>Between people</source>
+        <translation>Zwischen Personen</translation>
+    </message>
+    <message>
+        <source>%1 vs people</source>
+        <translation>%1 gegen Personen</translation>
+    </message>
+    <message>
+        <source>&lt;small&gt;%1 annotators&lt;/small&gt;</source>
+        <translation>&lt;small&gt;%1 Annotatoren&lt;/small&gt;</translation>
+    </message>
+    <message>
+        <source>needs a second annotator</source>
+        <translation>braucht eine zweite Person</translation>
+    </message>
+    <message>
+        <source>Judge agreement is hidden in blind mode.</source>
+        <translation>Die Übereinstimmung der Bewerter ist im Blindmodus verborgen.</translation>
+    </message>
+</context>
+<context>
     <name>rubric::AnnotatePane</name>
     <message>
         <source>1 … 9, 0</source>
@@ -123,10 +174,6 @@
         <translation>Blind (Bewerter-Punkte verbergen)</translation>
     </message>
     <message>
-        <source>Use 30 suggestions as the train split</source>
-        <translation>30 Vorschläge als Trainingsteil verwenden</translation>
-    </message>
-    <message>
         <source>&lt;h2&gt;Who is annotating?&lt;/h2&gt;&lt;p&gt;Your scores are saved under this name, so that several people can label the same items and their agreement can be measured.&lt;/p&gt;</source>
         <translation>&lt;h2&gt;Wer annotiert?&lt;/h2&gt;&lt;p&gt;Ihre Bewertungen werden unter diesem Namen gespeichert, damit mehrere Personen dieselben Elemente bewerten und ihre Übereinstimmung gemessen werden kann.&lt;/p&gt;</translation>
     </message>
@@ -153,22 +200,6 @@
     <message>
         <source>Output to score</source>
         <translation>Zu bewertende Ausgabe</translation>
-    </message>
-    <message>
-        <source>stratified by group</source>
-        <translation>geschichtet nach Gruppe</translation>
-    </message>
-    <message>
-        <source>stratified by system</source>
-        <translation>geschichtet nach System</translation>
-    </message>
-    <message>
-        <source>random</source>
-        <translation>zufällig</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Label next&lt;/b&gt;</source>
-        <translation>&lt;b&gt;Als Nächstes bewerten&lt;/b&gt;</translation>
     </message>
     <message>
         <source>Annotating as &lt;b&gt;%1&lt;/b&gt;</source>
@@ -229,62 +260,6 @@
     <message>
         <source>Judges — %1</source>
         <translation>Bewerter — %1</translation>
-    </message>
-    <message>
-        <source>item %1</source>
-        <translation>Element %1</translation>
-    </message>
-    <message>
-        <source>Could not save the split: %1</source>
-        <translation>Die Aufteilung konnte nicht gespeichert werden: %1</translation>
-    </message>
-    <message>
-        <source>Agreement</source>
-        <translation>Übereinstimmung</translation>
-    </message>
-    <message>
-        <source>(Krippendorff's α, interval, %1)</source>
-        <translation>(Krippendorffs α, intervallskaliert, %1)</translation>
-    </message>
-    <message>
-        <source>train split</source>
-        <translation>Trainingsteil</translation>
-    </message>
-    <message>
-        <source>all items</source>
-        <translation>alle Elemente</translation>
-    </message>
-    <message>
-        <source>Aspect</source>
-        <translation>Aspekt</translation>
-    </message>
-    <message>
-        <source>Between people</source>
-        <translation>Zwischen Personen</translation>
-    </message>
-    <message>
-        <source>%1 vs people</source>
-        <translation>%1 gegen Personen</translation>
-    </message>
-    <message>
-        <source>needs a second annotator</source>
-        <translation>braucht eine zweite Person</translation>
-    </message>
-    <message>
-        <source>Judge agreement is hidden in blind mode.</source>
-        <translation>Die Übereinstimmung der Bewerter ist im Blindmodus verborgen.</translation>
-    </message>
-    <message>
-        <source>&lt;small&gt;(1 item)&lt;/small&gt;</source>
-        <translation>&lt;small&gt;(1 Element)&lt;/small&gt;</translation>
-    </message>
-    <message>
-        <source>&lt;small&gt;(%1 items)&lt;/small&gt;</source>
-        <translation>&lt;small&gt;(%1 Elemente)&lt;/small&gt;</translation>
-    </message>
-    <message>
-        <source>&lt;small&gt;%1 annotators&lt;/small&gt;</source>
-        <translation>&lt;small&gt;%1 Annotatoren&lt;/small&gt;</translation>
     </message>
 </context>
 <context>
@@ -1141,6 +1116,37 @@
     <message>
         <source>A new language takes effect the next time the studio starts.</source>
         <translation>Eine neue Sprache gilt ab dem nächsten Start des Studios.</translation>
+    </message>
+</context>
+<context>
+    <name>rubric::SuggestionBox</name>
+    <message>
+        <source>Use 30 suggestions as the train split</source>
+        <translation>30 Vorschläge als Trainingsteil verwenden</translation>
+    </message>
+    <message>
+        <source>stratified by group</source>
+        <translation>geschichtet nach Gruppe</translation>
+    </message>
+    <message>
+        <source>stratified by system</source>
+        <translation>geschichtet nach System</translation>
+    </message>
+    <message>
+        <source>random</source>
+        <translation>zufällig</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Label next&lt;/b&gt;</source>
+        <translation>&lt;b&gt;Als Nächstes bewerten&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>item %1</source>
+        <translation>Element %1</translation>
+    </message>
+    <message>
+        <source>Could not save the split: %1</source>
+        <translation>Die Aufteilung konnte nicht gespeichert werden: %1</translation>
     </message>
 </context>
 </TS>

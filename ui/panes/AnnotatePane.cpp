@@ -1,14 +1,12 @@
 #include "AnnotatePane.h"
 
-#include "LabelSuggester.h"
 #include "Settings.h"
-#include "stats/Agreement.h"
-#include "stats/ProjectData.h"
 #include "store/Project.h"
+#include "widgets/AgreementLabel.h"
 #include "widgets/AspectScoreRow.h"
+#include "widgets/SuggestionBox.h"
 
 #include <QCheckBox>
-#include <QComboBox>
 #include <QDateTime>
 #include <QFormLayout>
 #include <QGridLayout>
@@ -16,7 +14,6 @@
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
-#include <QListWidget>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
@@ -25,15 +22,14 @@
 #include <QStackedWidget>
 #include <QTextBrowser>
 #include <QVBoxLayout>
-
 #include <cmath>
 
 namespace rubric {
 namespace {
 
-QTextBrowser *makeTextView(const QString &objectName, QWidget *parent)
+QTextBrowser* makeTextView(const QString& objectName, QWidget* parent)
 {
-    auto *view = new QTextBrowser(parent);
+    auto* view = new QTextBrowser(parent);
     view->setObjectName(objectName);
     view->setFocusPolicy(Qt::NoFocus);
     view->setLineWrapMode(QTextEdit::WidgetWidth);
@@ -44,13 +40,13 @@ QTextBrowser *makeTextView(const QString &objectName, QWidget *parent)
     return view;
 }
 
-QWidget *titled(const QString &title, QWidget *content, QWidget *parent)
+QWidget* titled(const QString& title, QWidget* content, QWidget* parent)
 {
-    auto *box = new QWidget(parent);
-    auto *layout = new QVBoxLayout(box);
+    auto* box = new QWidget(parent);
+    auto* layout = new QVBoxLayout(box);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(4);
-    auto *label = new QLabel(title, box);
+    auto* label = new QLabel(title, box);
     QFont f = label->font();
     f.setBold(true);
     label->setFont(f);
@@ -61,24 +57,23 @@ QWidget *titled(const QString &title, QWidget *content, QWidget *parent)
 
 QString cheatSheetText()
 {
-    const auto row = [](const QString &keys, const QString &what) {
+    const auto row = [](const QString& keys, const QString& what) {
         return QStringLiteral("<tr><td style='padding-right:16px'><b>%1</b></td><td>%2</td></tr>").arg(keys, what);
     };
     return QStringLiteral("<table>")
-           + row(AnnotatePane::tr("1 … 9, 0"), AnnotatePane::tr("score the focused aspect, then go to the next aspect"))
-           + row(AnnotatePane::tr("Tab / Shift+Tab, ↓ / ↑"), AnnotatePane::tr("next / previous aspect"))
-           + row(AnnotatePane::tr("Enter"), AnnotatePane::tr("save the note and go to the next item"))
-           + row(AnnotatePane::tr("→ / ←"), AnnotatePane::tr("next / previous item"))
-           + row(AnnotatePane::tr("Backspace"), AnnotatePane::tr("clear the focused aspect's score"))
-           + row(AnnotatePane::tr("N"), AnnotatePane::tr("write a note (Enter or Esc returns to scoring)"))
-           + row(AnnotatePane::tr("?"), AnnotatePane::tr("show or hide this sheet"))
-           + QStringLiteral("</table><p>")
-           + AnnotatePane::tr("Every score is saved the moment you press the key.") + QStringLiteral("</p>");
+        + row(AnnotatePane::tr("1 … 9, 0"), AnnotatePane::tr("score the focused aspect, then go to the next aspect"))
+        + row(AnnotatePane::tr("Tab / Shift+Tab, ↓ / ↑"), AnnotatePane::tr("next / previous aspect"))
+        + row(AnnotatePane::tr("Enter"), AnnotatePane::tr("save the note and go to the next item"))
+        + row(AnnotatePane::tr("→ / ←"), AnnotatePane::tr("next / previous item"))
+        + row(AnnotatePane::tr("Backspace"), AnnotatePane::tr("clear the focused aspect's score"))
+        + row(AnnotatePane::tr("N"), AnnotatePane::tr("write a note (Enter or Esc returns to scoring)"))
+        + row(AnnotatePane::tr("?"), AnnotatePane::tr("show or hide this sheet")) + QStringLiteral("</table><p>")
+        + AnnotatePane::tr("Every score is saved the moment you press the key.") + QStringLiteral("</p>");
 }
 
 } // namespace
 
-AnnotatePane::AnnotatePane(QWidget *parent)
+AnnotatePane::AnnotatePane(QWidget* parent)
     : QWidget(parent)
     , m_pages(new QStackedWidget(this))
     , m_nameEdit(new QLineEdit(this))
@@ -94,22 +89,20 @@ AnnotatePane::AnnotatePane(QWidget *parent)
     , m_aspectBox(new QWidget(this))
     , m_note(new QLineEdit(this))
     , m_cheatSheet(new QFrame(this))
-    , m_agreement(new QLabel(this))
-    , m_suggestions(new QListWidget(this))
-    , m_stratum(new QComboBox(this))
-    , m_makeSplit(new QPushButton(tr("Use 30 suggestions as the train split"), this))
+    , m_agreement(new AgreementLabel(this))
+    , m_suggestions(new SuggestionBox(this))
 {
     setObjectName(QStringLiteral("annotatePane"));
 
     // --- start page: who is annotating
-    auto *start = new QWidget(this);
-    auto *startLayout = new QVBoxLayout(start);
-    auto *startBox = new QWidget(start);
+    auto* start = new QWidget(this);
+    auto* startLayout = new QVBoxLayout(start);
+    auto* startBox = new QWidget(start);
     startBox->setFixedWidth(480);
-    auto *form = new QVBoxLayout(startBox);
-    auto *hello = new QLabel(tr("<h2>Who is annotating?</h2><p>Your scores are saved under this name, so that "
+    auto* form = new QVBoxLayout(startBox);
+    auto* hello = new QLabel(tr("<h2>Who is annotating?</h2><p>Your scores are saved under this name, so that "
                                 "several people can label the same items and their agreement can be measured.</p>"),
-                             startBox);
+        startBox);
     hello->setWordWrap(true);
     m_nameEdit->setObjectName(QStringLiteral("annotatorEdit"));
     m_nameEdit->setPlaceholderText(tr("Your name"));
@@ -120,7 +113,7 @@ AnnotatePane::AnnotatePane(QWidget *parent)
     form->addWidget(m_start, 0, Qt::AlignRight);
     // Centred by stretches, not by alignment: an aligned widget gets its sizeHint height, and
     // the wrapped introduction would be cut to one line.
-    auto *centred = new QHBoxLayout;
+    auto* centred = new QHBoxLayout;
     centred->addStretch(1);
     centred->addWidget(startBox);
     centred->addStretch(1);
@@ -140,7 +133,7 @@ AnnotatePane::AnnotatePane(QWidget *parent)
     m_surface->installEventFilter(this);
 
     m_who->setObjectName(QStringLiteral("annotatorLabel"));
-    auto *change = new QPushButton(tr("Change"), m_surface);
+    auto* change = new QPushButton(tr("Change"), m_surface);
     change->setObjectName(QStringLiteral("changeAnnotatorButton"));
     change->setFocusPolicy(Qt::NoFocus);
     connect(change, &QPushButton::clicked, this, [this] {
@@ -160,12 +153,12 @@ AnnotatePane::AnnotatePane(QWidget *parent)
     m_blindCheck->setObjectName(QStringLiteral("blindCheck"));
     m_blindCheck->setFocusPolicy(Qt::NoFocus);
     connect(m_blindCheck, &QCheckBox::toggled, this, &AnnotatePane::setBlind);
-    auto *help = new QPushButton(tr("Keys (?)"), m_surface);
+    auto* help = new QPushButton(tr("Keys (?)"), m_surface);
     help->setObjectName(QStringLiteral("helpButton"));
     help->setFocusPolicy(Qt::NoFocus);
     connect(help, &QPushButton::clicked, this, [this] { m_cheatSheet->setVisible(!m_cheatSheet->isVisible()); });
 
-    auto *header = new QHBoxLayout;
+    auto* header = new QHBoxLayout;
     header->addWidget(m_who);
     header->addWidget(change);
     header->addSpacing(16);
@@ -185,16 +178,16 @@ AnnotatePane::AnnotatePane(QWidget *parent)
         pal.setColor(QPalette::WindowText, pal.color(QPalette::ToolTipText));
         m_cheatSheet->setPalette(pal);
     }
-    auto *cheatLayout = new QVBoxLayout(m_cheatSheet);
-    auto *cheatText = new QLabel(cheatSheetText(), m_cheatSheet);
+    auto* cheatLayout = new QVBoxLayout(m_cheatSheet);
+    auto* cheatText = new QLabel(cheatSheetText(), m_cheatSheet);
     cheatText->setTextFormat(Qt::RichText);
     cheatLayout->addWidget(cheatText);
     m_cheatSheet->hide();
 
-    auto *aspectsLayout = new QVBoxLayout(m_aspectBox);
+    auto* aspectsLayout = new QVBoxLayout(m_aspectBox);
     aspectsLayout->setContentsMargins(0, 0, 0, 0);
     aspectsLayout->setSpacing(8);
-    auto *scroll = new QScrollArea(m_surface);
+    auto* scroll = new QScrollArea(m_surface);
     scroll->setWidgetResizable(true);
     scroll->setFocusPolicy(Qt::NoFocus);
     scroll->setFrameShape(QFrame::NoFrame);
@@ -203,14 +196,14 @@ AnnotatePane::AnnotatePane(QWidget *parent)
     m_note->setPlaceholderText(tr("Note (optional): N to write, Enter or Esc to return"));
     m_note->setFocusPolicy(Qt::ClickFocus);
     m_note->installEventFilter(this);
-    auto *right = new QWidget(m_surface);
+    auto* right = new QWidget(m_surface);
     right->setMinimumWidth(380); // room for the definitions to read as paragraphs
-    auto *rightLayout = new QVBoxLayout(right);
+    auto* rightLayout = new QVBoxLayout(right);
     rightLayout->setContentsMargins(0, 0, 0, 0);
     rightLayout->addWidget(scroll, 1);
     rightLayout->addWidget(m_note);
 
-    auto *texts = new QSplitter(Qt::Horizontal, m_surface);
+    auto* texts = new QSplitter(Qt::Horizontal, m_surface);
     texts->addWidget(titled(tr("Source"), m_source, texts));
     texts->addWidget(titled(tr("Output to score"), m_output, texts));
     texts->addWidget(right);
@@ -218,51 +211,15 @@ AnnotatePane::AnnotatePane(QWidget *parent)
     texts->setStretchFactor(1, 3);
     texts->setStretchFactor(2, 4);
 
-    m_agreement->setObjectName(QStringLiteral("agreementLabel"));
-    m_agreement->setTextFormat(Qt::RichText);
-    m_agreement->setAlignment(Qt::AlignTop | Qt::AlignLeft);
-    m_agreement->setWordWrap(true);
-    m_agreement->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-    m_suggestions->setObjectName(QStringLiteral("suggestionList"));
-    m_suggestions->setFocusPolicy(Qt::NoFocus);
-    m_suggestions->setFlow(QListView::LeftToRight);
-    m_suggestions->setWrapping(true);
-    m_suggestions->setMaximumHeight(64);
-    m_stratum->setObjectName(QStringLiteral("stratumCombo"));
-    m_stratum->setFocusPolicy(Qt::NoFocus);
-    m_stratum->addItem(tr("stratified by group"), QStringLiteral("group"));
-    m_stratum->addItem(tr("stratified by system"), QStringLiteral("system"));
-    m_stratum->addItem(tr("random"), QStringLiteral("none"));
-    m_makeSplit->setObjectName(QStringLiteral("makeSplitButton"));
-    m_makeSplit->setFocusPolicy(Qt::NoFocus);
-    connect(m_stratum, &QComboBox::currentIndexChanged, this, [this] {
-        Settings::setValue(Settings::Key::SuggestStratum, m_stratum->currentData());
-        updateSuggestions();
-    });
-    connect(m_suggestions, &QListWidget::itemActivated, this,
-            [this](QListWidgetItem *item) { goToItem(item->data(Qt::UserRole).toString()); });
-    connect(m_suggestions, &QListWidget::itemClicked, this,
-            [this](QListWidgetItem *item) { goToItem(item->data(Qt::UserRole).toString()); });
-    connect(m_makeSplit, &QPushButton::clicked, this, &AnnotatePane::makeTrainSplit);
+    connect(m_suggestions, &SuggestionBox::itemChosen, this, [this](const QString& id) { goToItem(id); });
+    connect(m_suggestions, &SuggestionBox::problem, this, &AnnotatePane::problem);
 
-    auto *suggestBox = new QWidget(m_surface);
-    auto *suggestLayout = new QVBoxLayout(suggestBox);
-    suggestLayout->setContentsMargins(0, 0, 0, 0);
-    auto *suggestHeader = new QHBoxLayout;
-    auto *suggestTitle = new QLabel(tr("<b>Label next</b>"), suggestBox);
-    suggestHeader->addWidget(suggestTitle);
-    suggestHeader->addWidget(m_stratum);
-    suggestHeader->addStretch(1);
-    suggestHeader->addWidget(m_makeSplit);
-    suggestLayout->addLayout(suggestHeader);
-    suggestLayout->addWidget(m_suggestions);
-
-    auto *footer = new QHBoxLayout;
+    auto* footer = new QHBoxLayout;
     footer->addWidget(m_agreement, 1);
     footer->addSpacing(16);
-    footer->addWidget(suggestBox, 1);
+    footer->addWidget(m_suggestions, 1);
 
-    auto *surfaceLayout = new QVBoxLayout(m_surface);
+    auto* surfaceLayout = new QVBoxLayout(m_surface);
     surfaceLayout->addLayout(header);
     surfaceLayout->addWidget(m_cheatSheet);
     surfaceLayout->addWidget(texts, 1);
@@ -270,22 +227,17 @@ AnnotatePane::AnnotatePane(QWidget *parent)
 
     m_pages->addWidget(start);
     m_pages->addWidget(m_surface);
-    auto *layout = new QVBoxLayout(this);
+    auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_pages);
 
     m_blind = Settings::flag(Settings::Key::BlindMode);
     m_blindCheck->setChecked(m_blind);
-    {
-        QSignalBlocker block(m_stratum);
-        const int i = m_stratum->findData(Settings::string(Settings::Key::SuggestStratum));
-        m_stratum->setCurrentIndex(i < 0 ? 0 : i);
-    }
     setAnnotator(Settings::string(Settings::Key::AnnotatorName));
     setProject(nullptr);
 }
 
-void AnnotatePane::setProject(Project *project)
+void AnnotatePane::setProject(Project* project)
 {
     if (m_project)
         disconnect(m_project, nullptr, this, nullptr);
@@ -295,15 +247,13 @@ void AnnotatePane::setProject(Project *project)
         connect(m_project, &Project::splitChanged, this, &AnnotatePane::reload);
         connect(m_project, &Project::itemsChanged, this, &AnnotatePane::reload);
         connect(m_project, &Project::judgesChanged, this, [this] { updateJudges(); });
-        connect(m_project, &Project::annotationsReset, this, [this] {
-            showCurrent();
-        });
+        connect(m_project, &Project::annotationsReset, this, [this] { showCurrent(); });
     }
     m_index = -1;
     reload();
 }
 
-void AnnotatePane::setAnnotator(const QString &name)
+void AnnotatePane::setAnnotator(const QString& name)
 {
     const QString trimmed = name.trimmed();
     if (trimmed != m_annotator) {
@@ -352,14 +302,14 @@ void AnnotatePane::reload()
 
 void AnnotatePane::rebuildAspects()
 {
-    for (AspectScoreRow *row : std::as_const(m_rows))
+    for (AspectScoreRow* row : std::as_const(m_rows))
         delete row;
     m_rows.clear();
-    auto *layout = static_cast<QVBoxLayout *>(m_aspectBox->layout());
-    while (QLayoutItem *item = layout->takeAt(0))
+    auto* layout = static_cast<QVBoxLayout*>(m_aspectBox->layout());
+    while (QLayoutItem* item = layout->takeAt(0))
         delete item;
     for (int i = 0; i < m_aspects.size(); ++i) {
-        auto *row = new AspectScoreRow(m_aspects[i], m_aspectBox);
+        auto* row = new AspectScoreRow(m_aspects[i], m_aspectBox);
         connect(row, &AspectScoreRow::scoreClicked, this, [this, i](double score) {
             setActiveAspect(i);
             setScore(i, score);
@@ -394,7 +344,7 @@ int AnnotatePane::labelledCount() const
         return 0;
     const auto counts = scoredAspectsPerItem();
     int done = 0;
-    for (const QString &id : m_queue)
+    for (const QString& id : m_queue)
         done += counts.value(id) >= m_aspects.size() ? 1 : 0;
     return done;
 }
@@ -405,16 +355,17 @@ void AnnotatePane::showCurrent()
     const auto item = (m_project && !id.isEmpty()) ? m_project->item(id) : std::nullopt;
     if (!item) {
         m_itemTitle->setText(!m_project ? tr("No project open.")
-                                        : m_queue.isEmpty() ? tr("The project has no items yet.") : QString());
+                : m_queue.isEmpty()     ? tr("The project has no items yet.")
+                                        : QString());
         m_source->clear();
         m_output->clear();
-        for (AspectScoreRow *row : std::as_const(m_rows))
+        for (AspectScoreRow* row : std::as_const(m_rows))
             row->setScore(std::nullopt);
         m_note->clear();
     } else {
-        QStringList meta{tr("Item %1 of %2").arg(m_index + 1).arg(m_queue.size()), tr("id %1").arg(item->id)};
+        QStringList meta { tr("Item %1 of %2").arg(m_index + 1).arg(m_queue.size()), tr("id %1").arg(item->id) };
         // Group ids are often long hashes: shortened here, whole in the tooltip.
-        const auto shortId = [](const QString &s) { return s.size() > 18 ? s.left(17) + QChar(0x2026) : s; };
+        const auto shortId = [](const QString& s) { return s.size() > 18 ? s.left(17) + QChar(0x2026) : s; };
         if (!item->group.isEmpty())
             meta << tr("group %1").arg(shortId(item->group));
         if (!item->system.isEmpty())
@@ -432,8 +383,9 @@ void AnnotatePane::showCurrent()
         QString note;
         if (!m_annotator.isEmpty()) {
             QSqlQuery q(m_project->database());
-            q.prepare(QStringLiteral("SELECT a.name, n.score, n.note FROM annotations n JOIN items i ON i.id = n.item_id "
-                                     "JOIN aspects a ON a.id = n.aspect_id WHERE i.ext_id = ? AND n.annotator = ?"));
+            q.prepare(
+                QStringLiteral("SELECT a.name, n.score, n.note FROM annotations n JOIN items i ON i.id = n.item_id "
+                               "JOIN aspects a ON a.id = n.aspect_id WHERE i.ext_id = ? AND n.annotator = ?"));
             q.addBindValue(id);
             q.addBindValue(m_annotator);
             if (q.exec())
@@ -443,7 +395,7 @@ void AnnotatePane::showCurrent()
                         note = q.value(2).toString();
                 }
         }
-        for (AspectScoreRow *row : std::as_const(m_rows)) {
+        for (AspectScoreRow* row : std::as_const(m_rows)) {
             const auto it = mine.constFind(row->aspect().name);
             row->setScore(it == mine.cend() ? std::nullopt : std::optional<double>(*it));
         }
@@ -479,8 +431,8 @@ void AnnotatePane::setScore(int aspectIndex, double score)
     const QString id = currentItemId();
     if (!m_project || id.isEmpty() || m_annotator.isEmpty())
         return;
-    Annotation a{id, m_aspects[aspectIndex].name, m_annotator, score, m_note->text().trimmed(),
-                 QDateTime::currentDateTimeUtc()};
+    Annotation a { id, m_aspects[aspectIndex].name, m_annotator, score, m_note->text().trimmed(),
+        QDateTime::currentDateTimeUtc() };
     if (auto r = m_project->setAnnotation(a); !r) {
         emit problem(tr("Could not save the score: %1").arg(r.errorString()));
         return;
@@ -512,8 +464,8 @@ void AnnotatePane::saveNote()
     QVector<Annotation> list;
     for (int i = 0; i < m_rows.size(); ++i)
         if (const auto s = m_rows[i]->score())
-            list.append(Annotation{id, m_aspects[i].name, m_annotator, *s, m_note->text().trimmed(),
-                                   QDateTime::currentDateTimeUtc()});
+            list.append(Annotation {
+                id, m_aspects[i].name, m_annotator, *s, m_note->text().trimmed(), QDateTime::currentDateTimeUtc() });
     if (list.isEmpty())
         return;
     if (auto r = m_project->addAnnotations(list); !r)
@@ -532,7 +484,7 @@ void AnnotatePane::move(int delta)
     showCurrent();
 }
 
-bool AnnotatePane::goToItem(const QString &id)
+bool AnnotatePane::goToItem(const QString& id)
 {
     const int i = int(m_queue.indexOf(id));
     if (i < 0)
@@ -569,7 +521,7 @@ void AnnotatePane::updateJudges()
                 perAspect[q.value(0).toString()].append(
                     tr("%1: %2").arg(q.value(1).toString(), QString::number(q.value(2).toDouble(), 'f', 2)));
     }
-    for (AspectScoreRow *row : std::as_const(m_rows)) {
+    for (AspectScoreRow* row : std::as_const(m_rows)) {
         const QStringList judges = perAspect.value(row->aspect().name);
         row->setJudgeText(judges.isEmpty() ? QString() : tr("Judges — %1").arg(judges.join(QStringLiteral(", "))));
     }
@@ -577,114 +529,16 @@ void AnnotatePane::updateJudges()
 
 void AnnotatePane::updateSuggestions()
 {
-    m_suggestions->clear();
-    m_makeSplit->setVisible(m_project && !m_queueIsTrain && !m_queue.isEmpty());
-    if (!m_project || m_queue.isEmpty())
-        return;
-    const auto counts = scoredAspectsPerItem();
-    QVector<LabelSuggester::Candidate> candidates;
-    QSqlQuery q(m_project->database());
-    q.setForwardOnly(true);
-    if (q.exec(QStringLiteral("SELECT ext_id, group_id, system_id FROM items ORDER BY position"))) {
-        const QSet<QString> inQueue(m_queue.cbegin(), m_queue.cend());
-        while (q.next()) {
-            const QString id = q.value(0).toString();
-            if (inQueue.contains(id) && counts.value(id) < m_aspects.size())
-                candidates.append({id, q.value(1).toString(), q.value(2).toString()});
-        }
-    }
-    const auto stratum = LabelSuggester::stratumFromName(m_stratum->currentData().toString());
-    // Seeded by the annotator, so the order is stable for one person and differs between people.
-    const quint32 seed = qHash(m_annotator);
-    for (const QString &id : LabelSuggester::suggest(candidates, stratum, 8, seed)) {
-        auto *item = new QListWidgetItem(tr("item %1").arg(id), m_suggestions);
-        item->setData(Qt::UserRole, id);
-    }
-}
-
-void AnnotatePane::makeTrainSplit()
-{
-    if (!m_project)
-        return;
-    QVector<LabelSuggester::Candidate> all;
-    QSqlQuery q(m_project->database());
-    q.setForwardOnly(true);
-    if (q.exec(QStringLiteral("SELECT ext_id, group_id, system_id FROM items ORDER BY position")))
-        while (q.next())
-            all.append({q.value(0).toString(), q.value(1).toString(), q.value(2).toString()});
-    const auto stratum = LabelSuggester::stratumFromName(m_stratum->currentData().toString());
-    const QStringList train = LabelSuggester::suggest(all, stratum, 30, 1);
-    QHash<QString, SplitRole> roles;
-    for (const auto &c : std::as_const(all))
-        roles.insert(c.id, SplitRole::Test);
-    for (const QString &id : train)
-        roles.insert(id, SplitRole::Train);
-    if (auto r = m_project->setSplit(roles); !r)
-        emit problem(tr("Could not save the split: %1").arg(r.errorString()));
+    m_suggestions->refresh(m_project, m_queue, m_queueIsTrain,
+        m_project ? scoredAspectsPerItem() : QHash<QString, int>(), int(m_aspects.size()), m_annotator);
 }
 
 void AnnotatePane::updateAgreement()
 {
-    if (!m_project || m_aspects.isEmpty()) {
-        m_agreement->clear();
-        return;
-    }
-    const SplitFilter filter = m_queueIsTrain ? SplitFilter::Train : SplitFilter::All;
-    // Alpha over a single item says nothing (it is 0 by construction): shown only from two items.
-    const auto fmt = [this](const stats::AlphaResult &r) -> QString {
-        const QString items = r.units == 1 ? tr("<small>(1 item)</small>") : tr("<small>(%1 items)</small>").arg(r.units);
-        const QString value = (std::isnan(r.alpha) || r.units < 2) ? QStringLiteral("—") : QString::number(r.alpha, 'f', 2);
-        return value + QLatin1Char(' ') + items;
-    };
-    const QVector<JudgeInfo> judges = m_blind ? QVector<JudgeInfo>() : m_project->judges();
-    QString html = QStringLiteral("<b>%1</b> <small>%2</small><table cellspacing='0' cellpadding='2'><tr><th align='left'>%3</th>"
-                                  "<th align='left'>%4</th>")
-                       .arg(tr("Agreement"), tr("(Krippendorff's α, interval, %1)")
-                                                 .arg(m_queueIsTrain ? tr("train split") : tr("all items")),
-                            tr("Aspect"), tr("Between people"));
-    for (const JudgeInfo &j : judges)
-        html += QStringLiteral("<th align='left'>%1</th>").arg(tr("%1 vs people").arg(j.name.toHtmlEscaped()));
-    html += QStringLiteral("</tr>");
-    for (const Aspect &a : std::as_const(m_aspects)) {
-        const auto humans = stats::gatherCoders(*m_project, a.name, filter);
-        QString between = QStringLiteral("—");
-        if (humans && humans->coders.size() >= 2)
-            between = fmt(stats::krippendorffAlpha(humans->data, stats::AlphaLevel::Interval)) + QStringLiteral(" ")
-                      + tr("<small>%1 annotators</small>").arg(humans->coders.size());
-        else if (humans)
-            between = tr("needs a second annotator");
-        html += QStringLiteral("<tr><td>%1&nbsp;&nbsp;</td><td>%2&nbsp;&nbsp;</td>").arg(a.name.toHtmlEscaped(), between);
-        for (const JudgeInfo &j : judges) {
-            QString cell = QStringLiteral("—");
-            if (j.aspects.contains(a.name)) {
-                // The judge against the people's mean: one coder each.
-                const auto m = stats::gatherCoders(*m_project, a.name, filter, {j.name});
-                if (m && m->coders.size() >= 2) {
-                    stats::ReliabilityData pair;
-                    for (const auto &row : m->data) {
-                        double sum = 0;
-                        int n = 0;
-                        for (size_t c = 0; c + 1 < row.size(); ++c)
-                            if (!std::isnan(row[c])) {
-                                sum += row[c];
-                                ++n;
-                            }
-                        pair.push_back({n > 0 ? sum / n : std::nan(""), row.back()});
-                    }
-                    cell = fmt(stats::krippendorffAlpha(pair, stats::AlphaLevel::Interval));
-                }
-            }
-            html += QStringLiteral("<td>%1&nbsp;&nbsp;</td>").arg(cell);
-        }
-        html += QStringLiteral("</tr>");
-    }
-    html += QStringLiteral("</table>");
-    if (m_blind)
-        html += QStringLiteral("<small>") + tr("Judge agreement is hidden in blind mode.") + QStringLiteral("</small>");
-    m_agreement->setText(html);
+    m_agreement->refresh(m_project, m_aspects, m_queueIsTrain, m_blind);
 }
 
-void AnnotatePane::showEvent(QShowEvent *event)
+void AnnotatePane::showEvent(QShowEvent* event)
 {
     QWidget::showEvent(event);
     if (m_annotator.isEmpty())
@@ -693,10 +547,10 @@ void AnnotatePane::showEvent(QShowEvent *event)
         m_surface->setFocus();
 }
 
-bool AnnotatePane::eventFilter(QObject *watched, QEvent *event)
+bool AnnotatePane::eventFilter(QObject* watched, QEvent* event)
 {
     if (watched == m_note && event->type() == QEvent::KeyPress) {
-        auto *key = static_cast<QKeyEvent *>(event);
+        auto* key = static_cast<QKeyEvent*>(event);
         if (key->key() == Qt::Key_Return || key->key() == Qt::Key_Enter || key->key() == Qt::Key_Escape) {
             saveNote();
             m_surface->setFocus();
@@ -705,7 +559,7 @@ bool AnnotatePane::eventFilter(QObject *watched, QEvent *event)
         return false; // typing a note: no shortcut fires
     }
     if (watched == m_surface && (event->type() == QEvent::KeyPress || event->type() == QEvent::ShortcutOverride)) {
-        auto *key = static_cast<QKeyEvent *>(event);
+        auto* key = static_cast<QKeyEvent*>(event);
         // Claim the keys the pane uses before the window's shortcuts see them.
         if (event->type() == QEvent::ShortcutOverride) {
             if (key->modifiers() & (Qt::ControlModifier | Qt::AltModifier | Qt::MetaModifier))
@@ -718,7 +572,7 @@ bool AnnotatePane::eventFilter(QObject *watched, QEvent *event)
     return QWidget::eventFilter(watched, event);
 }
 
-bool AnnotatePane::handleKey(QKeyEvent *event)
+bool AnnotatePane::handleKey(QKeyEvent* event)
 {
     if (event->modifiers() & (Qt::ControlModifier | Qt::AltModifier | Qt::MetaModifier))
         return false;

@@ -1,8 +1,7 @@
 #pragma once
 
-#include "store/Project.h"
-
 #include "data/Aspect.h"
+#include "store/Project.h"
 
 #include <QHash>
 #include <QPointer>
@@ -11,11 +10,9 @@
 #include <QWidget>
 
 class QCheckBox;
-class QComboBox;
 class QFrame;
 class QLabel;
 class QLineEdit;
-class QListWidget;
 class QProgressBar;
 class QPushButton;
 class QStackedWidget;
@@ -23,7 +20,9 @@ class QTextBrowser;
 
 namespace rubric {
 
+class AgreementLabel;
 class AspectScoreRow;
+class SuggestionBox;
 
 /// The annotate pane: one item at a time, source and output side by side, the project's aspects
 /// with their definitions and scales, scored from the keyboard.
@@ -34,17 +33,16 @@ class AspectScoreRow;
 /// N edits the note, ? shows the cheat sheet. Every score is written to the project at once
 /// (Project::setAnnotation); a failed write is shown inline and the score is not shown as set.
 /// The queue is the train split (all items while there is none). GUI thread only.
-class AnnotatePane : public QWidget
-{
+class AnnotatePane : public QWidget {
     Q_OBJECT
 public:
-    explicit AnnotatePane(QWidget *parent = nullptr);
+    explicit AnnotatePane(QWidget* parent = nullptr);
 
-    void setProject(Project *project);
+    void setProject(Project* project);
 
     /// Sets the annotator (remembered in the settings) and shows the scoring page; an empty name
     /// shows the start page that asks for one.
-    void setAnnotator(const QString &name);
+    void setAnnotator(const QString& name);
     QString annotator() const { return m_annotator; }
 
     void setBlind(bool blind);
@@ -57,16 +55,16 @@ public:
     /// Items of the queue that this annotator has scored on every aspect.
     int labelledCount() const;
     /// Shows the item `id` if it is in the queue.
-    bool goToItem(const QString &id);
+    bool goToItem(const QString& id);
 
 signals:
-    void annotatorChanged(const QString &name);
+    void annotatorChanged(const QString& name);
     /// A routine problem (a failed write) for the window's message bar.
-    void problem(const QString &message);
+    void problem(const QString& message);
 
 protected:
-    bool eventFilter(QObject *watched, QEvent *event) override;
-    void showEvent(QShowEvent *event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
+    void showEvent(QShowEvent* event) override;
 
 private:
     void reload();
@@ -82,40 +80,37 @@ private:
     void updateJudges();
     void updateSuggestions();
     void updateAgreement();
-    void makeTrainSplit();
-    bool handleKey(QKeyEvent *event);
+    bool handleKey(QKeyEvent* event);
     QHash<QString, int> scoredAspectsPerItem() const;
 
     QPointer<Project> m_project;
     QString m_annotator;
     bool m_blind = true;
     QVector<Aspect> m_aspects;
-    QVector<AspectScoreRow *> m_rows;
+    QVector<AspectScoreRow*> m_rows;
     QStringList m_queue;
     bool m_queueIsTrain = false;
     int m_index = -1;
     int m_active = 0;
 
-    QStackedWidget *m_pages;
+    QStackedWidget* m_pages;
     // start page
-    QLineEdit *m_nameEdit;
-    QPushButton *m_start;
+    QLineEdit* m_nameEdit;
+    QPushButton* m_start;
     // scoring page
-    QWidget *m_surface;
-    QLabel *m_who;
-    QLabel *m_itemTitle;
-    QLabel *m_progressLabel;
-    QProgressBar *m_progress;
-    QCheckBox *m_blindCheck;
-    QTextBrowser *m_source;
-    QTextBrowser *m_output;
-    QWidget *m_aspectBox;
-    QLineEdit *m_note;
-    QFrame *m_cheatSheet;
-    QLabel *m_agreement;
-    QListWidget *m_suggestions;
-    QComboBox *m_stratum;
-    QPushButton *m_makeSplit;
+    QWidget* m_surface;
+    QLabel* m_who;
+    QLabel* m_itemTitle;
+    QLabel* m_progressLabel;
+    QProgressBar* m_progress;
+    QCheckBox* m_blindCheck;
+    QTextBrowser* m_source;
+    QTextBrowser* m_output;
+    QWidget* m_aspectBox;
+    QLineEdit* m_note;
+    QFrame* m_cheatSheet;
+    AgreementLabel* m_agreement;
+    SuggestionBox* m_suggestions;
 };
 
 } // namespace rubric

@@ -1,0 +1,119 @@
+#include "SuggestionBox.h"
+
+#include "LabelSuggester.h"
+#include "Settings.h"
+#include "store/Project.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSqlQuery>
+#include <QVBoxLayout>
+
+namespace rubric {
+
+namespace {
+
+/// Every item of the project as a suggestion candidate, in import order.
+QVector<LabelSuggester::Candidate> allCandidates(const Project& project)
+{
+    QVector<LabelSuggester::Candidate> out;
+    QSqlQuery q(project.database());
+    q.setForwardOnly(true);
+    if (q.exec(QStringLiteral("SELECT ext_id, group_id, system_id FROM items ORDER BY position")))
+        while (q.next())
+            out.append({ q.value(0).toString(), q.value(1).toString(), q.value(2).toString() });
+    return out;
+}
+
+} // namespace
+
+SuggestionBox::SuggestionBox(QWidget* parent)
+    : QWidget(parent)
+    , m_list(new QListWidget(this))
+    , m_stratum(new QComboBox(this))
+    , m_makeSplit(new QPushButton(tr("Use 30 suggestions as the train split"), this))
+{
+    m_list->setObjectName(QStringLiteral("suggestionList"));
+    m_list->setFocusPolicy(Qt::NoFocus);
+    m_list->setFlow(QListView::LeftToRight);
+    m_list->setWrapping(true);
+    m_list->setMaximumHeight(64);
+    m_stratum->setObjectName(QStringLiteral("stratumCombo"));
+    m_stratum->setFocusPolicy(Qt::NoFocus);
+    m_stratum->addItem(tr("stratified by group"), QStringLiteral("group"));
+    m_stratum->addItem(tr("stratified by system"), QStringLiteral("system"));
+    m_stratum->addItem(tr("random"), QStringLiteral("none"));
+    {
+        const int i = m_stratum->findData(Settings::string(Settings::Key::SuggestStratum));
+        m_stratum->setCurrentIndex(i < 0 ? 0 : i);
+    }
+    m_makeSplit->setObjectName(QStringLiteral("makeSplitButton"));
+    m_makeSplit->setFocusPolicy(Qt::NoFocus);
+    m_makeSplit->hide();
+
+    connect(m_stratum, &QComboBox::currentIndexChanged, this, [this] {
+        Settings::setValue(Settings::Key::SuggestStratum, m_stratum->currentData());
+        refresh(m_project, m_queue, !m_makeSplit->isVisible(), m_scored, m_aspectCount, m_annotator);
+    });
+    const auto choose = [this](QListWidgetItem* item) { emit itemChosen(item->data(Qt::UserRole).toString()); };
+    connect(m_list, &QListWidget::itemActivated, this, choose);
+    connect(m_list, &QListWidget::itemClicked, this, choose);
+    connect(m_makeSplit, &QPushButton::clicked, this, &SuggestionBox::makeTrainSplit);
+
+    auto* header = new QHBoxLayout;
+    header->addWidget(new QLabel(tr("<b>Label next</b>"), this));
+    header->addWidget(m_stratum);
+    header->addStretch(1);
+    header->addWidget(m_makeSplit);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(header);
+    layout->addWidget(m_list);
+}
+
+void SuggestionBox::refresh(const Project* project, const QStringList& queue, bool queueIsTrain,
+    const QHash<QString, int>& scoredAspects, int aspectCount, const QString& annotator)
+{
+    m_project = const_cast<Project*>(project);
+    m_queue = queue;
+    m_scored = scoredAspects;
+    m_aspectCount = aspectCount;
+    m_annotator = annotator;
+    m_list->clear();
+    m_makeSplit->setVisible(project && !queueIsTrain && !queue.isEmpty());
+    if (!project || queue.isEmpty())
+        return;
+    QVector<LabelSuggester::Candidate> candidates;
+    const QSet<QString> inQueue(queue.cbegin(), queue.cend());
+    for (const auto& c : allCandidates(*project))
+        if (inQueue.contains(c.id) && scoredAspects.value(c.id) < aspectCount)
+            candidates.append(c);
+    const auto stratum = LabelSuggester::stratumFromName(m_stratum->currentData().toString());
+    // Seeded by the annotator, so the order is stable for one person and differs between people.
+    const quint32 seed = qHash(annotator);
+    for (const QString& id : LabelSuggester::suggest(candidates, stratum, 8, seed)) {
+        auto* item = new QListWidgetItem(tr("item %1").arg(id), m_list);
+        item->setData(Qt::UserRole, id);
+    }
+}
+
+void SuggestionBox::makeTrainSplit()
+{
+    if (!m_project)
+        return;
+    const QVector<LabelSuggester::Candidate> all = allCandidates(*m_project);
+    const auto stratum = LabelSuggester::stratumFromName(m_stratum->currentData().toString());
+    const QStringList train = LabelSuggester::suggest(all, stratum, 30, 1);
+    QHash<QString, SplitRole> roles;
+    for (const auto& c : all)
+        roles.insert(c.id, SplitRole::Test);
+    for (const QString& id : train)
+        roles.insert(id, SplitRole::Train);
+    if (auto r = m_project->setSplit(roles); !r)
+        emit problem(tr("Could not save the split: %1").arg(r.errorString()));
+}
+
+} // namespace rubric
