@@ -1,4 +1,7 @@
+// The judge engine over real HTTP to the loopback fake server: concurrency, cache, ledger,
+// sampling parameters, cancel and kill.
 #include "FakeLlmServer.h"
+#include "JudgeTestUtil.h"
 #include "judge/AnswerParser.h"
 #include "judge/JudgeEngine.h"
 #include "store/CallStore.h"
@@ -11,77 +14,17 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
-
 #include <cmath>
 
 using namespace rubric;
 using namespace rubric::test;
 
-namespace {
-
-QVector<JudgeRequest> batch(int n, const QString &prefix = QStringLiteral("item"))
-{
-    QVector<JudgeRequest> out;
-    for (int i = 0; i < n; ++i) {
-        JudgeRequest r;
-        r.messages = {{QStringLiteral("system"), QStringLiteral("You are a strict judge.")},
-                      {QStringLiteral("user"), QStringLiteral("Rate %1 #%2 from 1 to 5.").arg(prefix).arg(i)}};
-        r.tag = QString::number(i);
-        out.append(r);
-    }
-    return out;
-}
-
-ProviderProfile profileFor(const FakeLlmServer &server, int concurrency = 8)
-{
-    ProviderProfile p;
-    p.name = QStringLiteral("fake");
-    p.baseUrl = server.baseUrl();
-    p.model = QStringLiteral("fake-judge");
-    p.concurrency = concurrency;
-    p.timeoutMs = 10000;
-    return p;
-}
-
-/// Collects an engine's answers until it is idle.
-struct Collector
-{
-    QVector<JudgeResponse> answers;
-    bool idle = false;
-    explicit Collector(JudgeEngine &engine)
-    {
-        QObject::connect(&engine, &JudgeEngine::answered, [this](const JudgeResponse &r) { answers.append(r); });
-        QObject::connect(&engine, &JudgeEngine::idle, [this] { idle = true; });
-    }
-};
-
-QByteArray readAll(const QString &path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
-} // namespace
-
-class TestJudgeEngine : public QObject
-{
+class TestJudgeEngine : public QObject {
     Q_OBJECT
 private slots:
     void beatsThePerHostConnectionCap();
-    void faultsAreRetriedAndNothingIsLost();
     void secondIdenticalBatchSendsNothing();
     void duplicatesInOneBatchAreSentOnce();
-    void errorsAreNotCached();
-    void clientErrorsFailFast_data();
-    void clientErrorsFailFast();
-    void retryAfterIsHonoured();
-    void givesUpAfterMaxRetries();
-    void timeoutIsRetriedThenReported();
-    void requestsPerMinuteIsEnforced();
-    void anthropicRefusesSeveralChoices();
-    void keyReachesServerButNoFile_data();
-    void keyReachesServerButNoFile();
-    void missingKeyVariableFails();
     void requestCarriesSamplingParameters();
     void ledgerRecordsEveryCall();
     void probabilityWeightedScoreThroughHttp();
@@ -106,57 +49,6 @@ void TestJudgeEngine::beatsThePerHostConnectionCap()
     QCOMPARE(server.maxConcurrent(), 32);
 }
 
-void TestJudgeEngine::faultsAreRetriedAndNothingIsLost()
-{
-    QTemporaryDir dir;
-    auto project = Project::open(dir.filePath(QStringLiteral("p.rubric")));
-    QVERIFY(project.ok());
-    FakeLlmServer server;
-    QVERIFY(server.listen());
-    server.setLatencyMs(5);
-    server.setRetryAfterSeconds(0);
-    server.setFaultRates(0.05, 0.05, 0.05, 0.05); // 20 % of requests fail one way or another
-    ProviderProfile profile = profileFor(server, 32);
-    profile.maxRetries = 12;
-    JudgeEngine engine(profile, project->get());
-    engine.setRetryBackoff(2, 20);
-    Collector c(engine);
-    const int n = 2000;
-    engine.submit(batch(n));
-    QTRY_VERIFY_WITH_TIMEOUT(c.idle, 240000);
-
-    QCOMPARE(c.answers.size(), n);
-    QSet<QString> tags;
-    for (const JudgeResponse &r : std::as_const(c.answers)) {
-        QVERIFY2(r.status == JudgeStatus::Ok, qPrintable(r.error));
-        QCOMPARE(r.text(), QStringLiteral("Rating: [[3]]"));
-        tags.insert(r.tag);
-    }
-    QCOMPARE(tags.size(), n);
-    const int faults = server.totalFaults();
-    QVERIFY2(faults > n / 10, qPrintable(QString::number(faults)));
-    QCOMPARE(server.faultCount(FakeFault::Drop) > 0 && server.faultCount(FakeFault::Truncated) > 0
-                 && server.faultCount(FakeFault::RateLimited) > 0 && server.faultCount(FakeFault::ServerError) > 0,
-             true);
-    // Every fault costs exactly one more request. Most are retried by the engine; when a reused
-    // keep-alive connection is dropped before any byte of the answer, Qt itself re-sends once.
-    const JudgeStats s = engine.stats();
-    QCOMPARE(server.requestCount(), n + faults);
-    QCOMPARE(s.sent, n + s.retries);
-    const int resentByQt = server.requestCount() - s.sent;
-    qInfo("faults %d: engine retries %d, re-sent by Qt on dropped connections %d", faults, s.retries, resentByQt);
-    QVERIFY(resentByQt >= 0 && resentByQt <= server.faultCount(FakeFault::Drop));
-    QVERIFY(s.retries >= faults - server.faultCount(FakeFault::Drop));
-    int retriesInAnswers = 0;
-    for (const JudgeResponse &r : std::as_const(c.answers))
-        retriesInAnswers += r.retries;
-    QCOMPARE(retriesInAnswers, s.retries);
-    CallStore store(project->get());
-    QCOMPARE(store.cacheSize(), n);
-    QCOMPARE(store.totals().retries, s.retries);
-    QCOMPARE(store.totals().calls, n);
-}
-
 void TestJudgeEngine::secondIdenticalBatchSendsNothing()
 {
     QTemporaryDir dir;
@@ -176,7 +68,7 @@ void TestJudgeEngine::secondIdenticalBatchSendsNothing()
     engine.submit(batch(50));
     QTRY_VERIFY(c.idle);
     QCOMPARE(c.answers.size(), 50);
-    for (const JudgeResponse &r : std::as_const(c.answers)) {
+    for (const JudgeResponse& r : std::as_const(c.answers)) {
         QCOMPARE(r.status, JudgeStatus::Cached);
         QCOMPARE(r.text(), QStringLiteral("Rating: [[3]]"));
     }
@@ -208,255 +100,9 @@ void TestJudgeEngine::duplicatesInOneBatchAreSentOnce()
     QCOMPARE(c.answers.size(), 20);
     QCOMPARE(server.requestCount(), 10);
     int cached = 0;
-    for (const JudgeResponse &r : std::as_const(c.answers))
+    for (const JudgeResponse& r : std::as_const(c.answers))
         cached += r.status == JudgeStatus::Cached ? 1 : 0;
     QCOMPARE(cached, 10);
-}
-
-void TestJudgeEngine::errorsAreNotCached()
-{
-    QTemporaryDir dir;
-    auto project = Project::open(dir.filePath(QStringLiteral("p.rubric")));
-    QVERIFY(project.ok());
-    FakeLlmServer server;
-    QVERIFY(server.listen());
-    server.scriptFaults({FakeFault::BadRequest});
-    JudgeEngine engine(profileFor(server), project->get());
-    Collector c(engine);
-    const auto one = batch(1);
-    engine.submit(one);
-    QTRY_VERIFY(c.idle);
-    QCOMPARE(c.answers.size(), 1);
-    QCOMPARE(c.answers[0].status, JudgeStatus::Failed);
-    QVERIFY(!engine.isCached(one[0]));
-    CallStore store(project->get());
-    QCOMPARE(store.cacheSize(), 0);
-    c.idle = false;
-    engine.submit(one);
-    QTRY_VERIFY(c.idle);
-    QCOMPARE(server.requestCount(), 2);
-    QCOMPARE(c.answers[1].status, JudgeStatus::Ok);
-    QVERIFY(engine.isCached(one[0]));
-}
-
-void TestJudgeEngine::clientErrorsFailFast_data()
-{
-    QTest::addColumn<int>("status");
-    QTest::addColumn<QString>("message");
-    QTest::newRow("400 bad request") << 400 << QStringLiteral("model 'nope' does not exist");
-    QTest::newRow("401 unauthorised") << 401 << QStringLiteral("invalid api key");
-    QTest::newRow("404 not found") << 404 << QStringLiteral("no such route");
-}
-
-void TestJudgeEngine::clientErrorsFailFast()
-{
-    QFETCH(int, status);
-    QFETCH(QString, message);
-    FakeLlmServer server;
-    QVERIFY(server.listen());
-    FakeAnswer a;
-    a.httpStatus = status;
-    a.errorMessage = message;
-    server.setAnswer(a);
-    JudgeEngine engine(profileFor(server), nullptr);
-    engine.setRetryBackoff(1, 1);
-    Collector c(engine);
-    engine.submit(batch(1));
-    QTRY_VERIFY(c.idle);
-    QCOMPARE(server.requestCount(), 1); // no retry
-    const JudgeResponse r = c.answers.value(0);
-    QCOMPARE(r.status, JudgeStatus::Failed);
-    QCOMPARE(r.httpStatus, status);
-    QCOMPARE(r.retries, 0);
-    QVERIFY2(r.error.contains(QString::number(status)) && r.error.contains(message), qPrintable(r.error));
-}
-
-void TestJudgeEngine::retryAfterIsHonoured()
-{
-    FakeLlmServer server;
-    QVERIFY(server.listen());
-    server.setRetryAfterSeconds(1);
-    server.scriptFaults({FakeFault::RateLimited});
-    JudgeEngine engine(profileFor(server), nullptr);
-    engine.setRetryBackoff(1, 1); // the backoff alone would retry at once
-    Collector c(engine);
-    QElapsedTimer t;
-    t.start();
-    engine.submit(batch(1));
-    QTRY_VERIFY_WITH_TIMEOUT(c.idle, 10000);
-    QVERIFY2(t.elapsed() >= 1000, qPrintable(QString::number(t.elapsed())));
-    QCOMPARE(c.answers.value(0).status, JudgeStatus::Ok);
-    QCOMPARE(c.answers.value(0).retries, 1);
-    QCOMPARE(server.requestCount(), 2);
-}
-
-void TestJudgeEngine::givesUpAfterMaxRetries()
-{
-    FakeLlmServer server;
-    QVERIFY(server.listen());
-    server.scriptFaults({FakeFault::ServerError, FakeFault::ServerError, FakeFault::InvalidJson, FakeFault::None});
-    ProviderProfile p = profileFor(server);
-    p.maxRetries = 2;
-    JudgeEngine engine(p, nullptr);
-    engine.setRetryBackoff(1, 5);
-    Collector c(engine);
-    engine.submit(batch(1));
-    QTRY_VERIFY(c.idle);
-    QCOMPARE(server.requestCount(), 3);
-    const JudgeResponse r = c.answers.value(0);
-    QCOMPARE(r.status, JudgeStatus::Failed);
-    QCOMPARE(r.retries, 2);
-    QVERIFY2(r.error.contains(QStringLiteral("3 attempts")) && r.error.contains(QStringLiteral("JSON")), qPrintable(r.error));
-    QVERIFY(r.choices.isEmpty()); // a failure is never turned into an answer
-}
-
-void TestJudgeEngine::timeoutIsRetriedThenReported()
-{
-    FakeLlmServer server;
-    QVERIFY(server.listen());
-    server.setLatencyMs(3000);
-    ProviderProfile p = profileFor(server);
-    p.timeoutMs = 150;
-    p.maxRetries = 1;
-    JudgeEngine engine(p, nullptr);
-    engine.setRetryBackoff(1, 5);
-    Collector c(engine);
-    QElapsedTimer t;
-    t.start();
-    engine.submit(batch(1));
-    QTRY_VERIFY_WITH_TIMEOUT(c.idle, 5000);
-    QVERIFY(t.elapsed() < 2500);
-    const JudgeResponse r = c.answers.value(0);
-    QCOMPARE(r.status, JudgeStatus::Failed);
-    QCOMPARE(r.retries, 1);
-    QVERIFY2(r.error.contains(QStringLiteral("150 ms")), qPrintable(r.error));
-    QCOMPARE(server.requestCount(), 2);
-}
-
-void TestJudgeEngine::requestsPerMinuteIsEnforced()
-{
-    FakeLlmServer server;
-    QVERIFY(server.listen());
-    ProviderProfile p = profileFor(server, 16);
-    p.requestsPerMinute = 120; // 2 per second after a burst of 20 (ten seconds' worth)
-    JudgeEngine engine(p, nullptr);
-    Collector c(engine);
-    QElapsedTimer t;
-    t.start();
-    engine.submit(batch(24));
-    QTRY_COMPARE(server.requestCount(), 20);
-    QVERIFY(t.elapsed() < 1000);
-    QTRY_VERIFY_WITH_TIMEOUT(c.idle, 10000);
-    QCOMPARE(server.requestCount(), 24);
-    QVERIFY2(t.elapsed() >= 1900, qPrintable(QString::number(t.elapsed()))); // 4 more at 2/s
-}
-
-void TestJudgeEngine::anthropicRefusesSeveralChoices()
-{
-    FakeLlmServer server;
-    QVERIFY(server.listen());
-    ProviderProfile p = profileFor(server);
-    p.kind = ProviderKind::Anthropic;
-    JudgeEngine engine(p, nullptr);
-    Collector c(engine);
-    JudgeRequest r = batch(1).first();
-    r.n = 3;
-    engine.submit({r});
-    QTRY_VERIFY(c.idle);
-    QCOMPARE(c.answers.value(0).status, JudgeStatus::Failed);
-    QVERIFY(c.answers.value(0).error.contains(QStringLiteral("sampleIndex")));
-    QCOMPARE(server.requestCount(), 0);
-}
-
-void TestJudgeEngine::keyReachesServerButNoFile_data()
-{
-    QTest::addColumn<int>("kind");
-    QTest::addColumn<QByteArray>("header");
-    QTest::addColumn<QByteArray>("prefix");
-    QTest::newRow("openai bearer") << int(ProviderKind::OpenAI) << QByteArray("authorization") << QByteArray("Bearer ");
-    QTest::newRow("anthropic x-api-key") << int(ProviderKind::Anthropic) << QByteArray("x-api-key") << QByteArray();
-}
-
-void TestJudgeEngine::keyReachesServerButNoFile()
-{
-    QFETCH(int, kind);
-    QFETCH(QByteArray, header);
-    QFETCH(QByteArray, prefix);
-    const QByteArray key = "sk-test-7f3a9c1e5b2d4068a";
-    qputenv("RUBRIC_TEST_JUDGE_KEY", key);
-    QTemporaryDir dir;
-    const QString path = dir.filePath(QStringLiteral("p.rubric"));
-    auto project = Project::open(path);
-    QVERIFY(project.ok());
-    FakeLlmServer server;
-    QVERIFY(server.listen());
-    server.setRecording(true);
-    // The second request fails with a server message that echoes the key back.
-    server.setJudge([key](const QJsonObject &body) {
-        FakeAnswer a;
-        if (body.value(QStringLiteral("messages")).toArray().last().toObject().value(QStringLiteral("content")).toString().contains(
-                QStringLiteral("#1"))) {
-            a.httpStatus = 401;
-            a.errorMessage = QStringLiteral("Incorrect API key provided: ") + QString::fromLatin1(key);
-        }
-        return a;
-    });
-    ProviderProfile p = profileFor(server);
-    p.kind = ProviderKind(kind);
-    p.apiKeyEnv = QStringLiteral("RUBRIC_TEST_JUDGE_KEY");
-    QStringList errors;
-    {
-        JudgeEngine engine(p, project->get());
-        engine.setRunName(QStringLiteral("secret-run"));
-        Collector c(engine);
-        engine.submit(batch(2));
-        QTRY_VERIFY(c.idle);
-        QCOMPARE(c.answers.size(), 2);
-        for (const JudgeResponse &r : std::as_const(c.answers))
-            errors << r.error;
-    }
-    const auto rec = server.recorded();
-    QCOMPARE(rec.size(), 2);
-    QCOMPARE(rec[0].headers.value(header), prefix + key);
-    if (p.kind == ProviderKind::Anthropic) {
-        QCOMPARE(rec[0].path, QByteArray("/v1/messages"));
-        QVERIFY(!rec[0].headers.value("anthropic-version").isEmpty());
-        QVERIFY(!rec[0].headers.contains("authorization"));
-    } else {
-        QCOMPARE(rec[0].path, QByteArray("/v1/chat/completions"));
-    }
-    const QString joined = errors.join(QLatin1Char('\n'));
-    QVERIFY(joined.contains(QStringLiteral("Incorrect API key provided")));
-    QVERIFY2(!joined.contains(QString::fromLatin1(key)), qPrintable(joined));
-    // Every byte the project wrote (main file, WAL, shared memory).
-    project->reset();
-    int scanned = 0;
-    for (const QFileInfo &fi : QDir(dir.path()).entryInfoList(QDir::Files)) {
-        const QByteArray bytes = readAll(fi.absoluteFilePath());
-        scanned += bytes.isEmpty() ? 0 : 1;
-        QVERIFY2(!bytes.contains(key), qPrintable(fi.fileName()));
-    }
-    QVERIFY(scanned >= 1);
-    qunsetenv("RUBRIC_TEST_JUDGE_KEY");
-}
-
-void TestJudgeEngine::missingKeyVariableFails()
-{
-    FakeLlmServer server;
-    QVERIFY(server.listen());
-    qunsetenv("RUBRIC_TEST_NO_SUCH_KEY");
-    ProviderProfile p = profileFor(server);
-    p.apiKeyEnv = QStringLiteral("RUBRIC_TEST_NO_SUCH_KEY");
-    JudgeEngine engine(p, nullptr);
-    Collector c(engine);
-    engine.submit(batch(3));
-    QTRY_VERIFY(c.idle);
-    QCOMPARE(c.answers.size(), 3);
-    for (const JudgeResponse &r : std::as_const(c.answers)) {
-        QCOMPARE(r.status, JudgeStatus::Failed);
-        QVERIFY(r.error.contains(QStringLiteral("RUBRIC_TEST_NO_SUCH_KEY")));
-    }
-    QCOMPARE(server.requestCount(), 0);
 }
 
 void TestJudgeEngine::requestCarriesSamplingParameters()
@@ -472,11 +118,11 @@ void TestJudgeEngine::requestCarriesSamplingParameters()
     r.maxTokens = 7;
     r.n = 3;
     r.seed = 42;
-    r.stop = {QStringLiteral("\n\n")};
+    r.stop = { QStringLiteral("\n\n") };
     r.logprobs = true;
     r.topLogprobs = 5;
     r.responseFormat = QStringLiteral("json_object");
-    engine.submit({r});
+    engine.submit({ r });
     QTRY_VERIFY(c.idle);
     QCOMPARE(c.answers.value(0).choices.size(), 3);
     const QJsonObject body = QJsonDocument::fromJson(server.recorded().value(0).body).object();
@@ -490,7 +136,7 @@ void TestJudgeEngine::requestCarriesSamplingParameters()
     QCOMPARE(body.value(QStringLiteral("logprobs")).toBool(), true);
     QCOMPARE(body.value(QStringLiteral("top_logprobs")).toInt(), 5);
     QCOMPARE(body.value(QStringLiteral("response_format")).toObject().value(QStringLiteral("type")).toString(),
-             QStringLiteral("json_object"));
+        QStringLiteral("json_object"));
     QCOMPARE(body.value(QStringLiteral("messages")).toArray().size(), 2);
 }
 
@@ -506,7 +152,7 @@ void TestJudgeEngine::ledgerRecordsEveryCall()
     a.completionTokens = 10;
     server.setAnswer(a);
     server.setRetryAfterSeconds(0);
-    server.scriptFaults({FakeFault::RateLimited, FakeFault::None, FakeFault::None, FakeFault::BadRequest});
+    server.scriptFaults({ FakeFault::RateLimited, FakeFault::None, FakeFault::None, FakeFault::BadRequest });
     ProviderProfile p = profileFor(server, 1);
     p.pricePerMillionIn = 2.0;
     p.pricePerMillionOut = 8.0;
@@ -519,7 +165,7 @@ void TestJudgeEngine::ledgerRecordsEveryCall()
     const auto rows = store.ledger(QStringLiteral("run-a"));
     QCOMPARE(rows.size(), 3);
     int ok = 0, failed = 0, retries = 0;
-    for (const LedgerEntry &e : rows) {
+    for (const LedgerEntry& e : rows) {
         QCOMPARE(e.model, QStringLiteral("fake-judge"));
         QVERIFY(e.latencyMs > 0);
         retries += e.retries;
@@ -549,22 +195,22 @@ void TestJudgeEngine::probabilityWeightedScoreThroughHttp()
     FakeLlmServer server;
     QVERIFY(server.listen());
     // Distribution over 1..5 (with some mass on a non-scale token): 0.1, 0.2, 0.4, 0.15, 0.05; "x": 0.1.
-    const QVector<double> probs{0.1, 0.2, 0.4, 0.15, 0.05};
+    const QVector<double> probs { 0.1, 0.2, 0.4, 0.15, 0.05 };
     FakeAnswer a;
     a.text = QStringLiteral("3");
     QVector<TokenLogprob> alts;
-    alts.append({QStringLiteral("3"), std::log(0.4)});
-    for (int v : {2, 4, 1, 5})
-        alts.append({QString::number(v), std::log(probs[v - 1])});
-    alts.append({QStringLiteral("x"), std::log(0.1)});
-    a.topLogprobs = {alts};
+    alts.append({ QStringLiteral("3"), std::log(0.4) });
+    for (int v : { 2, 4, 1, 5 })
+        alts.append({ QString::number(v), std::log(probs[v - 1]) });
+    alts.append({ QStringLiteral("x"), std::log(0.1) });
+    a.topLogprobs = { alts };
     server.setAnswer(a);
     JudgeEngine engine(profileFor(server), nullptr);
     Collector c(engine);
     JudgeRequest r = batch(1).first();
     r.logprobs = true;
     r.topLogprobs = 20;
-    engine.submit({r});
+    engine.submit({ r });
     QTRY_VERIFY(c.idle);
     const ParsedAnswer p = AnswerParser::scoreOf(c.answers.value(0), 1, 5);
     QVERIFY(p.ok);
@@ -576,13 +222,13 @@ void TestJudgeEngine::probabilityWeightedScoreThroughHttp()
     // Without logprobs the same endpoint's n samples are averaged, and that is visible.
     FakeAnswer b;
     b.text = QStringLiteral("Rating: [[2]]");
-    b.moreChoices = {QStringLiteral("Rating: [[3]]"), QStringLiteral("Rating: [[5]]")};
+    b.moreChoices = { QStringLiteral("Rating: [[3]]"), QStringLiteral("Rating: [[5]]") };
     server.setAnswer(b);
     c.idle = false;
     JudgeRequest s = batch(1, QStringLiteral("other")).first();
     s.n = 3;
     s.temperature = 1.0;
-    engine.submit({s});
+    engine.submit({ s });
     QTRY_VERIFY(c.idle);
     const ParsedAnswer m = AnswerParser::scoreOf(c.answers.value(1), 1, 5);
     QCOMPARE(m.method, ParsedAnswer::Method::SampleMean);
@@ -593,8 +239,13 @@ void TestJudgeEngine::syntheticJudgeDerivesAnswersFromPrompt()
 {
     FakeLlmServer server;
     QVERIFY(server.listen());
-    server.setJudge([](const QJsonObject &body) {
-        const QString prompt = body.value(QStringLiteral("messages")).toArray().last().toObject().value(QStringLiteral("content")).toString();
+    server.setJudge([](const QJsonObject& body) {
+        const QString prompt = body.value(QStringLiteral("messages"))
+                                   .toArray()
+                                   .last()
+                                   .toObject()
+                                   .value(QStringLiteral("content"))
+                                   .toString();
         const int hash = prompt.indexOf(QLatin1Char('#'));
         const int item = prompt.mid(hash + 1).section(QLatin1Char(' '), 0, 0).toInt();
         FakeAnswer a;
@@ -606,7 +257,7 @@ void TestJudgeEngine::syntheticJudgeDerivesAnswersFromPrompt()
     engine.submit(batch(20));
     QTRY_VERIFY(c.idle);
     QCOMPARE(c.answers.size(), 20);
-    for (const JudgeResponse &r : std::as_const(c.answers))
+    for (const JudgeResponse& r : std::as_const(c.answers))
         QCOMPARE(AnswerParser::parseScore(r.text()).score, double(1 + r.tag.toInt() % 5));
 }
 
@@ -626,7 +277,7 @@ void TestJudgeEngine::cancelKeepsReceivedAnswers()
     QVERIFY(c.idle);
     QCOMPARE(c.answers.size(), 100);
     int ok = 0, cancelled = 0;
-    for (const JudgeResponse &r : std::as_const(c.answers)) {
+    for (const JudgeResponse& r : std::as_const(c.answers)) {
         ok += r.status == JudgeStatus::Ok ? 1 : 0;
         cancelled += r.status == JudgeStatus::Cancelled ? 1 : 0;
     }
@@ -645,9 +296,9 @@ void TestJudgeEngine::killMidBatchResendsOnlyInFlight()
     QVERIFY(server.listen());
     server.setLatencyMs(40);
     const int n = 600, concurrency = 16;
-    const QStringList args{QStringLiteral("--base-url"), server.baseUrl(), QStringLiteral("--project"), path,
-                           QStringLiteral("--requests"), QString::number(n), QStringLiteral("--concurrency"),
-                           QString::number(concurrency), QStringLiteral("--flush-ms"), QStringLiteral("50")};
+    const QStringList args { QStringLiteral("--base-url"), server.baseUrl(), QStringLiteral("--project"), path,
+        QStringLiteral("--requests"), QString::number(n), QStringLiteral("--concurrency"), QString::number(concurrency),
+        QStringLiteral("--flush-ms"), QStringLiteral("50") };
     QProcess child;
     child.setProcessChannelMode(QProcess::ForwardedChannels);
     child.start(QStringLiteral(JUDGE_BATCH_CHILD), args);
@@ -687,11 +338,11 @@ void TestJudgeEngine::killMidBatchResendsOnlyInFlight()
     // server after the reset; they are for in-flight (uncached) prompts, so they show up only
     // as repeats of prompts the restart also asked for, never as a cached prompt sent again.
     QSet<QByteArray> distinct;
-    for (const RecordedRequest &r : server.recorded())
+    for (const RecordedRequest& r : server.recorded())
         distinct.insert(r.body);
     QCOMPARE(int(distinct.size()), n - cached);
     QVERIFY2(server.requestCount() - int(distinct.size()) <= concurrency,
-             qPrintable(QString::number(server.requestCount())));
+        qPrintable(QString::number(server.requestCount())));
     auto project = Project::open(path);
     QVERIFY(project.ok());
     QCOMPARE(CallStore(project->get()).cacheSize(), n);
@@ -704,23 +355,23 @@ void TestJudgeEngine::cacheKeyCoversEverySamplingParameter()
     p.model = QStringLiteral("m");
     JudgeEngine engine(p, nullptr);
     const JudgeRequest base = batch(1).first();
-    QSet<QString> keys{engine.cacheKey(base)};
+    QSet<QString> keys { engine.cacheKey(base) };
     auto vary = [&](auto change) {
         JudgeRequest r = base;
         change(r);
         keys.insert(engine.cacheKey(r));
     };
-    vary([](JudgeRequest &r) { r.temperature = 0.5; });
-    vary([](JudgeRequest &r) { r.topP = 0.5; });
-    vary([](JudgeRequest &r) { r.maxTokens = 5; });
-    vary([](JudgeRequest &r) { r.n = 2; });
-    vary([](JudgeRequest &r) { r.seed = 1; });
-    vary([](JudgeRequest &r) { r.stop = {QStringLiteral("x")}; });
-    vary([](JudgeRequest &r) { r.logprobs = true; });
-    vary([](JudgeRequest &r) { r.responseFormat = QStringLiteral("json_object"); });
-    vary([](JudgeRequest &r) { r.sampleIndex = 1; });
-    vary([](JudgeRequest &r) { r.messages[1].content += QLatin1Char(' '); });
-    vary([](JudgeRequest &r) { r.messages[0].role = QStringLiteral("user"); });
+    vary([](JudgeRequest& r) { r.temperature = 0.5; });
+    vary([](JudgeRequest& r) { r.topP = 0.5; });
+    vary([](JudgeRequest& r) { r.maxTokens = 5; });
+    vary([](JudgeRequest& r) { r.n = 2; });
+    vary([](JudgeRequest& r) { r.seed = 1; });
+    vary([](JudgeRequest& r) { r.stop = { QStringLiteral("x") }; });
+    vary([](JudgeRequest& r) { r.logprobs = true; });
+    vary([](JudgeRequest& r) { r.responseFormat = QStringLiteral("json_object"); });
+    vary([](JudgeRequest& r) { r.sampleIndex = 1; });
+    vary([](JudgeRequest& r) { r.messages[1].content += QLatin1Char(' '); });
+    vary([](JudgeRequest& r) { r.messages[0].role = QStringLiteral("user"); });
     QCOMPARE(keys.size(), 12);
     JudgeRequest tagged = base;
     tagged.tag = QStringLiteral("other tag");
