@@ -20,6 +20,7 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QFileDialog>
+#include <QSplitter>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -93,6 +94,11 @@ MainWindow::MainWindow(QWidget *parent)
     resize(1360, 860);
     restoreGeometry(Settings::value(Settings::Key::WindowGeometry).toByteArray());
     restoreState(Settings::value(Settings::Key::WindowState).toByteArray());
+    // The panes' splitters (named ones) come back as they were left.
+    const QVariantMap splitters = Settings::value(Settings::Key::SplitterStates).toMap();
+    for (QSplitter *s : findChildren<QSplitter *>())
+        if (!s->objectName().isEmpty() && splitters.contains(s->objectName()))
+            s->restoreState(splitters.value(s->objectName()).toByteArray());
     showPane(Settings::string(Settings::Key::CurrentPane));
     updateStatus();
 }
@@ -399,6 +405,11 @@ void MainWindow::closeEvent(QCloseEvent *event)
 {
     Settings::setValue(Settings::Key::WindowGeometry, saveGeometry());
     Settings::setValue(Settings::Key::WindowState, saveState());
+    QVariantMap splitters = Settings::value(Settings::Key::SplitterStates).toMap();
+    for (const QSplitter *s : findChildren<QSplitter *>())
+        if (!s->objectName().isEmpty())
+            splitters.insert(s->objectName(), s->saveState());
+    Settings::setValue(Settings::Key::SplitterStates, splitters);
     Settings::setValue(Settings::Key::CurrentPane, currentPaneKey());
     event->accept();
 }

@@ -10,6 +10,7 @@ QString Settings::name(Key key)
     switch (key) {
     case Key::WindowGeometry: return QStringLiteral("window/geometry");
     case Key::WindowState: return QStringLiteral("window/state");
+    case Key::SplitterStates: return QStringLiteral("window/splitters");
     case Key::CurrentPane: return QStringLiteral("window/pane");
     case Key::RecentProjects: return QStringLiteral("files/recent");
     case Key::LastDirectory: return QStringLiteral("files/lastDirectory");
@@ -26,6 +27,7 @@ QVariant Settings::defaultValue(Key key)
     switch (key) {
     case Key::WindowGeometry:
     case Key::WindowState: return QByteArray();
+    case Key::SplitterStates: return QVariantMap();
     case Key::CurrentPane: return QStringLiteral("dataset");
     case Key::RecentProjects: return QStringList();
     case Key::LastDirectory: return QString();

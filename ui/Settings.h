@@ -15,6 +15,7 @@ public:
     enum class Key {
         WindowGeometry,   ///< QByteArray from QMainWindow::saveGeometry()
         WindowState,      ///< QByteArray from QMainWindow::saveState()
+        SplitterStates,   ///< QVariantMap: splitter objectName → QSplitter::saveState()
         CurrentPane,      ///< key of the pane shown last ("dataset", "annotate", …)
         RecentProjects,   ///< QStringList, most recent first
         LastDirectory,    ///< folder of the last file chooser

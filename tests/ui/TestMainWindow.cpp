@@ -14,6 +14,7 @@
 #include <QTranslator>
 #include <QPushButton>
 #include <QTableView>
+#include <QSplitter>
 #include <QtTest>
 
 using namespace rubric;
@@ -165,6 +166,11 @@ void TestMainWindow::remembersLayoutAndRecentFiles()
         QVERIFY(w.openProject(m_path));
         w.show();
         w.resize(1111, 777);
+        // A pane's splitter moved by the user.
+        QVERIFY(w.showPane(QStringLiteral("dataset")));
+        auto *split = w.findChild<QSplitter *>(QStringLiteral("datasetSplitter"));
+        QVERIFY(split);
+        split->setSizes({100, 500});
         QVERIFY(w.showPane(QStringLiteral("annotate")));
         w.close();
     }
@@ -174,6 +180,13 @@ void TestMainWindow::remembersLayoutAndRecentFiles()
     MainWindow again;
     QCOMPARE(again.currentPaneKey(), QStringLiteral("annotate"));
     QCOMPARE(again.size(), QSize(1111, 777));
+    QVERIFY(again.showPane(QStringLiteral("dataset")));
+    again.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&again));
+    auto *split = again.findChild<QSplitter *>(QStringLiteral("datasetSplitter"));
+    QVERIFY(split);
+    const QList<int> sizes = split->sizes();
+    QVERIFY2(sizes.size() == 2 && sizes[0] < sizes[1] / 2, qPrintable(QStringLiteral("%1 %2").arg(sizes.value(0)).arg(sizes.value(1))));
 }
 
 void TestMainWindow::newProjectRefusesExistingFile()

@@ -204,6 +204,7 @@ AnnotatePane::AnnotatePane(QWidget* parent)
     rightLayout->addWidget(m_note);
 
     auto* texts = new QSplitter(Qt::Horizontal, m_surface);
+    texts->setObjectName(QStringLiteral("annotateSplitter"));
     texts->addWidget(titled(tr("Source"), m_source, texts));
     texts->addWidget(titled(tr("Output to score"), m_output, texts));
     texts->addWidget(right);

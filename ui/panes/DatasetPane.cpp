@@ -116,6 +116,7 @@ DatasetPane::DatasetPane(QWidget *parent)
     m_itemTitle->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_itemTitle->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     auto *texts = new QSplitter(Qt::Horizontal, this);
+    texts->setObjectName(QStringLiteral("datasetTextsSplitter"));
     texts->addWidget(titled(tr("Source"), m_source, texts));
     texts->addWidget(titled(tr("Output"), m_output, texts));
     texts->addWidget(titled(tr("Reference"), m_reference, texts));
