@@ -1,6 +1,7 @@
 #include "CliUtil.h"
 
 #include "rubric/Rubric.h"
+#include "rubric/RubricExport.h"
 #include "store/RubricStore.h"
 
 namespace rubric::cli {
@@ -15,6 +16,7 @@ int run(const QStringList &args, Io &io)
     parser.addOption({QStringLiteral("version"), QStringLiteral("Rubric version (default: latest)."), QStringLiteral("N"),
                       QStringLiteral("0")});
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print JSON.")});
+    parser.addOption({QStringLiteral("markdown"), QStringLiteral("Print a Markdown document (for reports and reviews).")});
     if (auto rc = parse(parser, QStringLiteral("show-rubric"), args, io))
         return *rc;
     if (!require(parser, QStringLiteral("judge"), io))
@@ -29,21 +31,11 @@ int run(const QStringList &args, Io &io)
         return 1;
     }
     if (parser.isSet(QStringLiteral("json"))) {
-        QVariantList criteria;
-        for (const Criterion &c : rubric->criteria())
-            criteria.append(QVariantMap{{QStringLiteral("id"), c.key},
-                                        {QStringLiteral("parent"), c.parentKey},
-                                        {QStringLiteral("kind"), criterionKindName(c.kind)},
-                                        {QStringLiteral("text"), c.text},
-                                        {QStringLiteral("definition"), c.definition},
-                                        {QStringLiteral("enabled"), c.enabled},
-                                        {QStringLiteral("weight"), c.weight},
-                                        {QStringLiteral("origin"), c.origin},
-                                        {QStringLiteral("stats"), c.stats}});
-        printJson(io, QVariantMap{{QStringLiteral("method"), rubric->method()},
-                                  {QStringLiteral("aspect"), rubric->aspect()},
-                                  {QStringLiteral("version"), rubric->version()},
-                                  {QStringLiteral("criteria"), criteria}});
+        printJson(io, RubricExport::toJson(*rubric));
+        return 0;
+    }
+    if (parser.isSet(QStringLiteral("markdown"))) {
+        io.out << RubricExport::toMarkdown(*rubric);
         return 0;
     }
     io.out << rubric->method() << " rubric for " << rubric->aspect() << ", version " << rubric->version() << '\n';

@@ -1,0 +1,24 @@
+#pragma once
+
+#include "rubric/Rubric.h"
+
+#include <QString>
+#include <QVariantMap>
+
+namespace rubric {
+
+/// A rubric version written out for people and tools outside the studio: `rubric show-rubric`
+/// (--json / --markdown) and the studio's Rubric pane (Export Rubric…) use the same writers.
+class RubricExport
+{
+public:
+    /// {"method", "aspect", "version", "criteria": [{"id", "parent", "kind", "text", "definition",
+    ///  "enabled", "weight", "origin", "stats"}]} — criteria in tree order (parents before children).
+    static QVariantMap toJson(const Rubric &rubric);
+    /// A readable document: the aspect and its definition, then the criteria as a nested list,
+    /// enabled ones first-class and disabled ones struck through, each with what the method
+    /// measured (reward, train correlation, selection rank) where it did.
+    static QString toMarkdown(const Rubric &rubric);
+};
+
+} // namespace rubric
