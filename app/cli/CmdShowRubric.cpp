@@ -1,6 +1,6 @@
 #include "CliUtil.h"
-
 #include "rubric/Rubric.h"
+#include "rubric/RubricDiff.h"
 #include "rubric/RubricExport.h"
 #include "store/RubricStore.h"
 
@@ -13,10 +13,14 @@ int run(const QStringList &args, Io &io)
     parser.setApplicationDescription(QStringLiteral("Show the rubric of a judge (latest version unless --version)."));
     parser.addOption({QStringLiteral("project"), QStringLiteral("Project file."), QStringLiteral("P")});
     parser.addOption({QStringLiteral("judge"), QStringLiteral("Judge name."), QStringLiteral("NAME")});
-    parser.addOption({QStringLiteral("version"), QStringLiteral("Rubric version (default: latest)."), QStringLiteral("N"),
-                      QStringLiteral("0")});
+    parser.addOption({QStringLiteral("version"), QStringLiteral("Rubric version (default: latest)."),
+                      QStringLiteral("N"), QStringLiteral("0")});
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print JSON.")});
-    parser.addOption({QStringLiteral("markdown"), QStringLiteral("Print a Markdown document (for reports and reviews).")});
+    parser.addOption({QStringLiteral("diff"),
+                      QStringLiteral("Show what changed from version N to the shown one (--version, default latest)."),
+                      QStringLiteral("N")});
+    parser.addOption(
+            {QStringLiteral("markdown"), QStringLiteral("Print a Markdown document (for reports and reviews).")});
     if (auto rc = parse(parser, QStringLiteral("show-rubric"), args, io))
         return *rc;
     if (!require(parser, QStringLiteral("judge"), io))
@@ -29,6 +33,32 @@ int run(const QStringList &args, Io &io)
     if (!rubric) {
         io.err << "rubric: " << rubric.errorString() << '\n';
         return 1;
+    }
+    if (parser.isSet(QStringLiteral("diff"))) {
+        bool ok = false;
+        const int from = parser.value(QStringLiteral("diff")).toInt(&ok);
+        auto old = ok && from > 0 ? store.load(parser.value(QStringLiteral("judge")), from)
+                                  : Result<Rubric>(makeError(QStringLiteral("--diff: '%1' is not a version number")
+                                                                     .arg(parser.value(QStringLiteral("diff")))));
+        if (!old) {
+            io.err << "rubric: " << old.errorString() << '\n';
+            return 1;
+        }
+        const auto changes = RubricDiff::compare(*old, *rubric);
+        if (parser.isSet(QStringLiteral("json"))) {
+            QVariantList list;
+            for (const auto &e : changes)
+                list.append(QVariantMap{{QStringLiteral("change"), RubricDiff::changeName(e.change)},
+                                        {QStringLiteral("id"), e.key},
+                                        {QStringLiteral("before"), e.before},
+                                        {QStringLiteral("after"), e.after}});
+            printJson(io, QVariantMap{{QStringLiteral("from"), old->version()},
+                                      {QStringLiteral("to"), rubric->version()},
+                                      {QStringLiteral("changes"), list}});
+        } else {
+            io.out << "version " << old->version() << " → " << rubric->version() << '\n' << RubricDiff::toText(changes);
+        }
+        return 0;
     }
     if (parser.isSet(QStringLiteral("json"))) {
         printJson(io, RubricExport::toJson(*rubric));
@@ -43,8 +73,10 @@ int run(const QStringList &args, Io &io)
         for (const Criterion &c : rubric->children(parent)) {
             io.out << QString(depth * 2, QLatin1Char(' ')) << (c.enabled ? "[x] " : "[ ] ") << c.key << " ("
                    << criterionKindName(c.kind) << ")";
-            if (c.stats.contains(QStringLiteral("train_pearson")) && !c.stats.value(QStringLiteral("train_pearson")).isNull())
-                io.out << " train r=" << QString::number(c.stats.value(QStringLiteral("train_pearson")).toDouble(), 'f', 3);
+            if (c.stats.contains(QStringLiteral("train_pearson"))
+                && !c.stats.value(QStringLiteral("train_pearson")).isNull())
+                io.out << " train r="
+                       << QString::number(c.stats.value(QStringLiteral("train_pearson")).toDouble(), 'f', 3);
             io.out << ": " << c.text.simplified().left(160) << '\n';
             print(c.key, depth + 1);
         }
@@ -53,7 +85,8 @@ int run(const QStringList &args, Io &io)
     return 0;
 }
 
-const Registration reg({QStringLiteral("show-rubric"), QStringLiteral("Show a judge's rubric (criteria, origin, stats)."), &run});
+const Registration reg({QStringLiteral("show-rubric"),
+                        QStringLiteral("Show a judge's rubric (criteria, origin, stats)."), &run});
 
 } // namespace
 } // namespace rubric::cli
