@@ -283,6 +283,10 @@ DE = {
     'Human': 'Mensch',
     'Mean human score (%1)': 'Mittlere menschliche Bewertung (%1)',
     'Aggregated judge score of %1 (%2)': 'Zusammengefasste Bewerter-Punktzahl von %1 (%2)',
+    # suggestions
+    'most informative (judges disagree)': 'am aufschlussreichsten (Bewerter uneinig)',
+    "Stratified: every group (or system) gets a turn before any gets a second item. Most informative: the items the project's judges disagree on most come first.":
+        'Geschichtet: jede Gruppe (oder jedes System) kommt an die Reihe, bevor eine ein zweites Element bekommt. Am aufschlussreichsten: die Elemente, bei denen die Bewerter des Projekts am meisten uneins sind, zuerst.',
     # chart export
     'PNG image (*.png)': 'PNG-Bild (*.png)',
     'SVG drawing (*.svg)': 'SVG-Zeichnung (*.svg)',

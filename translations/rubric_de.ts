@@ -1148,5 +1148,13 @@
         <source>Could not save the split: %1</source>
         <translation>Die Aufteilung konnte nicht gespeichert werden: %1</translation>
     </message>
+    <message>
+        <source>most informative (judges disagree)</source>
+        <translation>am aufschlussreichsten (Bewerter uneinig)</translation>
+    </message>
+    <message>
+        <source>Stratified: every group (or system) gets a turn before any gets a second item. Most informative: the items the project's judges disagree on most come first.</source>
+        <translation>Geschichtet: jede Gruppe (oder jedes System) kommt an die Reihe, bevor eine ein zweites Element bekommt. Am aufschlussreichsten: die Elemente, bei denen die Bewerter des Projekts am meisten uneins sind, zuerst.</translation>
+    </message>
 </context>
 </TS>

@@ -8,6 +8,7 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QStackedWidget>
+#include <QComboBox>
 #include <QtTest>
 
 using namespace rubric;
@@ -28,6 +29,7 @@ private slots:
     void cheatSheetToggles();
     void blindModeHidesJudgeScores();
     void suggestionsAndTrainSplit();
+    void suggestsWhereJudgesDisagree();
     void agreementBesideTheJudge();
 
 private:
@@ -268,6 +270,30 @@ void TestAnnotatePane::suggestionsAndTrainSplit()
     const QString id = list->item(0)->data(Qt::UserRole).toString();
     QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, list->visualItemRect(list->item(0)).center());
     QCOMPARE(m_pane->currentItemId(), id);
+}
+
+void TestAnnotatePane::suggestsWhereJudgesDisagree()
+{
+    // Two judges that agree on every item but i6, where they are opposite.
+    QVERIFY(m_project->setSplit({}));
+    QHash<QString, double> a, b;
+    for (int k = 0; k < 10; ++k) {
+        const QString id = QStringLiteral("i%1").arg(k);
+        a.insert(id, 1 + k % 5);
+        b.insert(id, k == 6 ? 5 - k % 5 : 1 + k % 5);
+    }
+    for (const auto &[name, scores] : {std::pair{QStringLiteral("ja"), a}, std::pair{QStringLiteral("jb"), b}}) {
+        QVERIFY(m_project->ensureJudge(name, QStringLiteral("imported")));
+        QVERIFY(m_project->setJudgeScores(name, QStringLiteral("coherence"), scores));
+    }
+    start(QStringLiteral("ann"));
+    auto *stratum = m_pane->findChild<QComboBox *>(QStringLiteral("stratumCombo"));
+    QVERIFY(stratum);
+    stratum->setCurrentIndex(stratum->findData(QStringLiteral("disagreement")));
+    auto *list = m_pane->findChild<QListWidget *>(QStringLiteral("suggestionList"));
+    QVERIFY(list->count() > 0);
+    QCOMPARE(list->item(0)->data(Qt::UserRole).toString(), QStringLiteral("i6"));
+    QCOMPARE(Settings::string(Settings::Key::SuggestStratum), QStringLiteral("disagreement"));
 }
 
 void TestAnnotatePane::agreementBesideTheJudge()

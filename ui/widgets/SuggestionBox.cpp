@@ -17,20 +17,38 @@ namespace rubric {
 namespace {
 
 /// Every item of the project as a suggestion candidate, in import order.
-QVector<LabelSuggester::Candidate> allCandidates(const Project& project)
+QVector<LabelSuggester::Candidate> allCandidates(const Project &project)
 {
     QVector<LabelSuggester::Candidate> out;
     QSqlQuery q(project.database());
     q.setForwardOnly(true);
     if (q.exec(QStringLiteral("SELECT ext_id, group_id, system_id FROM items ORDER BY position")))
         while (q.next())
-            out.append({ q.value(0).toString(), q.value(1).toString(), q.value(2).toString() });
+            out.append({q.value(0).toString(), q.value(1).toString(), q.value(2).toString()});
     return out;
+}
+
+/// Candidates with how much the project's judges disagree on them (LabelSuggester::disagreement).
+QVector<LabelSuggester::Candidate> withDisagreement(const Project &project,
+                                                    QVector<LabelSuggester::Candidate> candidates)
+{
+    QVector<LabelSuggester::JudgeScore> scores;
+    QSqlQuery q(project.database());
+    q.setForwardOnly(true);
+    if (q.exec(QStringLiteral(
+                "SELECT i.ext_id, r.name, a.name, s.score FROM judge_scores s JOIN runs r ON r.id = s.run_id "
+                "JOIN items i ON i.id = s.item_id JOIN aspects a ON a.id = s.aspect_id WHERE s.score IS NOT NULL")))
+        while (q.next())
+            scores.append({q.value(0).toString(), q.value(1).toString(), q.value(2).toString(), q.value(3).toDouble()});
+    const QHash<QString, double> d = LabelSuggester::disagreement(scores);
+    for (auto &c : candidates)
+        c.disagreement = d.value(c.id, std::numeric_limits<double>::quiet_NaN());
+    return candidates;
 }
 
 } // namespace
 
-SuggestionBox::SuggestionBox(QWidget* parent)
+SuggestionBox::SuggestionBox(QWidget *parent)
     : QWidget(parent)
     , m_list(new QListWidget(this))
     , m_stratum(new QComboBox(this))
@@ -46,6 +64,9 @@ SuggestionBox::SuggestionBox(QWidget* parent)
     m_stratum->addItem(tr("stratified by group"), QStringLiteral("group"));
     m_stratum->addItem(tr("stratified by system"), QStringLiteral("system"));
     m_stratum->addItem(tr("random"), QStringLiteral("none"));
+    m_stratum->addItem(tr("most informative (judges disagree)"), QStringLiteral("disagreement"));
+    m_stratum->setToolTip(tr("Stratified: every group (or system) gets a turn before any gets a second item. "
+                             "Most informative: the items the project's judges disagree on most come first."));
     {
         const int i = m_stratum->findData(Settings::string(Settings::Key::SuggestStratum));
         m_stratum->setCurrentIndex(i < 0 ? 0 : i);
@@ -58,26 +79,26 @@ SuggestionBox::SuggestionBox(QWidget* parent)
         Settings::setValue(Settings::Key::SuggestStratum, m_stratum->currentData());
         refresh(m_project, m_queue, !m_makeSplit->isVisible(), m_scored, m_aspectCount, m_annotator);
     });
-    const auto choose = [this](QListWidgetItem* item) { emit itemChosen(item->data(Qt::UserRole).toString()); };
+    const auto choose = [this](QListWidgetItem *item) { emit itemChosen(item->data(Qt::UserRole).toString()); };
     connect(m_list, &QListWidget::itemActivated, this, choose);
     connect(m_list, &QListWidget::itemClicked, this, choose);
     connect(m_makeSplit, &QPushButton::clicked, this, &SuggestionBox::makeTrainSplit);
 
-    auto* header = new QHBoxLayout;
+    auto *header = new QHBoxLayout;
     header->addWidget(new QLabel(tr("<b>Label next</b>"), this));
     header->addWidget(m_stratum);
     header->addStretch(1);
     header->addWidget(m_makeSplit);
-    auto* layout = new QVBoxLayout(this);
+    auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(header);
     layout->addWidget(m_list);
 }
 
-void SuggestionBox::refresh(const Project* project, const QStringList& queue, bool queueIsTrain,
-    const QHash<QString, int>& scoredAspects, int aspectCount, const QString& annotator)
+void SuggestionBox::refresh(const Project *project, const QStringList &queue, bool queueIsTrain,
+                            const QHash<QString, int> &scoredAspects, int aspectCount, const QString &annotator)
 {
-    m_project = const_cast<Project*>(project);
+    m_project = const_cast<Project *>(project);
     m_queue = queue;
     m_scored = scoredAspects;
     m_aspectCount = aspectCount;
@@ -88,14 +109,16 @@ void SuggestionBox::refresh(const Project* project, const QStringList& queue, bo
         return;
     QVector<LabelSuggester::Candidate> candidates;
     const QSet<QString> inQueue(queue.cbegin(), queue.cend());
-    for (const auto& c : allCandidates(*project))
+    for (const auto &c : allCandidates(*project))
         if (inQueue.contains(c.id) && scoredAspects.value(c.id) < aspectCount)
             candidates.append(c);
     const auto stratum = LabelSuggester::stratumFromName(m_stratum->currentData().toString());
+    if (stratum == LabelSuggester::Stratum::Disagreement)
+        candidates = withDisagreement(*project, std::move(candidates));
     // Seeded by the annotator, so the order is stable for one person and differs between people.
     const quint32 seed = qHash(annotator);
-    for (const QString& id : LabelSuggester::suggest(candidates, stratum, 8, seed)) {
-        auto* item = new QListWidgetItem(tr("item %1").arg(id), m_list);
+    for (const QString &id : LabelSuggester::suggest(candidates, stratum, 8, seed)) {
+        auto *item = new QListWidgetItem(tr("item %1").arg(id), m_list);
         item->setData(Qt::UserRole, id);
     }
 }
@@ -104,13 +127,15 @@ void SuggestionBox::makeTrainSplit()
 {
     if (!m_project)
         return;
-    const QVector<LabelSuggester::Candidate> all = allCandidates(*m_project);
     const auto stratum = LabelSuggester::stratumFromName(m_stratum->currentData().toString());
+    const QVector<LabelSuggester::Candidate> all = stratum == LabelSuggester::Stratum::Disagreement
+                                                           ? withDisagreement(*m_project, allCandidates(*m_project))
+                                                           : allCandidates(*m_project);
     const QStringList train = LabelSuggester::suggest(all, stratum, 30, 1);
     QHash<QString, SplitRole> roles;
-    for (const auto& c : all)
+    for (const auto &c : all)
         roles.insert(c.id, SplitRole::Test);
-    for (const QString& id : train)
+    for (const QString &id : train)
         roles.insert(id, SplitRole::Train);
     if (auto r = m_project->setSplit(roles); !r)
         emit problem(tr("Could not save the split: %1").arg(r.errorString()));
