@@ -79,6 +79,8 @@ int run(const QStringList &args, Io &io)
     opt("samples", "G-Eval without logprobs: samples per item.", "N", "20");
     opt("items", "Items to score: all, test (default) or train.", "SET", "test");
     opt("literature", "HypoEval: folder of literature summaries (*.txt, *.md).", "DIR");
+    opt("budget", "Stop (resumable) before this attempt could cost more than AMOUNT (prices from price_in/price_out).",
+        "AMOUNT");
     opt("set", "KEY=VALUE (repeatable): endpoint roles or method parameters.", "KEY=VALUE");
     opt("estimate", "Print the calls, tokens and cost the run would need, and stop.");
     opt("json", "Print JSON.");
@@ -117,6 +119,13 @@ int run(const QStringList &args, Io &io)
         return 2;
     }
     spec.logprobs = parser.isSet(QStringLiteral("logprobs"));
+    if (parser.isSet(QStringLiteral("budget"))) {
+        spec.budget = parser.value(QStringLiteral("budget")).toDouble(&ok);
+        if (!ok || spec.budget <= 0) {
+            io.err << "rubric run: --budget must be a positive amount\n";
+            return 2;
+        }
+    }
     const QString items = parser.value(QStringLiteral("items"));
     if (items == QLatin1String("all"))
         spec.items = SplitFilter::All;

@@ -112,6 +112,28 @@ void RunContext::submit(JudgeRole role, const QString &phase, const QVector<Judg
         });
         return;
     }
+    if (m_spec.budget > 0) {
+        // Worst case: every uncached request uses its whole max_tokens of output.
+        JudgeEngine *e = engine(role);
+        const ProviderProfile &p = e->profile();
+        double projected = 0;
+        for (const JudgeRequest &r : requests)
+            if (!e->isCached(r))
+                projected += (double(approxTokens(r)) * p.pricePerMillionIn
+                              + double(r.maxTokens) * std::max(1, r.n) * p.pricePerMillionOut)
+                             / 1e6;
+        const double spent = progress().cost;
+        if (spent + projected > m_spec.budget) {
+            fail(tr("stopped before the budget of %1 would be passed: %2 spent, the next %3 calls (%4) could cost up "
+                    "to %5 more. Raise the budget and run the same judge again to resume; answers so far are kept.")
+                     .arg(m_spec.budget, 0, 'f', 4)
+                     .arg(spent, 0, 'f', 4)
+                     .arg(requests.size())
+                     .arg(phase)
+                     .arg(projected, 0, 'f', 4));
+            return;
+        }
+    }
     const int id = m_nextBatch++;
     Batch b;
     b.phase = phase;

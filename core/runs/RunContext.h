@@ -58,7 +58,9 @@ public:
 
     using Done = std::function<void(const QVector<JudgeResponse> &)>;
     /// Sends the requests (phase is a label for the call counts) and calls `done` once all are
-    /// answered. Nothing happens after the run failed or was cancelled.
+    /// answered. Nothing happens after the run failed or was cancelled. With a budget (spec.budget),
+    /// a batch whose uncached requests could take the cost of this attempt past it is not sent: the
+    /// run fails with a message saying so and stays resumable (answers so far are kept).
     void submit(JudgeRole role, const QString &phase, const QVector<JudgeRequest> &requests, Done done);
     void cancel();
     bool stopped() const { return m_stopped; }

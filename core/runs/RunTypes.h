@@ -28,6 +28,7 @@ struct RunSpec
     int samples = 20;              ///< G-Eval without logprobs: samples per item
     QString literatureDir;         ///< HypoEval: folder of literature summaries (*.txt, *.md)
     QVariantMap settings;          ///< --set KEY=VALUE pairs (method parameters)
+    double budget = 0;             ///< cost cap of this attempt in the profiles' currency; 0 = none
 };
 
 /// What a run will cost before it starts: calls that are not in the cache yet, approximate

@@ -163,6 +163,7 @@ private slots:
     void killedRunResumesWithoutResending_data();
     void killedRunResumesWithoutResending();
     void cancelLeavesResumableRun();
+    void budgetStopsBeforeItIsPassed();
 
 private:
     QTemporaryDir m_dir;
@@ -570,6 +571,44 @@ void TestMethodPipeline::cancelLeavesResumableRun()
     const Outcome o = runToEnd(fx->project.get(), s);
     QVERIFY2(o.ok, qPrintable(o.error));
     QCOMPARE(fx->project->judgeScores(QStringLiteral("c"), QStringLiteral("coherence")).size(), fx->testIds.size());
+}
+
+void TestMethodPipeline::budgetStopsBeforeItIsPassed()
+{
+    auto fx = makeProject(nextPath(), 20);
+    QVERIFY(fx);
+    SyntheticJudge judge(fx->humanByOutput);
+    FakeLlmServer server;
+    server.setJudge([&judge](const QJsonObject &body) { return judge.answer(body); });
+    QVERIFY(server.listen());
+    RunSpec s = spec(QStringLiteral("budgeted"), QStringLiteral("geval"), server.baseUrl());
+    s.logprobs = true;
+    s.evaluator.pricePerMillionIn = 2.0;
+    s.evaluator.pricePerMillionOut = 8.0;
+    s.generator = s.evaluator;
+    s.refiner = s.evaluator;
+    double full = 0;
+    {
+        Run dry(fx->project.get(), s);
+        const auto e = dry.estimate();
+        QVERIFY2(e.ok(), qPrintable(e.errorString()));
+        QVERIFY(e->cost > 0);
+        full = e->cost;
+    }
+    // Half the estimate: the steps call fits, the batch of item scores does not.
+    s.budget = full / 2;
+    const Outcome first = runToEnd(fx->project.get(), s);
+    QVERIFY(!first.ok);
+    QVERIFY2(first.error.contains(QLatin1String("budget")), qPrintable(first.error));
+    QVERIFY2(first.summary.value(QStringLiteral("cost")).toDouble() <= s.budget, qPrintable(first.error));
+    QCOMPARE(server.requestCount(), 1); // the steps only
+    QVERIFY(fx->project->judgeScores(QStringLiteral("budgeted"), QStringLiteral("coherence")).isEmpty());
+    // A larger budget resumes: what was paid for is not asked again.
+    s.budget = full * 10;
+    const Outcome second = runToEnd(fx->project.get(), s);
+    QVERIFY2(second.ok, qPrintable(second.error));
+    QCOMPARE(server.requestCount(), 1 + int(fx->testIds.size()));
+    QCOMPARE(fx->project->judgeScores(QStringLiteral("budgeted"), QStringLiteral("coherence")).size(), fx->testIds.size());
 }
 
 QTEST_GUILESS_MAIN(TestMethodPipeline)
