@@ -13,14 +13,14 @@ namespace rubric {
 
 namespace {
 
-QString trc(const char* text)
+QString trc(const char *text)
 {
     return QCoreApplication::translate("rubric::ChartExport", text);
 }
 
 constexpr int kMargin = 12;
 
-int titleHeight(const QWidget* chart, const QString& title)
+int titleHeight(const QWidget *chart, const QString &title)
 {
     if (title.isEmpty())
         return 0;
@@ -31,7 +31,7 @@ int titleHeight(const QWidget* chart, const QString& title)
 }
 
 /// Title on top, the widget as it is drawn on screen below, on the widget's base colour.
-void paint(QPainter& p, QWidget* chart, const QString& title)
+void paint(QPainter &p, QWidget *chart, const QString &title)
 {
     const int th = titleHeight(chart, title);
     const QRect all(0, 0, chart->width() + 2 * kMargin, chart->height() + th + 2 * kMargin);
@@ -51,10 +51,10 @@ void paint(QPainter& p, QWidget* chart, const QString& title)
 
 QStringList ChartExport::fileFilters()
 {
-    return { trc("PNG image (*.png)"), trc("SVG drawing (*.svg)") };
+    return {trc("PNG image (*.png)"), trc("SVG drawing (*.svg)")};
 }
 
-Result<void> ChartExport::write(QWidget* chart, const QString& title, const QString& path)
+Result<void> ChartExport::write(QWidget *chart, const QString &title, const QString &path)
 {
     if (!chart || chart->width() <= 0 || chart->height() <= 0)
         return makeError(trc("There is no chart to export on this pane."), path);

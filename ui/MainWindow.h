@@ -39,8 +39,7 @@ public:
     /// Adds a pane under `title`; `key` (e.g. "heatmap") names it for --pane and the settings,
     /// by default the class name without "Pane", lower-cased. The pane is bound to the current
     /// project at once and to every project opened later. Returns the pane.
-    template<typename P>
-    P *addPane(P *pane, const QString &title, const QString &key = {})
+    template <typename P> P *addPane(P *pane, const QString &title, const QString &key = {})
     {
         registerPane(pane, title, key, [pane](Project *project) { pane->setProject(project); });
         return pane;

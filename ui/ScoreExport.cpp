@@ -17,7 +17,7 @@ Result<int> writeJsonArray(const Project &project, const QString &path)
 {
     const QVector<Aspect> aspects = project.aspects();
     const QVector<JudgeInfo> judges = project.judges();
-    QHash<QString, QHash<QString, double>> human;                      // aspect → item → mean
+    QHash<QString, QHash<QString, double>> human;                       // aspect → item → mean
     QHash<QString, QHash<QString, QHash<QString, double>>> judgeScores; // judge → aspect → item → score
     for (const Aspect &a : aspects)
         human.insert(a.name, project.humanScores(a.name));
@@ -29,9 +29,12 @@ Result<int> writeJsonArray(const Project &project, const QString &path)
     QJsonArray all;
     const QVector<Item> items = project.items();
     for (const Item &it : items) {
-        QJsonObject o{{QStringLiteral("id"), it.id},         {QStringLiteral("group"), it.group},
-                      {QStringLiteral("system"), it.system}, {QStringLiteral("source"), it.source},
-                      {QStringLiteral("output"), it.output}, {QStringLiteral("reference"), it.reference},
+        QJsonObject o{{QStringLiteral("id"), it.id},
+                      {QStringLiteral("group"), it.group},
+                      {QStringLiteral("system"), it.system},
+                      {QStringLiteral("source"), it.source},
+                      {QStringLiteral("output"), it.output},
+                      {QStringLiteral("reference"), it.reference},
                       {QStringLiteral("split"), splitRoleName(split.value(it.id, SplitRole::None))}};
         QJsonObject h;
         for (const Aspect &a : aspects)
@@ -51,10 +54,14 @@ Result<int> writeJsonArray(const Project &project, const QString &path)
     }
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
-        return makeError(QCoreApplication::translate("rubric::ScoreExport", "cannot write the file: %1").arg(file.errorString()), path);
+        return makeError(
+                QCoreApplication::translate("rubric::ScoreExport", "cannot write the file: %1").arg(file.errorString()),
+                path);
     file.write(QJsonDocument(all).toJson(QJsonDocument::Indented));
     if (!file.commit())
-        return makeError(QCoreApplication::translate("rubric::ScoreExport", "cannot write the file: %1").arg(file.errorString()), path);
+        return makeError(
+                QCoreApplication::translate("rubric::ScoreExport", "cannot write the file: %1").arg(file.errorString()),
+                path);
     return int(items.size());
 }
 
@@ -67,7 +74,8 @@ Result<int> ScoreExport::write(const Project &project, const QString &path)
         return writeJsonArray(project, path);
     if (suffix == QLatin1String("jsonl") || suffix == QLatin1String("csv"))
         return Exporter::write(project, path);
-    return makeError(QCoreApplication::translate("rubric::ScoreExport", "choose a file ending in .csv, .json or .jsonl"), path);
+    return makeError(
+            QCoreApplication::translate("rubric::ScoreExport", "choose a file ending in .csv, .json or .jsonl"), path);
 }
 
 } // namespace rubric

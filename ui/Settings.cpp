@@ -8,16 +8,26 @@ namespace rubric {
 QString Settings::name(Key key)
 {
     switch (key) {
-    case Key::WindowGeometry: return QStringLiteral("window/geometry");
-    case Key::WindowState: return QStringLiteral("window/state");
-    case Key::SplitterStates: return QStringLiteral("window/splitters");
-    case Key::CurrentPane: return QStringLiteral("window/pane");
-    case Key::RecentProjects: return QStringLiteral("files/recent");
-    case Key::LastDirectory: return QStringLiteral("files/lastDirectory");
-    case Key::AnnotatorName: return QStringLiteral("annotate/annotator");
-    case Key::BlindMode: return QStringLiteral("annotate/blind");
-    case Key::SuggestStratum: return QStringLiteral("annotate/stratum");
-    case Key::Language: return QStringLiteral("ui/language");
+    case Key::WindowGeometry:
+        return QStringLiteral("window/geometry");
+    case Key::WindowState:
+        return QStringLiteral("window/state");
+    case Key::SplitterStates:
+        return QStringLiteral("window/splitters");
+    case Key::CurrentPane:
+        return QStringLiteral("window/pane");
+    case Key::RecentProjects:
+        return QStringLiteral("files/recent");
+    case Key::LastDirectory:
+        return QStringLiteral("files/lastDirectory");
+    case Key::AnnotatorName:
+        return QStringLiteral("annotate/annotator");
+    case Key::BlindMode:
+        return QStringLiteral("annotate/blind");
+    case Key::SuggestStratum:
+        return QStringLiteral("annotate/stratum");
+    case Key::Language:
+        return QStringLiteral("ui/language");
     }
     return {};
 }
@@ -26,15 +36,24 @@ QVariant Settings::defaultValue(Key key)
 {
     switch (key) {
     case Key::WindowGeometry:
-    case Key::WindowState: return QByteArray();
-    case Key::SplitterStates: return QVariantMap();
-    case Key::CurrentPane: return QStringLiteral("dataset");
-    case Key::RecentProjects: return QStringList();
-    case Key::LastDirectory: return QString();
-    case Key::AnnotatorName: return QString();
-    case Key::BlindMode: return true;
-    case Key::SuggestStratum: return QStringLiteral("group");
-    case Key::Language: return QString();
+    case Key::WindowState:
+        return QByteArray();
+    case Key::SplitterStates:
+        return QVariantMap();
+    case Key::CurrentPane:
+        return QStringLiteral("dataset");
+    case Key::RecentProjects:
+        return QStringList();
+    case Key::LastDirectory:
+        return QString();
+    case Key::AnnotatorName:
+        return QString();
+    case Key::BlindMode:
+        return true;
+    case Key::SuggestStratum:
+        return QStringLiteral("group");
+    case Key::Language:
+        return QString();
     }
     return {};
 }

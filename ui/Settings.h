@@ -13,16 +13,16 @@ class Settings
 {
 public:
     enum class Key {
-        WindowGeometry,   ///< QByteArray from QMainWindow::saveGeometry()
-        WindowState,      ///< QByteArray from QMainWindow::saveState()
-        SplitterStates,   ///< QVariantMap: splitter objectName → QSplitter::saveState()
-        CurrentPane,      ///< key of the pane shown last ("dataset", "annotate", …)
-        RecentProjects,   ///< QStringList, most recent first
-        LastDirectory,    ///< folder of the last file chooser
-        AnnotatorName,    ///< the name annotations are saved under
-        BlindMode,        ///< bool: hide judge scores while annotating
-        SuggestStratum,   ///< "group", "system" or "none"
-        Language,         ///< "" = follow the system locale, else a locale name ("de", "en")
+        WindowGeometry, ///< QByteArray from QMainWindow::saveGeometry()
+        WindowState,    ///< QByteArray from QMainWindow::saveState()
+        SplitterStates, ///< QVariantMap: splitter objectName → QSplitter::saveState()
+        CurrentPane,    ///< key of the pane shown last ("dataset", "annotate", …)
+        RecentProjects, ///< QStringList, most recent first
+        LastDirectory,  ///< folder of the last file chooser
+        AnnotatorName,  ///< the name annotations are saved under
+        BlindMode,      ///< bool: hide judge scores while annotating
+        SuggestStratum, ///< "group", "system" or "none"
+        Language,       ///< "" = follow the system locale, else a locale name ("de", "en")
     };
 
     static QString name(Key key);

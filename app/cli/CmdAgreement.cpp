@@ -1,5 +1,4 @@
 #include "CliUtil.h"
-
 #include "stats/ProjectData.h"
 
 namespace rubric::cli {
@@ -16,16 +15,17 @@ int run(const QStringList &args, Io &io)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
-        "Agreement between annotators on one aspect: Krippendorff's alpha (missing data allowed) or\n"
-        "Fleiss' kappa (items scored by every coder only), plus the human ceiling: each annotator\n"
-        "correlated with the mean of the others. --judge adds a judge as one more coder."));
+            "Agreement between annotators on one aspect: Krippendorff's alpha (missing data allowed) or\n"
+            "Fleiss' kappa (items scored by every coder only), plus the human ceiling: each annotator\n"
+            "correlated with the mean of the others. --judge adds a judge as one more coder."));
     parser.addOption({QStringLiteral("project"), QStringLiteral("Project file."), QStringLiteral("P")});
     parser.addOption({QStringLiteral("aspect"), QStringLiteral("Aspect."), QStringLiteral("A")});
     parser.addOption({QStringLiteral("metric"), QStringLiteral("alpha (default) or fleiss."), QStringLiteral("M"),
                       QStringLiteral("alpha")});
-    parser.addOption({QStringLiteral("level"),
-                      QStringLiteral("Alpha's metric: nominal, ordinal, interval (default) or ratio. Fleiss is nominal."),
-                      QStringLiteral("L")});
+    parser.addOption(
+            {QStringLiteral("level"),
+             QStringLiteral("Alpha's metric: nominal, ordinal, interval (default) or ratio. Fleiss is nominal."),
+             QStringLiteral("L")});
     parser.addOption({QStringLiteral("split"), QStringLiteral("all (default), train or test."), QStringLiteral("S"),
                       QStringLiteral("all")});
     parser.addOption({QStringLiteral("judge"), QStringLiteral("Also count this judge as a coder (repeatable)."),
@@ -82,7 +82,8 @@ int run(const QStringList &args, Io &io)
         value = r.kappa;
         items = r.items;
         if (items == 0) {
-            io.err << "rubric agreement: no item is scored by all " << coders << " coders; Fleiss' kappa needs complete data\n";
+            io.err << "rubric agreement: no item is scored by all " << coders
+                   << " coders; Fleiss' kappa needs complete data\n";
             return 1;
         }
     }
@@ -110,19 +111,22 @@ int run(const QStringList &args, Io &io)
                                                {QStringLiteral("annotators"), per}}}});
         return 0;
     }
-    io.out << (alpha ? QStringLiteral("Krippendorff's alpha (%1)").arg(alphaLevelName(level)) : QStringLiteral("Fleiss' kappa")) << " = "
-           << number(value) << " on " << items << " items, " << coders << " coders\n";
+    io.out << (alpha ? QStringLiteral("Krippendorff's alpha (%1)").arg(alphaLevelName(level))
+                     : QStringLiteral("Fleiss' kappa"))
+           << " = " << number(value) << " on " << items << " items, " << coders << " coders\n";
     io.out << "human ceiling (each coder vs mean of the others):\n";
     for (const CeilingEntry &e : ceiling.annotators)
-        io.out << "  " << e.annotator.leftJustified(16) << " n " << QString::number(e.n).rightJustified(5) << "  pearson "
-               << number(e.pearson) << "  spearman " << number(e.spearman) << "  kendall " << number(e.kendall) << '\n';
+        io.out << "  " << e.annotator.leftJustified(16) << " n " << QString::number(e.n).rightJustified(5)
+               << "  pearson " << number(e.pearson) << "  spearman " << number(e.spearman) << "  kendall "
+               << number(e.kendall) << '\n';
     io.out << "  " << QStringLiteral("mean").leftJustified(16) << "          pearson " << number(ceiling.pearson)
            << "  spearman " << number(ceiling.spearman) << "  kendall " << number(ceiling.kendall) << '\n';
     return 0;
 }
 
-const Registration reg({QStringLiteral("agreement"),
-                        QStringLiteral("Agreement among annotators: Krippendorff's alpha, Fleiss' kappa, human ceiling."), &run});
+const Registration
+        reg({QStringLiteral("agreement"),
+             QStringLiteral("Agreement among annotators: Krippendorff's alpha, Fleiss' kappa, human ceiling."), &run});
 
 } // namespace
 } // namespace rubric::cli

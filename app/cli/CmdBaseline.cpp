@@ -1,5 +1,4 @@
 #include "CliUtil.h"
-
 #include "methods/OfflineBaselines.h"
 
 namespace rubric::cli {
@@ -9,8 +8,8 @@ int run(const QStringList &args, Io &io)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
-        "Compute the offline baselines (ROUGE-1/2/L F1 against the reference, output length) and store them "
-        "as judges rouge-1, rouge-2, rouge-l and length."));
+            "Compute the offline baselines (ROUGE-1/2/L F1 against the reference, output length) and store them "
+            "as judges rouge-1, rouge-2, rouge-l and length."));
     parser.addOption({QStringLiteral("project"), QStringLiteral("Project file."), QStringLiteral("P")});
     parser.addOption({QStringLiteral("aspect"), QStringLiteral("Aspect to store the scores for, or 'all' (default)."),
                       QStringLiteral("A"), QStringLiteral("all")});
@@ -53,7 +52,8 @@ int run(const QStringList &args, Io &io)
     for (const QVariant &v : judges) {
         const QVariantMap m = v.toMap();
         io.out << m.value(QStringLiteral("name")).toString().leftJustified(10) << " scored "
-               << m.value(QStringLiteral("items")).toInt() << " items for " << aspects.join(QStringLiteral(", ")) << '\n';
+               << m.value(QStringLiteral("items")).toInt() << " items for " << aspects.join(QStringLiteral(", "))
+               << '\n';
     }
     return 0;
 }

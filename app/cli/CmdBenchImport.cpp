@@ -1,6 +1,5 @@
 #include "BenchRegistry.h"
 #include "CliUtil.h"
-
 #include "data/Importer.h"
 
 #include <QElapsedTimer>
@@ -33,8 +32,8 @@ int run(const QStringList &args, Io &io)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
-        "Time importing a dataset into a fresh temporary project, then reopening it and loading every item, "
-        "annotation and human mean; prints wall times and the peak resident memory (getrusage) after each step."));
+            "Time importing a dataset into a fresh temporary project, then reopening it and loading every item, "
+            "annotation and human mean; prints wall times and the peak resident memory (getrusage) after each step."));
     parser.addOption({QStringLiteral("file"), QStringLiteral("Dataset file."), QStringLiteral("F")});
     parser.addOption({QStringLiteral("preset"), QStringLiteral("Mapping preset."), QStringLiteral("NAME")});
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print JSON.")});
@@ -65,7 +64,8 @@ int run(const QStringList &args, Io &io)
             io.err << "rubric bench import: " << project.errorString() << '\n';
             return 1;
         }
-        auto r = Importer::run(**project, ImportSpec{parser.value(QStringLiteral("file")), ImportFormat::Auto, *mapping});
+        auto r = Importer::run(**project,
+                               ImportSpec{parser.value(QStringLiteral("file")), ImportFormat::Auto, *mapping});
         if (!r) {
             io.err << "rubric bench import: " << r.errorString() << '\n';
             return 1;
@@ -110,20 +110,20 @@ int run(const QStringList &args, Io &io)
                                   {QStringLiteral("project_file_mib"), fileMiB}});
         return 0;
     }
-    io.out << "import " << summary.items << " items, " << summary.annotations << " annotations: "
-           << QString::number(importMs, 'f', 1) << " ms wall (" << QString::number(importCpuMs, 'f', 1)
-           << " ms CPU), peak RSS " << QString::number(rssImport, 'f', 1) << " MiB (at start "
-           << QString::number(rssStart, 'f', 1) << " MiB)\n"
-           << "reopen + load " << loadedItems << " items, " << loadedAnnotations << " annotations: "
-           << QString::number(openMs, 'f', 1) << " ms wall (" << QString::number(openCpuMs, 'f', 1)
+    io.out << "import " << summary.items << " items, " << summary.annotations
+           << " annotations: " << QString::number(importMs, 'f', 1) << " ms wall ("
+           << QString::number(importCpuMs, 'f', 1) << " ms CPU), peak RSS " << QString::number(rssImport, 'f', 1)
+           << " MiB (at start " << QString::number(rssStart, 'f', 1) << " MiB)\n"
+           << "reopen + load " << loadedItems << " items, " << loadedAnnotations
+           << " annotations: " << QString::number(openMs, 'f', 1) << " ms wall (" << QString::number(openCpuMs, 'f', 1)
            << " ms CPU), peak RSS " << QString::number(rssOpen, 'f', 1) << " MiB\n"
            << "project file " << QString::number(fileMiB, 'f', 2) << " MiB\n";
     return 0;
 }
 
-const BenchRegistration reg(QStringLiteral("import"),
-                            QStringLiteral("Import a dataset into a temporary project and reopen it (time, peak memory)."),
-                            &run);
+const BenchRegistration
+        reg(QStringLiteral("import"),
+            QStringLiteral("Import a dataset into a temporary project and reopen it (time, peak memory)."), &run);
 
 } // namespace
 } // namespace rubric::cli

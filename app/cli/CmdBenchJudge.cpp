@@ -1,17 +1,15 @@
 #include "BenchRegistry.h"
 #include "CliUtil.h"
-
 #include "judge/JudgeEngine.h"
 #include "judge/Provider.h"
 
-#include <QElapsedTimer>
 #include <QCoreApplication>
+#include <QElapsedTimer>
 #include <QFile>
-
-#include <sys/resource.h>
 
 #include <algorithm>
 #include <cmath>
+#include <sys/resource.h>
 
 namespace rubric::cli {
 namespace {
@@ -50,15 +48,20 @@ double percentile(std::vector<double> sorted, double p)
 int run(const QStringList &args, Io &io)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Measure judge-engine throughput against an endpoint: N distinct small "
-                                                    "scoring prompts, C in flight, cache off."));
-    parser.addOption({QStringLiteral("base-url"), QStringLiteral("Endpoint base, e.g. http://127.0.0.1:8000/v1."), QStringLiteral("URL")});
+    parser.setApplicationDescription(
+            QStringLiteral("Measure judge-engine throughput against an endpoint: N distinct small "
+                           "scoring prompts, C in flight, cache off."));
+    parser.addOption({QStringLiteral("base-url"), QStringLiteral("Endpoint base, e.g. http://127.0.0.1:8000/v1."),
+                      QStringLiteral("URL")});
     parser.addOption({QStringLiteral("model"), QStringLiteral("Model name."), QStringLiteral("M")});
-    parser.addOption({QStringLiteral("provider"), QStringLiteral("openai (default) or anthropic."), QStringLiteral("KIND"),
-                      QStringLiteral("openai")});
-    parser.addOption({QStringLiteral("requests"), QStringLiteral("Number of requests."), QStringLiteral("N"), QStringLiteral("1000")});
-    parser.addOption({QStringLiteral("concurrency"), QStringLiteral("Requests in flight."), QStringLiteral("C"), QStringLiteral("32")});
-    parser.addOption({QStringLiteral("api-key-env"), QStringLiteral("Environment variable holding the API key."), QStringLiteral("VAR")});
+    parser.addOption({QStringLiteral("provider"), QStringLiteral("openai (default) or anthropic."),
+                      QStringLiteral("KIND"), QStringLiteral("openai")});
+    parser.addOption({QStringLiteral("requests"), QStringLiteral("Number of requests."), QStringLiteral("N"),
+                      QStringLiteral("1000")});
+    parser.addOption({QStringLiteral("concurrency"), QStringLiteral("Requests in flight."), QStringLiteral("C"),
+                      QStringLiteral("32")});
+    parser.addOption({QStringLiteral("api-key-env"), QStringLiteral("Environment variable holding the API key."),
+                      QStringLiteral("VAR")});
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print one JSON line.")});
     if (auto rc = parse(parser, QStringLiteral("bench judge"), args, io))
         return *rc;
@@ -91,10 +94,11 @@ int run(const QStringList &args, Io &io)
         QVector<JudgeRequest> chunk;
         while (submitted < total && engine.pending() + chunk.size() < window) {
             JudgeRequest r;
-            r.messages = {{QStringLiteral("user"),
-                           QStringLiteral("Rate the coherence of summary #%1 from 1 to 5. Summary: the committee met and "
-                                          "agreed on the budget. Answer with the number only.")
-                               .arg(submitted)}};
+            r.messages
+                    = {{QStringLiteral("user"),
+                        QStringLiteral("Rate the coherence of summary #%1 from 1 to 5. Summary: the committee met and "
+                                       "agreed on the budget. Answer with the number only.")
+                                .arg(submitted)}};
             r.maxTokens = 4;
             r.tag = QString::number(submitted);
             chunk.append(r);
@@ -160,19 +164,19 @@ int run(const QStringList &args, Io &io)
         printJson(io, result);
     } else {
         io.out << total << " requests, concurrency " << concurrency << ": " << QString::number(wallS, 'f', 2) << " s, "
-               << QString::number(double(total) / wallS, 'f', 1) << " req/s, errors " << errors << ", retries " << s.retries
-               << "\nlatency p50 " << QString::number(percentile(latencies, 0.5), 'f', 1) << " ms, p99 "
-               << QString::number(percentile(latencies, 0.99), 'f', 1) << " ms\nCPU "
-               << QString::number(cpuS, 'f', 2) << " s (" << QString::number(1000.0 * cpuS / total, 'f', 3)
-               << " ms/request); RSS " << rssStart << " → " << rssWarm << " (10 %) → " << rssEnd << " KiB\n";
+               << QString::number(double(total) / wallS, 'f', 1) << " req/s, errors " << errors << ", retries "
+               << s.retries << "\nlatency p50 " << QString::number(percentile(latencies, 0.5), 'f', 1) << " ms, p99 "
+               << QString::number(percentile(latencies, 0.99), 'f', 1) << " ms\nCPU " << QString::number(cpuS, 'f', 2)
+               << " s (" << QString::number(1000.0 * cpuS / total, 'f', 3) << " ms/request); RSS " << rssStart << " → "
+               << rssWarm << " (10 %) → " << rssEnd << " KiB\n";
         if (errors)
             io.out << "first error: " << firstError << '\n';
     }
     return errors == 0 ? 0 : 1;
 }
 
-const BenchRegistration reg(QStringLiteral("judge"), QStringLiteral("Judge-engine throughput against an endpoint (cache off)."),
-                            &run);
+const BenchRegistration reg(QStringLiteral("judge"),
+                            QStringLiteral("Judge-engine throughput against an endpoint (cache off)."), &run);
 
 } // namespace
 } // namespace rubric::cli

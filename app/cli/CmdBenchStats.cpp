@@ -1,6 +1,5 @@
 #include "BenchRegistry.h"
 #include "CliUtil.h"
-
 #include "stats/Bootstrap.h"
 #include "stats/Correlation.h"
 
@@ -23,8 +22,7 @@ struct Timing
 };
 
 // Best (smallest) times of `repeat` runs; `sink` keeps the result alive.
-template<typename F>
-Timing best(int repeat, F f, double &sink)
+template <typename F> Timing best(int repeat, F f, double &sink)
 {
     Timing b;
     for (int i = 0; i < repeat; ++i) {
@@ -44,10 +42,10 @@ int run(const QStringList &args, Io &io)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
-        "Time the correlation kernels on N random pairs (y = 0.5·x + noise, seed 1; best of --repeat runs)\n"
-        "and a percentile bootstrap over 1600 items in 100 groups (SummEval's shape): bootstrap_ms is the\n"
-        "group level (groups resampled); the dataset- and system-level times (items resampled) are reported too.\n"
-        "*_cpu_ms: process CPU time of the single-threaded kernels. Compare with tests/stats/bench_scipy.py."));
+            "Time the correlation kernels on N random pairs (y = 0.5·x + noise, seed 1; best of --repeat runs)\n"
+            "and a percentile bootstrap over 1600 items in 100 groups (SummEval's shape): bootstrap_ms is the\n"
+            "group level (groups resampled); the dataset- and system-level times (items resampled) are reported too.\n"
+            "*_cpu_ms: process CPU time of the single-threaded kernels. Compare with tests/stats/bench_scipy.py."));
     parser.addOption({QStringLiteral("n"), QStringLiteral("Pairs for the correlation kernels (default 1000000)."),
                       QStringLiteral("N"), QStringLiteral("1000000")});
     parser.addOption({QStringLiteral("resamples"), QStringLiteral("Bootstrap resamples (default 1000)."),
@@ -74,20 +72,29 @@ int run(const QStringList &args, Io &io)
         y[size_t(i)] = 0.5 * x[size_t(i)] + z(rng);
     }
     double sink = 0;
-    const Timing p = best(repeat, [&] { return pearson(x, y); }, sink);
-    const Timing s = best(repeat, [&] { return spearman(x, y); }, sink);
-    const Timing k = best(repeat, [&] { return kendallTauB(x, y); }, sink);
+    const Timing p = best(
+            repeat, [&] { return pearson(x, y); }, sink);
+    const Timing s = best(
+            repeat, [&] { return spearman(x, y); }, sink);
+    const Timing k = best(
+            repeat, [&] { return kendallTauB(x, y); }, sink);
     const double tau = kendallTauB(x, y);
 
     QVector<ScoredItem> items;
     for (int g = 0; g < 100; ++g)
         for (int s = 0; s < 16; ++s) {
             const double h = std::round(3 + z(rng));
-            items.append({QStringLiteral("%1-%2").arg(g).arg(s), QStringLiteral("d%1").arg(g), QStringLiteral("M%1").arg(s), h,
-                          h + z(rng)});
+            items.append({QStringLiteral("%1-%2").arg(g).arg(s), QStringLiteral("d%1").arg(g),
+                          QStringLiteral("M%1").arg(s), h, h + z(rng)});
         }
     const auto boot = [&](Level level) {
-        return best(1, [&] { return bootstrapCorrelation(items, level, {resamples, 1, 0.95}).ci[0].lo; }, sink).wallMs;
+        return best(
+                       1,
+                       [&] {
+                           return bootstrapCorrelation(items, level, {resamples, 1, 0.95}).ci[0].lo;
+                       },
+                       sink)
+                .wallMs;
     };
     const double groupMs = boot(Level::Group);
     const double datasetMs = boot(Level::Dataset);
@@ -111,8 +118,10 @@ int run(const QStringList &args, Io &io)
         return 0;
     }
     io.out << "n = " << n << " (best of " << repeat << ")\n"
-           << "  pearson   " << QString::number(p.wallMs, 'f', 2) << " ms (cpu " << QString::number(p.cpuMs, 'f', 2) << ")\n"
-           << "  spearman  " << QString::number(s.wallMs, 'f', 2) << " ms (cpu " << QString::number(s.cpuMs, 'f', 2) << ")\n"
+           << "  pearson   " << QString::number(p.wallMs, 'f', 2) << " ms (cpu " << QString::number(p.cpuMs, 'f', 2)
+           << ")\n"
+           << "  spearman  " << QString::number(s.wallMs, 'f', 2) << " ms (cpu " << QString::number(s.cpuMs, 'f', 2)
+           << ")\n"
            << "  kendall   " << QString::number(k.wallMs, 'f', 2) << " ms (cpu " << QString::number(k.cpuMs, 'f', 2)
            << "; tau-b " << QString::number(tau, 'f', 6) << ")\n"
            << "bootstrap, " << resamples << " resamples over " << items.size() << " items in 100 groups:\n"
@@ -122,7 +131,8 @@ int run(const QStringList &args, Io &io)
     return sink == sink ? 0 : 0;
 }
 
-const BenchRegistration reg(QStringLiteral("stats"), QStringLiteral("Correlation kernels and bootstrap timings."), &run);
+const BenchRegistration reg(QStringLiteral("stats"), QStringLiteral("Correlation kernels and bootstrap timings."),
+                            &run);
 
 } // namespace
 } // namespace rubric::cli

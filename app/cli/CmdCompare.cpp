@@ -1,5 +1,4 @@
 #include "CliUtil.h"
-
 #include "stats/ProjectData.h"
 #include "stats/Significance.h"
 
@@ -36,23 +35,25 @@ int run(const QStringList &args, Io &io)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
-        "Compare two judges against the same human scores on the items all three scored: both\n"
-        "correlations, their difference (X − Y) with a paired percentile bootstrap interval, Williams'\n"
-        "test (Pearson; dataset or system level) and a paired permutation test p-value.\n"
-        "The default split is 'test' when the project has a split, otherwise 'all'."));
+            "Compare two judges against the same human scores on the items all three scored: both\n"
+            "correlations, their difference (X − Y) with a paired percentile bootstrap interval, Williams'\n"
+            "test (Pearson; dataset or system level) and a paired permutation test p-value.\n"
+            "The default split is 'test' when the project has a split, otherwise 'all'."));
     parser.addOption({QStringLiteral("project"), QStringLiteral("Project file."), QStringLiteral("P")});
     parser.addOption({QStringLiteral("aspect"), QStringLiteral("Aspect."), QStringLiteral("A")});
-    parser.addOption({QStringLiteral("judge"), QStringLiteral("Judge; give it twice (X then Y)."), QStringLiteral("NAME")});
-    parser.addOption({QStringLiteral("level"), QStringLiteral("dataset (default), group or system."), QStringLiteral("L"),
-                      QStringLiteral("dataset")});
+    parser.addOption(
+            {QStringLiteral("judge"), QStringLiteral("Judge; give it twice (X then Y)."), QStringLiteral("NAME")});
+    parser.addOption({QStringLiteral("level"), QStringLiteral("dataset (default), group or system."),
+                      QStringLiteral("L"), QStringLiteral("dataset")});
     parser.addOption({QStringLiteral("split"),
                       QStringLiteral("all, train or test (default: test if the project has a split, else all)."),
                       QStringLiteral("S")});
     parser.addOption({QStringLiteral("bootstrap"), QStringLiteral("Paired bootstrap resamples (default 1000)."),
                       QStringLiteral("N"), QStringLiteral("1000")});
-    parser.addOption({QStringLiteral("permutations"), QStringLiteral("Permutations (default 1000)."), QStringLiteral("N"),
-                      QStringLiteral("1000")});
-    parser.addOption({QStringLiteral("seed"), QStringLiteral("Seed (default 0)."), QStringLiteral("S"), QStringLiteral("0")});
+    parser.addOption({QStringLiteral("permutations"), QStringLiteral("Permutations (default 1000)."),
+                      QStringLiteral("N"), QStringLiteral("1000")});
+    parser.addOption(
+            {QStringLiteral("seed"), QStringLiteral("Seed (default 0)."), QStringLiteral("S"), QStringLiteral("0")});
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print one line of JSON.")});
     if (auto rc = parse(parser, QStringLiteral("compare"), args, io))
         return *rc;
@@ -91,7 +92,9 @@ int run(const QStringList &args, Io &io)
         return 1;
     }
     const JudgeComparison c = compareJudges(*items, *level, {*resamples, *permutations, seed, 0.95});
-    const auto triple = [](const LevelCorrelation &l) { return std::array<double, 3>{l.pearson, l.spearman, l.kendall}; };
+    const auto triple = [](const LevelCorrelation &l) {
+        return std::array<double, 3>{l.pearson, l.spearman, l.kendall};
+    };
 
     if (parser.isSet(QStringLiteral("json"))) {
         QVariantMap ci;
@@ -139,7 +142,8 @@ int run(const QStringList &args, Io &io)
 }
 
 const Registration reg({QStringLiteral("compare"),
-                        QStringLiteral("Compare two judges: difference, paired bootstrap CI, Williams, permutation."), &run});
+                        QStringLiteral("Compare two judges: difference, paired bootstrap CI, Williams, permutation."),
+                        &run});
 
 } // namespace
 } // namespace rubric::cli

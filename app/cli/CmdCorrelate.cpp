@@ -1,5 +1,4 @@
 #include "CliUtil.h"
-
 #include "stats/Bootstrap.h"
 #include "stats/ProjectData.h"
 
@@ -22,16 +21,17 @@ int run(const QStringList &args, Io &io)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
-        "Correlate a judge's scores with the human scores of one aspect (Pearson, Spearman, Kendall tau-b).\n"
-        "Levels: dataset = over all items; group = per group, skipping groups where the human or the judge\n"
-        "scores are all equal, averaged over the rest; system = per-system means first, then correlated.\n"
-        "Only items with both a human and a judge score take part. The default split is 'test' when the\n"
-        "project has a split, otherwise 'all'."));
+            "Correlate a judge's scores with the human scores of one aspect (Pearson, Spearman, Kendall tau-b).\n"
+            "Levels: dataset = over all items; group = per group, skipping groups where the human or the judge\n"
+            "scores are all equal, averaged over the rest; system = per-system means first, then correlated.\n"
+            "Only items with both a human and a judge score take part. The default split is 'test' when the\n"
+            "project has a split, otherwise 'all'."));
     parser.addOption({QStringLiteral("project"), QStringLiteral("Project file."), QStringLiteral("P")});
     parser.addOption({QStringLiteral("aspect"), QStringLiteral("Aspect to correlate."), QStringLiteral("A")});
-    parser.addOption({QStringLiteral("judge"), QStringLiteral("Judge (run or imported scores)."), QStringLiteral("NAME")});
-    parser.addOption({QStringLiteral("level"), QStringLiteral("dataset (default), group or system."), QStringLiteral("L"),
-                      QStringLiteral("dataset")});
+    parser.addOption(
+            {QStringLiteral("judge"), QStringLiteral("Judge (run or imported scores)."), QStringLiteral("NAME")});
+    parser.addOption({QStringLiteral("level"), QStringLiteral("dataset (default), group or system."),
+                      QStringLiteral("L"), QStringLiteral("dataset")});
     parser.addOption({QStringLiteral("split"),
                       QStringLiteral("all, train or test (default: test if the project has a split, else all)."),
                       QStringLiteral("S")});

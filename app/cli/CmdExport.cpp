@@ -1,5 +1,4 @@
 #include "CliUtil.h"
-
 #include "data/Exporter.h"
 
 namespace rubric::cli {
@@ -9,7 +8,7 @@ int run(const QStringList &args, Io &io)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
-        "Export items with their human means and judge scores to FILE.jsonl (one object per item) or FILE.csv."));
+            "Export items with their human means and judge scores to FILE.jsonl (one object per item) or FILE.csv."));
     parser.addOption({QStringLiteral("project"), QStringLiteral("Project file."), QStringLiteral("P")});
     parser.addOption({QStringLiteral("out"), QStringLiteral("Output file (.jsonl or .csv)."), QStringLiteral("FILE")});
     if (auto rc = parse(parser, QStringLiteral("export"), args, io))
@@ -28,8 +27,8 @@ int run(const QStringList &args, Io &io)
     return 0;
 }
 
-const Registration reg({QStringLiteral("export"), QStringLiteral("Export items, human means and judge scores (JSONL, CSV)."),
-                        &run});
+const Registration reg({QStringLiteral("export"),
+                        QStringLiteral("Export items, human means and judge scores (JSONL, CSV)."), &run});
 
 } // namespace
 } // namespace rubric::cli

@@ -1,12 +1,11 @@
 #include "CliUtil.h"
-
 #include "data/Importer.h"
 
 #include <QElapsedTimer>
-
-#include <algorithm>
 #include <QFile>
 #include <QFileInfo>
+
+#include <algorithm>
 
 namespace rubric::cli {
 namespace {
@@ -29,20 +28,22 @@ int run(const QStringList &args, Io &io)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
-        "Import a dataset (JSON list, JSONL, CSV, TSV) into a project, creating it if missing. "
-        "A FIELD is a column name or a dot path into a JSON object (scores.coherence). Without --id an item's "
-        "id is its 0-based position in the file. A human-score field holding a list gives one annotation per "
-        "rater (rater#1, rater#2, ...); a single number gives one by the annotator 'imported'. Explicit flags "
-        "override the preset's entries. Nothing is written when any record is malformed."));
+            "Import a dataset (JSON list, JSONL, CSV, TSV) into a project, creating it if missing. "
+            "A FIELD is a column name or a dot path into a JSON object (scores.coherence). Without --id an item's "
+            "id is its 0-based position in the file. A human-score field holding a list gives one annotation per "
+            "rater (rater#1, rater#2, ...); a single number gives one by the annotator 'imported'. Explicit flags "
+            "override the preset's entries. Nothing is written when any record is malformed."));
     parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("The dataset file."));
-    parser.addOption({QStringLiteral("project"), QStringLiteral("Project file (created if missing)."), QStringLiteral("P")});
+    parser.addOption(
+            {QStringLiteral("project"), QStringLiteral("Project file (created if missing)."), QStringLiteral("P")});
     parser.addOption({QStringLiteral("preset"),
                       QStringLiteral("Mapping preset: %1.").arg(Importer::presetNames().join(QStringLiteral(", "))),
                       QStringLiteral("NAME")});
-    parser.addOption({QStringLiteral("format"), QStringLiteral("json, jsonl, csv or tsv (default: from the file name)."),
-                      QStringLiteral("F")});
+    parser.addOption({QStringLiteral("format"),
+                      QStringLiteral("json, jsonl, csv or tsv (default: from the file name)."), QStringLiteral("F")});
     for (const char *name : {"id", "group", "system", "source", "output", "reference"})
-        parser.addOption({QString::fromLatin1(name), QStringLiteral("Field for the item's %1.").arg(QLatin1String(name)),
+        parser.addOption({QString::fromLatin1(name),
+                          QStringLiteral("Field for the item's %1.").arg(QLatin1String(name)),
                           QStringLiteral("FIELD")});
     parser.addOption({QStringLiteral("context"), QStringLiteral("Extra item field NAME from FIELD (repeatable)."),
                       QStringLiteral("NAME=FIELD")});
@@ -154,8 +155,8 @@ int run(const QStringList &args, Io &io)
     return 0;
 }
 
-const Registration reg({QStringLiteral("import"), QStringLiteral("Import a dataset (JSON, JSONL, CSV, TSV) into a project."),
-                        &run});
+const Registration reg({QStringLiteral("import"),
+                        QStringLiteral("Import a dataset (JSON, JSONL, CSV, TSV) into a project."), &run});
 
 } // namespace
 } // namespace rubric::cli

@@ -1,5 +1,4 @@
 #include "CliUtil.h"
-
 #include "data/Importer.h"
 
 namespace rubric::cli {
@@ -9,13 +8,13 @@ int run(const QStringList &args, Io &io)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
-        "Import human scores in long format: columns item_id, annotator, aspect, score[, note] "
-        "(CSV, TSV, JSON list or JSONL). A score replaces the same annotator's score for that item and aspect; "
-        "new aspects get the scale 1-5. Nothing is written when any row is malformed."));
+            "Import human scores in long format: columns item_id, annotator, aspect, score[, note] "
+            "(CSV, TSV, JSON list or JSONL). A score replaces the same annotator's score for that item and aspect; "
+            "new aspects get the scale 1-5. Nothing is written when any row is malformed."));
     parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("The annotations file."));
     parser.addOption({QStringLiteral("project"), QStringLiteral("Project file."), QStringLiteral("P")});
-    parser.addOption({QStringLiteral("format"), QStringLiteral("json, jsonl, csv or tsv (default: from the file name)."),
-                      QStringLiteral("F")});
+    parser.addOption({QStringLiteral("format"),
+                      QStringLiteral("json, jsonl, csv or tsv (default: from the file name)."), QStringLiteral("F")});
     if (auto rc = parse(parser, QStringLiteral("import-annotations"), args, io))
         return *rc;
     if (parser.positionalArguments().size() != 1) {
@@ -35,13 +34,14 @@ int run(const QStringList &args, Io &io)
         io.err << "rubric import-annotations: " << summary.errorString() << '\n';
         return 1;
     }
-    io.out << "imported " << summary->annotations << " annotations ("
-           << summary->aspects.join(QStringLiteral(", ")) << ")\n";
+    io.out << "imported " << summary->annotations << " annotations (" << summary->aspects.join(QStringLiteral(", "))
+           << ")\n";
     return 0;
 }
 
 const Registration reg({QStringLiteral("import-annotations"),
-                        QStringLiteral("Import human scores in long format (item_id, annotator, aspect, score)."), &run});
+                        QStringLiteral("Import human scores in long format (item_id, annotator, aspect, score)."),
+                        &run});
 
 } // namespace
 } // namespace rubric::cli

@@ -1,5 +1,4 @@
 #include "CliUtil.h"
-
 #include "stats/ScoreImport.h"
 
 namespace rubric::cli {
@@ -9,16 +8,18 @@ int run(const QStringList &args, Io &io)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
-        "Import another tool's per-item scores as a named judge (method 'imported').\n"
-        "FILE is CSV/TSV (header row) or JSON (list of objects) / JSONL; FIELD is a column name or a dot path.\n"
-        "Without --id, row k (0-based) scores the item whose id is k, as the item import numbers them.\n"
-        "All-or-nothing: any bad row (unknown id, missing field, non-numeric score) writes nothing.\n"
-        "Empty or null scores are stored as missing."));
+            "Import another tool's per-item scores as a named judge (method 'imported').\n"
+            "FILE is CSV/TSV (header row) or JSON (list of objects) / JSONL; FIELD is a column name or a dot path.\n"
+            "Without --id, row k (0-based) scores the item whose id is k, as the item import numbers them.\n"
+            "All-or-nothing: any bad row (unknown id, missing field, non-numeric score) writes nothing.\n"
+            "Empty or null scores are stored as missing."));
     parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("Score file."));
     parser.addOption({QStringLiteral("project"), QStringLiteral("Project file."), QStringLiteral("P")});
-    parser.addOption({QStringLiteral("judge"), QStringLiteral("Name of the judge to create or update."), QStringLiteral("NAME")});
+    parser.addOption({QStringLiteral("judge"), QStringLiteral("Name of the judge to create or update."),
+                      QStringLiteral("NAME")});
     parser.addOption({QStringLiteral("id"), QStringLiteral("Field holding the item id."), QStringLiteral("FIELD")});
-    parser.addOption({QStringLiteral("score"), QStringLiteral("ASPECT=FIELD (repeatable)."), QStringLiteral("ASPECT=FIELD")});
+    parser.addOption(
+            {QStringLiteral("score"), QStringLiteral("ASPECT=FIELD (repeatable)."), QStringLiteral("ASPECT=FIELD")});
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print one line of JSON.")});
     if (auto rc = parse(parser, QStringLiteral("import-scores"), args, io))
         return *rc;

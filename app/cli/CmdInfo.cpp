@@ -8,7 +8,8 @@ namespace {
 int run(const QStringList &args, Io &io)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Summarise a project: items, aspects, human scores, judges, split."));
+    parser.setApplicationDescription(
+            QStringLiteral("Summarise a project: items, aspects, human scores, judges, split."));
     parser.addOption({QStringLiteral("project"), QStringLiteral("Project file."), QStringLiteral("P")});
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print JSON.")});
     if (auto rc = parse(parser, QStringLiteral("info"), args, io))
@@ -45,7 +46,8 @@ int run(const QStringList &args, Io &io)
     int train = 0, test = 0;
     for (SplitRole r : split)
         (r == SplitRole::Train ? train : test)++;
-    const QVariantMap splits{{QStringLiteral("train"), train}, {QStringLiteral("test"), test},
+    const QVariantMap splits{{QStringLiteral("train"), train},
+                             {QStringLiteral("test"), test},
                              {QStringLiteral("unassigned"), items - train - test}};
 
     if (parser.isSet(QStringLiteral("json"))) {
@@ -76,7 +78,8 @@ int run(const QStringList &args, Io &io)
     return 0;
 }
 
-const Registration reg({QStringLiteral("info"), QStringLiteral("Summarise a project (items, aspects, judges, split)."), &run});
+const Registration reg({QStringLiteral("info"), QStringLiteral("Summarise a project (items, aspects, judges, split)."),
+                        &run});
 
 } // namespace
 } // namespace rubric::cli

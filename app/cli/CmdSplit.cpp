@@ -1,5 +1,4 @@
 #include "CliUtil.h"
-
 #include "data/Splitter.h"
 
 namespace rubric::cli {
@@ -9,13 +8,14 @@ int run(const QStringList &args, Io &io)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
-        "Draw a seeded train/test split: N training items among those with human scores (for --aspect, or for any "
-        "aspect), spread round-robin over groups or systems; the other scored items are the test side."));
+            "Draw a seeded train/test split: N training items among those with human scores (for --aspect, or for any "
+            "aspect), spread round-robin over groups or systems; the other scored items are the test side."));
     parser.addOption({QStringLiteral("project"), QStringLiteral("Project file."), QStringLiteral("P")});
     parser.addOption({QStringLiteral("train"), QStringLiteral("Number of training items."), QStringLiteral("N")});
     parser.addOption({QStringLiteral("seed"), QStringLiteral("Random seed (default 0)."), QStringLiteral("S"),
                       QStringLiteral("0")});
-    parser.addOption({QStringLiteral("aspect"), QStringLiteral("Only items scored for this aspect."), QStringLiteral("A")});
+    parser.addOption(
+            {QStringLiteral("aspect"), QStringLiteral("Only items scored for this aspect."), QStringLiteral("A")});
     parser.addOption({QStringLiteral("stratify"), QStringLiteral("group (default), system or none."),
                       QStringLiteral("BY"), QStringLiteral("group")});
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print the counts as JSON.")});
@@ -56,8 +56,8 @@ int run(const QStringList &args, Io &io)
                                   {QStringLiteral("unassigned"), summary->unassigned}});
         return 0;
     }
-    io.out << "split: train " << summary->train << ", test " << summary->test << ", unassigned "
-           << summary->unassigned << '\n';
+    io.out << "split: train " << summary->train << ", test " << summary->test << ", unassigned " << summary->unassigned
+           << '\n';
     return 0;
 }
 

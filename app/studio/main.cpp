@@ -22,7 +22,8 @@ void installTranslations(QApplication &app)
     if (ours->load(locale, QStringLiteral("rubric"), QStringLiteral("_"), QStringLiteral(":/i18n")))
         QApplication::installTranslator(ours);
     auto *qt = new QTranslator(&app);
-    if (qt->load(locale, QStringLiteral("qtbase"), QStringLiteral("_"), QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
+    if (qt->load(locale, QStringLiteral("qtbase"), QStringLiteral("_"),
+                 QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
         QApplication::installTranslator(qt);
 }
 
@@ -39,25 +40,33 @@ int main(int argc, char **argv)
     parser.setApplicationDescription(QApplication::translate("main", "Build LLM judges that agree with people."));
     parser.addHelpOption();
     parser.addPositionalArgument(QStringLiteral("project"), QApplication::translate("main", "Project file to open."));
-    const QCommandLineOption paneOption(QStringLiteral("pane"), QApplication::translate("main", "Pane to show first (dataset, annotate, issues, …)."),
-                                        QStringLiteral("name"));
-    const QCommandLineOption shotOption(QStringLiteral("screenshot"),
-                                        QApplication::translate("main", "Save a PNG of the window to FILE once it is shown, then quit."),
-                                        QStringLiteral("file"));
-    const QCommandLineOption sizeOption(QStringLiteral("size"), QApplication::translate("main", "Window size for --screenshot, WxH."),
+    const QCommandLineOption paneOption(
+            QStringLiteral("pane"),
+            QApplication::translate("main", "Pane to show first (dataset, annotate, issues, …)."),
+            QStringLiteral("name"));
+    const QCommandLineOption shotOption(
+            QStringLiteral("screenshot"),
+            QApplication::translate("main", "Save a PNG of the window to FILE once it is shown, then quit."),
+            QStringLiteral("file"));
+    const QCommandLineOption sizeOption(QStringLiteral("size"),
+                                        QApplication::translate("main", "Window size for --screenshot, WxH."),
                                         QStringLiteral("size"), QStringLiteral("1400x900"));
     const QCommandLineOption annotatorOption(QStringLiteral("annotator"),
-                                             QApplication::translate("main", "Annotate under NAME (remembered)."), QStringLiteral("name"));
-    const QCommandLineOption chartOption(QStringLiteral("export-chart"),
-                                         QApplication::translate("main", "Save the chart of the shown pane (heatmap, correlation) to FILE "
-                                                                         "(.png or .svg) once it is drawn, then quit."),
-                                         QStringLiteral("file"));
-    const QCommandLineOption judgeOption(QStringLiteral("judge"),
-                                         QApplication::translate("main", "Judge the heatmap and correlation panes show first."),
-                                         QStringLiteral("name"));
-    const QCommandLineOption delayOption(QStringLiteral("delay"),
-                                         QApplication::translate("main", "Milliseconds to wait before --screenshot or --export-chart."),
-                                         QStringLiteral("ms"), QStringLiteral("1500"));
+                                             QApplication::translate("main", "Annotate under NAME (remembered)."),
+                                             QStringLiteral("name"));
+    const QCommandLineOption chartOption(
+            QStringLiteral("export-chart"),
+            QApplication::translate("main", "Save the chart of the shown pane (heatmap, correlation) to FILE "
+                                            "(.png or .svg) once it is drawn, then quit."),
+            QStringLiteral("file"));
+    const QCommandLineOption judgeOption(
+            QStringLiteral("judge"),
+            QApplication::translate("main", "Judge the heatmap and correlation panes show first."),
+            QStringLiteral("name"));
+    const QCommandLineOption delayOption(
+            QStringLiteral("delay"),
+            QApplication::translate("main", "Milliseconds to wait before --screenshot or --export-chart."),
+            QStringLiteral("ms"), QStringLiteral("1500"));
     parser.addOptions({paneOption, shotOption, sizeOption, annotatorOption, chartOption, judgeOption, delayOption});
     parser.process(app);
 
@@ -68,13 +77,14 @@ int main(int argc, char **argv)
         window.openProject(parser.positionalArguments().constFirst());
     if (parser.isSet(judgeOption) && !window.showJudge(parser.value(judgeOption))) {
         std::fprintf(stderr, "%s\n",
-                     qPrintable(QApplication::translate("main", "No judge named %1 in this project").arg(parser.value(judgeOption))));
+                     qPrintable(QApplication::translate("main", "No judge named %1 in this project")
+                                        .arg(parser.value(judgeOption))));
         return 2;
     }
     if (parser.isSet(paneOption) && !window.showPane(parser.value(paneOption))) {
         std::fprintf(stderr, "%s\n",
                      qPrintable(QApplication::translate("main", "No pane named %1; there are: %2")
-                                    .arg(parser.value(paneOption), window.paneKeys().join(QStringLiteral(", ")))));
+                                        .arg(parser.value(paneOption), window.paneKeys().join(QStringLiteral(", ")))));
         return 2;
     }
     if (parser.isSet(shotOption) || parser.isSet(chartOption)) {

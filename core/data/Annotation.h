@@ -25,9 +25,12 @@ enum class SplitFilter { All, Train, Test };
 inline QString splitRoleName(SplitRole r)
 {
     switch (r) {
-    case SplitRole::Train: return QStringLiteral("train");
-    case SplitRole::Test: return QStringLiteral("test");
-    case SplitRole::None: break;
+    case SplitRole::Train:
+        return QStringLiteral("train");
+    case SplitRole::Test:
+        return QStringLiteral("test");
+    case SplitRole::None:
+        break;
     }
     return {};
 }

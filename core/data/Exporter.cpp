@@ -61,7 +61,7 @@ Result<int> Exporter::write(const Project &project, const QString &file)
         return makeError(tr("cannot write the file: %1").arg(out.errorString()), file);
     const QVector<Item> items = project.items();
     if (!jsonl) {
-        QStringList header{QStringLiteral("id"), QStringLiteral("group"), QStringLiteral("system"),
+        QStringList header{QStringLiteral("id"),     QStringLiteral("group"),  QStringLiteral("system"),
                            QStringLiteral("source"), QStringLiteral("output"), QStringLiteral("reference")};
         for (const QString &a : std::as_const(aspects))
             header.append(QStringLiteral("human.") + a);

@@ -139,7 +139,7 @@ Result<FieldMapping> Importer::preset(const QString &name)
     if (key == QLatin1String("hanna"))
         return hanna();
     return makeError(QCoreApplication::translate("Importer", "unknown preset '%1' (known: %2)")
-                         .arg(name, presetNames().join(QStringLiteral(", "))),
+                             .arg(name, presetNames().join(QStringLiteral(", "))),
                      {}, 0, QStringLiteral("preset"));
 }
 

@@ -251,9 +251,9 @@ Result<ImportSummary> Importer::run(Project &project, const ImportSpec &spec)
             return makeError(tr("the id '%1' was already used on line %2").arg(it.id).arg(idLine.value(it.id)), file,
                              r.line, m.id.isEmpty() ? QStringLiteral("id") : m.id);
         idLine.insert(it.id, r.line);
-        for (auto [target, name] : {std::pair{&it.group, m.group}, std::pair{&it.system, m.system},
-                                    std::pair{&it.source, m.source}, std::pair{&it.output, m.output},
-                                    std::pair{&it.reference, m.reference}}) {
+        for (auto [target, name] :
+             {std::pair{&it.group, m.group}, std::pair{&it.system, m.system}, std::pair{&it.source, m.source},
+              std::pair{&it.output, m.output}, std::pair{&it.reference, m.reference}}) {
             if (auto f = text(r, name, target); !f)
                 return f.error();
         }
@@ -263,8 +263,8 @@ Result<ImportSummary> Importer::run(Project &project, const ImportSpec &spec)
             const qlonglong block = ok && n >= 0 ? n / m.systemFromIdBlock : -1;
             if (block < 0 || block >= m.systemFromIdNames.size())
                 return makeError(tr("cannot derive the system from the id '%1' (expected a number from 0 to %2)")
-                                     .arg(it.id)
-                                     .arg(qlonglong(m.systemFromIdNames.size()) * m.systemFromIdBlock - 1),
+                                         .arg(it.id)
+                                         .arg(qlonglong(m.systemFromIdNames.size()) * m.systemFromIdBlock - 1),
                                  file, r.line, m.id);
             it.system = m.systemFromIdNames.at(block);
         }
@@ -283,17 +283,19 @@ Result<ImportSummary> Importer::run(Project &project, const ImportSpec &spec)
             auto scores = scoresOf(v);
             if (!scores)
                 return located(scores.error(), file, r.line, fieldName);
-            const bool list = scores->size() != 1 || v.typeId() == QMetaType::QVariantList
-                              || (v.typeId() == QMetaType::QString && v.toString().trimmed().startsWith(QLatin1Char('[')));
+            const bool list
+                    = scores->size() != 1 || v.typeId() == QMetaType::QVariantList
+                      || (v.typeId() == QMetaType::QString && v.toString().trimmed().startsWith(QLatin1Char('[')));
             for (qsizetype s = 0; s < scores->size(); ++s) {
                 if (!scores->at(s))
                     continue;
                 const double score = *scores->at(s);
                 if (score < asp.min || score > asp.max)
                     return makeError(tr("the score %1 is outside the scale %2–%3 of '%4'")
-                                         .arg(fmt(score), fmt(asp.min), fmt(asp.max), asp.name),
+                                             .arg(fmt(score), fmt(asp.min), fmt(asp.max), asp.name),
                                      file, r.line, fieldName);
-                pending.append({int(k), int(a), list ? raterName(int(s)) : QString::fromLatin1(scalarAnnotator), score});
+                pending.append(
+                        {int(k), int(a), list ? raterName(int(s)) : QString::fromLatin1(scalarAnnotator), score});
             }
         }
         items.append(std::move(it));
@@ -310,10 +312,10 @@ Result<ImportSummary> Importer::run(Project &project, const ImportSpec &spec)
             const QString id = q.value(0).toString();
             if (idLine.contains(id))
                 return makeError(m.id.isEmpty() ? tr("an item with the id '%1' is already in the project (ids are "
-                                                     "positions in the file when no id field is mapped)").arg(id)
+                                                     "positions in the file when no id field is mapped)")
+                                                          .arg(id)
                                                 : tr("an item with the id '%1' is already in the project").arg(id),
-                                 file,
-                                 idLine.value(id), m.id.isEmpty() ? QStringLiteral("id") : m.id);
+                                 file, idLine.value(id), m.id.isEmpty() ? QStringLiteral("id") : m.id);
         }
     }
 
@@ -454,7 +456,7 @@ Result<ImportSummary> Importer::runAnnotations(Project &project, const QString &
         const Aspect &asp = known.value(row.aspect);
         if (*s < asp.min || *s > asp.max)
             return makeError(tr("the score %1 is outside the scale %2–%3 of '%4'")
-                                 .arg(fmt(*s), fmt(asp.min), fmt(asp.max), asp.name),
+                                     .arg(fmt(*s), fmt(asp.min), fmt(asp.max), asp.name),
                              file, r.line, QStringLiteral("score"));
         row.score = *s;
         if (RecordSource::lookup(r.fields, QStringLiteral("note"), &v))
@@ -467,8 +469,9 @@ Result<ImportSummary> Importer::runAnnotations(Project &project, const QString &
         QSqlQuery q(db);
         QHash<QString, qint64> aspectRows;
         for (const QString &name : std::as_const(newAspects))
-            if (auto e = sql::exec(q, QStringLiteral("INSERT INTO aspects(name, definition, scale_min, scale_max) "
-                                                     "VALUES(?, '', 1, 5)"),
+            if (auto e = sql::exec(q,
+                                   QStringLiteral("INSERT INTO aspects(name, definition, scale_min, scale_max) "
+                                                  "VALUES(?, '', 1, 5)"),
                                    {name});
                 !e)
                 return e;
@@ -480,9 +483,10 @@ Result<ImportSummary> Importer::runAnnotations(Project &project, const QString &
             aspectRows.insert(name, q.value(0).toLongLong());
             q.finish();
         }
-        if (!q.prepare(QStringLiteral("INSERT INTO annotations(item_id, aspect_id, annotator, score, note, created_at) "
-                                      "VALUES(?, ?, ?, ?, ?, ?) ON CONFLICT(item_id, aspect_id, annotator) DO UPDATE "
-                                      "SET score = excluded.score, note = excluded.note, created_at = excluded.created_at")))
+        if (!q.prepare(QStringLiteral(
+                    "INSERT INTO annotations(item_id, aspect_id, annotator, score, note, created_at) "
+                    "VALUES(?, ?, ?, ?, ?, ?) ON CONFLICT(item_id, aspect_id, annotator) DO UPDATE "
+                    "SET score = excluded.score, note = excluded.note, created_at = excluded.created_at")))
             return makeError(q.lastError().text(), project.path());
         for (const Row &row : std::as_const(rows)) {
             q.bindValue(0, row.item);

@@ -21,10 +21,10 @@ enum class ImportFormat { Auto, Json, Jsonl, Csv, Tsv };
 struct FieldMapping
 {
     QString id, group, system, source, output, reference;
-    QVector<QPair<QString, QString>> context;          ///< NAME → FIELD
-    QVector<QPair<QString, QString>> human;            ///< ASPECT → FIELD (a list value = one score per rater)
-    QHash<QString, QPair<double, double>> scales;      ///< ASPECT → (min, max); default 1–5
-    QHash<QString, QString> definitions;               ///< ASPECT → definition (presets fill these)
+    QVector<QPair<QString, QString>> context;     ///< NAME → FIELD
+    QVector<QPair<QString, QString>> human;       ///< ASPECT → FIELD (a list value = one score per rater)
+    QHash<QString, QPair<double, double>> scales; ///< ASPECT → (min, max); default 1–5
+    QHash<QString, QString> definitions;          ///< ASPECT → definition (presets fill these)
     /// The kind of text judged ("summarization", "dialogue", "story"): stored as the project's
     /// meta key `task` (prompts word themselves after it) unless the project already has one.
     QString task;
@@ -87,7 +87,8 @@ public:
     static QStringList presetNames();
     static Result<FieldMapping> preset(const QString &name);
 
-    static Result<ImportPreview> preview(const QString &file, ImportFormat format = ImportFormat::Auto, int maxRows = 20);
+    static Result<ImportPreview> preview(const QString &file, ImportFormat format = ImportFormat::Auto,
+                                         int maxRows = 20);
     static Result<ImportSummary> run(Project &project, const ImportSpec &spec);
 
     /// Long-format human scores: columns item_id, annotator, aspect, score[, note] (CSV/TSV/JSON/JSONL).

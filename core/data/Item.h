@@ -10,8 +10,8 @@ namespace rubric {
 struct Item
 {
     QString id;
-    QString group;     ///< document / prompt / dialogue the output belongs to
-    QString system;    ///< the system that produced `output`
+    QString group;  ///< document / prompt / dialogue the output belongs to
+    QString system; ///< the system that produced `output`
     QString source;
     QString output;
     QString reference;

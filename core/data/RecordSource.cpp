@@ -5,7 +5,6 @@
 #include <QFileInfo>
 
 #include <nlohmann/json.hpp>
-
 #include <string>
 #include <vector>
 
@@ -108,8 +107,8 @@ Result<Json> parseJson(const std::string &bytes, const QString &file, int lineOf
         const size_t at = std::min(e.byte > 0 ? size_t(e.byte - 1) : size_t(0), bytes.size());
         const size_t lineStart = at == 0 ? std::string::npos : bytes.rfind('\n', at - 1);
         const size_t column = lineStart == std::string::npos ? at + 1 : at - lineStart;
-        return makeError(tr("invalid JSON: %1").arg(parseReason(e.what())), file,
-                         lineOffset + lineAt(bytes, at) - 1, tr("column %1").arg(column));
+        return makeError(tr("invalid JSON: %1").arg(parseReason(e.what())), file, lineOffset + lineAt(bytes, at) - 1,
+                         tr("column %1").arg(column));
     }
 }
 
@@ -138,7 +137,9 @@ std::vector<int> elementLines(const std::string &bytes)
                 lines.push_back(line);
         }
         switch (c) {
-        case '"': inString = true; break;
+        case '"':
+            inString = true;
+            break;
         case '[':
         case '{':
             if (depth == 0 && c == '[')
@@ -146,13 +147,18 @@ std::vector<int> elementLines(const std::string &bytes)
             ++depth;
             break;
         case ']':
-        case '}': --depth; break;
+        case '}':
+            --depth;
+            break;
         case ',':
             if (depth == 1)
                 expect = true;
             break;
-        case '\n': ++line; break;
-        default: break;
+        case '\n':
+            ++line;
+            break;
+        default:
+            break;
         }
     }
     return lines;
@@ -231,10 +237,9 @@ Result<QVector<Record>> readDelimited(const QString &text, QChar delim, const QS
                 ++pos;
                 for (;;) {
                     if (pos >= n) {
-                        const QString name = column < header.size() ? header[column]
-                                                                    : tr("column %1").arg(column + 1);
-                        return makeError(tr("unterminated quoted field (the quote opened here is never closed)"),
-                                         file, quoteLine, name);
+                        const QString name = column < header.size() ? header[column] : tr("column %1").arg(column + 1);
+                        return makeError(tr("unterminated quoted field (the quote opened here is never closed)"), file,
+                                         quoteLine, name);
                     }
                     const QChar c = text[pos];
                     if (c == QLatin1Char('"')) {
@@ -256,7 +261,8 @@ Result<QVector<Record>> readDelimited(const QString &text, QChar delim, const QS
                                      column < header.size() ? header[column] : tr("column %1").arg(column + 1));
             } else {
                 const qsizetype from = pos;
-                while (pos < n && text[pos] != delim && text[pos] != QLatin1Char('\r') && text[pos] != QLatin1Char('\n'))
+                while (pos < n && text[pos] != delim && text[pos] != QLatin1Char('\r')
+                       && text[pos] != QLatin1Char('\n'))
                     ++pos;
                 cell = text.mid(from, pos - from);
             }
@@ -288,8 +294,9 @@ Result<QVector<Record>> readDelimited(const QString &text, QChar delim, const QS
             continue;
         }
         if (row.cells.size() != header.size())
-            return makeError(tr("expected %1 columns as in the header, found %2").arg(header.size()).arg(row.cells.size()),
-                             file, row.line);
+            return makeError(
+                    tr("expected %1 columns as in the header, found %2").arg(header.size()).arg(row.cells.size()), file,
+                    row.line);
         rows.append(std::move(row));
         if (maxRecords > 0 && rows.size() >= maxRecords)
             break;
@@ -343,7 +350,8 @@ Result<QVector<Record>> RecordSource::read(const QString &file, ImportFormat for
     case ImportFormat::Auto:
         break;
     }
-    return makeError(tr("cannot tell the format of '%1' from its name; name it (json, jsonl, csv or tsv)").arg(name), file);
+    return makeError(tr("cannot tell the format of '%1' from its name; name it (json, jsonl, csv or tsv)").arg(name),
+                     file);
 }
 
 bool RecordSource::lookup(const QVariantMap &fields, const QString &field, QVariant *value)

@@ -19,8 +19,7 @@ QString tr(const char *text)
 }
 
 /// Fisher–Yates with the raw engine output (std::shuffle's distribution is implementation-defined).
-template<typename T>
-void shuffle(QVector<T> &v, std::mt19937_64 &rng)
+template <typename T> void shuffle(QVector<T> &v, std::mt19937_64 &rng)
 {
     for (qsizetype i = v.size() - 1; i > 0; --i) {
         const qsizetype j = qsizetype(rng() % quint64(i + 1));
@@ -46,9 +45,12 @@ Result<Stratify> Splitter::parseStratify(const QString &name)
 QString Splitter::stratifyName(Stratify s)
 {
     switch (s) {
-    case Stratify::Group: return QStringLiteral("group");
-    case Stratify::System: return QStringLiteral("system");
-    case Stratify::None: break;
+    case Stratify::Group:
+        return QStringLiteral("group");
+    case Stratify::System:
+        return QStringLiteral("system");
+    case Stratify::None:
+        break;
     }
     return QStringLiteral("none");
 }
@@ -88,8 +90,8 @@ Result<QHash<QString, SplitRole>> Splitter::draw(const Project &project, const S
                          project.path());
     if (options.train < 1 || options.train > eligible)
         return makeError(tr("the training side must have between 1 and %1 items (the items with human scores), not %2")
-                             .arg(eligible)
-                             .arg(options.train),
+                                 .arg(eligible)
+                                 .arg(options.train),
                          project.path(), 0, QStringLiteral("train"));
 
     std::mt19937_64 rng(options.seed);

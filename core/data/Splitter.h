@@ -15,9 +15,9 @@ enum class Stratify { None, Group, System };
 
 struct SplitOptions
 {
-    int train = 0;          ///< how many items go to the training side
+    int train = 0; ///< how many items go to the training side
     quint64 seed = 0;
-    QString aspect;         ///< empty: items with a human score for any aspect are eligible
+    QString aspect; ///< empty: items with a human score for any aspect are eligible
     Stratify stratify = Stratify::Group;
 };
 
@@ -25,7 +25,7 @@ struct SplitSummary
 {
     int train = 0;
     int test = 0;
-    int unassigned = 0;     ///< items without the human scores asked for
+    int unassigned = 0; ///< items without the human scores asked for
 };
 
 /// Draws a seeded, reproducible train/test split of the items that have human scores.

@@ -32,11 +32,13 @@ std::optional<double> firstMatch(const QString &text, const QRegularExpression &
 ParsedAnswer AnswerParser::parseScore(const QString &text)
 {
     static const QRegularExpression rating(QStringLiteral("\\[\\[\\s*") + number + QStringLiteral("\\s*\\]\\]"));
-    static const QRegularExpression finalScore(QStringLiteral("final\\s+(?:score|rating|answer)\\s*[:=]?\\s*\\**\\s*") + number,
+    static const QRegularExpression finalScore(QStringLiteral("final\\s+(?:score|rating|answer)\\s*[:=]?\\s*\\**\\s*")
+                                                       + number,
                                                QRegularExpression::CaseInsensitiveOption);
     static const QRegularExpression labelled(QStringLiteral("(?:score|rating)\\s*[:=]\\s*\\**\\s*") + number,
                                              QRegularExpression::CaseInsensitiveOption);
-    static const QRegularExpression lone(QStringLiteral("^\\s*") + number + QStringLiteral("\\s*(?:/\\s*\\d+)?\\s*\\.?\\s*$"));
+    static const QRegularExpression lone(QStringLiteral("^\\s*") + number
+                                         + QStringLiteral("\\s*(?:/\\s*\\d+)?\\s*\\.?\\s*$"));
     ParsedAnswer p;
     p.raw = text;
     struct Rule
@@ -63,8 +65,9 @@ ParsedAnswer AnswerParser::parseScore(const QString &text)
 ParsedAnswer AnswerParser::parseYesNo(const QString &text)
 {
     static const QRegularExpression line(
-        QStringLiteral("^\\s*[-*]?\\s*(?:\\*\\*)?(Q?\\s*\\d+)(?:\\*\\*)?\\s*[:.)\\-]\\s*(?:\\*\\*)?\\s*(yes|no)\\b"),
-        QRegularExpression::CaseInsensitiveOption | QRegularExpression::MultilineOption);
+            QStringLiteral(
+                    "^\\s*[-*]?\\s*(?:\\*\\*)?(Q?\\s*\\d+)(?:\\*\\*)?\\s*[:.)\\-]\\s*(?:\\*\\*)?\\s*(yes|no)\\b"),
+            QRegularExpression::CaseInsensitiveOption | QRegularExpression::MultilineOption);
     ParsedAnswer p;
     p.raw = text;
     auto it = line.globalMatch(text);
@@ -193,7 +196,8 @@ ParsedAnswer AnswerParser::scoreOf(const JudgeResponse &response, int min, int m
         }
     }
     if (used == 0) {
-        p.error = response.choices.isEmpty() ? tr("the response has no answer") : tr("no score in %1–%2 found in the answer").arg(min).arg(max);
+        p.error = response.choices.isEmpty() ? tr("the response has no answer")
+                                             : tr("no score in %1–%2 found in the answer").arg(min).arg(max);
         return p;
     }
     p.ok = true;
@@ -213,14 +217,22 @@ bool AnswerParser::shouldReask(const ParsedAnswer &parsed, int attemptsSoFar, in
 QString AnswerParser::methodName(ParsedAnswer::Method method)
 {
     switch (method) {
-    case ParsedAnswer::Method::None: return QStringLiteral("none");
-    case ParsedAnswer::Method::Number: return QStringLiteral("number");
-    case ParsedAnswer::Method::Rating: return QStringLiteral("rating");
-    case ParsedAnswer::Method::FinalScore: return QStringLiteral("final-score");
-    case ParsedAnswer::Method::YesNo: return QStringLiteral("yes-no");
-    case ParsedAnswer::Method::Json: return QStringLiteral("json");
-    case ParsedAnswer::Method::Logprobs: return QStringLiteral("logprobs");
-    case ParsedAnswer::Method::SampleMean: return QStringLiteral("sample-mean");
+    case ParsedAnswer::Method::None:
+        return QStringLiteral("none");
+    case ParsedAnswer::Method::Number:
+        return QStringLiteral("number");
+    case ParsedAnswer::Method::Rating:
+        return QStringLiteral("rating");
+    case ParsedAnswer::Method::FinalScore:
+        return QStringLiteral("final-score");
+    case ParsedAnswer::Method::YesNo:
+        return QStringLiteral("yes-no");
+    case ParsedAnswer::Method::Json:
+        return QStringLiteral("json");
+    case ParsedAnswer::Method::Logprobs:
+        return QStringLiteral("logprobs");
+    case ParsedAnswer::Method::SampleMean:
+        return QStringLiteral("sample-mean");
     }
     return {};
 }

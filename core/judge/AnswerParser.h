@@ -12,14 +12,14 @@ namespace rubric {
 struct ParsedAnswer
 {
     enum class Method {
-        None,          ///< nothing could be read (see `error`; `raw` keeps the text)
-        Number,        ///< a plain number
-        Rating,        ///< "Rating: [[n]]"
-        FinalScore,    ///< "Final score: n"
-        YesNo,         ///< "Q1: yes" lists → `answers`
-        Json,          ///< a JSON object → `json` (and `score` when it has one)
-        Logprobs,      ///< probability-weighted over the scale's tokens (G-Eval)
-        SampleMean,    ///< mean of the scores of n sampled choices (no logprobs came back)
+        None,       ///< nothing could be read (see `error`; `raw` keeps the text)
+        Number,     ///< a plain number
+        Rating,     ///< "Rating: [[n]]"
+        FinalScore, ///< "Final score: n"
+        YesNo,      ///< "Q1: yes" lists → `answers`
+        Json,       ///< a JSON object → `json` (and `score` when it has one)
+        Logprobs,   ///< probability-weighted over the scale's tokens (G-Eval)
+        SampleMean, ///< mean of the scores of n sampled choices (no logprobs came back)
     };
 
     bool ok = false;

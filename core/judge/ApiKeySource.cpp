@@ -32,8 +32,8 @@ void ApiKeySource::start()
         }
         const QByteArray name = m_profile.apiKeyEnv.toLocal8Bit();
         if (!qEnvironmentVariableIsSet(name.constData())) {
-            emit failed(tr("the environment variable %1 that should hold the API key is not set")
-                            .arg(m_profile.apiKeyEnv));
+            emit failed(
+                    tr("the environment variable %1 that should hold the API key is not set").arg(m_profile.apiKeyEnv));
             return;
         }
         emit resolved(qgetenv(name.constData()));
@@ -45,7 +45,8 @@ void ApiKeySource::start()
     job->setKey(m_profile.name);
     connect(job, &QKeychain::Job::finished, this, [this, job] {
         if (job->error() != QKeychain::NoError)
-            emit failed(tr("cannot read the API key of \"%1\" from the keychain: %2").arg(m_profile.name, job->errorString()));
+            emit failed(tr("cannot read the API key of \"%1\" from the keychain: %2")
+                                .arg(m_profile.name, job->errorString()));
         else
             emit resolved(job->binaryData());
     });
@@ -64,7 +65,8 @@ void ApiKeySource::store(const QString &profileName, const QByteArray &key)
     job->setBinaryData(key);
     connect(job, &QKeychain::Job::finished, this, [this, job, profileName] {
         if (job->error() != QKeychain::NoError)
-            emit failed(tr("cannot store the API key of \"%1\" in the keychain: %2").arg(profileName, job->errorString()));
+            emit failed(
+                    tr("cannot store the API key of \"%1\" in the keychain: %2").arg(profileName, job->errorString()));
         else
             emit stored();
     });

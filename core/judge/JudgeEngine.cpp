@@ -15,11 +15,10 @@
 #include <QRandomGenerator>
 #include <QTimer>
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <cmath>
 #include <deque>
+#include <nlohmann/json.hpp>
 #include <unordered_map>
 
 namespace rubric {
@@ -76,7 +75,7 @@ public:
     std::vector<int> poolLoad;
 
     std::unordered_map<quint64, Job> jobs;
-    std::deque<quint64> queue;             // waiting to be sent (retries go to the front)
+    std::deque<quint64> queue; // waiting to be sent (retries go to the front)
     QHash<QNetworkReply *, quint64> replies;
     QHash<QString, QVector<quint64>> followers; // same key submitted while its leader is pending
     QHash<QString, quint64> leaders;
@@ -159,7 +158,9 @@ public:
         response.latencyMs = job.started.isValid() ? double(job.started.nsecsElapsed()) / 1e6 : 0.0;
         response.error = redact(response.error);
         if (status == JudgeStatus::Ok) {
-            response.cost = (response.tokensIn * profile.pricePerMillionIn + response.tokensOut * profile.pricePerMillionOut) / 1e6;
+            response.cost
+                    = (response.tokensIn * profile.pricePerMillionIn + response.tokensOut * profile.pricePerMillionOut)
+                      / 1e6;
             stats.tokensIn += response.tokensIn;
             stats.tokensOut += response.tokensOut;
             stats.cost += response.cost;
@@ -173,7 +174,7 @@ public:
                 e.run = run;
                 e.baseUrl = normalisedBase(profile.baseUrl);
                 e.model = profile.model;
-                e.outcome = status == JudgeStatus::Ok ? QStringLiteral("ok")
+                e.outcome = status == JudgeStatus::Ok          ? QStringLiteral("ok")
                             : status == JudgeStatus::Cancelled ? QStringLiteral("cancelled")
                                                                : QStringLiteral("failed");
                 e.httpStatus = response.httpStatus;
@@ -326,8 +327,8 @@ public:
         const bool transport = err != QNetworkReply::NoError && (int(err) < 100 || status == 0);
         if (transport) {
             job.lastError = err == QNetworkReply::OperationCanceledError || err == QNetworkReply::TimeoutError
-                                ? tr("no answer within %1 ms").arg(profile.timeoutMs)
-                                : tr("network error: %1").arg(reply->errorString());
+                                    ? tr("no answer within %1 ms").arg(profile.timeoutMs)
+                                    : tr("network error: %1").arg(reply->errorString());
         } else if (status == 429) {
             job.lastError = tr("HTTP 429 (rate limited): %1").arg(provider->errorMessage(body));
             bool ok = false;
@@ -358,8 +359,8 @@ public:
             JudgeResponse failed;
             failed.httpStatus = status;
             failed.error = next == Next::Retry
-                               ? tr("gave up after %1 attempts: %2").arg(job.attempts).arg(job.lastError)
-                               : job.lastError;
+                                   ? tr("gave up after %1 attempts: %2").arg(job.attempts).arg(job.lastError)
+                                   : job.lastError;
             finish(job, JudgeStatus::Failed, failed);
         }
         pump();
@@ -499,7 +500,7 @@ QString JudgeEngine::canonicalRequest(const JudgeRequest &r) const
 QString JudgeEngine::cacheKey(const JudgeRequest &request) const
 {
     return QString::fromLatin1(
-        QCryptographicHash::hash(canonicalRequest(request).toUtf8(), QCryptographicHash::Sha256).toHex());
+            QCryptographicHash::hash(canonicalRequest(request).toUtf8(), QCryptographicHash::Sha256).toHex());
 }
 
 bool JudgeEngine::isCached(const JudgeRequest &request) const
@@ -515,12 +516,13 @@ void JudgeEngine::submit(const QVector<JudgeRequest> &requests)
         job.id = d->nextId++;
         job.request = request;
         job.canonical = canonicalRequest(request);
-        job.key = QString::fromLatin1(QCryptographicHash::hash(job.canonical.toUtf8(), QCryptographicHash::Sha256).toHex());
+        job.key = QString::fromLatin1(
+                QCryptographicHash::hash(job.canonical.toUtf8(), QCryptographicHash::Sha256).toHex());
         if (request.n > 1 && !d->provider->supportsChoices()) {
             auto &j = d->jobs.emplace(job.id, std::move(job)).first->second;
             JudgeResponse r;
             r.error = tr("%1 returns one answer per call; ask for several samples with sampleIndex instead of n")
-                          .arg(Provider::kindName(d->profile.kind));
+                              .arg(Provider::kindName(d->profile.kind));
             d->finish(j, JudgeStatus::Failed, r);
             continue;
         }

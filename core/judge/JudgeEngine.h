@@ -14,8 +14,8 @@ class Project;
 struct JudgeStats
 {
     int submitted = 0;
-    int done = 0;       ///< answered, cached, failed or cancelled
-    int sent = 0;       ///< HTTP requests actually made (retries included)
+    int done = 0; ///< answered, cached, failed or cancelled
+    int sent = 0; ///< HTTP requests actually made (retries included)
     int cacheHits = 0;
     int failed = 0;
     int retries = 0;

@@ -20,12 +20,12 @@ struct ProviderProfile
 {
     QString name;
     ProviderKind kind = ProviderKind::OpenAI;
-    QString baseUrl;        ///< e.g. http://127.0.0.1:8000/v1 or https://api.anthropic.com/v1
+    QString baseUrl; ///< e.g. http://127.0.0.1:8000/v1 or https://api.anthropic.com/v1
     QString model;
-    QString apiKeyEnv;      ///< environment variable holding the key ("" = none)
+    QString apiKeyEnv; ///< environment variable holding the key ("" = none)
     bool useKeychain = false;
-    QVariantMap headers;    ///< extra HTTP headers (never the key)
-    int concurrency = 16;   ///< requests in flight to this endpoint
+    QVariantMap headers;          ///< extra HTTP headers (never the key)
+    int concurrency = 16;         ///< requests in flight to this endpoint
     double requestsPerMinute = 0; ///< 0 = unlimited
     double tokensPerMinute = 0;   ///< 0 = unlimited
     double pricePerMillionIn = 0;
@@ -52,9 +52,9 @@ struct JudgeRequest
     QStringList stop;
     bool logprobs = false;
     int topLogprobs = 0;
-    QString responseFormat;  ///< "" or "json_object"
-    int sampleIndex = 0;     ///< distinguishes repeated samples of the same prompt
-    QString tag;             ///< caller's label (e.g. "item:42/criterion:h3"); not part of the key
+    QString responseFormat; ///< "" or "json_object"
+    int sampleIndex = 0;    ///< distinguishes repeated samples of the same prompt
+    QString tag;            ///< caller's label (e.g. "item:42/criterion:h3"); not part of the key
 };
 
 /// One token alternative with its log probability (from top_logprobs).

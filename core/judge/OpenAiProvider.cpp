@@ -91,13 +91,16 @@ Result<JudgeResponse> OpenAiProvider::parseResponse(const QByteArray &body) cons
                     const auto &top = tok.value("top_logprobs", nlohmann::json());
                     if (top.is_array()) {
                         for (const auto &a : top) {
-                            if (a.contains("token") && a["token"].is_string() && a.contains("logprob") && a["logprob"].is_number())
-                                alts.append({QString::fromStdString(a["token"].get<std::string>()), a["logprob"].get<double>()});
+                            if (a.contains("token") && a["token"].is_string() && a.contains("logprob")
+                                && a["logprob"].is_number())
+                                alts.append({QString::fromStdString(a["token"].get<std::string>()),
+                                             a["logprob"].get<double>()});
                         }
                     }
                     if (alts.isEmpty() && tok.contains("token") && tok["token"].is_string() && tok.contains("logprob")
                         && tok["logprob"].is_number())
-                        alts.append({QString::fromStdString(tok["token"].get<std::string>()), tok["logprob"].get<double>()});
+                        alts.append({QString::fromStdString(tok["token"].get<std::string>()),
+                                     tok["logprob"].get<double>()});
                     choice.topLogprobs.append(alts);
                 }
             }

@@ -48,7 +48,8 @@ std::optional<ProviderProfile> ProviderProfiles::load(const QString &name) const
     m_settings->beginGroup(k);
     ProviderProfile p;
     p.name = m_settings->value(QStringLiteral("name"), name).toString();
-    p.kind = Provider::kindFromName(m_settings->value(QStringLiteral("kind")).toString()).value_or(ProviderKind::OpenAI);
+    p.kind = Provider::kindFromName(m_settings->value(QStringLiteral("kind")).toString())
+                     .value_or(ProviderKind::OpenAI);
     p.baseUrl = m_settings->value(QStringLiteral("baseUrl")).toString();
     p.model = m_settings->value(QStringLiteral("model")).toString();
     p.apiKeyEnv = m_settings->value(QStringLiteral("apiKeyEnv")).toString();
@@ -75,10 +76,11 @@ Result<void> ProviderProfiles::save(const ProviderProfile &p)
     for (auto it = p.headers.cbegin(); it != p.headers.cend(); ++it) {
         const QString h = it.key().toLower();
         if (h == QLatin1String("authorization") || h == QLatin1String("x-api-key") || h == QLatin1String("api-key"))
-            return makeError(QCoreApplication::translate("rubric::ProviderProfiles",
-                                                         "the API key is not stored in a profile; name an environment variable "
-                                                         "or use the keychain"),
-                             {}, 0, QStringLiteral("headers"));
+            return makeError(
+                    QCoreApplication::translate("rubric::ProviderProfiles",
+                                                "the API key is not stored in a profile; name an environment variable "
+                                                "or use the keychain"),
+                    {}, 0, QStringLiteral("headers"));
     }
     m_settings->beginGroup(groupKey(p.name));
     m_settings->setValue(QStringLiteral("name"), p.name);

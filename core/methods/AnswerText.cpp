@@ -46,13 +46,15 @@ QStringList hypotheses(const QString &text)
     QStringList out = splitAt(text, tagged);
     if (!out.isEmpty())
         return out;
-    static const QRegularExpression numbered(QStringLiteral("^\\s*\\d+\\s*[.)]\\s+"), QRegularExpression::MultilineOption);
+    static const QRegularExpression numbered(QStringLiteral("^\\s*\\d+\\s*[.)]\\s+"),
+                                             QRegularExpression::MultilineOption);
     return splitAt(text, numbered);
 }
 
 QStringList steps(const QString &text)
 {
-    static const QRegularExpression numbered(QStringLiteral("^\\s*\\d+\\s*[.)]\\s+"), QRegularExpression::MultilineOption);
+    static const QRegularExpression numbered(QStringLiteral("^\\s*\\d+\\s*[.)]\\s+"),
+                                             QRegularExpression::MultilineOption);
     QStringList out = splitAt(text, numbered);
     if (!out.isEmpty())
         return out;
@@ -75,7 +77,8 @@ std::optional<bool> finalYesNo(const QString &text)
 
 QString reasoningBeforeScore(const QString &text)
 {
-    static const QRegularExpression re(QStringLiteral("\\{?\\s*final\\s+score\\s*:"), QRegularExpression::CaseInsensitiveOption);
+    static const QRegularExpression re(QStringLiteral("\\{?\\s*final\\s+score\\s*:"),
+                                       QRegularExpression::CaseInsensitiveOption);
     qsizetype cut = -1;
     auto it = re.globalMatch(text);
     while (it.hasNext())

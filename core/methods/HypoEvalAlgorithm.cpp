@@ -47,18 +47,29 @@ double HypoEvalAlgorithm::exploitation(const HypoEvalParams &p, double human, do
 QString HypoEvalAlgorithm::phase() const
 {
     switch (m_phase) {
-    case Phase::Init: return QStringLiteral("init");
-    case Phase::InitScore: return QStringLiteral("init-score");
-    case Phase::Update: return QStringLiteral("update");
-    case Phase::WrongGenerate: return QStringLiteral("wrong-generate");
-    case Phase::Refine: return QStringLiteral("refine");
-    case Phase::WrongScore: return QStringLiteral("wrong-score");
-    case Phase::LiteratureOnly: return QStringLiteral("literature-only");
+    case Phase::Init:
+        return QStringLiteral("init");
+    case Phase::InitScore:
+        return QStringLiteral("init-score");
+    case Phase::Update:
+        return QStringLiteral("update");
+    case Phase::WrongGenerate:
+        return QStringLiteral("wrong-generate");
+    case Phase::Refine:
+        return QStringLiteral("refine");
+    case Phase::WrongScore:
+        return QStringLiteral("wrong-score");
+    case Phase::LiteratureOnly:
+        return QStringLiteral("literature-only");
     case Phase::RedundancyWithin:
-    case Phase::RedundancyAcross: return QStringLiteral("redundancy");
-    case Phase::Selection: return QStringLiteral("selection");
-    case Phase::Done: return QStringLiteral("done");
-    case Phase::Failed: return QStringLiteral("failed");
+    case Phase::RedundancyAcross:
+        return QStringLiteral("redundancy");
+    case Phase::Selection:
+        return QStringLiteral("selection");
+    case Phase::Done:
+        return QStringLiteral("done");
+    case Phase::Failed:
+        return QStringLiteral("failed");
     }
     return {};
 }
@@ -138,7 +149,8 @@ QStringList HypoEvalAlgorithm::topK() const
     for (const HypoHypothesis &h : m_hyps)
         if (h.inBank && h.source != QLatin1String("literature"))
             b.append(&h);
-    std::stable_sort(b.begin(), b.end(), [](const HypoHypothesis *x, const HypoHypothesis *y) { return x->reward > y->reward; });
+    std::stable_sort(b.begin(), b.end(),
+                     [](const HypoHypothesis *x, const HypoHypothesis *y) { return x->reward > y->reward; });
     QStringList out;
     for (int i = 0; i < std::min<int>(m_p.topK, int(b.size())); ++i)
         out.append(b[i]->key);
@@ -214,10 +226,11 @@ QVector<HypoTask> HypoEvalAlgorithm::nextBatch()
                     QVariantList chain;
                     for (int step = 0; step < m_chain.size(); ++step)
                         chain.append(QVariantMap{
-                            {QStringLiteral("step"), step},
-                            {QStringLiteral("kind"), step == 0 ? QStringLiteral("generate")
-                                                     : (step % 2 ? QStringLiteral("data") : QStringLiteral("literature"))},
-                            {QStringLiteral("text"), i < m_chain[step].size() ? m_chain[step][i] : QString()}});
+                                {QStringLiteral("step"), step},
+                                {QStringLiteral("kind"),
+                                 step == 0 ? QStringLiteral("generate")
+                                           : (step % 2 ? QStringLiteral("data") : QStringLiteral("literature"))},
+                                {QStringLiteral("text"), i < m_chain[step].size() ? m_chain[step][i] : QString()}});
                     m_chainTexts.append(addHypothesis(finals[i], QStringLiteral("wrong-bank"),
                                                       {{QStringLiteral("event"), m_event},
                                                        {QStringLiteral("t"), m_t},
@@ -347,8 +360,10 @@ void HypoEvalAlgorithm::deliver(const QVector<HypoAnswer> &answers)
         }
         if (wrong >= std::min<int>(m_p.wHyp, int(batch.size())) && !batch.isEmpty()) {
             m_wrongBank.append(item);
-            m_log.append(QVariantMap{{QStringLiteral("t"), m_t}, {QStringLiteral("event"), QStringLiteral("wrong")},
-                                     {QStringLiteral("item"), item}, {QStringLiteral("wrong"), wrong},
+            m_log.append(QVariantMap{{QStringLiteral("t"), m_t},
+                                     {QStringLiteral("event"), QStringLiteral("wrong")},
+                                     {QStringLiteral("item"), item},
+                                     {QStringLiteral("wrong"), wrong},
                                      {QStringLiteral("bank"), int(m_wrongBank.size())}});
         }
         if (m_wrongBank.size() >= m_p.wMax)
@@ -360,7 +375,8 @@ void HypoEvalAlgorithm::deliver(const QVector<HypoAnswer> &answers)
     case Phase::WrongGenerate: {
         const QStringList texts = byId.value(batch.first().id).hypotheses.mid(0, m_p.hypothesesPerCall);
         if (texts.isEmpty()) {
-            m_log.append(QVariantMap{{QStringLiteral("t"), m_t}, {QStringLiteral("event"), QStringLiteral("generation-empty")}});
+            m_log.append(QVariantMap{{QStringLiteral("t"), m_t},
+                                     {QStringLiteral("event"), QStringLiteral("generation-empty")}});
             advanceAfterUpdate();
             return;
         }
@@ -372,7 +388,8 @@ void HypoEvalAlgorithm::deliver(const QVector<HypoAnswer> &answers)
     case Phase::Refine: {
         QStringList texts = byId.value(batch.first().id).hypotheses.mid(0, m_chain.last().size());
         if (texts.isEmpty()) {
-            m_log.append(QVariantMap{{QStringLiteral("t"), m_t}, {QStringLiteral("event"), QStringLiteral("refine-empty")},
+            m_log.append(QVariantMap{{QStringLiteral("t"), m_t},
+                                     {QStringLiteral("event"), QStringLiteral("refine-empty")},
                                      {QStringLiteral("step"), m_refineStep}});
             texts = m_chain.last();
         }
@@ -425,8 +442,10 @@ void HypoEvalAlgorithm::startRefinement()
     m_chain.clear();
     m_chainTexts.clear();
     m_refineStep = 0;
-    m_log.append(QVariantMap{{QStringLiteral("t"), m_t}, {QStringLiteral("event"), QStringLiteral("refinement")},
-                             {QStringLiteral("number"), m_event}, {QStringLiteral("items"), m_eventItems}});
+    m_log.append(QVariantMap{{QStringLiteral("t"), m_t},
+                             {QStringLiteral("event"), QStringLiteral("refinement")},
+                             {QStringLiteral("number"), m_event},
+                             {QStringLiteral("items"), m_eventItems}});
     m_phase = Phase::WrongGenerate;
 }
 
@@ -444,11 +463,13 @@ void HypoEvalAlgorithm::mergeWrongBank()
             continue;
         if (!keep.contains(h.key)) {
             h.inBank = false;
-            h.droppedBecause = candidates.contains(h.key) ? tr("ranked below the top %1 by reward at step %2").arg(m_p.hMax).arg(m_t)
-                                                          : tr("not in the top %1 at step %2").arg(m_p.topK).arg(m_t);
+            h.droppedBecause = candidates.contains(h.key)
+                                       ? tr("ranked below the top %1 by reward at step %2").arg(m_p.hMax).arg(m_t)
+                                       : tr("not in the top %1 at step %2").arg(m_p.topK).arg(m_t);
         }
     }
-    m_log.append(QVariantMap{{QStringLiteral("t"), m_t}, {QStringLiteral("event"), QStringLiteral("merge")},
+    m_log.append(QVariantMap{{QStringLiteral("t"), m_t},
+                             {QStringLiteral("event"), QStringLiteral("merge")},
                              {QStringLiteral("bank"), keep}});
     m_chainTexts.clear();
 }
@@ -481,7 +502,8 @@ void HypoEvalAlgorithm::startUnion()
     m_phase = Phase::RedundancyWithin;
 }
 
-QStringList HypoEvalAlgorithm::dedup(const QStringList &keys, const QSet<QPair<QString, QString>> &redundant, const QString &why)
+QStringList HypoEvalAlgorithm::dedup(const QStringList &keys, const QSet<QPair<QString, QString>> &redundant,
+                                     const QString &why)
 {
     QStringList kept;
     for (const QString &k : keys) {

@@ -19,17 +19,17 @@ namespace rubric {
 /// One hypothesis of the bank with its bookkeeping (specs/hypoeval.md §2.2–2.5).
 struct HypoHypothesis
 {
-    QString key;                   ///< "h1", "h2" … in order of creation
+    QString key; ///< "h1", "h2" … in order of creation
     QString text;
-    QString source;                ///< "init", "wrong-bank" or "literature"
-    QVariantMap origin;            ///< event, step, refinement chain
-    QMap<QString, double> seen;    ///< item id → exploitation term L on that item (ordered: sums are reproducible)
-    QVariantList rewardHistory;    ///< {"t", "reward", "exploit", "explore", "n"} after each update
+    QString source;             ///< "init", "wrong-bank" or "literature"
+    QVariantMap origin;         ///< event, step, refinement chain
+    QMap<QString, double> seen; ///< item id → exploitation term L on that item (ordered: sums are reproducible)
+    QVariantList rewardHistory; ///< {"t", "reward", "exploit", "explore", "n"} after each update
     double reward = 0;
     double trainPearson = std::numeric_limits<double>::quiet_NaN();
     double trainSpearman = std::numeric_limits<double>::quiet_NaN();
-    bool inBank = true;            ///< still in the bank (false: dropped by ranking or redundancy)
-    bool selected = false;         ///< one of the H_ev
+    bool inBank = true;    ///< still in the bank (false: dropped by ranking or redundancy)
+    bool selected = false; ///< one of the H_ev
     QString droppedBecause;
 };
 
@@ -39,14 +39,14 @@ struct HypoTask
     enum class Kind { Generate, RefineData, RefineLiterature, Score, Redundancy };
     Kind kind = Kind::Score;
     int id = 0;
-    QString phase;          ///< "init", "init-score", "update", "wrong-generate", "refine", "wrong-score",
-                            ///< "literature-only", "redundancy", "selection"
-    QStringList items;      ///< observations (Generate/RefineData) — item ids with human scores
-    QStringList hypotheses; ///< hypothesis texts (Refine*, Redundancy: two)
-    QString hypothesisKey;  ///< Score: which hypothesis
-    QStringList keys;       ///< Redundancy: the two hypotheses' keys
-    QString itemId;         ///< Score: which item
-    int count = 0;          ///< Generate/Refine: how many hypotheses to ask for
+    QString phase;               ///< "init", "init-score", "update", "wrong-generate", "refine", "wrong-score",
+                                 ///< "literature-only", "redundancy", "selection"
+    QStringList items;           ///< observations (Generate/RefineData) — item ids with human scores
+    QStringList hypotheses;      ///< hypothesis texts (Refine*, Redundancy: two)
+    QString hypothesisKey;       ///< Score: which hypothesis
+    QStringList keys;            ///< Redundancy: the two hypotheses' keys
+    QString itemId;              ///< Score: which item
+    int count = 0;               ///< Generate/Refine: how many hypotheses to ask for
     bool withLiterature = false; ///< Generate: include the literature
     bool withData = true;        ///< Generate: include observations
 };
@@ -55,9 +55,9 @@ struct HypoTask
 struct HypoAnswer
 {
     int taskId = 0;
-    QStringList hypotheses; ///< Generate/Refine: parsed hypotheses
+    QStringList hypotheses;                                  ///< Generate/Refine: parsed hypotheses
     double score = std::numeric_limits<double>::quiet_NaN(); ///< Score: NaN when unparsed
-    bool redundant = false; ///< Redundancy
+    bool redundant = false;                                  ///< Redundancy
 };
 
 /// HypoEval's hypothesis generation and selection as a deterministic state machine: it hands
@@ -105,8 +105,20 @@ public:
     static double exploitation(const HypoEvalParams &p, double human, double predicted);
 
 private:
-    enum class Phase { Init, InitScore, Update, WrongGenerate, Refine, WrongScore, LiteratureOnly,
-                       RedundancyWithin, RedundancyAcross, Selection, Done, Failed };
+    enum class Phase {
+        Init,
+        InitScore,
+        Update,
+        WrongGenerate,
+        Refine,
+        WrongScore,
+        LiteratureOnly,
+        RedundancyWithin,
+        RedundancyAcross,
+        Selection,
+        Done,
+        Failed
+    };
 
     HypoTask makeTask(HypoTask::Kind kind, const QString &phase);
     QString addHypothesis(const QString &text, const QString &source, const QVariantMap &origin);
@@ -122,8 +134,7 @@ private:
                                                         const QHash<int, HypoAnswer> &answers);
     void finishRedundancyWithin(const QVector<HypoTask> &batch, const QHash<int, HypoAnswer> &answers);
     void finishRedundancyAcross(const QVector<HypoTask> &batch, const QHash<int, HypoAnswer> &answers);
-    QStringList dedup(const QStringList &keys, const QSet<QPair<QString, QString>> &redundantPairs,
-                      const QString &why);
+    QStringList dedup(const QStringList &keys, const QSet<QPair<QString, QString>> &redundantPairs, const QString &why);
     void startSelection();
     void finishSelection(const QVector<HypoTask> &batch, const QHash<int, HypoAnswer> &answers);
     void fail(const QString &why);
@@ -138,11 +149,11 @@ private:
     QVector<HypoHypothesis> m_hyps;
     QVector<HypoTask> m_batch;
     int m_nextTask = 1;
-    int m_t = 0;                 ///< update step (1-based while running)
-    QStringList m_wrongBank;     ///< W (item ids)
-    QStringList m_eventItems;    ///< W frozen for the running refinement event
-    QStringList m_chainTexts;    ///< H_W^i texts
-    QVector<QStringList> m_chain;///< H_W^0 … H_W^i
+    int m_t = 0;                  ///< update step (1-based while running)
+    QStringList m_wrongBank;      ///< W (item ids)
+    QStringList m_eventItems;     ///< W frozen for the running refinement event
+    QStringList m_chainTexts;     ///< H_W^i texts
+    QVector<QStringList> m_chain; ///< H_W^0 … H_W^i
     int m_refineStep = 0;
     int m_event = 0;
     QStringList m_topAtEvent;

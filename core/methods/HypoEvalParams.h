@@ -10,25 +10,25 @@ namespace rubric {
 /// `--set KEY=VALUE` pairs through fromSettings(); unknown keys and bad values are errors.
 struct HypoEvalParams
 {
-    int initSamples = 5;        ///< |S_init|                         key init_samples
-    int initHypotheses = 5;     ///< |H_init|                         key init_hypotheses
-    int hypothesesPerCall = 5;  ///< <num_hypotheses> of generate/refine (inferred) key per_call
-    int topK = 10;              ///< k                                key k
-    double theta = 0.5;         ///< wrong-prediction threshold        key theta
-    double alpha = 0.5;         ///< UCB exploration coefficient       key alpha
-    double a = 1.0;             ///< exploitation a − b·err²           key a
-    double b = 1.0 / 16.0;      ///<                                   key b
-    int wHyp = 3;               ///< wrong top-k predictions that file a sample (not in the paper; inferred) key w_hyp
-    int wMax = 10;              ///< wrong-bank size that triggers generation key w_max
-    int refineRounds = 6;       ///< N_refine, odd = data, even = literature key refine_rounds
-    int hMax = 20;              ///< bank size                         key h_max
-    int hEv = 5;                ///< hypotheses used at evaluation     key h_ev
-    quint32 seed = 42;          ///< draws S_init, update order, union sampling key seed
-    bool mergeWholeBank = false;///< false: top-H_max of H_top ∪ H_W (paper); true: H^{t-1} ∪ H_W key merge=top|all
-    double scaleMin = 1;        ///< the evaluator's score scale       key scale_min
-    double scaleMax = 5;        ///<                                   key scale_max
-    double temperature = 1e-5;  ///< sampling temperature of every call (upstream code) key temperature
-    int maxTokens = 4000;       ///< max tokens of every call (upstream code) key max_tokens
+    int initSamples = 5;         ///< |S_init|                         key init_samples
+    int initHypotheses = 5;      ///< |H_init|                         key init_hypotheses
+    int hypothesesPerCall = 5;   ///< <num_hypotheses> of generate/refine (inferred) key per_call
+    int topK = 10;               ///< k                                key k
+    double theta = 0.5;          ///< wrong-prediction threshold        key theta
+    double alpha = 0.5;          ///< UCB exploration coefficient       key alpha
+    double a = 1.0;              ///< exploitation a − b·err²           key a
+    double b = 1.0 / 16.0;       ///<                                   key b
+    int wHyp = 3;                ///< wrong top-k predictions that file a sample (not in the paper; inferred) key w_hyp
+    int wMax = 10;               ///< wrong-bank size that triggers generation key w_max
+    int refineRounds = 6;        ///< N_refine, odd = data, even = literature key refine_rounds
+    int hMax = 20;               ///< bank size                         key h_max
+    int hEv = 5;                 ///< hypotheses used at evaluation     key h_ev
+    quint32 seed = 42;           ///< draws S_init, update order, union sampling key seed
+    bool mergeWholeBank = false; ///< false: top-H_max of H_top ∪ H_W (paper); true: H^{t-1} ∪ H_W key merge=top|all
+    double scaleMin = 1;         ///< the evaluator's score scale       key scale_min
+    double scaleMax = 5;         ///<                                   key scale_max
+    double temperature = 1e-5;   ///< sampling temperature of every call (upstream code) key temperature
+    int maxTokens = 4000;        ///< max tokens of every call (upstream code) key max_tokens
 
     static Result<HypoEvalParams> fromSettings(const QVariantMap &settings);
     QVariantMap toMap() const;

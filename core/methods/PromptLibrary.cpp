@@ -4,14 +4,14 @@
 #include "store/Project.h"
 #include "store/SqlUtil.h"
 
-#include <kainjow/mustache.hpp>
-
 #include <QCoreApplication>
 #include <QCryptographicHash>
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QRegularExpression>
+
+#include <kainjow/mustache.hpp>
 
 namespace rubric {
 namespace {
@@ -115,7 +115,8 @@ PromptLibrary::PromptLibrary(Project *project)
 QStringList PromptLibrary::builtinNames()
 {
     QStringList out;
-    const QStringList files = QDir(QStringLiteral(":/prompts")).entryList({QStringLiteral("*.mustache")}, QDir::Files, QDir::Name);
+    const QStringList files
+            = QDir(QStringLiteral(":/prompts")).entryList({QStringLiteral("*.mustache")}, QDir::Files, QDir::Name);
     for (const QString &f : files)
         out.append(f.chopped(int(qstrlen(".mustache"))));
     return out;
@@ -172,9 +173,11 @@ Result<void> PromptLibrary::setOverride(const QString &name, const QString &body
     if (auto v = validate(body); !v)
         return v;
     QSqlQuery q(m_project->database());
-    return sql::exec(q, QStringLiteral("INSERT INTO prompt_templates(name, body, updated_at) VALUES(?, ?, ?) "
-                                       "ON CONFLICT(name) DO UPDATE SET body = excluded.body, updated_at = excluded.updated_at"),
-                     {name, body, QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs)});
+    return sql::exec(
+            q,
+            QStringLiteral("INSERT INTO prompt_templates(name, body, updated_at) VALUES(?, ?, ?) "
+                           "ON CONFLICT(name) DO UPDATE SET body = excluded.body, updated_at = excluded.updated_at"),
+            {name, body, QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs)});
 }
 
 Result<void> PromptLibrary::removeOverride(const QString &name)
@@ -189,8 +192,8 @@ Result<RenderedPrompt> PromptLibrary::render(const PromptTemplate &tmpl, const Q
 {
     const auto sections = split(tmpl.body);
     if (!sections)
-        return makeError(tr("prompt template '%1' needs a '=== system ===' and a '=== user ===' line").arg(tmpl.name), {},
-                         0, QStringLiteral("template"));
+        return makeError(tr("prompt template '%1' needs a '=== system ===' and a '=== user ===' line").arg(tmpl.name),
+                         {}, 0, QStringLiteral("template"));
     const mus::data data = toData(context);
     RenderedPrompt out;
     out.templateName = tmpl.name;
@@ -219,7 +222,9 @@ Result<RenderedPrompt> PromptLibrary::render(const QString &name, const QVariant
 QVariantMap PromptLibrary::taskContext(const QString &task, const Aspect &aspect)
 {
     QVariantMap c;
-    auto set = [&c](const char *key, const char *value) { c.insert(QString::fromLatin1(key), QString::fromLatin1(value)); };
+    auto set = [&c](const char *key, const char *value) {
+        c.insert(QString::fromLatin1(key), QString::fromLatin1(value));
+    };
     if (task == QLatin1String("story")) {
         set("task_description", "a written story of a given prompt");
         set("output_noun", "story");

@@ -7,12 +7,12 @@ namespace rubric {
 namespace {
 
 constexpr std::array<std::pair<CriterionKind, const char *>, 6> kNames{{
-    {CriterionKind::Aspect, "aspect"},
-    {CriterionKind::Hypothesis, "hypothesis"},
-    {CriterionKind::SubAspect, "sub-aspect"},
-    {CriterionKind::Question, "question"},
-    {CriterionKind::Criterion, "criterion"},
-    {CriterionKind::Step, "step"},
+        {CriterionKind::Aspect, "aspect"},
+        {CriterionKind::Hypothesis, "hypothesis"},
+        {CriterionKind::SubAspect, "sub-aspect"},
+        {CriterionKind::Question, "question"},
+        {CriterionKind::Criterion, "criterion"},
+        {CriterionKind::Step, "step"},
 }};
 
 } // namespace

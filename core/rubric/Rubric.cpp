@@ -45,7 +45,8 @@ QVector<Criterion> Rubric::children(const QString &parentKey) const
     for (const Criterion &c : m_criteria)
         if (c.parentKey == parentKey)
             out.append(c);
-    std::stable_sort(out.begin(), out.end(), [](const Criterion &a, const Criterion &b) { return a.position < b.position; });
+    std::stable_sort(out.begin(), out.end(),
+                     [](const Criterion &a, const Criterion &b) { return a.position < b.position; });
     return out;
 }
 
@@ -55,7 +56,8 @@ QVector<Criterion> Rubric::ofKind(CriterionKind kind) const
     for (const Criterion &c : m_criteria)
         if (c.kind == kind)
             out.append(c);
-    std::stable_sort(out.begin(), out.end(), [](const Criterion &a, const Criterion &b) { return a.position < b.position; });
+    std::stable_sort(out.begin(), out.end(),
+                     [](const Criterion &a, const Criterion &b) { return a.position < b.position; });
     return out;
 }
 

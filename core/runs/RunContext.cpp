@@ -40,11 +40,12 @@ Result<void> RunContext::prepare()
         if (m_human.contains(id))
             m_train.append(m_allItems[m_itemIndex.value(id)]);
     if (m_target.isEmpty())
-        return makeError(tr("no items to score: the %1 split is empty (make a split with 'rubric split', or pass --items all)")
-                             .arg(m_spec.items == SplitFilter::Test ? QStringLiteral("test")
-                                  : m_spec.items == SplitFilter::Train ? QStringLiteral("train")
-                                                                       : QStringLiteral("whole")),
-                         {}, 0, QStringLiteral("items"));
+        return makeError(
+                tr("no items to score: the %1 split is empty (make a split with 'rubric split', or pass --items all)")
+                        .arg(m_spec.items == SplitFilter::Test    ? QStringLiteral("test")
+                             : m_spec.items == SplitFilter::Train ? QStringLiteral("train")
+                                                                  : QStringLiteral("whole")),
+                {}, 0, QStringLiteral("items"));
     for (const ProviderProfile *p : {&m_spec.evaluator, &m_spec.generator, &m_spec.refiner})
         if (p->baseUrl.isEmpty() || p->model.isEmpty())
             return makeError(tr("a judge endpoint needs a base URL and a model"), {}, 0, QStringLiteral("base-url"));
@@ -69,7 +70,7 @@ QString RunContext::profileKey(const ProviderProfile &p) const
 
 JudgeEngine *RunContext::engine(JudgeRole role)
 {
-    const ProviderProfile &p = role == JudgeRole::Evaluator ? m_spec.evaluator
+    const ProviderProfile &p = role == JudgeRole::Evaluator   ? m_spec.evaluator
                                : role == JudgeRole::Generator ? m_spec.generator
                                                               : m_spec.refiner;
     const QString key = profileKey(p);
@@ -126,11 +127,11 @@ void RunContext::submit(JudgeRole role, const QString &phase, const QVector<Judg
         if (spent + projected > m_spec.budget) {
             fail(tr("stopped before the budget of %1 would be passed: %2 spent, the next %3 calls (%4) could cost up "
                     "to %5 more. Raise the budget and run the same judge again to resume; answers so far are kept.")
-                     .arg(m_spec.budget, 0, 'f', 4)
-                     .arg(spent, 0, 'f', 4)
-                     .arg(requests.size())
-                     .arg(phase)
-                     .arg(projected, 0, 'f', 4));
+                         .arg(m_spec.budget, 0, 'f', 4)
+                         .arg(spent, 0, 'f', 4)
+                         .arg(requests.size())
+                         .arg(phase)
+                         .arg(projected, 0, 'f', 4));
             return;
         }
     }
@@ -169,8 +170,9 @@ void RunContext::onAnswered(JudgeEngine *engine, const JudgeResponse &response)
         ++m_phaseSent[it->phase];
     if (!response.ok()) {
         fail(tr("the judge endpoint failed (%1): %2")
-                 .arg(response.httpStatus ? QStringLiteral("HTTP %1").arg(response.httpStatus) : tr("no HTTP status"),
-                      response.error.isEmpty() ? tr("cancelled") : response.error));
+                     .arg(response.httpStatus ? QStringLiteral("HTTP %1").arg(response.httpStatus)
+                                              : tr("no HTTP status"),
+                          response.error.isEmpty() ? tr("cancelled") : response.error));
         return;
     }
     emit progressed(progress());

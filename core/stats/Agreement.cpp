@@ -13,18 +13,38 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 }
 
-AlphaResult::AlphaResult() : alpha(kNaN) {}
-KappaResult::KappaResult() : kappa(kNaN) {}
-CeilingEntry::CeilingEntry() : pearson(kNaN), spearman(kNaN), kendall(kNaN) {}
-HumanCeiling::HumanCeiling() : pearson(kNaN), spearman(kNaN), kendall(kNaN) {}
+AlphaResult::AlphaResult()
+    : alpha(kNaN)
+{
+}
+KappaResult::KappaResult()
+    : kappa(kNaN)
+{
+}
+CeilingEntry::CeilingEntry()
+    : pearson(kNaN)
+    , spearman(kNaN)
+    , kendall(kNaN)
+{
+}
+HumanCeiling::HumanCeiling()
+    : pearson(kNaN)
+    , spearman(kNaN)
+    , kendall(kNaN)
+{
+}
 
 QString alphaLevelName(AlphaLevel level)
 {
     switch (level) {
-    case AlphaLevel::Nominal: return QStringLiteral("nominal");
-    case AlphaLevel::Ordinal: return QStringLiteral("ordinal");
-    case AlphaLevel::Interval: return QStringLiteral("interval");
-    case AlphaLevel::Ratio: return QStringLiteral("ratio");
+    case AlphaLevel::Nominal:
+        return QStringLiteral("nominal");
+    case AlphaLevel::Ordinal:
+        return QStringLiteral("ordinal");
+    case AlphaLevel::Interval:
+        return QStringLiteral("interval");
+    case AlphaLevel::Ratio:
+        return QStringLiteral("ratio");
     }
     return {};
 }
@@ -49,7 +69,8 @@ AlphaResult krippendorffAlpha(const ReliabilityData &data, AlphaLevel level)
     std::sort(values.begin(), values.end());
     values.erase(std::unique(values.begin(), values.end()), values.end());
     const size_t V = values.size();
-    const auto indexOf = [&](double v) { return size_t(std::lower_bound(values.begin(), values.end(), v) - values.begin()); };
+    const auto indexOf
+            = [&](double v) { return size_t(std::lower_bound(values.begin(), values.end(), v) - values.begin()); };
 
     std::vector<double> o(V * V, 0.0);
     std::vector<double> inUnit(V, 0.0);
@@ -86,7 +107,8 @@ AlphaResult krippendorffAlpha(const ReliabilityData &data, AlphaLevel level)
         if (c == k)
             return 0.0;
         switch (level) {
-        case AlphaLevel::Nominal: return 1.0;
+        case AlphaLevel::Nominal:
+            return 1.0;
         case AlphaLevel::Ordinal: {
             const size_t lo = std::min(c, k), hi = std::max(c, k);
             double s = 0;

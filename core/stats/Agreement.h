@@ -33,7 +33,7 @@ AlphaResult krippendorffAlpha(const ReliabilityData &data, AlphaLevel level);
 
 struct KappaResult
 {
-    double kappa;   ///< NaN when every rating falls in one category
+    double kappa; ///< NaN when every rating falls in one category
     int items = 0;
     int raters = 0; ///< ratings per item
     KappaResult();

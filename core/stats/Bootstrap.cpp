@@ -47,7 +47,8 @@ std::vector<std::array<double, 3>> perGroup(const Dense &d)
 
 } // namespace
 
-CorrelationIntervals bootstrapCorrelation(const QVector<ScoredItem> &items, Level level, const BootstrapOptions &options)
+CorrelationIntervals bootstrapCorrelation(const QVector<ScoredItem> &items, Level level,
+                                          const BootstrapOptions &options)
 {
     CorrelationIntervals result;
     result.resamples = std::max(0, options.resamples);

@@ -26,8 +26,8 @@ struct BootstrapOptions
 /// Percentile intervals of the three coefficients at one level.
 struct CorrelationIntervals
 {
-    std::array<Interval, 3> ci;    ///< indexed by Coefficient
-    std::array<int, 3> valid{};    ///< replicates where the coefficient was defined (NaN ones are dropped)
+    std::array<Interval, 3> ci; ///< indexed by Coefficient
+    std::array<int, 3> valid{}; ///< replicates where the coefficient was defined (NaN ones are dropped)
     int resamples = 0;
     const Interval &operator[](Coefficient c) const { return ci[size_t(c)]; }
 };
@@ -41,7 +41,8 @@ struct CorrelationIntervals
 /// level with very precise means) resampling noise pulls replicates inward and the interval can
 /// miss the point estimate; that is the method, not an error.
 /// Runs on the global thread pool; call it from a worker if the caller is a GUI thread.
-CorrelationIntervals bootstrapCorrelation(const QVector<ScoredItem> &items, Level level, const BootstrapOptions &options);
+CorrelationIntervals bootstrapCorrelation(const QVector<ScoredItem> &items, Level level,
+                                          const BootstrapOptions &options);
 
 namespace detail {
 /// Uniform integer in [0, m) from one 64-bit draw (53-bit fraction; deterministic everywhere).

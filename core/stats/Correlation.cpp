@@ -72,8 +72,7 @@ struct XY
 
 // Counts inversions of `v` (pairs i < j with v[i] > v[j]) while sorting it ascending;
 // bottom-up merge sort, equal values are not inversions.
-template<typename T>
-std::uint64_t sortCountingSwaps(std::vector<T> &v)
+template <typename T> std::uint64_t sortCountingSwaps(std::vector<T> &v)
 {
     const size_t n = v.size();
     std::vector<T> buf(n);
@@ -175,7 +174,7 @@ double kendallLarge(std::span<const double> x, std::span<const double> y)
     if (tiesX == n0 || tiesY == n0)
         return kNaN;
     const std::int64_t s = std::int64_t(n0) - std::int64_t(tiesX) - std::int64_t(tiesY) + std::int64_t(tiesXY)
-        - 2 * std::int64_t(swaps);
+                           - 2 * std::int64_t(swaps);
     const double denom = std::sqrt(double(n0 - tiesX)) * std::sqrt(double(n0 - tiesY));
     return std::clamp(double(s) / denom, -1.0, 1.0);
 }
@@ -228,7 +227,7 @@ double kendallComplete(std::span<const double> x, std::span<const double> y)
         return kNaN;
     // concordant − discordant = n0 − n1 − n2 + n3 − 2·swaps; exact in 64-bit integers.
     const std::int64_t s = std::int64_t(n0) - std::int64_t(tiesX) - std::int64_t(tiesY) + std::int64_t(tiesXY)
-        - 2 * std::int64_t(swaps);
+                           - 2 * std::int64_t(swaps);
     const double denom = std::sqrt(double(n0 - tiesX)) * std::sqrt(double(n0 - tiesY));
     return std::clamp(double(s) / denom, -1.0, 1.0);
 }

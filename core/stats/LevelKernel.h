@@ -32,7 +32,7 @@ struct Workspace
 /// The level's coefficients over the items `rows` (indices into the arrays, repeats allowed).
 /// Group/system ids index `groupCount`/`systemCount`.
 LevelCorrelation evaluate(Level level, std::span<const double> human, std::span<const double> judge,
-                          std::span<const int> group, std::span<const int> system, int groupCount,
-                          int systemCount, std::span<const int> rows, Workspace &ws);
+                          std::span<const int> group, std::span<const int> system, int groupCount, int systemCount,
+                          std::span<const int> rows, Workspace &ws);
 
 } // namespace rubric::stats::detail

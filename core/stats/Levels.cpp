@@ -55,8 +55,8 @@ Dense densify(const QVector<ScoredItem> &items)
 }
 
 LevelCorrelation evaluate(Level level, std::span<const double> human, std::span<const double> judge,
-                          std::span<const int> group, std::span<const int> system, int groupCount,
-                          int systemCount, std::span<const int> rows, Workspace &ws)
+                          std::span<const int> group, std::span<const int> system, int groupCount, int systemCount,
+                          std::span<const int> rows, Workspace &ws)
 {
     LevelCorrelation out;
     switch (level) {
@@ -105,9 +105,18 @@ LevelCorrelation evaluate(Level level, std::span<const double> human, std::span<
             }
             // Each mean skips NaN explicitly, although a non-constant group of ≥ 2 gives none.
             const double p = pearson(h, j), s = spearman(h, j), k = kendallTauB(h, j);
-            if (!std::isnan(p)) { sp += p; ++np; }
-            if (!std::isnan(s)) { ss += s; ++ns; }
-            if (!std::isnan(k)) { sk += k; ++nk; }
+            if (!std::isnan(p)) {
+                sp += p;
+                ++np;
+            }
+            if (!std::isnan(s)) {
+                ss += s;
+                ++ns;
+            }
+            if (!std::isnan(k)) {
+                sk += k;
+                ++nk;
+            }
             out.n += int(h.size());
             ++out.groupsUsed;
         }
@@ -160,9 +169,12 @@ LevelCorrelation::LevelCorrelation()
 double LevelCorrelation::value(Coefficient c) const
 {
     switch (c) {
-    case Coefficient::Pearson: return pearson;
-    case Coefficient::Spearman: return spearman;
-    case Coefficient::Kendall: return kendall;
+    case Coefficient::Pearson:
+        return pearson;
+    case Coefficient::Spearman:
+        return spearman;
+    case Coefficient::Kendall:
+        return kendall;
     }
     return std::numeric_limits<double>::quiet_NaN();
 }
@@ -170,9 +182,12 @@ double LevelCorrelation::value(Coefficient c) const
 QString levelName(Level level)
 {
     switch (level) {
-    case Level::Dataset: return QStringLiteral("dataset");
-    case Level::Group: return QStringLiteral("group");
-    case Level::System: return QStringLiteral("system");
+    case Level::Dataset:
+        return QStringLiteral("dataset");
+    case Level::Group:
+        return QStringLiteral("group");
+    case Level::System:
+        return QStringLiteral("system");
     }
     return {};
 }
@@ -188,9 +203,12 @@ std::optional<Level> parseLevel(const QString &name)
 QString coefficientName(Coefficient c)
 {
     switch (c) {
-    case Coefficient::Pearson: return QStringLiteral("pearson");
-    case Coefficient::Spearman: return QStringLiteral("spearman");
-    case Coefficient::Kendall: return QStringLiteral("kendall");
+    case Coefficient::Pearson:
+        return QStringLiteral("pearson");
+    case Coefficient::Spearman:
+        return QStringLiteral("spearman");
+    case Coefficient::Kendall:
+        return QStringLiteral("kendall");
     }
     return {};
 }

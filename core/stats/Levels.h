@@ -35,8 +35,8 @@ QString coefficientName(Coefficient c);
 /// points, a constant side, or no usable group) is NaN.
 struct LevelCorrelation
 {
-    int n = 0;          ///< items with both scores that took part
-    int groupsUsed = 0; ///< Group: groups averaged; System: systems correlated; Dataset: 0
+    int n = 0;             ///< items with both scores that took part
+    int groupsUsed = 0;    ///< Group: groups averaged; System: systems correlated; Dataset: 0
     int groupsSkipped = 0; ///< Group: groups left out (fewer than 2 items or a constant side)
     double pearson;
     double spearman;

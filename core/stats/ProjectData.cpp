@@ -34,9 +34,12 @@ Result<void> checkJudge(const Project &project, const QString &judge)
 QString splitFilterName(SplitFilter filter)
 {
     switch (filter) {
-    case SplitFilter::All: return QStringLiteral("all");
-    case SplitFilter::Train: return QStringLiteral("train");
-    case SplitFilter::Test: return QStringLiteral("test");
+    case SplitFilter::All:
+        return QStringLiteral("all");
+    case SplitFilter::Train:
+        return QStringLiteral("train");
+    case SplitFilter::Test:
+        return QStringLiteral("test");
     }
     return {};
 }

@@ -3,7 +3,6 @@
 #include "Agreement.h"
 #include "Levels.h"
 #include "Significance.h"
-
 #include "data/Annotation.h"
 #include "util/Result.h"
 

@@ -47,7 +47,6 @@ inline void radixSort(std::vector<KeyIndex> &v)
     }
 }
 
-
 /// Below this size a comparison sort beats the radix sort's 64 Ki-entry histograms.
 inline constexpr size_t kRadixThreshold = 512;
 

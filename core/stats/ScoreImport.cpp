@@ -232,7 +232,7 @@ Result<ScoreImportSummary> importJudgeScores(Project &project, const ScoreImport
             return makeError(tr("no aspect named '%1' in the project").arg(aspect), spec.file, 0, field);
     if (const auto existing = project.judge(spec.judge); existing && existing->method != QLatin1String("imported"))
         return makeError(tr("judge '%1' exists with method '%2'; imported scores need another name")
-                             .arg(spec.judge, existing->method),
+                                 .arg(spec.judge, existing->method),
                          spec.file, 0, QStringLiteral("judge"));
 
     const auto records = readScoreRecords(spec.file);

@@ -34,7 +34,7 @@ struct ScoreImportSpec
 {
     QString file;
     QString judge;
-    QString idField; ///< empty: record k (0-based) scores the item whose id is "k"
+    QString idField;                         ///< empty: record k (0-based) scores the item whose id is "k"
     QVector<QPair<QString, QString>> scores; ///< ASPECT → FIELD
 };
 

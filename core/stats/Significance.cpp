@@ -106,8 +106,7 @@ void zScore(std::vector<double> &v)
 }
 
 // Runs `body(i, ws)` for replicates 0..count-1 in parallel chunks.
-template<typename Body>
-void forReplicates(int count, Body body)
+template <typename Body> void forReplicates(int count, Body body)
 {
     const int chunks = std::max(1, std::min(count, QThread::idealThreadCount() * 4));
     std::vector<int> ids(static_cast<size_t>(chunks));
@@ -122,7 +121,11 @@ void forReplicates(int count, Body body)
 } // namespace
 
 WilliamsResult::WilliamsResult()
-    : r12(kNaN), r13(kNaN), r23(kNaN), t(kNaN), p(kNaN)
+    : r12(kNaN)
+    , r13(kNaN)
+    , r23(kNaN)
+    , t(kNaN)
+    , p(kNaN)
 {
 }
 

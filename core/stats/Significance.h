@@ -16,9 +16,9 @@ struct WilliamsResult
 {
     int n = 0;
     double r12, r13, r23;
-    double t;  ///< NaN when undefined (n ≤ 3 or a correlation is NaN)
+    double t;   ///< NaN when undefined (n ≤ 3 or a correlation is NaN)
     int df = 0; ///< n − 3
-    double p;  ///< two-sided p from Student's t with df degrees of freedom
+    double p;   ///< two-sided p from Student's t with df degrees of freedom
     WilliamsResult();
 };
 
@@ -43,7 +43,7 @@ struct PairedItem
 
 struct ComparisonOptions
 {
-    int resamples = 1000;   ///< paired bootstrap replicates
+    int resamples = 1000; ///< paired bootstrap replicates
     int permutations = 1000;
     quint64 seed = 0;
     double confidence = 0.95;
@@ -53,7 +53,7 @@ struct ComparisonOptions
 struct JudgeComparison
 {
     LevelCorrelation a, b;
-    std::array<double, 3> difference{}; ///< a − b per Coefficient (NaN when either is NaN)
+    std::array<double, 3> difference{};   ///< a − b per Coefficient (NaN when either is NaN)
     std::array<Interval, 3> differenceCi; ///< paired percentile bootstrap of a − b
     std::array<double, 3> permutationP{}; ///< two-sided paired permutation test of a − b
     /// On Pearson at the level's unit of analysis: items (Dataset) or system means (System).

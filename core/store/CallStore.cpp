@@ -44,12 +44,9 @@ QString CallStore::serialize(const JudgeResponse &r)
             jc["top_logprobs"] = std::move(top);
         choices.push_back(std::move(jc));
     }
-    const nlohmann::json j = {{"choices", std::move(choices)},
-                              {"tokens_in", r.tokensIn},
-                              {"tokens_out", r.tokensOut},
-                              {"latency_ms", r.latencyMs},
-                              {"http_status", r.httpStatus},
-                              {"cost", r.cost}};
+    const nlohmann::json j
+            = {{"choices", std::move(choices)}, {"tokens_in", r.tokensIn},     {"tokens_out", r.tokensOut},
+               {"latency_ms", r.latencyMs},     {"http_status", r.httpStatus}, {"cost", r.cost}};
     return QString::fromStdString(j.dump());
 }
 
@@ -127,8 +124,9 @@ Result<void> CallStore::flush()
     auto r = m_project->transact([&](QSqlDatabase &db) -> Result<void> {
         QSqlQuery q(db);
         if (!m_answers.isEmpty()) {
-            if (!q.prepare(QStringLiteral("INSERT OR REPLACE INTO judge_cache(key, base_url, model, request, response, created_at)"
-                                          " VALUES(?, ?, ?, ?, ?, ?)")))
+            if (!q.prepare(QStringLiteral(
+                        "INSERT OR REPLACE INTO judge_cache(key, base_url, model, request, response, created_at)"
+                        " VALUES(?, ?, ?, ?, ?, ?)")))
                 return makeError(q.lastError().text());
             for (const PendingAnswer &a : std::as_const(m_answers)) {
                 q.addBindValue(text(a.key));
@@ -143,9 +141,10 @@ Result<void> CallStore::flush()
         }
         if (!m_ledger.isEmpty()) {
             QSqlQuery l(db);
-            if (!l.prepare(QStringLiteral("INSERT INTO judge_ledger(key, run, base_url, model, outcome, http_status, tokens_in,"
-                                          " tokens_out, cost, latency_ms, retries, error, created_at)"
-                                          " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")))
+            if (!l.prepare(QStringLiteral(
+                        "INSERT INTO judge_ledger(key, run, base_url, model, outcome, http_status, tokens_in,"
+                        " tokens_out, cost, latency_ms, retries, error, created_at)"
+                        " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")))
                 return makeError(l.lastError().text());
             for (const LedgerEntry &e : std::as_const(m_ledger)) {
                 l.addBindValue(text(e.key));
@@ -178,9 +177,10 @@ QVector<LedgerEntry> CallStore::ledger(const QString &run) const
 {
     QVector<LedgerEntry> out;
     QSqlQuery q(m_project->database());
-    const QString sqlText = QStringLiteral("SELECT key, run, base_url, model, outcome, COALESCE(http_status, 0), tokens_in,"
-                                           " tokens_out, cost, latency_ms, retries, error FROM judge_ledger")
-                            + (run.isEmpty() ? QString() : QStringLiteral(" WHERE run = ?")) + QStringLiteral(" ORDER BY id");
+    const QString sqlText
+            = QStringLiteral("SELECT key, run, base_url, model, outcome, COALESCE(http_status, 0), tokens_in,"
+                             " tokens_out, cost, latency_ms, retries, error FROM judge_ledger")
+              + (run.isEmpty() ? QString() : QStringLiteral(" WHERE run = ?")) + QStringLiteral(" ORDER BY id");
     Result<void> r = run.isEmpty() ? sql::exec(q, sqlText) : sql::exec(q, sqlText, {run});
     if (!r)
         return out;
@@ -207,10 +207,11 @@ LedgerTotals CallStore::totals(const QString &run) const
 {
     LedgerTotals t;
     QSqlQuery q(m_project->database());
-    const QString sqlText = QStringLiteral("SELECT COUNT(*), COALESCE(SUM(outcome = 'failed'), 0), COALESCE(SUM(retries), 0),"
-                                           " COALESCE(SUM(tokens_in), 0), COALESCE(SUM(tokens_out), 0), COALESCE(SUM(cost), 0)"
-                                           " FROM judge_ledger")
-                            + (run.isEmpty() ? QString() : QStringLiteral(" WHERE run = ?"));
+    const QString sqlText
+            = QStringLiteral("SELECT COUNT(*), COALESCE(SUM(outcome = 'failed'), 0), COALESCE(SUM(retries), 0),"
+                             " COALESCE(SUM(tokens_in), 0), COALESCE(SUM(tokens_out), 0), COALESCE(SUM(cost), 0)"
+                             " FROM judge_ledger")
+              + (run.isEmpty() ? QString() : QStringLiteral(" WHERE run = ?"));
     Result<void> r = run.isEmpty() ? sql::exec(q, sqlText) : sql::exec(q, sqlText, {run});
     if (r && q.next()) {
         t.calls = q.value(0).toInt();

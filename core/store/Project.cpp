@@ -22,8 +22,8 @@ QString now()
 Result<void> configure(QSqlDatabase &db, const QString &path)
 {
     QSqlQuery q(db);
-    for (const char *pragma : {"PRAGMA foreign_keys = ON", "PRAGMA busy_timeout = 10000",
-                               "PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL"}) {
+    for (const char *pragma : {"PRAGMA foreign_keys = ON", "PRAGMA busy_timeout = 10000", "PRAGMA journal_mode = WAL",
+                               "PRAGMA synchronous = NORMAL"}) {
         if (!q.exec(QString::fromLatin1(pragma)))
             return makeError(q.lastError().text(), path);
     }
@@ -125,8 +125,9 @@ QString Project::meta(const QString &key, const QString &fallback) const
 Result<void> Project::setMeta(const QString &key, const QString &value)
 {
     QSqlQuery q(database());
-    return sql::exec(q, QStringLiteral("INSERT INTO meta(key, value) VALUES(?, ?) "
-                                       "ON CONFLICT(key) DO UPDATE SET value = excluded.value"),
+    return sql::exec(q,
+                     QStringLiteral("INSERT INTO meta(key, value) VALUES(?, ?) "
+                                    "ON CONFLICT(key) DO UPDATE SET value = excluded.value"),
                      {key, value});
 }
 
@@ -156,8 +157,8 @@ static Item itemFromQuery(const QSqlQuery &q)
     return it;
 }
 
-static const char *const kItemColumns =
-    "SELECT ext_id, position, group_id, system_id, source, output, reference, context FROM items";
+static const char *const kItemColumns
+        = "SELECT ext_id, position, group_id, system_id, source, output, reference, context FROM items";
 
 QVector<Item> Project::items() const
 {
@@ -269,12 +270,14 @@ Result<void> Project::upsertAspect(const Aspect &a)
     if (a.name.trimmed().isEmpty())
         return makeError(tr("an aspect needs a name"), m_path, 0, QStringLiteral("aspect"));
     if (!(a.min < a.max))
-        return makeError(tr("aspect '%1': the scale minimum %2 must be below the maximum %3").arg(a.name).arg(a.min).arg(a.max),
-                         m_path, 0, QStringLiteral("scale"));
+        return makeError(
+                tr("aspect '%1': the scale minimum %2 must be below the maximum %3").arg(a.name).arg(a.min).arg(a.max),
+                m_path, 0, QStringLiteral("scale"));
     QSqlQuery q(database());
-    auto r = sql::exec(q, QStringLiteral("INSERT INTO aspects(name, definition, scale_min, scale_max) VALUES(?, ?, ?, ?) "
-                                         "ON CONFLICT(name) DO UPDATE SET definition = excluded.definition, "
-                                         "scale_min = excluded.scale_min, scale_max = excluded.scale_max"),
+    auto r = sql::exec(q,
+                       QStringLiteral("INSERT INTO aspects(name, definition, scale_min, scale_max) VALUES(?, ?, ?, ?) "
+                                      "ON CONFLICT(name) DO UPDATE SET definition = excluded.definition, "
+                                      "scale_min = excluded.scale_min, scale_max = excluded.scale_max"),
                        {a.name, sql::text(a.definition), a.min, a.max});
     if (r)
         emit aspectsChanged();
@@ -296,13 +299,14 @@ QVector<Annotation> Project::annotations(const QString &aspect) const
     QVector<Annotation> out;
     QSqlQuery q(database());
     q.setForwardOnly(true);
-    const QString base = QStringLiteral(
-        "SELECT i.ext_id, a.name, n.annotator, n.score, n.note, n.created_at FROM annotations n "
-        "JOIN items i ON i.id = n.item_id JOIN aspects a ON a.id = n.aspect_id");
+    const QString base
+            = QStringLiteral("SELECT i.ext_id, a.name, n.annotator, n.score, n.note, n.created_at FROM annotations n "
+                             "JOIN items i ON i.id = n.item_id JOIN aspects a ON a.id = n.aspect_id");
     const bool ok = aspect.isEmpty()
-                        ? sql::exec(q, base + QStringLiteral(" ORDER BY i.position, a.id, n.annotator")).ok()
-                        : sql::exec(q, base + QStringLiteral(" WHERE a.name = ? ORDER BY i.position, n.annotator"),
-                                    {aspect}).ok();
+                            ? sql::exec(q, base + QStringLiteral(" ORDER BY i.position, a.id, n.annotator")).ok()
+                            : sql::exec(q, base + QStringLiteral(" WHERE a.name = ? ORDER BY i.position, n.annotator"),
+                                        {aspect})
+                                      .ok();
     if (!ok)
         return out;
     while (q.next()) {
@@ -315,12 +319,13 @@ QVector<Annotation> Project::annotations(const QString &aspect) const
 
 static Result<void> insertAnnotation(QSqlQuery &q, qint64 itemRow, qint64 aspectRow, const Annotation &a)
 {
-    return sql::exec(q,
-                     QStringLiteral("INSERT INTO annotations(item_id, aspect_id, annotator, score, note, created_at) "
-                                    "VALUES(?, ?, ?, ?, ?, ?) ON CONFLICT(item_id, aspect_id, annotator) DO UPDATE "
-                                    "SET score = excluded.score, note = excluded.note, created_at = excluded.created_at"),
-                     {itemRow, aspectRow, a.annotator, a.score, sql::text(a.note),
-                      (a.time.isValid() ? a.time.toUTC() : QDateTime::currentDateTimeUtc()).toString(Qt::ISODateWithMs)});
+    return sql::exec(
+            q,
+            QStringLiteral("INSERT INTO annotations(item_id, aspect_id, annotator, score, note, created_at) "
+                           "VALUES(?, ?, ?, ?, ?, ?) ON CONFLICT(item_id, aspect_id, annotator) DO UPDATE "
+                           "SET score = excluded.score, note = excluded.note, created_at = excluded.created_at"),
+            {itemRow, aspectRow, a.annotator, a.score, sql::text(a.note),
+             (a.time.isValid() ? a.time.toUTC() : QDateTime::currentDateTimeUtc()).toString(Qt::ISODateWithMs)});
 }
 
 Result<void> Project::setAnnotation(const Annotation &a)
@@ -348,12 +353,15 @@ Result<void> Project::addAnnotations(const QVector<Annotation> &list)
             }
             const auto [lo, hi] = scales.value(a.aspect);
             if (!(a.score >= lo && a.score <= hi))
-                return makeError(tr("score %1 for '%2' is outside its scale %3–%4").arg(a.score).arg(a.aspect).arg(lo).arg(hi),
-                                 {}, 0, QStringLiteral("score"));
+                return makeError(
+                        tr("score %1 for '%2' is outside its scale %3–%4").arg(a.score).arg(a.aspect).arg(lo).arg(hi),
+                        {}, 0, QStringLiteral("score"));
             if (a.annotator.trimmed().isEmpty())
                 return makeError(tr("an annotation needs an annotator name"), {}, 0, QStringLiteral("annotator"));
-            if (!sql::exec(lookup, QStringLiteral("SELECT id FROM items WHERE ext_id = ?"), {a.itemId}) || !lookup.next())
-                return makeError(tr("no item with id '%1' in the project").arg(a.itemId), {}, 0, QStringLiteral("item_id"));
+            if (!sql::exec(lookup, QStringLiteral("SELECT id FROM items WHERE ext_id = ?"), {a.itemId})
+                || !lookup.next())
+                return makeError(tr("no item with id '%1' in the project").arg(a.itemId), {}, 0,
+                                 QStringLiteral("item_id"));
             const qint64 itemRow = lookup.value(0).toLongLong();
             lookup.finish();
             if (auto w = insertAnnotation(q, itemRow, aspectRows.value(a.aspect), a); !w)
@@ -388,8 +396,9 @@ QHash<QString, double> Project::humanScores(const QString &aspect) const
     QHash<QString, double> out;
     QSqlQuery q(database());
     q.setForwardOnly(true);
-    if (!sql::exec(q, QStringLiteral("SELECT i.ext_id, AVG(n.score) FROM annotations n JOIN items i ON i.id = n.item_id "
-                                     "JOIN aspects a ON a.id = n.aspect_id WHERE a.name = ? GROUP BY n.item_id"),
+    if (!sql::exec(q,
+                   QStringLiteral("SELECT i.ext_id, AVG(n.score) FROM annotations n JOIN items i ON i.id = n.item_id "
+                                  "JOIN aspects a ON a.id = n.aspect_id WHERE a.name = ? GROUP BY n.item_id"),
                    {aspect}))
         return out;
     while (q.next())
@@ -401,11 +410,15 @@ QStringList Project::annotators(const QString &aspect) const
 {
     QStringList out;
     QSqlQuery q(database());
-    const bool ok = aspect.isEmpty()
-                        ? sql::exec(q, QStringLiteral("SELECT DISTINCT annotator FROM annotations ORDER BY annotator")).ok()
-                        : sql::exec(q, QStringLiteral("SELECT DISTINCT n.annotator FROM annotations n JOIN aspects a "
-                                                      "ON a.id = n.aspect_id WHERE a.name = ? ORDER BY n.annotator"),
-                                    {aspect}).ok();
+    const bool ok
+            = aspect.isEmpty()
+                      ? sql::exec(q, QStringLiteral("SELECT DISTINCT annotator FROM annotations ORDER BY annotator"))
+                                .ok()
+                      : sql::exec(q,
+                                  QStringLiteral("SELECT DISTINCT n.annotator FROM annotations n JOIN aspects a "
+                                                 "ON a.id = n.aspect_id WHERE a.name = ? ORDER BY n.annotator"),
+                                  {aspect})
+                                .ok();
     if (ok)
         while (q.next())
             out.append(q.value(0).toString());
@@ -435,12 +448,14 @@ Result<void> Project::setSplit(const QHash<QString, SplitRole> &roles)
         for (auto it = roles.begin(); it != roles.end(); ++it) {
             if (it.value() == SplitRole::None)
                 continue;
-            if (auto w = sql::exec(q, QStringLiteral("INSERT INTO splits(item_id, role) SELECT id, ? FROM items WHERE ext_id = ?"),
-                                   {splitRoleName(it.value()), it.key()});
+            if (auto w = sql::exec(
+                        q, QStringLiteral("INSERT INTO splits(item_id, role) SELECT id, ? FROM items WHERE ext_id = ?"),
+                        {splitRoleName(it.value()), it.key()});
                 !w)
                 return w;
             if (q.numRowsAffected() != 1)
-                return makeError(tr("no item with id '%1' in the project").arg(it.key()), {}, 0, QStringLiteral("item_id"));
+                return makeError(tr("no item with id '%1' in the project").arg(it.key()), {}, 0,
+                                 QStringLiteral("item_id"));
         }
         return {};
     });
@@ -458,9 +473,11 @@ QStringList Project::itemIds(SplitFilter filter) const
     if (filter == SplitFilter::All)
         ok = sql::exec(q, QStringLiteral("SELECT ext_id FROM items ORDER BY position")).ok();
     else
-        ok = sql::exec(q, QStringLiteral("SELECT i.ext_id FROM items i JOIN splits s ON s.item_id = i.id "
-                                         "WHERE s.role = ? ORDER BY i.position"),
-                       {filter == SplitFilter::Train ? QStringLiteral("train") : QStringLiteral("test")}).ok();
+        ok = sql::exec(q,
+                       QStringLiteral("SELECT i.ext_id FROM items i JOIN splits s ON s.item_id = i.id "
+                                      "WHERE s.role = ? ORDER BY i.position"),
+                       {filter == SplitFilter::Train ? QStringLiteral("train") : QStringLiteral("test")})
+                     .ok();
     if (ok)
         while (q.next())
             out.append(q.value(0).toString());
@@ -474,8 +491,10 @@ QVector<JudgeInfo> Project::judges() const
     QVector<JudgeInfo> out;
     QSqlQuery q(database());
     if (!sql::exec(q, QStringLiteral("SELECT r.name, r.method, r.status, "
-                                     " (SELECT COUNT(DISTINCT item_id) FROM judge_scores s WHERE s.run_id = r.id AND s.score IS NOT NULL),"
-                                     " (SELECT GROUP_CONCAT(name, char(31)) FROM (SELECT DISTINCT a.name AS name FROM judge_scores s "
+                                     " (SELECT COUNT(DISTINCT item_id) FROM judge_scores s WHERE s.run_id = r.id AND "
+                                     "s.score IS NOT NULL),"
+                                     " (SELECT GROUP_CONCAT(name, char(31)) FROM (SELECT DISTINCT a.name AS name FROM "
+                                     "judge_scores s "
                                      "   JOIN aspects a ON a.id = s.aspect_id WHERE s.run_id = r.id ORDER BY a.id))"
                                      " FROM runs r ORDER BY r.id")))
         return out;
@@ -508,13 +527,15 @@ Result<qint64> Project::ensureJudge(const QString &name, const QString &method, 
     QSqlQuery q(database());
     if (sql::exec(q, QStringLiteral("SELECT id, method FROM runs WHERE name = ?"), {name}) && q.next()) {
         if (q.value(1).toString() != method)
-            return makeError(tr("judge '%1' already exists with method '%2', not '%3'").arg(name, q.value(1).toString(), method),
-                             {}, 0, QStringLiteral("judge"));
+            return makeError(
+                    tr("judge '%1' already exists with method '%2', not '%3'").arg(name, q.value(1).toString(), method),
+                    {}, 0, QStringLiteral("judge"));
         return q.value(0).toLongLong();
     }
     const QString t = now();
-    if (auto r = sql::exec(q, QStringLiteral("INSERT INTO runs(name, method, config, status, created_at, updated_at) "
-                                             "VALUES(?, ?, ?, 'new', ?, ?)"),
+    if (auto r = sql::exec(q,
+                           QStringLiteral("INSERT INTO runs(name, method, config, status, created_at, updated_at) "
+                                          "VALUES(?, ?, ?, 'new', ?, ?)"),
                            {name, method, configJson.isEmpty() ? QStringLiteral("{}") : configJson, t, t});
         !r)
         return r.error();
@@ -526,7 +547,8 @@ Result<qint64> Project::ensureJudge(const QString &name, const QString &method, 
 Result<void> Project::setJudgeStatus(const QString &name, const QString &status)
 {
     QSqlQuery q(database());
-    auto r = sql::exec(q, QStringLiteral("UPDATE runs SET status = ?, updated_at = ? WHERE name = ?"), {status, now(), name});
+    auto r = sql::exec(q, QStringLiteral("UPDATE runs SET status = ?, updated_at = ? WHERE name = ?"),
+                       {status, now(), name});
     if (r)
         emit judgesChanged(name);
     return r;
@@ -577,9 +599,10 @@ QHash<QString, double> Project::judgeScores(const QString &judge, const QString 
     QHash<QString, double> out;
     QSqlQuery q(database());
     q.setForwardOnly(true);
-    if (!sql::exec(q, QStringLiteral("SELECT i.ext_id, s.score FROM judge_scores s JOIN runs r ON r.id = s.run_id "
-                                     "JOIN items i ON i.id = s.item_id JOIN aspects a ON a.id = s.aspect_id "
-                                     "WHERE r.name = ? AND a.name = ? AND s.score IS NOT NULL"),
+    if (!sql::exec(q,
+                   QStringLiteral("SELECT i.ext_id, s.score FROM judge_scores s JOIN runs r ON r.id = s.run_id "
+                                  "JOIN items i ON i.id = s.item_id JOIN aspects a ON a.id = s.aspect_id "
+                                  "WHERE r.name = ? AND a.name = ? AND s.score IS NOT NULL"),
                    {judge, aspect}))
         return out;
     while (q.next())
@@ -590,8 +613,9 @@ QHash<QString, double> Project::judgeScores(const QString &judge, const QString 
 Result<void> Project::addIssue(const QString &kind, const QString &message, const QString &run, const QString &itemId)
 {
     QSqlQuery q(database());
-    auto r = sql::exec(q, QStringLiteral("INSERT INTO issues(kind, run, item_ext_id, message, created_at) VALUES(?, ?, ?, ?, ?)"),
-                       {kind, sql::text(run), sql::text(itemId), message, now()});
+    auto r = sql::exec(
+            q, QStringLiteral("INSERT INTO issues(kind, run, item_ext_id, message, created_at) VALUES(?, ?, ?, ?, ?)"),
+            {kind, sql::text(run), sql::text(itemId), message, now()});
     if (r)
         emit issuesChanged();
     return r;

@@ -11,125 +11,125 @@ QStringList stepStatements(int fromVersion)
     switch (fromVersion) {
     case 0: // v1: the dataset — items, aspects, human annotations, the train/test split.
         return {
-            QStringLiteral("CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)"),
-            QStringLiteral("CREATE TABLE items("
-                           " id INTEGER PRIMARY KEY,"
-                           " ext_id TEXT NOT NULL UNIQUE,"
-                           " position INTEGER NOT NULL,"
-                           " group_id TEXT NOT NULL DEFAULT '',"
-                           " system_id TEXT NOT NULL DEFAULT '',"
-                           " source TEXT NOT NULL DEFAULT '',"
-                           " output TEXT NOT NULL DEFAULT '',"
-                           " reference TEXT NOT NULL DEFAULT '',"
-                           " context TEXT NOT NULL DEFAULT '{}')"),
-            QStringLiteral("CREATE INDEX items_group ON items(group_id)"),
-            QStringLiteral("CREATE INDEX items_system ON items(system_id)"),
-            QStringLiteral("CREATE TABLE aspects("
-                           " id INTEGER PRIMARY KEY,"
-                           " name TEXT NOT NULL UNIQUE,"
-                           " definition TEXT NOT NULL DEFAULT '',"
-                           " scale_min REAL NOT NULL DEFAULT 1,"
-                           " scale_max REAL NOT NULL DEFAULT 5)"),
-            QStringLiteral("CREATE TABLE annotations("
-                           " id INTEGER PRIMARY KEY,"
-                           " item_id INTEGER NOT NULL REFERENCES items(id) ON DELETE CASCADE,"
-                           " aspect_id INTEGER NOT NULL REFERENCES aspects(id) ON DELETE CASCADE,"
-                           " annotator TEXT NOT NULL,"
-                           " score REAL NOT NULL,"
-                           " created_at TEXT NOT NULL,"
-                           " UNIQUE(item_id, aspect_id, annotator))"),
-            QStringLiteral("CREATE TABLE splits("
-                           " item_id INTEGER PRIMARY KEY REFERENCES items(id) ON DELETE CASCADE,"
-                           " role TEXT NOT NULL CHECK(role IN ('train','test')))"),
+                QStringLiteral("CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)"),
+                QStringLiteral("CREATE TABLE items("
+                               " id INTEGER PRIMARY KEY,"
+                               " ext_id TEXT NOT NULL UNIQUE,"
+                               " position INTEGER NOT NULL,"
+                               " group_id TEXT NOT NULL DEFAULT '',"
+                               " system_id TEXT NOT NULL DEFAULT '',"
+                               " source TEXT NOT NULL DEFAULT '',"
+                               " output TEXT NOT NULL DEFAULT '',"
+                               " reference TEXT NOT NULL DEFAULT '',"
+                               " context TEXT NOT NULL DEFAULT '{}')"),
+                QStringLiteral("CREATE INDEX items_group ON items(group_id)"),
+                QStringLiteral("CREATE INDEX items_system ON items(system_id)"),
+                QStringLiteral("CREATE TABLE aspects("
+                               " id INTEGER PRIMARY KEY,"
+                               " name TEXT NOT NULL UNIQUE,"
+                               " definition TEXT NOT NULL DEFAULT '',"
+                               " scale_min REAL NOT NULL DEFAULT 1,"
+                               " scale_max REAL NOT NULL DEFAULT 5)"),
+                QStringLiteral("CREATE TABLE annotations("
+                               " id INTEGER PRIMARY KEY,"
+                               " item_id INTEGER NOT NULL REFERENCES items(id) ON DELETE CASCADE,"
+                               " aspect_id INTEGER NOT NULL REFERENCES aspects(id) ON DELETE CASCADE,"
+                               " annotator TEXT NOT NULL,"
+                               " score REAL NOT NULL,"
+                               " created_at TEXT NOT NULL,"
+                               " UNIQUE(item_id, aspect_id, annotator))"),
+                QStringLiteral("CREATE TABLE splits("
+                               " item_id INTEGER PRIMARY KEY REFERENCES items(id) ON DELETE CASCADE,"
+                               " role TEXT NOT NULL CHECK(role IN ('train','test')))"),
         };
     case 1: // v2: annotation notes; judges (runs), their scores, rubrics, the call cache and ledger.
         return {
-            QStringLiteral("ALTER TABLE annotations ADD COLUMN note TEXT NOT NULL DEFAULT ''"),
-            QStringLiteral("CREATE TABLE runs("
-                           " id INTEGER PRIMARY KEY,"
-                           " name TEXT NOT NULL UNIQUE,"
-                           " method TEXT NOT NULL,"
-                           " config TEXT NOT NULL DEFAULT '{}',"
-                           " status TEXT NOT NULL DEFAULT 'done',"
-                           " created_at TEXT NOT NULL,"
-                           " updated_at TEXT NOT NULL)"),
-            QStringLiteral("CREATE TABLE judge_scores("
-                           " run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
-                           " item_id INTEGER NOT NULL REFERENCES items(id) ON DELETE CASCADE,"
-                           " aspect_id INTEGER NOT NULL REFERENCES aspects(id) ON DELETE CASCADE,"
-                           " score REAL,"
-                           " status TEXT NOT NULL DEFAULT 'ok',"
-                           " PRIMARY KEY(run_id, item_id, aspect_id))"),
-            QStringLiteral("CREATE TABLE rubric_versions("
-                           " id INTEGER PRIMARY KEY,"
-                           " run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
-                           " aspect TEXT NOT NULL,"
-                           " method TEXT NOT NULL,"
-                           " version INTEGER NOT NULL,"
-                           " parent_id INTEGER REFERENCES rubric_versions(id),"
-                           " note TEXT NOT NULL DEFAULT '',"
-                           " alignment REAL,"
-                           " created_at TEXT NOT NULL,"
-                           " UNIQUE(run_id, version))"),
-            QStringLiteral("CREATE TABLE criteria("
-                           " id INTEGER PRIMARY KEY,"
-                           " rubric_version_id INTEGER NOT NULL REFERENCES rubric_versions(id) ON DELETE CASCADE,"
-                           " key TEXT NOT NULL,"
-                           " parent_key TEXT NOT NULL DEFAULT '',"
-                           " kind TEXT NOT NULL,"
-                           " text TEXT NOT NULL,"
-                           " definition TEXT NOT NULL DEFAULT '',"
-                           " enabled INTEGER NOT NULL DEFAULT 1,"
-                           " weight REAL NOT NULL DEFAULT 1,"
-                           " position INTEGER NOT NULL,"
-                           " origin TEXT NOT NULL DEFAULT '{}',"
-                           " stats TEXT NOT NULL DEFAULT '{}',"
-                           " UNIQUE(rubric_version_id, key))"),
-            QStringLiteral("CREATE TABLE criterion_scores("
-                           " run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
-                           " item_id INTEGER NOT NULL REFERENCES items(id) ON DELETE CASCADE,"
-                           " criterion_key TEXT NOT NULL,"
-                           " sample INTEGER NOT NULL DEFAULT 0,"
-                           " score REAL,"
-                           " parse_status TEXT NOT NULL,"
-                           " raw TEXT NOT NULL DEFAULT '',"
-                           " reasoning TEXT NOT NULL DEFAULT '',"
-                           " call_key TEXT NOT NULL DEFAULT '',"
-                           " PRIMARY KEY(run_id, item_id, criterion_key, sample))"),
-            QStringLiteral("CREATE TABLE judge_cache("
-                           " key TEXT PRIMARY KEY,"
-                           " base_url TEXT NOT NULL,"
-                           " model TEXT NOT NULL,"
-                           " request TEXT NOT NULL,"
-                           " response TEXT NOT NULL,"
-                           " created_at TEXT NOT NULL)"),
-            QStringLiteral("CREATE TABLE judge_ledger("
-                           " id INTEGER PRIMARY KEY,"
-                           " key TEXT NOT NULL,"
-                           " run TEXT NOT NULL DEFAULT '',"
-                           " base_url TEXT NOT NULL,"
-                           " model TEXT NOT NULL,"
-                           " outcome TEXT NOT NULL,"
-                           " http_status INTEGER,"
-                           " tokens_in INTEGER NOT NULL DEFAULT 0,"
-                           " tokens_out INTEGER NOT NULL DEFAULT 0,"
-                           " cost REAL NOT NULL DEFAULT 0,"
-                           " latency_ms REAL NOT NULL DEFAULT 0,"
-                           " retries INTEGER NOT NULL DEFAULT 0,"
-                           " error TEXT NOT NULL DEFAULT '',"
-                           " created_at TEXT NOT NULL)"),
-            QStringLiteral("CREATE INDEX judge_ledger_run ON judge_ledger(run)"),
-            QStringLiteral("CREATE TABLE prompt_templates("
-                           " name TEXT PRIMARY KEY,"
-                           " body TEXT NOT NULL,"
-                           " updated_at TEXT NOT NULL)"),
-            QStringLiteral("CREATE TABLE issues("
-                           " id INTEGER PRIMARY KEY,"
-                           " kind TEXT NOT NULL,"
-                           " run TEXT NOT NULL DEFAULT '',"
-                           " item_ext_id TEXT NOT NULL DEFAULT '',"
-                           " message TEXT NOT NULL,"
-                           " created_at TEXT NOT NULL)"),
+                QStringLiteral("ALTER TABLE annotations ADD COLUMN note TEXT NOT NULL DEFAULT ''"),
+                QStringLiteral("CREATE TABLE runs("
+                               " id INTEGER PRIMARY KEY,"
+                               " name TEXT NOT NULL UNIQUE,"
+                               " method TEXT NOT NULL,"
+                               " config TEXT NOT NULL DEFAULT '{}',"
+                               " status TEXT NOT NULL DEFAULT 'done',"
+                               " created_at TEXT NOT NULL,"
+                               " updated_at TEXT NOT NULL)"),
+                QStringLiteral("CREATE TABLE judge_scores("
+                               " run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+                               " item_id INTEGER NOT NULL REFERENCES items(id) ON DELETE CASCADE,"
+                               " aspect_id INTEGER NOT NULL REFERENCES aspects(id) ON DELETE CASCADE,"
+                               " score REAL,"
+                               " status TEXT NOT NULL DEFAULT 'ok',"
+                               " PRIMARY KEY(run_id, item_id, aspect_id))"),
+                QStringLiteral("CREATE TABLE rubric_versions("
+                               " id INTEGER PRIMARY KEY,"
+                               " run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+                               " aspect TEXT NOT NULL,"
+                               " method TEXT NOT NULL,"
+                               " version INTEGER NOT NULL,"
+                               " parent_id INTEGER REFERENCES rubric_versions(id),"
+                               " note TEXT NOT NULL DEFAULT '',"
+                               " alignment REAL,"
+                               " created_at TEXT NOT NULL,"
+                               " UNIQUE(run_id, version))"),
+                QStringLiteral("CREATE TABLE criteria("
+                               " id INTEGER PRIMARY KEY,"
+                               " rubric_version_id INTEGER NOT NULL REFERENCES rubric_versions(id) ON DELETE CASCADE,"
+                               " key TEXT NOT NULL,"
+                               " parent_key TEXT NOT NULL DEFAULT '',"
+                               " kind TEXT NOT NULL,"
+                               " text TEXT NOT NULL,"
+                               " definition TEXT NOT NULL DEFAULT '',"
+                               " enabled INTEGER NOT NULL DEFAULT 1,"
+                               " weight REAL NOT NULL DEFAULT 1,"
+                               " position INTEGER NOT NULL,"
+                               " origin TEXT NOT NULL DEFAULT '{}',"
+                               " stats TEXT NOT NULL DEFAULT '{}',"
+                               " UNIQUE(rubric_version_id, key))"),
+                QStringLiteral("CREATE TABLE criterion_scores("
+                               " run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+                               " item_id INTEGER NOT NULL REFERENCES items(id) ON DELETE CASCADE,"
+                               " criterion_key TEXT NOT NULL,"
+                               " sample INTEGER NOT NULL DEFAULT 0,"
+                               " score REAL,"
+                               " parse_status TEXT NOT NULL,"
+                               " raw TEXT NOT NULL DEFAULT '',"
+                               " reasoning TEXT NOT NULL DEFAULT '',"
+                               " call_key TEXT NOT NULL DEFAULT '',"
+                               " PRIMARY KEY(run_id, item_id, criterion_key, sample))"),
+                QStringLiteral("CREATE TABLE judge_cache("
+                               " key TEXT PRIMARY KEY,"
+                               " base_url TEXT NOT NULL,"
+                               " model TEXT NOT NULL,"
+                               " request TEXT NOT NULL,"
+                               " response TEXT NOT NULL,"
+                               " created_at TEXT NOT NULL)"),
+                QStringLiteral("CREATE TABLE judge_ledger("
+                               " id INTEGER PRIMARY KEY,"
+                               " key TEXT NOT NULL,"
+                               " run TEXT NOT NULL DEFAULT '',"
+                               " base_url TEXT NOT NULL,"
+                               " model TEXT NOT NULL,"
+                               " outcome TEXT NOT NULL,"
+                               " http_status INTEGER,"
+                               " tokens_in INTEGER NOT NULL DEFAULT 0,"
+                               " tokens_out INTEGER NOT NULL DEFAULT 0,"
+                               " cost REAL NOT NULL DEFAULT 0,"
+                               " latency_ms REAL NOT NULL DEFAULT 0,"
+                               " retries INTEGER NOT NULL DEFAULT 0,"
+                               " error TEXT NOT NULL DEFAULT '',"
+                               " created_at TEXT NOT NULL)"),
+                QStringLiteral("CREATE INDEX judge_ledger_run ON judge_ledger(run)"),
+                QStringLiteral("CREATE TABLE prompt_templates("
+                               " name TEXT PRIMARY KEY,"
+                               " body TEXT NOT NULL,"
+                               " updated_at TEXT NOT NULL)"),
+                QStringLiteral("CREATE TABLE issues("
+                               " id INTEGER PRIMARY KEY,"
+                               " kind TEXT NOT NULL,"
+                               " run TEXT NOT NULL DEFAULT '',"
+                               " item_ext_id TEXT NOT NULL DEFAULT '',"
+                               " message TEXT NOT NULL,"
+                               " created_at TEXT NOT NULL)"),
         };
     default:
         return {};
@@ -140,18 +140,17 @@ Result<void> migrate(QSqlDatabase &db, const QString &path)
 {
     QSqlQuery q(db);
     if (!q.exec(QStringLiteral("PRAGMA user_version")) || !q.next())
-        return makeError(QCoreApplication::translate("Schema", "cannot read the schema version: %1")
-                             .arg(q.lastError().text()),
-                         path);
+        return makeError(
+                QCoreApplication::translate("Schema", "cannot read the schema version: %1").arg(q.lastError().text()),
+                path);
     const int version = q.value(0).toInt();
     q.finish();
     if (version > currentVersion)
-        return makeError(QCoreApplication::translate("Schema",
-                                                     "this project was written by a newer Rubric Studio "
-                                                     "(schema %1; this build reads up to %2); open it with "
-                                                     "that version or newer")
-                             .arg(version)
-                             .arg(currentVersion),
+        return makeError(QCoreApplication::translate("Schema", "this project was written by a newer Rubric Studio "
+                                                               "(schema %1; this build reads up to %2); open it with "
+                                                               "that version or newer")
+                                 .arg(version)
+                                 .arg(currentVersion),
                          path);
     if (version == currentVersion)
         return {};
@@ -163,10 +162,11 @@ Result<void> migrate(QSqlDatabase &db, const QString &path)
             if (!q.exec(sql)) {
                 const QString err = q.lastError().text();
                 db.rollback();
-                return makeError(QCoreApplication::translate("Schema", "migrating the project from schema %1 to %2 failed: %3 (%4)")
-                                     .arg(v)
-                                     .arg(v + 1)
-                                     .arg(err, sql),
+                return makeError(QCoreApplication::translate(
+                                         "Schema", "migrating the project from schema %1 to %2 failed: %3 (%4)")
+                                         .arg(v)
+                                         .arg(v + 1)
+                                         .arg(err, sql),
                                  path);
             }
         }

@@ -32,12 +32,17 @@ struct Error
 };
 
 /// Either a value or an Error. A small stand-in for std::expected (C++23).
-template<typename T>
-class [[nodiscard]] Result
+template <typename T> class [[nodiscard]] Result
 {
 public:
-    Result(T value) : m_v(std::move(value)) {}
-    Result(Error error) : m_v(std::move(error)) {}
+    Result(T value)
+        : m_v(std::move(value))
+    {
+    }
+    Result(Error error)
+        : m_v(std::move(error))
+    {
+    }
 
     bool ok() const { return m_v.index() == 0; }
     explicit operator bool() const { return ok(); }
@@ -57,12 +62,14 @@ private:
     std::variant<T, Error> m_v;
 };
 
-template<>
-class [[nodiscard]] Result<void>
+template <> class [[nodiscard]] Result<void>
 {
 public:
     Result() = default;
-    Result(Error error) : m_error(std::move(error)) {}
+    Result(Error error)
+        : m_error(std::move(error))
+    {
+    }
 
     bool ok() const { return !m_error.has_value(); }
     explicit operator bool() const { return ok(); }

@@ -87,8 +87,8 @@ void TestCli::summevalImportInfoSplitExport()
         QSKIP("shared SummEval data not present");
     QTemporaryDir dir;
     const QString project = dir.filePath(QStringLiteral("s.rubric"));
-    Run r = rubric({QStringLiteral("import"), kSummEval, QStringLiteral("--project"), project, QStringLiteral("--preset"),
-                    QStringLiteral("summeval")});
+    Run r = rubric({QStringLiteral("import"), kSummEval, QStringLiteral("--project"), project,
+                    QStringLiteral("--preset"), QStringLiteral("summeval")});
     QVERIFY2(r.rc == 0, qPrintable(r.err));
 
     QJsonObject i = info(project);
@@ -123,8 +123,12 @@ void TestCli::summevalImportInfoSplitExport()
     QCOMPARE(first.value(QStringLiteral("human")).toObject().size(), 4);
     double sum = 0;
     for (const QByteArray &line : lines)
-        sum += QJsonDocument::fromJson(line).object().value(QStringLiteral("human")).toObject()
-                   .value(QStringLiteral("coherence")).toDouble();
+        sum += QJsonDocument::fromJson(line)
+                       .object()
+                       .value(QStringLiteral("human"))
+                       .toObject()
+                       .value(QStringLiteral("coherence"))
+                       .toDouble();
     QVERIFY(qAbs(sum / 1600 - 3.4125) < 1e-9);
 
     const QString csv = dir.filePath(QStringLiteral("out.csv"));
@@ -139,8 +143,8 @@ void TestCli::summevalImportInfoSplitExport()
     const QString again = dir.filePath(QStringLiteral("again.rubric"));
     r = rubric({QStringLiteral("import"), csv, QStringLiteral("--project"), again, QStringLiteral("--id"),
                 QStringLiteral("id"), QStringLiteral("--group"), QStringLiteral("group"), QStringLiteral("--source"),
-                QStringLiteral("source"), QStringLiteral("--output"), QStringLiteral("output"), QStringLiteral("--human"),
-                QStringLiteral("coherence=human.coherence")});
+                QStringLiteral("source"), QStringLiteral("--output"), QStringLiteral("output"),
+                QStringLiteral("--human"), QStringLiteral("coherence=human.coherence")});
     QVERIFY2(r.rc == 0, qPrintable(r.err));
     const QJsonObject j = info(again);
     QCOMPARE(j.value(QStringLiteral("items")).toInt(), 1600);
@@ -152,14 +156,16 @@ void TestCli::genericFlagsAndListScores()
 {
     QTemporaryDir dir;
     const QString project = dir.filePath(QStringLiteral("g.rubric"));
-    const Run r = rubric({QStringLiteral("import"), fixture(QStringLiteral("nested.jsonl")), QStringLiteral("--project"),
-                          project, QStringLiteral("--id"), QStringLiteral("meta.id"), QStringLiteral("--group"),
-                          QStringLiteral("meta.doc"), QStringLiteral("--system"), QStringLiteral("meta.sys"),
-                          QStringLiteral("--source"), QStringLiteral("text.src"), QStringLiteral("--output"),
-                          QStringLiteral("text.out"), QStringLiteral("--human"),
-                          QStringLiteral("coherence=scores.coherence"), QStringLiteral("--human"),
-                          QStringLiteral("fluency=scores.fluency"), QStringLiteral("--scale"),
-                          QStringLiteral("fluency=0:10")});
+    const Run r = rubric({QStringLiteral("import"),    fixture(QStringLiteral("nested.jsonl")),
+                          QStringLiteral("--project"), project,
+                          QStringLiteral("--id"),      QStringLiteral("meta.id"),
+                          QStringLiteral("--group"),   QStringLiteral("meta.doc"),
+                          QStringLiteral("--system"),  QStringLiteral("meta.sys"),
+                          QStringLiteral("--source"),  QStringLiteral("text.src"),
+                          QStringLiteral("--output"),  QStringLiteral("text.out"),
+                          QStringLiteral("--human"),   QStringLiteral("coherence=scores.coherence"),
+                          QStringLiteral("--human"),   QStringLiteral("fluency=scores.fluency"),
+                          QStringLiteral("--scale"),   QStringLiteral("fluency=0:10")});
     QVERIFY2(r.rc == 0, qPrintable(r.err));
     const QJsonObject i = info(project);
     QCOMPARE(i.value(QStringLiteral("items")).toInt(), 3);
@@ -178,11 +184,13 @@ void TestCli::malformedImportIsLocatedAndChangesNothing_data()
     QTest::addColumn<QStringList>("flags");
     QTest::addColumn<QString>("located");
 
-    const QStringList nested{QStringLiteral("--id"), QStringLiteral("meta.id"), QStringLiteral("--output"),
-                             QStringLiteral("text.out"), QStringLiteral("--human"), QStringLiteral("coherence=scores.coherence")};
-    const QStringList scoreCsv{QStringLiteral("--id"), QStringLiteral("id"), QStringLiteral("--output"),
+    const QStringList nested{QStringLiteral("--id"),     QStringLiteral("meta.id"),
+                             QStringLiteral("--output"), QStringLiteral("text.out"),
+                             QStringLiteral("--human"),  QStringLiteral("coherence=scores.coherence")};
+    const QStringList scoreCsv{QStringLiteral("--id"),   QStringLiteral("id"),      QStringLiteral("--output"),
                                QStringLiteral("output"), QStringLiteral("--human"), QStringLiteral("quality=score")};
-    QTest::newRow("truncated json") << QStringLiteral("truncated.json") << nested << QStringLiteral("truncated.json:43:");
+    QTest::newRow("truncated json") << QStringLiteral("truncated.json") << nested
+                                    << QStringLiteral("truncated.json:43:");
     QTest::newRow("unterminated quote") << QStringLiteral("unterminated.csv") << scoreCsv
                                         << QStringLiteral("unterminated.csv:3: output:");
     QTest::newRow("missing field") << QStringLiteral("missing_field.json") << nested
@@ -200,10 +208,10 @@ void TestCli::malformedImportIsLocatedAndChangesNothing()
     QFETCH(QString, located);
     QTemporaryDir dir;
     const QString project = dir.filePath(QStringLiteral("p.rubric"));
-    Run r = rubric({QStringLiteral("import"), fixture(QStringLiteral("valid.tsv")), QStringLiteral("--project"), project,
-                    QStringLiteral("--id"), QStringLiteral("id"), QStringLiteral("--group"), QStringLiteral("group"),
-                    QStringLiteral("--output"), QStringLiteral("output"), QStringLiteral("--human"),
-                    QStringLiteral("quality=quality")});
+    Run r = rubric({QStringLiteral("import"), fixture(QStringLiteral("valid.tsv")), QStringLiteral("--project"),
+                    project, QStringLiteral("--id"), QStringLiteral("id"), QStringLiteral("--group"),
+                    QStringLiteral("group"), QStringLiteral("--output"), QStringLiteral("output"),
+                    QStringLiteral("--human"), QStringLiteral("quality=quality")});
     QVERIFY2(r.rc == 0, qPrintable(r.err));
     const QJsonObject before = info(project);
     QCOMPARE(before.value(QStringLiteral("items")).toInt(), 3);
@@ -229,9 +237,9 @@ void TestCli::importAnnotations()
 {
     QTemporaryDir dir;
     const QString project = dir.filePath(QStringLiteral("a.rubric"));
-    Run r = rubric({QStringLiteral("import"), fixture(QStringLiteral("valid.tsv")), QStringLiteral("--project"), project,
-                    QStringLiteral("--id"), QStringLiteral("id"), QStringLiteral("--output"), QStringLiteral("output"),
-                    QStringLiteral("--human"), QStringLiteral("quality=quality")});
+    Run r = rubric({QStringLiteral("import"), fixture(QStringLiteral("valid.tsv")), QStringLiteral("--project"),
+                    project, QStringLiteral("--id"), QStringLiteral("id"), QStringLiteral("--output"),
+                    QStringLiteral("output"), QStringLiteral("--human"), QStringLiteral("quality=quality")});
     QVERIFY2(r.rc == 0, qPrintable(r.err));
     r = rubric({QStringLiteral("import-annotations"), fixture(QStringLiteral("annotations.csv")),
                 QStringLiteral("--project"), project});
@@ -251,14 +259,15 @@ void TestCli::usageErrors_data()
 {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<int>("rc");
-    QTest::newRow("import without project") << QStringList{QStringLiteral("import"), fixture(QStringLiteral("valid.tsv"))} << 2;
-    QTest::newRow("unknown preset") << QStringList{QStringLiteral("import"), fixture(QStringLiteral("valid.tsv")),
+    QTest::newRow("import without project")
+            << QStringList{QStringLiteral("import"), fixture(QStringLiteral("valid.tsv"))} << 2;
+    QTest::newRow("unknown preset") << QStringList{QStringLiteral("import"),    fixture(QStringLiteral("valid.tsv")),
                                                    QStringLiteral("--project"), QStringLiteral("x.rubric"),
-                                                   QStringLiteral("--preset"), QStringLiteral("nope")}
+                                                   QStringLiteral("--preset"),  QStringLiteral("nope")}
                                     << 2;
-    QTest::newRow("bad scale") << QStringList{QStringLiteral("import"), fixture(QStringLiteral("valid.tsv")),
+    QTest::newRow("bad scale") << QStringList{QStringLiteral("import"),    fixture(QStringLiteral("valid.tsv")),
                                               QStringLiteral("--project"), QStringLiteral("x.rubric"),
-                                              QStringLiteral("--scale"), QStringLiteral("q=5:1")}
+                                              QStringLiteral("--scale"),   QStringLiteral("q=5:1")}
                                << 2;
     QTest::newRow("split without train") << QStringList{QStringLiteral("split"), QStringLiteral("--project"),
                                                         QStringLiteral("x.rubric")}

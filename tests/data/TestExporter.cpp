@@ -7,6 +7,7 @@
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QtTest>
+
 #include <cmath>
 
 using namespace rubric;
@@ -40,15 +41,16 @@ void TestExporter::init()
     m.system = QStringLiteral("model");
     m.source = QStringLiteral("article");
     m.output = QStringLiteral("summary");
-    m.human = {{QStringLiteral("coherence"), QStringLiteral("coh")}, {QStringLiteral("fluency"), QStringLiteral("flu")}};
-    auto r = Importer::run(
-        *m_project, ImportSpec{QStringLiteral(RUBRIC_TEST_DATA "/fixtures/valid.csv"), ImportFormat::Auto, m});
+    m.human = {{QStringLiteral("coherence"), QStringLiteral("coh")},
+               {QStringLiteral("fluency"), QStringLiteral("flu")}};
+    auto r = Importer::run(*m_project,
+                           ImportSpec{QStringLiteral(RUBRIC_TEST_DATA "/fixtures/valid.csv"), ImportFormat::Auto, m});
     QVERIFY2(r.ok(), qPrintable(r.errorString()));
     QVERIFY(m_project->ensureJudge(QStringLiteral("g"), QStringLiteral("geval")).ok());
     QVERIFY(m_project
-                ->setJudgeScores(QStringLiteral("g"), QStringLiteral("coherence"),
-                    {{QStringLiteral("0"), 4.5}, {QStringLiteral("1"), std::nan("")}})
-                .ok());
+                    ->setJudgeScores(QStringLiteral("g"), QStringLiteral("coherence"),
+                                     {{QStringLiteral("0"), 4.5}, {QStringLiteral("1"), std::nan("")}})
+                    .ok());
 }
 
 void TestExporter::cleanup()
@@ -72,12 +74,12 @@ void TestExporter::jsonl()
     QCOMPARE(first.value(QStringLiteral("group")).toString(), QStringLiteral("d1"));
     QCOMPARE(first.value(QStringLiteral("human")).toObject().value(QStringLiteral("fluency")).toDouble(), 13.0 / 3.0);
     QCOMPARE(first.value(QStringLiteral("judges"))
-                 .toObject()
-                 .value(QStringLiteral("g"))
-                 .toObject()
-                 .value(QStringLiteral("coherence"))
-                 .toDouble(),
-        4.5);
+                     .toObject()
+                     .value(QStringLiteral("g"))
+                     .toObject()
+                     .value(QStringLiteral("coherence"))
+                     .toDouble(),
+             4.5);
     const QJsonObject second = QJsonDocument::fromJson(lines[1]).object();
     QCOMPARE(second.value(QStringLiteral("output")).toString(), QStringLiteral("Two lines\r\nin one cell"));
     QVERIFY(second.value(QStringLiteral("judges")).toObject().isEmpty()); // its judge score is missing
@@ -92,10 +94,10 @@ void TestExporter::csvRoundTripsThroughTheImporter()
     QVERIFY2(n.ok(), qPrintable(n.errorString()));
     auto preview = Importer::preview(file, ImportFormat::Auto, 10);
     QVERIFY2(preview.ok(), qPrintable(preview.errorString()));
-    QCOMPARE(preview->fields,
-        (QStringList{QStringLiteral("id"), QStringLiteral("group"), QStringLiteral("system"),
-            QStringLiteral("source"), QStringLiteral("output"), QStringLiteral("reference"),
-            QStringLiteral("human.coherence"), QStringLiteral("human.fluency"), QStringLiteral("judge.g.coherence")}));
+    QCOMPARE(preview->fields, (QStringList{QStringLiteral("id"), QStringLiteral("group"), QStringLiteral("system"),
+                                           QStringLiteral("source"), QStringLiteral("output"),
+                                           QStringLiteral("reference"), QStringLiteral("human.coherence"),
+                                           QStringLiteral("human.fluency"), QStringLiteral("judge.g.coherence")}));
     QCOMPARE(preview->rows.size(), 4);
     QCOMPARE(preview->rows[1].value(QStringLiteral("output")).toString(), QStringLiteral("Two lines\r\nin one cell"));
     QCOMPARE(preview->rows[0].value(QStringLiteral("output")).toString(), QStringLiteral("A \"quoted\" summary"));

@@ -78,9 +78,12 @@ double meanOfMeans(const QHash<QString, double> &h)
     return std::accumulate(h.begin(), h.end(), 0.0) / double(h.size());
 }
 
-const QStringList kNested{QStringLiteral("id=meta.id"),       QStringLiteral("group=meta.doc"),
-                          QStringLiteral("system=meta.sys"),  QStringLiteral("source=text.src"),
-                          QStringLiteral("output=text.out"),  QStringLiteral("human:coherence=scores.coherence"),
+const QStringList kNested{QStringLiteral("id=meta.id"),
+                          QStringLiteral("group=meta.doc"),
+                          QStringLiteral("system=meta.sys"),
+                          QStringLiteral("source=text.src"),
+                          QStringLiteral("output=text.out"),
+                          QStringLiteral("human:coherence=scores.coherence"),
                           QStringLiteral("human:fluency=scores.fluency")};
 const QStringList kScoreCsv{QStringLiteral("id=id"), QStringLiteral("output=output"), QStringLiteral("human:q=score")};
 const QStringList kTsv{QStringLiteral("id=id"), QStringLiteral("group=group"), QStringLiteral("system=system"),
@@ -140,8 +143,9 @@ void TestImporter::presets_data()
     QTest::newRow("topical-chat") << shared(QStringLiteral("topical-chat/topical_chat.json"))
                                   << QStringLiteral("topical-chat") << 360 << 60 << 6 << QStringLiteral("naturalness")
                                   << 2.2778 << 6;
-    QTest::newRow("hanna test") << shared(QStringLiteral("hanna/hanna_test_qwen_2_5_14b.json")) << QStringLiteral("hanna")
-                                << 528 << 95 << 11 << QStringLiteral("coherence") << 3.1698 << 6;
+    QTest::newRow("hanna test") << shared(QStringLiteral("hanna/hanna_test_qwen_2_5_14b.json"))
+                                << QStringLiteral("hanna") << 528 << 95 << 11 << QStringLiteral("coherence") << 3.1698
+                                << 6;
 }
 
 void TestImporter::presets()
@@ -194,30 +198,30 @@ void TestImporter::generic_data()
     // BOM, CRLF, quoted comma, doubled quotes, a newline inside a cell, list cells "[5, 4, 4]",
     // an empty score cell (not rated) and a null list element (that rater did not rate).
     QTest::newRow("csv, no id: position ids, list cells")
-        << fixture(QStringLiteral("valid.csv"))
-        << QStringList{QStringLiteral("group=doc"), QStringLiteral("system=model"), QStringLiteral("source=article"),
-                       QStringLiteral("output=summary"), QStringLiteral("human:coherence=coh"),
-                       QStringLiteral("human:fluency=flu")}
-        << 4 << 3 + 8 << QStringLiteral("fluency")
-        << QStringList{QStringLiteral("rater#1"), QStringLiteral("rater#2"), QStringLiteral("rater#3")}
-        << QStringLiteral("1") << QStringLiteral("Two lines\r\nin one cell") << 3.0;
+            << fixture(QStringLiteral("valid.csv"))
+            << QStringList{QStringLiteral("group=doc"),           QStringLiteral("system=model"),
+                           QStringLiteral("source=article"),      QStringLiteral("output=summary"),
+                           QStringLiteral("human:coherence=coh"), QStringLiteral("human:fluency=flu")}
+            << 4 << 3 + 8 << QStringLiteral("fluency")
+            << QStringList{QStringLiteral("rater#1"), QStringLiteral("rater#2"), QStringLiteral("rater#3")}
+            << QStringLiteral("1") << QStringLiteral("Two lines\r\nin one cell") << 3.0;
     QTest::newRow("csv quoted quotes") << fixture(QStringLiteral("valid.csv"))
-                                       << QStringList{QStringLiteral("output=summary"), QStringLiteral("human:fluency=flu")}
+                                       << QStringList{QStringLiteral("output=summary"),
+                                                      QStringLiteral("human:fluency=flu")}
                                        << 4 << 8 << QStringLiteral("fluency")
                                        << QStringList{QStringLiteral("rater#1"), QStringLiteral("rater#2"),
                                                       QStringLiteral("rater#3")}
                                        << QStringLiteral("0") << QStringLiteral("A \"quoted\" summary") << 13.0 / 3.0;
-    QTest::newRow("tsv with a quoted tab") << fixture(QStringLiteral("valid.tsv")) << kTsv << 3 << 3
-                                           << QStringLiteral("quality") << QStringList{QStringLiteral("imported")}
-                                           << QStringLiteral("x2") << QStringLiteral("tab\there") << 1.0;
-    QTest::newRow("nested jsonl, list scores") << fixture(QStringLiteral("nested.jsonl")) << kNested << 3 << 9 + 3
-                                               << QStringLiteral("coherence")
-                                               << QStringList{QStringLiteral("rater#1"), QStringLiteral("rater#2"),
-                                                              QStringLiteral("rater#3")}
-                                               << QStringLiteral("n1") << QStringLiteral("output 1") << 10.0 / 3.0;
-    QTest::newRow("nested json list, scalar") << fixture(QStringLiteral("nested.json")) << kNested << 3 << 12
-                                              << QStringLiteral("fluency") << QStringList{QStringLiteral("imported")}
-                                              << QStringLiteral("n3") << QStringLiteral("output 3") << 5.0;
+    QTest::newRow("tsv with a quoted tab")
+            << fixture(QStringLiteral("valid.tsv")) << kTsv << 3 << 3 << QStringLiteral("quality")
+            << QStringList{QStringLiteral("imported")} << QStringLiteral("x2") << QStringLiteral("tab\there") << 1.0;
+    QTest::newRow("nested jsonl, list scores")
+            << fixture(QStringLiteral("nested.jsonl")) << kNested << 3 << 9 + 3 << QStringLiteral("coherence")
+            << QStringList{QStringLiteral("rater#1"), QStringLiteral("rater#2"), QStringLiteral("rater#3")}
+            << QStringLiteral("n1") << QStringLiteral("output 1") << 10.0 / 3.0;
+    QTest::newRow("nested json list, scalar")
+            << fixture(QStringLiteral("nested.json")) << kNested << 3 << 12 << QStringLiteral("fluency")
+            << QStringList{QStringLiteral("imported")} << QStringLiteral("n3") << QStringLiteral("output 3") << 5.0;
 }
 
 void TestImporter::generic()
@@ -259,15 +263,18 @@ void TestImporter::malformedLeavesProjectUnchanged_data()
 
     for (bool withData : {false, true}) {
         const char *tag = withData ? " (project with data)" : " (empty project)";
-        const auto row = [&](const char *name) -> QTestData & { return QTest::newRow(QByteArray(QByteArray(name) + tag).constData()); };
+        const auto row = [&](const char *name) -> QTestData & {
+            return QTest::newRow(QByteArray(QByteArray(name) + tag).constData());
+        };
         row("truncated json") << fixture(QStringLiteral("truncated.json")) << kNested << withData << 43 << QString()
                               << QStringLiteral("invalid JSON");
         row("unterminated csv quote") << fixture(QStringLiteral("unterminated.csv")) << kScoreCsv << withData << 3
                                       << QStringLiteral("output") << QStringLiteral("unterminated");
         row("missing field jsonl") << fixture(QStringLiteral("missing_field.jsonl")) << kNested << withData << 3
                                    << QStringLiteral("text.out") << QStringLiteral("missing");
-        row("missing field in json list object 2") << fixture(QStringLiteral("missing_field.json")) << kNested << withData
-                                                   << 21 << QStringLiteral("text.out") << QStringLiteral("missing");
+        row("missing field in json list object 2")
+                << fixture(QStringLiteral("missing_field.json")) << kNested << withData << 21
+                << QStringLiteral("text.out") << QStringLiteral("missing");
         row("text where a score should be") << fixture(QStringLiteral("text_score.csv")) << kScoreCsv << withData << 4
                                             << QStringLiteral("score") << QStringLiteral("'good' is not a number");
         row("score outside the scale") << fixture(QStringLiteral("out_of_scale.csv")) << kScoreCsv << withData << 3
@@ -291,8 +298,8 @@ void TestImporter::malformedLeavesProjectUnchanged()
     auto p = Project::open(dir.filePath(QStringLiteral("p.rubric")));
     QVERIFY(p.ok());
     if (withData) {
-        auto seed = Importer::run(**p, ImportSpec{fixture(QStringLiteral("valid.tsv")), ImportFormat::Auto,
-                                                  mappingFrom(kTsv)});
+        auto seed = Importer::run(
+                **p, ImportSpec{fixture(QStringLiteral("valid.tsv")), ImportFormat::Auto, mappingFrom(kTsv)});
         QVERIFY2(seed.ok(), qPrintable(seed.errorString()));
     }
     const Snapshot before = snapshot(**p);
@@ -317,10 +324,9 @@ void TestImporter::previewFlattensNestedFields()
     QCOMPARE(p->rows.size(), 2);
     QVERIFY(p->fields.contains(QStringLiteral("scores.coherence")));
     // Fields come in file order (ordered JSON), nested objects as dot paths, lists as leaves.
-    QCOMPARE(p->fields,
-             (QStringList{QStringLiteral("meta.id"), QStringLiteral("meta.doc"), QStringLiteral("meta.sys"),
-                          QStringLiteral("text.src"), QStringLiteral("text.out"), QStringLiteral("scores.coherence"),
-                          QStringLiteral("scores.fluency")}));
+    QCOMPARE(p->fields, (QStringList{QStringLiteral("meta.id"), QStringLiteral("meta.doc"), QStringLiteral("meta.sys"),
+                                     QStringLiteral("text.src"), QStringLiteral("text.out"),
+                                     QStringLiteral("scores.coherence"), QStringLiteral("scores.fluency")}));
     QCOMPARE(p->rows.at(1).value(QStringLiteral("meta.id")).toString(), QStringLiteral("n2"));
     QCOMPARE(p->rows.at(0).value(QStringLiteral("scores.coherence")).toList().size(), 3);
 
@@ -337,7 +343,8 @@ void TestImporter::annotationsLongFormat()
     QTemporaryDir dir;
     auto p = Project::open(dir.filePath(QStringLiteral("p.rubric")));
     QVERIFY(p.ok());
-    QVERIFY(Importer::run(**p, ImportSpec{fixture(QStringLiteral("valid.tsv")), ImportFormat::Auto, mappingFrom(kTsv)}).ok());
+    QVERIFY(Importer::run(**p, ImportSpec{fixture(QStringLiteral("valid.tsv")), ImportFormat::Auto, mappingFrom(kTsv)})
+                    .ok());
     auto r = Importer::runAnnotations(**p, fixture(QStringLiteral("annotations.csv")));
     QVERIFY2(r.ok(), qPrintable(r.errorString()));
     QCOMPARE(r->annotations, 4);
@@ -347,8 +354,9 @@ void TestImporter::annotationsLongFormat()
     QCOMPARE((*p)->humanScores(QStringLiteral("quality")).value(QStringLiteral("x1")), (3.0 + 4.0 + 2.0) / 3.0);
     bool noted = false;
     for (const Annotation &a : (*p)->annotations(QStringLiteral("quality")))
-        noted = noted || (a.annotator == QLatin1String("ann1") && a.itemId == QLatin1String("x1")
-                          && a.note == QLatin1String("fine, mostly"));
+        noted = noted
+                || (a.annotator == QLatin1String("ann1") && a.itemId == QLatin1String("x1")
+                    && a.note == QLatin1String("fine, mostly"));
     QVERIFY(noted);
 
     const Snapshot before = snapshot(**p);

@@ -44,8 +44,12 @@ void TestSplitter::init()
             // Project binds a null QString as NULL, which the NOT NULL columns refuse: use "" (see report).
             it.source = it.reference = QStringLiteral("");
             items.append(it);
-            annotations.append(Annotation{it.id, g == 9 ? QStringLiteral("b") : QStringLiteral("a"),
-                                          QStringLiteral("r"), double(1 + (g + s) % 5), QStringLiteral(""), {}});
+            annotations.append(Annotation{it.id,
+                                          g == 9 ? QStringLiteral("b") : QStringLiteral("a"),
+                                          QStringLiteral("r"),
+                                          double(1 + (g + s) % 5),
+                                          QStringLiteral(""),
+                                          {}});
         }
     }
     QVERIFY(m_project->addItems(items).ok());

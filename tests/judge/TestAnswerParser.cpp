@@ -32,19 +32,22 @@ void TestAnswerParser::score_data()
     QTest::addColumn<double>("score");
     QTest::addColumn<ParsedAnswer::Method>("method");
     QTest::newRow("plain integer") << QStringLiteral("4") << true << 4.0 << ParsedAnswer::Method::Number;
-    QTest::newRow("plain decimal with spaces") << QStringLiteral("  3.5 \n") << true << 3.5 << ParsedAnswer::Method::Number;
+    QTest::newRow("plain decimal with spaces")
+            << QStringLiteral("  3.5 \n") << true << 3.5 << ParsedAnswer::Method::Number;
     QTest::newRow("out of") << QStringLiteral("4/5") << true << 4.0 << ParsedAnswer::Method::Number;
     QTest::newRow("double brackets") << QStringLiteral("The summary is fluent.\nRating: [[5]]") << true << 5.0
                                      << ParsedAnswer::Method::Rating;
-    QTest::newRow("brackets win over earlier numbers") << QStringLiteral("Point 1 and 2 hold. Rating: [[ 2 ]]") << true << 2.0
-                                                       << ParsedAnswer::Method::Rating;
+    QTest::newRow("brackets win over earlier numbers")
+            << QStringLiteral("Point 1 and 2 hold. Rating: [[ 2 ]]") << true << 2.0 << ParsedAnswer::Method::Rating;
     QTest::newRow("final score") << QStringLiteral("Reasoning: 3 issues.\nFinal score: 1") << true << 1.0
                                  << ParsedAnswer::Method::FinalScore;
-    QTest::newRow("final score bold") << QStringLiteral("Final Score: **4**") << true << 4.0 << ParsedAnswer::Method::FinalScore;
+    QTest::newRow("final score bold") << QStringLiteral("Final Score: **4**") << true << 4.0
+                                      << ParsedAnswer::Method::FinalScore;
     QTest::newRow("score label") << QStringLiteral("Coherence score: 3") << true << 3.0 << ParsedAnswer::Method::Number;
-    QTest::newRow("prose only") << QStringLiteral("I cannot rate this.") << false << qQNaN() << ParsedAnswer::Method::None;
-    QTest::newRow("number inside prose is not a score") << QStringLiteral("There are 3 problems here.") << false << qQNaN()
-                                                        << ParsedAnswer::Method::None;
+    QTest::newRow("prose only") << QStringLiteral("I cannot rate this.") << false << qQNaN()
+                                << ParsedAnswer::Method::None;
+    QTest::newRow("number inside prose is not a score")
+            << QStringLiteral("There are 3 problems here.") << false << qQNaN() << ParsedAnswer::Method::None;
 }
 
 void TestAnswerParser::score()
@@ -69,7 +72,8 @@ void TestAnswerParser::yesNo_data()
     QTest::addColumn<QString>("expected"); // "Q1=1,Q2=0"
     QTest::newRow("colon list") << QStringLiteral("Q1: Yes\nQ2: no\nQ3: YES") << QStringLiteral("Q1=1,Q2=0,Q3=1");
     QTest::newRow("numbered") << QStringLiteral("1. yes\n2) no") << QStringLiteral("Q1=1,Q2=0");
-    QTest::newRow("bullets and bold") << QStringLiteral("- **Q4**: No, because …\n- Q5 - yes") << QStringLiteral("Q4=0,Q5=1");
+    QTest::newRow("bullets and bold") << QStringLiteral("- **Q4**: No, because …\n- Q5 - yes")
+                                      << QStringLiteral("Q4=0,Q5=1");
     QTest::newRow("none") << QStringLiteral("It is fine.") << QString();
 }
 
@@ -93,7 +97,8 @@ void TestAnswerParser::json_data()
     QTest::addColumn<bool>("ok");
     QTest::addColumn<double>("score");
     QTest::newRow("bare") << QStringLiteral("{\"score\": 4, \"reason\": \"ok\"}") << true << 4.0;
-    QTest::newRow("fenced with prose") << QStringLiteral("Here:\n```json\n{\"reason\": \"a } in a string\", \"score\": 2.5}\n```")
+    QTest::newRow("fenced with prose") << QStringLiteral(
+            "Here:\n```json\n{\"reason\": \"a } in a string\", \"score\": 2.5}\n```")
                                        << true << 2.5;
     QTest::newRow("no score member") << QStringLiteral("{\"verdict\": \"good\"}") << true << qQNaN();
     QTest::newRow("broken") << QStringLiteral("{\"score\": 4,") << false << qQNaN();

@@ -12,7 +12,10 @@ class TestJudgeCli : public QObject
 {
     Q_OBJECT
 private slots:
-    void initTestCase() { QVERIFY2(!qEnvironmentVariable("RUBRIC_CLI").isEmpty(), "run through ctest, which sets RUBRIC_CLI"); }
+    void initTestCase()
+    {
+        QVERIFY2(!qEnvironmentVariable("RUBRIC_CLI").isEmpty(), "run through ctest, which sets RUBRIC_CLI");
+    }
     void judgeTestReportsOneCall();
     void judgeTestFailsWithTheServerMessage();
     void benchJudgePrintsTheContract();
@@ -88,10 +91,10 @@ void TestJudgeCli::benchJudgePrintsTheContract()
     QVERIFY(server.listen());
     server.setLatencyMs(10);
     int rc = -1;
-    const QJsonObject o = runJson({QStringLiteral("bench"), QStringLiteral("judge"), QStringLiteral("--base-url"), server.baseUrl(),
-                                   QStringLiteral("--model"), QStringLiteral("m"), QStringLiteral("--requests"),
-                                   QStringLiteral("300"), QStringLiteral("--concurrency"), QStringLiteral("16"),
-                                   QStringLiteral("--json")},
+    const QJsonObject o = runJson({QStringLiteral("bench"), QStringLiteral("judge"), QStringLiteral("--base-url"),
+                                   server.baseUrl(), QStringLiteral("--model"), QStringLiteral("m"),
+                                   QStringLiteral("--requests"), QStringLiteral("300"), QStringLiteral("--concurrency"),
+                                   QStringLiteral("16"), QStringLiteral("--json")},
                                   &rc);
     QCOMPARE(rc, 0);
     for (const char *k : {"requests", "concurrency", "wall_s", "rps", "errors", "retries", "p50_ms", "p99_ms"})

@@ -14,12 +14,14 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
+
 #include <cmath>
 
 using namespace rubric;
 using namespace rubric::test;
 
-class TestJudgeEngine : public QObject {
+class TestJudgeEngine : public QObject
+{
     Q_OBJECT
 private slots:
     void beatsThePerHostConnectionCap();
@@ -68,7 +70,7 @@ void TestJudgeEngine::secondIdenticalBatchSendsNothing()
     engine.submit(batch(50));
     QTRY_VERIFY(c.idle);
     QCOMPARE(c.answers.size(), 50);
-    for (const JudgeResponse& r : std::as_const(c.answers)) {
+    for (const JudgeResponse &r : std::as_const(c.answers)) {
         QCOMPARE(r.status, JudgeStatus::Cached);
         QCOMPARE(r.text(), QStringLiteral("Rating: [[3]]"));
     }
@@ -100,7 +102,7 @@ void TestJudgeEngine::duplicatesInOneBatchAreSentOnce()
     QCOMPARE(c.answers.size(), 20);
     QCOMPARE(server.requestCount(), 10);
     int cached = 0;
-    for (const JudgeResponse& r : std::as_const(c.answers))
+    for (const JudgeResponse &r : std::as_const(c.answers))
         cached += r.status == JudgeStatus::Cached ? 1 : 0;
     QCOMPARE(cached, 10);
 }
@@ -118,11 +120,11 @@ void TestJudgeEngine::requestCarriesSamplingParameters()
     r.maxTokens = 7;
     r.n = 3;
     r.seed = 42;
-    r.stop = { QStringLiteral("\n\n") };
+    r.stop = {QStringLiteral("\n\n")};
     r.logprobs = true;
     r.topLogprobs = 5;
     r.responseFormat = QStringLiteral("json_object");
-    engine.submit({ r });
+    engine.submit({r});
     QTRY_VERIFY(c.idle);
     QCOMPARE(c.answers.value(0).choices.size(), 3);
     const QJsonObject body = QJsonDocument::fromJson(server.recorded().value(0).body).object();
@@ -136,7 +138,7 @@ void TestJudgeEngine::requestCarriesSamplingParameters()
     QCOMPARE(body.value(QStringLiteral("logprobs")).toBool(), true);
     QCOMPARE(body.value(QStringLiteral("top_logprobs")).toInt(), 5);
     QCOMPARE(body.value(QStringLiteral("response_format")).toObject().value(QStringLiteral("type")).toString(),
-        QStringLiteral("json_object"));
+             QStringLiteral("json_object"));
     QCOMPARE(body.value(QStringLiteral("messages")).toArray().size(), 2);
 }
 
@@ -152,7 +154,7 @@ void TestJudgeEngine::ledgerRecordsEveryCall()
     a.completionTokens = 10;
     server.setAnswer(a);
     server.setRetryAfterSeconds(0);
-    server.scriptFaults({ FakeFault::RateLimited, FakeFault::None, FakeFault::None, FakeFault::BadRequest });
+    server.scriptFaults({FakeFault::RateLimited, FakeFault::None, FakeFault::None, FakeFault::BadRequest});
     ProviderProfile p = profileFor(server, 1);
     p.pricePerMillionIn = 2.0;
     p.pricePerMillionOut = 8.0;
@@ -165,7 +167,7 @@ void TestJudgeEngine::ledgerRecordsEveryCall()
     const auto rows = store.ledger(QStringLiteral("run-a"));
     QCOMPARE(rows.size(), 3);
     int ok = 0, failed = 0, retries = 0;
-    for (const LedgerEntry& e : rows) {
+    for (const LedgerEntry &e : rows) {
         QCOMPARE(e.model, QStringLiteral("fake-judge"));
         QVERIFY(e.latencyMs > 0);
         retries += e.retries;
@@ -195,22 +197,22 @@ void TestJudgeEngine::probabilityWeightedScoreThroughHttp()
     FakeLlmServer server;
     QVERIFY(server.listen());
     // Distribution over 1..5 (with some mass on a non-scale token): 0.1, 0.2, 0.4, 0.15, 0.05; "x": 0.1.
-    const QVector<double> probs { 0.1, 0.2, 0.4, 0.15, 0.05 };
+    const QVector<double> probs{0.1, 0.2, 0.4, 0.15, 0.05};
     FakeAnswer a;
     a.text = QStringLiteral("3");
     QVector<TokenLogprob> alts;
-    alts.append({ QStringLiteral("3"), std::log(0.4) });
-    for (int v : { 2, 4, 1, 5 })
-        alts.append({ QString::number(v), std::log(probs[v - 1]) });
-    alts.append({ QStringLiteral("x"), std::log(0.1) });
-    a.topLogprobs = { alts };
+    alts.append({QStringLiteral("3"), std::log(0.4)});
+    for (int v : {2, 4, 1, 5})
+        alts.append({QString::number(v), std::log(probs[v - 1])});
+    alts.append({QStringLiteral("x"), std::log(0.1)});
+    a.topLogprobs = {alts};
     server.setAnswer(a);
     JudgeEngine engine(profileFor(server), nullptr);
     Collector c(engine);
     JudgeRequest r = batch(1).first();
     r.logprobs = true;
     r.topLogprobs = 20;
-    engine.submit({ r });
+    engine.submit({r});
     QTRY_VERIFY(c.idle);
     const ParsedAnswer p = AnswerParser::scoreOf(c.answers.value(0), 1, 5);
     QVERIFY(p.ok);
@@ -222,13 +224,13 @@ void TestJudgeEngine::probabilityWeightedScoreThroughHttp()
     // Without logprobs the same endpoint's n samples are averaged, and that is visible.
     FakeAnswer b;
     b.text = QStringLiteral("Rating: [[2]]");
-    b.moreChoices = { QStringLiteral("Rating: [[3]]"), QStringLiteral("Rating: [[5]]") };
+    b.moreChoices = {QStringLiteral("Rating: [[3]]"), QStringLiteral("Rating: [[5]]")};
     server.setAnswer(b);
     c.idle = false;
     JudgeRequest s = batch(1, QStringLiteral("other")).first();
     s.n = 3;
     s.temperature = 1.0;
-    engine.submit({ s });
+    engine.submit({s});
     QTRY_VERIFY(c.idle);
     const ParsedAnswer m = AnswerParser::scoreOf(c.answers.value(1), 1, 5);
     QCOMPARE(m.method, ParsedAnswer::Method::SampleMean);
@@ -239,13 +241,13 @@ void TestJudgeEngine::syntheticJudgeDerivesAnswersFromPrompt()
 {
     FakeLlmServer server;
     QVERIFY(server.listen());
-    server.setJudge([](const QJsonObject& body) {
+    server.setJudge([](const QJsonObject &body) {
         const QString prompt = body.value(QStringLiteral("messages"))
-                                   .toArray()
-                                   .last()
-                                   .toObject()
-                                   .value(QStringLiteral("content"))
-                                   .toString();
+                                       .toArray()
+                                       .last()
+                                       .toObject()
+                                       .value(QStringLiteral("content"))
+                                       .toString();
         const int hash = prompt.indexOf(QLatin1Char('#'));
         const int item = prompt.mid(hash + 1).section(QLatin1Char(' '), 0, 0).toInt();
         FakeAnswer a;
@@ -257,7 +259,7 @@ void TestJudgeEngine::syntheticJudgeDerivesAnswersFromPrompt()
     engine.submit(batch(20));
     QTRY_VERIFY(c.idle);
     QCOMPARE(c.answers.size(), 20);
-    for (const JudgeResponse& r : std::as_const(c.answers))
+    for (const JudgeResponse &r : std::as_const(c.answers))
         QCOMPARE(AnswerParser::parseScore(r.text()).score, double(1 + r.tag.toInt() % 5));
 }
 
@@ -277,7 +279,7 @@ void TestJudgeEngine::cancelKeepsReceivedAnswers()
     QVERIFY(c.idle);
     QCOMPARE(c.answers.size(), 100);
     int ok = 0, cancelled = 0;
-    for (const JudgeResponse& r : std::as_const(c.answers)) {
+    for (const JudgeResponse &r : std::as_const(c.answers)) {
         ok += r.status == JudgeStatus::Ok ? 1 : 0;
         cancelled += r.status == JudgeStatus::Cancelled ? 1 : 0;
     }
@@ -296,9 +298,11 @@ void TestJudgeEngine::killMidBatchResendsOnlyInFlight()
     QVERIFY(server.listen());
     server.setLatencyMs(40);
     const int n = 600, concurrency = 16;
-    const QStringList args { QStringLiteral("--base-url"), server.baseUrl(), QStringLiteral("--project"), path,
-        QStringLiteral("--requests"), QString::number(n), QStringLiteral("--concurrency"), QString::number(concurrency),
-        QStringLiteral("--flush-ms"), QStringLiteral("50") };
+    const QStringList args{QStringLiteral("--base-url"),    server.baseUrl(),
+                           QStringLiteral("--project"),     path,
+                           QStringLiteral("--requests"),    QString::number(n),
+                           QStringLiteral("--concurrency"), QString::number(concurrency),
+                           QStringLiteral("--flush-ms"),    QStringLiteral("50")};
     QProcess child;
     child.setProcessChannelMode(QProcess::ForwardedChannels);
     child.start(QStringLiteral(JUDGE_BATCH_CHILD), args);
@@ -338,11 +342,11 @@ void TestJudgeEngine::killMidBatchResendsOnlyInFlight()
     // server after the reset; they are for in-flight (uncached) prompts, so they show up only
     // as repeats of prompts the restart also asked for, never as a cached prompt sent again.
     QSet<QByteArray> distinct;
-    for (const RecordedRequest& r : server.recorded())
+    for (const RecordedRequest &r : server.recorded())
         distinct.insert(r.body);
     QCOMPARE(int(distinct.size()), n - cached);
     QVERIFY2(server.requestCount() - int(distinct.size()) <= concurrency,
-        qPrintable(QString::number(server.requestCount())));
+             qPrintable(QString::number(server.requestCount())));
     auto project = Project::open(path);
     QVERIFY(project.ok());
     QCOMPARE(CallStore(project->get()).cacheSize(), n);
@@ -355,23 +359,23 @@ void TestJudgeEngine::cacheKeyCoversEverySamplingParameter()
     p.model = QStringLiteral("m");
     JudgeEngine engine(p, nullptr);
     const JudgeRequest base = batch(1).first();
-    QSet<QString> keys { engine.cacheKey(base) };
+    QSet<QString> keys{engine.cacheKey(base)};
     auto vary = [&](auto change) {
         JudgeRequest r = base;
         change(r);
         keys.insert(engine.cacheKey(r));
     };
-    vary([](JudgeRequest& r) { r.temperature = 0.5; });
-    vary([](JudgeRequest& r) { r.topP = 0.5; });
-    vary([](JudgeRequest& r) { r.maxTokens = 5; });
-    vary([](JudgeRequest& r) { r.n = 2; });
-    vary([](JudgeRequest& r) { r.seed = 1; });
-    vary([](JudgeRequest& r) { r.stop = { QStringLiteral("x") }; });
-    vary([](JudgeRequest& r) { r.logprobs = true; });
-    vary([](JudgeRequest& r) { r.responseFormat = QStringLiteral("json_object"); });
-    vary([](JudgeRequest& r) { r.sampleIndex = 1; });
-    vary([](JudgeRequest& r) { r.messages[1].content += QLatin1Char(' '); });
-    vary([](JudgeRequest& r) { r.messages[0].role = QStringLiteral("user"); });
+    vary([](JudgeRequest &r) { r.temperature = 0.5; });
+    vary([](JudgeRequest &r) { r.topP = 0.5; });
+    vary([](JudgeRequest &r) { r.maxTokens = 5; });
+    vary([](JudgeRequest &r) { r.n = 2; });
+    vary([](JudgeRequest &r) { r.seed = 1; });
+    vary([](JudgeRequest &r) { r.stop = {QStringLiteral("x")}; });
+    vary([](JudgeRequest &r) { r.logprobs = true; });
+    vary([](JudgeRequest &r) { r.responseFormat = QStringLiteral("json_object"); });
+    vary([](JudgeRequest &r) { r.sampleIndex = 1; });
+    vary([](JudgeRequest &r) { r.messages[1].content += QLatin1Char(' '); });
+    vary([](JudgeRequest &r) { r.messages[0].role = QStringLiteral("user"); });
     QCOMPARE(keys.size(), 12);
     JudgeRequest tagged = base;
     tagged.tag = QStringLiteral("other tag");

@@ -14,12 +14,14 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
+
 #include <cmath>
 
 using namespace rubric;
 using namespace rubric::test;
 
-class TestJudgeFaults : public QObject {
+class TestJudgeFaults : public QObject
+{
     Q_OBJECT
 private slots:
     void faultsAreRetriedAndNothingIsLost();
@@ -57,7 +59,7 @@ void TestJudgeFaults::faultsAreRetriedAndNothingIsLost()
 
     QCOMPARE(c.answers.size(), n);
     QSet<QString> tags;
-    for (const JudgeResponse& r : std::as_const(c.answers)) {
+    for (const JudgeResponse &r : std::as_const(c.answers)) {
         QVERIFY2(r.status == JudgeStatus::Ok, qPrintable(r.error));
         QCOMPARE(r.text(), QStringLiteral("Rating: [[3]]"));
         tags.insert(r.tag);
@@ -66,8 +68,8 @@ void TestJudgeFaults::faultsAreRetriedAndNothingIsLost()
     const int faults = server.totalFaults();
     QVERIFY2(faults > n / 10, qPrintable(QString::number(faults)));
     QCOMPARE(server.faultCount(FakeFault::Drop) > 0 && server.faultCount(FakeFault::Truncated) > 0
-            && server.faultCount(FakeFault::RateLimited) > 0 && server.faultCount(FakeFault::ServerError) > 0,
-        true);
+                     && server.faultCount(FakeFault::RateLimited) > 0 && server.faultCount(FakeFault::ServerError) > 0,
+             true);
     // Every fault costs exactly one more request. Most are retried by the engine; when a reused
     // keep-alive connection is dropped before any byte of the answer, Qt itself re-sends once.
     const JudgeStats s = engine.stats();
@@ -78,7 +80,7 @@ void TestJudgeFaults::faultsAreRetriedAndNothingIsLost()
     QVERIFY(resentByQt >= 0 && resentByQt <= server.faultCount(FakeFault::Drop));
     QVERIFY(s.retries >= faults - server.faultCount(FakeFault::Drop));
     int retriesInAnswers = 0;
-    for (const JudgeResponse& r : std::as_const(c.answers))
+    for (const JudgeResponse &r : std::as_const(c.answers))
         retriesInAnswers += r.retries;
     QCOMPARE(retriesInAnswers, s.retries);
     CallStore store(project->get());
@@ -94,7 +96,7 @@ void TestJudgeFaults::errorsAreNotCached()
     QVERIFY(project.ok());
     FakeLlmServer server;
     QVERIFY(server.listen());
-    server.scriptFaults({ FakeFault::BadRequest });
+    server.scriptFaults({FakeFault::BadRequest});
     JudgeEngine engine(profileFor(server), project->get());
     Collector c(engine);
     const auto one = batch(1);
@@ -150,7 +152,7 @@ void TestJudgeFaults::retryAfterIsHonoured()
     FakeLlmServer server;
     QVERIFY(server.listen());
     server.setRetryAfterSeconds(1);
-    server.scriptFaults({ FakeFault::RateLimited });
+    server.scriptFaults({FakeFault::RateLimited});
     JudgeEngine engine(profileFor(server), nullptr);
     engine.setRetryBackoff(1, 1); // the backoff alone would retry at once
     Collector c(engine);
@@ -168,7 +170,7 @@ void TestJudgeFaults::givesUpAfterMaxRetries()
 {
     FakeLlmServer server;
     QVERIFY(server.listen());
-    server.scriptFaults({ FakeFault::ServerError, FakeFault::ServerError, FakeFault::InvalidJson, FakeFault::None });
+    server.scriptFaults({FakeFault::ServerError, FakeFault::ServerError, FakeFault::InvalidJson, FakeFault::None});
     ProviderProfile p = profileFor(server);
     p.maxRetries = 2;
     JudgeEngine engine(p, nullptr);
@@ -181,7 +183,7 @@ void TestJudgeFaults::givesUpAfterMaxRetries()
     QCOMPARE(r.status, JudgeStatus::Failed);
     QCOMPARE(r.retries, 2);
     QVERIFY2(r.error.contains(QStringLiteral("3 attempts")) && r.error.contains(QStringLiteral("JSON")),
-        qPrintable(r.error));
+             qPrintable(r.error));
     QVERIFY(r.choices.isEmpty()); // a failure is never turned into an answer
 }
 
@@ -236,7 +238,7 @@ void TestJudgeFaults::anthropicRefusesSeveralChoices()
     Collector c(engine);
     JudgeRequest r = batch(1).first();
     r.n = 3;
-    engine.submit({ r });
+    engine.submit({r});
     QTRY_VERIFY(c.idle);
     QCOMPARE(c.answers.value(0).status, JudgeStatus::Failed);
     QVERIFY(c.answers.value(0).error.contains(QStringLiteral("sampleIndex")));
@@ -267,15 +269,15 @@ void TestJudgeFaults::keyReachesServerButNoFile()
     QVERIFY(server.listen());
     server.setRecording(true);
     // The second request fails with a server message that echoes the key back.
-    server.setJudge([key](const QJsonObject& body) {
+    server.setJudge([key](const QJsonObject &body) {
         FakeAnswer a;
         if (body.value(QStringLiteral("messages"))
-                .toArray()
-                .last()
-                .toObject()
-                .value(QStringLiteral("content"))
-                .toString()
-                .contains(QStringLiteral("#1"))) {
+                    .toArray()
+                    .last()
+                    .toObject()
+                    .value(QStringLiteral("content"))
+                    .toString()
+                    .contains(QStringLiteral("#1"))) {
             a.httpStatus = 401;
             a.errorMessage = QStringLiteral("Incorrect API key provided: ") + QString::fromLatin1(key);
         }
@@ -292,7 +294,7 @@ void TestJudgeFaults::keyReachesServerButNoFile()
         engine.submit(batch(2));
         QTRY_VERIFY(c.idle);
         QCOMPARE(c.answers.size(), 2);
-        for (const JudgeResponse& r : std::as_const(c.answers))
+        for (const JudgeResponse &r : std::as_const(c.answers))
             errors << r.error;
     }
     const auto rec = server.recorded();
@@ -311,7 +313,7 @@ void TestJudgeFaults::keyReachesServerButNoFile()
     // Every byte the project wrote (main file, WAL, shared memory).
     project->reset();
     int scanned = 0;
-    for (const QFileInfo& fi : QDir(dir.path()).entryInfoList(QDir::Files)) {
+    for (const QFileInfo &fi : QDir(dir.path()).entryInfoList(QDir::Files)) {
         const QByteArray bytes = readAll(fi.absoluteFilePath());
         scanned += bytes.isEmpty() ? 0 : 1;
         QVERIFY2(!bytes.contains(key), qPrintable(fi.fileName()));
@@ -332,7 +334,7 @@ void TestJudgeFaults::missingKeyVariableFails()
     engine.submit(batch(3));
     QTRY_VERIFY(c.idle);
     QCOMPARE(c.answers.size(), 3);
-    for (const JudgeResponse& r : std::as_const(c.answers)) {
+    for (const JudgeResponse &r : std::as_const(c.answers)) {
         QCOMPARE(r.status, JudgeStatus::Failed);
         QVERIFY(r.error.contains(QStringLiteral("RUBRIC_TEST_NO_SUCH_KEY")));
     }

@@ -25,7 +25,8 @@ void TestTokenBucket::unlimitedAlwaysGives()
 void TestTokenBucket::refillsAtTheMinuteRate()
 {
     qint64 now = 0;
-    TokenBucket b(600, [&] { return now; }, 10); // 10 per second, burst 10
+    TokenBucket b(
+            600, [&] { return now; }, 10); // 10 per second, burst 10
     for (int i = 0; i < 10; ++i)
         QVERIFY(b.tryTake(1));
     QVERIFY(!b.tryTake(1));
@@ -41,8 +42,9 @@ void TestTokenBucket::refillsAtTheMinuteRate()
 void TestTokenBucket::oversizedRequestWaitsForAFullBucket()
 {
     qint64 now = 0;
-    TokenBucket b(6000, [&] { return now; }, 1000); // 100 tokens/s, capacity 1000
-    QVERIFY(b.tryTake(5000));                       // allowed from a full bucket, leaves a debt
+    TokenBucket b(
+            6000, [&] { return now; }, 1000); // 100 tokens/s, capacity 1000
+    QVERIFY(b.tryTake(5000));                 // allowed from a full bucket, leaves a debt
     QCOMPARE(b.level(), -4000.0);
     QCOMPARE(b.msUntil(10), 40100);
     now += 40100;

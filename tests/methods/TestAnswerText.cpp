@@ -21,10 +21,12 @@ void TestAnswerText::hypotheses_data()
     QTest::addColumn<QString>("text");
     QTest::addColumn<QStringList>("expected");
     QTest::newRow("paper format") << "Proposed:\nhypothesis1. [Flow: 1 when…, 5 when…]\nhypothesis2. Order matters."
-                                  << QStringList{QStringLiteral("Flow: 1 when…, 5 when…"), QStringLiteral("Order matters.")};
+                                  << QStringList{QStringLiteral("Flow: 1 when…, 5 when…"),
+                                                 QStringLiteral("Order matters.")};
     QTest::newRow("spaced and colon") << "Hypothesis 1: A.\n\nHypothesis 2) B\nspans lines."
                                       << QStringList{QStringLiteral("A."), QStringLiteral("B spans lines.")};
-    QTest::newRow("numbered fallback") << "1. First one\n2. Second one" << QStringList{QStringLiteral("First one"), QStringLiteral("Second one")};
+    QTest::newRow("numbered fallback") << "1. First one\n2. Second one"
+                                       << QStringList{QStringLiteral("First one"), QStringLiteral("Second one")};
     QTest::newRow("nothing") << "I cannot help with that." << QStringList{};
 }
 
@@ -39,7 +41,8 @@ void TestAnswerText::steps()
 {
     QCOMPARE(answer::steps(QStringLiteral("1. Read.\n2. Compare\n   carefully.\n3. Score.")),
              (QStringList{QStringLiteral("Read."), QStringLiteral("Compare carefully."), QStringLiteral("Score.")}));
-    QCOMPARE(answer::steps(QStringLiteral("Read.\nScore.")), (QStringList{QStringLiteral("Read."), QStringLiteral("Score.")}));
+    QCOMPARE(answer::steps(QStringLiteral("Read.\nScore.")),
+             (QStringList{QStringLiteral("Read."), QStringLiteral("Score.")}));
 }
 
 void TestAnswerText::finalYesNo_data()

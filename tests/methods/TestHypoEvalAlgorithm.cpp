@@ -67,7 +67,8 @@ struct World
             break;
         }
         case HypoTask::Kind::Redundancy:
-            a.redundant = t.hypotheses[0].contains(QLatin1String("DUP")) && t.hypotheses[1].contains(QLatin1String("DUP"));
+            a.redundant
+                    = t.hypotheses[0].contains(QLatin1String("DUP")) && t.hypotheses[1].contains(QLatin1String("DUP"));
             break;
         default:
             a.hypotheses = generate(t);
@@ -243,7 +244,8 @@ void TestHypoEvalAlgorithm::deterministicForSeed()
     other.seed = 2;
     World w3;
     HypoEvalAlgorithm c(other, makeTrain(30, w3), true);
-    QVERIFY(c.initSamples()[0].itemId != a.initSamples()[0].itemId || c.initSamples()[1].itemId != a.initSamples()[1].itemId);
+    QVERIFY(c.initSamples()[0].itemId != a.initSamples()[0].itemId
+            || c.initSamples()[1].itemId != a.initSamples()[1].itemId);
 }
 
 void TestHypoEvalAlgorithm::paramsFromSettings_data()
@@ -251,13 +253,20 @@ void TestHypoEvalAlgorithm::paramsFromSettings_data()
     QTest::addColumn<QString>("key");
     QTest::addColumn<QString>("value");
     QTest::addColumn<bool>("ok");
-    QTest::newRow("k") << "k" << "7" << true;
-    QTest::newRow("prefixed") << "hypoeval.alpha" << "0.25" << true;
-    QTest::newRow("merge all") << "merge" << "all" << true;
-    QTest::newRow("merge bad") << "merge" << "some" << false;
-    QTest::newRow("unknown") << "gamma" << "1" << false;
-    QTest::newRow("not a number") << "w_max" << "ten" << false;
-    QTest::newRow("zero h_ev") << "h_ev" << "0" << false;
+    QTest::newRow("k") << "k"
+                       << "7" << true;
+    QTest::newRow("prefixed") << "hypoeval.alpha"
+                              << "0.25" << true;
+    QTest::newRow("merge all") << "merge"
+                               << "all" << true;
+    QTest::newRow("merge bad") << "merge"
+                               << "some" << false;
+    QTest::newRow("unknown") << "gamma"
+                             << "1" << false;
+    QTest::newRow("not a number") << "w_max"
+                                  << "ten" << false;
+    QTest::newRow("zero h_ev") << "h_ev"
+                               << "0" << false;
 }
 
 void TestHypoEvalAlgorithm::paramsFromSettings()

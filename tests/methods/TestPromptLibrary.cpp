@@ -41,11 +41,21 @@ void TestPromptLibrary::builtinsRender_data()
     QTest::addColumn<QString>("name");
     QTest::addColumn<QString>("task");
     QTest::addColumn<QString>("mustContain");
-    QTest::newRow("hypoeval score, summary") << "hypoeval_score" << "summarization" << "Summary: OUT";
-    QTest::newRow("hypoeval score, story") << "hypoeval_score" << "story" << "Story: OUT";
-    QTest::newRow("generate names count") << "hypoeval_generate" << "summarization" << "Propose 5 possible hypotheses";
-    QTest::newRow("geval score has steps") << "geval_score" << "summarization" << "1. Read it.\n2. Judge it.";
-    QTest::newRow("geval steps has definition") << "geval_steps" << "summarization" << "Coherence (1-5) - fits together";
+    QTest::newRow("hypoeval score, summary") << "hypoeval_score"
+                                             << "summarization"
+                                             << "Summary: OUT";
+    QTest::newRow("hypoeval score, story") << "hypoeval_score"
+                                           << "story"
+                                           << "Story: OUT";
+    QTest::newRow("generate names count") << "hypoeval_generate"
+                                          << "summarization"
+                                          << "Propose 5 possible hypotheses";
+    QTest::newRow("geval score has steps") << "geval_score"
+                                           << "summarization"
+                                           << "1. Read it.\n2. Judge it.";
+    QTest::newRow("geval steps has definition") << "geval_steps"
+                                                << "summarization"
+                                                << "Coherence (1-5) - fits together";
 }
 
 void TestPromptLibrary::builtinsRender()
@@ -53,7 +63,8 @@ void TestPromptLibrary::builtinsRender()
     QFETCH(QString, name);
     QFETCH(QString, task);
     QFETCH(QString, mustContain);
-    QVariantMap c = PromptLibrary::taskContext(task, Aspect{QStringLiteral("coherence"), QStringLiteral("fits together"), 1, 5});
+    QVariantMap c = PromptLibrary::taskContext(
+            task, Aspect{QStringLiteral("coherence"), QStringLiteral("fits together"), 1, 5});
     c.insert(QStringLiteral("source"), QStringLiteral("SRC"));
     c.insert(QStringLiteral("output"), QStringLiteral("OUT"));
     c.insert(QStringLiteral("hypothesis"), QStringLiteral("H"));
@@ -62,8 +73,10 @@ void TestPromptLibrary::builtinsRender()
     c.insert(QStringLiteral("observations"), QVariantList{QVariantMap{{QStringLiteral("source"), QStringLiteral("s")},
                                                                       {QStringLiteral("output"), QStringLiteral("o")},
                                                                       {QStringLiteral("score"), 3.5}}});
-    c.insert(QStringLiteral("steps"), QVariantList{QVariantMap{{QStringLiteral("index"), 1}, {QStringLiteral("text"), QStringLiteral("Read it.")}},
-                                                   QVariantMap{{QStringLiteral("index"), 2}, {QStringLiteral("text"), QStringLiteral("Judge it.")}}});
+    c.insert(QStringLiteral("steps"),
+             QVariantList{
+                     QVariantMap{{QStringLiteral("index"), 1}, {QStringLiteral("text"), QStringLiteral("Read it.")}},
+                     QVariantMap{{QStringLiteral("index"), 2}, {QStringLiteral("text"), QStringLiteral("Judge it.")}}});
     auto r = PromptLibrary().render(name, c);
     QVERIFY2(r.ok(), qPrintable(r.errorString()));
     QCOMPARE(r->messages.size(), 2);
@@ -77,13 +90,16 @@ void TestPromptLibrary::builtinsRender()
 
 void TestPromptLibrary::rendersListsWithoutEscaping()
 {
-    PromptTemplate t{QStringLiteral("t"),
-                     QStringLiteral("=== system ===\nS {{a}}\n=== user ===\n{{#xs}}[{{i}}:{{t}}]{{/xs}}{{^none}} none{{/none}}"),
-                     QStringLiteral("builtin"), QStringLiteral("h")};
-    auto r = PromptLibrary::render(t, {{QStringLiteral("a"), QStringLiteral("<b>&\"x\"")},
-                                       {QStringLiteral("xs"), QVariantList{QVariantMap{{QStringLiteral("i"), 1}, {QStringLiteral("t"), QStringLiteral("x")}},
-                                                                          QVariantMap{{QStringLiteral("i"), 2}, {QStringLiteral("t"), QStringLiteral("y")}}}},
-                                       {QStringLiteral("none"), false}});
+    PromptTemplate t{
+            QStringLiteral("t"),
+            QStringLiteral("=== system ===\nS {{a}}\n=== user ===\n{{#xs}}[{{i}}:{{t}}]{{/xs}}{{^none}} none{{/none}}"),
+            QStringLiteral("builtin"), QStringLiteral("h")};
+    auto r = PromptLibrary::render(
+            t, {{QStringLiteral("a"), QStringLiteral("<b>&\"x\"")},
+                {QStringLiteral("xs"),
+                 QVariantList{QVariantMap{{QStringLiteral("i"), 1}, {QStringLiteral("t"), QStringLiteral("x")}},
+                              QVariantMap{{QStringLiteral("i"), 2}, {QStringLiteral("t"), QStringLiteral("y")}}}},
+                {QStringLiteral("none"), false}});
     QVERIFY2(r.ok(), qPrintable(r.errorString()));
     QCOMPARE(r->messages[0].content, QStringLiteral("S <b>&\"x\""));
     QCOMPARE(r->messages[1].content, QStringLiteral("[1:x][2:y] none"));
@@ -96,7 +112,8 @@ void TestPromptLibrary::projectOverrideWins()
     QVERIFY(p.ok());
     PromptLibrary lib(p->get());
     const QString builtinHash = lib.get(QStringLiteral("hypoeval_score"))->hash;
-    QVERIFY(lib.setOverride(QStringLiteral("hypoeval_score"), QStringLiteral("=== system ===\nmine\n=== user ===\n{{output}}")));
+    QVERIFY(lib.setOverride(QStringLiteral("hypoeval_score"),
+                            QStringLiteral("=== system ===\nmine\n=== user ===\n{{output}}")));
     auto t = lib.get(QStringLiteral("hypoeval_score"));
     QCOMPARE(t->source, QStringLiteral("project"));
     QVERIFY(t->hash != builtinHash);

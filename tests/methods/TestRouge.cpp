@@ -34,15 +34,21 @@ void TestRouge::scores_data()
     QTest::addColumn<double>("r2");
     QTest::addColumn<double>("rl");
     // 5 of 6 unigrams shared; bigrams the-cat, on-the, the-mat shared of 5; LCS the cat on the mat = 5
-    QTest::newRow("cat on mat") << "the cat sat on the mat" << "the cat is on the mat" << 5.0 / 6 << 3.0 / 5 << 5.0 / 6;
+    QTest::newRow("cat on mat") << "the cat sat on the mat"
+                                << "the cat is on the mat" << 5.0 / 6 << 3.0 / 5 << 5.0 / 6;
     // unigrams a,c: P 2/4, R 2/3 → F 4/7; no shared bigram; LCS a c = 2
-    QTest::newRow("partial") << "a b c d" << "a c e" << 4.0 / 7 << 0.0 << 4.0 / 7;
+    QTest::newRow("partial") << "a b c d"
+                             << "a c e" << 4.0 / 7 << 0.0 << 4.0 / 7;
     // clipping: 'the' counted once (reference has one): P 1/3, R 1/2 → F 0.4
-    QTest::newRow("clipped counts") << "the the the" << "the cat" << 0.4 << 0.0 << 0.4;
+    QTest::newRow("clipped counts") << "the the the"
+                                    << "the cat" << 0.4 << 0.0 << 0.4;
     // LCS need not be contiguous: 3 of 5 and 3 of 3 → 0.75; bigrams none shared
-    QTest::newRow("gapped lcs") << "w1 x w2 y w3" << "w1 w2 w3" << 0.75 << 0.0 << 0.75;
-    QTest::newRow("case and punctuation") << "Hello, World!" << "hello world" << 1.0 << 1.0 << 1.0;
-    QTest::newRow("empty candidate") << "" << "some words" << 0.0 << 0.0 << 0.0;
+    QTest::newRow("gapped lcs") << "w1 x w2 y w3"
+                                << "w1 w2 w3" << 0.75 << 0.0 << 0.75;
+    QTest::newRow("case and punctuation") << "Hello, World!"
+                                          << "hello world" << 1.0 << 1.0 << 1.0;
+    QTest::newRow("empty candidate") << ""
+                                     << "some words" << 0.0 << 0.0 << 0.0;
 }
 
 void TestRouge::scores()
@@ -63,10 +69,22 @@ void TestRouge::baselinesStoredAsJudges()
     auto p = Project::open(dir.filePath(QStringLiteral("p.rubric")));
     QVERIFY(p.ok());
     Project *project = p->get();
-    QVERIFY(project->addItems({Item{QStringLiteral("a"), QStringLiteral("g"), QStringLiteral("s"), QStringLiteral("src"),
-                                    QStringLiteral("the cat sat on the mat"), QStringLiteral("the cat is on the mat"), {}, 0},
-                               Item{QStringLiteral("b"), QStringLiteral("g"), QStringLiteral("s"), QStringLiteral("src"),
-                                    QStringLiteral("no reference here"), QString(), {}, 1}}));
+    QVERIFY(project->addItems({Item{QStringLiteral("a"),
+                                    QStringLiteral("g"),
+                                    QStringLiteral("s"),
+                                    QStringLiteral("src"),
+                                    QStringLiteral("the cat sat on the mat"),
+                                    QStringLiteral("the cat is on the mat"),
+                                    {},
+                                    0},
+                               Item{QStringLiteral("b"),
+                                    QStringLiteral("g"),
+                                    QStringLiteral("s"),
+                                    QStringLiteral("src"),
+                                    QStringLiteral("no reference here"),
+                                    QString(),
+                                    {},
+                                    1}}));
     QVERIFY(project->upsertAspect(Aspect{QStringLiteral("coherence"), {}, 1, 5}));
     QVERIFY(project->upsertAspect(Aspect{QStringLiteral("fluency"), {}, 1, 5}));
     auto written = OfflineBaselines::computeAndStore(project, {QStringLiteral("coherence"), QStringLiteral("fluency")});

@@ -20,8 +20,8 @@ QVector<ScoredItem> synthetic(quint64 seed, int groups = 100, int perGroup = 16)
     for (int g = 0; g < groups; ++g)
         for (int s = 0; s < perGroup; ++s) {
             const double h = std::round(3 + z(rng) + 0.02 * s);
-            items.append({QStringLiteral("%1-%2").arg(g).arg(s), QStringLiteral("g%1").arg(g), QStringLiteral("s%1").arg(s),
-                          h, h + z(rng)});
+            items.append({QStringLiteral("%1-%2").arg(g).arg(s), QStringLiteral("g%1").arg(g),
+                          QStringLiteral("s%1").arg(s), h, h + z(rng)});
         }
     return items;
 }
@@ -60,7 +60,8 @@ void TestBootstrap::reproducibleForSeed()
         QCOMPARE(a[k].lo, b[k].lo);
         QCOMPARE(a[k].hi, b[k].hi);
     }
-    QVERIFY(a[Coefficient::Pearson].lo != c[Coefficient::Pearson].lo || a[Coefficient::Pearson].hi != c[Coefficient::Pearson].hi);
+    QVERIFY(a[Coefficient::Pearson].lo != c[Coefficient::Pearson].lo
+            || a[Coefficient::Pearson].hi != c[Coefficient::Pearson].hi);
 }
 
 void TestBootstrap::coversPointEstimate_data()
@@ -77,8 +78,11 @@ void TestBootstrap::coversPointEstimate()
     for (Coefficient k : kCoefficients) {
         const Interval iv = ci[k];
         QVERIFY(!std::isnan(iv.lo) && !std::isnan(iv.hi));
-        QVERIFY2(iv.lo <= point.value(k) && point.value(k) <= iv.hi,
-                 qPrintable(QStringLiteral("%1: %2 not in [%3, %4]").arg(coefficientName(k)).arg(point.value(k)).arg(iv.lo).arg(iv.hi)));
+        QVERIFY2(iv.lo <= point.value(k) && point.value(k) <= iv.hi, qPrintable(QStringLiteral("%1: %2 not in [%3, %4]")
+                                                                                        .arg(coefficientName(k))
+                                                                                        .arg(point.value(k))
+                                                                                        .arg(iv.lo)
+                                                                                        .arg(iv.hi)));
         QVERIFY(iv.hi - iv.lo < 0.5);
         QVERIFY(iv.hi > iv.lo);
     }

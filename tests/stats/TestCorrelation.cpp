@@ -86,7 +86,8 @@ void TestCorrelation::againstScipy()
     QFETCH(QJsonObject, c);
     const auto x = toVector(c.value(QStringLiteral("x")).toArray());
     const auto y = toVector(c.value(QStringLiteral("y")).toArray());
-    const struct {
+    const struct
+    {
         const char *name;
         double got;
     } rows[] = {{"pearson", pearson(x, y)}, {"spearman", spearman(x, y)}, {"kendall", kendallTauB(x, y)}};
@@ -96,8 +97,10 @@ void TestCorrelation::againstScipy()
             QVERIFY2(std::isnan(r.got), r.name);
         } else {
             QVERIFY2(!std::isnan(r.got), r.name);
-            QVERIFY2(std::abs(r.got - want) <= 1e-9,
-                     qPrintable(QStringLiteral("%1: got %2, scipy %3").arg(QLatin1String(r.name)).arg(r.got, 0, 'g', 17).arg(want, 0, 'g', 17)));
+            QVERIFY2(std::abs(r.got - want) <= 1e-9, qPrintable(QStringLiteral("%1: got %2, scipy %3")
+                                                                        .arg(QLatin1String(r.name))
+                                                                        .arg(r.got, 0, 'g', 17)
+                                                                        .arg(want, 0, 'g', 17)));
         }
     }
 }
@@ -118,7 +121,8 @@ void TestCorrelation::knightMatchesDefinition()
         if (std::isnan(slow))
             QVERIFY(std::isnan(fast));
         else
-            QVERIFY2(std::abs(fast - slow) < 1e-12, qPrintable(QStringLiteral("n=%1 %2 vs %3").arg(n).arg(fast).arg(slow)));
+            QVERIFY2(std::abs(fast - slow) < 1e-12,
+                     qPrintable(QStringLiteral("n=%1 %2 vs %3").arg(n).arg(fast).arg(slow)));
     }
 }
 

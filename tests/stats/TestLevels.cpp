@@ -110,11 +110,11 @@ void TestLevels::summEvalAgainstScipy()
     QFile ref(QStringLiteral(RUBRIC_TEST_DATA "/reference.json"));
     QVERIFY(ref.open(QIODevice::ReadOnly));
     const QJsonObject want = QJsonDocument::fromJson(ref.readAll())
-                                 .object()
-                                 .value(QStringLiteral("summeval_levels"))
-                                 .toObject()
-                                 .value(level)
-                                 .toObject();
+                                     .object()
+                                     .value(QStringLiteral("summeval_levels"))
+                                     .toObject()
+                                     .value(level)
+                                     .toObject();
     QVERIFY(!want.isEmpty());
     QFile data(QStringLiteral(RUBRIC_SHARED_DATA "/summeval/summeval_bartscore_data.json"));
     if (!data.exists())
@@ -135,8 +135,10 @@ void TestLevels::summEvalAgainstScipy()
     QCOMPARE(c.groupsUsed, want.value(QStringLiteral("groups_used")).toInt());
     for (Coefficient k : kCoefficients) {
         const double w = want.value(coefficientName(k)).toDouble();
-        QVERIFY2(std::abs(c.value(k) - w) < 1e-9,
-                 qPrintable(QStringLiteral("%1: %2 vs scipy %3").arg(coefficientName(k)).arg(c.value(k), 0, 'g', 17).arg(w, 0, 'g', 17)));
+        QVERIFY2(std::abs(c.value(k) - w) < 1e-9, qPrintable(QStringLiteral("%1: %2 vs scipy %3")
+                                                                     .arg(coefficientName(k))
+                                                                     .arg(c.value(k), 0, 'g', 17)
+                                                                     .arg(w, 0, 'g', 17)));
     }
 }
 

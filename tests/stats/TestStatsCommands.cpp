@@ -106,9 +106,9 @@ void TestStatsCommands::importScoresCsvAndJson()
     for (int i = 0; i < 40; ++i)
         csv += (i == 7 ? QByteArray() : QByteArray::number(human(i, 0) + (i % 4) * 0.5)) + ",x\n";
     writeFile(m_dir.filePath(QStringLiteral("noisy.csv")), csv);
-    Run r = rubricCli({QStringLiteral("import-scores"), m_dir.filePath(QStringLiteral("noisy.csv")), QStringLiteral("--project"),
-                       m_project, QStringLiteral("--judge"), QStringLiteral("noisy"), QStringLiteral("--score"),
-                       QStringLiteral("coherence=coh"), QStringLiteral("--json")});
+    Run r = rubricCli({QStringLiteral("import-scores"), m_dir.filePath(QStringLiteral("noisy.csv")),
+                       QStringLiteral("--project"), m_project, QStringLiteral("--judge"), QStringLiteral("noisy"),
+                       QStringLiteral("--score"), QStringLiteral("coherence=coh"), QStringLiteral("--json")});
     QVERIFY2(r.code == 0, r.err.constData());
     QCOMPARE(r.json().value(QStringLiteral("scores")).toInt(), 39);
     QCOMPARE(r.json().value(QStringLiteral("missing")).toInt(), 1);
@@ -127,9 +127,10 @@ void TestStatsCommands::importScoresCsvAndJson()
                                {QStringLiteral("scores"), QJsonObject{{QStringLiteral("c"), sum / n}}}});
     }
     writeFile(m_dir.filePath(QStringLiteral("mean.json")), QJsonDocument(arr).toJson());
-    r = rubricCli({QStringLiteral("import-scores"), m_dir.filePath(QStringLiteral("mean.json")), QStringLiteral("--project"),
-                   m_project, QStringLiteral("--judge"), QStringLiteral("mean"), QStringLiteral("--id"), QStringLiteral("item"),
-                   QStringLiteral("--score"), QStringLiteral("coherence=scores.c")});
+    r = rubricCli({QStringLiteral("import-scores"), m_dir.filePath(QStringLiteral("mean.json")),
+                   QStringLiteral("--project"), m_project, QStringLiteral("--judge"), QStringLiteral("mean"),
+                   QStringLiteral("--id"), QStringLiteral("item"), QStringLiteral("--score"),
+                   QStringLiteral("coherence=scores.c")});
     QVERIFY2(r.code == 0, r.err.constData());
     auto p = Project::open(m_project);
     QVERIFY(p);
@@ -142,20 +143,23 @@ void TestStatsCommands::importScoresCsvAndJson()
 void TestStatsCommands::importScoresIsAllOrNothing()
 {
     writeFile(m_dir.filePath(QStringLiteral("bad.tsv")), "id\tcoh\n1\t3\n2\tgood\n");
-    Run r = rubricCli({QStringLiteral("import-scores"), m_dir.filePath(QStringLiteral("bad.tsv")), QStringLiteral("--project"),
-                       m_project, QStringLiteral("--judge"), QStringLiteral("bad"), QStringLiteral("--id"), QStringLiteral("id"),
-                       QStringLiteral("--score"), QStringLiteral("coherence=coh")});
+    Run r = rubricCli({QStringLiteral("import-scores"), m_dir.filePath(QStringLiteral("bad.tsv")),
+                       QStringLiteral("--project"), m_project, QStringLiteral("--judge"), QStringLiteral("bad"),
+                       QStringLiteral("--id"), QStringLiteral("id"), QStringLiteral("--score"),
+                       QStringLiteral("coherence=coh")});
     QCOMPARE(r.code, 1);
     QVERIFY2(r.err.contains("bad.tsv:3: coh: not a number"), r.err.constData());
     writeFile(m_dir.filePath(QStringLiteral("unknown.jsonl")), "{\"id\": 1, \"coh\": 2}\n\n{\"id\": 99, \"coh\": 2}\n");
-    r = rubricCli({QStringLiteral("import-scores"), m_dir.filePath(QStringLiteral("unknown.jsonl")), QStringLiteral("--project"),
-                   m_project, QStringLiteral("--judge"), QStringLiteral("bad"), QStringLiteral("--id"), QStringLiteral("id"),
-                   QStringLiteral("--score"), QStringLiteral("coherence=coh")});
+    r = rubricCli({QStringLiteral("import-scores"), m_dir.filePath(QStringLiteral("unknown.jsonl")),
+                   QStringLiteral("--project"), m_project, QStringLiteral("--judge"), QStringLiteral("bad"),
+                   QStringLiteral("--id"), QStringLiteral("id"), QStringLiteral("--score"),
+                   QStringLiteral("coherence=coh")});
     QCOMPARE(r.code, 1);
     QVERIFY2(r.err.contains("unknown.jsonl:3: id: no item with id '99'"), r.err.constData());
-    r = rubricCli({QStringLiteral("import-scores"), m_dir.filePath(QStringLiteral("unknown.jsonl")), QStringLiteral("--project"),
-                   m_project, QStringLiteral("--judge"), QStringLiteral("bad"), QStringLiteral("--id"), QStringLiteral("id"),
-                   QStringLiteral("--score"), QStringLiteral("coherence=missing_field")});
+    r = rubricCli({QStringLiteral("import-scores"), m_dir.filePath(QStringLiteral("unknown.jsonl")),
+                   QStringLiteral("--project"), m_project, QStringLiteral("--judge"), QStringLiteral("bad"),
+                   QStringLiteral("--id"), QStringLiteral("id"), QStringLiteral("--score"),
+                   QStringLiteral("coherence=missing_field")});
     QCOMPARE(r.code, 1);
     QVERIFY2(r.err.contains("unknown.jsonl:1: missing_field: field not found"), r.err.constData());
     auto p = Project::open(m_project);
@@ -174,9 +178,9 @@ void TestStatsCommands::correlateMatchesLibrary_data()
 void TestStatsCommands::correlateMatchesLibrary()
 {
     QFETCH(QString, level);
-    const Run r = rubricCli({QStringLiteral("correlate"), QStringLiteral("--project"), m_project, QStringLiteral("--aspect"),
-                             QStringLiteral("coherence"), QStringLiteral("--judge"), QStringLiteral("noisy"),
-                             QStringLiteral("--level"), level, QStringLiteral("--json")});
+    const Run r = rubricCli({QStringLiteral("correlate"), QStringLiteral("--project"), m_project,
+                             QStringLiteral("--aspect"), QStringLiteral("coherence"), QStringLiteral("--judge"),
+                             QStringLiteral("noisy"), QStringLiteral("--level"), level, QStringLiteral("--json")});
     QVERIFY2(r.code == 0, r.err.constData());
     const QJsonObject o = r.json();
     for (const char *key : {"aspect", "judge", "level", "split", "n", "groups_used", "pearson", "spearman", "kendall"})
@@ -208,24 +212,28 @@ void TestStatsCommands::correlateDefaultSplitAndBootstrap()
             roles.insert(QString::number(i), i < 12 ? SplitRole::Train : SplitRole::Test);
         QVERIFY((*p)->setSplit(roles));
     }
-    const QStringList base{QStringLiteral("correlate"), QStringLiteral("--project"), m_project, QStringLiteral("--aspect"),
-                           QStringLiteral("coherence"), QStringLiteral("--judge"), QStringLiteral("mean"), QStringLiteral("--json")};
+    const QStringList base{QStringLiteral("correlate"), QStringLiteral("--project"), m_project,
+                           QStringLiteral("--aspect"),  QStringLiteral("coherence"), QStringLiteral("--judge"),
+                           QStringLiteral("mean"),      QStringLiteral("--json")};
     Run r = rubricCli(base);
     QVERIFY2(r.code == 0, r.err.constData());
     QCOMPARE(r.json().value(QStringLiteral("split")).toString(), QStringLiteral("test"));
     QCOMPARE(r.json().value(QStringLiteral("n")).toInt(), 28);
     QCOMPARE(r.json().value(QStringLiteral("pearson")).toDouble(), 1.0); // the judge is the human mean
 
-    r = rubricCli(base + QStringList{QStringLiteral("--split"), QStringLiteral("train"), QStringLiteral("--judge"),
-                                     QStringLiteral("noisy")});
+    r = rubricCli(base
+                  + QStringList{QStringLiteral("--split"), QStringLiteral("train"), QStringLiteral("--judge"),
+                                QStringLiteral("noisy")});
     QVERIFY2(r.code == 0, r.err.constData());
     QCOMPARE(r.json().value(QStringLiteral("n")).toInt(), 11); // item 7 has no score
 
-    const QStringList boot = QStringList{QStringLiteral("correlate"), QStringLiteral("--project"), m_project,
-                                         QStringLiteral("--aspect"), QStringLiteral("coherence"), QStringLiteral("--judge"),
-                                         QStringLiteral("noisy"), QStringLiteral("--split"), QStringLiteral("all"),
-                                         QStringLiteral("--level"), QStringLiteral("group"), QStringLiteral("--bootstrap"),
-                                         QStringLiteral("200"), QStringLiteral("--seed"), QStringLiteral("5"), QStringLiteral("--json")};
+    const QStringList boot
+            = QStringList{QStringLiteral("correlate"), QStringLiteral("--project"), m_project,
+                          QStringLiteral("--aspect"),  QStringLiteral("coherence"), QStringLiteral("--judge"),
+                          QStringLiteral("noisy"),     QStringLiteral("--split"),   QStringLiteral("all"),
+                          QStringLiteral("--level"),   QStringLiteral("group"),     QStringLiteral("--bootstrap"),
+                          QStringLiteral("200"),       QStringLiteral("--seed"),    QStringLiteral("5"),
+                          QStringLiteral("--json")};
     const Run a = rubricCli(boot), b = rubricCli(boot);
     QVERIFY2(a.code == 0, a.err.constData());
     QCOMPARE(a.out, b.out); // same seed, same intervals
@@ -247,18 +255,20 @@ void TestStatsCommands::correlateDefaultSplitAndBootstrap()
 
 void TestStatsCommands::compareTwoJudges()
 {
-    const Run r = rubricCli({QStringLiteral("compare"), QStringLiteral("--project"), m_project, QStringLiteral("--aspect"),
-                             QStringLiteral("coherence"), QStringLiteral("--judge"), QStringLiteral("mean"),
-                             QStringLiteral("--judge"), QStringLiteral("noisy"), QStringLiteral("--split"), QStringLiteral("all"),
-                             QStringLiteral("--bootstrap"), QStringLiteral("300"), QStringLiteral("--permutations"),
-                             QStringLiteral("300"), QStringLiteral("--json")});
+    const Run r = rubricCli(
+            {QStringLiteral("compare"), QStringLiteral("--project"), m_project, QStringLiteral("--aspect"),
+             QStringLiteral("coherence"), QStringLiteral("--judge"), QStringLiteral("mean"), QStringLiteral("--judge"),
+             QStringLiteral("noisy"), QStringLiteral("--split"), QStringLiteral("all"), QStringLiteral("--bootstrap"),
+             QStringLiteral("300"), QStringLiteral("--permutations"), QStringLiteral("300"), QStringLiteral("--json")});
     QVERIFY2(r.code == 0, r.err.constData());
     const QJsonObject o = r.json();
     QCOMPARE(o.value(QStringLiteral("n")).toInt(), 39);
     const double x = o.value(QStringLiteral("x")).toObject().value(QStringLiteral("pearson")).toDouble();
     const double y = o.value(QStringLiteral("y")).toObject().value(QStringLiteral("pearson")).toDouble();
     QCOMPARE(x, 1.0);
-    QVERIFY(std::abs(o.value(QStringLiteral("difference")).toObject().value(QStringLiteral("pearson")).toDouble() - (x - y)) < 1e-12);
+    QVERIFY(std::abs(o.value(QStringLiteral("difference")).toObject().value(QStringLiteral("pearson")).toDouble()
+                     - (x - y))
+            < 1e-12);
     const QJsonArray ci = o.value(QStringLiteral("ci")).toObject().value(QStringLiteral("pearson")).toArray();
     QCOMPARE(ci.size(), 2);
     QVERIFY(ci[0].toDouble() <= x - y && x - y <= ci[1].toDouble());
@@ -276,29 +286,34 @@ void TestStatsCommands::agreement()
     const auto m = stats::gatherCoders(**p, QStringLiteral("coherence"), SplitFilter::All);
     QVERIFY(m);
     QCOMPARE(m->coders, (QStringList{QStringLiteral("a1"), QStringLiteral("a2"), QStringLiteral("a3")}));
-    for (const QString &level : {QStringLiteral("nominal"), QStringLiteral("ordinal"), QStringLiteral("interval"), QStringLiteral("ratio")}) {
-        const Run r = rubricCli({QStringLiteral("agreement"), QStringLiteral("--project"), m_project, QStringLiteral("--aspect"),
-                                 QStringLiteral("coherence"), QStringLiteral("--level"), level, QStringLiteral("--json")});
+    for (const QString &level :
+         {QStringLiteral("nominal"), QStringLiteral("ordinal"), QStringLiteral("interval"), QStringLiteral("ratio")}) {
+        const Run r = rubricCli({QStringLiteral("agreement"), QStringLiteral("--project"), m_project,
+                                 QStringLiteral("--aspect"), QStringLiteral("coherence"), QStringLiteral("--level"),
+                                 level, QStringLiteral("--json")});
         QVERIFY2(r.code == 0, r.err.constData());
         const QJsonObject o = r.json();
         QCOMPARE(o.value(QStringLiteral("metric")).toString(), QStringLiteral("alpha"));
         QCOMPARE(o.value(QStringLiteral("level")).toString(), level);
         QCOMPARE(o.value(QStringLiteral("items")).toInt(), 40);
         QCOMPARE(o.value(QStringLiteral("annotators")).toInt(), 3);
-        QCOMPARE(o.value(QStringLiteral("alpha")).toDouble(), stats::krippendorffAlpha(m->data, *stats::parseAlphaLevel(level)).alpha);
+        QCOMPARE(o.value(QStringLiteral("alpha")).toDouble(),
+                 stats::krippendorffAlpha(m->data, *stats::parseAlphaLevel(level)).alpha);
     }
-    const Run f = rubricCli({QStringLiteral("agreement"), QStringLiteral("--project"), m_project, QStringLiteral("--aspect"),
-                             QStringLiteral("coherence"), QStringLiteral("--metric"), QStringLiteral("fleiss"), QStringLiteral("--json")});
+    const Run f = rubricCli({QStringLiteral("agreement"), QStringLiteral("--project"), m_project,
+                             QStringLiteral("--aspect"), QStringLiteral("coherence"), QStringLiteral("--metric"),
+                             QStringLiteral("fleiss"), QStringLiteral("--json")});
     QVERIFY2(f.code == 0, f.err.constData());
     QCOMPARE(f.json().value(QStringLiteral("items")).toInt(), 32); // a3 skipped every fifth item
     QCOMPARE(f.json().value(QStringLiteral("kappa")).toDouble(), stats::fleissKappa(m->data).kappa);
-    QVERIFY(f.json().value(QStringLiteral("ceiling")).toObject().value(QStringLiteral("annotators")).toArray().size() == 3);
+    QVERIFY(f.json().value(QStringLiteral("ceiling")).toObject().value(QStringLiteral("annotators")).toArray().size()
+            == 3);
 }
 
 void TestStatsCommands::benchStats()
 {
-    const QStringList opts{QStringLiteral("--n"), QStringLiteral("2000"), QStringLiteral("--resamples"), QStringLiteral("20"),
-                           QStringLiteral("--json")};
+    const QStringList opts{QStringLiteral("--n"), QStringLiteral("2000"), QStringLiteral("--resamples"),
+                           QStringLiteral("20"), QStringLiteral("--json")};
     const Run r = rubricCli(QStringList{QStringLiteral("bench"), QStringLiteral("stats")} + opts);
     QVERIFY2(r.code == 0, r.err.constData());
     const QJsonObject o = r.json();

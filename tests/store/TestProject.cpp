@@ -54,7 +54,8 @@ std::unique_ptr<Project> openOrFail(const QString &path)
     return p ? std::move(p).value() : nullptr;
 }
 
-Item makeItem(const QString &id, const QString &group = QStringLiteral("g"), const QString &system = QStringLiteral("s"))
+Item makeItem(const QString &id, const QString &group = QStringLiteral("g"),
+              const QString &system = QStringLiteral("s"))
 {
     Item it;
     it.id = id;
@@ -98,10 +99,11 @@ void TestProject::createsCurrentSchemaWithWalAndForeignKeys()
     QVERIFY(q.exec(QStringLiteral("PRAGMA foreign_keys")) && q.next());
     QCOMPARE(q.value(0).toInt(), 1);
     // Every table of the current schema is there.
-    for (const char *table : {"items", "aspects", "annotations", "splits", "runs", "judge_scores", "rubric_versions",
-                              "criteria", "criterion_scores", "judge_cache", "judge_ledger", "prompt_templates", "issues"}) {
+    for (const char *table :
+         {"items", "aspects", "annotations", "splits", "runs", "judge_scores", "rubric_versions", "criteria",
+          "criterion_scores", "judge_cache", "judge_ledger", "prompt_templates", "issues"}) {
         QVERIFY(q.exec(QStringLiteral("SELECT COUNT(*) FROM sqlite_master WHERE type='table' AND name='%1'")
-                           .arg(QLatin1String(table)))
+                               .arg(QLatin1String(table)))
                 && q.next());
         QVERIFY2(q.value(0).toInt() == 1, table);
     }
@@ -129,9 +131,13 @@ void TestProject::migratesVersion1()
     QCOMPARE(p->split().value(QStringLiteral("a")), SplitRole::Train);
     // The migrated file takes v2 data.
     QVERIFY(p->ensureJudge(QStringLiteral("j"), QStringLiteral("imported")).ok());
-    QVERIFY(p->setAnnotation({QStringLiteral("c"), QStringLiteral("coherence"), QStringLiteral("ann1"), 5,
-                              QStringLiteral("a note"), {}})
-                .ok());
+    QVERIFY(p->setAnnotation({QStringLiteral("c"),
+                              QStringLiteral("coherence"),
+                              QStringLiteral("ann1"),
+                              5,
+                              QStringLiteral("a note"),
+                              {}})
+                    .ok());
 }
 
 void TestProject::failedMigrationLeavesFileAsItWas()
@@ -163,7 +169,8 @@ void TestProject::failedMigrationLeavesFileAsItWas()
         QVERIFY(q.exec(QStringLiteral("PRAGMA user_version")) && q.next());
         QCOMPARE(q.value(0).toInt(), 1);
         // Neither the column added first nor the tables created before the clash are there.
-        QVERIFY(q.exec(QStringLiteral("SELECT COUNT(*) FROM sqlite_master WHERE name IN ('runs','judge_scores')")) && q.next());
+        QVERIFY(q.exec(QStringLiteral("SELECT COUNT(*) FROM sqlite_master WHERE name IN ('runs','judge_scores')"))
+                && q.next());
         QCOMPARE(q.value(0).toInt(), 0);
         QVERIFY(!q.exec(QStringLiteral("SELECT note FROM annotations")));
     }
@@ -214,7 +221,10 @@ void TestProject::addItemsIsAllOrNothing()
     auto p = openOrFail(dir.filePath(QStringLiteral("p.rubric")));
     QVERIFY(p);
     QSignalSpy changed(p.get(), &Project::itemsChanged);
-    { auto r0 = p->addItems({makeItem(QStringLiteral("0")), makeItem(QStringLiteral("1"))}); QVERIFY2(r0.ok(), qPrintable(r0.errorString())); }
+    {
+        auto r0 = p->addItems({makeItem(QStringLiteral("0")), makeItem(QStringLiteral("1"))});
+        QVERIFY2(r0.ok(), qPrintable(r0.errorString()));
+    }
     QCOMPARE(changed.count(), 1);
 
     // The third item clashes with an existing id: none of the batch lands.
@@ -236,19 +246,26 @@ void TestProject::annotationsSavedAtOnceAndValidated()
         QVERIFY(p->addItems({makeItem(QStringLiteral("x"))}).ok());
         QVERIFY(p->upsertAspect({QStringLiteral("fluency"), QStringLiteral("Is it well written?"), 1, 3}).ok());
         QSignalSpy spy(p.get(), &Project::annotationChanged);
-        QVERIFY(p->setAnnotation({QStringLiteral("x"), QStringLiteral("fluency"), QStringLiteral("ann"), 2, {}, {}}).ok());
+        QVERIFY(p->setAnnotation({QStringLiteral("x"), QStringLiteral("fluency"), QStringLiteral("ann"), 2, {}, {}})
+                        .ok());
         QCOMPARE(spy.count(), 1);
         QCOMPARE(spy.first().at(0).toString(), QStringLiteral("x"));
 
         auto out = p->setAnnotation({QStringLiteral("x"), QStringLiteral("fluency"), QStringLiteral("ann"), 4, {}, {}});
         QVERIFY(!out.ok());
         QVERIFY2(out.errorString().contains(QLatin1String("outside its scale")), qPrintable(out.errorString()));
-        QVERIFY(!p->setAnnotation({QStringLiteral("nope"), QStringLiteral("fluency"), QStringLiteral("ann"), 2, {}, {}}).ok());
-        QVERIFY(!p->setAnnotation({QStringLiteral("x"), QStringLiteral("nope"), QStringLiteral("ann"), 2, {}, {}}).ok());
+        QVERIFY(!p->setAnnotation({QStringLiteral("nope"), QStringLiteral("fluency"), QStringLiteral("ann"), 2, {}, {}})
+                         .ok());
+        QVERIFY(!p->setAnnotation({QStringLiteral("x"), QStringLiteral("nope"), QStringLiteral("ann"), 2, {}, {}})
+                         .ok());
         // Replacing a score keeps one row per annotator × item × aspect.
-        QVERIFY(p->setAnnotation({QStringLiteral("x"), QStringLiteral("fluency"), QStringLiteral("ann"), 3,
-                                  QStringLiteral("better on reread"), {}})
-                    .ok());
+        QVERIFY(p->setAnnotation({QStringLiteral("x"),
+                                  QStringLiteral("fluency"),
+                                  QStringLiteral("ann"),
+                                  3,
+                                  QStringLiteral("better on reread"),
+                                  {}})
+                        .ok());
     }
     // A fresh open (as after killing the app) sees the last saved score.
     auto p = openOrFail(path);
@@ -264,13 +281,14 @@ void TestProject::humanScoresAreMeansPerItem()
     QTemporaryDir dir;
     auto p = openOrFail(dir.filePath(QStringLiteral("p.rubric")));
     QVERIFY(p);
-    QVERIFY(p->addItems({makeItem(QStringLiteral("a")), makeItem(QStringLiteral("b")), makeItem(QStringLiteral("c"))}).ok());
+    QVERIFY(p->addItems({makeItem(QStringLiteral("a")), makeItem(QStringLiteral("b")), makeItem(QStringLiteral("c"))})
+                    .ok());
     QVERIFY(p->upsertAspect({QStringLiteral("coh"), {}, 1, 5}).ok());
     QVERIFY(p->addAnnotations({{QStringLiteral("a"), QStringLiteral("coh"), QStringLiteral("r1"), 4, {}, {}},
                                {QStringLiteral("a"), QStringLiteral("coh"), QStringLiteral("r2"), 3, {}, {}},
                                {QStringLiteral("a"), QStringLiteral("coh"), QStringLiteral("r3"), 3, {}, {}},
                                {QStringLiteral("b"), QStringLiteral("coh"), QStringLiteral("r1"), 1, {}, {}}})
-                .ok());
+                    .ok());
     const auto h = p->humanScores(QStringLiteral("coh"));
     QCOMPARE(h.size(), 2);
     QVERIFY(std::abs(h.value(QStringLiteral("a")) - 10.0 / 3.0) < 1e-12);
@@ -280,7 +298,7 @@ void TestProject::humanScoresAreMeansPerItem()
     // A batch with one bad row writes none of its rows.
     QVERIFY(!p->addAnnotations({{QStringLiteral("c"), QStringLiteral("coh"), QStringLiteral("r1"), 2, {}, {}},
                                 {QStringLiteral("c"), QStringLiteral("coh"), QStringLiteral("r2"), 9, {}, {}}})
-                 .ok());
+                     .ok());
     QCOMPARE(p->annotations().size(), 4);
 }
 
@@ -289,7 +307,8 @@ void TestProject::splitRoundTrips()
     QTemporaryDir dir;
     auto p = openOrFail(dir.filePath(QStringLiteral("p.rubric")));
     QVERIFY(p);
-    QVERIFY(p->addItems({makeItem(QStringLiteral("a")), makeItem(QStringLiteral("b")), makeItem(QStringLiteral("c"))}).ok());
+    QVERIFY(p->addItems({makeItem(QStringLiteral("a")), makeItem(QStringLiteral("b")), makeItem(QStringLiteral("c"))})
+                    .ok());
     QVERIFY(p->setSplit({{QStringLiteral("a"), SplitRole::Train}, {QStringLiteral("c"), SplitRole::Test}}).ok());
     QCOMPARE(p->itemIds(SplitFilter::Train), QStringList{QStringLiteral("a")});
     QCOMPARE(p->itemIds(SplitFilter::Test), QStringList{QStringLiteral("c")});
@@ -310,7 +329,7 @@ void TestProject::judgeScoresKeepMissingApart()
     QVERIFY(!p->ensureJudge(QStringLiteral("rouge-l"), QStringLiteral("geval")).ok());
     QVERIFY(p->setJudgeScores(QStringLiteral("rouge-l"), QStringLiteral("coh"),
                               {{QStringLiteral("a"), 0.25}, {QStringLiteral("b"), std::nan("")}})
-                .ok());
+                    .ok());
     const auto s = p->judgeScores(QStringLiteral("rouge-l"), QStringLiteral("coh"));
     QCOMPARE(s.size(), 1);
     QCOMPARE(s.value(QStringLiteral("a")), 0.25);

@@ -14,13 +14,20 @@ namespace {
 QByteArray statusText(int status)
 {
     switch (status) {
-    case 200: return QByteArrayLiteral("OK");
-    case 400: return QByteArrayLiteral("Bad Request");
-    case 401: return QByteArrayLiteral("Unauthorized");
-    case 404: return QByteArrayLiteral("Not Found");
-    case 429: return QByteArrayLiteral("Too Many Requests");
-    case 500: return QByteArrayLiteral("Internal Server Error");
-    default: return QByteArrayLiteral("Status");
+    case 200:
+        return QByteArrayLiteral("OK");
+    case 400:
+        return QByteArrayLiteral("Bad Request");
+    case 401:
+        return QByteArrayLiteral("Unauthorized");
+    case 404:
+        return QByteArrayLiteral("Not Found");
+    case 429:
+        return QByteArrayLiteral("Too Many Requests");
+    case 500:
+        return QByteArrayLiteral("Internal Server Error");
+    default:
+        return QByteArrayLiteral("Status");
     }
 }
 
@@ -45,7 +52,7 @@ QByteArray errorBody(const QString &message, const char *type)
     return QJsonDocument(QJsonObject{{QStringLiteral("error"),
                                       QJsonObject{{QStringLiteral("message"), message},
                                                   {QStringLiteral("type"), QString::fromLatin1(type)}}}})
-        .toJson(QJsonDocument::Compact);
+            .toJson(QJsonDocument::Compact);
 }
 
 } // namespace
@@ -80,7 +87,8 @@ void FakeLlmServer::setAnswer(const FakeAnswer &answer)
     m_judge = [answer](const QJsonObject &) { return answer; };
 }
 
-void FakeLlmServer::setFaultRates(double rateLimited, double serverError, double drop, double truncated, double invalidJson)
+void FakeLlmServer::setFaultRates(double rateLimited, double serverError, double drop, double truncated,
+                                  double invalidJson)
 {
     m_rates[0] = rateLimited;
     m_rates[1] = serverError;
@@ -205,14 +213,16 @@ void FakeLlmServer::respond(QTcpSocket *socket, const RecordedRequest &request, 
 {
     switch (fault) {
     case FakeFault::RateLimited:
-        socket->write(httpResponse(429, errorBody(QStringLiteral("rate limit reached, slow down"), "rate_limit_error"), closeAfter,
-                                   "Retry-After: " + QByteArray::number(m_retryAfter) + "\r\n"));
+        socket->write(httpResponse(429, errorBody(QStringLiteral("rate limit reached, slow down"), "rate_limit_error"),
+                                   closeAfter, "Retry-After: " + QByteArray::number(m_retryAfter) + "\r\n"));
         break;
     case FakeFault::ServerError:
-        socket->write(httpResponse(500, errorBody(QStringLiteral("the fake server failed"), "server_error"), closeAfter));
+        socket->write(
+                httpResponse(500, errorBody(QStringLiteral("the fake server failed"), "server_error"), closeAfter));
         break;
     case FakeFault::BadRequest:
-        socket->write(httpResponse(400, errorBody(QStringLiteral("model 'nope' does not exist"), "invalid_request_error"), closeAfter));
+        socket->write(httpResponse(
+                400, errorBody(QStringLiteral("model 'nope' does not exist"), "invalid_request_error"), closeAfter));
         break;
     case FakeFault::Drop:
         socket->abort();
@@ -243,7 +253,8 @@ void FakeLlmServer::respond(QTcpSocket *socket, const RecordedRequest &request, 
         socket->disconnectFromHost();
 }
 
-QByteArray FakeLlmServer::answerBody(const RecordedRequest &request, const QJsonObject &body, const FakeAnswer &answer) const
+QByteArray FakeLlmServer::answerBody(const RecordedRequest &request, const QJsonObject &body,
+                                     const FakeAnswer &answer) const
 {
     const bool anthropic = request.path.endsWith("/messages");
     int promptChars = 0;
@@ -251,20 +262,21 @@ QByteArray FakeLlmServer::answerBody(const RecordedRequest &request, const QJson
         promptChars += int(m.toObject().value(QStringLiteral("content")).toString().size());
     promptChars += int(body.value(QStringLiteral("system")).toString().size());
     const int tokensIn = answer.promptTokens >= 0 ? answer.promptTokens : std::max(1, promptChars / 4);
-    const int tokensOut = answer.completionTokens >= 0 ? answer.completionTokens : std::max(1, int(answer.text.size()) / 4);
+    const int tokensOut
+            = answer.completionTokens >= 0 ? answer.completionTokens : std::max(1, int(answer.text.size()) / 4);
     const QString model = body.value(QStringLiteral("model")).toString();
     const QString id = QStringLiteral("fake-%1").arg(const_cast<FakeLlmServer *>(this)->m_ids++);
     if (anthropic) {
         const QJsonObject out{
-            {QStringLiteral("id"), id},
-            {QStringLiteral("type"), QStringLiteral("message")},
-            {QStringLiteral("role"), QStringLiteral("assistant")},
-            {QStringLiteral("model"), model},
-            {QStringLiteral("content"), QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("text")},
-                                                               {QStringLiteral("text"), answer.text}}}},
-            {QStringLiteral("stop_reason"), QStringLiteral("end_turn")},
-            {QStringLiteral("usage"), QJsonObject{{QStringLiteral("input_tokens"), tokensIn},
-                                                  {QStringLiteral("output_tokens"), tokensOut}}}};
+                {QStringLiteral("id"), id},
+                {QStringLiteral("type"), QStringLiteral("message")},
+                {QStringLiteral("role"), QStringLiteral("assistant")},
+                {QStringLiteral("model"), model},
+                {QStringLiteral("content"), QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("text")},
+                                                                   {QStringLiteral("text"), answer.text}}}},
+                {QStringLiteral("stop_reason"), QStringLiteral("end_turn")},
+                {QStringLiteral("usage"), QJsonObject{{QStringLiteral("input_tokens"), tokensIn},
+                                                      {QStringLiteral("output_tokens"), tokensOut}}}};
         return QJsonDocument(out).toJson(QJsonDocument::Compact);
     }
     const int n = std::max(1, body.value(QStringLiteral("n")).toInt(1));
@@ -273,10 +285,11 @@ QByteArray FakeLlmServer::answerBody(const RecordedRequest &request, const QJson
     QJsonArray choices;
     for (int i = 0; i < n; ++i) {
         const QString text = i == 0 ? answer.text : answer.moreChoices.value(i - 1, answer.text);
-        QJsonObject choice{{QStringLiteral("index"), i},
-                           {QStringLiteral("message"), QJsonObject{{QStringLiteral("role"), QStringLiteral("assistant")},
-                                                                   {QStringLiteral("content"), text}}},
-                           {QStringLiteral("finish_reason"), QStringLiteral("stop")}};
+        QJsonObject choice{
+                {QStringLiteral("index"), i},
+                {QStringLiteral("message"),
+                 QJsonObject{{QStringLiteral("role"), QStringLiteral("assistant")}, {QStringLiteral("content"), text}}},
+                {QStringLiteral("finish_reason"), QStringLiteral("stop")}};
         if (logprobs && !answer.topLogprobs.isEmpty()) {
             QJsonArray content;
             for (const auto &alts : answer.topLogprobs) {
@@ -296,13 +309,14 @@ QByteArray FakeLlmServer::answerBody(const RecordedRequest &request, const QJson
         }
         choices.append(choice);
     }
-    const QJsonObject out{{QStringLiteral("id"), id},
-                          {QStringLiteral("object"), QStringLiteral("chat.completion")},
-                          {QStringLiteral("model"), model},
-                          {QStringLiteral("choices"), choices},
-                          {QStringLiteral("usage"), QJsonObject{{QStringLiteral("prompt_tokens"), tokensIn},
-                                                                {QStringLiteral("completion_tokens"), tokensOut * n},
-                                                                {QStringLiteral("total_tokens"), tokensIn + tokensOut * n}}}};
+    const QJsonObject out{
+            {QStringLiteral("id"), id},
+            {QStringLiteral("object"), QStringLiteral("chat.completion")},
+            {QStringLiteral("model"), model},
+            {QStringLiteral("choices"), choices},
+            {QStringLiteral("usage"), QJsonObject{{QStringLiteral("prompt_tokens"), tokensIn},
+                                                  {QStringLiteral("completion_tokens"), tokensOut * n},
+                                                  {QStringLiteral("total_tokens"), tokensIn + tokensOut * n}}}};
     return QJsonDocument(out).toJson(QJsonDocument::Compact);
 }
 

@@ -27,7 +27,7 @@ struct FakeAnswer
     QStringList moreChoices; ///< texts of choices 2..n (else `text` is repeated for n > 1)
     int promptTokens = -1;   ///< -1: characters of the messages / 4
     int completionTokens = -1;
-    int httpStatus = 200;    ///< anything else answers an error with `errorMessage`
+    int httpStatus = 200; ///< anything else answers an error with `errorMessage`
     QString errorMessage;
 };
 

@@ -8,11 +8,12 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QTextStream>
+
 #include <cmath>
 
 using namespace rubric::test;
 
-int main(int argc, char** argv)
+int main(int argc, char **argv)
 {
     // Qt's own event dispatcher wakes timers more promptly than the GLib one under load, so the
     // configured latency is what clients see (measured: 0.58 vs 0.51 k req/s at 32 × 50 ms on 2 busy cores).
@@ -23,20 +24,21 @@ int main(int argc, char** argv)
     parser.setApplicationDescription(QStringLiteral("Loopback fake of an OpenAI/Anthropic endpoint (test use only)."));
     parser.addHelpOption();
     parser.addOption(
-        { QStringLiteral("port"), QStringLiteral("Port (0 = any)."), QStringLiteral("P"), QStringLiteral("0") });
-    parser.addOption({ QStringLiteral("latency-ms"), QStringLiteral("Delay before each answer."), QStringLiteral("MS"),
-        QStringLiteral("0") });
+            {QStringLiteral("port"), QStringLiteral("Port (0 = any)."), QStringLiteral("P"), QStringLiteral("0")});
+    parser.addOption({QStringLiteral("latency-ms"), QStringLiteral("Delay before each answer."), QStringLiteral("MS"),
+                      QStringLiteral("0")});
+    parser.addOption({QStringLiteral("fault-rate"),
+                      QStringLiteral("Share of requests that fail (429/500/drop/truncated evenly)."),
+                      QStringLiteral("R"), QStringLiteral("0")});
+    parser.addOption({QStringLiteral("retry-after"), QStringLiteral("Retry-After seconds of a 429."),
+                      QStringLiteral("S"), QStringLiteral("1")});
     parser.addOption(
-        { QStringLiteral("fault-rate"), QStringLiteral("Share of requests that fail (429/500/drop/truncated evenly)."),
-            QStringLiteral("R"), QStringLiteral("0") });
-    parser.addOption({ QStringLiteral("retry-after"), QStringLiteral("Retry-After seconds of a 429."),
-        QStringLiteral("S"), QStringLiteral("1") });
-    parser.addOption({ QStringLiteral("synthetic-project"),
-        QStringLiteral("Answer like the pipeline tests' synthetic judge, which knows the human scores of this "
-                       "project (hypotheses starting with SIGNAL track them, NOISE ones do not)."),
-        QStringLiteral("FILE") });
-    parser.addOption({ QStringLiteral("aspect"), QStringLiteral("Aspect whose human scores the synthetic judge knows."),
-        QStringLiteral("A"), QStringLiteral("coherence") });
+            {QStringLiteral("synthetic-project"),
+             QStringLiteral("Answer like the pipeline tests' synthetic judge, which knows the human scores of this "
+                            "project (hypotheses starting with SIGNAL track them, NOISE ones do not)."),
+             QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("aspect"), QStringLiteral("Aspect whose human scores the synthetic judge knows."),
+                      QStringLiteral("A"), QStringLiteral("coherence")});
     parser.process(app);
 
     FakeLlmServer server;
@@ -54,7 +56,7 @@ int main(int argc, char** argv)
         }
         const QHash<QString, double> human = (*project)->humanScores(parser.value(QStringLiteral("aspect")));
         QHash<QString, double> byOutput;
-        for (const rubric::Item& item : (*project)->items())
+        for (const rubric::Item &item : (*project)->items())
             if (human.contains(item.id))
                 byOutput.insert(item.output, human.value(item.id));
         if (byOutput.isEmpty()) {
@@ -63,20 +65,20 @@ int main(int argc, char** argv)
             return 1;
         }
         synthetic = std::make_unique<SyntheticJudge>(byOutput);
-        server.setJudge([&synthetic](const QJsonObject& body) { return synthetic->answer(body); });
+        server.setJudge([&synthetic](const QJsonObject &body) { return synthetic->answer(body); });
     } else {
         // A plausible 1–5 judge: "Rating: [[n]]" with logprobs over the scale, n from the prompt's length.
-        server.setJudge([](const QJsonObject& body) {
+        server.setJudge([](const QJsonObject &body) {
             const QString prompt
-                = QString::fromUtf8(QJsonDocument(body.value(QStringLiteral("messages")).toArray()).toJson());
+                    = QString::fromUtf8(QJsonDocument(body.value(QStringLiteral("messages")).toArray()).toJson());
             const int score = 1 + int(qHash(prompt) % 5);
             FakeAnswer a;
             a.text = QStringLiteral("Rating: [[%1]]").arg(score);
             QVector<rubric::TokenLogprob> alts;
             for (int v = 1; v <= 5; ++v)
-                alts.append({ QString::number(v), v == score ? std::log(0.6) : std::log(0.1) });
+                alts.append({QString::number(v), v == score ? std::log(0.6) : std::log(0.1)});
             std::swap(alts[0], alts[score - 1]);
-            a.topLogprobs = { alts };
+            a.topLogprobs = {alts};
             return a;
         });
     }

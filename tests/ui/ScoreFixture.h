@@ -36,8 +36,8 @@ inline std::unique_ptr<Project> openProject(const QString &path)
 /// Writes a rubric version with `criteria` and the criterion answers of `judge`
 /// (`scores[item][k]` for criteria[k]; NaN = unparseable answer), then the aggregated judge
 /// score (mean of the parsed criterion scores) through Project::setJudgeScores.
-inline void writeJudge(Project &project, const QString &judge, const QString &aspect, const QVector<Criterion> &criteria,
-                       const QHash<QString, QVector<double>> &scores)
+inline void writeJudge(Project &project, const QString &judge, const QString &aspect,
+                       const QVector<Criterion> &criteria, const QHash<QString, QVector<double>> &scores)
 {
     const auto run = project.ensureJudge(judge, QStringLiteral("hypoeval"));
     QVERIFY2(run.ok(), qPrintable(run.errorString()));
@@ -105,7 +105,8 @@ inline void fillSynthetic(Project &project, int items, int criteria, quint32 see
     const auto added = project.addItems(list);
     QVERIFY2(added.ok(), qPrintable(added.errorString()));
     {
-        const auto r = project.upsertAspect({QStringLiteral("coherence"), QStringLiteral("How well it hangs together."), 1, 5});
+        const auto r = project.upsertAspect(
+                {QStringLiteral("coherence"), QStringLiteral("How well it hangs together."), 1, 5});
         QVERIFY2(r.ok(), qPrintable(r.errorString()));
     }
     QVector<Annotation> annotations;

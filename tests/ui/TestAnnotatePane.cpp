@@ -1,14 +1,14 @@
-#include "UiTestProject.h"
 #include "Settings.h"
+#include "UiTestProject.h"
 #include "panes/AnnotatePane.h"
 #include "widgets/AspectScoreRow.h"
 
+#include <QComboBox>
 #include <QLabel>
-#include <QListWidget>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QPushButton>
 #include <QStackedWidget>
-#include <QComboBox>
 #include <QtTest>
 
 using namespace rubric;
@@ -114,9 +114,9 @@ void TestAnnotatePane::keyboardAnnotatesFiveItems()
     for (int item = 0; item < 5; ++item) {
         QCOMPARE(m_pane->currentIndex(), item);
         QCOMPARE(m_pane->activeAspect(), 0);
-        QTest::keyClick(s, digits[item]);               // coherence
-        QTest::keyClick(s, digits[(item + 1) % 5]);     // fluency
-        QTest::keyClick(s, digits[item % 3]);           // relevance (1–3)
+        QTest::keyClick(s, digits[item]);           // coherence
+        QTest::keyClick(s, digits[(item + 1) % 5]); // fluency
+        QTest::keyClick(s, digits[item % 3]);       // relevance (1–3)
         QTest::keyClick(s, Qt::Key_Return);
     }
     QCOMPARE(m_pane->currentIndex(), 5);
@@ -236,9 +236,11 @@ void TestAnnotatePane::cheatSheetToggles()
 void TestAnnotatePane::blindModeHidesJudgeScores()
 {
     QVERIFY(m_project->ensureJudge(QStringLiteral("g-eval"), QStringLiteral("geval")));
-    QVERIFY(m_project->setJudgeScores(QStringLiteral("g-eval"), QStringLiteral("coherence"), {{QStringLiteral("i0"), 4.25}}));
+    QVERIFY(m_project->setJudgeScores(QStringLiteral("g-eval"), QStringLiteral("coherence"),
+                                      {{QStringLiteral("i0"), 4.25}}));
     start(QStringLiteral("ann"));
-    auto *judges = m_pane->findChild<AspectScoreRow *>(QStringLiteral("aspect_coherence"))->findChild<QLabel *>(QStringLiteral("judgeScores"));
+    auto *judges = m_pane->findChild<AspectScoreRow *>(QStringLiteral("aspect_coherence"))
+                           ->findChild<QLabel *>(QStringLiteral("judgeScores"));
     QVERIFY(judges);
     m_pane->setBlind(true);
     QVERIFY(!judges->isVisible());
@@ -314,7 +316,8 @@ void TestAnnotatePane::agreementBesideTheJudge()
     m_pane->setBlind(false);
     auto *label = m_pane->findChild<QLabel *>(QStringLiteral("agreementLabel"));
     const QString text = label->text();
-    QVERIFY2(text.contains(QLatin1String("<td>coherence&nbsp;&nbsp;</td><td>1.00 <small>(5 items)</small>")), qPrintable(text));
+    QVERIFY2(text.contains(QLatin1String("<td>coherence&nbsp;&nbsp;</td><td>1.00 <small>(5 items)</small>")),
+             qPrintable(text));
     QVERIFY2(text.contains(QLatin1String("hypo vs people")), qPrintable(text));
     QVERIFY(text.contains(QLatin1String("needs a second annotator"))); // fluency has nobody yet
     // One disagreeing score from ann lowers the people's alpha at once.

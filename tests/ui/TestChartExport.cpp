@@ -15,7 +15,8 @@
 
 using namespace rubric;
 
-class TestChartExport : public QObject {
+class TestChartExport : public QObject
+{
     Q_OBJECT
 private slots:
     void initTestCase();
@@ -59,7 +60,7 @@ void TestChartExport::cleanup()
 
 void TestChartExport::actionFollowsThePane()
 {
-    auto* action = m_window->findChild<QAction*>(QStringLiteral("exportChartAction"));
+    auto *action = m_window->findChild<QAction *>(QStringLiteral("exportChartAction"));
     QVERIFY(action);
     QVERIFY(m_window->showPane(QStringLiteral("dataset")));
     QVERIFY(!action->isEnabled());
@@ -90,7 +91,7 @@ void TestChartExport::png()
     QVERIFY(!image.isNull());
     // Twice the widget's size plus the title: far larger than the pane's chart area on screen.
     QVERIFY2(image.width() > 800 && image.height() > 400,
-        qPrintable(QStringLiteral("%1x%2").arg(image.width()).arg(image.height())));
+             qPrintable(QStringLiteral("%1x%2").arg(image.width()).arg(image.height())));
     // A drawn chart has many colours (the heatmap's palette, the scatter's points), not a blank page.
     QSet<QRgb> colours;
     for (int y = 0; y < image.height(); y += 7)
@@ -130,7 +131,7 @@ void TestChartExport::svgIsVectorWithTitle()
         else if (xml.name() == QLatin1String("text"))
             texts << xml.readElementText(QXmlStreamReader::IncludeChildElements).simplified();
         else if (xml.name() == QLatin1String("path") || xml.name() == QLatin1String("rect")
-            || xml.name() == QLatin1String("polyline"))
+                 || xml.name() == QLatin1String("polyline"))
             ++shapes;
     }
     QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
@@ -183,19 +184,18 @@ void TestChartExport::quitWhileBootstrapRuns()
         fixture::fillSynthetic(*project, 1600, 10);
     }
     const QString studio
-        = QFileInfo(qEnvironmentVariable("RUBRIC_CLI")).absoluteDir().filePath(QStringLiteral("rubric-studio"));
+            = QFileInfo(qEnvironmentVariable("RUBRIC_CLI")).absoluteDir().filePath(QStringLiteral("rubric-studio"));
     QVERIFY2(QFileInfo::exists(studio), qPrintable(studio));
     for (int i = 0; i < 4; ++i) {
         QProcess p;
         p.setProcessChannelMode(QProcess::MergedChannels);
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(
-            QStringLiteral("XDG_CONFIG_HOME"), m_dir.filePath(QStringLiteral("config"))); // not the user's settings
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"),
+                   m_dir.filePath(QStringLiteral("config"))); // not the user's settings
         p.setProcessEnvironment(env);
-        p.start(studio,
-            { big, QStringLiteral("--pane"), QStringLiteral("correlation"), QStringLiteral("--delay"),
-                QStringLiteral("0"), QStringLiteral("--export-chart"),
-                m_dir.filePath(QStringLiteral("quit%1.png").arg(i)) });
+        p.start(studio, {big, QStringLiteral("--pane"), QStringLiteral("correlation"), QStringLiteral("--delay"),
+                         QStringLiteral("0"), QStringLiteral("--export-chart"),
+                         m_dir.filePath(QStringLiteral("quit%1.png").arg(i))});
         QVERIFY(p.waitForFinished(60000));
         QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0, p.readAll().constData());
     }

@@ -1,5 +1,4 @@
 #include "ScoreFixture.h"
-
 #include "models/CorrelationModel.h"
 #include "models/ScoreModel.h"
 #include "panes/CorrelationPane.h"
@@ -131,9 +130,10 @@ void TestCorrelationPane::pearsonEqualsCli()
     QSignalSpy ready(pane.correlationModel(), &CorrelationModel::intervalsReady);
     QVERIFY(ready.wait(30000));
     QProcess p;
-    p.start(cli, {QStringLiteral("correlate"), QStringLiteral("--project"), m_path, QStringLiteral("--aspect"),
-                  QStringLiteral("coherence"), QStringLiteral("--judge"), QStringLiteral("hypo"), QStringLiteral("--level"),
-                  QStringLiteral("group"), QStringLiteral("--bootstrap"), QStringLiteral("1000"), QStringLiteral("--json")});
+    p.start(cli,
+            {QStringLiteral("correlate"), QStringLiteral("--project"), m_path, QStringLiteral("--aspect"),
+             QStringLiteral("coherence"), QStringLiteral("--judge"), QStringLiteral("hypo"), QStringLiteral("--level"),
+             QStringLiteral("group"), QStringLiteral("--bootstrap"), QStringLiteral("1000"), QStringLiteral("--json")});
     QVERIFY(p.waitForFinished(60000));
     QCOMPARE(p.exitCode(), 0);
     const QJsonObject out = QJsonDocument::fromJson(p.readAllStandardOutput()).object();
@@ -144,7 +144,8 @@ void TestCorrelationPane::pearsonEqualsCli()
     const QJsonArray ci = out.value(QStringLiteral("ci")).toObject().value(QStringLiteral("pearson")).toArray();
     QCOMPARE(ci.size(), 2);
     QCOMPARE(m->index(0, CorrelationModel::IntervalColumn).data().toString(),
-             QStringLiteral("[%1, %2]").arg(QString::number(ci[0].toDouble(), 'f', 4), QString::number(ci[1].toDouble(), 'f', 4)));
+             QStringLiteral("[%1, %2]")
+                     .arg(QString::number(ci[0].toDouble(), 'f', 4), QString::number(ci[1].toDouble(), 'f', 4)));
 }
 
 void TestCorrelationPane::severalJudgesSideBySide()

@@ -4,9 +4,9 @@
 
 #include <QComboBox>
 #include <QElapsedTimer>
-#include <QScrollBar>
 #include <QLabel>
 #include <QLineEdit>
+#include <QScrollBar>
 #include <QTableView>
 #include <QTextBrowser>
 #include <QtTest>
@@ -69,9 +69,13 @@ void TestDatasetPane::viewerShowsTheSelectedItem()
     const QRect cell = view->visualRect(view->model()->index(3, ItemsModel::OutputColumn));
     QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, cell.center());
     QCOMPARE(pane.currentItemId(), QStringLiteral("i3"));
-    QCOMPARE(pane.findChild<QTextBrowser *>(QStringLiteral("outputView"))->toPlainText(), QStringLiteral("Output of item 3."));
-    QVERIFY(pane.findChild<QTextBrowser *>(QStringLiteral("sourceView"))->toPlainText().startsWith(QLatin1String("Source text of item 3.")));
-    QCOMPARE(pane.findChild<QTextBrowser *>(QStringLiteral("referenceView"))->toPlainText(), QStringLiteral("Reference 3"));
+    QCOMPARE(pane.findChild<QTextBrowser *>(QStringLiteral("outputView"))->toPlainText(),
+             QStringLiteral("Output of item 3."));
+    QVERIFY(pane.findChild<QTextBrowser *>(QStringLiteral("sourceView"))
+                    ->toPlainText()
+                    .startsWith(QLatin1String("Source text of item 3.")));
+    QCOMPARE(pane.findChild<QTextBrowser *>(QStringLiteral("referenceView"))->toPlainText(),
+             QStringLiteral("Reference 3"));
     QVERIFY(pane.findChild<QLabel *>(QStringLiteral("itemTitle"))->text().contains(QLatin1String("doc0")));
 }
 
@@ -97,9 +101,10 @@ void TestDatasetPane::hundredThousandRowsScroll()
     auto project = testing::makeProject(dir.filePath(QStringLiteral("big.rubric")), 0);
     QVector<Item> items;
     for (int k = 0; k < 100000; ++k)
-        items.append(Item{QStringLiteral("%1").arg(k), QStringLiteral("doc%1").arg(k / 16), QStringLiteral("M%1").arg(k % 16),
-                          QStringLiteral("A source sentence that is long enough to be elided in the table. ").repeated(10),
-                          QStringLiteral("Output %1").arg(k)});
+        items.append(Item{
+                QStringLiteral("%1").arg(k), QStringLiteral("doc%1").arg(k / 16), QStringLiteral("M%1").arg(k % 16),
+                QStringLiteral("A source sentence that is long enough to be elided in the table. ").repeated(10),
+                QStringLiteral("Output %1").arg(k)});
     QVERIFY(project->addItems(items));
     DatasetPane pane;
     pane.resize(1200, 800);

@@ -1,5 +1,4 @@
 #include "ScoreFixture.h"
-
 #include "models/CriterionScoreModel.h"
 #include "models/ScoreFilterModel.h"
 #include "models/ScoreModel.h"
@@ -103,9 +102,10 @@ void TestHeatmapPane::scoreModelTesterThroughChanges()
     QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
     QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
     const QString e = QStringLiteral("");
-    QVERIFY(m_project->addItems({Item{QStringLiteral("late-1"), e, e, e, e, e, {}, 0},
-                                 Item{QStringLiteral("late-2"), e, e, e, e, e, {}, 0}})
-                .ok());
+    QVERIFY(m_project
+                    ->addItems({Item{QStringLiteral("late-1"), e, e, e, e, e, {}, 0},
+                                Item{QStringLiteral("late-2"), e, e, e, e, e, {}, 0}})
+                    .ok());
     QTRY_COMPARE(model.rowCount(), 22);
     QCOMPARE(inserted.count(), 1);
     QCOMPARE(reset.count(), 0);
@@ -264,7 +264,9 @@ void TestHeatmapPane::clickCellShowsReasoningAndRaw()
     auto *raw = pane.findChild<QPlainTextEdit *>(QStringLiteral("heatmapRaw"));
     QCOMPARE(reasoning->toPlainText(), QStringLiteral("Reasoning of h2 on item-0003"));
     QVERIFY(raw->toPlainText().startsWith(QStringLiteral("Step 1: trait.")));
-    QVERIFY(pane.findChild<QLabel *>(QStringLiteral("heatmapDetailTitle"))->text().contains(QStringLiteral("item-0003")));
+    QVERIFY(pane.findChild<QLabel *>(QStringLiteral("heatmapDetailTitle"))
+                    ->text()
+                    .contains(QStringLiteral("item-0003")));
 
     // The judge column lists every criterion's answer for the item.
     QTest::mouseClick(view->viewport(), Qt::LeftButton, {},
@@ -364,7 +366,8 @@ void TestHeatmapPane::benchPaint1600x50()
     view->show();
     QVERIFY(QTest::qWaitForWindowExposed(view));
     QImage target(view->viewport()->size(), QImage::Format_ARGB32_Premultiplied);
-    QBENCHMARK {
+    QBENCHMARK
+    {
         view->viewport()->render(&target);
     }
     view->setParent(&pane);

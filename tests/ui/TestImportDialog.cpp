@@ -89,10 +89,14 @@ void TestImportDialog::importsACsvThroughTheMapping()
     QCOMPARE(preview->item(2, article)->text(), QStringLiteral("Dogs bark. Loudly."));
     // Fields guessed from their names.
     QCOMPARE(dialog.findChild<QComboBox *>(QStringLiteral("idField"))->currentData().toString(), QStringLiteral("id"));
-    QCOMPARE(dialog.findChild<QComboBox *>(QStringLiteral("groupField"))->currentData().toString(), QStringLiteral("doc"));
-    QCOMPARE(dialog.findChild<QComboBox *>(QStringLiteral("systemField"))->currentData().toString(), QStringLiteral("model"));
-    QCOMPARE(dialog.findChild<QComboBox *>(QStringLiteral("sourceField"))->currentData().toString(), QStringLiteral("article"));
-    QCOMPARE(dialog.findChild<QComboBox *>(QStringLiteral("outputField"))->currentData().toString(), QStringLiteral("summary"));
+    QCOMPARE(dialog.findChild<QComboBox *>(QStringLiteral("groupField"))->currentData().toString(),
+             QStringLiteral("doc"));
+    QCOMPARE(dialog.findChild<QComboBox *>(QStringLiteral("systemField"))->currentData().toString(),
+             QStringLiteral("model"));
+    QCOMPARE(dialog.findChild<QComboBox *>(QStringLiteral("sourceField"))->currentData().toString(),
+             QStringLiteral("article"));
+    QCOMPARE(dialog.findChild<QComboBox *>(QStringLiteral("outputField"))->currentData().toString(),
+             QStringLiteral("summary"));
     addHuman(dialog, QStringLiteral("coherence"), QStringLiteral("coherence"));
     addHuman(dialog, QStringLiteral("fluency"), QStringLiteral("fluency"));
     QCOMPARE(dialog.spec().mapping.human.size(), 2);
@@ -103,7 +107,8 @@ void TestImportDialog::importsACsvThroughTheMapping()
     QCOMPARE(m_project->itemCount(), 4);
     QCOMPARE(m_project->groups(), (QStringList{QStringLiteral("d1"), QStringLiteral("d2")}));
     QCOMPARE(m_project->humanScores(QStringLiteral("coherence")).value(QStringLiteral("a3")), 2.0);
-    QCOMPARE(m_project->item(QStringLiteral("a1"))->source, QStringLiteral("The cat sat on the mat, and then it slept."));
+    QCOMPARE(m_project->item(QStringLiteral("a1"))->source,
+             QStringLiteral("The cat sat on the mat, and then it slept."));
 }
 
 void TestImportDialog::importsNestedJsonlWithListScores()
@@ -114,8 +119,10 @@ void TestImportDialog::importsNestedJsonlWithListScores()
     chooseData(dialog.findChild<QComboBox *>(QStringLiteral("groupField")), QStringLiteral("meta.doc"));
     chooseData(dialog.findChild<QComboBox *>(QStringLiteral("systemField")), QStringLiteral("meta.sys"));
     QCOMPARE(dialog.findChild<QComboBox *>(QStringLiteral("idField"))->currentData().toString(), QStringLiteral("uid"));
-    QCOMPARE(dialog.findChild<QComboBox *>(QStringLiteral("sourceField"))->currentData().toString(), QStringLiteral("src"));
-    QCOMPARE(dialog.findChild<QComboBox *>(QStringLiteral("outputField"))->currentData().toString(), QStringLiteral("out"));
+    QCOMPARE(dialog.findChild<QComboBox *>(QStringLiteral("sourceField"))->currentData().toString(),
+             QStringLiteral("src"));
+    QCOMPARE(dialog.findChild<QComboBox *>(QStringLiteral("outputField"))->currentData().toString(),
+             QStringLiteral("out"));
     addHuman(dialog, QStringLiteral("quality"), QStringLiteral("scores.quality"));
     QTest::mouseClick(dialog.findChild<QPushButton *>(QStringLiteral("importButton")), Qt::LeftButton);
     QCOMPARE(dialog.result(), int(QDialog::Accepted));

@@ -19,7 +19,8 @@ void TestIssuesModel::followsInsertRemoveReset()
 {
     QTemporaryDir dir;
     auto project = testing::makeProject(dir.filePath(QStringLiteral("p.rubric")), 3);
-    QVERIFY(project->addIssue(QStringLiteral("import"), QStringLiteral("line 3: not a number"), {}, QStringLiteral("i2")));
+    QVERIFY(project->addIssue(QStringLiteral("import"), QStringLiteral("line 3: not a number"), {},
+                              QStringLiteral("i2")));
 
     IssuesModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -34,8 +35,10 @@ void TestIssuesModel::followsInsertRemoveReset()
     QCOMPARE(model.index(0, IssuesModel::MessageColumn).data().toString(), QStringLiteral("line 3: not a number"));
     QVERIFY(!model.index(0, IssuesModel::TimeColumn).data().toString().isEmpty());
 
-    QVERIFY(project->addIssue(QStringLiteral("call"), QStringLiteral("HTTP 500"), QStringLiteral("geval-1"), QStringLiteral("i0")));
-    QVERIFY(project->addIssue(QStringLiteral("parse"), QStringLiteral("no score in the answer"), QStringLiteral("geval-1")));
+    QVERIFY(project->addIssue(QStringLiteral("call"), QStringLiteral("HTTP 500"), QStringLiteral("geval-1"),
+                              QStringLiteral("i0")));
+    QVERIFY(project->addIssue(QStringLiteral("parse"), QStringLiteral("no score in the answer"),
+                              QStringLiteral("geval-1")));
     QCOMPARE(inserted.size(), 2);
     QCOMPARE(model.rowCount(), 3);
     QCOMPARE(model.index(1, IssuesModel::RunColumn).data().toString(), QStringLiteral("geval-1"));

@@ -36,7 +36,8 @@ void TestItemsModel::init()
     QVERIFY(m_project->addAnnotations({{QStringLiteral("i1"), QStringLiteral("coherence"), QStringLiteral("ann"), 3},
                                        {QStringLiteral("i1"), QStringLiteral("coherence"), QStringLiteral("bob"), 4},
                                        {QStringLiteral("i2"), QStringLiteral("fluency"), QStringLiteral("ann"), 5}}));
-    QVERIFY(m_project->setSplit({{QStringLiteral("i0"), SplitRole::Train}, {QStringLiteral("i1"), SplitRole::Train},
+    QVERIFY(m_project->setSplit({{QStringLiteral("i0"), SplitRole::Train},
+                                 {QStringLiteral("i1"), SplitRole::Train},
                                  {QStringLiteral("i2"), SplitRole::Test}}));
 }
 
@@ -149,7 +150,8 @@ void TestItemsModel::filter_data()
     QTest::newRow("text in the id") << QStringLiteral("i1") << QString() << QString() << QString() << 3; // i1, i10, i11
     QTest::newRow("group") << QString() << QStringLiteral("doc1") << QString() << QString() << 4;
     QTest::newRow("system") << QString() << QString() << QStringLiteral("sys0") << QString() << 6;
-    QTest::newRow("group and system") << QString() << QStringLiteral("doc1") << QStringLiteral("sys0") << QString() << 2;
+    QTest::newRow("group and system") << QString() << QStringLiteral("doc1") << QStringLiteral("sys0") << QString()
+                                      << 2;
     QTest::newRow("train split") << QString() << QString() << QString() << QStringLiteral("train") << 2;
     QTest::newRow("unassigned") << QString() << QString() << QString() << QStringLiteral("none") << 9;
     QTest::newRow("no match") << QStringLiteral("zebra") << QString() << QString() << QString() << 0;
@@ -192,9 +194,10 @@ void TestItemsModel::hundredThousandRows()
     QVector<Item> items;
     items.reserve(100000);
     for (int k = 0; k < 100000; ++k)
-        items.append(Item{QStringLiteral("big%1").arg(k), QStringLiteral("g%1").arg(k % 500), QStringLiteral("s%1").arg(k % 16),
-                          QStringLiteral("A fairly long source text for row %1 that goes on for a while. ").repeated(8).arg(k),
-                          QStringLiteral("Output %1").arg(k)});
+        items.append(Item{
+                QStringLiteral("big%1").arg(k), QStringLiteral("g%1").arg(k % 500), QStringLiteral("s%1").arg(k % 16),
+                QStringLiteral("A fairly long source text for row %1 that goes on for a while. ").repeated(8).arg(k),
+                QStringLiteral("Output %1").arg(k)});
     QVERIFY(m_project->addItems(items));
     ItemsModel model;
     QElapsedTimer timer;

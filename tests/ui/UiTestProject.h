@@ -37,7 +37,8 @@ inline std::unique_ptr<Project> makeProject(const QString &path, int n)
         it.group = QStringLiteral("doc%1").arg(k % 3);
         it.system = QStringLiteral("sys%1").arg(k % 2);
         it.source = QStringLiteral("Source text of item %1. ").repeated(5).arg(k);
-        it.output = k == 4 ? QStringLiteral("An output with a needle in it.") : QStringLiteral("Output of item %1.").arg(k);
+        it.output = k == 4 ? QStringLiteral("An output with a needle in it.")
+                           : QStringLiteral("Output of item %1.").arg(k);
         it.reference = QStringLiteral("Reference %1").arg(k);
         items.append(it);
     }

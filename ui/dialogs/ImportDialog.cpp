@@ -163,7 +163,8 @@ ImportDialog::ImportDialog(Project *project, QWidget *parent)
     m_error->setObjectName(QStringLiteral("errorLabel"));
     m_error->setWordWrap(true);
     m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_error->setStyleSheet(QStringLiteral("#errorLabel { color: #a01010; background: #fde8e8; padding: 6px; border-radius: 4px; }"));
+    m_error->setStyleSheet(
+            QStringLiteral("#errorLabel { color: #a01010; background: #fde8e8; padding: 6px; border-radius: 4px; }"));
     m_error->hide();
 
     auto *importButton = m_buttons->addButton(tr("&Import"), QDialogButtonBox::AcceptRole);
@@ -214,9 +215,10 @@ void ImportDialog::setFile(const QString &path)
 void ImportDialog::browse()
 {
     const QString start = m_file->text().isEmpty() ? Settings::string(Settings::Key::LastDirectory)
-                                                    : QFileInfo(m_file->text()).absolutePath();
-    const QString file = QFileDialog::getOpenFileName(this, tr("Import a dataset"), start,
-                                                      tr("Datasets (*.json *.jsonl *.ndjson *.csv *.tsv *.tab);;All files (*)"));
+                                                   : QFileInfo(m_file->text()).absolutePath();
+    const QString file
+            = QFileDialog::getOpenFileName(this, tr("Import a dataset"), start,
+                                           tr("Datasets (*.json *.jsonl *.ndjson *.csv *.tsv *.tab);;All files (*)"));
     if (file.isEmpty())
         return;
     Settings::setValue(Settings::Key::LastDirectory, QFileInfo(file).absolutePath());
@@ -260,9 +262,10 @@ void ImportDialog::loadPreview()
     for (int r = 0; r < m_preview.rows.size(); ++r)
         for (int c = 0; c < m_preview.fields.size(); ++c) {
             const QVariant v = m_preview.rows[r].value(m_preview.fields[c]);
-            QString text = v.typeId() == QMetaType::QVariantList
-                               ? QStringLiteral("[") + v.toStringList().join(QStringLiteral(", ")) + QStringLiteral("]")
-                               : v.toString();
+            QString text
+                    = v.typeId() == QMetaType::QVariantList
+                              ? QStringLiteral("[") + v.toStringList().join(QStringLiteral(", ")) + QStringLiteral("]")
+                              : v.toString();
             auto *cell = new QTableWidgetItem(text.simplified().left(200));
             cell->setToolTip(text.left(2000));
             m_previewTable->setItem(r, c, cell);
@@ -284,8 +287,10 @@ void ImportDialog::fillFieldCombos()
     fillCombo(m_id, f, keepOr(m_id, {"id", "item_id", "uid"}), tr("(position in the file)"));
     fillCombo(m_group, f, keepOr(m_group, {"group", "doc", "doc_id", "document_id", "prompt_id", "dialogue_id"}), none);
     fillCombo(m_system, f, keepOr(m_system, {"system", "system_id", "model", "model_id"}), none);
-    fillCombo(m_source, f, keepOr(m_source, {"source", "src", "article", "document", "input", "prompt", "context"}), none);
-    fillCombo(m_output, f, keepOr(m_output, {"output", "out", "summary", "response", "hypothesis", "story", "generation"}), none);
+    fillCombo(m_source, f, keepOr(m_source, {"source", "src", "article", "document", "input", "prompt", "context"}),
+              none);
+    fillCombo(m_output, f,
+              keepOr(m_output, {"output", "out", "summary", "response", "hypothesis", "story", "generation"}), none);
     fillCombo(m_reference, f, keepOr(m_reference, {"reference", "ref", "target"}), none);
     for (int r = 0; r < m_human->rowCount(); ++r)
         if (auto *c = qobject_cast<QComboBox *>(m_human->cellWidget(r, FieldCol)))
@@ -324,8 +329,9 @@ void ImportDialog::applyPreset()
         extras << tr("context %1 ← %2").arg(ctx, field);
     if (!m.definitions.isEmpty())
         extras << (m.definitions.size() == 1 ? tr("the definition of 1 aspect")
-                                              : tr("the definitions of %1 aspects").arg(m.definitions.size()));
-    m_extras->setText(extras.isEmpty() ? QString() : tr("The preset also maps: %1").arg(extras.join(QStringLiteral("; "))));
+                                             : tr("the definitions of %1 aspects").arg(m.definitions.size()));
+    m_extras->setText(extras.isEmpty() ? QString()
+                                       : tr("The preset also maps: %1").arg(extras.join(QStringLiteral("; "))));
     updateButtons();
 }
 

@@ -3,6 +3,7 @@
 #include "stats/ProjectData.h"
 
 #include <QtConcurrent>
+
 #include <cmath>
 
 namespace rubric {
@@ -15,7 +16,7 @@ QString number(double v)
 
 } // namespace
 
-QThreadPool* CorrelationModel::bootstrapPool()
+QThreadPool *CorrelationModel::bootstrapPool()
 {
     // bootstrapCorrelation fans out on the global pool and waits for it; the task that calls it
     // must not take a global-pool thread itself, or concurrent calls starve each other.
@@ -24,7 +25,7 @@ QThreadPool* CorrelationModel::bootstrapPool()
     return &pool;
 }
 
-CorrelationModel::CorrelationModel(QObject* parent)
+CorrelationModel::CorrelationModel(QObject *parent)
     : QAbstractTableModel(parent)
 {
     m_refresh.setSingleShot(true);
@@ -52,7 +53,7 @@ CorrelationModel::~CorrelationModel()
     m_watcher.waitForFinished();
 }
 
-void CorrelationModel::setProject(Project* project)
+void CorrelationModel::setProject(Project *project)
 {
     if (m_project)
         disconnect(m_project, nullptr, this, nullptr);
@@ -69,7 +70,7 @@ void CorrelationModel::setProject(Project* project)
     reload();
 }
 
-void CorrelationModel::setAspect(const QString& aspect)
+void CorrelationModel::setAspect(const QString &aspect)
 {
     if (aspect == m_aspect)
         return;
@@ -93,7 +94,7 @@ void CorrelationModel::setSplit(SplitFilter split)
     reload();
 }
 
-void CorrelationModel::setSelection(const QString& aspect, stats::Level level, SplitFilter split)
+void CorrelationModel::setSelection(const QString &aspect, stats::Level level, SplitFilter split)
 {
     if (aspect == m_aspect && level == m_level && split == m_split)
         return;
@@ -110,7 +111,7 @@ void CorrelationModel::setBootstrap(int resamples, quint64 seed)
     reload();
 }
 
-int CorrelationModel::rowOfJudge(const QString& judge) const
+int CorrelationModel::rowOfJudge(const QString &judge) const
 {
     for (int r = 0; r < m_rows.size(); ++r)
         if (m_rows[r].judge == judge)
@@ -124,7 +125,7 @@ void CorrelationModel::reload()
     ++m_generation;
     QVector<Row> rows;
     if (m_project && !m_aspect.isEmpty()) {
-        for (const JudgeInfo& j : m_project->judges()) {
+        for (const JudgeInfo &j : m_project->judges()) {
             if (!j.aspects.contains(m_aspect))
                 continue;
             Row row;
@@ -147,34 +148,34 @@ void CorrelationModel::reload()
     if (m_resamples <= 0 || m_rows.isEmpty())
         return;
     QVector<QVector<stats::ScoredItem>> inputs;
-    for (const Row& r : std::as_const(m_rows))
+    for (const Row &r : std::as_const(m_rows))
         inputs.append(r.items);
     const stats::Level level = m_level;
-    const stats::BootstrapOptions options { m_resamples, m_seed, 0.95 };
+    const stats::BootstrapOptions options{m_resamples, m_seed, 0.95};
     m_watcher.setProperty("generation", m_generation);
     m_watcher.setFuture(QtConcurrent::run(bootstrapPool(), [inputs, level, options] {
         QVector<stats::Interval> out;
-        for (const auto& items : inputs)
+        for (const auto &items : inputs)
             out.append(stats::bootstrapCorrelation(items, level, options)[stats::Coefficient::Pearson]);
         return out;
     }));
 }
 
-int CorrelationModel::rowCount(const QModelIndex& parent) const
+int CorrelationModel::rowCount(const QModelIndex &parent) const
 {
     return parent.isValid() ? 0 : int(m_rows.size());
 }
 
-int CorrelationModel::columnCount(const QModelIndex& parent) const
+int CorrelationModel::columnCount(const QModelIndex &parent) const
 {
     return parent.isValid() ? 0 : ColumnCount;
 }
 
-QVariant CorrelationModel::data(const QModelIndex& index, int role) const
+QVariant CorrelationModel::data(const QModelIndex &index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
-    const Row& row = m_rows[index.row()];
+    const Row &row = m_rows[index.row()];
     const bool intervalKnown = !std::isnan(row.pearsonCi.lo);
     if (role == JudgeNameRole)
         return row.judge;

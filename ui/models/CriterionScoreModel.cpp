@@ -75,17 +75,27 @@ QVariant CriterionScoreModel::data(const QModelIndex &index, int role) const
     switch (role) {
     case Qt::DisplayRole:
         switch (index.column()) {
-        case CriterionColumn: return a.criterion;
-        case SampleColumn: return a.sample;
-        case ScoreColumn: return a.score.isValid() ? QVariant(QString::number(a.score.toDouble(), 'g', 4)) : QVariant(tr("—"));
-        case StatusColumn: return a.status;
-        default: return {};
+        case CriterionColumn:
+            return a.criterion;
+        case SampleColumn:
+            return a.sample;
+        case ScoreColumn:
+            return a.score.isValid() ? QVariant(QString::number(a.score.toDouble(), 'g', 4)) : QVariant(tr("—"));
+        case StatusColumn:
+            return a.status;
+        default:
+            return {};
         }
-    case ReasoningRole: return a.reasoning;
-    case RawRole: return a.raw;
-    case ScoreRole: return a.score;
-    case CriterionKeyRole: return a.criterion;
-    default: return {};
+    case ReasoningRole:
+        return a.reasoning;
+    case RawRole:
+        return a.raw;
+    case ScoreRole:
+        return a.score;
+    case CriterionKeyRole:
+        return a.criterion;
+    default:
+        return {};
     }
 }
 
@@ -94,11 +104,16 @@ QVariant CriterionScoreModel::headerData(int section, Qt::Orientation orientatio
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
-    case CriterionColumn: return tr("Criterion");
-    case SampleColumn: return tr("Sample");
-    case ScoreColumn: return tr("Score");
-    case StatusColumn: return tr("Parse");
-    default: return {};
+    case CriterionColumn:
+        return tr("Criterion");
+    case SampleColumn:
+        return tr("Sample");
+    case ScoreColumn:
+        return tr("Score");
+    case StatusColumn:
+        return tr("Parse");
+    default:
+        return {};
     }
 }
 

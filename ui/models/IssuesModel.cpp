@@ -31,7 +31,8 @@ QVector<IssuesModel::Issue> IssuesModel::read(qint64 afterId) const
     // The store has a writer for issues but no reader yet; the table is read directly.
     QSqlQuery q(m_project->database());
     q.setForwardOnly(true);
-    q.prepare(QStringLiteral("SELECT id, kind, run, item_ext_id, message, created_at FROM issues WHERE id > ? ORDER BY id"));
+    q.prepare(QStringLiteral(
+            "SELECT id, kind, run, item_ext_id, message, created_at FROM issues WHERE id > ? ORDER BY id"));
     q.addBindValue(afterId);
     if (!q.exec())
         return out;
@@ -116,12 +117,18 @@ QVariant IssuesModel::data(const QModelIndex &index, int role) const
     if (role != Qt::DisplayRole)
         return {};
     switch (index.column()) {
-    case TimeColumn: return i.time.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
-    case KindColumn: return i.kind;
-    case RunColumn: return i.run;
-    case ItemColumn: return i.itemId;
-    case MessageColumn: return i.message;
-    default: return {};
+    case TimeColumn:
+        return i.time.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
+    case KindColumn:
+        return i.kind;
+    case RunColumn:
+        return i.run;
+    case ItemColumn:
+        return i.itemId;
+    case MessageColumn:
+        return i.message;
+    default:
+        return {};
     }
 }
 
@@ -130,12 +137,18 @@ QVariant IssuesModel::headerData(int section, Qt::Orientation orientation, int r
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
-    case TimeColumn: return tr("Time");
-    case KindColumn: return tr("Kind");
-    case RunColumn: return tr("Run");
-    case ItemColumn: return tr("Item");
-    case MessageColumn: return tr("Message");
-    default: return {};
+    case TimeColumn:
+        return tr("Time");
+    case KindColumn:
+        return tr("Kind");
+    case RunColumn:
+        return tr("Run");
+    case ItemColumn:
+        return tr("Item");
+    case MessageColumn:
+        return tr("Message");
+    default:
+        return {};
     }
 }
 

@@ -9,7 +9,6 @@
 
 namespace rubric {
 
-
 /// The project's issues channel (failed calls, unparseable answers, import problems) as a table:
 /// time, kind, run, item, message; oldest first (views sort through a proxy).
 ///

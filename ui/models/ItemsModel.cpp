@@ -49,7 +49,7 @@ QVector<ItemsModel::Row> ItemsModel::readRows(int fromIndex) const
     q.setForwardOnly(true);
     q.prepare(QStringLiteral("SELECT ext_id, group_id, system_id, substr(source, 1, %1), substr(output, 1, %1) "
                              "FROM items ORDER BY position LIMIT -1 OFFSET ?")
-                  .arg(previewLength));
+                      .arg(previewLength));
     q.addBindValue(fromIndex);
     if (!q.exec())
         return out;
@@ -210,21 +210,32 @@ QVariant ItemsModel::data(const QModelIndex &index, int role) const
     if (c >= FirstAspectColumn) {
         const double v = r.human.value(c - FirstAspectColumn, kMissing);
         switch (role) {
-        case Qt::DisplayRole: return std::isnan(v) ? QString() : QString::number(v, 'f', 2);
-        case SortRole: return std::isnan(v) ? std::numeric_limits<double>::infinity() : v;
-        case Qt::TextAlignmentRole: return QVariant::fromValue(Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
-        default: return {};
+        case Qt::DisplayRole:
+            return std::isnan(v) ? QString() : QString::number(v, 'f', 2);
+        case SortRole:
+            return std::isnan(v) ? std::numeric_limits<double>::infinity() : v;
+        case Qt::TextAlignmentRole:
+            return QVariant::fromValue(Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
+        default:
+            return {};
         }
     }
     if (role == Qt::DisplayRole || role == SortRole || role == Qt::ToolTipRole) {
         switch (c) {
-        case IdColumn: return r.id;
-        case GroupColumn: return r.group;
-        case SystemColumn: return r.system;
-        case SplitColumn: return r.split;
-        case SourceColumn: return r.source;
-        case OutputColumn: return r.output;
-        default: break;
+        case IdColumn:
+            return r.id;
+        case GroupColumn:
+            return r.group;
+        case SystemColumn:
+            return r.system;
+        case SplitColumn:
+            return r.split;
+        case SourceColumn:
+            return r.source;
+        case OutputColumn:
+            return r.output;
+        default:
+            break;
         }
     }
     return {};
@@ -235,13 +246,20 @@ QVariant ItemsModel::headerData(int section, Qt::Orientation orientation, int ro
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
-    case IdColumn: return tr("Id");
-    case GroupColumn: return tr("Group");
-    case SystemColumn: return tr("System");
-    case SplitColumn: return tr("Split");
-    case SourceColumn: return tr("Source");
-    case OutputColumn: return tr("Output");
-    default: break;
+    case IdColumn:
+        return tr("Id");
+    case GroupColumn:
+        return tr("Group");
+    case SystemColumn:
+        return tr("System");
+    case SplitColumn:
+        return tr("Split");
+    case SourceColumn:
+        return tr("Source");
+    case OutputColumn:
+        return tr("Output");
+    default:
+        break;
     }
     if (section >= FirstAspectColumn && section < columnCount())
         return m_aspects.at(section - FirstAspectColumn);

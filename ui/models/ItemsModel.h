@@ -10,7 +10,6 @@
 
 namespace rubric {
 
-
 /// The project's items as a table: id, group, system, split, source, output, then one column per
 /// aspect with the item's mean human score.
 ///
@@ -35,7 +34,7 @@ public:
         QString id;
         QString group;
         QString system;
-        QString split; ///< "train", "test" or empty
+        QString split;  ///< "train", "test" or empty
         QString source; ///< preview: the first previewLength characters, whitespace collapsed
         QString output;
         QVector<double> human; ///< per aspect (column order); NaN when unannotated

@@ -23,7 +23,8 @@ bool ScoreFilterModel::filterAcceptsRow(int sourceRow, const QModelIndex &source
 {
     if (m_split == SplitFilter::All)
         return true;
-    const auto role = SplitRole(sourceModel()->index(sourceRow, 0, sourceParent).data(ScoreModel::SplitRoleRole).toInt());
+    const auto role
+            = SplitRole(sourceModel()->index(sourceRow, 0, sourceParent).data(ScoreModel::SplitRoleRole).toInt());
     return m_split == SplitFilter::Train ? role == SplitRole::Train : role == SplitRole::Test;
 }
 

@@ -186,10 +186,11 @@ ScoreModel::Snapshot ScoreModel::read() const
     s.labels = criteria.labels;
     const int columns = FirstCriterionColumn + int(s.keys.size());
 
-    const QHash<QString, double> human = m_aspect.isEmpty() ? QHash<QString, double>() : m_project->humanScores(m_aspect);
+    const QHash<QString, double> human
+            = m_aspect.isEmpty() ? QHash<QString, double>() : m_project->humanScores(m_aspect);
     const QHash<QString, double> judged = (m_judge.isEmpty() || m_aspect.isEmpty())
-                                              ? QHash<QString, double>()
-                                              : m_project->judgeScores(m_judge, m_aspect);
+                                                  ? QHash<QString, double>()
+                                                  : m_project->judgeScores(m_judge, m_aspect);
     const QHash<QString, SplitRole> split = m_project->split();
 
     double aspectMin = 1, aspectMax = 5;
@@ -389,8 +390,9 @@ QVariant ScoreModel::headerData(int section, Qt::Orientation orientation, int ro
             return tr("Mean human score (%1)").arg(m_aspect);
         if (section == JudgeColumn)
             return tr("Aggregated judge score of %1 (%2)").arg(m_judge, m_aspect);
-        return m_criterionLabels[k] == m_criterionKeys[k] ? m_criterionKeys[k]
-                                                          : m_criterionKeys[k] + QStringLiteral(": ") + m_criterionLabels[k];
+        return m_criterionLabels[k] == m_criterionKeys[k]
+                       ? m_criterionKeys[k]
+                       : m_criterionKeys[k] + QStringLiteral(": ") + m_criterionLabels[k];
     case ColumnKeyRole:
         if (section == HumanColumn)
             return QStringLiteral("human");
@@ -398,8 +400,9 @@ QVariant ScoreModel::headerData(int section, Qt::Orientation orientation, int ro
             return QStringLiteral("judge");
         return m_criterionKeys[k];
     case ColumnKindRole:
-        return int(section == HumanColumn ? ColumnKind::Human
-                                          : section == JudgeColumn ? ColumnKind::Judge : ColumnKind::Criterion);
+        return int(section == HumanColumn   ? ColumnKind::Human
+                   : section == JudgeColumn ? ColumnKind::Judge
+                                            : ColumnKind::Criterion);
     case ScaleMinRole:
         return m_minima.value(section, 1.0);
     case ScaleMaxRole:

@@ -1,7 +1,6 @@
 #pragma once
 
 #include "data/Annotation.h"
-
 #include "store/Project.h"
 
 #include <QAbstractTableModel>
@@ -28,13 +27,13 @@ public:
         ScoreRole = Qt::UserRole + 1, ///< double, or invalid when missing
         ResidualRole,                 ///< score − human score (invalid when either is missing)
         ItemIdRole,
-        SplitRoleRole,                ///< int(rubric::SplitRole)
+        SplitRoleRole, ///< int(rubric::SplitRole)
         GroupRole,
         SystemRole,
         // header roles (orientation Horizontal)
-        ColumnKeyRole,                ///< criterion key, "human" or "judge"
-        ColumnKindRole,               ///< int(ColumnKind)
-        ScaleMinRole,                 ///< lower end of the column's scale (for colouring)
+        ColumnKeyRole,  ///< criterion key, "human" or "judge"
+        ColumnKindRole, ///< int(ColumnKind)
+        ScaleMinRole,   ///< lower end of the column's scale (for colouring)
         ScaleMaxRole,
     };
     enum class ColumnKind { Human, Judge, Criterion };

@@ -22,14 +22,15 @@
 #include <QStackedWidget>
 #include <QTextBrowser>
 #include <QVBoxLayout>
+
 #include <cmath>
 
 namespace rubric {
 namespace {
 
-QTextBrowser* makeTextView(const QString& objectName, QWidget* parent)
+QTextBrowser *makeTextView(const QString &objectName, QWidget *parent)
 {
-    auto* view = new QTextBrowser(parent);
+    auto *view = new QTextBrowser(parent);
     view->setObjectName(objectName);
     view->setFocusPolicy(Qt::NoFocus);
     view->setLineWrapMode(QTextEdit::WidgetWidth);
@@ -40,13 +41,13 @@ QTextBrowser* makeTextView(const QString& objectName, QWidget* parent)
     return view;
 }
 
-QWidget* titled(const QString& title, QWidget* content, QWidget* parent)
+QWidget *titled(const QString &title, QWidget *content, QWidget *parent)
 {
-    auto* box = new QWidget(parent);
-    auto* layout = new QVBoxLayout(box);
+    auto *box = new QWidget(parent);
+    auto *layout = new QVBoxLayout(box);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(4);
-    auto* label = new QLabel(title, box);
+    auto *label = new QLabel(title, box);
     QFont f = label->font();
     f.setBold(true);
     label->setFont(f);
@@ -57,23 +58,23 @@ QWidget* titled(const QString& title, QWidget* content, QWidget* parent)
 
 QString cheatSheetText()
 {
-    const auto row = [](const QString& keys, const QString& what) {
+    const auto row = [](const QString &keys, const QString &what) {
         return QStringLiteral("<tr><td style='padding-right:16px'><b>%1</b></td><td>%2</td></tr>").arg(keys, what);
     };
     return QStringLiteral("<table>")
-        + row(AnnotatePane::tr("1 … 9, 0"), AnnotatePane::tr("score the focused aspect, then go to the next aspect"))
-        + row(AnnotatePane::tr("Tab / Shift+Tab, ↓ / ↑"), AnnotatePane::tr("next / previous aspect"))
-        + row(AnnotatePane::tr("Enter"), AnnotatePane::tr("save the note and go to the next item"))
-        + row(AnnotatePane::tr("→ / ←"), AnnotatePane::tr("next / previous item"))
-        + row(AnnotatePane::tr("Backspace"), AnnotatePane::tr("clear the focused aspect's score"))
-        + row(AnnotatePane::tr("N"), AnnotatePane::tr("write a note (Enter or Esc returns to scoring)"))
-        + row(AnnotatePane::tr("?"), AnnotatePane::tr("show or hide this sheet")) + QStringLiteral("</table><p>")
-        + AnnotatePane::tr("Every score is saved the moment you press the key.") + QStringLiteral("</p>");
+           + row(AnnotatePane::tr("1 … 9, 0"), AnnotatePane::tr("score the focused aspect, then go to the next aspect"))
+           + row(AnnotatePane::tr("Tab / Shift+Tab, ↓ / ↑"), AnnotatePane::tr("next / previous aspect"))
+           + row(AnnotatePane::tr("Enter"), AnnotatePane::tr("save the note and go to the next item"))
+           + row(AnnotatePane::tr("→ / ←"), AnnotatePane::tr("next / previous item"))
+           + row(AnnotatePane::tr("Backspace"), AnnotatePane::tr("clear the focused aspect's score"))
+           + row(AnnotatePane::tr("N"), AnnotatePane::tr("write a note (Enter or Esc returns to scoring)"))
+           + row(AnnotatePane::tr("?"), AnnotatePane::tr("show or hide this sheet")) + QStringLiteral("</table><p>")
+           + AnnotatePane::tr("Every score is saved the moment you press the key.") + QStringLiteral("</p>");
 }
 
 } // namespace
 
-AnnotatePane::AnnotatePane(QWidget* parent)
+AnnotatePane::AnnotatePane(QWidget *parent)
     : QWidget(parent)
     , m_pages(new QStackedWidget(this))
     , m_nameEdit(new QLineEdit(this))
@@ -95,14 +96,14 @@ AnnotatePane::AnnotatePane(QWidget* parent)
     setObjectName(QStringLiteral("annotatePane"));
 
     // --- start page: who is annotating
-    auto* start = new QWidget(this);
-    auto* startLayout = new QVBoxLayout(start);
-    auto* startBox = new QWidget(start);
+    auto *start = new QWidget(this);
+    auto *startLayout = new QVBoxLayout(start);
+    auto *startBox = new QWidget(start);
     startBox->setFixedWidth(480);
-    auto* form = new QVBoxLayout(startBox);
-    auto* hello = new QLabel(tr("<h2>Who is annotating?</h2><p>Your scores are saved under this name, so that "
+    auto *form = new QVBoxLayout(startBox);
+    auto *hello = new QLabel(tr("<h2>Who is annotating?</h2><p>Your scores are saved under this name, so that "
                                 "several people can label the same items and their agreement can be measured.</p>"),
-        startBox);
+                             startBox);
     hello->setWordWrap(true);
     m_nameEdit->setObjectName(QStringLiteral("annotatorEdit"));
     m_nameEdit->setPlaceholderText(tr("Your name"));
@@ -113,7 +114,7 @@ AnnotatePane::AnnotatePane(QWidget* parent)
     form->addWidget(m_start, 0, Qt::AlignRight);
     // Centred by stretches, not by alignment: an aligned widget gets its sizeHint height, and
     // the wrapped introduction would be cut to one line.
-    auto* centred = new QHBoxLayout;
+    auto *centred = new QHBoxLayout;
     centred->addStretch(1);
     centred->addWidget(startBox);
     centred->addStretch(1);
@@ -133,7 +134,7 @@ AnnotatePane::AnnotatePane(QWidget* parent)
     m_surface->installEventFilter(this);
 
     m_who->setObjectName(QStringLiteral("annotatorLabel"));
-    auto* change = new QPushButton(tr("Change"), m_surface);
+    auto *change = new QPushButton(tr("Change"), m_surface);
     change->setObjectName(QStringLiteral("changeAnnotatorButton"));
     change->setFocusPolicy(Qt::NoFocus);
     connect(change, &QPushButton::clicked, this, [this] {
@@ -153,12 +154,12 @@ AnnotatePane::AnnotatePane(QWidget* parent)
     m_blindCheck->setObjectName(QStringLiteral("blindCheck"));
     m_blindCheck->setFocusPolicy(Qt::NoFocus);
     connect(m_blindCheck, &QCheckBox::toggled, this, &AnnotatePane::setBlind);
-    auto* help = new QPushButton(tr("Keys (?)"), m_surface);
+    auto *help = new QPushButton(tr("Keys (?)"), m_surface);
     help->setObjectName(QStringLiteral("helpButton"));
     help->setFocusPolicy(Qt::NoFocus);
     connect(help, &QPushButton::clicked, this, [this] { m_cheatSheet->setVisible(!m_cheatSheet->isVisible()); });
 
-    auto* header = new QHBoxLayout;
+    auto *header = new QHBoxLayout;
     header->addWidget(m_who);
     header->addWidget(change);
     header->addSpacing(16);
@@ -178,16 +179,16 @@ AnnotatePane::AnnotatePane(QWidget* parent)
         pal.setColor(QPalette::WindowText, pal.color(QPalette::ToolTipText));
         m_cheatSheet->setPalette(pal);
     }
-    auto* cheatLayout = new QVBoxLayout(m_cheatSheet);
-    auto* cheatText = new QLabel(cheatSheetText(), m_cheatSheet);
+    auto *cheatLayout = new QVBoxLayout(m_cheatSheet);
+    auto *cheatText = new QLabel(cheatSheetText(), m_cheatSheet);
     cheatText->setTextFormat(Qt::RichText);
     cheatLayout->addWidget(cheatText);
     m_cheatSheet->hide();
 
-    auto* aspectsLayout = new QVBoxLayout(m_aspectBox);
+    auto *aspectsLayout = new QVBoxLayout(m_aspectBox);
     aspectsLayout->setContentsMargins(0, 0, 0, 0);
     aspectsLayout->setSpacing(8);
-    auto* scroll = new QScrollArea(m_surface);
+    auto *scroll = new QScrollArea(m_surface);
     scroll->setWidgetResizable(true);
     scroll->setFocusPolicy(Qt::NoFocus);
     scroll->setFrameShape(QFrame::NoFrame);
@@ -196,14 +197,14 @@ AnnotatePane::AnnotatePane(QWidget* parent)
     m_note->setPlaceholderText(tr("Note (optional): N to write, Enter or Esc to return"));
     m_note->setFocusPolicy(Qt::ClickFocus);
     m_note->installEventFilter(this);
-    auto* right = new QWidget(m_surface);
+    auto *right = new QWidget(m_surface);
     right->setMinimumWidth(380); // room for the definitions to read as paragraphs
-    auto* rightLayout = new QVBoxLayout(right);
+    auto *rightLayout = new QVBoxLayout(right);
     rightLayout->setContentsMargins(0, 0, 0, 0);
     rightLayout->addWidget(scroll, 1);
     rightLayout->addWidget(m_note);
 
-    auto* texts = new QSplitter(Qt::Horizontal, m_surface);
+    auto *texts = new QSplitter(Qt::Horizontal, m_surface);
     texts->setObjectName(QStringLiteral("annotateSplitter"));
     texts->addWidget(titled(tr("Source"), m_source, texts));
     texts->addWidget(titled(tr("Output to score"), m_output, texts));
@@ -212,15 +213,15 @@ AnnotatePane::AnnotatePane(QWidget* parent)
     texts->setStretchFactor(1, 3);
     texts->setStretchFactor(2, 4);
 
-    connect(m_suggestions, &SuggestionBox::itemChosen, this, [this](const QString& id) { goToItem(id); });
+    connect(m_suggestions, &SuggestionBox::itemChosen, this, [this](const QString &id) { goToItem(id); });
     connect(m_suggestions, &SuggestionBox::problem, this, &AnnotatePane::problem);
 
-    auto* footer = new QHBoxLayout;
+    auto *footer = new QHBoxLayout;
     footer->addWidget(m_agreement, 1);
     footer->addSpacing(16);
     footer->addWidget(m_suggestions, 1);
 
-    auto* surfaceLayout = new QVBoxLayout(m_surface);
+    auto *surfaceLayout = new QVBoxLayout(m_surface);
     surfaceLayout->addLayout(header);
     surfaceLayout->addWidget(m_cheatSheet);
     surfaceLayout->addWidget(texts, 1);
@@ -228,7 +229,7 @@ AnnotatePane::AnnotatePane(QWidget* parent)
 
     m_pages->addWidget(start);
     m_pages->addWidget(m_surface);
-    auto* layout = new QVBoxLayout(this);
+    auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_pages);
 
@@ -238,7 +239,7 @@ AnnotatePane::AnnotatePane(QWidget* parent)
     setProject(nullptr);
 }
 
-void AnnotatePane::setProject(Project* project)
+void AnnotatePane::setProject(Project *project)
 {
     if (m_project)
         disconnect(m_project, nullptr, this, nullptr);
@@ -254,7 +255,7 @@ void AnnotatePane::setProject(Project* project)
     reload();
 }
 
-void AnnotatePane::setAnnotator(const QString& name)
+void AnnotatePane::setAnnotator(const QString &name)
 {
     const QString trimmed = name.trimmed();
     if (trimmed != m_annotator) {
@@ -303,14 +304,14 @@ void AnnotatePane::reload()
 
 void AnnotatePane::rebuildAspects()
 {
-    for (AspectScoreRow* row : std::as_const(m_rows))
+    for (AspectScoreRow *row : std::as_const(m_rows))
         delete row;
     m_rows.clear();
-    auto* layout = static_cast<QVBoxLayout*>(m_aspectBox->layout());
-    while (QLayoutItem* item = layout->takeAt(0))
+    auto *layout = static_cast<QVBoxLayout *>(m_aspectBox->layout());
+    while (QLayoutItem *item = layout->takeAt(0))
         delete item;
     for (int i = 0; i < m_aspects.size(); ++i) {
-        auto* row = new AspectScoreRow(m_aspects[i], m_aspectBox);
+        auto *row = new AspectScoreRow(m_aspects[i], m_aspectBox);
         connect(row, &AspectScoreRow::scoreClicked, this, [this, i](double score) {
             setActiveAspect(i);
             setScore(i, score);
@@ -345,7 +346,7 @@ int AnnotatePane::labelledCount() const
         return 0;
     const auto counts = scoredAspectsPerItem();
     int done = 0;
-    for (const QString& id : m_queue)
+    for (const QString &id : m_queue)
         done += counts.value(id) >= m_aspects.size() ? 1 : 0;
     return done;
 }
@@ -355,18 +356,18 @@ void AnnotatePane::showCurrent()
     const QString id = currentItemId();
     const auto item = (m_project && !id.isEmpty()) ? m_project->item(id) : std::nullopt;
     if (!item) {
-        m_itemTitle->setText(!m_project ? tr("No project open.")
-                : m_queue.isEmpty()     ? tr("The project has no items yet.")
-                                        : QString());
+        m_itemTitle->setText(!m_project          ? tr("No project open.")
+                             : m_queue.isEmpty() ? tr("The project has no items yet.")
+                                                 : QString());
         m_source->clear();
         m_output->clear();
-        for (AspectScoreRow* row : std::as_const(m_rows))
+        for (AspectScoreRow *row : std::as_const(m_rows))
             row->setScore(std::nullopt);
         m_note->clear();
     } else {
-        QStringList meta { tr("Item %1 of %2").arg(m_index + 1).arg(m_queue.size()), tr("id %1").arg(item->id) };
+        QStringList meta{tr("Item %1 of %2").arg(m_index + 1).arg(m_queue.size()), tr("id %1").arg(item->id)};
         // Group ids are often long hashes: shortened here, whole in the tooltip.
-        const auto shortId = [](const QString& s) { return s.size() > 18 ? s.left(17) + QChar(0x2026) : s; };
+        const auto shortId = [](const QString &s) { return s.size() > 18 ? s.left(17) + QChar(0x2026) : s; };
         if (!item->group.isEmpty())
             meta << tr("group %1").arg(shortId(item->group));
         if (!item->system.isEmpty())
@@ -385,8 +386,8 @@ void AnnotatePane::showCurrent()
         if (!m_annotator.isEmpty()) {
             QSqlQuery q(m_project->database());
             q.prepare(
-                QStringLiteral("SELECT a.name, n.score, n.note FROM annotations n JOIN items i ON i.id = n.item_id "
-                               "JOIN aspects a ON a.id = n.aspect_id WHERE i.ext_id = ? AND n.annotator = ?"));
+                    QStringLiteral("SELECT a.name, n.score, n.note FROM annotations n JOIN items i ON i.id = n.item_id "
+                                   "JOIN aspects a ON a.id = n.aspect_id WHERE i.ext_id = ? AND n.annotator = ?"));
             q.addBindValue(id);
             q.addBindValue(m_annotator);
             if (q.exec())
@@ -396,7 +397,7 @@ void AnnotatePane::showCurrent()
                         note = q.value(2).toString();
                 }
         }
-        for (AspectScoreRow* row : std::as_const(m_rows)) {
+        for (AspectScoreRow *row : std::as_const(m_rows)) {
             const auto it = mine.constFind(row->aspect().name);
             row->setScore(it == mine.cend() ? std::nullopt : std::optional<double>(*it));
         }
@@ -432,8 +433,8 @@ void AnnotatePane::setScore(int aspectIndex, double score)
     const QString id = currentItemId();
     if (!m_project || id.isEmpty() || m_annotator.isEmpty())
         return;
-    Annotation a { id, m_aspects[aspectIndex].name, m_annotator, score, m_note->text().trimmed(),
-        QDateTime::currentDateTimeUtc() };
+    Annotation a{id,    m_aspects[aspectIndex].name, m_annotator,
+                 score, m_note->text().trimmed(),    QDateTime::currentDateTimeUtc()};
     if (auto r = m_project->setAnnotation(a); !r) {
         emit problem(tr("Could not save the score: %1").arg(r.errorString()));
         return;
@@ -465,8 +466,8 @@ void AnnotatePane::saveNote()
     QVector<Annotation> list;
     for (int i = 0; i < m_rows.size(); ++i)
         if (const auto s = m_rows[i]->score())
-            list.append(Annotation {
-                id, m_aspects[i].name, m_annotator, *s, m_note->text().trimmed(), QDateTime::currentDateTimeUtc() });
+            list.append(Annotation{id, m_aspects[i].name, m_annotator, *s, m_note->text().trimmed(),
+                                   QDateTime::currentDateTimeUtc()});
     if (list.isEmpty())
         return;
     if (auto r = m_project->addAnnotations(list); !r)
@@ -485,7 +486,7 @@ void AnnotatePane::move(int delta)
     showCurrent();
 }
 
-bool AnnotatePane::goToItem(const QString& id)
+bool AnnotatePane::goToItem(const QString &id)
 {
     const int i = int(m_queue.indexOf(id));
     if (i < 0)
@@ -520,9 +521,9 @@ void AnnotatePane::updateJudges()
         if (q.exec())
             while (q.next())
                 perAspect[q.value(0).toString()].append(
-                    tr("%1: %2").arg(q.value(1).toString(), QString::number(q.value(2).toDouble(), 'f', 2)));
+                        tr("%1: %2").arg(q.value(1).toString(), QString::number(q.value(2).toDouble(), 'f', 2)));
     }
-    for (AspectScoreRow* row : std::as_const(m_rows)) {
+    for (AspectScoreRow *row : std::as_const(m_rows)) {
         const QStringList judges = perAspect.value(row->aspect().name);
         row->setJudgeText(judges.isEmpty() ? QString() : tr("Judges — %1").arg(judges.join(QStringLiteral(", "))));
     }
@@ -531,7 +532,8 @@ void AnnotatePane::updateJudges()
 void AnnotatePane::updateSuggestions()
 {
     m_suggestions->refresh(m_project, m_queue, m_queueIsTrain,
-        m_project ? scoredAspectsPerItem() : QHash<QString, int>(), int(m_aspects.size()), m_annotator);
+                           m_project ? scoredAspectsPerItem() : QHash<QString, int>(), int(m_aspects.size()),
+                           m_annotator);
 }
 
 void AnnotatePane::updateAgreement()
@@ -539,7 +541,7 @@ void AnnotatePane::updateAgreement()
     m_agreement->refresh(m_project, m_aspects, m_queueIsTrain, m_blind);
 }
 
-void AnnotatePane::showEvent(QShowEvent* event)
+void AnnotatePane::showEvent(QShowEvent *event)
 {
     QWidget::showEvent(event);
     if (m_annotator.isEmpty())
@@ -548,10 +550,10 @@ void AnnotatePane::showEvent(QShowEvent* event)
         m_surface->setFocus();
 }
 
-bool AnnotatePane::eventFilter(QObject* watched, QEvent* event)
+bool AnnotatePane::eventFilter(QObject *watched, QEvent *event)
 {
     if (watched == m_note && event->type() == QEvent::KeyPress) {
-        auto* key = static_cast<QKeyEvent*>(event);
+        auto *key = static_cast<QKeyEvent *>(event);
         if (key->key() == Qt::Key_Return || key->key() == Qt::Key_Enter || key->key() == Qt::Key_Escape) {
             saveNote();
             m_surface->setFocus();
@@ -560,7 +562,7 @@ bool AnnotatePane::eventFilter(QObject* watched, QEvent* event)
         return false; // typing a note: no shortcut fires
     }
     if (watched == m_surface && (event->type() == QEvent::KeyPress || event->type() == QEvent::ShortcutOverride)) {
-        auto* key = static_cast<QKeyEvent*>(event);
+        auto *key = static_cast<QKeyEvent *>(event);
         // Claim the keys the pane uses before the window's shortcuts see them.
         if (event->type() == QEvent::ShortcutOverride) {
             if (key->modifiers() & (Qt::ControlModifier | Qt::AltModifier | Qt::MetaModifier))
@@ -573,7 +575,7 @@ bool AnnotatePane::eventFilter(QObject* watched, QEvent* event)
     return QWidget::eventFilter(watched, event);
 }
 
-bool AnnotatePane::handleKey(QKeyEvent* event)
+bool AnnotatePane::handleKey(QKeyEvent *event)
 {
     if (event->modifiers() & (Qt::ControlModifier | Qt::AltModifier | Qt::MetaModifier))
         return false;

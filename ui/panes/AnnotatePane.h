@@ -33,16 +33,17 @@ class SuggestionBox;
 /// N edits the note, ? shows the cheat sheet. Every score is written to the project at once
 /// (Project::setAnnotation); a failed write is shown inline and the score is not shown as set.
 /// The queue is the train split (all items while there is none). GUI thread only.
-class AnnotatePane : public QWidget {
+class AnnotatePane : public QWidget
+{
     Q_OBJECT
 public:
-    explicit AnnotatePane(QWidget* parent = nullptr);
+    explicit AnnotatePane(QWidget *parent = nullptr);
 
-    void setProject(Project* project);
+    void setProject(Project *project);
 
     /// Sets the annotator (remembered in the settings) and shows the scoring page; an empty name
     /// shows the start page that asks for one.
-    void setAnnotator(const QString& name);
+    void setAnnotator(const QString &name);
     QString annotator() const { return m_annotator; }
 
     void setBlind(bool blind);
@@ -55,16 +56,16 @@ public:
     /// Items of the queue that this annotator has scored on every aspect.
     int labelledCount() const;
     /// Shows the item `id` if it is in the queue.
-    bool goToItem(const QString& id);
+    bool goToItem(const QString &id);
 
 signals:
-    void annotatorChanged(const QString& name);
+    void annotatorChanged(const QString &name);
     /// A routine problem (a failed write) for the window's message bar.
-    void problem(const QString& message);
+    void problem(const QString &message);
 
 protected:
-    bool eventFilter(QObject* watched, QEvent* event) override;
-    void showEvent(QShowEvent* event) override;
+    bool eventFilter(QObject *watched, QEvent *event) override;
+    void showEvent(QShowEvent *event) override;
 
 private:
     void reload();
@@ -80,37 +81,37 @@ private:
     void updateJudges();
     void updateSuggestions();
     void updateAgreement();
-    bool handleKey(QKeyEvent* event);
+    bool handleKey(QKeyEvent *event);
     QHash<QString, int> scoredAspectsPerItem() const;
 
     QPointer<Project> m_project;
     QString m_annotator;
     bool m_blind = true;
     QVector<Aspect> m_aspects;
-    QVector<AspectScoreRow*> m_rows;
+    QVector<AspectScoreRow *> m_rows;
     QStringList m_queue;
     bool m_queueIsTrain = false;
     int m_index = -1;
     int m_active = 0;
 
-    QStackedWidget* m_pages;
+    QStackedWidget *m_pages;
     // start page
-    QLineEdit* m_nameEdit;
-    QPushButton* m_start;
+    QLineEdit *m_nameEdit;
+    QPushButton *m_start;
     // scoring page
-    QWidget* m_surface;
-    QLabel* m_who;
-    QLabel* m_itemTitle;
-    QLabel* m_progressLabel;
-    QProgressBar* m_progress;
-    QCheckBox* m_blindCheck;
-    QTextBrowser* m_source;
-    QTextBrowser* m_output;
-    QWidget* m_aspectBox;
-    QLineEdit* m_note;
-    QFrame* m_cheatSheet;
-    AgreementLabel* m_agreement;
-    SuggestionBox* m_suggestions;
+    QWidget *m_surface;
+    QLabel *m_who;
+    QLabel *m_itemTitle;
+    QLabel *m_progressLabel;
+    QProgressBar *m_progress;
+    QCheckBox *m_blindCheck;
+    QTextBrowser *m_source;
+    QTextBrowser *m_output;
+    QWidget *m_aspectBox;
+    QLineEdit *m_note;
+    QFrame *m_cheatSheet;
+    AgreementLabel *m_agreement;
+    SuggestionBox *m_suggestions;
 };
 
 } // namespace rubric

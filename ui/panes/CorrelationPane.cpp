@@ -22,12 +22,13 @@
 #include <QVBoxLayout>
 #include <QValueAxis>
 #include <QtConcurrent>
+
 #include <cmath>
 #include <limits>
 
 namespace rubric {
 
-CorrelationPane::CorrelationPane(QWidget* parent)
+CorrelationPane::CorrelationPane(QWidget *parent)
     : QWidget(parent)
     , m_model(new CorrelationModel(this))
     , m_level(new QComboBox(this))
@@ -69,13 +70,13 @@ CorrelationPane::CorrelationPane(QWidget* parent)
     m_fit->setPen(QPen(QColor(0xb2, 0x18, 0x2b), 2));
     m_scatterChart->addSeries(m_points);
     m_scatterChart->addSeries(m_fit);
-    auto* x = new QValueAxis;
-    auto* y = new QValueAxis;
+    auto *x = new QValueAxis;
+    auto *y = new QValueAxis;
     x->setTitleText(tr("Human score"));
     y->setTitleText(tr("Judge score"));
     m_scatterChart->addAxis(x, Qt::AlignBottom);
     m_scatterChart->addAxis(y, Qt::AlignLeft);
-    for (auto* s : { static_cast<QAbstractSeries*>(m_points), static_cast<QAbstractSeries*>(m_fit) }) {
+    for (auto *s : {static_cast<QAbstractSeries *>(m_points), static_cast<QAbstractSeries *>(m_fit)}) {
         s->attachAxis(x);
         s->attachAxis(y);
     }
@@ -99,16 +100,16 @@ CorrelationPane::CorrelationPane(QWidget* parent)
     m_table->setToolTip(tr("Every judge that scores this aspect, at the chosen level and split"));
     m_hover->setText(tr("Point at an item to identify it."));
 
-    auto* bar = new QHBoxLayout;
+    auto *bar = new QHBoxLayout;
     bar->addWidget(m_title, 1);
     bar->addWidget(m_level);
     bar->addWidget(m_split);
-    auto* charts = new QSplitter(this);
+    auto *charts = new QSplitter(this);
     m_charts = charts;
     charts->setObjectName(QStringLiteral("correlationChartsSplitter"));
     charts->addWidget(m_scatterView);
     charts->addWidget(m_barView);
-    auto* layout = new QVBoxLayout(this);
+    auto *layout = new QVBoxLayout(this);
     layout->addLayout(bar);
     layout->addWidget(charts, 3);
     layout->addWidget(m_hover);
@@ -135,7 +136,7 @@ CorrelationPane::~CorrelationPane()
     m_watcher.waitForFinished();
 }
 
-void CorrelationPane::setProject(Project* project)
+void CorrelationPane::setProject(Project *project)
 {
     if (m_scores)
         disconnect(m_scores, nullptr, this, nullptr);
@@ -165,7 +166,7 @@ SplitFilter CorrelationPane::split() const
     return SplitFilter(m_split->currentData().toInt());
 }
 
-QWidget* CorrelationPane::chartWidget() const
+QWidget *CorrelationPane::chartWidget() const
 {
     return m_scores && !m_scores->judge().isEmpty() ? m_charts : nullptr;
 }
@@ -175,7 +176,7 @@ QString CorrelationPane::chartTitle() const
     if (!m_scores || m_scores->judge().isEmpty())
         return {};
     return tr("%1 vs human on %2 · %3 · %4")
-        .arg(m_scores->judge(), m_scores->aspect(), m_level->currentText(), m_split->currentText());
+            .arg(m_scores->judge(), m_scores->aspect(), m_level->currentText(), m_split->currentText());
 }
 
 QString CorrelationPane::chartFileStem() const
@@ -188,8 +189,9 @@ void CorrelationPane::refresh()
 {
     m_model->setSelection(m_scores ? m_scores->aspect() : QString(), level(), split());
     m_title->setText(m_scores && !m_scores->judge().isEmpty()
-            ? tr("<b>%1</b> vs human · %2").arg(m_scores->judge().toHtmlEscaped(), m_scores->aspect().toHtmlEscaped())
-            : tr("No judge scores this aspect yet."));
+                             ? tr("<b>%1</b> vs human · %2")
+                                       .arg(m_scores->judge().toHtmlEscaped(), m_scores->aspect().toHtmlEscaped())
+                             : tr("No judge scores this aspect yet."));
     refreshScatter();
     refreshCriteria();
 }
@@ -209,7 +211,7 @@ void CorrelationPane::refreshScatter()
             const double j = m_scores->score(r, ScoreModel::JudgeColumn);
             if (std::isnan(h) || std::isnan(j))
                 continue;
-            m_shown.append({ m_scores->itemId(r), h, j });
+            m_shown.append({m_scores->itemId(r), h, j});
             pts.append(QPointF(h, j));
         }
     }
@@ -219,9 +221,9 @@ void CorrelationPane::refreshScatter()
     double minX = 1, maxX = 5, minY = 1, maxY = 5;
     if (m_scores && m_scores->columnCount() > 0) {
         minX = minY
-            = m_scores->headerData(ScoreModel::HumanColumn, Qt::Horizontal, ScoreModel::ScaleMinRole).toDouble();
+                = m_scores->headerData(ScoreModel::HumanColumn, Qt::Horizontal, ScoreModel::ScaleMinRole).toDouble();
         maxX = maxY
-            = m_scores->headerData(ScoreModel::HumanColumn, Qt::Horizontal, ScoreModel::ScaleMaxRole).toDouble();
+                = m_scores->headerData(ScoreModel::HumanColumn, Qt::Horizontal, ScoreModel::ScaleMaxRole).toDouble();
         // The judge axis follows the judge column's scale: the aspect's for LLM judges, the
         // observed range for judges on another scale (ROUGE, length).
         if (m_scores->columnCount() > ScoreModel::JudgeColumn) {
@@ -232,38 +234,39 @@ void CorrelationPane::refreshScatter()
     QList<QPointF> line;
     if (pts.size() >= 2) {
         double mx = 0, my = 0;
-        for (const QPointF& p : pts) {
+        for (const QPointF &p : pts) {
             mx += p.x();
             my += p.y();
         }
         mx /= pts.size();
         my /= pts.size();
         double sxy = 0, sxx = 0;
-        for (const QPointF& p : pts) {
+        for (const QPointF &p : pts) {
             sxy += (p.x() - mx) * (p.y() - my);
             sxx += (p.x() - mx) * (p.x() - mx);
         }
         if (sxx > 0) {
             const double slope = sxy / sxx;
-            line = { QPointF(minX, my + slope * (minX - mx)), QPointF(maxX, my + slope * (maxX - mx)) };
+            line = {QPointF(minX, my + slope * (minX - mx)), QPointF(maxX, my + slope * (maxX - mx))};
             m_fit->setName(tr("Least-squares fit: judge = %1 + %2 × human")
-                               .arg(QString::number(my - slope * mx, 'f', 2), QString::number(slope, 'f', 2)));
+                                   .arg(QString::number(my - slope * mx, 'f', 2), QString::number(slope, 'f', 2)));
         }
     }
     m_fit->replace(line);
     const auto axes = m_scatterChart->axes();
-    for (QAbstractAxis* a : axes) {
-        auto* v = static_cast<QValueAxis*>(a);
+    for (QAbstractAxis *a : axes) {
+        auto *v = static_cast<QValueAxis *>(a);
         if (a->alignment() == Qt::AlignBottom)
             v->setRange(minX - 0.05 * (maxX - minX), maxX + 0.05 * (maxX - minX));
         else
             v->setRange(minY - 0.05 * (maxY - minY), maxY + 0.05 * (maxY - minY));
     }
     const int row = m_scores ? m_model->rowOfJudge(m_scores->judge()) : -1;
-    m_scatterChart->setTitle(row < 0 ? tr("Judge vs human")
-                                     : tr("Judge vs human · Pearson %1 at this level (n = %2)")
-                                           .arg(m_model->index(row, CorrelationModel::PearsonColumn).data().toString(),
-                                               m_model->index(row, CorrelationModel::NColumn).data().toString()));
+    m_scatterChart->setTitle(
+            row < 0 ? tr("Judge vs human")
+                    : tr("Judge vs human · Pearson %1 at this level (n = %2)")
+                              .arg(m_model->index(row, CorrelationModel::PearsonColumn).data().toString(),
+                                   m_model->index(row, CorrelationModel::NColumn).data().toString()));
 }
 
 void CorrelationPane::refreshCriteria()
@@ -287,13 +290,13 @@ void CorrelationPane::refreshCriteria()
                 const double c = m_scores->score(r, col);
                 if (std::isnan(h) || std::isnan(c))
                     continue;
-                items.append({ m_scores->itemId(r), m_scores->group(r), m_scores->system(r), h, c });
+                items.append({m_scores->itemId(r), m_scores->group(r), m_scores->system(r), h, c});
             }
             // A criterion scored only outside the split (e.g. a hypothesis HypoEval tried on the
             // train items and did not select) has no bar here.
             if (items.size() < 3)
                 continue;
-            m_bars.append({ keys[k], stats::correlateAtLevel(items, lvl).pearson, {} });
+            m_bars.append({keys[k], stats::correlateAtLevel(items, lvl).pearson, {}});
             m_barInputs.append(items);
         }
     }
@@ -304,8 +307,8 @@ void CorrelationPane::refreshCriteria()
     m_watcher.setProperty("generation", m_generation);
     m_watcher.setFuture(QtConcurrent::run(CorrelationModel::bootstrapPool(), [inputs, lvl] {
         QVector<stats::Interval> out;
-        for (const auto& items : inputs)
-            out.append(stats::bootstrapCorrelation(items, lvl, { 1000, 0, 0.95 })[stats::Coefficient::Pearson]);
+        for (const auto &items : inputs)
+            out.append(stats::bootstrapCorrelation(items, lvl, {1000, 0, 0.95})[stats::Coefficient::Pearson]);
         return out;
     }));
 }
@@ -314,26 +317,26 @@ void CorrelationPane::showBars()
 {
     m_barChart->removeAllSeries();
     const auto axes = m_barChart->axes();
-    for (QAbstractAxis* a : axes) {
+    for (QAbstractAxis *a : axes) {
         m_barChart->removeAxis(a);
         delete a;
     }
     if (m_bars.isEmpty())
         return;
-    auto* set = new QBarSet(tr("Pearson"));
+    auto *set = new QBarSet(tr("Pearson"));
     set->setColor(QColor(0x3b, 0x52, 0x8b));
     QStringList categories;
-    for (const CriterionBar& b : std::as_const(m_bars)) {
+    for (const CriterionBar &b : std::as_const(m_bars)) {
         *set << (std::isnan(b.pearson) ? 0.0 : b.pearson);
         categories << b.key;
     }
-    auto* series = new QBarSeries;
+    auto *series = new QBarSeries;
     series->append(set);
     series->setBarWidth(0.6);
     m_barChart->addSeries(series);
-    auto* x = new QBarCategoryAxis;
+    auto *x = new QBarCategoryAxis;
     x->append(categories);
-    auto* y = new QValueAxis;
+    auto *y = new QValueAxis;
     y->setRange(-1, 1);
     y->setTitleText(tr("Pearson r with human"));
     m_barChart->addAxis(x, Qt::AlignBottom);
@@ -342,47 +345,47 @@ void CorrelationPane::showBars()
     series->attachAxis(y);
     // Whiskers: one short vertical line per interval, drawn over its bar.
     for (int i = 0; i < m_bars.size(); ++i) {
-        const stats::Interval& ci = m_bars[i].ci;
+        const stats::Interval &ci = m_bars[i].ci;
         if (std::isnan(ci.lo) || std::isnan(ci.hi))
             continue;
-        auto* w = new QLineSeries;
+        auto *w = new QLineSeries;
         w->setPen(QPen(Qt::black, 2));
-        w->append({ QPointF(i - 0.1, ci.lo), QPointF(i + 0.1, ci.lo), QPointF(i, ci.lo), QPointF(i, ci.hi),
-            QPointF(i - 0.1, ci.hi), QPointF(i + 0.1, ci.hi) });
+        w->append({QPointF(i - 0.1, ci.lo), QPointF(i + 0.1, ci.lo), QPointF(i, ci.lo), QPointF(i, ci.hi),
+                   QPointF(i - 0.1, ci.hi), QPointF(i + 0.1, ci.hi)});
         m_barChart->addSeries(w);
         w->attachAxis(x);
         w->attachAxis(y);
     }
 }
 
-QPoint CorrelationPane::scatterPosition(const QString& itemId) const
+QPoint CorrelationPane::scatterPosition(const QString &itemId) const
 {
-    for (const Point& p : m_shown) {
+    for (const Point &p : m_shown) {
         if (p.id == itemId) {
             const QPointF scene = m_scatterChart->mapToPosition(QPointF(p.human, p.judge), m_points);
             return m_scatterView->mapFromScene(m_scatterChart->mapToScene(scene));
         }
     }
-    return { -1, -1 };
+    return {-1, -1};
 }
 
-bool CorrelationPane::eventFilter(QObject* watched, QEvent* event)
+bool CorrelationPane::eventFilter(QObject *watched, QEvent *event)
 {
     if (watched == m_scatterView->viewport() && event->type() == QEvent::MouseMove)
-        onHover(static_cast<QMouseEvent*>(event)->position().toPoint());
+        onHover(static_cast<QMouseEvent *>(event)->position().toPoint());
     return QWidget::eventFilter(watched, event);
 }
 
-void CorrelationPane::onHover(const QPoint& viewportPos)
+void CorrelationPane::onHover(const QPoint &viewportPos)
 {
     // The nearest point within a few pixels names its item (several items may share a point).
     constexpr double radius = 8;
     QStringList ids;
     double best = radius * radius;
-    const Point* nearest = nullptr;
-    for (const Point& p : std::as_const(m_shown)) {
+    const Point *nearest = nullptr;
+    for (const Point &p : std::as_const(m_shown)) {
         const QPointF pos = m_scatterView->mapFromScene(
-            m_scatterChart->mapToScene(m_scatterChart->mapToPosition(QPointF(p.human, p.judge), m_points)));
+                m_scatterChart->mapToScene(m_scatterChart->mapToPosition(QPointF(p.human, p.judge), m_points)));
         const double d = QPointF::dotProduct(pos - viewportPos, pos - viewportPos);
         if (d <= radius * radius)
             ids << p.id;
@@ -395,9 +398,9 @@ void CorrelationPane::onHover(const QPoint& viewportPos)
         QToolTip::hideText();
         return;
     }
-    QString text
-        = tr("%1 — human %2, judge %3")
-              .arg(nearest->id, QString::number(nearest->human, 'f', 2), QString::number(nearest->judge, 'f', 2));
+    QString text = tr("%1 — human %2, judge %3")
+                           .arg(nearest->id, QString::number(nearest->human, 'f', 2),
+                                QString::number(nearest->judge, 'f', 2));
     if (ids.size() > 1)
         text += tr(" (and %1 more here)").arg(ids.size() - 1);
     m_hover->setText(text);

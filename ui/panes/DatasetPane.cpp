@@ -141,10 +141,12 @@ DatasetPane::DatasetPane(QWidget *parent)
     layout->addWidget(split, 1);
 
     connect(m_text, &QLineEdit::textChanged, m_filter, &ItemsFilterModel::setText);
-    connect(m_group, &QComboBox::currentIndexChanged, this, [this] { m_filter->setGroup(m_group->currentData().toString()); });
+    connect(m_group, &QComboBox::currentIndexChanged, this,
+            [this] { m_filter->setGroup(m_group->currentData().toString()); });
     connect(m_system, &QComboBox::currentIndexChanged, this,
             [this] { m_filter->setSystem(m_system->currentData().toString()); });
-    connect(m_split, &QComboBox::currentIndexChanged, this, [this] { m_filter->setSplit(m_split->currentData().toString()); });
+    connect(m_split, &QComboBox::currentIndexChanged, this,
+            [this] { m_filter->setSplit(m_split->currentData().toString()); });
     connect(m_filter, &QAbstractItemModel::rowsInserted, this, &DatasetPane::updateCount);
     connect(m_filter, &QAbstractItemModel::rowsRemoved, this, &DatasetPane::updateCount);
     connect(m_filter, &QAbstractItemModel::modelReset, this, &DatasetPane::updateCount);
@@ -197,7 +199,8 @@ void DatasetPane::refillFilters()
 void DatasetPane::updateCount()
 {
     const QLocale locale;
-    m_count->setText(tr("%1 of %2 items").arg(locale.toString(m_filter->rowCount()), locale.toString(m_model->rowCount())));
+    m_count->setText(
+            tr("%1 of %2 items").arg(locale.toString(m_filter->rowCount()), locale.toString(m_model->rowCount())));
 }
 
 bool DatasetPane::selectItem(const QString &id)

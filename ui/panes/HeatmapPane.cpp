@@ -182,8 +182,8 @@ void HeatmapPane::updateSummary()
         m_summary->clear();
         return;
     }
-    m_summary->setText(tr("%n item(s)", nullptr, m_filter->rowCount()) + QStringLiteral(" · ") +
-                       tr("%n criterion column(s)", nullptr, int(m_scores->criterionKeys().size())));
+    m_summary->setText(tr("%n item(s)", nullptr, m_filter->rowCount()) + QStringLiteral(" · ")
+                       + tr("%n criterion column(s)", nullptr, int(m_scores->criterionKeys().size())));
 }
 
 QWidget *HeatmapPane::chartWidget() const
@@ -195,19 +195,22 @@ QString HeatmapPane::chartTitle() const
 {
     if (!m_scores || m_scores->judge().isEmpty())
         return {};
-    return tr("%1 on %2 · %3 · %4 · %5").arg(m_scores->judge(), m_scores->aspect(), m_colour->currentText(), m_split->currentText(),
-                                             m_summary->text());
+    return tr("%1 on %2 · %3 · %4 · %5")
+            .arg(m_scores->judge(), m_scores->aspect(), m_colour->currentText(), m_split->currentText(),
+                 m_summary->text());
 }
 
 QString HeatmapPane::chartFileStem() const
 {
-    return m_scores ? QStringLiteral("heatmap-%1-%2").arg(m_scores->judge(), m_scores->aspect()) : QStringLiteral("heatmap");
+    return m_scores ? QStringLiteral("heatmap-%1-%2").arg(m_scores->judge(), m_scores->aspect())
+                    : QStringLiteral("heatmap");
 }
 
 void HeatmapPane::onHeaderClicked(int column)
 {
     // First click sorts ascending, the next one descending.
-    m_sortOrder = (column == m_sortColumn && m_sortOrder == Qt::AscendingOrder) ? Qt::DescendingOrder : Qt::AscendingOrder;
+    m_sortOrder
+            = (column == m_sortColumn && m_sortOrder == Qt::AscendingOrder) ? Qt::DescendingOrder : Qt::AscendingOrder;
     m_sortColumn = column;
     m_filter->sort(column, m_sortOrder);
     m_view->setSortIndicator(column, m_sortOrder);
@@ -219,7 +222,7 @@ void HeatmapPane::onCellActivated(const QModelIndex &index)
         return;
     const QString item = index.data(ScoreModel::ItemIdRole).toString();
     const auto kind = ScoreModel::ColumnKind(
-        m_filter->headerData(index.column(), Qt::Horizontal, ScoreModel::ColumnKindRole).toInt());
+            m_filter->headerData(index.column(), Qt::Horizontal, ScoreModel::ColumnKindRole).toInt());
     const QString key = m_filter->headerData(index.column(), Qt::Horizontal, ScoreModel::ColumnKeyRole).toString();
     const QString value = index.data(Qt::DisplayRole).toString();
     const QString shown = value.isEmpty() ? tr("no score") : value;
@@ -228,8 +231,9 @@ void HeatmapPane::onCellActivated(const QModelIndex &index)
         QStringList lines;
         for (const Annotation &a : m_project->annotations(m_scores->aspect()))
             if (a.itemId == item)
-                lines << tr("%1: %2%3").arg(a.annotator, QString::number(a.score),
-                                             a.note.isEmpty() ? QString() : QStringLiteral(" — ") + a.note);
+                lines << tr("%1: %2%3")
+                                 .arg(a.annotator, QString::number(a.score),
+                                      a.note.isEmpty() ? QString() : QStringLiteral(" — ") + a.note);
         m_detailTitle->setText(tr("<b>%1</b> · human score %2").arg(item.toHtmlEscaped(), shown));
         m_answers->setCell({}, {});
         m_reasoning->setPlainText(lines.isEmpty() ? tr("No human annotations.") : lines.join(QLatin1Char('\n')));
@@ -241,10 +245,10 @@ void HeatmapPane::onCellActivated(const QModelIndex &index)
         return;
     case ScoreModel::ColumnKind::Criterion:
         m_detailTitle->setText(tr("<b>%1</b> · <b>%2</b> · %3<br>%4")
-                                   .arg(item.toHtmlEscaped(), key.toHtmlEscaped(), shown,
-                                        m_filter->headerData(index.column(), Qt::Horizontal, Qt::ToolTipRole)
-                                            .toString()
-                                            .toHtmlEscaped()));
+                                       .arg(item.toHtmlEscaped(), key.toHtmlEscaped(), shown,
+                                            m_filter->headerData(index.column(), Qt::Horizontal, Qt::ToolTipRole)
+                                                    .toString()
+                                                    .toHtmlEscaped()));
         m_answers->setCell(m_scores->judge(), item, key);
         return;
     }

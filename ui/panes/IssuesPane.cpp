@@ -81,8 +81,9 @@ void IssuesPane::updateState()
 {
     const int n = m_model->rowCount();
     m_summary->setText(n == 0 ? tr("No issues: nothing has gone wrong in this project.")
-                              : n == 1 ? tr("1 issue. Double-click it to open its item.")
-                                       : tr("%1 issues, newest first. Double-click one that names an item to open it.").arg(n));
+                       : n == 1
+                               ? tr("1 issue. Double-click it to open its item.")
+                               : tr("%1 issues, newest first. Double-click one that names an item to open it.").arg(n));
     m_goTo->setEnabled(!selectedItemId().isEmpty());
     m_clear->setEnabled(n > 0);
 }

@@ -8,7 +8,7 @@
 
 namespace rubric {
 
-AgreementLabel::AgreementLabel(QWidget* parent)
+AgreementLabel::AgreementLabel(QWidget *parent)
     : QLabel(parent)
 {
     setObjectName(QStringLiteral("agreementLabel"));
@@ -18,7 +18,7 @@ AgreementLabel::AgreementLabel(QWidget* parent)
     setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
 }
 
-void AgreementLabel::refresh(const Project* project, const QVector<Aspect>& aspects, bool trainOnly, bool blind)
+void AgreementLabel::refresh(const Project *project, const QVector<Aspect> &aspects, bool trainOnly, bool blind)
 {
     if (!project || aspects.isEmpty()) {
         clear();
@@ -26,41 +26,42 @@ void AgreementLabel::refresh(const Project* project, const QVector<Aspect>& aspe
     }
     const SplitFilter filter = trainOnly ? SplitFilter::Train : SplitFilter::All;
     // Alpha over a single item says nothing (it is 0 by construction): shown only from two items.
-    const auto fmt = [](const stats::AlphaResult& r) -> QString {
+    const auto fmt = [](const stats::AlphaResult &r) -> QString {
         const QString items
-            = r.units == 1 ? tr("<small>(1 item)</small>") : tr("<small>(%1 items)</small>").arg(r.units);
+                = r.units == 1 ? tr("<small>(1 item)</small>") : tr("<small>(%1 items)</small>").arg(r.units);
         const QString value
-            = (std::isnan(r.alpha) || r.units < 2) ? QStringLiteral("—") : QString::number(r.alpha, 'f', 2);
+                = (std::isnan(r.alpha) || r.units < 2) ? QStringLiteral("—") : QString::number(r.alpha, 'f', 2);
         return value + QLatin1Char(' ') + items;
     };
     const QVector<JudgeInfo> judges = blind ? QVector<JudgeInfo>() : project->judges();
-    QString html = QStringLiteral(
-        "<b>%1</b> <small>%2</small><table cellspacing='0' cellpadding='2'><tr><th align='left'>%3</th>"
-        "<th align='left'>%4</th>")
-                       .arg(tr("Agreement"),
+    QString html
+            = QStringLiteral(
+                      "<b>%1</b> <small>%2</small><table cellspacing='0' cellpadding='2'><tr><th align='left'>%3</th>"
+                      "<th align='left'>%4</th>")
+                      .arg(tr("Agreement"),
                            tr("(Krippendorff's α, interval, %1)").arg(trainOnly ? tr("train split") : tr("all items")),
                            tr("Aspect"), tr("Between people"));
-    for (const JudgeInfo& j : judges)
+    for (const JudgeInfo &j : judges)
         html += QStringLiteral("<th align='left'>%1</th>").arg(tr("%1 vs people").arg(j.name.toHtmlEscaped()));
     html += QStringLiteral("</tr>");
-    for (const Aspect& a : aspects) {
+    for (const Aspect &a : aspects) {
         const auto humans = stats::gatherCoders(*project, a.name, filter);
         QString between = QStringLiteral("—");
         if (humans && humans->coders.size() >= 2)
             between = fmt(stats::krippendorffAlpha(humans->data, stats::AlphaLevel::Interval)) + QStringLiteral(" ")
-                + tr("<small>%1 annotators</small>").arg(humans->coders.size());
+                      + tr("<small>%1 annotators</small>").arg(humans->coders.size());
         else if (humans)
             between = tr("needs a second annotator");
         html += QStringLiteral("<tr><td>%1&nbsp;&nbsp;</td><td>%2&nbsp;&nbsp;</td>")
-                    .arg(a.name.toHtmlEscaped(), between);
-        for (const JudgeInfo& j : judges) {
+                        .arg(a.name.toHtmlEscaped(), between);
+        for (const JudgeInfo &j : judges) {
             QString cell = QStringLiteral("—");
             if (j.aspects.contains(a.name)) {
                 // The judge against the people's mean: one coder each.
-                const auto m = stats::gatherCoders(*project, a.name, filter, { j.name });
+                const auto m = stats::gatherCoders(*project, a.name, filter, {j.name});
                 if (m && m->coders.size() >= 2) {
                     stats::ReliabilityData pair;
-                    for (const auto& row : m->data) {
+                    for (const auto &row : m->data) {
                         double sum = 0;
                         int n = 0;
                         for (size_t c = 0; c + 1 < row.size(); ++c)
@@ -68,7 +69,7 @@ void AgreementLabel::refresh(const Project* project, const QVector<Aspect>& aspe
                                 sum += row[c];
                                 ++n;
                             }
-                        pair.push_back({ n > 0 ? sum / n : std::nan(""), row.back() });
+                        pair.push_back({n > 0 ? sum / n : std::nan(""), row.back()});
                     }
                     cell = fmt(stats::krippendorffAlpha(pair, stats::AlphaLevel::Interval));
                 }

@@ -86,12 +86,15 @@ void AspectScoreRow::setActive(bool active)
 {
     setProperty("active", active);
     // A chosen score must be visible at a glance, not just a slightly darker button.
-    const QString checked = QStringLiteral("QPushButton:checked { background: palette(highlight); color: palette(highlighted-text); "
-                                           "font-weight: bold; border: 1px solid palette(dark); border-radius: 3px; padding: 3px; }");
-    setStyleSheet((active ? QStringLiteral("rubric--AspectScoreRow { border: 2px solid palette(highlight); border-radius: 6px; "
-                                           "background: palette(alternate-base); }")
-                          : QStringLiteral("rubric--AspectScoreRow { border: 1px solid palette(mid); border-radius: 6px; }"))
-                  + checked);
+    const QString checked
+            = QStringLiteral("QPushButton:checked { background: palette(highlight); color: palette(highlighted-text); "
+                             "font-weight: bold; border: 1px solid palette(dark); border-radius: 3px; padding: 3px; }");
+    setStyleSheet(
+            (active ? QStringLiteral(
+                     "rubric--AspectScoreRow { border: 2px solid palette(highlight); border-radius: 6px; "
+                     "background: palette(alternate-base); }")
+                    : QStringLiteral("rubric--AspectScoreRow { border: 1px solid palette(mid); border-radius: 6px; }"))
+            + checked);
 }
 
 void AspectScoreRow::setJudgeText(const QString &text)

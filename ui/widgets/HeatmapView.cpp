@@ -20,7 +20,8 @@ namespace {
 
 QColor mix(const QColor &a, const QColor &b, double t)
 {
-    return QColor::fromRgbF(float(a.redF() + (b.redF() - a.redF()) * t), float(a.greenF() + (b.greenF() - a.greenF()) * t),
+    return QColor::fromRgbF(float(a.redF() + (b.redF() - a.redF()) * t),
+                            float(a.greenF() + (b.greenF() - a.greenF()) * t),
                             float(a.blueF() + (b.blueF() - a.blueF()) * t));
 }
 
@@ -156,7 +157,8 @@ void HeatmapView::scrollTo(const QModelIndex &index)
     if (!index.isValid())
         return;
     const QRect r = visualRect(index);
-    const QRect area(m_rowHeaderW, m_colHeaderH, viewport()->width() - m_rowHeaderW, viewport()->height() - m_colHeaderH);
+    const QRect area(m_rowHeaderW, m_colHeaderH, viewport()->width() - m_rowHeaderW,
+                     viewport()->height() - m_colHeaderH);
     if (r.left() < area.left())
         horizontalScrollBar()->setValue(horizontalScrollBar()->value() - (area.left() - r.left()));
     else if (r.right() > area.right())
@@ -170,9 +172,9 @@ void HeatmapView::scrollTo(const QModelIndex &index)
 QColor HeatmapView::scoreColour(double value, double min, double max)
 {
     // A perceptually ordered ramp (viridis stops) that stays readable for colour-blind readers.
-    static const std::array<QColor, 5> stops = {QColor(0x44, 0x01, 0x54), QColor(0x3b, 0x52, 0x8b),
-                                                QColor(0x21, 0x91, 0x8c), QColor(0x5e, 0xc9, 0x62),
-                                                QColor(0xfd, 0xe7, 0x25)};
+    static const std::array<QColor, 5> stops
+            = {QColor(0x44, 0x01, 0x54), QColor(0x3b, 0x52, 0x8b), QColor(0x21, 0x91, 0x8c), QColor(0x5e, 0xc9, 0x62),
+               QColor(0xfd, 0xe7, 0x25)};
     const double t = std::clamp((value - min) / (max - min), 0.0, 1.0) * double(stops.size() - 1);
     const int i = std::min(int(t), int(stops.size()) - 2);
     return mix(stops[size_t(i)], stops[size_t(i) + 1], t - i);
@@ -256,9 +258,8 @@ void HeatmapView::paintEvent(QPaintEvent *event)
                 continue;
             }
             const double value = v.toDouble();
-            const QColor colour = byScore
-                                      ? scoreColour(value, m_min.value(c), m_max.value(c))
-                                      : residualColour(value, std::max(0.5, (m_max.value(c) - m_min.value(c)) / 2));
+            const QColor colour = byScore ? scoreColour(value, m_min.value(c), m_max.value(c))
+                                          : residualColour(value, std::max(0.5, (m_max.value(c) - m_min.value(c)) / 2));
             p.fillRect(cell, colour);
             if (text) {
                 p.setPen(isDark(colour) ? Qt::white : Qt::black);
@@ -390,14 +391,30 @@ void HeatmapView::keyPressEvent(QKeyEvent *event)
     int col = m_current.isValid() ? m_current.column() : 0;
     const int pageRows = std::max(1, (viewport()->height() - m_colHeaderH) / m_cellH - 1);
     switch (event->key()) {
-    case Qt::Key_Up: --row; break;
-    case Qt::Key_Down: ++row; break;
-    case Qt::Key_Left: --col; break;
-    case Qt::Key_Right: ++col; break;
-    case Qt::Key_PageUp: row -= pageRows; break;
-    case Qt::Key_PageDown: row += pageRows; break;
-    case Qt::Key_Home: row = 0; break;
-    case Qt::Key_End: row = m_model->rowCount() - 1; break;
+    case Qt::Key_Up:
+        --row;
+        break;
+    case Qt::Key_Down:
+        ++row;
+        break;
+    case Qt::Key_Left:
+        --col;
+        break;
+    case Qt::Key_Right:
+        ++col;
+        break;
+    case Qt::Key_PageUp:
+        row -= pageRows;
+        break;
+    case Qt::Key_PageDown:
+        row += pageRows;
+        break;
+    case Qt::Key_Home:
+        row = 0;
+        break;
+    case Qt::Key_End:
+        row = m_model->rowCount() - 1;
+        break;
     case Qt::Key_Return:
     case Qt::Key_Enter:
     case Qt::Key_Space:

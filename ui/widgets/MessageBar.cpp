@@ -34,9 +34,12 @@ void MessageBar::showMessage(const QString &text, Kind kind)
 {
     m_kind = kind;
     m_label->setText(text);
-    setStyleSheet(kind == Kind::Error
-                      ? QStringLiteral("#messageBar { background: #fde8e8; border: 1px solid #e0a0a0; border-radius: 4px; }")
-                      : QStringLiteral("#messageBar { background: #e8f1fd; border: 1px solid #a0b8e0; border-radius: 4px; }"));
+    setStyleSheet(
+            kind == Kind::Error
+                    ? QStringLiteral(
+                            "#messageBar { background: #fde8e8; border: 1px solid #e0a0a0; border-radius: 4px; }")
+                    : QStringLiteral(
+                            "#messageBar { background: #e8f1fd; border: 1px solid #a0b8e0; border-radius: 4px; }"));
     show();
     if (kind == Kind::Info)
         m_timer->start(8000);
