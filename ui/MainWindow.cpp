@@ -9,6 +9,7 @@
 #include "panes/DatasetPane.h"
 #include "panes/HeatmapPane.h"
 #include "panes/IssuesPane.h"
+#include "panes/RubricPane.h"
 #include "store/Project.h"
 #include "widgets/MessageBar.h"
 
@@ -79,6 +80,7 @@ MainWindow::MainWindow(QWidget *parent)
     m_annotate = addPane(new AnnotatePane(this), tr("Annotate"), QStringLiteral("annotate"));
     addPane(new HeatmapPane(this), tr("Heatmap"), QStringLiteral("heatmap"));
     addPane(new CorrelationPane(this), tr("Correlation"), QStringLiteral("correlation"));
+    addPane(new RubricPane(this), tr("Rubric"), QStringLiteral("rubric"));
     m_issues = addPane(new IssuesPane(this), tr("Issues"), QStringLiteral("issues"));
     connect(m_dataset, &DatasetPane::importRequested, this, &MainWindow::onImport);
     connect(m_issues, &IssuesPane::goToItemRequested, this, &MainWindow::goToItem);

@@ -182,10 +182,14 @@ Result<int> RubricStore::saveVersion(const QString &judge, const Rubric &rubric,
 Result<void> RubricStore::setAlignment(const QString &judge, int version, double alignment, const QString &basis)
 {
     QSqlQuery q(m_project->database());
-    auto r = sql::exec(q, QStringLiteral("UPDATE rubric_versions SET alignment = ?, note = CASE WHEN ? = '' THEN note "
-                                         "WHEN note = '' THEN ? ELSE note || ' — ' || ? END WHERE version = ? AND "
-                                         "run_id = (SELECT id FROM runs WHERE name = ?)"),
-                       {sql::nullableDouble(alignment), basis, basis, basis, version, judge});
+    auto r = basis.isEmpty()
+        ? sql::exec(q, QStringLiteral("UPDATE rubric_versions SET alignment = ? WHERE version = ? AND "
+                                      "run_id = (SELECT id FROM runs WHERE name = ?)"),
+                    {sql::nullableDouble(alignment), version, judge})
+        : sql::exec(q, QStringLiteral("UPDATE rubric_versions SET alignment = ?, note = CASE WHEN note = '' THEN ? "
+                                      "ELSE note || ' — ' || ? END WHERE version = ? AND "
+                                      "run_id = (SELECT id FROM runs WHERE name = ?)"),
+                    {sql::nullableDouble(alignment), basis, basis, version, judge});
     if (r && q.numRowsAffected() != 1)
         return makeError(tr("judge '%1' has no rubric version %2").arg(judge).arg(version), {}, 0, QStringLiteral("version"));
     if (r)
