@@ -34,6 +34,7 @@ private slots:
     void followsANewVersionFromARun();
     void showsGEvalSteps();
     void rescoreIsRequested();
+    void exportAndCompareAreRequested();
 
 private:
     template<typename T>
@@ -308,6 +309,43 @@ void TestRubricPane::rescoreIsRequested()
     child<QAction>("rubricRescore")->trigger();
     QCOMPARE(spy.size(), 1);
     QCOMPARE(spy.first().first().toString(), QStringLiteral("hypo"));
+}
+
+void TestRubricPane::exportAndCompareAreRequested()
+{
+    QVERIFY(m_pane->setJudge(QStringLiteral("hypo")));
+    QVERIFY(m_pane->model()->setData(indexOf(QStringLiteral("h1")), QStringLiteral("v2 text")));
+    QCOMPARE(*m_pane->saveVersion(QStringLiteral("v2")), 2);
+    QSignalSpy exports(m_pane.get(), &RubricPane::exportRequested);
+    QSignalSpy diffs(m_pane.get(), &RubricPane::diffRequested);
+    auto *exportAction = child<QAction>("rubricExport");
+    auto *compare = child<QAction>("rubricCompare");
+    QVERIFY(exportAction->isEnabled());
+    exportAction->trigger();
+    QCOMPARE(exports.size(), 1);
+    QCOMPARE(exports.first().at(0).toString(), QStringLiteral("hypo"));
+    QCOMPARE(exports.first().at(1).toInt(), 2);
+
+    // one version selected: nothing to compare
+    auto *list = child<QTreeWidget>("rubricVersions");
+    QCOMPARE(m_pane->selectedVersions(), QList<int>{2});
+    QVERIFY(!compare->isEnabled());
+    // Ctrl+click the other version: both selected, the clicked one shown
+    m_pane->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_pane.get()));
+    QTest::mouseClick(list->viewport(), Qt::LeftButton, Qt::ControlModifier,
+                      list->visualItemRect(list->topLevelItem(0)).center());
+    QCOMPARE(m_pane->selectedVersions(), (QList<int>{1, 2}));
+    QCOMPARE(m_pane->shownVersion(), 1);
+    QVERIFY(compare->isEnabled());
+    compare->trigger();
+    QCOMPARE(diffs.size(), 1);
+    QCOMPARE(diffs.first().at(0).toString(), QStringLiteral("hypo"));
+    QCOMPARE(diffs.first().at(1).toInt(), 1);
+    QCOMPARE(diffs.first().at(2).toInt(), 2);
+    // the export follows the shown version
+    exportAction->trigger();
+    QCOMPARE(exports.last().at(1).toInt(), 1);
 }
 
 QTEST_MAIN(TestRubricPane)

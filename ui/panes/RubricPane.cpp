@@ -29,6 +29,7 @@
 #include <QUndoStack>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 namespace rubric {
@@ -80,9 +81,10 @@ RubricPane::RubricPane(QWidget *parent)
     m_versions->setHeaderLabels({tr("Version"), tr("Saved"), tr("Alignment"), tr("Note")});
     m_versions->setRootIsDecorated(false);
     m_versions->setUniformRowHeights(true);
-    m_versions->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_versions->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_versions->header()->setStretchLastSection(true);
-    m_versions->setToolTip(tr("Saved versions of the rubric; select one to read it (the latest is edited)"));
+    m_versions->setToolTip(tr("Saved versions of the rubric; select one to read it (the latest is edited), "
+                              "select two (Ctrl+click or Shift+arrow) to compare them"));
     m_versions->setMinimumHeight(90);
 
     m_tree->setModel(m_model);
@@ -153,7 +155,12 @@ RubricPane::RubricPane(QWidget *parent)
                            tr("Run the judge again with its latest version; the cache answers what the edit did not "
                               "change (Ctrl+R)"),
                            {QKeySequence(Qt::CTRL | Qt::Key_R)});
-    for (QAction *a : {m_save, m_rescore}) {
+    m_export = makeAction(QStringLiteral("rubricExport"), tr("Export rubric…"),
+                          tr("Export the shown saved version as Markdown or JSON (Ctrl+E)"), {QKeySequence(Qt::CTRL | Qt::Key_E)});
+    m_compare = makeAction(QStringLiteral("rubricCompare"), tr("Compare versions"),
+                           tr("Compare the two versions selected in the version list (Ctrl+D)"),
+                           {QKeySequence(Qt::CTRL | Qt::Key_D)});
+    for (QAction *a : {m_save, m_rescore, m_export, m_compare}) {
         a->setShortcutContext(Qt::WidgetWithChildrenShortcut);
         addAction(a);
     }
@@ -166,6 +173,9 @@ RubricPane::RubricPane(QWidget *parent)
     m_toolbar->addSeparator();
     m_toolbar->addAction(m_save);
     m_toolbar->addAction(m_rescore);
+    m_toolbar->addSeparator();
+    m_toolbar->addAction(m_export);
+    m_toolbar->addAction(m_compare);
 
     connect(m_add, &QAction::triggered, this, [this] { addCriterion(false); });
     connect(m_addChild, &QAction::triggered, this, [this] { addCriterion(true); });
@@ -177,6 +187,15 @@ RubricPane::RubricPane(QWidget *parent)
     connect(m_rescore, &QAction::triggered, this, [this] {
         if (!m_judgeName.isEmpty() && !isModified())
             emit rescoreRequested(m_judgeName);
+    });
+    connect(m_export, &QAction::triggered, this, [this] {
+        if (!m_judgeName.isEmpty() && m_shownVersion > 0)
+            emit exportRequested(m_judgeName, m_shownVersion);
+    });
+    connect(m_compare, &QAction::triggered, this, [this] {
+        const QList<int> v = selectedVersions();
+        if (!m_judgeName.isEmpty() && v.size() == 2)
+            emit diffRequested(m_judgeName, v.first(), v.last());
     });
     connect(m_editBase, &QPushButton::clicked, this, &RubricPane::editFromShownVersion);
 
@@ -255,6 +274,7 @@ RubricPane::RubricPane(QWidget *parent)
         }
         loadVersion(v);
     });
+    connect(m_versions, &QTreeWidget::itemSelectionChanged, this, &RubricPane::updateActions);
     connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this, &RubricPane::onCurrentChanged);
     connect(m_model, &RubricTreeModel::rubricEdited, this, [this] {
         updateDetail();
@@ -309,6 +329,15 @@ bool RubricPane::setJudge(const QString &judge)
         return false;
     m_judge->setCurrentIndex(i);
     return m_judgeName == judge;
+}
+
+QList<int> RubricPane::selectedVersions() const
+{
+    QList<int> versions;
+    for (const QTreeWidgetItem *item : m_versions->selectedItems())
+        versions.append(item->data(VersionNumber, Qt::UserRole).toInt());
+    std::sort(versions.begin(), versions.end());
+    return versions;
 }
 
 bool RubricPane::isModified() const
@@ -390,7 +419,8 @@ bool RubricPane::showVersion(int version)
             if (version != m_shownVersion)
                 loadVersion(version);
             const QSignalBlocker block(m_versions);
-            m_versions->setCurrentItem(item);
+            if (m_versions->currentItem() != item)
+                m_versions->setCurrentItem(item);
             return true;
         }
     }
@@ -422,7 +452,8 @@ void RubricPane::loadVersion(int version)
     {
         const QSignalBlocker block(m_versions);
         for (int i = 0; i < m_versions->topLevelItemCount(); ++i)
-            if (m_versions->topLevelItem(i)->data(VersionNumber, Qt::UserRole).toInt() == m_shownVersion)
+            if (m_versions->topLevelItem(i)->data(VersionNumber, Qt::UserRole).toInt() == m_shownVersion
+                && m_versions->currentItem() != m_versions->topLevelItem(i))
                 m_versions->setCurrentItem(m_versions->topLevelItem(i));
     }
     updateActions();
@@ -474,6 +505,8 @@ void RubricPane::updateActions()
     m_rescore->setToolTip(isModified() ? tr("Save the edit as a new version first; the judge is re-scored with its latest version")
                                        : tr("Run the judge again with its latest version; the cache answers what the edit "
                                             "did not change (Ctrl+R)"));
+    m_export->setEnabled(!m_judgeName.isEmpty() && m_shownVersion > 0);
+    m_compare->setEnabled(!m_judgeName.isEmpty() && selectedVersions().size() == 2);
     m_editor->setReadOnly(!editable || !c);
     m_apply->setEnabled(editable && c);
     m_editBase->setVisible(m_shownVersion > 0 && m_shownVersion != m_latestVersion && m_model->isReadOnly());
@@ -678,7 +711,8 @@ Result<int> RubricPane::saveVersion(const QString &note)
     {
         const QSignalBlocker block(m_versions);
         for (int i = 0; i < m_versions->topLevelItemCount(); ++i)
-            if (m_versions->topLevelItem(i)->data(VersionNumber, Qt::UserRole).toInt() == m_shownVersion)
+            if (m_versions->topLevelItem(i)->data(VersionNumber, Qt::UserRole).toInt() == m_shownVersion
+                && m_versions->currentItem() != m_versions->topLevelItem(i))
                 m_versions->setCurrentItem(m_versions->topLevelItem(i));
     }
     m_message->showMessage(tr("Saved version %1 of %2's rubric. Re-score to measure its alignment.").arg(*saved).arg(m_judgeName));

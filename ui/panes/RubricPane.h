@@ -43,6 +43,8 @@ public:
     bool setJudge(const QString &judge);
     /// The version shown in the tree (0 when none).
     int shownVersion() const { return m_shownVersion; }
+    /// The saved versions selected in the version list (ascending; two of them can be compared).
+    QList<int> selectedVersions() const;
     /// Shows one saved version (the latest editable, older ones read-only); false if unknown.
     bool showVersion(int version);
     /// Takes the shown (older) version as the base of the next edit.
@@ -61,6 +63,10 @@ public slots:
 signals:
     /// The user asked to score the judge's latest rubric version again (wired to the run pane).
     void rescoreRequested(const QString &judge);
+    /// The user asked to export saved version `version` of `judge`'s rubric (Markdown / JSON).
+    void exportRequested(const QString &judge, int version);
+    /// The user asked to compare two saved versions of `judge`'s rubric (fromVersion < toVersion).
+    void diffRequested(const QString &judge, int fromVersion, int toVersion);
 
 private:
     void onJudgesChanged(const QString &judge);
@@ -98,7 +104,8 @@ private:
     QPushButton *m_apply = nullptr;
     QTextBrowser *m_detail = nullptr;
     QAction *m_undo = nullptr, *m_redo = nullptr, *m_add = nullptr, *m_addChild = nullptr, *m_delete = nullptr,
-            *m_up = nullptr, *m_down = nullptr, *m_toggle = nullptr, *m_save = nullptr, *m_rescore = nullptr;
+            *m_up = nullptr, *m_down = nullptr, *m_toggle = nullptr, *m_save = nullptr, *m_rescore = nullptr,
+            *m_export = nullptr, *m_compare = nullptr;
 };
 
 } // namespace rubric
