@@ -573,7 +573,6 @@ void TestMethodPipeline::cancelLeavesResumableRun()
     QCOMPARE(fx->project->judgeScores(QStringLiteral("c"), QStringLiteral("coherence")).size(), fx->testIds.size());
 }
 
-QTEST_GUILESS_MAIN(TestMethodPipeline)
 void TestMethodPipeline::rescoreSendsOnlyWhatAnEditChanged()
 {
     auto fx = makeProject(nextPath(), 10);
@@ -681,4 +680,5 @@ void TestMethodPipeline::rescoreSendsOnlyWhatAnEditChanged()
               for (const QString &id : std::as_const(fx->testIds)) v.push_back(h.value(id)); return v; }()));
 }
 
+QTEST_GUILESS_MAIN(TestMethodPipeline)
 #include "TestMethodPipeline.moc"
