@@ -24,6 +24,7 @@
 #include <QSplitter>
 #include <QTextBrowser>
 #include <QToolBar>
+#include <QToolButton>
 #include <QTreeView>
 #include <QTreeWidget>
 #include <QUndoStack>
@@ -173,9 +174,6 @@ RubricPane::RubricPane(QWidget *parent)
     m_toolbar->addSeparator();
     m_toolbar->addAction(m_save);
     m_toolbar->addAction(m_rescore);
-    m_toolbar->addSeparator();
-    m_toolbar->addAction(m_export);
-    m_toolbar->addAction(m_compare);
 
     connect(m_add, &QAction::triggered, this, [this] { addCriterion(false); });
     connect(m_addChild, &QAction::triggered, this, [this] { addCriterion(true); });
@@ -207,6 +205,14 @@ RubricPane::RubricPane(QWidget *parent)
     bar->addWidget(m_judge, 1);
     bar->addWidget(m_status, 2);
     bar->addWidget(m_editBase);
+    // version-level actions sit with the version list, not in the (crowded) edit toolbar
+    for (QAction *a : {m_export, m_compare}) {
+        auto *button = new QToolButton(this);
+        button->setObjectName(a->objectName() + QStringLiteral("Button"));
+        button->setDefaultAction(a);
+        button->setToolButtonStyle(Qt::ToolButtonTextOnly);
+        bar->addWidget(button);
+    }
 
     auto *detail = new QWidget(this);
     detail->setObjectName(QStringLiteral("rubricDetailPanel"));
@@ -242,7 +248,7 @@ RubricPane::RubricPane(QWidget *parent)
     outer->addWidget(inner);
     outer->setStretchFactor(0, 1);
     outer->setStretchFactor(1, 4);
-    outer->setSizes({130, 600});
+    outer->setSizes({100, 700});
 
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_message);
@@ -572,16 +578,14 @@ void RubricPane::updateDetail()
         html += QStringLiteral("<p>%1</p>").arg(esc(tr("Not selected: %1").arg(why)));
     const QVariantList history = s.value(QStringLiteral("reward_history")).toList();
     if (!history.isEmpty()) {
-        html += QStringLiteral("<p><b>%1</b></p><table cellspacing='0' cellpadding='2'><tr><th align='right'>%2</th>"
-                               "<th align='right'>%3</th></tr>")
-                    .arg(tr("Reward history"), tr("t"), tr("reward"));
+        // every update as "t: reward", oldest first, in one wrapped paragraph
+        QStringList steps;
         for (const QVariant &h : history) {
             const QVariantMap m = h.toMap();
-            html += QStringLiteral("<tr><td align='right'>%1</td><td align='right'>%2</td></tr>")
-                        .arg(m.value(QStringLiteral("t")).toInt())
-                        .arg(formatNumber(m.value(QStringLiteral("reward"))));
+            steps << tr("%1: %2").arg(m.value(QStringLiteral("t")).toInt()).arg(formatNumber(m.value(QStringLiteral("reward"))));
         }
-        html += QStringLiteral("</table>");
+        html += QStringLiteral("<p><b>%1</b> <small>(%2)</small><br>%3</p>")
+                    .arg(tr("Reward history"), tr("update: reward"), esc(steps.join(QStringLiteral(" · "))));
     }
     m_detail->setHtml(html);
 }
