@@ -11,6 +11,7 @@
 
 #include <QAction>
 #include <QComboBox>
+#include <QDateTime>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QInputDialog>
@@ -549,12 +550,16 @@ void RubricPane::updateDetail()
         html += QStringLiteral("<p>%1</p>").arg(esc(c->definition));
     html += QStringLiteral("<p><b>%1</b> %2</p>").arg(tr("Origin:"), esc(RubricTreeModel::originLabel(*c)));
     const QVariantMap &o = c->origin;
-    if (o.contains(QStringLiteral("edited_from")))
+    if (o.contains(QStringLiteral("edited_from"))) {
+        const QString by = o.value(QStringLiteral("edited_by")).toString();
+        const QDateTime at = QDateTime::fromString(o.value(QStringLiteral("edited_at")).toString(), Qt::ISODate);
+        const QString who = by.isEmpty() ? tr("Edited") : tr("Edited by %1").arg(by);
+        const QString when = at.isValid() ? tr(" on %1").arg(QLocale().toString(at.toLocalTime(), QLocale::ShortFormat))
+                                          : QString();
         html += QStringLiteral("<p>%1<br><i>%2</i></p>")
-                    .arg(tr("Edited by %1 on %2; the method's text was:")
-                             .arg(esc(o.value(QStringLiteral("edited_by")).toString()),
-                                  esc(o.value(QStringLiteral("edited_at")).toString())),
+                    .arg(esc(tr("%1%2; the method's text was:").arg(who, when)),
                          esc(o.value(QStringLiteral("edited_from")).toString()));
+    }
     if (o.contains(QStringLiteral("event")))
         html += QStringLiteral("<p>%1</p>").arg(tr("Proposed after wrong-prediction event %1 (t = %2) and refined %3 time(s).")
                                                      .arg(o.value(QStringLiteral("event")).toInt())
@@ -572,6 +577,8 @@ void RubricPane::updateDetail()
         facts << tr("selected rank %1").arg(s.value(QStringLiteral("selected_rank")).toInt());
     if (s.contains(QStringLiteral("samples_seen")))
         facts << tr("%1 samples seen").arg(s.value(QStringLiteral("samples_seen")).toInt());
+    if (!facts.isEmpty() && o.contains(QStringLiteral("edited_from")))
+        facts << tr("measured with the method's text");
     if (!facts.isEmpty())
         html += QStringLiteral("<p>%1</p>").arg(esc(facts.join(QStringLiteral(" · "))));
     if (const QString why = s.value(QStringLiteral("dropped_because")).toString(); !why.isEmpty())
