@@ -346,6 +346,15 @@ void TestRubricPane::exportAndCompareAreRequested()
     // the export follows the shown version
     exportAction->trigger();
     QCOMPARE(exports.last().at(1).toInt(), 1);
+    // both reachable from the keyboard while the version list has the focus
+    m_pane->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(m_pane.get()));
+    list->setFocus();
+    QTRY_VERIFY(list->hasFocus());
+    QTest::keyClick(list, Qt::Key_D, Qt::ControlModifier);
+    QCOMPARE(diffs.size(), 2);
+    QTest::keyClick(list, Qt::Key_E, Qt::ControlModifier | Qt::ShiftModifier);
+    QCOMPARE(exports.size(), 3);
 }
 
 QTEST_MAIN(TestRubricPane)

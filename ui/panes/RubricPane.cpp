@@ -158,7 +158,8 @@ RubricPane::RubricPane(QWidget *parent)
                               "change (Ctrl+R)"),
                            {QKeySequence(Qt::CTRL | Qt::Key_R)});
     m_export = makeAction(QStringLiteral("rubricExport"), tr("Export rubric…"),
-                          tr("Export the shown saved version as Markdown or JSON (Ctrl+E)"), {QKeySequence(Qt::CTRL | Qt::Key_E)});
+                          tr("Export the shown saved version as Markdown or JSON (Ctrl+Shift+E)"),
+                          {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E)});
     m_compare = makeAction(QStringLiteral("rubricCompare"), tr("Compare versions"),
                            tr("Compare the two versions selected in the version list (Ctrl+D)"),
                            {QKeySequence(Qt::CTRL | Qt::Key_D)});
