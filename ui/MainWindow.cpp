@@ -11,6 +11,7 @@
 #include "panes/HeatmapPane.h"
 #include "models/ScoreModel.h"
 #include "panes/IssuesPane.h"
+#include "panes/RubricPane.h"
 #include "store/Project.h"
 #include "widgets/MessageBar.h"
 
@@ -85,6 +86,7 @@ MainWindow::MainWindow(QWidget *parent)
     m_annotate = addPane(new AnnotatePane(this), tr("Annotate"), QStringLiteral("annotate"));
     addPane(new HeatmapPane(this), tr("Heatmap"), QStringLiteral("heatmap"));
     addPane(new CorrelationPane(this), tr("Correlation"), QStringLiteral("correlation"));
+    addPane(new RubricPane(this), tr("Rubric"), QStringLiteral("rubric"));
     m_issues = addPane(new IssuesPane(this), tr("Issues"), QStringLiteral("issues"));
     connect(m_dataset, &DatasetPane::importRequested, this, &MainWindow::onImport);
     connect(m_issues, &IssuesPane::goToItemRequested, this, &MainWindow::goToItem);

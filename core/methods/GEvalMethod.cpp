@@ -1,6 +1,7 @@
 #include "GEvalMethod.h"
 
 #include "AnswerText.h"
+#include "Rescore.h"
 #include "judge/AnswerParser.h"
 #include "judge/Provider.h"
 #include "runs/RunContext.h"
@@ -211,6 +212,7 @@ void GEvalMethod::start()
         return;
     }
     if (hasSteps(m_rubric)) {
+        m_rescore = true;
         m_next = 0;
         scoreNextChunk();
         return;
@@ -243,6 +245,12 @@ void GEvalMethod::scoreNextChunk()
 {
     const QVector<Item> &items = m_ctx->targetItems();
     if (m_next >= items.size()) {
+        // A re-score of stored (possibly edited) steps: record the version's alignment.
+        if (m_rescore)
+            if (auto r = rescore::recordAlignment(*m_ctx, m_rubric.version()); !r) {
+                m_ctx->fail(r.errorString());
+                return;
+            }
         emit completed({{QStringLiteral("rubric_version"), m_rubric.version()},
                         {QStringLiteral("scored"), m_scored},
                         {QStringLiteral("missing"), m_missing}});

@@ -42,6 +42,7 @@ private:
     int m_stepsMaxTokens = 512;
     bool m_choices = true;
     Rubric m_rubric;
+    bool m_rescore = false; ///< scoring stored steps (no steps call in this run)
     int m_next = 0;
     QVector<QPair<QString, int>> m_chunk; ///< item id, number of requests
     int m_scored = 0, m_missing = 0;

@@ -1,6 +1,7 @@
 #include "HypoEvalMethod.h"
 
 #include "AnswerText.h"
+#include "Rescore.h"
 #include "judge/AnswerParser.h"
 #include "runs/RunContext.h"
 #include "stats/Correlation.h"
@@ -253,6 +254,9 @@ void HypoEvalMethod::start()
         return;
     }
     if (!m_rubric.enabled(CriterionKind::Hypothesis).isEmpty()) {
+        // A stored (possibly edited) version: score its enabled hypotheses. Unchanged prompts
+        // are answered from the judge cache, so only edited or added hypotheses cost calls.
+        m_rescore = true;
         m_evalHyps = m_rubric.enabled(CriterionKind::Hypothesis);
         evaluateNextChunk();
         return;
@@ -377,7 +381,11 @@ void HypoEvalMethod::savePreparedRubric()
     }
     const double alignment = stats::pearson(x, y);
     auto saved = m_ctx->store().saveVersion(m_ctx->spec().judge, rubric,
-                                            tr("HypoEval bank of %1, %2 selected").arg(m_algo->hypotheses().size()).arg(selected.size()),
+                                            tr("HypoEval bank of %1, %2 selected — alignment: Pearson of the selected hypotheses' mean score "
+                                               "with the human scores on the train split, n = %3")
+                                                .arg(m_algo->hypotheses().size())
+                                                .arg(selected.size())
+                                                .arg(x.size()),
                                             std::isnan(alignment) ? std::nullopt : std::optional<double>(alignment));
     if (!saved) {
         m_ctx->fail(saved.errorString());
@@ -397,6 +405,11 @@ void HypoEvalMethod::evaluateNextChunk()
 {
     const QVector<Item> &items = m_ctx->targetItems();
     if (m_next >= items.size()) {
+        if (m_rescore)
+            if (auto r = finishRescore(); !r) {
+                m_ctx->fail(r.errorString());
+                return;
+            }
         emit completed({{QStringLiteral("rubric_version"), m_rubric.version()},
                         {QStringLiteral("hypotheses"), int(m_evalHyps.size())},
                         {QStringLiteral("scored"), m_scored},
@@ -456,6 +469,35 @@ void HypoEvalMethod::onEvaluated(const QVector<JudgeResponse> &responses)
         return;
     }
     evaluateNextChunk();
+}
+
+Result<void> HypoEvalMethod::finishRescore()
+{
+    // A stored score stays only when it answers the prompt the current version asks: its
+    // criterion is an enabled hypothesis and its call key is that of the hypothesis's current
+    // text on that item. Scores of dropped, disabled or reworded hypotheses (on items this run
+    // did not score, e.g. the train items of the selection phase) would mislead the heatmap.
+    QHash<QString, QString> texts;
+    for (const Criterion &h : std::as_const(m_evalHyps))
+        texts.insert(h.key, h.text);
+    QString error;
+    auto pruned = m_ctx->store().pruneCriterionScores(m_ctx->spec().judge, [&](const CriterionScore &s) {
+        const auto text = texts.constFind(s.criterionKey);
+        const Item *item = m_ctx->item(s.itemId);
+        if (text == texts.constEnd() || !item)
+            return false;
+        auto request = scoreRequest(*text, *item);
+        if (!request) {
+            error = request.errorString();
+            return true;
+        }
+        return m_ctx->cacheKey(JudgeRole::Evaluator, *request) == s.callKey;
+    });
+    if (!error.isEmpty())
+        return makeError(error, {}, 0, {});
+    if (!pruned)
+        return pruned.error();
+    return rescore::recordAlignment(*m_ctx, m_rubric.version());
 }
 
 } // namespace rubric

@@ -40,6 +40,8 @@ private:
     void savePreparedRubric();
     void evaluateNextChunk();
     void onEvaluated(const QVector<JudgeResponse> &responses);
+    /// After re-scoring an existing version: drops stale criterion scores, records alignment.
+    Result<void> finishRescore();
 
     HypoEvalParams m_params;
     QString m_literature;
@@ -50,6 +52,7 @@ private:
     int m_next = 0;
     QStringList m_chunkItems;
     int m_scored = 0, m_missing = 0;
+    bool m_rescore = false; ///< scoring a stored rubric version (no preparation in this run)
 };
 
 } // namespace rubric

@@ -179,12 +179,17 @@ Result<int> RubricStore::saveVersion(const QString &judge, const Rubric &rubric,
     return saved;
 }
 
-Result<void> RubricStore::setAlignment(const QString &judge, int version, double alignment)
+Result<void> RubricStore::setAlignment(const QString &judge, int version, double alignment, const QString &basis)
 {
     QSqlQuery q(m_project->database());
-    auto r = sql::exec(q, QStringLiteral("UPDATE rubric_versions SET alignment = ? WHERE version = ? AND "
-                                         "run_id = (SELECT id FROM runs WHERE name = ?)"),
-                       {sql::nullableDouble(alignment), version, judge});
+    auto r = basis.isEmpty()
+        ? sql::exec(q, QStringLiteral("UPDATE rubric_versions SET alignment = ? WHERE version = ? AND "
+                                      "run_id = (SELECT id FROM runs WHERE name = ?)"),
+                    {sql::nullableDouble(alignment), version, judge})
+        : sql::exec(q, QStringLiteral("UPDATE rubric_versions SET alignment = ?, note = CASE WHEN note = '' THEN ? "
+                                      "ELSE note || ' — ' || ? END WHERE version = ? AND "
+                                      "run_id = (SELECT id FROM runs WHERE name = ?)"),
+                    {sql::nullableDouble(alignment), basis, basis, version, judge});
     if (r && q.numRowsAffected() != 1)
         return makeError(tr("judge '%1' has no rubric version %2").arg(judge).arg(version), {}, 0, QStringLiteral("version"));
     if (r)
@@ -297,6 +302,34 @@ Result<void> RubricStore::clearCriterionScores(const QString &judge)
     if (r)
         emit m_project->judgesChanged(judge);
     return r;
+}
+
+Result<int> RubricStore::pruneCriterionScores(const QString &judge,
+                                              const std::function<bool(const CriterionScore &)> &keep)
+{
+    QVector<CriterionScore> drop;
+    for (const CriterionScore &s : sampleScores(judge))
+        if (!keep(s))
+            drop.append(s);
+    if (drop.isEmpty())
+        return 0;
+    auto r = m_project->transact([&](QSqlDatabase &db) -> Result<void> {
+        QSqlQuery q(db);
+        if (!sql::exec(q, QStringLiteral("SELECT id FROM runs WHERE name = ?"), {judge}) || !q.next())
+            return makeError(tr("no judge named '%1'").arg(judge), {}, 0, QStringLiteral("judge"));
+        const qint64 run = q.value(0).toLongLong();
+        for (const CriterionScore &s : std::as_const(drop))
+            if (auto e = sql::exec(q, QStringLiteral("DELETE FROM criterion_scores WHERE run_id = ? AND criterion_key = ? "
+                                                     "AND sample = ? AND item_id = (SELECT id FROM items WHERE ext_id = ?)"),
+                                   {run, s.criterionKey, s.sample, s.itemId});
+                !e)
+                return e;
+        return {};
+    });
+    if (!r)
+        return r.error();
+    emit m_project->judgesChanged(judge);
+    return int(drop.size());
 }
 
 QVariantMap RubricStore::runConfig(const QString &judge) const

@@ -9,6 +9,7 @@
 #include <QVector>
 
 #include <cmath>
+#include <functional>
 #include <optional>
 #include <limits>
 
@@ -66,8 +67,10 @@ public:
     /// its number (previous + 1). The judge must exist (Project::ensureJudge).
     Result<int> saveVersion(const QString &judge, const Rubric &rubric, const QString &note = {},
                             std::optional<double> alignment = std::nullopt);
-    /// Updates the alignment figure of a saved version.
-    Result<void> setAlignment(const QString &judge, int version, double alignment);
+    /// Updates the alignment figure of a saved version. A non-empty `basis` (what the figure
+    /// was measured on, e.g. "Pearson with the human scores on the test split, n = 40") is
+    /// appended to the version's note, so the number is never shown without it.
+    Result<void> setAlignment(const QString &judge, int version, double alignment, const QString &basis = {});
 
     // --- criterion scores
     /// Every stored sample of the judge, ordered by item position, criterion key, sample.
@@ -78,6 +81,10 @@ public:
     Result<void> writeCriterionScores(const QString &judge, const QVector<CriterionScore> &rows);
     /// Removes every criterion score of the judge (e.g. before a re-score with a new rubric).
     Result<void> clearCriterionScores(const QString &judge);
+    /// Removes the stored samples for which `keep` returns false, in one transaction (e.g. the
+    /// scores of criteria a new rubric version dropped, disabled or reworded). Returns how many
+    /// samples were removed; emits judgesChanged when any were.
+    Result<int> pruneCriterionScores(const QString &judge, const std::function<bool(const CriterionScore &)> &keep);
 
     // --- run state (runs.config / runs.status)
     QVariantMap runConfig(const QString &judge) const;

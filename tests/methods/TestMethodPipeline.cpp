@@ -163,6 +163,7 @@ private slots:
     void killedRunResumesWithoutResending_data();
     void killedRunResumesWithoutResending();
     void cancelLeavesResumableRun();
+    void rescoreSendsOnlyWhatAnEditChanged();
     void budgetStopsBeforeItIsPassed();
 
 private:
@@ -571,6 +572,113 @@ void TestMethodPipeline::cancelLeavesResumableRun()
     const Outcome o = runToEnd(fx->project.get(), s);
     QVERIFY2(o.ok, qPrintable(o.error));
     QCOMPARE(fx->project->judgeScores(QStringLiteral("c"), QStringLiteral("coherence")).size(), fx->testIds.size());
+}
+
+void TestMethodPipeline::rescoreSendsOnlyWhatAnEditChanged()
+{
+    auto fx = makeProject(nextPath(), 10);
+    QVERIFY(fx);
+    SyntheticJudge judge(fx->humanByOutput);
+    FakeLlmServer server;
+    server.setJudge([&judge](const QJsonObject &body) { return judge.answer(body); });
+    QVERIFY(server.listen());
+    const QString name = QStringLiteral("hypo");
+    const RunSpec s = spec(name, QStringLiteral("hypoeval"), server.baseUrl());
+    const int nTarget = int(fx->testIds.size());
+    QCOMPARE(nTarget, 10);
+    Outcome o = runToEnd(fx->project.get(), s);
+    QVERIFY2(o.ok, qPrintable(o.error));
+
+    RubricStore store(fx->project.get());
+    auto v1 = store.load(name);
+    QVERIFY(v1.ok());
+    QCOMPARE(v1->version(), 1);
+    const QVector<Criterion> selected = v1->enabled(CriterionKind::Hypothesis);
+    QCOMPARE(selected.size(), 5);
+    const QHash<QString, double> scoresV1 = fx->project->judgeScores(name, QStringLiteral("coherence"));
+    QCOMPARE(scoresV1.size(), nTarget);
+    // The first run kept the selection-phase scores of the whole bank (train items).
+    QSet<QString> keysV1;
+    for (const auto &r : store.criterionScores(name))
+        keysV1.insert(r.criterionKey);
+    QVERIFY(keysV1.size() > 5);
+
+    // Edit one selected hypothesis (it now scores like noise) and save version 2.
+    Rubric edited = *v1;
+    const QString key = selected.first().key;
+    edited.find(key)->text = QStringLiteral("NOISE edited: whether the summary reads well");
+    edited.find(key)->origin.insert(QStringLiteral("edited_from"), selected.first().text);
+    QCOMPARE(*store.saveVersion(name, edited, QStringLiteral("reworded one hypothesis")), 2);
+
+    server.resetCounts();
+    o = runToEnd(fx->project.get(), s);
+    QVERIFY2(o.ok, qPrintable(o.error));
+    QCOMPARE(server.requestCount(), nTarget); // one per target item for the edited hypothesis
+    QCOMPARE(o.summary.value(QStringLiteral("sent")).toInt(), nTarget);
+
+    const QHash<QString, double> scoresV2 = fx->project->judgeScores(name, QStringLiteral("coherence"));
+    QCOMPARE(scoresV2.size(), nTarget);
+    bool changed = false;
+    for (const QString &id : std::as_const(fx->testIds)) {
+        // the aggregate is the mean of the five enabled hypotheses' current answers
+        double sum = 0;
+        for (const Criterion &h : selected) {
+            const QString text = h.key == key ? edited.find(key)->text : h.text;
+            sum += judge.hypothesisScore(text, fx->project->item(id)->output);
+        }
+        QCOMPARE(scoresV2.value(id), sum / 5);
+        changed = changed || scoresV2.value(id) != scoresV1.value(id);
+    }
+    QVERIFY(changed);
+    // Only the enabled hypotheses' scores remain; the edited one only where it was re-asked.
+    QSet<QString> enabledKeys;
+    for (const Criterion &h : selected)
+        enabledKeys.insert(h.key);
+    int editedRows = 0;
+    for (const auto &r : store.criterionScores(name)) {
+        QVERIFY2(enabledKeys.contains(r.criterionKey), qPrintable(r.criterionKey));
+        if (r.criterionKey == key) { // its train rows (old text) are gone
+            ++editedRows;
+            QVERIFY(fx->testIds.contains(r.itemId));
+            QCOMPARE(r.mean, judge.hypothesisScore(edited.find(key)->text, fx->project->item(r.itemId)->output));
+        }
+    }
+    QCOMPARE(editedRows, nTarget);
+
+    // Disable it again (version 3): no request, and the aggregate goes back to version 1's.
+    Rubric disabled = edited;
+    disabled.find(key)->enabled = false;
+    QCOMPARE(*store.saveVersion(name, disabled, QStringLiteral("disabled the reworded hypothesis")), 3);
+    server.resetCounts();
+    o = runToEnd(fx->project.get(), s);
+    QVERIFY2(o.ok, qPrintable(o.error));
+    QCOMPARE(server.requestCount(), 0);
+    QCOMPARE(o.summary.value(QStringLiteral("calls")).toMap().value(QStringLiteral("evaluate")).toMap()
+                 .value(QStringLiteral("cache_hits")).toInt(), 4 * nTarget);
+    const QHash<QString, double> scoresV3 = fx->project->judgeScores(name, QStringLiteral("coherence"));
+    for (const QString &id : std::as_const(fx->testIds)) {
+        QCOMPARE(scoresV3.value(id), scoresV1.value(id)); // the four remaining SIGNAL hypotheses agree
+    }
+    int targetRows = 0;
+    for (const auto &r : store.criterionScores(name)) {
+        QVERIFY(r.criterionKey != key && enabledKeys.contains(r.criterionKey));
+        targetRows += fx->testIds.contains(r.itemId) ? 1 : 0;
+    }
+    QCOMPARE(targetRows, 4 * nTarget);
+
+    // Every version has its alignment, with the basis in its note.
+    const auto versions = store.versions(name);
+    QCOMPARE(versions.size(), 3);
+    for (const auto &v : versions)
+        QVERIFY2(v.alignment.has_value(), qPrintable(v.note));
+    QVERIFY(versions[0].note.contains(QLatin1String("train split")));
+    QVERIFY(versions[1].note.startsWith(QLatin1String("reworded one hypothesis")));
+    QVERIFY(versions[1].note.contains(QLatin1String("test split, n = 10")));
+    QVERIFY(*versions[2].alignment > *versions[1].alignment); // noise dropped
+    QCOMPARE(*versions[2].alignment, stats::pearson(
+        [&] { std::vector<double> v; for (const QString &id : std::as_const(fx->testIds)) v.push_back(scoresV3.value(id)); return v; }(),
+        [&] { std::vector<double> v; const auto h = fx->project->humanScores(QStringLiteral("coherence"));
+              for (const QString &id : std::as_const(fx->testIds)) v.push_back(h.value(id)); return v; }()));
 }
 
 void TestMethodPipeline::budgetStopsBeforeItIsPassed()

@@ -18,6 +18,8 @@ private slots:
     void rejectsBadTrees();
     void writesAndSummarisesScores();
     void runConfigRoundTrip();
+    void prunesScores();
+    void alignmentBasisGoesToTheNote();
 
 private:
     QTemporaryDir m_dir;
@@ -175,6 +177,51 @@ void TestRubricStore::runConfigRoundTrip()
     QCOMPARE(store.runConfig(QStringLiteral("j")).value(QStringLiteral("phase")).toString(), QStringLiteral("evaluate"));
     QCOMPARE(store.runStatus(QStringLiteral("j")), QStringLiteral("new"));
     QVERIFY(!store.setRunConfig(QStringLiteral("nobody"), {}).ok());
+}
+
+void TestRubricStore::prunesScores()
+{
+    RubricStore store(m_project.get());
+    QVector<CriterionScore> rows;
+    for (const char *item : {"it0", "it1"})
+        for (const char *key : {"h1", "h2", "h3"})
+            rows.append({QString::fromLatin1(item), QString::fromLatin1(key), 0, 3, QStringLiteral("ok"), {}, {},
+                         QStringLiteral("%1-%2").arg(QLatin1String(item), QLatin1String(key))});
+    QVERIFY(store.writeCriterionScores(QStringLiteral("j"), rows));
+    QSignalSpy changed(m_project.get(), &Project::judgesChanged);
+    // drop h2 everywhere and h3 on it1
+    auto pruned = store.pruneCriterionScores(QStringLiteral("j"), [](const CriterionScore &s) {
+        return s.criterionKey == QLatin1String("h1") || s.callKey == QLatin1String("it0-h3");
+    });
+    QVERIFY(pruned.ok());
+    QCOMPARE(*pruned, 3);
+    QCOMPARE(changed.size(), 1);
+    QStringList left;
+    for (const CriterionScore &s : store.sampleScores(QStringLiteral("j")))
+        left.append(s.callKey);
+    QCOMPARE(left, (QStringList{QStringLiteral("it0-h1"), QStringLiteral("it0-h3"), QStringLiteral("it1-h1")}));
+    // nothing to drop: no write, no signal
+    QCOMPARE(*store.pruneCriterionScores(QStringLiteral("j"), [](const CriterionScore &) { return true; }), 0);
+    QCOMPARE(changed.size(), 1);
+}
+
+void TestRubricStore::alignmentBasisGoesToTheNote()
+{
+    RubricStore store(m_project.get());
+    Rubric r(QStringLiteral("hypoeval"), QStringLiteral("coherence"));
+    Criterion h;
+    h.key = QStringLiteral("h1");
+    h.text = QStringLiteral("x");
+    r.add(h);
+    QCOMPARE(*store.saveVersion(QStringLiteral("j"), r, QStringLiteral("edited")), 1);
+    QCOMPARE(*store.saveVersion(QStringLiteral("j"), r), 2);
+    QVERIFY(store.setAlignment(QStringLiteral("j"), 1, 0.5, QStringLiteral("test split, n = 4")));
+    QVERIFY(store.setAlignment(QStringLiteral("j"), 2, 0.25, QStringLiteral("test split, n = 4")));
+    const auto v = store.versions(QStringLiteral("j"));
+    QCOMPARE(v[0].note, QStringLiteral("edited — test split, n = 4"));
+    QCOMPARE(*v[0].alignment, 0.5);
+    QCOMPARE(v[1].note, QStringLiteral("test split, n = 4"));
+    QVERIFY(!store.setAlignment(QStringLiteral("j"), 9, 0.1, QStringLiteral("x")).ok());
 }
 
 QTEST_GUILESS_MAIN(TestRubricStore)

@@ -79,7 +79,7 @@ void TestMainWindow::opensAProject()
     QVERIFY(w.openProject(m_path));
     QVERIFY(w.project());
     QCOMPARE(w.paneKeys(), (QStringList{QStringLiteral("dataset"), QStringLiteral("annotate"), QStringLiteral("heatmap"),
-                                        QStringLiteral("correlation"), QStringLiteral("issues")}));
+                                        QStringLiteral("correlation"), QStringLiteral("rubric"), QStringLiteral("issues")}));
     QVERIFY(w.windowTitle().contains(QLatin1String("m.rubric")));
     QVERIFY(w.findChild<QLabel *>(QStringLiteral("statusProject"))->text().contains(QLatin1String("12 items")));
     QCOMPARE(w.datasetPane()->findChild<QTableView *>(QStringLiteral("itemsView"))->model()->rowCount(), 12);
@@ -111,6 +111,8 @@ void TestMainWindow::ctrlNumberSwitchesPanes()
     QTest::keyClick(&w, Qt::Key_4, Qt::ControlModifier);
     QCOMPARE(w.currentPaneKey(), QStringLiteral("correlation"));
     QTest::keyClick(&w, Qt::Key_5, Qt::ControlModifier);
+    QCOMPARE(w.currentPaneKey(), QStringLiteral("rubric"));
+    QTest::keyClick(&w, Qt::Key_6, Qt::ControlModifier);
     QCOMPARE(w.currentPaneKey(), QStringLiteral("issues"));
     QTest::keyClick(&w, Qt::Key_1, Qt::ControlModifier);
     QCOMPARE(w.currentPaneKey(), QStringLiteral("dataset"));
@@ -124,7 +126,8 @@ void TestMainWindow::addPaneBindsAndKeepsIssuesLast()
     QCOMPARE(probe->bound, w.project());
     QCOMPARE(w.paneKeys(),
              (QStringList{QStringLiteral("dataset"), QStringLiteral("annotate"), QStringLiteral("heatmap"),
-                          QStringLiteral("correlation"), QStringLiteral("probe"), QStringLiteral("issues")}));
+                          QStringLiteral("correlation"), QStringLiteral("rubric"), QStringLiteral("probe"),
+                          QStringLiteral("issues")}));
     QVERIFY(w.showPane(QStringLiteral("probe")));
     QCOMPARE(w.currentPaneKey(), QStringLiteral("probe"));
     // Opening another project rebinds it.

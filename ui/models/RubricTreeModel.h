@@ -1,0 +1,94 @@
+#pragma once
+
+#include "rubric/Rubric.h"
+
+#include <QAbstractItemModel>
+#include <QHash>
+#include <QStringList>
+
+class QUndoStack;
+
+namespace rubric {
+
+/// The criteria tree of one rubric version (HypoEval hypotheses under their aspect, G-Eval's
+/// evaluation steps, CheckEval's aspect → sub-aspect → question …) as an editable tree.
+///
+/// Holds its own copy of the rubric: edits change the copy, never the store, until the pane
+/// saves it as a new version. Edits made through setData() are pushed as QUndoCommands on the
+/// undo stack given with setUndoStack() (applied directly without one). The raw mutators
+/// (setText(), setEnabled(), takeSubtree(), insertSubtree(), move()) are what the commands call.
+///
+/// Columns: text (editable; full text and definition in the tool tip), kind, enabled
+/// (checkable), origin, reward, train Pearson, selected rank / weight.
+class RubricTreeModel : public QAbstractItemModel
+{
+    Q_OBJECT
+public:
+    enum Column { TextColumn, KindColumn, EnabledColumn, OriginColumn, RewardColumn, TrainPearsonColumn, RankColumn,
+                  ColumnCount };
+    enum Role { KeyRole = Qt::UserRole + 1 };
+
+    explicit RubricTreeModel(QObject *parent = nullptr);
+
+    /// Shows `rubric` (copied); resets the model. Read-only models refuse every edit.
+    void setRubric(const Rubric &rubric, bool readOnly = false);
+    const Rubric &rubric() const { return m_rubric; }
+    bool isReadOnly() const { return m_readOnly; }
+    void setReadOnly(bool readOnly) { m_readOnly = readOnly; }
+    /// Where setData() pushes its commands (not owned; null applies edits directly).
+    void setUndoStack(QUndoStack *stack) { m_stack = stack; }
+    QUndoStack *undoStack() const { return m_stack; }
+
+    QModelIndex indexOfKey(const QString &key, int column = TextColumn) const;
+    QString keyOf(const QModelIndex &index) const;
+    const Criterion *criterion(const QString &key) const { return m_rubric.find(key); }
+    /// Children keys of `parentKey` ("" = roots) in display order.
+    QStringList childKeys(const QString &parentKey) const { return m_children.value(parentKey); }
+    /// A key not used in the rubric ("<prefix><n>").
+    QString freshKey(const QString &prefix) const;
+
+    // --- raw mutators (no undo; used by the commands)
+    void setText(const QString &key, const QString &text, const QVariantMap &origin);
+    void setEnabled(const QString &key, bool enabled);
+    /// Removes `key` and its descendants; returns them (pre-order) with the row it had.
+    QVector<Criterion> takeSubtree(const QString &key, int *row);
+    /// Inserts a subtree (pre-order, first = its root) under the root's parentKey at `row`.
+    void insertSubtree(const QVector<Criterion> &subtree, int row);
+    /// Moves `key` one row up (delta -1) or down (+1) among its siblings; false at the ends.
+    bool move(const QString &key, int delta);
+    /// Whether move(key, delta) would succeed.
+    bool canMove(const QString &key, int delta) const;
+
+    // --- QAbstractItemModel
+    QModelIndex index(int row, int column, const QModelIndex &parent = {}) const override;
+    QModelIndex parent(const QModelIndex &child) const override;
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    bool setData(const QModelIndex &index, const QVariant &value, int role = Qt::EditRole) override;
+    Qt::ItemFlags flags(const QModelIndex &index) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+    /// A short description of where a criterion came from ("initial", "wrong-bank refine 3",
+    /// "literature", "auto-CoT step", "edited", "added").
+    static QString originLabel(const Criterion &c);
+
+signals:
+    /// Any change of the copy (edit, undo, redo, structure).
+    void rubricEdited();
+
+private:
+    void rebuild();           ///< children lists and positions from m_rubric (pre-order)
+    quintptr idOf(const QString &key) const;
+    QString keyOfId(quintptr id) const;
+    int rowOf(const QString &key) const;
+
+    Rubric m_rubric;
+    bool m_readOnly = false;
+    QUndoStack *m_stack = nullptr;
+    QHash<QString, QStringList> m_children;
+    mutable QHash<QString, quintptr> m_ids;
+    mutable QHash<quintptr, QString> m_keys;
+};
+
+} // namespace rubric

@@ -1,0 +1,735 @@
+#include "RubricPane.h"
+
+#include "commands/AddCriterionCommand.h"
+#include "commands/DeleteCriterionCommand.h"
+#include "commands/EditCriterionTextCommand.h"
+#include "commands/MoveCriterionCommand.h"
+#include "commands/SetCriterionEnabledCommand.h"
+#include "models/RubricTreeModel.h"
+#include "store/RubricStore.h"
+#include "widgets/MessageBar.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QDateTime>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QInputDialog>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSignalBlocker>
+#include <QSplitter>
+#include <QTextBrowser>
+#include <QToolBar>
+#include <QToolButton>
+#include <QTreeView>
+#include <QTreeWidget>
+#include <QUndoStack>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace rubric {
+namespace {
+
+enum VersionColumn { VersionNumber, VersionDate, VersionAlignment, VersionNote };
+
+QString formatNumber(const QVariant &v)
+{
+    bool ok = false;
+    const double d = v.toDouble(&ok);
+    return ok && !v.isNull() && !std::isnan(d) ? QString::number(d, 'f', 3) : QString();
+}
+
+} // namespace
+
+RubricPane::RubricPane(QWidget *parent)
+    : QWidget(parent)
+    , m_model(new RubricTreeModel(this))
+    , m_stack(new QUndoStack(this))
+    , m_message(new MessageBar(this))
+    , m_judge(new QComboBox(this))
+    , m_versions(new QTreeWidget(this))
+    , m_toolbar(new QToolBar(this))
+    , m_tree(new QTreeView(this))
+    , m_status(new QLabel(this))
+    , m_editBase(new QPushButton(this))
+    , m_editor(new QPlainTextEdit(this))
+    , m_apply(new QPushButton(this))
+    , m_detail(new QTextBrowser(this))
+{
+    setObjectName(QStringLiteral("rubricPane"));
+    m_message->setObjectName(QStringLiteral("rubricMessage"));
+    m_judge->setObjectName(QStringLiteral("rubricJudge"));
+    m_versions->setObjectName(QStringLiteral("rubricVersions"));
+    m_toolbar->setObjectName(QStringLiteral("rubricToolBar"));
+    m_tree->setObjectName(QStringLiteral("rubricTree"));
+    m_status->setObjectName(QStringLiteral("rubricStatus"));
+    m_editBase->setObjectName(QStringLiteral("rubricEditFromVersion"));
+    m_editor->setObjectName(QStringLiteral("rubricTextEditor"));
+    m_apply->setObjectName(QStringLiteral("rubricApplyText"));
+    m_detail->setObjectName(QStringLiteral("rubricDetail"));
+
+    m_model->setUndoStack(m_stack);
+    m_message->hide();
+
+    m_judge->setToolTip(tr("The judge whose rubric is shown (judges that have a saved rubric)"));
+    m_versions->setColumnCount(4);
+    m_versions->setHeaderLabels({tr("Version"), tr("Saved"), tr("Alignment"), tr("Note")});
+    m_versions->setRootIsDecorated(false);
+    m_versions->setUniformRowHeights(true);
+    m_versions->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_versions->header()->setStretchLastSection(true);
+    m_versions->setToolTip(tr("Saved versions of the rubric; select one to read it (the latest is edited), "
+                              "select two (Ctrl+click or Shift+arrow) to compare them"));
+    m_versions->setMinimumHeight(90);
+
+    m_tree->setModel(m_model);
+    m_tree->setAlternatingRowColors(true);
+    m_tree->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_tree->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_tree->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
+    m_tree->setWordWrap(false);
+    m_tree->setTextElideMode(Qt::ElideRight);
+    m_tree->header()->setStretchLastSection(false);
+    m_tree->header()->setSectionResizeMode(RubricTreeModel::TextColumn, QHeaderView::Stretch);
+    for (int c = RubricTreeModel::KindColumn; c < RubricTreeModel::ColumnCount; ++c)
+        m_tree->header()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+    m_tree->setToolTip(tr("F2 edits the text, Space enables or disables, Del deletes, Alt+Up/Down reorders"));
+
+    m_editBase->setText(tr("Edit from this version"));
+    m_editBase->setToolTip(tr("Take this older version as the base of the next edit (saved as a new version)"));
+    m_editBase->hide();
+    m_status->setTextFormat(Qt::PlainText);
+
+    m_editor->setPlaceholderText(tr("The selected criterion's full text"));
+    m_editor->setTabChangesFocus(true);
+    m_editor->setMaximumHeight(140);
+    m_apply->setText(tr("Apply text"));
+    m_apply->setToolTip(tr("Replace the criterion's text with the edited one (Ctrl+Return); undoable"));
+    auto *applyShortcut = new QAction(m_editor);
+    applyShortcut->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return));
+    applyShortcut->setShortcutContext(Qt::WidgetShortcut);
+    m_editor->addAction(applyShortcut);
+    connect(applyShortcut, &QAction::triggered, this, &RubricPane::applyEditorText);
+    connect(m_apply, &QPushButton::clicked, this, &RubricPane::applyEditorText);
+    m_detail->setOpenLinks(false);
+
+    // Actions: the pane-wide ones fire anywhere in the pane; those that act on the selected
+    // criterion only while the tree has the focus (Space and Del keep their meaning elsewhere).
+    m_undo = m_stack->createUndoAction(this, tr("Undo"));
+    m_undo->setObjectName(QStringLiteral("rubricUndo"));
+    m_undo->setShortcuts({QKeySequence::Undo});
+    m_undo->setToolTip(tr("Undo the last edit (Ctrl+Z)"));
+    m_redo = m_stack->createRedoAction(this, tr("Redo"));
+    m_redo->setObjectName(QStringLiteral("rubricRedo"));
+    m_redo->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)});
+    m_redo->setToolTip(tr("Redo the undone edit (Ctrl+Shift+Z or Ctrl+Y)"));
+    for (QAction *a : {m_undo, m_redo}) {
+        a->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+        addAction(a);
+    }
+    m_add = makeAction(QStringLiteral("rubricAdd"), tr("Add"), tr("Add a criterion after the selected one (Ins)"),
+                       {QKeySequence(Qt::Key_Insert)});
+    m_addChild = makeAction(QStringLiteral("rubricAddChild"), tr("Add child"),
+                            tr("Add a criterion under the selected one (Ctrl+Ins)"), {QKeySequence(Qt::CTRL | Qt::Key_Insert)});
+    m_delete = makeAction(QStringLiteral("rubricDelete"), tr("Delete"),
+                          tr("Delete the selected criterion and what is under it (Del)"), {QKeySequence(Qt::Key_Delete)});
+    m_up = makeAction(QStringLiteral("rubricMoveUp"), tr("Move up"), tr("Move the selected criterion up (Alt+Up)"),
+                      {QKeySequence(Qt::ALT | Qt::Key_Up)});
+    m_down = makeAction(QStringLiteral("rubricMoveDown"), tr("Move down"), tr("Move the selected criterion down (Alt+Down)"),
+                        {QKeySequence(Qt::ALT | Qt::Key_Down)});
+    m_toggle = makeAction(QStringLiteral("rubricToggle"), tr("Enable / disable"),
+                          tr("Enable or disable the selected criterion; disabled ones are not scored (Space)"),
+                          {QKeySequence(Qt::Key_Space)});
+    for (QAction *a : {m_add, m_addChild, m_delete, m_up, m_down, m_toggle}) {
+        a->setShortcutContext(Qt::WidgetShortcut);
+        m_tree->addAction(a);
+    }
+    m_save = makeAction(QStringLiteral("rubricSave"), tr("Save as new version…"),
+                        tr("Save the edited rubric as a new version with a short note (Ctrl+S)"), {QKeySequence::Save});
+    m_rescore = makeAction(QStringLiteral("rubricRescore"), tr("Re-score"),
+                           tr("Run the judge again with its latest version; the cache answers what the edit did not "
+                              "change (Ctrl+R)"),
+                           {QKeySequence(Qt::CTRL | Qt::Key_R)});
+    m_export = makeAction(QStringLiteral("rubricExport"), tr("Export rubric…"),
+                          tr("Export the shown saved version as Markdown or JSON (Ctrl+Shift+E)"),
+                          {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E)});
+    m_compare = makeAction(QStringLiteral("rubricCompare"), tr("Compare versions"),
+                           tr("Compare the two versions selected in the version list (Ctrl+D)"),
+                           {QKeySequence(Qt::CTRL | Qt::Key_D)});
+    for (QAction *a : {m_save, m_rescore, m_export, m_compare}) {
+        a->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+        addAction(a);
+    }
+    m_toolbar->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    m_toolbar->addAction(m_undo);
+    m_toolbar->addAction(m_redo);
+    m_toolbar->addSeparator();
+    for (QAction *a : {m_add, m_addChild, m_delete, m_up, m_down, m_toggle})
+        m_toolbar->addAction(a);
+    m_toolbar->addSeparator();
+    m_toolbar->addAction(m_save);
+    m_toolbar->addAction(m_rescore);
+
+    connect(m_add, &QAction::triggered, this, [this] { addCriterion(false); });
+    connect(m_addChild, &QAction::triggered, this, [this] { addCriterion(true); });
+    connect(m_delete, &QAction::triggered, this, &RubricPane::deleteCurrent);
+    connect(m_up, &QAction::triggered, this, [this] { moveCurrent(-1); });
+    connect(m_down, &QAction::triggered, this, [this] { moveCurrent(1); });
+    connect(m_toggle, &QAction::triggered, this, &RubricPane::toggleCurrent);
+    connect(m_save, &QAction::triggered, this, &RubricPane::saveWithNote);
+    connect(m_rescore, &QAction::triggered, this, [this] {
+        if (!m_judgeName.isEmpty() && !isModified())
+            emit rescoreRequested(m_judgeName);
+    });
+    connect(m_export, &QAction::triggered, this, [this] {
+        if (!m_judgeName.isEmpty() && m_shownVersion > 0)
+            emit exportRequested(m_judgeName, m_shownVersion);
+    });
+    connect(m_compare, &QAction::triggered, this, [this] {
+        const QList<int> v = selectedVersions();
+        if (!m_judgeName.isEmpty() && v.size() == 2)
+            emit diffRequested(m_judgeName, v.first(), v.last());
+    });
+    connect(m_editBase, &QPushButton::clicked, this, &RubricPane::editFromShownVersion);
+
+    // layout: [judge] [status] / versions / toolbar / tree | detail
+    auto *bar = new QHBoxLayout;
+    auto *judgeLabel = new QLabel(tr("&Judge:"), this);
+    judgeLabel->setBuddy(m_judge);
+    bar->addWidget(judgeLabel);
+    bar->addWidget(m_judge, 1);
+    bar->addWidget(m_status, 2);
+    bar->addWidget(m_editBase);
+    // version-level actions sit with the version list, not in the (crowded) edit toolbar
+    for (QAction *a : {m_export, m_compare}) {
+        auto *button = new QToolButton(this);
+        button->setObjectName(a->objectName() + QStringLiteral("Button"));
+        button->setDefaultAction(a);
+        button->setToolButtonStyle(Qt::ToolButtonTextOnly);
+        bar->addWidget(button);
+    }
+
+    auto *detail = new QWidget(this);
+    detail->setObjectName(QStringLiteral("rubricDetailPanel"));
+    auto *dl = new QVBoxLayout(detail);
+    dl->setContentsMargins(0, 0, 0, 0);
+    auto *textLabel = new QLabel(tr("&Text"), detail);
+    textLabel->setBuddy(m_editor);
+    dl->addWidget(textLabel);
+    dl->addWidget(m_editor);
+    auto *applyRow = new QHBoxLayout;
+    applyRow->addStretch(1);
+    applyRow->addWidget(m_apply);
+    dl->addLayout(applyRow);
+    dl->addWidget(m_detail, 1);
+    detail->setMinimumWidth(300);
+
+    auto *left = new QWidget(this);
+    auto *ll = new QVBoxLayout(left);
+    ll->setContentsMargins(0, 0, 0, 0);
+    ll->addWidget(m_toolbar);
+    ll->addWidget(m_tree, 1);
+
+    auto *inner = new QSplitter(Qt::Horizontal, this);
+    inner->setObjectName(QStringLiteral("rubricSplitter"));
+    inner->addWidget(left);
+    inner->addWidget(detail);
+    inner->setStretchFactor(0, 3);
+    inner->setStretchFactor(1, 1);
+    inner->setSizes({900, 400});
+
+    auto *outer = new QSplitter(Qt::Vertical, this);
+    outer->addWidget(m_versions);
+    outer->addWidget(inner);
+    outer->setStretchFactor(0, 1);
+    outer->setStretchFactor(1, 4);
+    outer->setSizes({100, 700});
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(m_message);
+    layout->addLayout(bar);
+    layout->addWidget(outer, 1);
+
+    connect(m_judge, &QComboBox::currentIndexChanged, this, [this] {
+        const QString name = m_judge->currentData().toString();
+        if (name == m_judgeName)
+            return;
+        if (!confirmDiscard()) {
+            const QSignalBlocker block(m_judge);
+            m_judge->setCurrentIndex(m_judge->findData(m_judgeName));
+            return;
+        }
+        m_judgeName = name;
+        refillVersions();
+        loadVersion(m_latestVersion);
+    });
+    connect(m_versions, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem *item) {
+        if (!item)
+            return;
+        const int v = item->data(VersionNumber, Qt::UserRole).toInt();
+        if (v == m_shownVersion)
+            return;
+        if (!confirmDiscard()) {
+            showVersion(m_shownVersion);
+            return;
+        }
+        loadVersion(v);
+    });
+    connect(m_versions, &QTreeWidget::itemSelectionChanged, this, &RubricPane::updateActions);
+    connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this, &RubricPane::onCurrentChanged);
+    connect(m_model, &RubricTreeModel::rubricEdited, this, [this] {
+        updateDetail();
+        updateActions();
+    });
+    connect(m_model, &QAbstractItemModel::rowsInserted, this, [this](const QModelIndex &parent) { m_tree->expand(parent); });
+    connect(m_stack, &QUndoStack::cleanChanged, this, &RubricPane::updateActions);
+    connect(m_stack, &QUndoStack::indexChanged, this, &RubricPane::updateActions);
+    updateActions();
+}
+
+RubricPane::~RubricPane() = default;
+
+QAction *RubricPane::makeAction(const QString &name, const QString &text, const QString &tip,
+                                const QList<QKeySequence> &keys)
+{
+    auto *a = new QAction(text, this);
+    a->setObjectName(name);
+    a->setToolTip(tip);
+    a->setStatusTip(tip);
+    a->setShortcuts(keys);
+    return a;
+}
+
+void RubricPane::setProject(Project *project)
+{
+    if (m_project)
+        disconnect(m_project, nullptr, this, nullptr);
+    m_project = project;
+    m_judgeName.clear();
+    m_shownVersion = m_latestVersion = 0;
+    m_stack->clear();
+    m_model->setRubric(Rubric(), true);
+    if (m_project)
+        connect(m_project, &Project::judgesChanged, this, &RubricPane::onJudgesChanged);
+    refillJudges();
+    if (m_judge->count() > 0) {
+        m_judgeName = m_judge->currentData().toString();
+        refillVersions();
+        loadVersion(m_latestVersion);
+    } else {
+        refillVersions();
+        updateActions();
+        updateDetail();
+    }
+}
+
+bool RubricPane::setJudge(const QString &judge)
+{
+    const int i = m_judge->findData(judge);
+    if (i < 0)
+        return false;
+    m_judge->setCurrentIndex(i);
+    return m_judgeName == judge;
+}
+
+QList<int> RubricPane::selectedVersions() const
+{
+    QList<int> versions;
+    for (const QTreeWidgetItem *item : m_versions->selectedItems())
+        versions.append(item->data(VersionNumber, Qt::UserRole).toInt());
+    std::sort(versions.begin(), versions.end());
+    return versions;
+}
+
+bool RubricPane::isModified() const
+{
+    return !m_stack->isClean();
+}
+
+bool RubricPane::isReadOnly() const
+{
+    return m_model->isReadOnly();
+}
+
+void RubricPane::onJudgesChanged(const QString &judge)
+{
+    if (m_saving)
+        return;
+    refillJudges();
+    if (m_judgeName.isEmpty() && m_judge->count() > 0) {
+        m_judgeName = m_judge->currentData().toString();
+        refillVersions();
+        loadVersion(m_latestVersion);
+        return;
+    }
+    if (judge != m_judgeName)
+        return;
+    const int before = m_latestVersion;
+    refillVersions();
+    // A run saved a new version: follow it unless the user is in the middle of an edit.
+    if (m_latestVersion != before && m_shownVersion == before && !isModified())
+        loadVersion(m_latestVersion);
+    else
+        showVersion(m_shownVersion);
+}
+
+void RubricPane::refillJudges()
+{
+    const QSignalBlocker block(m_judge);
+    m_judge->clear();
+    if (!m_project)
+        return;
+    RubricStore store(m_project);
+    for (const JudgeInfo &j : m_project->judges())
+        if (store.latestVersion(j.name) > 0)
+            m_judge->addItem(tr("%1 (%2)").arg(j.name, j.method), j.name);
+    const int i = m_judge->findData(m_judgeName);
+    m_judge->setCurrentIndex(i >= 0 ? i : 0);
+}
+
+void RubricPane::refillVersions()
+{
+    const QSignalBlocker block(m_versions);
+    m_versions->clear();
+    m_latestVersion = 0;
+    if (!m_project || m_judgeName.isEmpty())
+        return;
+    const QLocale locale;
+    for (const RubricVersionInfo &v : RubricStore(m_project).versions(m_judgeName)) {
+        auto *item = new QTreeWidgetItem(m_versions);
+        item->setData(VersionNumber, Qt::UserRole, v.version);
+        item->setText(VersionNumber, tr("v%1").arg(v.version));
+        item->setText(VersionDate, locale.toString(v.created.toLocalTime(), QLocale::ShortFormat));
+        item->setText(VersionAlignment, v.alignment ? formatNumber(*v.alignment) : tr("—"));
+        item->setTextAlignment(VersionAlignment, Qt::AlignRight | Qt::AlignVCenter);
+        item->setToolTip(VersionAlignment, v.alignment ? tr("Pearson with the human scores; the note says on which items")
+                                                       : tr("Not measured yet: re-score the judge to measure it"));
+        item->setText(VersionNote, v.note);
+        item->setToolTip(VersionNote, v.note);
+        m_latestVersion = std::max(m_latestVersion, v.version);
+    }
+    for (int c = 0; c < VersionNote; ++c)
+        m_versions->resizeColumnToContents(c);
+}
+
+bool RubricPane::showVersion(int version)
+{
+    for (int i = 0; i < m_versions->topLevelItemCount(); ++i) {
+        QTreeWidgetItem *item = m_versions->topLevelItem(i);
+        if (item->data(VersionNumber, Qt::UserRole).toInt() == version) {
+            if (version != m_shownVersion)
+                loadVersion(version);
+            const QSignalBlocker block(m_versions);
+            if (m_versions->currentItem() != item)
+                m_versions->setCurrentItem(item);
+            return true;
+        }
+    }
+    return false;
+}
+
+void RubricPane::loadVersion(int version)
+{
+    m_stack->clear();
+    m_shownVersion = 0;
+    m_message->hide();
+    if (m_project && !m_judgeName.isEmpty() && version > 0) {
+        auto loaded = RubricStore(m_project).load(m_judgeName, version);
+        if (loaded) {
+            m_shownVersion = loaded->version();
+            m_model->setRubric(*loaded, m_shownVersion != m_latestVersion);
+        } else {
+            m_model->setRubric(Rubric(), true);
+            m_message->showError(loaded.errorString());
+        }
+    } else {
+        m_model->setRubric(Rubric(), true);
+    }
+    m_tree->expandAll();
+    if (m_model->rowCount() > 0) {
+        const QModelIndex first = m_model->index(0, 0);
+        m_tree->setCurrentIndex(m_model->rowCount(first) > 0 ? m_model->index(0, 0, first) : first);
+    }
+    {
+        const QSignalBlocker block(m_versions);
+        for (int i = 0; i < m_versions->topLevelItemCount(); ++i)
+            if (m_versions->topLevelItem(i)->data(VersionNumber, Qt::UserRole).toInt() == m_shownVersion
+                && m_versions->currentItem() != m_versions->topLevelItem(i))
+                m_versions->setCurrentItem(m_versions->topLevelItem(i));
+    }
+    updateActions();
+    updateDetail();
+}
+
+void RubricPane::editFromShownVersion()
+{
+    if (m_shownVersion <= 0)
+        return;
+    m_model->setReadOnly(false);
+    updateActions();
+}
+
+bool RubricPane::confirmDiscard()
+{
+    if (!isModified())
+        return true;
+    return QMessageBox::question(this, tr("Unsaved rubric changes"),
+                                 tr("The rubric of %1 has unsaved changes. Discard them?").arg(m_judgeName),
+                                 QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Cancel)
+        == QMessageBox::Discard;
+}
+
+QString RubricPane::currentKey() const
+{
+    return m_model->keyOf(m_tree->currentIndex());
+}
+
+void RubricPane::onCurrentChanged()
+{
+    updateActions();
+    updateDetail();
+}
+
+void RubricPane::updateActions()
+{
+    const bool editable = !m_model->isReadOnly() && m_shownVersion > 0;
+    const QString key = currentKey();
+    const Criterion *c = key.isEmpty() ? nullptr : m_model->criterion(key);
+    m_add->setEnabled(editable);
+    m_addChild->setEnabled(editable && c);
+    m_delete->setEnabled(editable && c);
+    m_up->setEnabled(editable && c && m_model->canMove(key, -1));
+    m_down->setEnabled(editable && c && m_model->canMove(key, 1));
+    m_toggle->setEnabled(editable && c && c->kind != CriterionKind::Aspect);
+    m_save->setEnabled(editable && (isModified() || m_shownVersion != m_latestVersion));
+    m_rescore->setEnabled(!m_judgeName.isEmpty() && m_latestVersion > 0 && !isModified());
+    m_rescore->setToolTip(isModified() ? tr("Save the edit as a new version first; the judge is re-scored with its latest version")
+                                       : tr("Run the judge again with its latest version; the cache answers what the edit "
+                                            "did not change (Ctrl+R)"));
+    m_export->setEnabled(!m_judgeName.isEmpty() && m_shownVersion > 0);
+    m_compare->setEnabled(!m_judgeName.isEmpty() && selectedVersions().size() == 2);
+    m_editor->setReadOnly(!editable || !c);
+    m_apply->setEnabled(editable && c);
+    m_editBase->setVisible(m_shownVersion > 0 && m_shownVersion != m_latestVersion && m_model->isReadOnly());
+
+    QString status;
+    if (m_judgeName.isEmpty())
+        status = tr("No judge with a rubric yet: run HypoEval or G-Eval in the Judge & run pane.");
+    else if (m_model->isReadOnly())
+        status = tr("Version %1 of %2 (read-only)").arg(m_shownVersion).arg(m_latestVersion);
+    else if (m_shownVersion != m_latestVersion)
+        status = tr("Editing from version %1; saving creates version %2").arg(m_shownVersion).arg(m_latestVersion + 1);
+    else
+        status = tr("Version %1 of %2").arg(m_shownVersion).arg(m_latestVersion);
+    if (isModified())
+        status += tr(" — unsaved changes (%n edit(s))", nullptr, m_stack->index());
+    m_status->setText(status);
+}
+
+void RubricPane::updateDetail()
+{
+    const QString key = currentKey();
+    const Criterion *c = key.isEmpty() ? nullptr : m_model->criterion(key);
+    if (!c) {
+        m_editor->clear();
+        m_detail->clear();
+        return;
+    }
+    if (m_editor->toPlainText() != c->text)
+        m_editor->setPlainText(c->text);
+    const auto esc = [](const QString &s) { return s.toHtmlEscaped(); };
+    QString html = QStringLiteral("<p><b>%1</b> · %2 · %3</p>")
+                       .arg(esc(c->key), esc(criterionKindName(c->kind)), c->enabled ? tr("enabled") : tr("disabled"));
+    if (!c->definition.isEmpty())
+        html += QStringLiteral("<p>%1</p>").arg(esc(c->definition));
+    html += QStringLiteral("<p><b>%1</b> %2</p>").arg(tr("Origin:"), esc(RubricTreeModel::originLabel(*c)));
+    const QVariantMap &o = c->origin;
+    if (o.contains(QStringLiteral("edited_from"))) {
+        const QString by = o.value(QStringLiteral("edited_by")).toString();
+        const QDateTime at = QDateTime::fromString(o.value(QStringLiteral("edited_at")).toString(), Qt::ISODate);
+        const QString who = by.isEmpty() ? tr("Edited") : tr("Edited by %1").arg(by);
+        const QString when = at.isValid() ? tr(" on %1").arg(QLocale().toString(at.toLocalTime(), QLocale::ShortFormat))
+                                          : QString();
+        html += QStringLiteral("<p>%1<br><i>%2</i></p>")
+                    .arg(esc(tr("%1%2; the method's text was:").arg(who, when)),
+                         esc(o.value(QStringLiteral("edited_from")).toString()));
+    }
+    if (o.contains(QStringLiteral("event")))
+        html += QStringLiteral("<p>%1</p>").arg(tr("Proposed after wrong-prediction event %1 (t = %2) and refined %3 time(s).")
+                                                     .arg(o.value(QStringLiteral("event")).toInt())
+                                                     .arg(o.value(QStringLiteral("t")).toInt())
+                                                     .arg(std::max(0, int(o.value(QStringLiteral("chain")).toList().size()) - 1)));
+    const QVariantMap &s = c->stats;
+    QStringList facts;
+    if (const QString r = formatNumber(s.value(QStringLiteral("train_pearson"))); !r.isEmpty())
+        facts << tr("train Pearson %1").arg(r);
+    if (const QString r = formatNumber(s.value(QStringLiteral("train_spearman"))); !r.isEmpty())
+        facts << tr("train Spearman %1").arg(r);
+    if (const QString r = formatNumber(s.value(QStringLiteral("reward"))); !r.isEmpty())
+        facts << tr("reward %1").arg(r);
+    if (s.value(QStringLiteral("selected_rank")).toInt() > 0)
+        facts << tr("selected rank %1").arg(s.value(QStringLiteral("selected_rank")).toInt());
+    if (s.contains(QStringLiteral("samples_seen")))
+        facts << tr("%1 samples seen").arg(s.value(QStringLiteral("samples_seen")).toInt());
+    if (!facts.isEmpty() && o.contains(QStringLiteral("edited_from")))
+        facts << tr("measured with the method's text");
+    if (!facts.isEmpty())
+        html += QStringLiteral("<p>%1</p>").arg(esc(facts.join(QStringLiteral(" · "))));
+    if (const QString why = s.value(QStringLiteral("dropped_because")).toString(); !why.isEmpty())
+        html += QStringLiteral("<p>%1</p>").arg(esc(tr("Not selected: %1").arg(why)));
+    const QVariantList history = s.value(QStringLiteral("reward_history")).toList();
+    if (!history.isEmpty()) {
+        // every update as "t: reward", oldest first, in one wrapped paragraph
+        QStringList steps;
+        for (const QVariant &h : history) {
+            const QVariantMap m = h.toMap();
+            steps << tr("%1: %2").arg(m.value(QStringLiteral("t")).toInt()).arg(formatNumber(m.value(QStringLiteral("reward"))));
+        }
+        html += QStringLiteral("<p><b>%1</b> <small>(%2)</small><br>%3</p>")
+                    .arg(tr("Reward history"), tr("update: reward"), esc(steps.join(QStringLiteral(" · "))));
+    }
+    m_detail->setHtml(html);
+}
+
+void RubricPane::addCriterion(bool asChild)
+{
+    if (m_model->isReadOnly() || m_shownVersion <= 0)
+        return;
+    const QString key = currentKey();
+    const Criterion *current = key.isEmpty() ? nullptr : m_model->criterion(key);
+    Criterion c;
+    int row = 0;
+    if (current && (asChild || current->kind == CriterionKind::Aspect)) {
+        c.parentKey = current->key;
+        const QStringList kids = m_model->childKeys(current->key);
+        row = asChild ? int(kids.size()) : 0;
+        c.kind = !kids.isEmpty() ? m_model->criterion(kids.first())->kind
+                 : m_model->rubric().method() == QLatin1String("geval") ? CriterionKind::Step
+                 : m_model->rubric().method() == QLatin1String("hypoeval") ? CriterionKind::Hypothesis
+                                                                           : CriterionKind::Criterion;
+        if (!asChild)
+            row = int(kids.size());
+    } else if (current) {
+        c.parentKey = current->parentKey;
+        c.kind = current->kind;
+        row = int(m_model->childKeys(current->parentKey).indexOf(current->key)) + 1;
+    } else {
+        const QStringList roots = m_model->childKeys(QString());
+        if (roots.size() == 1 && m_model->criterion(roots.first())->kind == CriterionKind::Aspect) {
+            c.parentKey = roots.first();
+            row = int(m_model->childKeys(c.parentKey).size());
+        } else {
+            row = int(roots.size());
+        }
+        c.kind = m_model->rubric().method() == QLatin1String("geval") ? CriterionKind::Step : CriterionKind::Hypothesis;
+    }
+    const QString prefix = c.kind == CriterionKind::Step ? QStringLiteral("s")
+                           : c.kind == CriterionKind::Hypothesis ? QStringLiteral("h")
+                                                                 : QStringLiteral("c");
+    c.key = m_model->freshKey(prefix);
+    c.text = tr("New criterion: describe what the judge should check");
+    c.enabled = true;
+    c.origin = {{QStringLiteral("source"), QStringLiteral("added")},
+                {QStringLiteral("method"), m_model->rubric().method()},
+                {QStringLiteral("added_by"), EditCriterionTextCommand::editor()}};
+    m_stack->push(new AddCriterionCommand(m_model, c, row));
+    const QModelIndex index = m_model->indexOfKey(c.key);
+    m_tree->setCurrentIndex(index);
+    m_tree->scrollTo(index);
+    m_editor->setFocus();
+    m_editor->selectAll();
+}
+
+void RubricPane::deleteCurrent()
+{
+    const QString key = currentKey();
+    if (key.isEmpty() || m_model->isReadOnly())
+        return;
+    // keep a neighbour selected
+    const QModelIndex at = m_model->indexOfKey(key);
+    QModelIndex next = at.siblingAtRow(at.row() + 1);
+    if (!next.isValid())
+        next = at.row() > 0 ? at.siblingAtRow(at.row() - 1) : at.parent();
+    const QString nextKey = m_model->keyOf(next);
+    m_stack->push(new DeleteCriterionCommand(m_model, key));
+    if (!nextKey.isEmpty())
+        m_tree->setCurrentIndex(m_model->indexOfKey(nextKey));
+    updateActions();
+    updateDetail();
+}
+
+void RubricPane::moveCurrent(int delta)
+{
+    const QString key = currentKey();
+    if (key.isEmpty() || m_model->isReadOnly() || !m_model->canMove(key, delta))
+        return;
+    m_stack->push(new MoveCriterionCommand(m_model, key, delta));
+    m_tree->setCurrentIndex(m_model->indexOfKey(key));
+    updateActions();
+}
+
+void RubricPane::toggleCurrent()
+{
+    const QString key = currentKey();
+    const Criterion *c = key.isEmpty() ? nullptr : m_model->criterion(key);
+    if (!c || m_model->isReadOnly() || c->kind == CriterionKind::Aspect)
+        return;
+    m_stack->push(new SetCriterionEnabledCommand(m_model, key, !c->enabled));
+}
+
+void RubricPane::applyEditorText()
+{
+    const QModelIndex index = m_model->indexOfKey(currentKey());
+    if (index.isValid())
+        m_model->setData(index, m_editor->toPlainText(), Qt::EditRole);
+}
+
+void RubricPane::saveWithNote()
+{
+    if (!m_save->isEnabled())
+        return;
+    bool ok = false;
+    const QString note = QInputDialog::getText(this, tr("Save rubric version"),
+                                               tr("A short note on what changed (saved as version %1):").arg(m_latestVersion + 1),
+                                               QLineEdit::Normal, tr("Edited in the studio"), &ok);
+    if (!ok)
+        return;
+    if (auto r = saveVersion(note.trimmed()); !r)
+        m_message->showError(tr("The rubric could not be saved: %1").arg(r.errorString()));
+}
+
+Result<int> RubricPane::saveVersion(const QString &note)
+{
+    if (!m_project || m_judgeName.isEmpty() || m_shownVersion <= 0)
+        return makeError(tr("no rubric is shown"), {}, 0, QStringLiteral("judge"));
+    if (m_model->isReadOnly())
+        return makeError(tr("version %1 is read-only; choose \"Edit from this version\" first").arg(m_shownVersion), {}, 0,
+                         QStringLiteral("version"));
+    m_saving = true;
+    auto saved = RubricStore(m_project).saveVersion(m_judgeName, m_model->rubric(), note);
+    m_saving = false;
+    if (!saved)
+        return saved.error();
+    refillVersions();
+    m_shownVersion = *saved;
+    m_stack->setClean();
+    {
+        const QSignalBlocker block(m_versions);
+        for (int i = 0; i < m_versions->topLevelItemCount(); ++i)
+            if (m_versions->topLevelItem(i)->data(VersionNumber, Qt::UserRole).toInt() == m_shownVersion
+                && m_versions->currentItem() != m_versions->topLevelItem(i))
+                m_versions->setCurrentItem(m_versions->topLevelItem(i));
+    }
+    m_message->showMessage(tr("Saved version %1 of %2's rubric. Re-score to measure its alignment.").arg(*saved).arg(m_judgeName));
+    updateActions();
+    return saved;
+}
+
+} // namespace rubric
