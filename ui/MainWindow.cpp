@@ -9,6 +9,7 @@
 #include "panes/DatasetPane.h"
 #include "panes/HeatmapPane.h"
 #include "panes/IssuesPane.h"
+#include "panes/RunPane.h"
 #include "store/Project.h"
 #include "widgets/MessageBar.h"
 
@@ -77,6 +78,7 @@ MainWindow::MainWindow(QWidget *parent)
 
     m_dataset = addPane(new DatasetPane(this), tr("Dataset"), QStringLiteral("dataset"));
     m_annotate = addPane(new AnnotatePane(this), tr("Annotate"), QStringLiteral("annotate"));
+    addPane(new RunPane(this), tr("Judge && Run"), QStringLiteral("run"));
     addPane(new HeatmapPane(this), tr("Heatmap"), QStringLiteral("heatmap"));
     addPane(new CorrelationPane(this), tr("Correlation"), QStringLiteral("correlation"));
     m_issues = addPane(new IssuesPane(this), tr("Issues"), QStringLiteral("issues"));
