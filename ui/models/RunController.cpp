@@ -33,6 +33,11 @@ void RunController::setProject(Project *project)
     m_project = project;
 }
 
+Project *RunController::project() const
+{
+    return m_project;
+}
+
 void RunController::setProgressInterval(int ms)
 {
     m_progressMs = ms;

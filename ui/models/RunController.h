@@ -35,7 +35,7 @@ public:
     ~RunController() override;
 
     void setProject(Project *project);
-    Project *project() const { return m_project; }
+    Project *project() const;
 
     bool isRunning() const { return !m_judge.isEmpty(); }
     QString runningJudge() const { return m_judge; }
