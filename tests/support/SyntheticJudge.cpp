@@ -77,6 +77,8 @@ FakeAnswer SyntheticJudge::answer(const QJsonObject &body) const
     const QJsonArray messages = body.value(QStringLiteral("messages")).toArray();
     for (const auto &m : messages)
         prompt += m.toObject().value(QStringLiteral("content")).toString() + QLatin1Char('\n');
+    // The messages alone (an Anthropic-shaped body carries its system prompt apart).
+    const QString userPrompt = prompt;
     if (body.contains(QStringLiteral("system")))
         prompt += body.value(QStringLiteral("system")).toString();
     FakeAnswer a;
@@ -96,7 +98,7 @@ FakeAnswer SyntheticJudge::answer(const QJsonObject &body) const
         a.topLogprobs = {alts};
         return a;
     }
-    if (prompt.trimmed().endsWith(QLatin1String("Evaluation Steps:"))) {
+    if (userPrompt.trimmed().endsWith(QLatin1String("Evaluation Steps:"))) {
         a.text = QStringLiteral("1. Read the source text and note its main points.\n2. Read the output and check that its "
                                 "sentences follow one another logically.\n3. Assign a score from 1 to 5.");
         return a;
