@@ -138,6 +138,10 @@ FakeAnswer SyntheticJudge::answer(const QJsonObject &body) const
                                QString::fromLatin1(traits[i]), tag);
         return a;
     }
+    if (prompt.contains(QLatin1String("Answer with the number only."))) { // the connection test's probe
+        a.text = QStringLiteral("5");
+        return a;
+    }
     a.httpStatus = 400;
     a.errorMessage = QStringLiteral("synthetic judge: unrecognised prompt");
     return a;
