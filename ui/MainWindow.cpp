@@ -6,12 +6,13 @@
 #include "dialogs/ImportDialog.h"
 #include "dialogs/SettingsDialog.h"
 #include "panes/AnnotatePane.h"
+#include "models/ScoreModel.h"
 #include "panes/CorrelationPane.h"
 #include "panes/DatasetPane.h"
 #include "panes/HeatmapPane.h"
-#include "models/ScoreModel.h"
 #include "panes/IssuesPane.h"
 #include "panes/RubricPane.h"
+#include "panes/RunPane.h"
 #include "store/Project.h"
 #include "widgets/MessageBar.h"
 
@@ -84,9 +85,10 @@ MainWindow::MainWindow(QWidget *parent)
 
     m_dataset = addPane(new DatasetPane(this), tr("Dataset"), QStringLiteral("dataset"));
     m_annotate = addPane(new AnnotatePane(this), tr("Annotate"), QStringLiteral("annotate"));
+    addPane(new RunPane(this), tr("Judge && Run"), QStringLiteral("run"));
+    addPane(new RubricPane(this), tr("Rubric"), QStringLiteral("rubric"));
     addPane(new HeatmapPane(this), tr("Heatmap"), QStringLiteral("heatmap"));
     addPane(new CorrelationPane(this), tr("Correlation"), QStringLiteral("correlation"));
-    addPane(new RubricPane(this), tr("Rubric"), QStringLiteral("rubric"));
     m_issues = addPane(new IssuesPane(this), tr("Issues"), QStringLiteral("issues"));
     connect(m_dataset, &DatasetPane::importRequested, this, &MainWindow::onImport);
     connect(m_issues, &IssuesPane::goToItemRequested, this, &MainWindow::goToItem);

@@ -1,8 +1,7 @@
 #include "CliUtil.h"
 
-#include "judge/AnswerParser.h"
-#include "judge/JudgeEngine.h"
 #include "judge/Provider.h"
+#include "runs/ConnectionTest.h"
 
 #include <QCoreApplication>
 
@@ -41,56 +40,44 @@ int run(const QStringList &args, Io &io)
     profile.maxRetries = 2;
     profile.timeoutMs = parser.value(QStringLiteral("timeout-ms")).toInt();
 
-    JudgeRequest request;
-    request.messages = {{QStringLiteral("user"),
-                         parser.isSet(QStringLiteral("prompt"))
-                             ? parser.value(QStringLiteral("prompt"))
-                             : QStringLiteral("Rate the fluency of this sentence from 1 (poor) to 5 (perfect): "
-                                              "\"The cat sat quietly on the warm mat.\" Answer with the number only.")}};
-    request.maxTokens = 16;
-    request.logprobs = *kind == ProviderKind::OpenAI;
-    request.topLogprobs = request.logprobs ? 5 : 0;
-
-    JudgeEngine engine(profile, nullptr);
-    engine.setCacheEnabled(false);
     // The command runs before main() enters the event loop, so it drives the application's own
-    // loop (no nested loop) and leaves it when the engine is idle.
-    JudgeResponse response;
-    QObject::connect(&engine, &JudgeEngine::answered, [&](const JudgeResponse &r) { response = r; });
-    QObject::connect(&engine, &JudgeEngine::idle, QCoreApplication::instance(), [] { QCoreApplication::exit(0); });
-    engine.submit({request});
-    if (engine.pending() > 0)
-        QCoreApplication::exec();
+    // loop (no nested loop) and leaves it when the test has finished.
+    ConnectionTest test(profile);
+    ConnectionTestResult result;
+    QObject::connect(&test, &ConnectionTest::finished, [&result](const ConnectionTestResult &r) {
+        result = r;
+        QCoreApplication::exit(0);
+    });
+    test.start(parser.value(QStringLiteral("prompt")));
+    QCoreApplication::exec();
 
-    const bool logprobs = !response.choices.isEmpty() && !response.choices.first().topLogprobs.isEmpty();
-    const ParsedAnswer parsed = AnswerParser::scoreOf(response, 1, 5);
     if (parser.isSet(QStringLiteral("json"))) {
-        printJson(io, QVariantMap{{QStringLiteral("ok"), response.ok()},
-                                  {QStringLiteral("answer"), response.text()},
-                                  {QStringLiteral("error"), response.error},
-                                  {QStringLiteral("http_status"), response.httpStatus},
-                                  {QStringLiteral("latency_ms"), response.latencyMs},
-                                  {QStringLiteral("retries"), response.retries},
-                                  {QStringLiteral("tokens_in"), response.tokensIn},
-                                  {QStringLiteral("tokens_out"), response.tokensOut},
-                                  {QStringLiteral("logprobs"), logprobs},
-                                  {QStringLiteral("score"), jsonNumber(parsed.score)},
-                                  {QStringLiteral("score_method"), AnswerParser::methodName(parsed.method)}});
-        return response.ok() ? 0 : 1;
+        printJson(io, QVariantMap{{QStringLiteral("ok"), result.ok},
+                                  {QStringLiteral("answer"), result.answer},
+                                  {QStringLiteral("error"), result.error},
+                                  {QStringLiteral("http_status"), result.httpStatus},
+                                  {QStringLiteral("latency_ms"), result.latencyMs},
+                                  {QStringLiteral("retries"), result.retries},
+                                  {QStringLiteral("tokens_in"), result.tokensIn},
+                                  {QStringLiteral("tokens_out"), result.tokensOut},
+                                  {QStringLiteral("logprobs"), result.logprobs},
+                                  {QStringLiteral("score"), jsonNumber(result.score)},
+                                  {QStringLiteral("score_method"), result.scoreMethod}});
+        return result.ok ? 0 : 1;
     }
-    if (!response.ok()) {
-        io.err << "rubric judge-test: the call failed: " << response.error << '\n';
+    if (!result.ok) {
+        io.err << "rubric judge-test: the call failed: " << result.error << '\n';
         return 1;
     }
-    io.out << "answer:    " << response.text().trimmed() << '\n'
-           << "latency:   " << QString::number(response.latencyMs, 'f', 1) << " ms"
-           << (response.retries ? QStringLiteral(" (%1 retries)").arg(response.retries) : QString()) << '\n'
-           << "tokens:    " << response.tokensIn << " in, " << response.tokensOut << " out\n"
-           << "logprobs:  " << (logprobs ? "yes" : "no") << '\n';
-    if (parsed.ok)
-        io.out << "score:     " << QString::number(parsed.score, 'f', 4) << " (" << AnswerParser::methodName(parsed.method) << ")\n";
+    io.out << "answer:    " << result.answer.trimmed() << '\n'
+           << "latency:   " << QString::number(result.latencyMs, 'f', 1) << " ms"
+           << (result.retries ? QStringLiteral(" (%1 retries)").arg(result.retries) : QString()) << '\n'
+           << "tokens:    " << result.tokensIn << " in, " << result.tokensOut << " out\n"
+           << "logprobs:  " << (result.logprobs ? "yes" : "no") << '\n';
+    if (result.scored)
+        io.out << "score:     " << QString::number(result.score, 'f', 4) << " (" << result.scoreMethod << ")\n";
     else
-        io.out << "score:     not readable (" << parsed.error << ")\n";
+        io.out << "score:     not readable (" << result.scoreError << ")\n";
     return 0;
 }
 

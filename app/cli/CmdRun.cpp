@@ -2,6 +2,7 @@
 
 #include "judge/Provider.h"
 #include "runs/Run.h"
+#include "runs/RunConfig.h"
 
 #include <QCoreApplication>
 
@@ -49,51 +50,9 @@ QVariantMap estimateJson(const RunEstimate &e)
             {QStringLiteral("exact"), e.exact},       {QStringLiteral("phases"), e.perPhase}};
 }
 
-int run(const QStringList &args, Io &io)
+// Builds the spec from the command line; 0 when done, else the exit code (the error is printed).
+int specFromOptions(const QCommandLineParser &parser, Io &io, RunSpec &spec)
 {
-    QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "Run (or resume) a judge-building method and store its rubric and scores under --judge.\n"
-        "Endpoint roles: --base-url/--model set all three; --set generator.model=M, refiner.base_url=U, "
-        "evaluator.provider=anthropic … set one (also api_key_env, concurrency, price_in, price_out; "
-        "price.in/price.out for all). Other --set keys are method parameters (HypoEval: init_samples, "
-        "init_hypotheses, per_call, k, theta, alpha, a, b, w_hyp, w_max, refine_rounds, h_max, h_ev, seed, "
-        "merge=top|all, temperature, max_tokens; G-Eval: geval.temperature, geval.max_tokens, geval.top_logprobs)."));
-    const auto opt = [&](const char *name, const char *help, const char *value = nullptr, const char *def = nullptr) {
-        if (value)
-            parser.addOption({QString::fromLatin1(name), QString::fromLatin1(help), QString::fromLatin1(value),
-                              def ? QString::fromLatin1(def) : QString()});
-        else
-            parser.addOption({QString::fromLatin1(name), QString::fromLatin1(help)});
-    };
-    opt("project", "Project file.", "P");
-    opt("method", "geval or hypoeval.", "M");
-    opt("aspect", "Aspect to judge.", "A");
-    opt("judge", "Name of the judge (run); the same name resumes.", "NAME");
-    opt("base-url", "Endpoint base URL (OpenAI-compatible or Anthropic).", "URL");
-    opt("model", "Model name.", "M");
-    opt("provider", "openai (default) or anthropic.", "KIND", "openai");
-    opt("api-key-env", "Environment variable holding the API key.", "VAR");
-    opt("concurrency", "Requests in flight per endpoint.", "C", "16");
-    opt("logprobs", "G-Eval: weight the scale by top_logprobs.");
-    opt("samples", "G-Eval without logprobs: samples per item.", "N", "20");
-    opt("items", "Items to score: all, test (default) or train.", "SET", "test");
-    opt("literature", "HypoEval: folder of literature summaries (*.txt, *.md).", "DIR");
-    opt("budget", "Stop (resumable) before this attempt could cost more than AMOUNT (prices from price_in/price_out).",
-        "AMOUNT");
-    opt("set", "KEY=VALUE (repeatable): endpoint roles or method parameters.", "KEY=VALUE");
-    opt("estimate", "Print the calls, tokens and cost the run would need, and stop.");
-    opt("json", "Print JSON.");
-    if (auto rc = parse(parser, QStringLiteral("run"), args, io))
-        return *rc;
-    for (const char *required : {"method", "aspect", "judge", "base-url", "model"})
-        if (!require(parser, QString::fromLatin1(required), io))
-            return 2;
-    auto project = openProject(parser, io);
-    if (!project)
-        return 1;
-
-    RunSpec spec;
     spec.judge = parser.value(QStringLiteral("judge"));
     spec.method = parser.value(QStringLiteral("method"));
     spec.aspect = parser.value(QStringLiteral("aspect"));
@@ -120,23 +79,19 @@ int run(const QStringList &args, Io &io)
     }
     spec.logprobs = parser.isSet(QStringLiteral("logprobs"));
     if (parser.isSet(QStringLiteral("budget"))) {
-        spec.budget = parser.value(QStringLiteral("budget")).toDouble(&ok);
-        if (!ok || spec.budget <= 0) {
+        bool valid = false;
+        spec.budget = parser.value(QStringLiteral("budget")).toDouble(&valid);
+        if (!valid || spec.budget <= 0) {
             io.err << "rubric run: --budget must be a positive amount\n";
             return 2;
         }
     }
-    const QString items = parser.value(QStringLiteral("items"));
-    if (items == QLatin1String("all"))
-        spec.items = SplitFilter::All;
-    else if (items == QLatin1String("train"))
-        spec.items = SplitFilter::Train;
-    else if (items == QLatin1String("test"))
-        spec.items = SplitFilter::Test;
-    else {
+    const auto items = RunConfig::itemsFromName(parser.value(QStringLiteral("items")));
+    if (!items) {
         io.err << "rubric run: --items must be all, test or train\n";
         return 2;
     }
+    spec.items = *items;
     spec.literatureDir = parser.value(QStringLiteral("literature"));
 
     QHash<QString, QString> roleKeys[3];
@@ -182,6 +137,87 @@ int run(const QStringList &args, Io &io)
             io.err << "rubric run: refiner: " << error << '\n';
             return 2;
         }
+    return 0;
+}
+
+int run(const QStringList &args, Io &io)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Run (or resume) a judge-building method and store its rubric and scores under --judge.\n"
+        "Endpoint roles: --base-url/--model set all three; --set generator.model=M, refiner.base_url=U, "
+        "evaluator.provider=anthropic … set one (also api_key_env, concurrency, price_in, price_out; "
+        "price.in/price.out for all). Other --set keys are method parameters (HypoEval: init_samples, "
+        "init_hypotheses, per_call, k, theta, alpha, a, b, w_hyp, w_max, refine_rounds, h_max, h_ev, seed, "
+        "merge=top|all, temperature, max_tokens; G-Eval: geval.temperature, geval.max_tokens, geval.top_logprobs)."));
+    const auto opt = [&](const char *name, const char *help, const char *value = nullptr, const char *def = nullptr) {
+        if (value)
+            parser.addOption({QString::fromLatin1(name), QString::fromLatin1(help), QString::fromLatin1(value),
+                              def ? QString::fromLatin1(def) : QString()});
+        else
+            parser.addOption({QString::fromLatin1(name), QString::fromLatin1(help)});
+    };
+    opt("project", "Project file.", "P");
+    opt("method", "geval or hypoeval.", "M");
+    opt("aspect", "Aspect to judge.", "A");
+    opt("judge", "Name of the judge (run); the same name resumes.", "NAME");
+    opt("base-url", "Endpoint base URL (OpenAI-compatible or Anthropic).", "URL");
+    opt("model", "Model name.", "M");
+    opt("provider", "openai (default) or anthropic.", "KIND", "openai");
+    opt("api-key-env", "Environment variable holding the API key.", "VAR");
+    opt("concurrency", "Requests in flight per endpoint.", "C", "16");
+    opt("logprobs", "G-Eval: weight the scale by top_logprobs.");
+    opt("samples", "G-Eval without logprobs: samples per item.", "N", "20");
+    opt("items", "Items to score: all, test (default) or train.", "SET", "test");
+    opt("literature", "HypoEval: folder of literature summaries (*.txt, *.md).", "DIR");
+    opt("budget", "Stop (resumable) before this attempt could cost more than AMOUNT (prices from price_in/price_out).",
+        "AMOUNT");
+    opt("set", "KEY=VALUE (repeatable): endpoint roles or method parameters.", "KEY=VALUE");
+    opt("resume", "Continue (or re-score) the run of --judge with the configuration stored in the project "
+                  "(endpoints, method, parameters; keys again from the environment).");
+    opt("estimate", "Print the calls, tokens and cost the run would need, and stop.");
+    opt("json", "Print JSON.");
+    if (auto rc = parse(parser, QStringLiteral("run"), args, io))
+        return *rc;
+    const bool resume = parser.isSet(QStringLiteral("resume"));
+    if (resume) {
+        if (!require(parser, QStringLiteral("judge"), io))
+            return 2;
+        for (const char *own : {"method", "aspect", "base-url", "model", "provider", "api-key-env", "logprobs", "samples",
+                                "items", "literature", "set"})
+            if (parser.isSet(QString::fromLatin1(own))) {
+                io.err << "rubric run: --resume takes the run's configuration from the project; leave out --" << own << '\n';
+                return 2;
+            }
+    } else {
+        for (const char *required : {"method", "aspect", "judge", "base-url", "model"})
+            if (!require(parser, QString::fromLatin1(required), io))
+                return 2;
+    }
+    auto project = openProject(parser, io);
+    if (!project)
+        return 1;
+
+    RunSpec spec;
+    if (resume) {
+        auto stored = RunConfig::load(project.get(), parser.value(QStringLiteral("judge")));
+        if (!stored) {
+            io.err << "rubric run: " << stored.errorString() << '\n';
+            return 1;
+        }
+        spec = std::move(stored).value();
+        // The budget is per attempt: a resumed run takes a new one from the command line.
+        if (parser.isSet(QStringLiteral("budget"))) {
+            bool valid = false;
+            spec.budget = parser.value(QStringLiteral("budget")).toDouble(&valid);
+            if (!valid || spec.budget <= 0) {
+                io.err << "rubric run: --budget must be a positive amount\n";
+                return 2;
+            }
+        }
+    } else if (const int rc = specFromOptions(parser, io, spec)) {
+        return rc;
+    }
 
     Run runner(project.get(), spec);
     const bool json = parser.isSet(QStringLiteral("json"));

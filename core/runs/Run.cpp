@@ -1,5 +1,6 @@
 #include "Run.h"
 
+#include "RunConfig.h"
 #include "RunContext.h"
 #include "judge/Provider.h"
 #include "methods/GEvalMethod.h"
@@ -9,21 +10,6 @@
 #include <QCoreApplication>
 
 namespace rubric {
-namespace {
-
-QVariantMap profileMap(const ProviderProfile &p)
-{
-    return {{QStringLiteral("base_url"), p.baseUrl},
-            {QStringLiteral("model"), p.model},
-            {QStringLiteral("provider"), Provider::kindName(p.kind)}};
-}
-
-QString itemsName(SplitFilter f)
-{
-    return f == SplitFilter::Test ? QStringLiteral("test") : f == SplitFilter::Train ? QStringLiteral("train") : QStringLiteral("all");
-}
-
-} // namespace
 
 Run::Run(Project *project, RunSpec spec, QObject *parent)
     : QObject(parent)
@@ -76,16 +62,7 @@ Result<void> Run::start()
     if (auto r = setUp(); !r)
         return r;
     const RunSpec &s = m_ctx->spec();
-    QVariantMap config{{QStringLiteral("method"), s.method},
-                       {QStringLiteral("aspect"), s.aspect},
-                       {QStringLiteral("items"), itemsName(s.items)},
-                       {QStringLiteral("logprobs"), s.logprobs},
-                       {QStringLiteral("samples"), s.samples},
-                       {QStringLiteral("literature"), s.literatureDir},
-                       {QStringLiteral("settings"), s.settings},
-                       {QStringLiteral("evaluator"), profileMap(s.evaluator)},
-                       {QStringLiteral("generator"), profileMap(s.generator)},
-                       {QStringLiteral("refiner"), profileMap(s.refiner)}};
+    QVariantMap config = RunConfig::toConfig(s);
     auto judge = m_project->ensureJudge(s.judge, s.method);
     if (!judge)
         return judge.error();

@@ -62,3 +62,5 @@ struct RunProgress
 } // namespace rubric
 
 Q_DECLARE_METATYPE(rubric::RunProgress)
+Q_DECLARE_METATYPE(rubric::RunEstimate)
+Q_DECLARE_METATYPE(rubric::RunSpec)

@@ -77,6 +77,8 @@ FakeAnswer SyntheticJudge::answer(const QJsonObject &body) const
     const QJsonArray messages = body.value(QStringLiteral("messages")).toArray();
     for (const auto &m : messages)
         prompt += m.toObject().value(QStringLiteral("content")).toString() + QLatin1Char('\n');
+    // The messages alone (an Anthropic-shaped body carries its system prompt apart).
+    const QString userPrompt = prompt;
     if (body.contains(QStringLiteral("system")))
         prompt += body.value(QStringLiteral("system")).toString();
     FakeAnswer a;
@@ -91,16 +93,14 @@ FakeAnswer SyntheticJudge::answer(const QJsonObject &body) const
             if (dist.value(v) > dist.value(best))
                 best = v;
         }
-        std::stable_sort(alts.begin(), alts.end(),
-                         [](const TokenLogprob &x, const TokenLogprob &y) { return x.logprob > y.logprob; });
+        std::stable_sort(alts.begin(), alts.end(), [](const TokenLogprob &x, const TokenLogprob &y) { return x.logprob > y.logprob; });
         a.text = QString::number(best);
         a.topLogprobs = {alts};
         return a;
     }
-    if (prompt.trimmed().endsWith(QLatin1String("Evaluation Steps:"))) {
-        a.text = QStringLiteral(
-                "1. Read the source text and note its main points.\n2. Read the output and check that its "
-                "sentences follow one another logically.\n3. Assign a score from 1 to 5.");
+    if (userPrompt.trimmed().endsWith(QLatin1String("Evaluation Steps:"))) {
+        a.text = QStringLiteral("1. Read the source text and note its main points.\n2. Read the output and check that its "
+                                "sentences follow one another logically.\n3. Assign a score from 1 to 5.");
         return a;
     }
     if (prompt.contains(QLatin1String("Pattern: "))) { // hypothesis-guided score
@@ -116,8 +116,7 @@ FakeAnswer SyntheticJudge::answer(const QJsonObject &body) const
         return a;
     }
     if (prompt.contains(QLatin1String("Refined hypotheses:"))) {
-        static const QRegularExpression line(QStringLiteral("^hypothesis(\\d+)\\. (.*)$"),
-                                             QRegularExpression::MultilineOption);
+        static const QRegularExpression line(QStringLiteral("^hypothesis(\\d+)\\. (.*)$"), QRegularExpression::MultilineOption);
         auto it = line.globalMatch(prompt);
         QString out;
         while (it.hasNext()) {
@@ -134,9 +133,13 @@ FakeAnswer SyntheticJudge::answer(const QJsonObject &body) const
         const char *traits[5] = {"flow", "order", "links", "focus", "names"};
         for (int i = 0; i < 5; ++i)
             a.text += QStringLiteral("hypothesis%1. %2 %3 %4: a rubric from 1 to 5.\n")
-                              .arg(i + 1)
-                              .arg(i < signal ? QStringLiteral("SIGNAL") : QStringLiteral("NOISE"),
-                                   QString::fromLatin1(traits[i]), tag);
+                          .arg(i + 1)
+                          .arg(i < signal ? QStringLiteral("SIGNAL") : QStringLiteral("NOISE"),
+                               QString::fromLatin1(traits[i]), tag);
+        return a;
+    }
+    if (prompt.contains(QLatin1String("Answer with the number only."))) { // the connection test's probe
+        a.text = QStringLiteral("5");
         return a;
     }
     a.httpStatus = 400;

@@ -78,8 +78,9 @@ void TestMainWindow::opensAProject()
     MainWindow w;
     QVERIFY(w.openProject(m_path));
     QVERIFY(w.project());
-    QCOMPARE(w.paneKeys(), (QStringList{QStringLiteral("dataset"), QStringLiteral("annotate"), QStringLiteral("heatmap"),
-                                        QStringLiteral("correlation"), QStringLiteral("rubric"), QStringLiteral("issues")}));
+    QCOMPARE(w.paneKeys(), (QStringList{QStringLiteral("dataset"), QStringLiteral("annotate"), QStringLiteral("run"),
+                                        QStringLiteral("rubric"), QStringLiteral("heatmap"), QStringLiteral("correlation"),
+                                        QStringLiteral("issues")}));
     QVERIFY(w.windowTitle().contains(QLatin1String("m.rubric")));
     QVERIFY(w.findChild<QLabel *>(QStringLiteral("statusProject"))->text().contains(QLatin1String("12 items")));
     QCOMPARE(w.datasetPane()->findChild<QTableView *>(QStringLiteral("itemsView"))->model()->rowCount(), 12);
@@ -107,12 +108,14 @@ void TestMainWindow::ctrlNumberSwitchesPanes()
     QTest::keyClick(&w, Qt::Key_2, Qt::ControlModifier);
     QCOMPARE(w.currentPaneKey(), QStringLiteral("annotate"));
     QTest::keyClick(&w, Qt::Key_3, Qt::ControlModifier);
-    QCOMPARE(w.currentPaneKey(), QStringLiteral("heatmap"));
+    QCOMPARE(w.currentPaneKey(), QStringLiteral("run"));
     QTest::keyClick(&w, Qt::Key_4, Qt::ControlModifier);
-    QCOMPARE(w.currentPaneKey(), QStringLiteral("correlation"));
-    QTest::keyClick(&w, Qt::Key_5, Qt::ControlModifier);
     QCOMPARE(w.currentPaneKey(), QStringLiteral("rubric"));
+    QTest::keyClick(&w, Qt::Key_5, Qt::ControlModifier);
+    QCOMPARE(w.currentPaneKey(), QStringLiteral("heatmap"));
     QTest::keyClick(&w, Qt::Key_6, Qt::ControlModifier);
+    QCOMPARE(w.currentPaneKey(), QStringLiteral("correlation"));
+    QTest::keyClick(&w, Qt::Key_7, Qt::ControlModifier);
     QCOMPARE(w.currentPaneKey(), QStringLiteral("issues"));
     QTest::keyClick(&w, Qt::Key_1, Qt::ControlModifier);
     QCOMPARE(w.currentPaneKey(), QStringLiteral("dataset"));
@@ -125,8 +128,9 @@ void TestMainWindow::addPaneBindsAndKeepsIssuesLast()
     auto *probe = w.addPane(new ProbePane, QStringLiteral("Probe"), QStringLiteral("probe"));
     QCOMPARE(probe->bound, w.project());
     QCOMPARE(w.paneKeys(),
-             (QStringList{QStringLiteral("dataset"), QStringLiteral("annotate"), QStringLiteral("heatmap"),
-                          QStringLiteral("correlation"), QStringLiteral("rubric"), QStringLiteral("probe"),
+             (QStringList{QStringLiteral("dataset"), QStringLiteral("annotate"), QStringLiteral("run"),
+                          QStringLiteral("rubric"), QStringLiteral("heatmap"), QStringLiteral("correlation"),
+                          QStringLiteral("probe"),
                           QStringLiteral("issues")}));
     QVERIFY(w.showPane(QStringLiteral("probe")));
     QCOMPARE(w.currentPaneKey(), QStringLiteral("probe"));

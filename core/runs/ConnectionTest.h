@@ -1,0 +1,64 @@
+#pragma once
+
+#include "judge/JudgeTypes.h"
+
+#include <QObject>
+
+#include <limits>
+#include <memory>
+
+namespace rubric {
+
+class JudgeEngine;
+
+/// What one test call to an endpoint showed.
+struct ConnectionTestResult
+{
+    bool ok = false;
+    QString answer;
+    QString error;        ///< the engine's reason: "HTTP 400: <server message>", a network error …
+    int httpStatus = 0;   ///< 0 when no HTTP answer came (closed port, timeout)
+    double latencyMs = 0;
+    int retries = 0;
+    int tokensIn = 0;
+    int tokensOut = 0;
+    bool logprobs = false; ///< the answer carried top_logprobs
+    bool scored = false;   ///< a 1–5 score could be read from the answer
+    double score = std::numeric_limits<double>::quiet_NaN(); ///< NaN unless scored
+    QString scoreMethod;   ///< AnswerParser::methodName of how it was read
+    QString scoreError;
+};
+
+/// "Test connection": sends one short scoring prompt to a provider profile (no cache, no
+/// project) and reports answer, latency, tokens, whether logprobs came back, or the failure
+/// with its HTTP status and body. Used by `rubric judge-test` and the studio's run pane.
+///
+/// Asynchronous; lives in (and must be used from) one thread with an event loop. `finished` is
+/// emitted exactly once per start(), never from inside start().
+class ConnectionTest : public QObject
+{
+    Q_OBJECT
+public:
+    explicit ConnectionTest(ProviderProfile profile, QObject *parent = nullptr);
+    ~ConnectionTest() override;
+
+    /// The default prompt: a 1–5 fluency rating of one sentence, answered with the number only.
+    static QString defaultPrompt();
+
+    /// `prompt` empty: defaultPrompt(). A second start() while one is running is ignored.
+    void start(const QString &prompt = {});
+    bool isRunning() const { return m_engine != nullptr; }
+
+signals:
+    void finished(const rubric::ConnectionTestResult &result);
+
+private:
+    void onAnswered(const JudgeResponse &response);
+
+    ProviderProfile m_profile;
+    std::unique_ptr<JudgeEngine> m_engine;
+};
+
+} // namespace rubric
+
+Q_DECLARE_METATYPE(rubric::ConnectionTestResult)

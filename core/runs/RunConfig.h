@@ -1,0 +1,36 @@
+#pragma once
+
+#include "runs/RunTypes.h"
+#include "util/Result.h"
+
+#include <QVariantMap>
+
+#include <optional>
+
+namespace rubric {
+
+class Project;
+
+/// The run configuration stored in `runs.config` and the RunSpec it came from, both ways.
+///
+/// `toConfig` writes everything that defines the run — method, aspect, items, G-Eval/HypoEval
+/// options, method parameters and, per role, the endpoint (name, provider, base URL, model, the
+/// *name* of the key's environment variable or the keychain flag, concurrency, rate limits,
+/// prices, timeout, retries). API keys and extra headers are never written (a header may hold a
+/// key). `fromConfig` rebuilds the spec so a run can be resumed or re-scored later (the studio's
+/// "Resume" and "Re-score"); configs written before the endpoint details were stored get the
+/// profile defaults for what is missing. Errors name the field that is missing or wrong.
+namespace RunConfig {
+
+QVariantMap toConfig(const RunSpec &spec);
+QVariantMap profileToMap(const ProviderProfile &profile);
+Result<ProviderProfile> profileFromMap(const QVariantMap &map, const QString &role);
+QString itemsName(SplitFilter filter);
+std::optional<SplitFilter> itemsFromName(const QString &name);
+
+Result<RunSpec> fromConfig(const QString &judge, const QVariantMap &config);
+/// The stored configuration of `judge` in `project`, as a spec (error when it has none).
+Result<RunSpec> load(Project *project, const QString &judge);
+
+} // namespace RunConfig
+} // namespace rubric

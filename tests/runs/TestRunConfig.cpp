@@ -1,0 +1,290 @@
+#include "FakeLlmServer.h"
+
+#include "runs/Run.h"
+#include "runs/RunConfig.h"
+#include "store/Project.h"
+#include "store/RubricStore.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace rubric;
+
+class TestRunConfig : public QObject
+{
+    Q_OBJECT
+private slots:
+    void roundTrip_data();
+    void roundTrip();
+    void keysAndHeadersAreNeverStored();
+    void olderConfigsGetProfileDefaults();
+    void errorsNameTheField_data();
+    void errorsNameTheField();
+    void aStartedRunCanBeRebuiltFromTheProject();
+    void cliResumeContinuesAFailedRun();
+};
+
+namespace {
+
+ProviderProfile profile(const QString &name, const QString &url)
+{
+    ProviderProfile p;
+    p.name = name;
+    p.kind = ProviderKind::Anthropic;
+    p.baseUrl = url;
+    p.model = name + QStringLiteral("-model");
+    p.apiKeyEnv = QStringLiteral("MY_KEY");
+    p.concurrency = 7;
+    p.requestsPerMinute = 120;
+    p.tokensPerMinute = 90000;
+    p.pricePerMillionIn = 0.5;
+    p.pricePerMillionOut = 1.5;
+    p.timeoutMs = 30000;
+    p.maxRetries = 3;
+    return p;
+}
+
+void compareProfiles(const ProviderProfile &a, const ProviderProfile &b)
+{
+    QCOMPARE(a.name, b.name);
+    QCOMPARE(a.kind, b.kind);
+    QCOMPARE(a.baseUrl, b.baseUrl);
+    QCOMPARE(a.model, b.model);
+    QCOMPARE(a.apiKeyEnv, b.apiKeyEnv);
+    QCOMPARE(a.useKeychain, b.useKeychain);
+    QCOMPARE(a.concurrency, b.concurrency);
+    QCOMPARE(a.requestsPerMinute, b.requestsPerMinute);
+    QCOMPARE(a.tokensPerMinute, b.tokensPerMinute);
+    QCOMPARE(a.pricePerMillionIn, b.pricePerMillionIn);
+    QCOMPARE(a.pricePerMillionOut, b.pricePerMillionOut);
+    QCOMPARE(a.timeoutMs, b.timeoutMs);
+    QCOMPARE(a.maxRetries, b.maxRetries);
+}
+
+} // namespace
+
+void TestRunConfig::roundTrip_data()
+{
+    QTest::addColumn<QString>("method");
+    QTest::addColumn<int>("items");
+    QTest::addColumn<bool>("threeEndpoints");
+    QTest::newRow("geval test split, one endpoint") << QStringLiteral("geval") << int(SplitFilter::Test) << false;
+    QTest::newRow("hypoeval all items, three endpoints") << QStringLiteral("hypoeval") << int(SplitFilter::All) << true;
+    QTest::newRow("geval train split") << QStringLiteral("geval") << int(SplitFilter::Train) << false;
+}
+
+void TestRunConfig::roundTrip()
+{
+    QFETCH(QString, method);
+    QFETCH(int, items);
+    QFETCH(bool, threeEndpoints);
+    RunSpec s;
+    s.judge = QStringLiteral("j1");
+    s.method = method;
+    s.aspect = QStringLiteral("coherence");
+    s.items = SplitFilter(items);
+    s.logprobs = true;
+    s.samples = 7;
+    s.literatureDir = QStringLiteral("/tmp/lit");
+    s.settings = {{QStringLiteral("k"), QStringLiteral("4")}, {QStringLiteral("theta"), QStringLiteral("0.25")}};
+    s.evaluator = profile(QStringLiteral("eval"), QStringLiteral("http://e/v1"));
+    s.generator = threeEndpoints ? profile(QStringLiteral("gen"), QStringLiteral("http://g/v1")) : s.evaluator;
+    s.refiner = threeEndpoints ? profile(QStringLiteral("ref"), QStringLiteral("http://r/v1")) : s.generator;
+    s.refiner.useKeychain = threeEndpoints;
+
+    auto back = RunConfig::fromConfig(QStringLiteral("j1"), RunConfig::toConfig(s));
+    QVERIFY2(back, qPrintable(back.errorString()));
+    QCOMPARE(back->judge, s.judge);
+    QCOMPARE(back->method, s.method);
+    QCOMPARE(back->aspect, s.aspect);
+    QCOMPARE(int(back->items), items);
+    QCOMPARE(back->logprobs, s.logprobs);
+    QCOMPARE(back->samples, s.samples);
+    QCOMPARE(back->literatureDir, s.literatureDir);
+    QCOMPARE(back->settings, s.settings);
+    compareProfiles(back->evaluator, s.evaluator);
+    compareProfiles(back->generator, s.generator);
+    compareProfiles(back->refiner, s.refiner);
+}
+
+void TestRunConfig::keysAndHeadersAreNeverStored()
+{
+    RunSpec s;
+    s.judge = QStringLiteral("j");
+    s.method = QStringLiteral("geval");
+    s.aspect = QStringLiteral("fluency");
+    s.evaluator = profile(QStringLiteral("eval"), QStringLiteral("http://e/v1"));
+    s.evaluator.headers = {{QStringLiteral("Authorization"), QStringLiteral("Bearer sk-secret-123")}};
+    s.generator = s.refiner = s.evaluator;
+    const QVariantMap config = RunConfig::toConfig(s);
+    const QString dump = QString::fromUtf8(QJsonDocument::fromVariant(config).toJson());
+    QVERIFY(!dump.contains(QLatin1String("sk-secret-123")));
+    QVERIFY(!dump.contains(QLatin1String("Authorization")));
+    QVERIFY(dump.contains(QLatin1String("MY_KEY"))); // the variable's name, not its value
+}
+
+void TestRunConfig::olderConfigsGetProfileDefaults()
+{
+    // What Run stored before endpoint details were kept: base_url, model, provider only.
+    const QVariantMap config{{QStringLiteral("method"), QStringLiteral("geval")},
+                             {QStringLiteral("aspect"), QStringLiteral("coherence")},
+                             {QStringLiteral("items"), QStringLiteral("test")},
+                             {QStringLiteral("samples"), 20},
+                             {QStringLiteral("evaluator"), QVariantMap{{QStringLiteral("base_url"), QStringLiteral("http://x/v1")},
+                                                                       {QStringLiteral("model"), QStringLiteral("m")},
+                                                                       {QStringLiteral("provider"), QStringLiteral("openai")}}}};
+    auto s = RunConfig::fromConfig(QStringLiteral("old"), config);
+    QVERIFY2(s, qPrintable(s.errorString()));
+    const ProviderProfile defaults;
+    QCOMPARE(s->evaluator.concurrency, defaults.concurrency);
+    QCOMPARE(s->evaluator.maxRetries, defaults.maxRetries);
+    QCOMPARE(s->evaluator.name, QStringLiteral("evaluator"));
+    QCOMPARE(s->generator.baseUrl, QStringLiteral("http://x/v1")); // roles default to the evaluator
+    QCOMPARE(s->refiner.model, QStringLiteral("m"));
+}
+
+void TestRunConfig::errorsNameTheField_data()
+{
+    QTest::addColumn<QVariantMap>("config");
+    QTest::addColumn<QString>("field");
+    const QVariantMap evaluator{{QStringLiteral("base_url"), QStringLiteral("http://x/v1")}, {QStringLiteral("model"), QStringLiteral("m")}};
+    const QVariantMap good{{QStringLiteral("method"), QStringLiteral("geval")},
+                           {QStringLiteral("aspect"), QStringLiteral("a")},
+                           {QStringLiteral("evaluator"), evaluator}};
+    QVariantMap c = good;
+    c.remove(QStringLiteral("method"));
+    QTest::newRow("imported scores have no method") << c << QStringLiteral("method");
+    c = good;
+    c.remove(QStringLiteral("aspect"));
+    QTest::newRow("no aspect") << c << QStringLiteral("aspect");
+    c = good;
+    c.insert(QStringLiteral("items"), QStringLiteral("some"));
+    QTest::newRow("bad item set") << c << QStringLiteral("items");
+    c = good;
+    c.remove(QStringLiteral("evaluator"));
+    QTest::newRow("no evaluator") << c << QStringLiteral("evaluator.base_url");
+    c = good;
+    c.insert(QStringLiteral("generator"), QVariantMap{{QStringLiteral("base_url"), QStringLiteral("http://g")}});
+    QTest::newRow("generator without model") << c << QStringLiteral("generator.model");
+    c = good;
+    QVariantMap e = evaluator;
+    e.insert(QStringLiteral("provider"), QStringLiteral("gemini"));
+    c.insert(QStringLiteral("evaluator"), e);
+    QTest::newRow("unknown provider") << c << QStringLiteral("evaluator.provider");
+}
+
+void TestRunConfig::errorsNameTheField()
+{
+    QFETCH(QVariantMap, config);
+    QFETCH(QString, field);
+    auto s = RunConfig::fromConfig(QStringLiteral("j"), config);
+    QVERIFY(!s);
+    QCOMPARE(s.error().field, field);
+}
+
+void TestRunConfig::aStartedRunCanBeRebuiltFromTheProject()
+{
+    QTemporaryDir dir;
+    auto opened = Project::open(dir.filePath(QStringLiteral("p.rubric")));
+    QVERIFY(opened);
+    auto project = std::move(opened).value();
+    QVERIFY(project->addItems({Item{QStringLiteral("a"), {}, {}, QStringLiteral("src"), QStringLiteral("out"), {}, {}, 0}}));
+    QVERIFY(project->upsertAspect(Aspect{QStringLiteral("fluency"), QStringLiteral("Well written."), 1, 5}));
+    QVERIFY(project->setSplit({{QStringLiteral("a"), SplitRole::Test}}));
+
+    test::FakeLlmServer server;
+    QVERIFY(server.listen());
+    RunSpec s;
+    s.judge = QStringLiteral("g1");
+    s.method = QStringLiteral("geval");
+    s.aspect = QStringLiteral("fluency");
+    s.logprobs = true;
+    s.evaluator = profile(QStringLiteral("fake"), server.baseUrl());
+    s.evaluator.kind = ProviderKind::OpenAI;
+    s.evaluator.apiKeyEnv.clear();
+    s.generator = s.refiner = s.evaluator;
+    {
+        Run run(project.get(), s);
+        QSignalSpy finished(&run, &Run::finished);
+        QVERIFY2(run.start(), "start");
+        QVERIFY(finished.size() == 1 || finished.wait(30000));
+    }
+    auto back = RunConfig::load(project.get(), QStringLiteral("g1"));
+    QVERIFY2(back, qPrintable(back.errorString()));
+    QCOMPARE(back->method, QStringLiteral("geval"));
+    QVERIFY(back->logprobs);
+    compareProfiles(back->evaluator, s.evaluator);
+    QVERIFY(!RunConfig::load(project.get(), QStringLiteral("nobody")));
+}
+
+void TestRunConfig::cliResumeContinuesAFailedRun()
+{
+    QVERIFY2(!qEnvironmentVariable("RUBRIC_CLI").isEmpty(), "run through ctest, which sets RUBRIC_CLI");
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("cli.rubric"));
+    auto opened = Project::open(path);
+    QVERIFY(opened);
+    auto project = std::move(opened).value();
+    QVector<Item> items;
+    QHash<QString, SplitRole> split;
+    for (int i = 0; i < 6; ++i) {
+        items.append(Item{QStringLiteral("i%1").arg(i), {}, {}, QStringLiteral("source %1").arg(i),
+                          QStringLiteral("output %1").arg(i), {}, {}, i});
+        split.insert(items.last().id, SplitRole::Test);
+    }
+    QVERIFY(project->addItems(items));
+    QVERIFY(project->upsertAspect(Aspect{QStringLiteral("fluency"), QStringLiteral("Well written."), 1, 5}));
+    QVERIFY(project->setSplit(split));
+
+    test::FakeLlmServer server;
+    QVERIFY(server.listen());
+    test::FakeAnswer broken;
+    broken.httpStatus = 400;
+    broken.errorMessage = QStringLiteral("bad request");
+    server.setAnswer(broken);
+    RunSpec s;
+    s.judge = QStringLiteral("cli");
+    s.method = QStringLiteral("geval");
+    s.aspect = QStringLiteral("fluency");
+    s.evaluator = profile(QStringLiteral("fake"), server.baseUrl());
+    s.evaluator.kind = ProviderKind::OpenAI;
+    s.evaluator.apiKeyEnv.clear();
+    s.generator = s.refiner = s.evaluator;
+    {
+        Run run(project.get(), s);
+        QSignalSpy finished(&run, &Run::finished);
+        QVERIFY(run.start());
+        QVERIFY(finished.size() == 1 || finished.wait(30000));
+        QVERIFY(!finished.first().first().toBool());
+    }
+    QCOMPARE(project->judge(QStringLiteral("cli"))->status, QStringLiteral("failed"));
+
+    server.setAnswer(test::FakeAnswer{});
+    QProcess cli;
+    cli.start(qEnvironmentVariable("RUBRIC_CLI"), {QStringLiteral("run"), QStringLiteral("--project"), path, QStringLiteral("--judge"),
+                                                   QStringLiteral("cli"), QStringLiteral("--resume"), QStringLiteral("--json")});
+    QVERIFY(cli.waitForStarted());
+    QSignalSpy exited(&cli, &QProcess::finished);
+    QVERIFY(exited.wait(60000)); // the fake server answers from this thread's event loop
+    QCOMPARE(cli.exitCode(), 0);
+    const QJsonObject o = QJsonDocument::fromJson(cli.readAllStandardOutput().trimmed()).object();
+    QCOMPARE(o.value(QStringLiteral("ok")).toBool(), true);
+    QCOMPARE(o.value(QStringLiteral("attempts")).toInt(), 2);
+    QCOMPARE(project->judge(QStringLiteral("cli"))->status, QStringLiteral("done"));
+
+    // --resume refuses options that would change the run.
+    QProcess refused;
+    refused.start(qEnvironmentVariable("RUBRIC_CLI"), {QStringLiteral("run"), QStringLiteral("--project"), path, QStringLiteral("--judge"),
+                                                       QStringLiteral("cli"), QStringLiteral("--resume"), QStringLiteral("--model"),
+                                                       QStringLiteral("other")});
+    QVERIFY(refused.waitForFinished(30000));
+    QCOMPARE(refused.exitCode(), 2);
+    QVERIFY(refused.readAllStandardError().contains("--model"));
+}
+
+QTEST_GUILESS_MAIN(TestRunConfig)
+#include "TestRunConfig.moc"

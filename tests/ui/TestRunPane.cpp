@@ -1,0 +1,423 @@
+#include "RunFixture.h"
+#include "UiTestProject.h"
+
+#include "judge/ProviderProfiles.h"
+#include "models/IssuesModel.h"
+#include "models/RunController.h"
+#include "models/ScoreModel.h"
+#include "panes/HeatmapPane.h"
+#include "panes/RunPane.h"
+#include "store/RubricStore.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTcpServer>
+#include <QTemporaryDir>
+#include <QTreeWidget>
+#include <QtTest>
+
+#include <cmath>
+
+using namespace rubric;
+using namespace rubric::test;
+
+class TestRunPane : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void init();
+    void cleanup();
+
+    void profileIsSavedAndLoadedThroughTheEditor();
+    void testConnectionShowsOkOrTheError_data();
+    void testConnectionShowsOkOrTheError();
+    void hypoEvalParametersShowThePaperDefaults();
+    void runAgainstTheFakeServerFillsTheHeatmap();
+    void cancelThenResumeSendsOnlyWhatIsMissing();
+    void httpErrorShowsStatusAndBodyAndAnIssue();
+    void rescoreRebuildsTheSpecAndAsksNothingAgain();
+    void closingMidRunLeavesItResumable();
+
+private:
+    template<typename T>
+    T *child(const char *name) const
+    {
+        auto *w = m_pane->findChild<T *>(QString::fromLatin1(name));
+        if (!w)
+            qFatal("no child %s", name);
+        return w;
+    }
+    void addProfile(const QString &name, const QString &baseUrl, int concurrency = 4);
+    void fillGEval(const QString &judge, const QString &profile);
+    bool waitIdle(int ms = 60000);
+
+    std::unique_ptr<QTemporaryDir> m_dir;
+    fixture::RunProject m_fx;
+    std::unique_ptr<FakeLlmServer> m_server;
+    std::unique_ptr<SyntheticJudge> m_judge;
+    std::unique_ptr<RunPane> m_pane;
+    QString m_settingsFile;
+};
+
+void TestRunPane::initTestCase()
+{
+    testing::isolateSettings();
+}
+
+void TestRunPane::init()
+{
+    m_dir = std::make_unique<QTemporaryDir>();
+    m_settingsFile = m_dir->filePath(QStringLiteral("profiles.ini"));
+    m_fx = fixture::makeRunProject(m_dir->filePath(QStringLiteral("run.rubric")), 24);
+    m_judge = std::make_unique<SyntheticJudge>(m_fx.humanByOutput);
+    m_server = std::make_unique<FakeLlmServer>();
+    QVERIFY(m_server->listen());
+    m_server->setJudge([this](const QJsonObject &body) { return m_judge->answer(body); });
+    m_pane = std::make_unique<RunPane>();
+    m_pane->setProfileSettingsFile(m_settingsFile);
+    m_pane->setProject(m_fx.project.get());
+    m_pane->resize(1300, 800);
+    m_pane->show();
+}
+
+void TestRunPane::cleanup()
+{
+    m_pane.reset();
+    m_server.reset();
+    m_fx.project.reset();
+    m_dir.reset();
+}
+
+void TestRunPane::addProfile(const QString &name, const QString &baseUrl, int concurrency)
+{
+    child<QPushButton>("profileNew")->click();
+    child<QLineEdit>("profileName")->setText(name);
+    child<QLineEdit>("profileBaseUrl")->setText(baseUrl);
+    child<QLineEdit>("profileModel")->setText(QStringLiteral("synthetic"));
+    auto *keySource = child<QComboBox>("profileKeySource");
+    keySource->setCurrentIndex(0); // no key
+    child<QSpinBox>("profileConcurrency")->setValue(concurrency);
+    child<QSpinBox>("profileRetries")->setValue(1);
+    child<QPushButton>("profileSave")->click();
+}
+
+void TestRunPane::fillGEval(const QString &judge, const QString &profile)
+{
+    auto *method = child<QComboBox>("method");
+    method->setCurrentIndex(method->findData(QStringLiteral("geval")));
+    child<QComboBox>("aspect")->setCurrentText(QStringLiteral("coherence"));
+    child<QLineEdit>("judgeName")->setText(judge);
+    auto *items = child<QComboBox>("items");
+    items->setCurrentIndex(items->findData(QStringLiteral("test")));
+    auto *evaluator = child<QComboBox>("evaluatorProfile");
+    evaluator->setCurrentIndex(evaluator->findData(profile));
+    child<QCheckBox>("gevalLogprobs")->setChecked(true);
+}
+
+bool TestRunPane::waitIdle(int ms)
+{
+    QElapsedTimer t;
+    t.start();
+    while (m_pane->controller()->isRunning() && t.elapsed() < ms)
+        QTest::qWait(20);
+    return !m_pane->controller()->isRunning();
+}
+
+void TestRunPane::profileIsSavedAndLoadedThroughTheEditor()
+{
+    child<QPushButton>("profileNew")->click();
+    QTest::keyClicks(child<QLineEdit>("profileName"), QStringLiteral("local vllm"));
+    child<QComboBox>("profileProvider")->setCurrentIndex(1); // Anthropic
+    QTest::keyClicks(child<QLineEdit>("profileBaseUrl"), QStringLiteral("http://127.0.0.1:9/v1"));
+    QTest::keyClicks(child<QLineEdit>("profileModel"), QStringLiteral("qwen-7b"));
+    auto *keySource = child<QComboBox>("profileKeySource");
+    keySource->setCurrentIndex(keySource->findText(QStringLiteral("Environment variable")));
+    QTest::keyClicks(child<QLineEdit>("profileKeyEnv"), QStringLiteral("VLLM_KEY"));
+    child<QDoubleSpinBox>("profilePriceIn")->setValue(0.25);
+    child<QDoubleSpinBox>("profilePriceOut")->setValue(1.25);
+    child<QSpinBox>("profileConcurrency")->setValue(12);
+    child<QDoubleSpinBox>("profileRpm")->setValue(600);
+    child<QSpinBox>("profileTimeout")->setValue(45);
+    QTest::mouseClick(child<QPushButton>("profileSave"), Qt::LeftButton);
+
+    QCOMPARE(child<QListWidget>("profileList")->count(), 1);
+    QCOMPARE(child<QComboBox>("evaluatorProfile")->findData(QStringLiteral("local vllm")), 0);
+
+    // Stored in the test's settings file, key name only.
+    ProviderProfiles stored(m_settingsFile);
+    const auto p = stored.load(QStringLiteral("local vllm"));
+    QVERIFY(p);
+    QCOMPARE(p->kind, ProviderKind::Anthropic);
+    QCOMPARE(p->baseUrl, QStringLiteral("http://127.0.0.1:9/v1"));
+    QCOMPARE(p->model, QStringLiteral("qwen-7b"));
+    QCOMPARE(p->apiKeyEnv, QStringLiteral("VLLM_KEY"));
+    QCOMPARE(p->pricePerMillionIn, 0.25);
+    QCOMPARE(p->pricePerMillionOut, 1.25);
+    QCOMPARE(p->concurrency, 12);
+    QCOMPARE(p->requestsPerMinute, 600.0);
+    QCOMPARE(p->timeoutMs, 45000);
+    // Nothing went to the application's own settings.
+    QVERIFY(ProviderProfiles().names().isEmpty());
+
+    // A new pane on the same file lists it; selecting it fills the editor.
+    RunPane other;
+    other.setProfileSettingsFile(m_settingsFile);
+    auto *list = other.findChild<QListWidget *>(QStringLiteral("profileList"));
+    QCOMPARE(list->count(), 1);
+    list->setCurrentRow(0);
+    QCOMPARE(other.findChild<QLineEdit *>(QStringLiteral("profileModel"))->text(), QStringLiteral("qwen-7b"));
+    QCOMPARE(other.findChild<QLineEdit *>(QStringLiteral("profileKeyEnv"))->text(), QStringLiteral("VLLM_KEY"));
+    QCOMPARE(other.findChild<QSpinBox *>(QStringLiteral("profileConcurrency"))->value(), 12);
+    QCOMPARE(other.findChild<QComboBox *>(QStringLiteral("profileProvider"))->currentIndex(), 1);
+
+    // Delete removes it from the file.
+    QTest::mouseClick(other.findChild<QPushButton *>(QStringLiteral("profileDelete")), Qt::LeftButton);
+    QCOMPARE(list->count(), 0);
+    QVERIFY(!ProviderProfiles(m_settingsFile).load(QStringLiteral("local vllm")));
+}
+
+void TestRunPane::testConnectionShowsOkOrTheError_data()
+{
+    QTest::addColumn<QString>("target");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("fake server answers") << QStringLiteral("server") << QStringLiteral("OK · HTTP 200");
+    QTest::newRow("closed port") << QStringLiteral("closed") << QStringLiteral("Failed:");
+    QTest::newRow("HTTP 404 with body") << QStringLiteral("404") << QStringLiteral("HTTP 404");
+}
+
+void TestRunPane::testConnectionShowsOkOrTheError()
+{
+    QFETCH(QString, target);
+    QFETCH(QString, expected);
+    QString url = m_server->baseUrl();
+    if (target == QLatin1String("closed")) {
+        QTcpServer probe;
+        QVERIFY(probe.listen(QHostAddress::LocalHost));
+        url = QStringLiteral("http://127.0.0.1:%1/v1").arg(probe.serverPort());
+    } else if (target == QLatin1String("404")) {
+        FakeAnswer a;
+        a.httpStatus = 404;
+        a.errorMessage = QStringLiteral("no such model: synthetic");
+        m_server->setAnswer(a);
+    }
+    child<QPushButton>("profileNew")->click();
+    child<QLineEdit>("profileName")->setText(QStringLiteral("t"));
+    child<QLineEdit>("profileBaseUrl")->setText(url);
+    child<QLineEdit>("profileModel")->setText(QStringLiteral("synthetic"));
+    child<QComboBox>("profileKeySource")->setCurrentIndex(0);
+    child<QSpinBox>("profileRetries")->setValue(0);
+    child<QSpinBox>("profileTimeout")->setValue(5);
+    QTest::mouseClick(child<QPushButton>("testConnection"), Qt::LeftButton);
+    auto *result = child<QLabel>("connectionResult");
+    QTRY_VERIFY2_WITH_TIMEOUT(result->text().startsWith(expected) || result->text().contains(expected),
+                              qPrintable(result->text()), 20000);
+    if (target == QLatin1String("404"))
+        QVERIFY2(result->text().contains(QLatin1String("no such model: synthetic")), qPrintable(result->text()));
+    if (target == QLatin1String("server"))
+        QVERIFY(result->text().contains(QLatin1String("ms")));
+    QVERIFY(child<QPushButton>("testConnection")->isEnabled());
+}
+
+void TestRunPane::hypoEvalParametersShowThePaperDefaults()
+{
+    auto *method = child<QComboBox>("method");
+    method->setCurrentIndex(method->findData(QStringLiteral("hypoeval")));
+    QCOMPARE(child<QSpinBox>("param_init_samples")->value(), 5);
+    QCOMPARE(child<QSpinBox>("param_k")->value(), 10);
+    QCOMPARE(child<QDoubleSpinBox>("param_theta")->value(), 0.5);
+    QCOMPARE(child<QDoubleSpinBox>("param_alpha")->value(), 0.5);
+    QCOMPARE(child<QDoubleSpinBox>("param_b")->value(), 0.0625);
+    QCOMPARE(child<QSpinBox>("param_refine_rounds")->value(), 6);
+    QCOMPARE(child<QSpinBox>("param_h_max")->value(), 20);
+    QCOMPARE(child<QSpinBox>("param_h_ev")->value(), 5);
+    QVERIFY(child<QSpinBox>("param_w_max")->toolTip().contains(QLatin1String("10")));
+    for (const char *name : {"param_init_samples", "param_k", "param_theta", "param_alpha", "param_a", "param_b", "param_w_hyp",
+                             "param_w_max", "param_refine_rounds", "param_h_max", "param_h_ev", "param_seed"})
+        QVERIFY2(!m_pane->findChild<QWidget *>(QString::fromLatin1(name))->toolTip().isEmpty(), name);
+    // The form's spec carries them as method settings HypoEval accepts.
+    addProfile(QStringLiteral("fake"), m_server->baseUrl());
+    child<QLineEdit>("judgeName")->setText(QStringLiteral("h"));
+    child<QSpinBox>("param_k")->setValue(7);
+    const auto spec = m_pane->specFromForm();
+    QVERIFY2(spec, qPrintable(spec.errorString()));
+    QCOMPARE(spec->method, QStringLiteral("hypoeval"));
+    QCOMPARE(spec->settings.value(QStringLiteral("k")).toString(), QStringLiteral("7"));
+    QCOMPARE(spec->settings.value(QStringLiteral("b")).toDouble(), 0.0625);
+}
+
+void TestRunPane::runAgainstTheFakeServerFillsTheHeatmap()
+{
+    HeatmapPane heatmap;
+    heatmap.setProject(m_fx.project.get());
+    addProfile(QStringLiteral("fake"), m_server->baseUrl());
+    fillGEval(QStringLiteral("geval-ui"), QStringLiteral("fake"));
+
+    QSignalSpy estimates(m_pane.get(), &RunPane::estimateShown);
+    QTest::mouseClick(child<QPushButton>("estimateButton"), Qt::LeftButton);
+    QVERIFY(estimates.wait(20000));
+    const RunEstimate e = m_pane->lastEstimate();
+    QVERIFY(e.exact);
+    QCOMPARE(e.calls, 1 + int(m_fx.testIds.size())); // the steps, then one logprobs call per test item
+    QVERIFY(child<QLabel>("estimateLabel")->text().contains(QString::number(e.calls)));
+    QCOMPARE(m_server->requestCount(), 0); // an estimate sends nothing
+
+    QSignalSpy finished(m_pane.get(), &RunPane::runFinished);
+    QTest::mouseClick(child<QPushButton>("startButton"), Qt::LeftButton);
+    QVERIFY(child<QPushButton>("cancelButton")->isEnabled());
+    QVERIFY(finished.wait(60000));
+    QVERIFY2(finished.first().at(1).toBool(), qPrintable(finished.first().at(2).toString()));
+    QCOMPARE(m_server->requestCount(), e.calls); // the estimate was exact
+    auto *bar = child<QProgressBar>("progressBar");
+    QCOMPARE(bar->value(), bar->maximum());
+    QCOMPARE(bar->maximum(), e.calls);
+    QVERIFY(child<QLabel>("progressLabel")->text().contains(QString::number(e.calls)));
+
+    // The shared score model (the heatmap's) shows the run's judge with a score per test item
+    // and the criterion column of the G-Eval steps.
+    ScoreModel *scores = ScoreModel::of(m_fx.project.get());
+    QCOMPARE(scores->judge(), QStringLiteral("geval-ui"));
+    QCOMPARE(scores->aspect(), QStringLiteral("coherence"));
+    QTRY_VERIFY(scores->columnCount() > ScoreModel::FirstCriterionColumn);
+    for (const QString &id : std::as_const(m_fx.testIds)) {
+        const int row = scores->rowOfItem(id);
+        QVERIFY(row >= 0);
+        QVERIFY2(!std::isnan(scores->score(row, ScoreModel::JudgeColumn)), qPrintable(id));
+        QVERIFY(!std::isnan(scores->score(row, ScoreModel::FirstCriterionColumn)));
+    }
+    // The run list shows it done; the message line the summary.
+    auto *runs = child<QTreeWidget>("runList");
+    QCOMPARE(runs->topLevelItemCount(), 1);
+    QCOMPARE(runs->topLevelItem(0)->text(0), QStringLiteral("geval-ui"));
+    QCOMPARE(runs->topLevelItem(0)->text(3), QStringLiteral("done"));
+    QVERIFY(m_pane->messageText().contains(QString::number(m_fx.testIds.size())));
+}
+
+void TestRunPane::cancelThenResumeSendsOnlyWhatIsMissing()
+{
+    m_server->setLatencyMs(80);
+    addProfile(QStringLiteral("slow"), m_server->baseUrl(), 2);
+    fillGEval(QStringLiteral("resumable"), QStringLiteral("slow"));
+    QSignalSpy finished(m_pane.get(), &RunPane::runFinished);
+    QTest::mouseClick(child<QPushButton>("startButton"), Qt::LeftButton);
+    auto *bar = child<QProgressBar>("progressBar");
+    QTRY_VERIFY_WITH_TIMEOUT(bar->maximum() > 1 && bar->value() >= 6, 30000);
+    QTest::mouseClick(child<QPushButton>("cancelButton"), Qt::LeftButton);
+    QVERIFY(finished.wait(20000));
+    QVERIFY(!finished.first().at(1).toBool());
+    QCOMPARE(m_fx.project->judge(QStringLiteral("resumable"))->status, QStringLiteral("cancelled"));
+    QVERIFY(m_pane->messageText().contains(QLatin1String("Resume")));
+    const int sentBefore = m_server->requestCount();
+    QVERIFY(sentBefore < 1 + m_fx.testIds.size());
+
+    // Select the cancelled run and resume it.
+    auto *runs = child<QTreeWidget>("runList");
+    QTRY_COMPARE(runs->topLevelItemCount(), 1);
+    runs->setCurrentItem(runs->topLevelItem(0));
+    QVERIFY(child<QPushButton>("resumeButton")->isEnabled());
+    QSignalSpy estimates(m_pane.get(), &RunPane::estimateShown);
+    finished.clear();
+    QTest::mouseClick(child<QPushButton>("resumeButton"), Qt::LeftButton);
+    QVERIFY(finished.wait(60000));
+    QVERIFY2(finished.first().at(1).toBool(), qPrintable(finished.first().at(2).toString()));
+    QCOMPARE(estimates.size(), 1);
+    const RunEstimate atResume = m_pane->lastEstimate();
+    QVERIFY(atResume.cached >= 6);                 // what was answered before the cancel
+    const int sentOnResume = m_server->requestCount() - sentBefore;
+    QCOMPARE(sentOnResume, atResume.calls);        // and only the rest was sent
+    QVERIFY(sentOnResume <= 1 + m_fx.testIds.size() - 6);
+    QCOMPARE(m_fx.project->judge(QStringLiteral("resumable"))->status, QStringLiteral("done"));
+    QCOMPARE(m_fx.project->judgeScores(QStringLiteral("resumable"), QStringLiteral("coherence")).size(),
+             m_fx.testIds.size());
+}
+
+void TestRunPane::httpErrorShowsStatusAndBodyAndAnIssue()
+{
+    IssuesModel issues;
+    issues.setProject(m_fx.project.get());
+    QCOMPARE(issues.rowCount(), 0);
+    FakeAnswer bad;
+    bad.httpStatus = 400;
+    bad.errorMessage = QStringLiteral("max_tokens is too large for this model");
+    m_server->setAnswer(bad);
+    addProfile(QStringLiteral("fake"), m_server->baseUrl());
+    fillGEval(QStringLiteral("broken"), QStringLiteral("fake"));
+    QSignalSpy finished(m_pane.get(), &RunPane::runFinished);
+    QTest::mouseClick(child<QPushButton>("startButton"), Qt::LeftButton);
+    QVERIFY(finished.wait(30000));
+    QVERIFY2(!finished.first().at(1).toBool(), qPrintable(m_pane->messageText()));
+    const QString message = m_pane->messageText();
+    QVERIFY2(message.contains(QLatin1String("HTTP 400")), qPrintable(message));
+    QVERIFY2(message.contains(QLatin1String("max_tokens is too large for this model")), qPrintable(message));
+    QCOMPARE(m_fx.project->judge(QStringLiteral("broken"))->status, QStringLiteral("failed"));
+    // The core recorded it in the issues channel; the issues model follows.
+    QTRY_VERIFY(issues.rowCount() >= 1);
+    bool found = false;
+    for (int r = 0; r < issues.rowCount(); ++r)
+        found = found || issues.issue(r).message.contains(QLatin1String("max_tokens is too large"));
+    QVERIFY(found);
+    // The failed run is offered for resume.
+    auto *runs = child<QTreeWidget>("runList");
+    QTRY_COMPARE(runs->topLevelItemCount(), 1);
+    runs->setCurrentItem(runs->topLevelItem(0));
+    QVERIFY(child<QPushButton>("resumeButton")->isEnabled());
+}
+
+void TestRunPane::rescoreRebuildsTheSpecAndAsksNothingAgain()
+{
+    addProfile(QStringLiteral("fake"), m_server->baseUrl());
+    fillGEval(QStringLiteral("again"), QStringLiteral("fake"));
+    QSignalSpy finished(m_pane.get(), &RunPane::runFinished);
+    m_pane->start();
+    QVERIFY(finished.wait(60000));
+    QVERIFY(finished.first().at(1).toBool());
+    const int sent = m_server->requestCount();
+
+    // Another judge in the form; rescore("again") must rebuild "again" from its stored config.
+    fillGEval(QStringLiteral("something-else"), QStringLiteral("fake"));
+    child<QComboBox>("items")->setCurrentIndex(child<QComboBox>("items")->findData(QStringLiteral("all")));
+    QSignalSpy estimates(m_pane.get(), &RunPane::estimateShown);
+    finished.clear();
+    m_pane->rescore(QStringLiteral("again"));
+    QVERIFY(finished.wait(60000));
+    QVERIFY(finished.first().at(1).toBool());
+    QCOMPARE(finished.first().at(0).toString(), QStringLiteral("again"));
+    QCOMPARE(estimates.size(), 1);
+    QCOMPARE(m_pane->lastEstimate().calls, 0);
+    QCOMPARE(m_server->requestCount(), sent); // everything came from the cache
+    QCOMPARE(child<QLineEdit>("judgeName")->text(), QStringLiteral("again"));
+    QCOMPARE(child<QComboBox>("items")->currentData().toString(), QStringLiteral("test"));
+    QCOMPARE(child<QTreeWidget>("runList")->currentItem()->text(0), QStringLiteral("again"));
+
+    // Unknown judge: an error in the message line, nothing started.
+    m_pane->rescore(QStringLiteral("nobody"));
+    QVERIFY(m_pane->messageText().contains(QLatin1String("nobody")));
+    QVERIFY(!m_pane->controller()->isRunning());
+}
+
+void TestRunPane::closingMidRunLeavesItResumable()
+{
+    m_server->setLatencyMs(50);
+    addProfile(QStringLiteral("slow"), m_server->baseUrl(), 2);
+    fillGEval(QStringLiteral("interrupted"), QStringLiteral("slow"));
+    m_pane->start();
+    auto *bar = child<QProgressBar>("progressBar");
+    QTRY_VERIFY_WITH_TIMEOUT(bar->maximum() > 1 && bar->value() >= 3, 30000);
+    m_pane.reset(); // the window goes: cancel + join in the destructor
+    const auto info = m_fx.project->judge(QStringLiteral("interrupted"));
+    QVERIFY(info);
+    QCOMPARE(info->status, QStringLiteral("cancelled"));
+    const QVariantMap config = RubricStore(m_fx.project.get()).runConfig(QStringLiteral("interrupted"));
+    QVERIFY(config.value(QStringLiteral("resumable")).toBool());
+}
+
+QTEST_MAIN(TestRunPane)
+#include "TestRunPane.moc"

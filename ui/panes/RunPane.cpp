@@ -1,0 +1,978 @@
+#include "panes/RunPane.h"
+
+#include "judge/ApiKeySource.h"
+#include "judge/Provider.h"
+#include "judge/ProviderProfiles.h"
+#include "methods/HypoEvalParams.h"
+#include "models/RunController.h"
+#include "runs/RunConfig.h"
+#include "store/Project.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QLocale>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QToolButton>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace rubric {
+namespace {
+
+enum class KeySource { None, Environment, Keychain };
+
+struct ParamInfo
+{
+    const char *key;
+    const char *label;
+    const char *tip;
+    bool integer;
+    double min, max;
+    int decimals;
+};
+
+// HypoEval's hyperparameters (specs/hypoeval.md §2.8); defaults come from HypoEvalParams.
+const ParamInfo hypoParams[] = {
+    {"init_samples", QT_TRANSLATE_NOOP("rubric::RunPane", "|S_init|"),
+     QT_TRANSLATE_NOOP("rubric::RunPane", "Annotated train samples shown to the generator to propose the first hypotheses "
+                                          "(paper: 5)."), true, 1, 1000, 0},
+    {"init_hypotheses", QT_TRANSLATE_NOOP("rubric::RunPane", "|H_init|"),
+     QT_TRANSLATE_NOOP("rubric::RunPane", "Hypotheses proposed from the initial samples (paper: 5)."), true, 1, 100, 0},
+    {"per_call", QT_TRANSLATE_NOOP("rubric::RunPane", "Hypotheses per call"),
+     QT_TRANSLATE_NOOP("rubric::RunPane", "Hypotheses asked for in one generation or refinement call (inferred from the "
+                                          "upstream prompts: 5)."), true, 1, 50, 0},
+    {"k", QT_TRANSLATE_NOOP("rubric::RunPane", "k"),
+     QT_TRANSLATE_NOOP("rubric::RunPane", "Top-k hypotheses by UCB reward that score each train sample during the update "
+                                          "(paper: 10)."), true, 1, 100, 0},
+    {"theta", QT_TRANSLATE_NOOP("rubric::RunPane", "θ"),
+     QT_TRANSLATE_NOOP("rubric::RunPane", "Wrong-prediction threshold: a hypothesis's score counts as wrong when it is "
+                                          "further than θ from the human score (paper: 0.5)."), false, 0, 10, 3},
+    {"alpha", QT_TRANSLATE_NOOP("rubric::RunPane", "α"),
+     QT_TRANSLATE_NOOP("rubric::RunPane", "UCB exploration coefficient: larger values try rarely used hypotheses more "
+                                          "(paper: 0.5)."), false, 0, 10, 3},
+    {"a", QT_TRANSLATE_NOOP("rubric::RunPane", "a"),
+     QT_TRANSLATE_NOOP("rubric::RunPane", "Reward of a prediction is a − b·error² (paper: a = 1)."), false, -100, 100, 3},
+    {"b", QT_TRANSLATE_NOOP("rubric::RunPane", "b"),
+     QT_TRANSLATE_NOOP("rubric::RunPane", "Reward of a prediction is a − b·error² (paper: b = 1/16)."), false, 0, 100, 4},
+    {"w_hyp", QT_TRANSLATE_NOOP("rubric::RunPane", "w_hyp"),
+     QT_TRANSLATE_NOOP("rubric::RunPane", "Wrong top-k predictions after which a sample goes to the wrong-sample bank "
+                                          "(not in the paper; inferred: 3)."), true, 1, 100, 0},
+    {"w_max", QT_TRANSLATE_NOOP("rubric::RunPane", "w_max"),
+     QT_TRANSLATE_NOOP("rubric::RunPane", "Size of the wrong-sample bank that triggers generating new hypotheses from it "
+                                          "(paper: 10)."), true, 1, 1000, 0},
+    {"refine_rounds", QT_TRANSLATE_NOOP("rubric::RunPane", "N_refine"),
+     QT_TRANSLATE_NOOP("rubric::RunPane", "Refinement rounds; odd rounds refine from data, even rounds from the literature "
+                                          "(paper: 6)."), true, 0, 100, 0},
+    {"h_max", QT_TRANSLATE_NOOP("rubric::RunPane", "H_max"),
+     QT_TRANSLATE_NOOP("rubric::RunPane", "Largest hypothesis bank kept during training (paper: 20)."), true, 2, 1000, 0},
+    {"h_ev", QT_TRANSLATE_NOOP("rubric::RunPane", "H_ev"),
+     QT_TRANSLATE_NOOP("rubric::RunPane", "Hypotheses (the best by train correlation) used to score the test items "
+                                          "(paper: 5)."), true, 1, 100, 0},
+    {"seed", QT_TRANSLATE_NOOP("rubric::RunPane", "Seed"),
+     QT_TRANSLATE_NOOP("rubric::RunPane", "Seed of the random draws (initial samples, update order); the same seed "
+                                          "repeats the run."), true, 0, 2147483647, 0},
+    {"temperature", QT_TRANSLATE_NOOP("rubric::RunPane", "Temperature"),
+     QT_TRANSLATE_NOOP("rubric::RunPane", "Sampling temperature of every call (upstream code: 1e-5)."), false, 0, 2, 5},
+    {"max_tokens", QT_TRANSLATE_NOOP("rubric::RunPane", "Max tokens"),
+     QT_TRANSLATE_NOOP("rubric::RunPane", "Largest answer of one call (upstream code: 4000)."), true, 1, 100000, 0},
+};
+
+QString money(double v)
+{
+    return QLocale().toString(v, 'f', v < 1 ? 4 : 2);
+}
+
+QString duration(double seconds)
+{
+    if (seconds < 0)
+        return QStringLiteral("—");
+    const int s = int(std::lround(seconds));
+    return s >= 3600 ? QStringLiteral("%1:%2:%3").arg(s / 3600).arg(s / 60 % 60, 2, 10, QLatin1Char('0')).arg(s % 60, 2, 10, QLatin1Char('0'))
+                     : QStringLiteral("%1:%2").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
+}
+
+QLabel *hint(const QString &text, QWidget *parent)
+{
+    auto *l = new QLabel(text, parent);
+    l->setWordWrap(true);
+    l->setForegroundRole(QPalette::PlaceholderText);
+    return l;
+}
+
+} // namespace
+
+RunPane::RunPane(QWidget *parent)
+    : QWidget(parent)
+    , m_profiles(std::make_unique<ProviderProfiles>())
+    , m_controller(new RunController(this))
+{
+    setObjectName(QStringLiteral("runPane"));
+    qRegisterMetaType<rubric::ConnectionTestResult>();
+
+    m_message = new QLabel(this);
+    m_message->setObjectName(QStringLiteral("runMessage"));
+    m_message->setWordWrap(true);
+    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+    m_message->setVisible(false);
+
+    auto *splitter = new QSplitter(Qt::Horizontal, this);
+    splitter->setChildrenCollapsible(false);
+    auto *profilesScroll = new QScrollArea(splitter);
+    profilesScroll->setWidgetResizable(true);
+    profilesScroll->setFrameShape(QFrame::NoFrame);
+    profilesScroll->setWidget(buildProfiles());
+    auto *methodScroll = new QScrollArea(splitter);
+    methodScroll->setWidgetResizable(true);
+    methodScroll->setFrameShape(QFrame::NoFrame);
+    methodScroll->setWidget(buildMethod());
+    splitter->addWidget(profilesScroll);
+    splitter->addWidget(methodScroll);
+    splitter->addWidget(buildProgress());
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 3);
+    splitter->setStretchFactor(2, 4);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_message);
+    layout->addWidget(splitter, 1);
+
+    connect(m_controller, &RunController::estimated, this, &RunPane::onEstimated);
+    connect(m_controller, &RunController::estimateFailed, this, &RunPane::onEstimateFailed);
+    connect(m_controller, &RunController::started, this, &RunPane::onStarted);
+    connect(m_controller, &RunController::progressed, this, &RunPane::onProgress);
+    connect(m_controller, &RunController::finished, this, &RunPane::onFinished);
+
+    // The run list follows the project's judges, at most every 250 ms (a run writes often).
+    m_runsRefresh.setSingleShot(true);
+    m_runsRefresh.setInterval(250);
+    connect(&m_runsRefresh, &QTimer::timeout, this, &RunPane::refillRuns);
+
+    refillProfiles();
+    updateButtons();
+}
+
+RunPane::~RunPane()
+{
+    shutdown();
+}
+
+QWidget *RunPane::buildProfiles()
+{
+    auto *box = new QGroupBox(tr("Provider profiles"));
+    m_profileList = new QListWidget(box);
+    m_profileList->setObjectName(QStringLiteral("profileList"));
+    m_profileList->setMaximumHeight(110);
+    connect(m_profileList, &QListWidget::currentTextChanged, this, &RunPane::loadProfileIntoEditor);
+
+    m_profileName = new QLineEdit(box);
+    m_profileName->setObjectName(QStringLiteral("profileName"));
+    m_profileProvider = new QComboBox(box);
+    m_profileProvider->setObjectName(QStringLiteral("profileProvider"));
+    m_profileProvider->addItem(tr("OpenAI-compatible"), Provider::kindName(ProviderKind::OpenAI));
+    m_profileProvider->addItem(tr("Anthropic"), Provider::kindName(ProviderKind::Anthropic));
+    m_profileBaseUrl = new QLineEdit(box);
+    m_profileBaseUrl->setObjectName(QStringLiteral("profileBaseUrl"));
+    m_profileBaseUrl->setPlaceholderText(QStringLiteral("http://127.0.0.1:8000/v1"));
+    m_profileModel = new QLineEdit(box);
+    m_profileModel->setObjectName(QStringLiteral("profileModel"));
+    m_profileKeySource = new QComboBox(box);
+    m_profileKeySource->setObjectName(QStringLiteral("profileKeySource"));
+    m_profileKeySource->addItem(tr("No key"), int(KeySource::None));
+    m_profileKeySource->addItem(tr("Environment variable"), int(KeySource::Environment));
+    m_profileKeySource->addItem(tr("System keychain"), int(KeySource::Keychain));
+    if (!ApiKeySource::keychainAvailable())
+        m_profileKeySource->setItemData(2, false, Qt::UserRole - 1); // disabled item
+    m_profileKeySource->setToolTip(tr("The key is never stored in a profile or a project: name the environment variable "
+                                      "that holds it, or keep it in the system keychain under the profile's name."));
+    m_profileKeyEnv = new QLineEdit(box);
+    m_profileKeyEnv->setObjectName(QStringLiteral("profileKeyEnv"));
+    m_profileKeyEnv->setPlaceholderText(QStringLiteral("OPENAI_API_KEY"));
+    connect(m_profileKeySource, &QComboBox::currentIndexChanged, this, [this] {
+        m_profileKeyEnv->setEnabled(m_profileKeySource->currentData().toInt() == int(KeySource::Environment));
+    });
+    const auto priceBox = [box](const char *name, const QString &tip) {
+        auto *s = new QDoubleSpinBox(box);
+        s->setObjectName(QString::fromLatin1(name));
+        s->setRange(0, 10000);
+        s->setDecimals(3);
+        s->setSuffix(tr(" / 1M tokens"));
+        s->setToolTip(tip);
+        return s;
+    };
+    m_profilePriceIn = priceBox("profilePriceIn", tr("Price of one million input (prompt) tokens, for estimates and the ledger."));
+    m_profilePriceOut = priceBox("profilePriceOut", tr("Price of one million output (answer) tokens."));
+    m_profileConcurrency = new QSpinBox(box);
+    m_profileConcurrency->setObjectName(QStringLiteral("profileConcurrency"));
+    m_profileConcurrency->setRange(1, 512);
+    m_profileConcurrency->setToolTip(tr("Requests in flight to this endpoint at the same time."));
+    m_profileRpm = new QDoubleSpinBox(box);
+    m_profileRpm->setObjectName(QStringLiteral("profileRpm"));
+    m_profileRpm->setRange(0, 1e7);
+    m_profileRpm->setDecimals(0);
+    m_profileRpm->setSpecialValueText(tr("unlimited"));
+    m_profileRpm->setToolTip(tr("Requests per minute allowed by the provider (0 = unlimited)."));
+    m_profileTpm = new QDoubleSpinBox(box);
+    m_profileTpm->setObjectName(QStringLiteral("profileTpm"));
+    m_profileTpm->setRange(0, 1e10);
+    m_profileTpm->setDecimals(0);
+    m_profileTpm->setSpecialValueText(tr("unlimited"));
+    m_profileTpm->setToolTip(tr("Tokens per minute allowed by the provider (0 = unlimited)."));
+    m_profileTimeout = new QSpinBox(box);
+    m_profileTimeout->setObjectName(QStringLiteral("profileTimeout"));
+    m_profileTimeout->setRange(1, 3600);
+    m_profileTimeout->setSuffix(tr(" s"));
+    m_profileTimeout->setToolTip(tr("How long one request may take before it is retried."));
+    m_profileRetries = new QSpinBox(box);
+    m_profileRetries->setObjectName(QStringLiteral("profileRetries"));
+    m_profileRetries->setRange(0, 50);
+    m_profileRetries->setToolTip(tr("Retries of a failed request (429, 5xx, network errors) with backoff."));
+
+    auto *form = new QFormLayout;
+    form->addRow(tr("&Name:"), m_profileName);
+    form->addRow(tr("&Provider:"), m_profileProvider);
+    form->addRow(tr("&Base URL:"), m_profileBaseUrl);
+    form->addRow(tr("&Model:"), m_profileModel);
+    form->addRow(tr("&Key from:"), m_profileKeySource);
+    form->addRow(tr("&Variable:"), m_profileKeyEnv);
+    form->addRow(tr("Price &in:"), m_profilePriceIn);
+    form->addRow(tr("Price &out:"), m_profilePriceOut);
+    form->addRow(tr("&Concurrency:"), m_profileConcurrency);
+    form->addRow(tr("Requests/min:"), m_profileRpm);
+    form->addRow(tr("Tokens/min:"), m_profileTpm);
+    form->addRow(tr("Timeout:"), m_profileTimeout);
+    form->addRow(tr("Retries:"), m_profileRetries);
+
+    auto *newButton = new QPushButton(tr("Ne&w"), box);
+    newButton->setObjectName(QStringLiteral("profileNew"));
+    connect(newButton, &QPushButton::clicked, this, &RunPane::newProfile);
+    auto *saveButton = new QPushButton(tr("&Save"), box);
+    saveButton->setObjectName(QStringLiteral("profileSave"));
+    connect(saveButton, &QPushButton::clicked, this, &RunPane::saveProfile);
+    auto *deleteButton = new QPushButton(tr("&Delete"), box);
+    deleteButton->setObjectName(QStringLiteral("profileDelete"));
+    connect(deleteButton, &QPushButton::clicked, this, &RunPane::deleteProfile);
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(newButton);
+    buttons->addWidget(saveButton);
+    buttons->addWidget(deleteButton);
+
+    m_testConnection = new QPushButton(tr("&Test connection"), box);
+    m_testConnection->setObjectName(QStringLiteral("testConnection"));
+    m_testConnection->setToolTip(tr("Sends one short rating prompt with the profile as edited (not saved yet) and shows "
+                                    "the answer, the latency and whether logprobs came back."));
+    connect(m_testConnection, &QPushButton::clicked, this, &RunPane::testConnection);
+    m_connectionResult = new QLabel(box);
+    m_connectionResult->setObjectName(QStringLiteral("connectionResult"));
+    m_connectionResult->setWordWrap(true);
+    m_connectionResult->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+
+    auto *v = new QVBoxLayout(box);
+    v->addWidget(m_profileList);
+    v->addLayout(form);
+    v->addLayout(buttons);
+    v->addWidget(m_testConnection);
+    v->addWidget(m_connectionResult);
+    v->addStretch(1);
+    newProfile();
+    return box;
+}
+
+QWidget *RunPane::buildMethod()
+{
+    auto *box = new QGroupBox(tr("Method"));
+    m_method = new QComboBox(box);
+    m_method->setObjectName(QStringLiteral("method"));
+    m_method->addItem(tr("G-Eval"), QStringLiteral("geval"));
+    m_method->addItem(tr("HypoEval"), QStringLiteral("hypoeval"));
+    m_method->setToolTip(tr("G-Eval: generated evaluation steps, then one scoring call per item (Liu et al., 2023).\n"
+                            "HypoEval: hypotheses learned from about 30 annotated train items, then one call per item and "
+                            "hypothesis (Li et al., 2025)."));
+    m_aspect = new QComboBox(box);
+    m_aspect->setObjectName(QStringLiteral("aspect"));
+    m_judgeName = new QLineEdit(box);
+    m_judgeName->setObjectName(QStringLiteral("judgeName"));
+    m_judgeName->setToolTip(tr("The run's name in the project. Starting a name that failed or was cancelled resumes it."));
+    m_items = new QComboBox(box);
+    m_items->setObjectName(QStringLiteral("items"));
+    m_items->addItem(tr("Test split"), QStringLiteral("test"));
+    m_items->addItem(tr("Train split"), QStringLiteral("train"));
+    m_items->addItem(tr("All items"), QStringLiteral("all"));
+    m_evaluator = new QComboBox(box);
+    m_evaluator->setObjectName(QStringLiteral("evaluatorProfile"));
+    m_evaluator->setToolTip(tr("The model that scores the items."));
+    m_generator = new QComboBox(box);
+    m_generator->setObjectName(QStringLiteral("generatorProfile"));
+    m_generator->setToolTip(tr("The model that writes G-Eval's steps or proposes HypoEval's hypotheses."));
+    m_refiner = new QComboBox(box);
+    m_refiner->setObjectName(QStringLiteral("refinerProfile"));
+    m_refiner->setToolTip(tr("The model that refines HypoEval's hypotheses."));
+
+    auto *form = new QFormLayout;
+    form->addRow(tr("M&ethod:"), m_method);
+    form->addRow(tr("&Aspect:"), m_aspect);
+    form->addRow(tr("&Judge name:"), m_judgeName);
+    form->addRow(tr("It&ems:"), m_items);
+    form->addRow(tr("E&valuator:"), m_evaluator);
+    form->addRow(tr("&Generator:"), m_generator);
+    form->addRow(tr("&Refiner:"), m_refiner);
+
+    m_params = new QStackedWidget(box);
+    m_params->setObjectName(QStringLiteral("methodParameters"));
+    // G-Eval
+    auto *geval = new QWidget(m_params);
+    m_gevalLogprobs = new QCheckBox(tr("Weight the scale by &logprobs"), geval);
+    m_gevalLogprobs->setObjectName(QStringLiteral("gevalLogprobs"));
+    m_gevalLogprobs->setChecked(true);
+    m_gevalLogprobs->setToolTip(tr("Ask for top_logprobs and score the probability-weighted mean of the scale tokens "
+                                   "(one call per item). Off: sample n answers and average them, as the paper does for "
+                                   "models without logprobs."));
+    m_gevalSamples = new QSpinBox(geval);
+    m_gevalSamples->setObjectName(QStringLiteral("gevalSamples"));
+    m_gevalSamples->setRange(1, 100);
+    m_gevalSamples->setValue(20);
+    m_gevalSamples->setToolTip(tr("Answers sampled per item without logprobs (paper: n = 20)."));
+    m_gevalTemperature = new QDoubleSpinBox(geval);
+    m_gevalTemperature->setObjectName(QStringLiteral("gevalTemperature"));
+    m_gevalTemperature->setRange(0, 2);
+    m_gevalTemperature->setDecimals(2);
+    m_gevalTemperature->setValue(1.0);
+    m_gevalTemperature->setToolTip(tr("Sampling temperature of the scoring calls (paper: 1 with n = 20 samples)."));
+    connect(m_gevalLogprobs, &QCheckBox::toggled, m_gevalSamples, [this](bool on) { m_gevalSamples->setEnabled(!on); });
+    m_gevalSamples->setEnabled(false);
+    auto *gform = new QFormLayout(geval);
+    gform->setContentsMargins(0, 0, 0, 0);
+    gform->addRow(m_gevalLogprobs);
+    gform->addRow(tr("&Samples n:"), m_gevalSamples);
+    gform->addRow(tr("&Temperature:"), m_gevalTemperature);
+    m_params->addWidget(geval);
+    // HypoEval
+    auto *hypo = new QWidget(m_params);
+    auto *hform = new QFormLayout(hypo);
+    hform->setContentsMargins(0, 0, 0, 0);
+    const QVariantMap defaults = HypoEvalParams{}.toMap();
+    for (const ParamInfo &p : hypoParams) {
+        const QString key = QString::fromLatin1(p.key);
+        const QString tip = tr(p.tip);
+        QWidget *w;
+        if (p.integer) {
+            auto *s = new QSpinBox(hypo);
+            s->setRange(int(p.min), int(p.max));
+            s->setValue(defaults.value(key).toInt());
+            w = s;
+        } else {
+            auto *s = new QDoubleSpinBox(hypo);
+            s->setRange(p.min, p.max);
+            s->setDecimals(p.decimals);
+            s->setValue(defaults.value(key).toDouble());
+            w = s;
+        }
+        w->setObjectName(QStringLiteral("param_") + key);
+        w->setProperty("paramKey", key);
+        w->setToolTip(tip);
+        auto *label = new QLabel(tr(p.label), hypo);
+        label->setToolTip(tip);
+        label->setBuddy(w);
+        hform->addRow(label, w);
+        m_hypoParams.append(w);
+    }
+    m_literature = new QLineEdit(hypo);
+    m_literature->setObjectName(QStringLiteral("literatureDir"));
+    m_literature->setToolTip(tr("Folder of literature summaries (*.txt, *.md) for the literature-based hypotheses and "
+                                "refinements; empty: data only."));
+    auto *browse = new QToolButton(hypo);
+    browse->setText(QStringLiteral("…"));
+    browse->setToolTip(tr("Choose the literature folder"));
+    connect(browse, &QToolButton::clicked, this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Literature folder"), m_literature->text());
+        if (!dir.isEmpty())
+            m_literature->setText(dir);
+    });
+    auto *lit = new QHBoxLayout;
+    lit->addWidget(m_literature, 1);
+    lit->addWidget(browse);
+    hform->addRow(tr("Li&terature:"), lit);
+    m_params->addWidget(hypo);
+    connect(m_method, &QComboBox::currentIndexChanged, m_params, &QStackedWidget::setCurrentIndex);
+
+    auto *v = new QVBoxLayout(box);
+    v->addLayout(form);
+    auto *paramsTitle = new QLabel(tr("<b>Parameters</b> (paper defaults; hover for what each does)"), box);
+    v->addWidget(paramsTitle);
+    v->addWidget(m_params);
+    v->addStretch(1);
+    return box;
+}
+
+QWidget *RunPane::buildProgress()
+{
+    auto *box = new QGroupBox(tr("Run"));
+    m_estimateButton = new QPushButton(tr("E&stimate"), box);
+    m_estimateButton->setObjectName(QStringLiteral("estimateButton"));
+    m_estimateButton->setToolTip(tr("Calls, cached answers, tokens and cost the run needs now; nothing is sent."));
+    connect(m_estimateButton, &QPushButton::clicked, this, &RunPane::estimate);
+    m_startButton = new QPushButton(tr("St&art"), box);
+    m_startButton->setObjectName(QStringLiteral("startButton"));
+    connect(m_startButton, &QPushButton::clicked, this, &RunPane::start);
+    m_cancelButton = new QPushButton(tr("&Cancel run"), box);
+    m_cancelButton->setObjectName(QStringLiteral("cancelButton"));
+    connect(m_cancelButton, &QPushButton::clicked, this, &RunPane::cancel);
+    m_resumeButton = new QPushButton(tr("Res&ume"), box);
+    m_resumeButton->setObjectName(QStringLiteral("resumeButton"));
+    m_resumeButton->setToolTip(tr("Continue the selected failed or cancelled run with its stored configuration; answers "
+                                  "already received are not asked again."));
+    connect(m_resumeButton, &QPushButton::clicked, this, &RunPane::resumeSelected);
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(m_estimateButton);
+    buttons->addWidget(m_startButton);
+    buttons->addWidget(m_cancelButton);
+    buttons->addWidget(m_resumeButton);
+
+    m_estimateLabel = new QLabel(tr("No estimate yet."), box);
+    m_estimateLabel->setObjectName(QStringLiteral("estimateLabel"));
+    m_estimateLabel->setWordWrap(true);
+    m_progress = new QProgressBar(box);
+    m_progress->setObjectName(QStringLiteral("progressBar"));
+    m_progress->setRange(0, 1);
+    m_progress->setValue(0);
+    m_progress->setFormat(tr("%v / %m calls"));
+    m_progressLabel = new QLabel(box);
+    m_progressLabel->setObjectName(QStringLiteral("progressLabel"));
+    m_progressLabel->setWordWrap(true);
+    m_progressLabel->setTextFormat(Qt::PlainText);
+
+    m_runs = new QTreeWidget(box);
+    m_runs->setObjectName(QStringLiteral("runList"));
+    m_runs->setRootIsDecorated(false);
+    m_runs->setUniformRowHeights(true);
+    m_runs->setHeaderLabels({tr("Judge"), tr("Method"), tr("Aspect"), tr("Status"), tr("Items")});
+    m_runs->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    connect(m_runs, &QTreeWidget::currentItemChanged, this, &RunPane::updateButtons);
+
+    auto *v = new QVBoxLayout(box);
+    v->addLayout(buttons);
+    v->addWidget(m_estimateLabel);
+    v->addWidget(m_progress);
+    v->addWidget(m_progressLabel);
+    v->addWidget(new QLabel(tr("<b>Runs of this project</b>"), box));
+    v->addWidget(m_runs, 1);
+    v->addWidget(hint(tr("Select a failed or cancelled run to resume it."), box));
+    return box;
+}
+
+void RunPane::setProject(Project *project)
+{
+    if (project == m_project)
+        return;
+    m_controller->setProject(nullptr); // cancels and joins a run of the old project
+    if (m_project)
+        disconnect(m_project, nullptr, this, nullptr);
+    m_project = project;
+    m_controller->setProject(project);
+    if (m_project) {
+        connect(m_project, &Project::aspectsChanged, this, &RunPane::refillAspects);
+        connect(m_project, &Project::judgesChanged, this, [this] {
+            if (!m_runsRefresh.isActive())
+                m_runsRefresh.start();
+        });
+    }
+    m_estimate = {};
+    m_estimateLabel->setText(tr("No estimate yet."));
+    m_progress->setRange(0, 1);
+    m_progress->setValue(0);
+    m_progressLabel->clear();
+    m_message->setVisible(false);
+    refillAspects();
+    refillRuns();
+    updateButtons();
+}
+
+void RunPane::setProfileSettingsFile(const QString &settingsFile)
+{
+    m_profiles = settingsFile.isEmpty() ? std::make_unique<ProviderProfiles>() : std::make_unique<ProviderProfiles>(settingsFile);
+    refillProfiles();
+}
+
+// --- profiles ---------------------------------------------------------------------------------
+
+void RunPane::refillProfiles(const QString &select)
+{
+    const QStringList names = m_profiles->names();
+    {
+        const QSignalBlocker block(m_profileList);
+        m_profileList->clear();
+        m_profileList->addItems(names);
+    }
+    for (QComboBox *combo : {m_evaluator, m_generator, m_refiner}) {
+        const QString current = combo->currentData().toString();
+        const QSignalBlocker block(combo);
+        combo->clear();
+        if (combo != m_evaluator)
+            combo->addItem(combo == m_generator ? tr("(same as evaluator)") : tr("(same as generator)"), QString());
+        for (const QString &n : names)
+            combo->addItem(n, n);
+        const int at = combo->findData(current);
+        combo->setCurrentIndex(at >= 0 ? at : 0);
+    }
+    if (!select.isEmpty()) {
+        const auto found = m_profileList->findItems(select, Qt::MatchExactly);
+        if (!found.isEmpty())
+            m_profileList->setCurrentItem(found.first());
+    }
+    updateButtons();
+}
+
+void RunPane::loadProfileIntoEditor(const QString &name)
+{
+    const auto p = m_profiles->load(name);
+    if (!p)
+        return;
+    m_profileName->setText(p->name);
+    m_profileProvider->setCurrentIndex(m_profileProvider->findData(Provider::kindName(p->kind)));
+    m_profileBaseUrl->setText(p->baseUrl);
+    m_profileModel->setText(p->model);
+    const KeySource source = p->useKeychain ? KeySource::Keychain : p->apiKeyEnv.isEmpty() ? KeySource::None : KeySource::Environment;
+    m_profileKeySource->setCurrentIndex(m_profileKeySource->findData(int(source)));
+    m_profileKeyEnv->setText(p->apiKeyEnv);
+    m_profilePriceIn->setValue(p->pricePerMillionIn);
+    m_profilePriceOut->setValue(p->pricePerMillionOut);
+    m_profileConcurrency->setValue(p->concurrency);
+    m_profileRpm->setValue(p->requestsPerMinute);
+    m_profileTpm->setValue(p->tokensPerMinute);
+    m_profileTimeout->setValue(qMax(1, p->timeoutMs / 1000));
+    m_profileRetries->setValue(p->maxRetries);
+    m_connectionResult->clear();
+}
+
+ProviderProfile RunPane::profileFromEditor() const
+{
+    ProviderProfile p;
+    p.name = m_profileName->text().trimmed();
+    p.kind = Provider::kindFromName(m_profileProvider->currentData().toString()).value_or(ProviderKind::OpenAI);
+    p.baseUrl = m_profileBaseUrl->text().trimmed();
+    p.model = m_profileModel->text().trimmed();
+    const auto source = KeySource(m_profileKeySource->currentData().toInt());
+    p.apiKeyEnv = source == KeySource::Environment ? m_profileKeyEnv->text().trimmed() : QString();
+    p.useKeychain = source == KeySource::Keychain;
+    p.pricePerMillionIn = m_profilePriceIn->value();
+    p.pricePerMillionOut = m_profilePriceOut->value();
+    p.concurrency = m_profileConcurrency->value();
+    p.requestsPerMinute = m_profileRpm->value();
+    p.tokensPerMinute = m_profileTpm->value();
+    p.timeoutMs = m_profileTimeout->value() * 1000;
+    p.maxRetries = m_profileRetries->value();
+    return p;
+}
+
+void RunPane::newProfile()
+{
+    const ProviderProfile defaults;
+    const QSignalBlocker block(m_profileList);
+    m_profileList->setCurrentRow(-1);
+    m_profileName->clear();
+    m_profileProvider->setCurrentIndex(0);
+    m_profileBaseUrl->clear();
+    m_profileModel->clear();
+    m_profileKeySource->setCurrentIndex(m_profileKeySource->findData(int(KeySource::Environment)));
+    m_profileKeyEnv->clear();
+    m_profilePriceIn->setValue(defaults.pricePerMillionIn);
+    m_profilePriceOut->setValue(defaults.pricePerMillionOut);
+    m_profileConcurrency->setValue(defaults.concurrency);
+    m_profileRpm->setValue(defaults.requestsPerMinute);
+    m_profileTpm->setValue(defaults.tokensPerMinute);
+    m_profileTimeout->setValue(defaults.timeoutMs / 1000);
+    m_profileRetries->setValue(defaults.maxRetries);
+    m_connectionResult->clear();
+    m_profileName->setFocus();
+}
+
+void RunPane::saveProfile()
+{
+    const ProviderProfile p = profileFromEditor();
+    if (p.model.isEmpty()) {
+        showError(tr("The profile needs a model name."));
+        return;
+    }
+    if (auto r = m_profiles->save(p); !r) {
+        showError(tr("The profile was not saved: %1").arg(r.errorString()));
+        return;
+    }
+    m_profiles->sync();
+    refillProfiles(p.name);
+    showInfo(tr("Profile '%1' saved.").arg(p.name));
+}
+
+void RunPane::deleteProfile()
+{
+    QListWidgetItem *current = m_profileList->currentItem();
+    if (!current)
+        return;
+    const QString name = current->text();
+    m_profiles->remove(name);
+    m_profiles->sync();
+    refillProfiles();
+    newProfile();
+    showInfo(tr("Profile '%1' deleted.").arg(name));
+}
+
+void RunPane::testConnection()
+{
+    if (m_connectionTest)
+        return;
+    const ProviderProfile p = profileFromEditor();
+    if (p.baseUrl.isEmpty() || p.model.isEmpty()) {
+        m_connectionResult->setText(tr("Enter a base URL and a model first."));
+        return;
+    }
+    m_connectionTest = new ConnectionTest(p, this);
+    connect(m_connectionTest, &ConnectionTest::finished, this, &RunPane::onConnectionTested);
+    m_connectionResult->setText(tr("Testing %1 …").arg(p.baseUrl));
+    m_testConnection->setEnabled(false);
+    m_connectionTest->start();
+}
+
+void RunPane::onConnectionTested(const ConnectionTestResult &r)
+{
+    if (m_connectionTest)
+        m_connectionTest->deleteLater();
+    m_connectionTest = nullptr;
+    m_testConnection->setEnabled(true);
+    if (!r.ok) {
+        m_connectionResult->setProperty("ok", false);
+        m_connectionResult->setText(r.httpStatus ? tr("Failed: HTTP %1 — %2").arg(r.httpStatus).arg(r.error)
+                                                 : tr("Failed: %1").arg(r.error));
+        return;
+    }
+    m_connectionResult->setProperty("ok", true);
+    QString text = tr("OK · HTTP %1 · %2 ms · answer “%3” · %4 tokens in, %5 out · logprobs: %6")
+                       .arg(r.httpStatus)
+                       .arg(QLocale().toString(r.latencyMs, 'f', 0), r.answer.trimmed().left(80))
+                       .arg(r.tokensIn)
+                       .arg(r.tokensOut)
+                       .arg(r.logprobs ? tr("yes") : tr("no"));
+    if (r.retries)
+        text += tr(" · %n retry(s)", nullptr, r.retries);
+    m_connectionResult->setText(text);
+}
+
+// --- the form --------------------------------------------------------------------------------
+
+void RunPane::refillAspects()
+{
+    const QString current = m_aspect->currentText();
+    const QSignalBlocker block(m_aspect);
+    m_aspect->clear();
+    if (!m_project)
+        return;
+    for (const Aspect &a : m_project->aspects())
+        m_aspect->addItem(a.name);
+    const int at = m_aspect->findText(current);
+    m_aspect->setCurrentIndex(at >= 0 ? at : 0);
+}
+
+void RunPane::refillRuns()
+{
+    const QString selected = selectedRun();
+    const QSignalBlocker block(m_runs);
+    m_runs->clear();
+    if (!m_project) {
+        updateButtons();
+        return;
+    }
+    for (const JudgeInfo &j : m_project->judges()) {
+        auto *item = new QTreeWidgetItem(m_runs, {j.name, j.method, j.aspects.join(QStringLiteral(", ")), j.status,
+                                                  QLocale().toString(j.items)});
+        item->setData(0, Qt::UserRole, j.name);
+        if (j.name == selected)
+            m_runs->setCurrentItem(item);
+    }
+    updateButtons();
+}
+
+QString RunPane::selectedRun() const
+{
+    const QTreeWidgetItem *item = m_runs->currentItem();
+    return item ? item->data(0, Qt::UserRole).toString() : QString();
+}
+
+Result<RunSpec> RunPane::specFromForm() const
+{
+    RunSpec s;
+    s.judge = m_judgeName->text().trimmed();
+    if (s.judge.isEmpty())
+        return makeError(tr("Give the run a judge name."), {}, 0, QStringLiteral("judge"));
+    s.method = m_method->currentData().toString();
+    s.aspect = m_aspect->currentText();
+    if (s.aspect.isEmpty())
+        return makeError(tr("The project has no aspect to judge."), {}, 0, QStringLiteral("aspect"));
+    s.items = RunConfig::itemsFromName(m_items->currentData().toString()).value_or(SplitFilter::Test);
+    const QString evaluator = m_evaluator->currentData().toString();
+    const auto e = m_profiles->load(evaluator);
+    if (!e)
+        return makeError(tr("Choose an evaluator profile (save one on the left first)."), {}, 0, QStringLiteral("evaluator"));
+    s.evaluator = *e;
+    s.generator = s.evaluator;
+    if (const QString g = m_generator->currentData().toString(); !g.isEmpty()) {
+        const auto p = m_profiles->load(g);
+        if (!p)
+            return makeError(tr("The generator profile '%1' no longer exists.").arg(g), {}, 0, QStringLiteral("generator"));
+        s.generator = *p;
+    }
+    s.refiner = s.generator;
+    if (const QString r = m_refiner->currentData().toString(); !r.isEmpty()) {
+        const auto p = m_profiles->load(r);
+        if (!p)
+            return makeError(tr("The refiner profile '%1' no longer exists.").arg(r), {}, 0, QStringLiteral("refiner"));
+        s.refiner = *p;
+    }
+    if (s.method == QLatin1String("geval")) {
+        s.logprobs = m_gevalLogprobs->isChecked();
+        s.samples = m_gevalSamples->value();
+        s.settings.insert(QStringLiteral("temperature"), QString::number(m_gevalTemperature->value()));
+    } else {
+        for (QWidget *w : m_hypoParams) {
+            const QString key = w->property("paramKey").toString();
+            if (auto *i = qobject_cast<QSpinBox *>(w))
+                s.settings.insert(key, QString::number(i->value()));
+            else if (auto *d = qobject_cast<QDoubleSpinBox *>(w))
+                s.settings.insert(key, QString::number(d->value(), 'g', 10));
+        }
+        s.literatureDir = m_literature->text().trimmed();
+    }
+    return s;
+}
+
+void RunPane::fillForm(const RunSpec &s)
+{
+    m_judgeName->setText(s.judge);
+    m_method->setCurrentIndex(qMax(0, m_method->findData(s.method)));
+    m_aspect->setCurrentIndex(m_aspect->findText(s.aspect));
+    m_items->setCurrentIndex(qMax(0, m_items->findData(RunConfig::itemsName(s.items))));
+    // Profiles are chosen by name where the user still has one of that name.
+    const auto choose = [](QComboBox *combo, const QString &name) {
+        const int at = combo->findData(name);
+        if (at >= 0)
+            combo->setCurrentIndex(at);
+    };
+    choose(m_evaluator, s.evaluator.name);
+    if (m_generator->findData(s.generator.name) >= 0 && s.generator.name != s.evaluator.name)
+        choose(m_generator, s.generator.name);
+    else
+        m_generator->setCurrentIndex(0);
+    if (m_refiner->findData(s.refiner.name) >= 0 && s.refiner.name != s.generator.name)
+        choose(m_refiner, s.refiner.name);
+    else
+        m_refiner->setCurrentIndex(0);
+    if (s.method == QLatin1String("geval")) {
+        m_gevalLogprobs->setChecked(s.logprobs);
+        m_gevalSamples->setValue(s.samples);
+        bool ok = false;
+        const double t = s.settings.value(QStringLiteral("temperature")).toString().toDouble(&ok);
+        if (ok)
+            m_gevalTemperature->setValue(t);
+    } else {
+        for (QWidget *w : m_hypoParams) {
+            const QString key = w->property("paramKey").toString();
+            if (!s.settings.contains(key))
+                continue;
+            const QString v = s.settings.value(key).toString();
+            if (auto *i = qobject_cast<QSpinBox *>(w))
+                i->setValue(v.toInt());
+            else if (auto *d = qobject_cast<QDoubleSpinBox *>(w))
+                d->setValue(v.toDouble());
+        }
+        m_literature->setText(s.literatureDir);
+    }
+}
+
+// --- running ---------------------------------------------------------------------------------
+
+void RunPane::estimate()
+{
+    auto spec = specFromForm();
+    if (!spec) {
+        showError(spec.errorString());
+        return;
+    }
+    m_estimateLabel->setText(tr("Estimating …"));
+    m_estimateGeneration = m_controller->estimate(*spec);
+}
+
+void RunPane::start()
+{
+    auto spec = specFromForm();
+    if (!spec) {
+        showError(spec.errorString());
+        return;
+    }
+    startSpec(*spec);
+}
+
+bool RunPane::startSpec(const RunSpec &spec)
+{
+    if (m_controller->isRunning()) {
+        showError(tr("A run is going; cancel it or wait for it to finish."));
+        return false;
+    }
+    m_message->setVisible(false);
+    m_estimateLabel->setText(tr("Estimating …"));
+    m_estimateGeneration = m_controller->estimate(spec); // computed in the worker before the run starts
+    if (!m_controller->start(spec)) {
+        showError(tr("No project is open."));
+        return false;
+    }
+    return true;
+}
+
+void RunPane::cancel()
+{
+    m_controller->cancel();
+}
+
+void RunPane::resumeSelected()
+{
+    const QString judge = selectedRun();
+    if (judge.isEmpty())
+        return;
+    auto spec = RunConfig::load(m_project, judge);
+    if (!spec) {
+        showError(tr("Cannot resume '%1': %2").arg(judge, spec.errorString()));
+        return;
+    }
+    fillForm(*spec);
+    startSpec(*spec);
+}
+
+void RunPane::rescore(const QString &judge)
+{
+    for (int i = 0; i < m_runs->topLevelItemCount(); ++i)
+        if (m_runs->topLevelItem(i)->data(0, Qt::UserRole).toString() == judge)
+            m_runs->setCurrentItem(m_runs->topLevelItem(i));
+    auto spec = RunConfig::load(m_project, judge);
+    if (!spec) {
+        showError(tr("Cannot re-score '%1': %2").arg(judge, spec.errorString()));
+        return;
+    }
+    fillForm(*spec);
+    if (startSpec(*spec))
+        showInfo(tr("Re-scoring '%1': answers already in the cache are not asked again.").arg(judge));
+}
+
+void RunPane::shutdown()
+{
+    m_controller->shutdown();
+}
+
+void RunPane::onEstimated(quint64 generation, const RunEstimate &e)
+{
+    if (generation != m_estimateGeneration)
+        return;
+    m_estimate = e;
+    const QLocale l;
+    const QString calls = e.exact ? tr("%1 calls").arg(l.toString(e.calls))
+                                  : tr("%1–%2 calls (depends on the answers)").arg(l.toString(e.callsMin), l.toString(e.calls));
+    m_estimateLabel->setText(tr("Estimate: %1 · %2 answered from the cache · ~%3 tokens in, ~%4 out · cost %5")
+                                 .arg(calls, l.toString(e.cached), l.toString(e.tokensIn), l.toString(e.tokensOut),
+                                      money(e.cost)));
+    emit estimateShown(e);
+}
+
+void RunPane::onEstimateFailed(quint64 generation, const QString &error)
+{
+    if (generation != m_estimateGeneration)
+        return;
+    m_estimateLabel->setText(tr("No estimate."));
+    showError(tr("Estimate failed: %1").arg(error));
+}
+
+void RunPane::onStarted(const QString &judge)
+{
+    m_progress->setRange(0, 0); // busy until the first report
+    m_progressLabel->setText(tr("Starting %1 …").arg(judge));
+    updateButtons();
+}
+
+void RunPane::onProgress(const RunProgress &p)
+{
+    m_progress->setRange(0, qMax(1, p.total));
+    m_progress->setValue(qMin(p.done, qMax(1, p.total)));
+    const QLocale l;
+    m_progressLabel->setText(tr("%1 · %2 / %3 answered · %4 calls sent · %5 cache hits · %6 tokens · cost %7 · ETA %8")
+                                 .arg(p.phase, l.toString(p.done), l.toString(p.total), l.toString(p.sent),
+                                      l.toString(p.cacheHits), l.toString(p.tokens), money(p.cost),
+                                      duration(m_controller->etaSeconds())));
+}
+
+void RunPane::onFinished(const QString &judge, bool ok, const QString &error, const QVariantMap &summary)
+{
+    if (m_progress->maximum() == 0)
+        m_progress->setRange(0, 1);
+    if (ok) {
+        const QVariantMap result = summary.value(QStringLiteral("result")).toMap();
+        showInfo(tr("Run '%1' done: %2 items scored, %3 without a score; %4 calls sent, %5 from the cache.")
+                     .arg(judge)
+                     .arg(result.value(QStringLiteral("scored")).toInt())
+                     .arg(result.value(QStringLiteral("missing")).toInt())
+                     .arg(summary.value(QStringLiteral("sent")).toInt())
+                     .arg(summary.value(QStringLiteral("cache_hits")).toInt()));
+    } else {
+        showError(tr("Run '%1' stopped: %2. It is saved; select it and press Resume to continue.").arg(judge, error));
+    }
+    refillRuns();
+    updateButtons();
+    emit runFinished(judge, ok, error);
+}
+
+void RunPane::updateButtons()
+{
+    const bool running = m_controller->isRunning();
+    const bool bound = m_project != nullptr;
+    m_estimateButton->setEnabled(bound && m_evaluator->count() > 0);
+    m_startButton->setEnabled(bound && !running && m_evaluator->count() > 0);
+    m_cancelButton->setEnabled(running);
+    bool resumable = false;
+    if (const QTreeWidgetItem *item = m_runs->currentItem()) {
+        const QString status = item->text(3);
+        resumable = status == QLatin1String("failed") || status == QLatin1String("cancelled") || status == QLatin1String("running");
+    }
+    m_resumeButton->setEnabled(bound && !running && resumable);
+}
+
+void RunPane::showError(const QString &text)
+{
+    m_message->setStyleSheet(QStringLiteral("QLabel#runMessage { background: #fde8e8; color: #8a1c1c; padding: 6px; "
+                                            "border-radius: 4px; }"));
+    m_message->setText(text);
+    m_message->setVisible(true);
+}
+
+void RunPane::showInfo(const QString &text)
+{
+    m_message->setStyleSheet(QStringLiteral("QLabel#runMessage { background: #e8f1fd; color: #1c3d8a; padding: 6px; "
+                                            "border-radius: 4px; }"));
+    m_message->setText(text);
+    m_message->setVisible(true);
+}
+
+QString RunPane::messageText() const
+{
+    return m_message->isHidden() ? QString() : m_message->text();
+}
+
+} // namespace rubric

@@ -1,0 +1,158 @@
+#pragma once
+
+#include "judge/JudgeTypes.h"
+#include "runs/ConnectionTest.h"
+#include "runs/RunTypes.h"
+#include "util/Result.h"
+
+#include <QPointer>
+#include <QTimer>
+#include <QWidget>
+
+#include <memory>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QListWidget;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+class QStackedWidget;
+class QTreeWidget;
+
+namespace rubric {
+
+class Project;
+class ProviderProfiles;
+class RunController;
+
+/// The "Judge & Run" pane: provider profiles (kept in the user's settings, with "Test
+/// connection"), the method and its parameters (paper defaults, explained in tooltips), the
+/// estimate, Start / Cancel / Resume with live progress, and the project's runs.
+///
+/// The run itself happens in RunController's worker thread; the pane only shows coalesced
+/// progress. Errors (a failed call with its HTTP status and body, a refused spec) go to the
+/// pane's message line; the core also records failed runs in the project's issues.
+/// Bound through setProject() (not owned); GUI thread only.
+class RunPane : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit RunPane(QWidget *parent = nullptr);
+    ~RunPane() override;
+
+    void setProject(Project *project);
+    /// Reads and writes provider profiles in `settingsFile` (INI) instead of the user's settings
+    /// (tests; empty = the application's settings).
+    void setProfileSettingsFile(const QString &settingsFile);
+
+    RunController *controller() const { return m_controller; }
+    /// The spec the form describes now (error: what to fix, naming the field).
+    Result<RunSpec> specFromForm() const;
+    /// The last estimate shown (valid after `estimateShown`).
+    RunEstimate lastEstimate() const { return m_estimate; }
+    /// The text of the message line (errors of runs and of the endpoint).
+    QString messageText() const;
+
+public slots:
+    /// Selects `judge`, rebuilds its spec from the stored run configuration, shows the estimate
+    /// and starts it (answers already in the cache are not asked again). Used by the rubric
+    /// pane's "Re-score". Errors are shown in the message line.
+    void rescore(const QString &judge);
+    /// Estimate of the form's spec.
+    void estimate();
+    /// Starts the form's spec (a judge name that exists resumes that run).
+    void start();
+    void cancel();
+    /// Resumes the run selected in the run list from its stored configuration.
+    void resumeSelected();
+    /// Cancels a run in flight and waits for its thread (the run stays resumable).
+    void shutdown();
+
+signals:
+    void estimateShown(const rubric::RunEstimate &estimate);
+    void runFinished(const QString &judge, bool ok, const QString &error);
+
+private:
+    QWidget *buildProfiles();
+    QWidget *buildMethod();
+    QWidget *buildProgress();
+    void refillProfiles(const QString &select = {});
+    void refillAspects();
+    void refillRuns();
+    void loadProfileIntoEditor(const QString &name);
+    ProviderProfile profileFromEditor() const;
+    void saveProfile();
+    void deleteProfile();
+    void newProfile();
+    void testConnection();
+    void onConnectionTested(const ConnectionTestResult &result);
+    void fillForm(const RunSpec &spec);
+    bool startSpec(const RunSpec &spec);
+    void onEstimated(quint64 generation, const RunEstimate &estimate);
+    void onEstimateFailed(quint64 generation, const QString &error);
+    void onStarted(const QString &judge);
+    void onProgress(const RunProgress &progress);
+    void onFinished(const QString &judge, bool ok, const QString &error, const QVariantMap &summary);
+    void updateButtons();
+    void showError(const QString &text);
+    void showInfo(const QString &text);
+    QString selectedRun() const;
+
+    QPointer<Project> m_project;
+    std::unique_ptr<ProviderProfiles> m_profiles;
+    RunController *m_controller;
+    QPointer<ConnectionTest> m_connectionTest;
+    RunEstimate m_estimate;
+    quint64 m_estimateGeneration = 0;
+    QTimer m_runsRefresh;
+
+    // profiles
+    QListWidget *m_profileList = nullptr;
+    QLineEdit *m_profileName = nullptr;
+    QComboBox *m_profileProvider = nullptr;
+    QLineEdit *m_profileBaseUrl = nullptr;
+    QLineEdit *m_profileModel = nullptr;
+    QComboBox *m_profileKeySource = nullptr;
+    QLineEdit *m_profileKeyEnv = nullptr;
+    QDoubleSpinBox *m_profilePriceIn = nullptr;
+    QDoubleSpinBox *m_profilePriceOut = nullptr;
+    QSpinBox *m_profileConcurrency = nullptr;
+    QDoubleSpinBox *m_profileRpm = nullptr;
+    QDoubleSpinBox *m_profileTpm = nullptr;
+    QSpinBox *m_profileTimeout = nullptr;
+    QSpinBox *m_profileRetries = nullptr;
+    QPushButton *m_testConnection = nullptr;
+    QLabel *m_connectionResult = nullptr;
+
+    // method
+    QComboBox *m_method = nullptr;
+    QComboBox *m_aspect = nullptr;
+    QLineEdit *m_judgeName = nullptr;
+    QComboBox *m_items = nullptr;
+    QComboBox *m_evaluator = nullptr;
+    QComboBox *m_generator = nullptr;
+    QComboBox *m_refiner = nullptr;
+    QStackedWidget *m_params = nullptr;
+    QCheckBox *m_gevalLogprobs = nullptr;
+    QSpinBox *m_gevalSamples = nullptr;
+    QDoubleSpinBox *m_gevalTemperature = nullptr;
+    QLineEdit *m_literature = nullptr;
+    QVector<QWidget *> m_hypoParams; ///< objectName "param_<key>", property "paramKey"
+
+    // run
+    QPushButton *m_estimateButton = nullptr;
+    QPushButton *m_startButton = nullptr;
+    QPushButton *m_cancelButton = nullptr;
+    QPushButton *m_resumeButton = nullptr;
+    QLabel *m_estimateLabel = nullptr;
+    QProgressBar *m_progress = nullptr;
+    QLabel *m_progressLabel = nullptr;
+    QLabel *m_message = nullptr;
+    QTreeWidget *m_runs = nullptr;
+};
+
+} // namespace rubric
