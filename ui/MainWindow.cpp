@@ -4,6 +4,7 @@
 #include "ScoreExport.h"
 #include "Settings.h"
 #include "dialogs/ImportDialog.h"
+#include "dialogs/RubricDiffDialog.h"
 #include "dialogs/SettingsDialog.h"
 #include "panes/AnnotatePane.h"
 #include "models/ScoreModel.h"
@@ -13,7 +14,10 @@
 #include "panes/IssuesPane.h"
 #include "panes/RubricPane.h"
 #include "panes/RunPane.h"
+#include "rubric/RubricExport.h"
 #include "store/Project.h"
+#include "store/RubricStore.h"
+#include "util/Json.h"
 #include "widgets/MessageBar.h"
 
 #include <algorithm>
@@ -22,6 +26,7 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QFileDialog>
+#include <QSaveFile>
 #include <QSplitter>
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -85,13 +90,19 @@ MainWindow::MainWindow(QWidget *parent)
 
     m_dataset = addPane(new DatasetPane(this), tr("Dataset"), QStringLiteral("dataset"));
     m_annotate = addPane(new AnnotatePane(this), tr("Annotate"), QStringLiteral("annotate"));
-    addPane(new RunPane(this), tr("Judge && Run"), QStringLiteral("run"));
-    addPane(new RubricPane(this), tr("Rubric"), QStringLiteral("rubric"));
+    m_run = addPane(new RunPane(this), tr("Judge && Run"), QStringLiteral("run"));
+    m_rubric = addPane(new RubricPane(this), tr("Rubric"), QStringLiteral("rubric"));
     addPane(new HeatmapPane(this), tr("Heatmap"), QStringLiteral("heatmap"));
     addPane(new CorrelationPane(this), tr("Correlation"), QStringLiteral("correlation"));
     m_issues = addPane(new IssuesPane(this), tr("Issues"), QStringLiteral("issues"));
     connect(m_dataset, &DatasetPane::importRequested, this, &MainWindow::onImport);
     connect(m_issues, &IssuesPane::goToItemRequested, this, &MainWindow::goToItem);
+    connect(m_rubric, &RubricPane::rescoreRequested, this, [this](const QString &judge) {
+        showPane(QStringLiteral("run"));
+        m_run->rescore(judge);
+    });
+    connect(m_rubric, &RubricPane::exportRequested, this, &MainWindow::onExportRubric);
+    connect(m_rubric, &RubricPane::diffRequested, this, &MainWindow::onDiffRubric);
     connect(m_annotate, &AnnotatePane::problem, m_messages, &MessageBar::showError);
     connect(m_annotate, &AnnotatePane::annotatorChanged, this, &MainWindow::updateStatus);
 
@@ -130,13 +141,20 @@ void MainWindow::registerPane(QWidget *pane, const QString &title, const QString
         at = m_panes.size() - 1;
     m_panes.insert(at, Pane{pane, k, std::move(bind)});
     m_stack->insertWidget(int(at), pane);
-    m_nav->insertItem(int(at), title);
+    // The title may carry a menu mnemonic ("Judge && Run"): the list shows the plain text.
+    QString plain;
+    for (qsizetype i = 0; i < title.size(); ++i) {
+        if (title[i] == QLatin1Char('&') && i + 1 < title.size())
+            ++i;
+        plain += title[i];
+    }
+    m_nav->insertItem(int(at), plain);
     m_panes[at].bind(m_project.get());
 
     // Rebuild the View menu so that Ctrl+N follows the order.
     m_viewMenu->clear();
     for (int i = 0; i < m_panes.size(); ++i) {
-        QAction *a = m_viewMenu->addAction(m_nav->item(i)->text());
+        QAction *a = m_viewMenu->addAction(m_nav->item(i)->text().replace(QLatin1Char('&'), QLatin1String("&&")));
         a->setObjectName(QStringLiteral("showPane_") + m_panes[i].key);
         if (i < 9)
             a->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + i)));
@@ -394,6 +412,62 @@ void MainWindow::onExportChart()
         m_messages->showError(tr("Chart export failed: %1").arg(r.errorString()));
     else
         m_messages->showMessage(tr("Saved the chart to %1.").arg(path));
+}
+
+Result<void> MainWindow::exportRubric(const QString &judge, int version, const QString &path)
+{
+    if (!m_project)
+        return makeError(tr("No project is open."), path);
+    const auto rubric = RubricStore(m_project.get()).load(judge, version);
+    if (!rubric)
+        return makeError(rubric.errorString(), path);
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    QByteArray bytes;
+    if (suffix == QLatin1String("md") || suffix == QLatin1String("markdown"))
+        bytes = RubricExport::toMarkdown(*rubric).toUtf8();
+    else if (suffix == QLatin1String("json"))
+        bytes = json::stringify(RubricExport::toJson(*rubric)).toUtf8() + '\n';
+    else
+        return makeError(tr("Unknown rubric format '%1': use .md or .json.").arg(suffix), path);
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit())
+        return makeError(tr("Cannot write the file: %1").arg(file.errorString()), path);
+    return {};
+}
+
+void MainWindow::onExportRubric(const QString &judge, int version)
+{
+    if (!m_project)
+        return;
+    const QString suggested = QFileInfo(m_project->path()).absoluteDir().filePath(
+            QStringLiteral("rubric-%1-v%2.md").arg(judge).arg(version));
+    QString filter;
+    QString path = QFileDialog::getSaveFileName(this, tr("Export Rubric"), suggested,
+                                                tr("Markdown (*.md);;JSON (*.json)"), &filter);
+    if (path.isEmpty())
+        return;
+    if (QFileInfo(path).suffix().isEmpty())
+        path += filter.contains(QLatin1String("*.json")) ? QStringLiteral(".json") : QStringLiteral(".md");
+    if (auto r = exportRubric(judge, version, path); !r)
+        m_messages->showError(tr("Rubric export failed: %1").arg(r.errorString()));
+    else
+        m_messages->showMessage(tr("Saved the rubric to %1.").arg(path));
+}
+
+void MainWindow::onDiffRubric(const QString &judge, int fromVersion, int toVersion)
+{
+    if (!m_project)
+        return;
+    const RubricStore store(m_project.get());
+    const auto before = store.load(judge, fromVersion);
+    const auto after = store.load(judge, toVersion);
+    if (!before || !after) {
+        m_messages->showError((before ? after : before).errorString());
+        return;
+    }
+    auto *dialog = new RubricDiffDialog(judge, *before, *after, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->open();
 }
 
 void MainWindow::onSettings()

@@ -20,6 +20,8 @@ namespace rubric {
 class AnnotatePane;
 class DatasetPane;
 class IssuesPane;
+class RubricPane;
+class RunPane;
 class MessageBar;
 class Project;
 
@@ -56,6 +58,9 @@ public:
     /// Makes `judge` the one the score panes (heatmap, correlation) show; false when unknown.
     bool showJudge(const QString &judge);
     QString currentPaneKey() const;
+    /// Writes version `version` (0 = latest) of `judge`'s rubric to `path`: Markdown for .md,
+    /// JSON (as `rubric show-rubric --json`) for .json. Atomic; an error names the file.
+    Result<void> exportRubric(const QString &judge, int version, const QString &path);
     /// File → Export Chart without the dialog: the current pane's chart into `path` (.png/.svg).
     Result<void> exportChart(const QString &path);
     QStringList paneKeys() const;
@@ -89,6 +94,8 @@ private:
     void onImport();
     void onExport();
     void onExportChart();
+    void onExportRubric(const QString &judge, int version);
+    void onDiffRubric(const QString &judge, int fromVersion, int toVersion);
     void updateChartAction();
     void onSettings();
 
@@ -107,6 +114,8 @@ private:
     DatasetPane *m_dataset = nullptr;
     AnnotatePane *m_annotate = nullptr;
     IssuesPane *m_issues = nullptr;
+    RunPane *m_run = nullptr;
+    RubricPane *m_rubric = nullptr;
 };
 
 } // namespace rubric

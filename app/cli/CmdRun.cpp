@@ -50,6 +50,20 @@ QVariantMap estimateJson(const RunEstimate &e)
             {QStringLiteral("exact"), e.exact},       {QStringLiteral("phases"), e.perPhase}};
 }
 
+// --budget (per attempt, so also for a resumed run); false when it is not a positive amount.
+bool readBudget(const QCommandLineParser &parser, Io &io, RunSpec &spec)
+{
+    if (!parser.isSet(QStringLiteral("budget")))
+        return true;
+    bool valid = false;
+    spec.budget = parser.value(QStringLiteral("budget")).toDouble(&valid);
+    if (!valid || spec.budget <= 0) {
+        io.err << "rubric run: --budget must be a positive amount\n";
+        return false;
+    }
+    return true;
+}
+
 // Builds the spec from the command line; 0 when done, else the exit code (the error is printed).
 int specFromOptions(const QCommandLineParser &parser, Io &io, RunSpec &spec)
 {
@@ -78,14 +92,8 @@ int specFromOptions(const QCommandLineParser &parser, Io &io, RunSpec &spec)
         return 2;
     }
     spec.logprobs = parser.isSet(QStringLiteral("logprobs"));
-    if (parser.isSet(QStringLiteral("budget"))) {
-        bool valid = false;
-        spec.budget = parser.value(QStringLiteral("budget")).toDouble(&valid);
-        if (!valid || spec.budget <= 0) {
-            io.err << "rubric run: --budget must be a positive amount\n";
-            return 2;
-        }
-    }
+    if (!readBudget(parser, io, spec))
+        return 2;
     const auto items = RunConfig::itemsFromName(parser.value(QStringLiteral("items")));
     if (!items) {
         io.err << "rubric run: --items must be all, test or train\n";
@@ -207,14 +215,8 @@ int run(const QStringList &args, Io &io)
         }
         spec = std::move(stored).value();
         // The budget is per attempt: a resumed run takes a new one from the command line.
-        if (parser.isSet(QStringLiteral("budget"))) {
-            bool valid = false;
-            spec.budget = parser.value(QStringLiteral("budget")).toDouble(&valid);
-            if (!valid || spec.budget <= 0) {
-                io.err << "rubric run: --budget must be a positive amount\n";
-                return 2;
-            }
-        }
+        if (!readBudget(parser, io, spec))
+            return 2;
     } else if (const int rc = specFromOptions(parser, io, spec)) {
         return rc;
     }

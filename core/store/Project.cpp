@@ -11,6 +11,8 @@
 #include <QThread>
 #include <QUuid>
 
+#include <atomic>
+
 namespace rubric {
 namespace {
 
@@ -41,14 +43,9 @@ Project::Project(QString path)
 Project::~Project()
 {
     QMutexLocker lock(&m_mutex);
-    for (const QString &name : std::as_const(m_connections)) {
-        {
-            QSqlDatabase db = QSqlDatabase::database(name, false);
-            if (db.isOpen())
-                db.close();
-        }
+    // Not QSqlDatabase::database(): that may only be called from the connection's own thread.
+    for (const QString &name : std::as_const(m_connections))
         QSqlDatabase::removeDatabase(name);
-    }
 }
 
 Result<std::unique_ptr<Project>> Project::open(const QString &path, OpenMode mode)
@@ -80,8 +77,11 @@ Result<std::unique_ptr<Project>> Project::open(const QString &path, OpenMode mod
 
 QSqlDatabase Project::database() const
 {
-    const QString name = m_connectionPrefix + QStringLiteral("-")
-                         + QString::number(reinterpret_cast<quintptr>(QThread::currentThread()), 16);
+    // A number per thread for the life of the process: a later thread at the same address
+    // must not inherit a finished thread's connection.
+    static std::atomic<quint64> nextThreadId{0};
+    thread_local const quint64 threadId = ++nextThreadId;
+    const QString name = m_connectionPrefix + QStringLiteral("-") + QString::number(threadId);
     if (QSqlDatabase::contains(name))
         return QSqlDatabase::database(name);
     QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);

@@ -15,6 +15,8 @@
 #include <QPushButton>
 #include <QTableView>
 #include <QSplitter>
+#include <QListWidget>
+#include <QAction>
 #include <QtTest>
 
 using namespace rubric;
@@ -82,6 +84,11 @@ void TestMainWindow::opensAProject()
                                         QStringLiteral("rubric"), QStringLiteral("heatmap"), QStringLiteral("correlation"),
                                         QStringLiteral("issues")}));
     QVERIFY(w.windowTitle().contains(QLatin1String("m.rubric")));
+    // The pane list shows titles without menu mnemonics; the View menu keeps the ampersand.
+    auto *nav = w.findChild<QListWidget *>(QStringLiteral("paneList"));
+    QVERIFY(nav);
+    QCOMPARE(nav->item(2)->text(), QStringLiteral("Judge & Run"));
+    QCOMPARE(w.findChild<QAction *>(QStringLiteral("showPane_run"))->text(), QStringLiteral("Judge && Run"));
     QVERIFY(w.findChild<QLabel *>(QStringLiteral("statusProject"))->text().contains(QLatin1String("12 items")));
     QCOMPARE(w.datasetPane()->findChild<QTableView *>(QStringLiteral("itemsView"))->model()->rowCount(), 12);
 }

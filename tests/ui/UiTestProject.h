@@ -3,6 +3,7 @@
 // Small projects built in a temporary folder for the GUI tests.
 #include "store/Project.h"
 
+#include <QFileInfo>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -17,7 +18,9 @@ inline void isolateSettings()
 {
     QStandardPaths::setTestModeEnabled(true);
     QCoreApplication::setOrganizationName(QStringLiteral("RubricStudioTests"));
-    QCoreApplication::setApplicationName(QStringLiteral("rubric-ui-tests"));
+    // One settings file per test program: ctest runs them in parallel.
+    QCoreApplication::setApplicationName(QStringLiteral("rubric-ui-tests-")
+                                         + QFileInfo(QCoreApplication::applicationFilePath()).completeBaseName());
     QSettings().clear();
 }
 
