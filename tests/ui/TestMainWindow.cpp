@@ -2,10 +2,14 @@
 #include "MainWindow.h"
 #include "ScoreExport.h"
 #include "Settings.h"
+#include "dialogs/RubricDiffDialog.h"
 #include "panes/DatasetPane.h"
+#include "panes/RubricPane.h"
+#include "store/RubricStore.h"
 #include "panes/IssuesPane.h"
 #include "widgets/MessageBar.h"
 
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -51,6 +55,7 @@ private slots:
     void germanTranslationIsEmbedded();
     void exportsScores_data();
     void exportsScores();
+    void rubricExportAndDiff();
 
 private:
     std::unique_ptr<QTemporaryDir> m_dir;
@@ -273,6 +278,50 @@ void TestMainWindow::exportsScores()
     QCOMPARE(i1[QStringLiteral("human")].toObject()[QStringLiteral("coherence")].toDouble(), 4.0);
     QVERIFY(!i1[QStringLiteral("human")].toObject().contains(QStringLiteral("fluency")));
     QCOMPARE(i1[QStringLiteral("judges")].toObject()[QStringLiteral("g-eval")].toObject()[QStringLiteral("coherence")].toDouble(), 3.5);
+}
+
+void TestMainWindow::rubricExportAndDiff()
+{
+    {
+        auto project = Project::open(m_path);
+        QVERIFY(project.ok());
+        QVERIFY((*project)->ensureJudge(QStringLiteral("hypo"), QStringLiteral("hypoeval")).ok());
+        RubricStore store(project->get());
+        Rubric r(QStringLiteral("hypoeval"), QStringLiteral("coherence"));
+        r.add({QStringLiteral("h1"), {}, CriterionKind::Hypothesis, QStringLiteral("Sentences follow one another.")});
+        QCOMPARE(store.saveVersion(QStringLiteral("hypo"), r).value(), 1);
+        r.criteria()[0].text = QStringLiteral("Sentences follow one another logically.");
+        QCOMPARE(store.saveVersion(QStringLiteral("hypo"), r).value(), 2);
+    }
+    MainWindow w;
+    QVERIFY(w.openProject(m_path));
+    const QString md = m_dir->filePath(QStringLiteral("rubric.md"));
+    QVERIFY(w.exportRubric(QStringLiteral("hypo"), 1, md).ok());
+    QFile f(md);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(f.readAll());
+    QVERIFY2(text.startsWith(QLatin1String("# hypoeval rubric for coherence (version 1)")), qPrintable(text));
+    QVERIFY2(text.contains(QLatin1String("Sentences follow one another.")), qPrintable(text));
+    const QString js = m_dir->filePath(QStringLiteral("rubric.json"));
+    QVERIFY(w.exportRubric(QStringLiteral("hypo"), 0, js).ok());
+    QFile j(js);
+    QVERIFY(j.open(QIODevice::ReadOnly));
+    QCOMPARE(QJsonDocument::fromJson(j.readAll()).object().value(QStringLiteral("version")).toInt(), 2);
+    const auto bad = w.exportRubric(QStringLiteral("hypo"), 0, m_dir->filePath(QStringLiteral("rubric.txt")));
+    QVERIFY(!bad.ok());
+    QVERIFY2(bad.errorString().contains(QLatin1String("rubric.txt")), qPrintable(bad.errorString()));
+    QVERIFY(!w.exportRubric(QStringLiteral("nobody"), 0, md).ok());
+
+    // The rubric pane's "compare" opens the diff of the two versions.
+    auto *pane = w.findChild<RubricPane *>(QStringLiteral("rubricPane"));
+    QVERIFY(pane);
+    emit pane->diffRequested(QStringLiteral("hypo"), 1, 2);
+    auto *dialog = w.findChild<RubricDiffDialog *>(QStringLiteral("rubricDiffDialog"));
+    QVERIFY(dialog);
+    QVERIFY2(dialog->text().contains(QStringLiteral("~ h1 reworded: “Sentences follow one another.” → "
+                                                    "“Sentences follow one another logically.”")),
+             qPrintable(dialog->text()));
+    dialog->close();
 }
 
 QTEST_MAIN(TestMainWindow)
