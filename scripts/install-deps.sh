@@ -6,7 +6,7 @@ set -euo pipefail
 
 packages=(
   # toolchain
-  build-essential cmake ninja-build pkg-config ccache
+  build-essential cmake ninja-build pkg-config ccache clang-format
   # Qt 6 (Widgets, Charts, Sql/SQLite, Network, Concurrent, Test, linguist tools, HTTP server for tests)
   qt6-base-dev qt6-base-dev-tools libqt6sql6-sqlite libqt6charts6-dev libqt6svg6-dev
   qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-httpserver-dev

@@ -6,8 +6,8 @@
 #include "dialogs/ImportDialog.h"
 #include "dialogs/RubricDiffDialog.h"
 #include "dialogs/SettingsDialog.h"
-#include "panes/AnnotatePane.h"
 #include "models/ScoreModel.h"
+#include "panes/AnnotatePane.h"
 #include "panes/CorrelationPane.h"
 #include "panes/DatasetPane.h"
 #include "panes/HeatmapPane.h"
@@ -20,14 +20,10 @@
 #include "util/Json.h"
 #include "widgets/MessageBar.h"
 
-#include <algorithm>
-
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QFileDialog>
-#include <QSaveFile>
-#include <QSplitter>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -35,9 +31,13 @@
 #include <QLocale>
 #include <QMenu>
 #include <QMenuBar>
+#include <QSaveFile>
+#include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace rubric {
 
@@ -56,10 +56,11 @@ MainWindow::MainWindow(QWidget *parent)
     m_nav->setFocusPolicy(Qt::NoFocus);
     m_nav->setFixedWidth(168);
     m_nav->setFrameShape(QFrame::NoFrame);
-    m_nav->setStyleSheet(QStringLiteral("QListWidget#paneList { background: palette(window); padding-top: 8px; }"
-                                        "QListWidget#paneList::item { padding: 8px 12px; border-radius: 4px; margin: 1px 6px; }"
-                                        "QListWidget#paneList::item:selected { background: palette(highlight); "
-                                        "color: palette(highlighted-text); }"));
+    m_nav->setStyleSheet(
+            QStringLiteral("QListWidget#paneList { background: palette(window); padding-top: 8px; }"
+                           "QListWidget#paneList::item { padding: 8px 12px; border-radius: 4px; margin: 1px 6px; }"
+                           "QListWidget#paneList::item:selected { background: palette(highlight); "
+                           "color: palette(highlighted-text); }"));
     m_stack->setObjectName(QStringLiteral("paneStack"));
     connect(m_nav, &QListWidget::currentRowChanged, this, [this](int row) {
         if (row < 0 || row >= m_panes.size())
@@ -316,10 +317,11 @@ void MainWindow::updateStatus()
         m_statusProject->setText(tr("No project open: File → Open Project… or New Project…"));
     } else {
         const QLocale locale;
-        m_statusProject->setText(tr("%1 · %2 items · %3 aspects · %4 judges")
-                                     .arg(QFileInfo(m_project->path()).fileName(), locale.toString(m_project->itemCount()))
-                                     .arg(m_project->aspects().size())
-                                     .arg(m_project->judges().size()));
+        m_statusProject->setText(
+                tr("%1 · %2 items · %3 aspects · %4 judges")
+                        .arg(QFileInfo(m_project->path()).fileName(), locale.toString(m_project->itemCount()))
+                        .arg(m_project->aspects().size())
+                        .arg(m_project->judges().size()));
     }
     const QString who = m_annotate ? m_annotate->annotator() : QString();
     m_statusAnnotator->setText(who.isEmpty() ? QString() : tr("Annotator: %1").arg(who));
@@ -327,9 +329,9 @@ void MainWindow::updateStatus()
 
 void MainWindow::onNew()
 {
-    const QString path = QFileDialog::getSaveFileName(this, tr("New Project"), Settings::string(Settings::Key::LastDirectory),
-                                                      tr("Rubric projects (*.rubric)"), nullptr,
-                                                      QFileDialog::DontConfirmOverwrite);
+    const QString path = QFileDialog::getSaveFileName(
+            this, tr("New Project"), Settings::string(Settings::Key::LastDirectory), tr("Rubric projects (*.rubric)"),
+            nullptr, QFileDialog::DontConfirmOverwrite);
     if (path.isEmpty())
         return;
     Settings::setValue(Settings::Key::LastDirectory, QFileInfo(path).absolutePath());
@@ -338,8 +340,9 @@ void MainWindow::onNew()
 
 void MainWindow::onOpen()
 {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open Project"), Settings::string(Settings::Key::LastDirectory),
-                                                      tr("Rubric projects (*.rubric);;All files (*)"));
+    const QString path
+            = QFileDialog::getOpenFileName(this, tr("Open Project"), Settings::string(Settings::Key::LastDirectory),
+                                           tr("Rubric projects (*.rubric);;All files (*)"));
     if (path.isEmpty())
         return;
     Settings::setValue(Settings::Key::LastDirectory, QFileInfo(path).absolutePath());
@@ -363,17 +366,18 @@ void MainWindow::onExport()
     if (!m_project)
         return;
     const QString base = QFileInfo(m_project->path()).completeBaseName() + QStringLiteral("-scores.csv");
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export Scores"), QFileInfo(m_project->path()).absoluteDir().filePath(base),
-        tr("CSV (*.csv);;JSON Lines (*.jsonl);;JSON (*.json)"));
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export Scores"),
+                                                      QFileInfo(m_project->path()).absoluteDir().filePath(base),
+                                                      tr("CSV (*.csv);;JSON Lines (*.jsonl);;JSON (*.json)"));
     if (path.isEmpty())
         return;
     auto r = ScoreExport::write(*m_project, path);
     if (!r)
         m_messages->showError(tr("Export failed: %1").arg(r.errorString()));
     else
-        m_messages->showMessage((r.value() == 1 ? tr("Exported the scores of 1 item to %1.").arg(path)
-                                                      : tr("Exported the scores of %1 items to %2.").arg(r.value()).arg(path)));
+        m_messages->showMessage((r.value() == 1
+                                         ? tr("Exported the scores of 1 item to %1.").arg(path)
+                                         : tr("Exported the scores of %1 items to %2.").arg(r.value()).arg(path)));
 }
 
 void MainWindow::updateChartAction()
@@ -401,9 +405,10 @@ void MainWindow::onExportChart()
     if (!m_project || !source)
         return;
     QString filter;
-    const QString suggested = QFileInfo(m_project->path()).absoluteDir().filePath(source->chartFileStem() + QStringLiteral(".png"));
-    QString path = QFileDialog::getSaveFileName(this, tr("Export Chart"), suggested, ChartExport::fileFilters().join(QStringLiteral(";;")),
-                                                &filter);
+    const QString suggested
+            = QFileInfo(m_project->path()).absoluteDir().filePath(source->chartFileStem() + QStringLiteral(".png"));
+    QString path = QFileDialog::getSaveFileName(this, tr("Export Chart"), suggested,
+                                                ChartExport::fileFilters().join(QStringLiteral(";;")), &filter);
     if (path.isEmpty())
         return;
     if (QFileInfo(path).suffix().isEmpty())
@@ -439,8 +444,9 @@ void MainWindow::onExportRubric(const QString &judge, int version)
 {
     if (!m_project)
         return;
-    const QString suggested = QFileInfo(m_project->path()).absoluteDir().filePath(
-            QStringLiteral("rubric-%1-v%2.md").arg(judge).arg(version));
+    const QString suggested = QFileInfo(m_project->path())
+                                      .absoluteDir()
+                                      .filePath(QStringLiteral("rubric-%1-v%2.md").arg(judge).arg(version));
     QString filter;
     QString path = QFileDialog::getSaveFileName(this, tr("Export Rubric"), suggested,
                                                 tr("Markdown (*.md);;JSON (*.json)"), &filter);

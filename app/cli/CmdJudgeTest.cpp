@@ -1,5 +1,4 @@
 #include "CliUtil.h"
-
 #include "judge/Provider.h"
 #include "runs/ConnectionTest.h"
 
@@ -11,15 +10,19 @@ namespace {
 int run(const QStringList &args, Io &io)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Send one scoring prompt to a judge endpoint and show what came back."));
-    parser.addOption({QStringLiteral("base-url"), QStringLiteral("Endpoint base, e.g. http://127.0.0.1:8000/v1."), QStringLiteral("URL")});
+    parser.setApplicationDescription(
+            QStringLiteral("Send one scoring prompt to a judge endpoint and show what came back."));
+    parser.addOption({QStringLiteral("base-url"), QStringLiteral("Endpoint base, e.g. http://127.0.0.1:8000/v1."),
+                      QStringLiteral("URL")});
     parser.addOption({QStringLiteral("model"), QStringLiteral("Model name."), QStringLiteral("M")});
-    parser.addOption({QStringLiteral("provider"), QStringLiteral("openai (default) or anthropic."), QStringLiteral("KIND"),
-                      QStringLiteral("openai")});
-    parser.addOption({QStringLiteral("api-key-env"), QStringLiteral("Environment variable holding the API key."), QStringLiteral("VAR")});
+    parser.addOption({QStringLiteral("provider"), QStringLiteral("openai (default) or anthropic."),
+                      QStringLiteral("KIND"), QStringLiteral("openai")});
+    parser.addOption({QStringLiteral("api-key-env"), QStringLiteral("Environment variable holding the API key."),
+                      QStringLiteral("VAR")});
     parser.addOption({QStringLiteral("prompt"), QStringLiteral("The prompt to send (default: a 1–5 rating question)."),
                       QStringLiteral("TEXT")});
-    parser.addOption({QStringLiteral("timeout-ms"), QStringLiteral("Per-request timeout."), QStringLiteral("MS"), QStringLiteral("60000")});
+    parser.addOption({QStringLiteral("timeout-ms"), QStringLiteral("Per-request timeout."), QStringLiteral("MS"),
+                      QStringLiteral("60000")});
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print JSON.")});
     if (auto rc = parse(parser, QStringLiteral("judge-test"), args, io))
         return *rc;
@@ -81,7 +84,8 @@ int run(const QStringList &args, Io &io)
     return 0;
 }
 
-const Registration reg({QStringLiteral("judge-test"), QStringLiteral("Send one call to a judge endpoint (answer, latency, tokens, logprobs)."),
+const Registration reg({QStringLiteral("judge-test"),
+                        QStringLiteral("Send one call to a judge endpoint (answer, latency, tokens, logprobs)."),
                         &run});
 
 } // namespace

@@ -1,5 +1,4 @@
 #include "CliUtil.h"
-
 #include "judge/Provider.h"
 #include "runs/Run.h"
 #include "runs/RunConfig.h"
@@ -34,7 +33,8 @@ bool applyProfileKey(ProviderProfile &p, const QString &key, const QString &valu
         p.pricePerMillionOut = value.toDouble(&ok);
     else {
         *error = QStringLiteral("unknown endpoint setting '%1' (known: base_url, model, provider, api_key_env, "
-                                "concurrency, price_in, price_out)").arg(key);
+                                "concurrency, price_in, price_out)")
+                         .arg(key);
         return false;
     }
     if (!ok)
@@ -44,10 +44,10 @@ bool applyProfileKey(ProviderProfile &p, const QString &key, const QString &valu
 
 QVariantMap estimateJson(const RunEstimate &e)
 {
-    return {{QStringLiteral("calls"), e.calls},       {QStringLiteral("calls_min"), e.callsMin},
-            {QStringLiteral("cached"), e.cached},     {QStringLiteral("tokens_in"), e.tokensIn},
+    return {{QStringLiteral("calls"), e.calls},          {QStringLiteral("calls_min"), e.callsMin},
+            {QStringLiteral("cached"), e.cached},        {QStringLiteral("tokens_in"), e.tokensIn},
             {QStringLiteral("tokens_out"), e.tokensOut}, {QStringLiteral("cost"), e.cost},
-            {QStringLiteral("exact"), e.exact},       {QStringLiteral("phases"), e.perPhase}};
+            {QStringLiteral("exact"), e.exact},          {QStringLiteral("phases"), e.perPhase}};
 }
 
 // --budget (per attempt, so also for a resumed run); false when it is not a positive amount.
@@ -117,7 +117,8 @@ int specFromOptions(const QCommandLineParser &parser, Io &io, RunSpec &spec)
             }
         if (key == QLatin1String("price.in") || key == QLatin1String("price.out")) {
             for (auto &rk : roleKeys)
-                rk.insert(key == QLatin1String("price.in") ? QStringLiteral("price_in") : QStringLiteral("price_out"), value);
+                rk.insert(key == QLatin1String("price.in") ? QStringLiteral("price_in") : QStringLiteral("price_out"),
+                          value);
             consumed = true;
         }
         if (!consumed)
@@ -152,12 +153,13 @@ int run(const QStringList &args, Io &io)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
-        "Run (or resume) a judge-building method and store its rubric and scores under --judge.\n"
-        "Endpoint roles: --base-url/--model set all three; --set generator.model=M, refiner.base_url=U, "
-        "evaluator.provider=anthropic … set one (also api_key_env, concurrency, price_in, price_out; "
-        "price.in/price.out for all). Other --set keys are method parameters (HypoEval: init_samples, "
-        "init_hypotheses, per_call, k, theta, alpha, a, b, w_hyp, w_max, refine_rounds, h_max, h_ev, seed, "
-        "merge=top|all, temperature, max_tokens; G-Eval: geval.temperature, geval.max_tokens, geval.top_logprobs)."));
+            "Run (or resume) a judge-building method and store its rubric and scores under --judge.\n"
+            "Endpoint roles: --base-url/--model set all three; --set generator.model=M, refiner.base_url=U, "
+            "evaluator.provider=anthropic … set one (also api_key_env, concurrency, price_in, price_out; "
+            "price.in/price.out for all). Other --set keys are method parameters (HypoEval: init_samples, "
+            "init_hypotheses, per_call, k, theta, alpha, a, b, w_hyp, w_max, refine_rounds, h_max, h_ev, seed, "
+            "merge=top|all, temperature, max_tokens; G-Eval: geval.temperature, geval.max_tokens, "
+            "geval.top_logprobs)."));
     const auto opt = [&](const char *name, const char *help, const char *value = nullptr, const char *def = nullptr) {
         if (value)
             parser.addOption({QString::fromLatin1(name), QString::fromLatin1(help), QString::fromLatin1(value),
@@ -191,10 +193,11 @@ int run(const QStringList &args, Io &io)
     if (resume) {
         if (!require(parser, QStringLiteral("judge"), io))
             return 2;
-        for (const char *own : {"method", "aspect", "base-url", "model", "provider", "api-key-env", "logprobs", "samples",
-                                "items", "literature", "set"})
+        for (const char *own : {"method", "aspect", "base-url", "model", "provider", "api-key-env", "logprobs",
+                                "samples", "items", "literature", "set"})
             if (parser.isSet(QString::fromLatin1(own))) {
-                io.err << "rubric run: --resume takes the run's configuration from the project; leave out --" << own << '\n';
+                io.err << "rubric run: --resume takes the run's configuration from the project; leave out --" << own
+                       << '\n';
                 return 2;
             }
     } else {
@@ -277,8 +280,8 @@ int run(const QStringList &args, Io &io)
         for (auto it = calls.begin(); it != calls.end(); ++it) {
             const QVariantMap c = it.value().toMap();
             io.out << "  " << it.key().leftJustified(16) << c.value(QStringLiteral("calls")).toInt() << " calls ("
-                   << c.value(QStringLiteral("sent")).toInt() << " sent, " << c.value(QStringLiteral("cache_hits")).toInt()
-                   << " cached)\n";
+                   << c.value(QStringLiteral("sent")).toInt() << " sent, "
+                   << c.value(QStringLiteral("cache_hits")).toInt() << " cached)\n";
         }
     }
     if (rc != 0)
@@ -286,7 +289,8 @@ int run(const QStringList &args, Io &io)
     return rc;
 }
 
-const Registration reg({QStringLiteral("run"), QStringLiteral("Build and run a judge (geval, hypoeval); resumable."), &run});
+const Registration reg({QStringLiteral("run"), QStringLiteral("Build and run a judge (geval, hypoeval); resumable."),
+                        &run});
 
 } // namespace
 } // namespace rubric::cli

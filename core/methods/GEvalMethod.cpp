@@ -45,7 +45,9 @@ Result<void> GEvalMethod::readParams()
             m_stepsMaxTokens = it.value().toString().toInt(&ok);
         else
             return makeError(tr("unknown G-Eval parameter '%1' (known: temperature, max_tokens, top_logprobs, "
-                                "steps_max_tokens)").arg(it.key()), {}, 0, QStringLiteral("set"));
+                                "steps_max_tokens)")
+                                     .arg(it.key()),
+                             {}, 0, QStringLiteral("set"));
         if (!ok)
             return makeError(tr("bad value '%1' for G-Eval parameter '%2'").arg(it.value().toString(), it.key()), {}, 0,
                              QStringLiteral("set"));
@@ -119,7 +121,8 @@ Rubric GEvalMethod::rubricFromSteps(const QStringList &steps, const QString &cal
     root.kind = CriterionKind::Aspect;
     root.text = m_ctx->aspect().name;
     root.definition = m_ctx->aspect().definition;
-    root.origin = {{QStringLiteral("method"), QStringLiteral("geval")}, {QStringLiteral("step"), QStringLiteral("aspect")}};
+    root.origin
+            = {{QStringLiteral("method"), QStringLiteral("geval")}, {QStringLiteral("step"), QStringLiteral("aspect")}};
     rubric.add(root);
     const QVariantMap templ = m_ctx->templatesUsed().value(QStringLiteral("geval_steps")).toMap();
     for (int i = 0; i < steps.size(); ++i) {
@@ -225,7 +228,8 @@ void GEvalMethod::start()
     m_ctx->submit(JudgeRole::Generator, QStringLiteral("steps"), {*req}, [this](const QVector<JudgeResponse> &rs) {
         const QStringList steps = answer::steps(rs.first().text());
         if (steps.isEmpty()) {
-            m_ctx->fail(tr("the generator's answer contained no evaluation steps: %1").arg(rs.first().text().left(200)));
+            m_ctx->fail(
+                    tr("the generator's answer contained no evaluation steps: %1").arg(rs.first().text().left(200)));
             return;
         }
         Rubric rubric = rubricFromSteps(steps, rs.first().cacheKey);
@@ -296,8 +300,13 @@ void GEvalMethod::onChunkAnswered(const QVector<JudgeResponse> &responses)
             } else {
                 for (int c = 0; c < r.choices.size(); ++c) {
                     const ParsedAnswer one = AnswerParser::parseScore(r.choices[c].text);
-                    rows.append({itemId, key, c, one.ok ? one.score : std::numeric_limits<double>::quiet_NaN(),
-                                 one.ok ? QStringLiteral("ok") : QStringLiteral("unparsed"), r.choices[c].text, {},
+                    rows.append({itemId,
+                                 key,
+                                 c,
+                                 one.ok ? one.score : std::numeric_limits<double>::quiet_NaN(),
+                                 one.ok ? QStringLiteral("ok") : QStringLiteral("unparsed"),
+                                 r.choices[c].text,
+                                 {},
                                  r.cacheKey});
                 }
             }
@@ -311,8 +320,14 @@ void GEvalMethod::onChunkAnswered(const QVector<JudgeResponse> &responses)
                     sum += one.score;
                     ++n;
                 }
-                rows.append({itemId, key, s, one.ok ? one.score : std::numeric_limits<double>::quiet_NaN(),
-                             one.ok ? QStringLiteral("ok") : QStringLiteral("unparsed"), r.text(), {}, r.cacheKey});
+                rows.append({itemId,
+                             key,
+                             s,
+                             one.ok ? one.score : std::numeric_limits<double>::quiet_NaN(),
+                             one.ok ? QStringLiteral("ok") : QStringLiteral("unparsed"),
+                             r.text(),
+                             {},
+                             r.cacheKey});
             }
             if (n > 0)
                 score = sum / n;

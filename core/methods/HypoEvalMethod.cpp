@@ -8,9 +8,9 @@
 #include "store/Project.h"
 
 #include <QCoreApplication>
-#include <QSet>
 #include <QDir>
 #include <QFile>
+#include <QSet>
 
 #include <cmath>
 
@@ -23,10 +23,13 @@ JudgeRole roleOf(HypoTask::Kind kind)
 {
     switch (kind) {
     case HypoTask::Kind::RefineData:
-    case HypoTask::Kind::RefineLiterature: return JudgeRole::Refiner;
-    case HypoTask::Kind::Score: return JudgeRole::Evaluator;
+    case HypoTask::Kind::RefineLiterature:
+        return JudgeRole::Refiner;
+    case HypoTask::Kind::Score:
+        return JudgeRole::Evaluator;
     case HypoTask::Kind::Generate:
-    case HypoTask::Kind::Redundancy: break;
+    case HypoTask::Kind::Redundancy:
+        break;
     }
     return JudgeRole::Generator;
 }
@@ -58,7 +61,8 @@ Result<void> HypoEvalMethod::readParams()
         const QDir d(dir);
         if (!d.exists())
             return makeError(tr("no literature folder '%1'").arg(dir), {}, 0, QStringLiteral("literature"));
-        const QStringList files = d.entryList({QStringLiteral("*.txt"), QStringLiteral("*.md")}, QDir::Files, QDir::Name);
+        const QStringList files
+                = d.entryList({QStringLiteral("*.txt"), QStringLiteral("*.md")}, QDir::Files, QDir::Name);
         if (files.isEmpty())
             return makeError(tr("the literature folder '%1' has no .txt or .md files").arg(dir), {}, 0,
                              QStringLiteral("literature"));
@@ -174,7 +178,8 @@ Result<RunEstimate> HypoEvalMethod::estimate()
         // on the answers (which samples are predicted wrongly, which pairs are redundant).
         const qint64 train = m_ctx->trainItems().size();
         if (train < 2)
-            return makeError(tr("HypoEval needs at least 2 human-scored training items"), {}, 0, QStringLiteral("items"));
+            return makeError(tr("HypoEval needs at least 2 human-scored training items"), {}, 0,
+                             QStringLiteral("items"));
         const qint64 init = std::min<qint64>(m_params.initSamples, train);
         const qint64 update = train - init;
         const bool lit = !m_literature.isEmpty();
@@ -184,23 +189,29 @@ Result<RunEstimate> HypoEvalMethod::estimate()
         const auto pairs = [](qint64 n) { return n * (n - 1) / 2; };
         const qint64 minBank = std::min<qint64>(m_params.initHypotheses, m_params.hMax);
         QVariantMap phases;
-        struct Phase { const char *name; qint64 min, max, in, out; };
+        struct Phase
+        {
+            const char *name;
+            qint64 min, max, in, out;
+        };
         const qint64 scoreIn = 700, genIn = 3000, out = 300; // typical prompt/answer sizes in tokens (inferred)
         const Phase list[] = {
-            {"init", 1, 1, genIn, 800},
-            {"init-score", init * m_params.initHypotheses, init * m_params.initHypotheses, scoreIn, out},
-            {"update", update * std::min(m_params.topK, m_params.initHypotheses), update * m_params.topK, scoreIn, out},
-            {"wrong-generate", 0, events, genIn, 800},
-            {"refine", 0, events * refines, genIn, 800},
-            {"wrong-score", 0, events * m_params.hypothesesPerCall * m_params.wMax, scoreIn, out},
-            {"literature-only", lit ? 1 : 0, lit ? 1 : 0, genIn, 800},
-            {"redundancy", pairs(minBank), pairs(dataBank) + pairs(litBank) + dataBank * litBank / 2, 400, 120},
-            // selection re-asks many (hypothesis, item) pairs already scored: those come from
-            // the cache, so its lower bound of new calls is 0
-            {"selection", 0, (dataBank / (lit ? 2 : 1) + litBank) * train, scoreIn, out},
+                {"init", 1, 1, genIn, 800},
+                {"init-score", init * m_params.initHypotheses, init * m_params.initHypotheses, scoreIn, out},
+                {"update", update * std::min(m_params.topK, m_params.initHypotheses), update * m_params.topK, scoreIn,
+                 out},
+                {"wrong-generate", 0, events, genIn, 800},
+                {"refine", 0, events * refines, genIn, 800},
+                {"wrong-score", 0, events * m_params.hypothesesPerCall * m_params.wMax, scoreIn, out},
+                {"literature-only", lit ? 1 : 0, lit ? 1 : 0, genIn, 800},
+                {"redundancy", pairs(minBank), pairs(dataBank) + pairs(litBank) + dataBank * litBank / 2, 400, 120},
+                // selection re-asks many (hypothesis, item) pairs already scored: those come from
+                // the cache, so its lower bound of new calls is 0
+                {"selection", 0, (dataBank / (lit ? 2 : 1) + litBank) * train, scoreIn, out},
         };
         for (const Phase &p : list) {
-            phases.insert(QString::fromLatin1(p.name), QVariantMap{{QStringLiteral("min"), p.min}, {QStringLiteral("max"), p.max}});
+            phases.insert(QString::fromLatin1(p.name),
+                          QVariantMap{{QStringLiteral("min"), p.min}, {QStringLiteral("max"), p.max}});
             e.calls += int(p.max);
             e.callsMin += int(p.min);
             e.tokensIn += p.max * p.in;
@@ -311,10 +322,11 @@ void HypoEvalMethod::onBatchAnswered(const QVector<HypoTask> &tasks, const QVect
             if (p.ok && p.score >= m_params.scaleMin && p.score <= m_params.scaleMax)
                 a.score = p.score;
             if (t.phase == QLatin1String("selection"))
-                m_selectionScores.insert(t.hypothesisKey + QLatin1Char('|') + t.itemId,
-                                         CriterionScore{t.itemId, t.hypothesisKey, 0, a.score,
-                                                        std::isnan(a.score) ? QStringLiteral("unparsed") : QStringLiteral("ok"),
-                                                        text, answer::reasoningBeforeScore(text), responses[i].cacheKey});
+                m_selectionScores.insert(
+                        t.hypothesisKey + QLatin1Char('|') + t.itemId,
+                        CriterionScore{t.itemId, t.hypothesisKey, 0, a.score,
+                                       std::isnan(a.score) ? QStringLiteral("unparsed") : QStringLiteral("ok"), text,
+                                       answer::reasoningBeforeScore(text), responses[i].cacheKey});
             break;
         }
         case HypoTask::Kind::Redundancy:
@@ -352,14 +364,16 @@ void HypoEvalMethod::savePreparedRubric()
         c.enabled = h.selected;
         c.origin = h.origin;
         c.origin.insert(QStringLiteral("method"), QStringLiteral("hypoeval"));
-        c.stats = {{QStringLiteral("reward"), h.reward},
-                   {QStringLiteral("reward_history"), h.rewardHistory},
-                   {QStringLiteral("samples_seen"), int(h.seen.size())},
-                   {QStringLiteral("train_pearson"), std::isnan(h.trainPearson) ? QVariant() : QVariant(h.trainPearson)},
-                   {QStringLiteral("train_spearman"), std::isnan(h.trainSpearman) ? QVariant() : QVariant(h.trainSpearman)},
-                   {QStringLiteral("in_bank"), h.inBank},
-                   {QStringLiteral("selected_rank"), selected.indexOf(h.key) + 1},
-                   {QStringLiteral("dropped_because"), h.droppedBecause}};
+        c.stats = {
+                {QStringLiteral("reward"), h.reward},
+                {QStringLiteral("reward_history"), h.rewardHistory},
+                {QStringLiteral("samples_seen"), int(h.seen.size())},
+                {QStringLiteral("train_pearson"), std::isnan(h.trainPearson) ? QVariant() : QVariant(h.trainPearson)},
+                {QStringLiteral("train_spearman"),
+                 std::isnan(h.trainSpearman) ? QVariant() : QVariant(h.trainSpearman)},
+                {QStringLiteral("in_bank"), h.inBank},
+                {QStringLiteral("selected_rank"), selected.indexOf(h.key) + 1},
+                {QStringLiteral("dropped_because"), h.droppedBecause}};
         rubric.add(c);
     }
     // Alignment of the selected set on the train split: Pearson of the averaged scores.
@@ -380,13 +394,14 @@ void HypoEvalMethod::savePreparedRubric()
         }
     }
     const double alignment = stats::pearson(x, y);
-    auto saved = m_ctx->store().saveVersion(m_ctx->spec().judge, rubric,
-                                            tr("HypoEval bank of %1, %2 selected — alignment: Pearson of the selected hypotheses' mean score "
-                                               "with the human scores on the train split, n = %3")
-                                                .arg(m_algo->hypotheses().size())
-                                                .arg(selected.size())
-                                                .arg(x.size()),
-                                            std::isnan(alignment) ? std::nullopt : std::optional<double>(alignment));
+    auto saved = m_ctx->store().saveVersion(
+            m_ctx->spec().judge, rubric,
+            tr("HypoEval bank of %1, %2 selected — alignment: Pearson of the selected hypotheses' mean score "
+               "with the human scores on the train split, n = %3")
+                    .arg(m_algo->hypotheses().size())
+                    .arg(selected.size())
+                    .arg(x.size()),
+            std::isnan(alignment) ? std::nullopt : std::optional<double>(alignment));
     if (!saved) {
         m_ctx->fail(saved.errorString());
         return;

@@ -29,13 +29,20 @@ Alignment alignment(RunContext &ctx)
         a.pearson = stats::pearson(x, y);
     QString split;
     switch (ctx.spec().items) {
-    case SplitFilter::Test: split = QCoreApplication::translate("Rescore", "the test split"); break;
-    case SplitFilter::Train: split = QCoreApplication::translate("Rescore", "the train split"); break;
-    case SplitFilter::All: split = QCoreApplication::translate("Rescore", "all items"); break;
+    case SplitFilter::Test:
+        split = QCoreApplication::translate("Rescore", "the test split");
+        break;
+    case SplitFilter::Train:
+        split = QCoreApplication::translate("Rescore", "the train split");
+        break;
+    case SplitFilter::All:
+        split = QCoreApplication::translate("Rescore", "all items");
+        break;
     }
-    a.basis = QCoreApplication::translate("Rescore", "alignment: Pearson of the judge score with the human scores on %1, n = %2")
-                  .arg(split)
-                  .arg(a.n);
+    a.basis = QCoreApplication::translate("Rescore",
+                                          "alignment: Pearson of the judge score with the human scores on %1, n = %2")
+                      .arg(split)
+                      .arg(a.n);
     return a;
 }
 

@@ -18,8 +18,8 @@ namespace rescore {
 struct Alignment
 {
     double pearson = std::numeric_limits<double>::quiet_NaN();
-    int n = 0;         ///< target items with both a judge and a human score
-    QString basis;     ///< e.g. "Pearson with the human scores on the test split, n = 40"
+    int n = 0;     ///< target items with both a judge and a human score
+    QString basis; ///< e.g. "Pearson with the human scores on the test split, n = 40"
 };
 
 /// Pearson of the judge's aggregated scores with the human scores on the run's target items

@@ -16,16 +16,16 @@ struct ConnectionTestResult
 {
     bool ok = false;
     QString answer;
-    QString error;        ///< the engine's reason: "HTTP 400: <server message>", a network error …
-    int httpStatus = 0;   ///< 0 when no HTTP answer came (closed port, timeout)
+    QString error;      ///< the engine's reason: "HTTP 400: <server message>", a network error …
+    int httpStatus = 0; ///< 0 when no HTTP answer came (closed port, timeout)
     double latencyMs = 0;
     int retries = 0;
     int tokensIn = 0;
     int tokensOut = 0;
-    bool logprobs = false; ///< the answer carried top_logprobs
-    bool scored = false;   ///< a 1–5 score could be read from the answer
+    bool logprobs = false;                                   ///< the answer carried top_logprobs
+    bool scored = false;                                     ///< a 1–5 score could be read from the answer
     double score = std::numeric_limits<double>::quiet_NaN(); ///< NaN unless scored
-    QString scoreMethod;   ///< AnswerParser::methodName of how it was read
+    QString scoreMethod;                                     ///< AnswerParser::methodName of how it was read
     QString scoreError;
 };
 

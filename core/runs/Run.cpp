@@ -30,8 +30,8 @@ Result<void> Run::setUp()
     if (m_method)
         return {};
     if (!methods().contains(m_spec.method))
-        return makeError(tr("unknown method '%1' (known: %2)").arg(m_spec.method, methods().join(QStringLiteral(", "))), {}, 0,
-                         QStringLiteral("method"));
+        return makeError(tr("unknown method '%1' (known: %2)").arg(m_spec.method, methods().join(QStringLiteral(", "))),
+                         {}, 0, QStringLiteral("method"));
     if (m_spec.judge.trimmed().isEmpty())
         return makeError(tr("a run needs a judge name"), {}, 0, QStringLiteral("judge"));
     if (const auto existing = m_project->judge(m_spec.judge); existing && existing->method != m_spec.method)
@@ -69,7 +69,7 @@ Result<void> Run::start()
     const QVariantMap previous = m_ctx->store().runConfig(s.judge);
     if (previous.contains(QStringLiteral("aspect")) && previous.value(QStringLiteral("aspect")).toString() != s.aspect)
         return makeError(tr("judge '%1' was run for aspect '%2'; use another judge name for '%3'")
-                             .arg(s.judge, previous.value(QStringLiteral("aspect")).toString(), s.aspect),
+                                 .arg(s.judge, previous.value(QStringLiteral("aspect")).toString(), s.aspect),
                          {}, 0, QStringLiteral("aspect"));
     config.insert(QStringLiteral("attempts"), previous.value(QStringLiteral("attempts")).toInt() + 1);
     m_summary = config;
@@ -117,7 +117,8 @@ void Run::onCompleted(const QVariantMap &methodSummary)
     if (const int missing = methodSummary.value(QStringLiteral("missing")).toInt(); missing > 0)
         (void)m_project->addIssue(QStringLiteral("run"),
                                   tr("%n item(s) got no score: the judge's answers could not be read "
-                                     "(see the criterion scores' parse status)", nullptr, missing),
+                                     "(see the criterion scores' parse status)",
+                                     nullptr, missing),
                                   m_spec.judge);
     emit finished(true, {});
 }

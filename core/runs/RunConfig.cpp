@@ -18,7 +18,9 @@ QString tr(const char *text)
 
 QString itemsName(SplitFilter f)
 {
-    return f == SplitFilter::Test ? QStringLiteral("test") : f == SplitFilter::Train ? QStringLiteral("train") : QStringLiteral("all");
+    return f == SplitFilter::Test    ? QStringLiteral("test")
+           : f == SplitFilter::Train ? QStringLiteral("train")
+                                     : QStringLiteral("all");
 }
 
 std::optional<SplitFilter> itemsFromName(const QString &name)
@@ -54,13 +56,15 @@ Result<ProviderProfile> profileFromMap(const QVariantMap &m, const QString &role
     ProviderProfile p;
     const QString field = role + QStringLiteral(".");
     if (m.value(QStringLiteral("base_url")).toString().isEmpty())
-        return makeError(tr("the stored run has no base URL for the %1").arg(role), {}, 0, field + QStringLiteral("base_url"));
+        return makeError(tr("the stored run has no base URL for the %1").arg(role), {}, 0,
+                         field + QStringLiteral("base_url"));
     if (m.value(QStringLiteral("model")).toString().isEmpty())
-        return makeError(tr("the stored run has no model for the %1").arg(role), {}, 0, field + QStringLiteral("model"));
+        return makeError(tr("the stored run has no model for the %1").arg(role), {}, 0,
+                         field + QStringLiteral("model"));
     const auto kind = Provider::kindFromName(m.value(QStringLiteral("provider"), QStringLiteral("openai")).toString());
     if (!kind)
         return makeError(tr("the stored run names an unknown provider '%1' for the %2")
-                             .arg(m.value(QStringLiteral("provider")).toString(), role),
+                                 .arg(m.value(QStringLiteral("provider")).toString(), role),
                          {}, 0, field + QStringLiteral("provider"));
     p.kind = *kind;
     p.name = m.value(QStringLiteral("name"), role).toString();
@@ -76,7 +80,8 @@ Result<ProviderProfile> profileFromMap(const QVariantMap &m, const QString &role
     p.timeoutMs = m.value(QStringLiteral("timeout_ms"), p.timeoutMs).toInt();
     p.maxRetries = m.value(QStringLiteral("max_retries"), p.maxRetries).toInt();
     if (p.concurrency < 1)
-        return makeError(tr("the stored run has a bad concurrency for the %1").arg(role), {}, 0, field + QStringLiteral("concurrency"));
+        return makeError(tr("the stored run has a bad concurrency for the %1").arg(role), {}, 0,
+                         field + QStringLiteral("concurrency"));
     return p;
 }
 
@@ -100,15 +105,15 @@ Result<RunSpec> fromConfig(const QString &judge, const QVariantMap &c)
     s.judge = judge;
     s.method = c.value(QStringLiteral("method")).toString();
     if (s.method.isEmpty())
-        return makeError(tr("judge '%1' has no stored run configuration (imported scores cannot be re-run)").arg(judge), {}, 0,
-                         QStringLiteral("method"));
+        return makeError(tr("judge '%1' has no stored run configuration (imported scores cannot be re-run)").arg(judge),
+                         {}, 0, QStringLiteral("method"));
     s.aspect = c.value(QStringLiteral("aspect")).toString();
     if (s.aspect.isEmpty())
         return makeError(tr("the stored run of '%1' names no aspect").arg(judge), {}, 0, QStringLiteral("aspect"));
     const auto items = itemsFromName(c.value(QStringLiteral("items"), QStringLiteral("test")).toString());
     if (!items)
         return makeError(tr("the stored run of '%1' has an unknown item set '%2'")
-                             .arg(judge, c.value(QStringLiteral("items")).toString()),
+                                 .arg(judge, c.value(QStringLiteral("items")).toString()),
                          {}, 0, QStringLiteral("items"));
     s.items = *items;
     s.logprobs = c.value(QStringLiteral("logprobs"), false).toBool();

@@ -17,18 +17,18 @@ enum class JudgeRole { Generator, Refiner, Evaluator };
 /// that it continues the same run.
 struct RunSpec
 {
-    QString judge;                 ///< the run's (judge's) name in the project
-    QString method;                ///< "geval" or "hypoeval"
+    QString judge;  ///< the run's (judge's) name in the project
+    QString method; ///< "geval" or "hypoeval"
     QString aspect;
     ProviderProfile evaluator;
-    ProviderProfile generator;     ///< defaults to the evaluator
-    ProviderProfile refiner;       ///< defaults to the generator
+    ProviderProfile generator;             ///< defaults to the evaluator
+    ProviderProfile refiner;               ///< defaults to the generator
     SplitFilter items = SplitFilter::Test; ///< which items get a judge score
-    bool logprobs = false;         ///< G-Eval: ask for top_logprobs and weight the scale
-    int samples = 20;              ///< G-Eval without logprobs: samples per item
-    QString literatureDir;         ///< HypoEval: folder of literature summaries (*.txt, *.md)
-    QVariantMap settings;          ///< --set KEY=VALUE pairs (method parameters)
-    double budget = 0;             ///< cost cap of this attempt in the profiles' currency; 0 = none
+    bool logprobs = false;                 ///< G-Eval: ask for top_logprobs and weight the scale
+    int samples = 20;                      ///< G-Eval without logprobs: samples per item
+    QString literatureDir;                 ///< HypoEval: folder of literature summaries (*.txt, *.md)
+    QVariantMap settings;                  ///< --set KEY=VALUE pairs (method parameters)
+    double budget = 0;                     ///< cost cap of this attempt in the profiles' currency; 0 = none
 };
 
 /// What a run will cost before it starts: calls that are not in the cache yet, approximate
@@ -51,9 +51,9 @@ struct RunEstimate
 struct RunProgress
 {
     QString phase;
-    int done = 0;      ///< answered judge calls (cache hits included)
-    int total = 0;     ///< calls known so far
-    int sent = 0;      ///< HTTP requests made
+    int done = 0;  ///< answered judge calls (cache hits included)
+    int total = 0; ///< calls known so far
+    int sent = 0;  ///< HTTP requests made
     int cacheHits = 0;
     qint64 tokens = 0;
     double cost = 0;

@@ -38,9 +38,10 @@ QVector<RubricVersionInfo> RubricStore::versions(const QString &judge) const
     QVector<RubricVersionInfo> out;
     QSqlQuery q(m_project->database());
     q.setForwardOnly(true);
-    if (!sql::exec(q, QStringLiteral("SELECT v.version, v.aspect, v.method, v.created_at, v.note, v.alignment "
-                                     "FROM rubric_versions v JOIN runs r ON r.id = v.run_id WHERE r.name = ? "
-                                     "ORDER BY v.version"),
+    if (!sql::exec(q,
+                   QStringLiteral("SELECT v.version, v.aspect, v.method, v.created_at, v.note, v.alignment "
+                                  "FROM rubric_versions v JOIN runs r ON r.id = v.run_id WHERE r.name = ? "
+                                  "ORDER BY v.version"),
                    {judge}))
         return out;
     while (q.next()) {
@@ -60,8 +61,9 @@ QVector<RubricVersionInfo> RubricStore::versions(const QString &judge) const
 int RubricStore::latestVersion(const QString &judge) const
 {
     QSqlQuery q(m_project->database());
-    if (sql::exec(q, QStringLiteral("SELECT MAX(v.version) FROM rubric_versions v JOIN runs r ON r.id = v.run_id "
-                                    "WHERE r.name = ?"),
+    if (sql::exec(q,
+                  QStringLiteral("SELECT MAX(v.version) FROM rubric_versions v JOIN runs r ON r.id = v.run_id "
+                                 "WHERE r.name = ?"),
                   {judge})
         && q.next())
         return q.value(0).toInt();
@@ -77,11 +79,12 @@ QVector<Criterion> RubricStore::criteria(const QString &judge, int version) cons
         return out;
     QSqlQuery q(m_project->database());
     q.setForwardOnly(true);
-    if (!sql::exec(q, QStringLiteral("SELECT c.key, c.parent_key, c.kind, c.text, c.definition, c.enabled, c.weight, "
-                                     "c.position, c.origin, c.stats FROM criteria c "
-                                     "JOIN rubric_versions v ON v.id = c.rubric_version_id "
-                                     "JOIN runs r ON r.id = v.run_id WHERE r.name = ? AND v.version = ? "
-                                     "ORDER BY c.position, c.id"),
+    if (!sql::exec(q,
+                   QStringLiteral("SELECT c.key, c.parent_key, c.kind, c.text, c.definition, c.enabled, c.weight, "
+                                  "c.position, c.origin, c.stats FROM criteria c "
+                                  "JOIN rubric_versions v ON v.id = c.rubric_version_id "
+                                  "JOIN runs r ON r.id = v.run_id WHERE r.name = ? AND v.version = ? "
+                                  "ORDER BY c.position, c.id"),
                    {judge, version}))
         return out;
     while (q.next()) {
@@ -133,8 +136,9 @@ Result<int> RubricStore::saveVersion(const QString &judge, const Rubric &rubric,
         const qint64 run = q.value(0).toLongLong();
         QVariant parent(QMetaType(QMetaType::LongLong));
         int version = 1;
-        if (auto e = sql::exec(q, QStringLiteral("SELECT id, version FROM rubric_versions WHERE run_id = ? "
-                                                 "ORDER BY version DESC LIMIT 1"),
+        if (auto e = sql::exec(q,
+                               QStringLiteral("SELECT id, version FROM rubric_versions WHERE run_id = ? "
+                                              "ORDER BY version DESC LIMIT 1"),
                                {run});
             !e)
             return e;
@@ -142,10 +146,12 @@ Result<int> RubricStore::saveVersion(const QString &judge, const Rubric &rubric,
             parent = q.value(0);
             version = q.value(1).toInt() + 1;
         }
-        if (auto e = sql::exec(q, QStringLiteral("INSERT INTO rubric_versions(run_id, aspect, method, version, parent_id, "
-                                                 "note, alignment, created_at) VALUES(?, ?, ?, ?, ?, COALESCE(?, ''), ?, ?)"),
-                               {run, rubric.aspect(), rubric.method(), version, parent, note,
-                                alignment ? QVariant(*alignment) : QVariant(QMetaType(QMetaType::Double)), now()});
+        if (auto e
+            = sql::exec(q,
+                        QStringLiteral("INSERT INTO rubric_versions(run_id, aspect, method, version, parent_id, "
+                                       "note, alignment, created_at) VALUES(?, ?, ?, ?, ?, COALESCE(?, ''), ?, ?)"),
+                        {run, rubric.aspect(), rubric.method(), version, parent, note,
+                         alignment ? QVariant(*alignment) : QVariant(QMetaType(QMetaType::Double)), now()});
             !e)
             return e;
         const qint64 versionId = q.lastInsertId().toLongLong();
@@ -159,14 +165,17 @@ Result<int> RubricStore::saveVersion(const QString &judge, const Rubric &rubric,
         }
         for (const Criterion &c : rubric.criteria()) {
             if (!c.parentKey.isEmpty() && !keys.contains(c.parentKey))
-                return makeError(tr("criterion '%1' names a parent '%2' that is not in the rubric").arg(c.key, c.parentKey),
-                                 {}, 0, QStringLiteral("parent"));
-            if (auto e = sql::exec(q, QStringLiteral("INSERT INTO criteria(rubric_version_id, key, parent_key, kind, text, "
-                                                     "definition, enabled, weight, position, origin, stats) "
-                                                     "VALUES(?, ?, COALESCE(?, ''), ?, COALESCE(?, ''), COALESCE(?, ''), ?, ?, ?, ?, ?)"),
-                                   {versionId, c.key, c.parentKey, criterionKindName(c.kind), c.text, c.definition,
-                                    c.enabled ? 1 : 0, c.weight, c.position, json::stringify(c.origin),
-                                    json::stringify(c.stats)});
+                return makeError(
+                        tr("criterion '%1' names a parent '%2' that is not in the rubric").arg(c.key, c.parentKey), {},
+                        0, QStringLiteral("parent"));
+            if (auto e = sql::exec(
+                        q,
+                        QStringLiteral(
+                                "INSERT INTO criteria(rubric_version_id, key, parent_key, kind, text, "
+                                "definition, enabled, weight, position, origin, stats) "
+                                "VALUES(?, ?, COALESCE(?, ''), ?, COALESCE(?, ''), COALESCE(?, ''), ?, ?, ?, ?, ?)"),
+                        {versionId, c.key, c.parentKey, criterionKindName(c.kind), c.text, c.definition,
+                         c.enabled ? 1 : 0, c.weight, c.position, json::stringify(c.origin), json::stringify(c.stats)});
                 !e)
                 return e;
         }
@@ -183,15 +192,19 @@ Result<void> RubricStore::setAlignment(const QString &judge, int version, double
 {
     QSqlQuery q(m_project->database());
     auto r = basis.isEmpty()
-        ? sql::exec(q, QStringLiteral("UPDATE rubric_versions SET alignment = ? WHERE version = ? AND "
-                                      "run_id = (SELECT id FROM runs WHERE name = ?)"),
-                    {sql::nullableDouble(alignment), version, judge})
-        : sql::exec(q, QStringLiteral("UPDATE rubric_versions SET alignment = ?, note = CASE WHEN note = '' THEN ? "
-                                      "ELSE note || ' — ' || ? END WHERE version = ? AND "
-                                      "run_id = (SELECT id FROM runs WHERE name = ?)"),
-                    {sql::nullableDouble(alignment), basis, basis, version, judge});
+                     ? sql::exec(q,
+                                 QStringLiteral("UPDATE rubric_versions SET alignment = ? WHERE version = ? AND "
+                                                "run_id = (SELECT id FROM runs WHERE name = ?)"),
+                                 {sql::nullableDouble(alignment), version, judge})
+                     : sql::exec(q,
+                                 QStringLiteral(
+                                         "UPDATE rubric_versions SET alignment = ?, note = CASE WHEN note = '' THEN ? "
+                                         "ELSE note || ' — ' || ? END WHERE version = ? AND "
+                                         "run_id = (SELECT id FROM runs WHERE name = ?)"),
+                                 {sql::nullableDouble(alignment), basis, basis, version, judge});
     if (r && q.numRowsAffected() != 1)
-        return makeError(tr("judge '%1' has no rubric version %2").arg(judge).arg(version), {}, 0, QStringLiteral("version"));
+        return makeError(tr("judge '%1' has no rubric version %2").arg(judge).arg(version), {}, 0,
+                         QStringLiteral("version"));
     if (r)
         emit m_project->judgesChanged(judge);
     return r;
@@ -202,10 +215,11 @@ QVector<CriterionScore> RubricStore::sampleScores(const QString &judge) const
     QVector<CriterionScore> out;
     QSqlQuery q(m_project->database());
     q.setForwardOnly(true);
-    if (!sql::exec(q, QStringLiteral("SELECT i.ext_id, s.criterion_key, s.sample, s.score, s.parse_status, s.raw, "
-                                     "s.reasoning, s.call_key FROM criterion_scores s JOIN runs r ON r.id = s.run_id "
-                                     "JOIN items i ON i.id = s.item_id WHERE r.name = ? "
-                                     "ORDER BY i.position, s.criterion_key, s.sample"),
+    if (!sql::exec(q,
+                   QStringLiteral("SELECT i.ext_id, s.criterion_key, s.sample, s.score, s.parse_status, s.raw, "
+                                  "s.reasoning, s.call_key FROM criterion_scores s JOIN runs r ON r.id = s.run_id "
+                                  "JOIN items i ON i.id = s.item_id WHERE r.name = ? "
+                                  "ORDER BY i.position, s.criterion_key, s.sample"),
                    {judge}))
         return out;
     while (q.next()) {
@@ -271,17 +285,19 @@ Result<void> RubricStore::writeCriterionScores(const QString &judge, const QVect
             return makeError(tr("no judge named '%1'").arg(judge), {}, 0, QStringLiteral("judge"));
         const qint64 run = q.value(0).toLongLong();
         for (const CriterionScore &s : rows) {
-            if (auto e = sql::exec(q, QStringLiteral("INSERT INTO criterion_scores(run_id, item_id, criterion_key, sample, "
-                                                     "score, parse_status, raw, reasoning, call_key) "
-                                                     "SELECT ?, id, ?, ?, ?, ?, COALESCE(?, ''), COALESCE(?, ''), COALESCE(?, '') "
-                                                     "FROM items WHERE ext_id = ? "
-                                                     "ON CONFLICT(run_id, item_id, criterion_key, sample) DO UPDATE SET "
-                                                     "score = excluded.score, parse_status = excluded.parse_status, "
-                                                     "raw = excluded.raw, reasoning = excluded.reasoning, "
-                                                     "call_key = excluded.call_key"),
-                                   {run, s.criterionKey, s.sample, sql::nullableDouble(s.score),
-                                    s.parseStatus.isEmpty() ? QStringLiteral("ok") : s.parseStatus, s.raw, s.reasoning,
-                                    s.callKey, s.itemId});
+            if (auto e = sql::exec(
+                        q,
+                        QStringLiteral("INSERT INTO criterion_scores(run_id, item_id, criterion_key, sample, "
+                                       "score, parse_status, raw, reasoning, call_key) "
+                                       "SELECT ?, id, ?, ?, ?, ?, COALESCE(?, ''), COALESCE(?, ''), COALESCE(?, '') "
+                                       "FROM items WHERE ext_id = ? "
+                                       "ON CONFLICT(run_id, item_id, criterion_key, sample) DO UPDATE SET "
+                                       "score = excluded.score, parse_status = excluded.parse_status, "
+                                       "raw = excluded.raw, reasoning = excluded.reasoning, "
+                                       "call_key = excluded.call_key"),
+                        {run, s.criterionKey, s.sample, sql::nullableDouble(s.score),
+                         s.parseStatus.isEmpty() ? QStringLiteral("ok") : s.parseStatus, s.raw, s.reasoning, s.callKey,
+                         s.itemId});
                 !e)
                 return e;
             if (q.numRowsAffected() != 1)
@@ -297,8 +313,9 @@ Result<void> RubricStore::writeCriterionScores(const QString &judge, const QVect
 Result<void> RubricStore::clearCriterionScores(const QString &judge)
 {
     QSqlQuery q(m_project->database());
-    auto r = sql::exec(q, QStringLiteral("DELETE FROM criterion_scores WHERE run_id = (SELECT id FROM runs WHERE name = ?)"),
-                       {judge});
+    auto r = sql::exec(
+            q, QStringLiteral("DELETE FROM criterion_scores WHERE run_id = (SELECT id FROM runs WHERE name = ?)"),
+            {judge});
     if (r)
         emit m_project->judgesChanged(judge);
     return r;
@@ -319,9 +336,11 @@ Result<int> RubricStore::pruneCriterionScores(const QString &judge,
             return makeError(tr("no judge named '%1'").arg(judge), {}, 0, QStringLiteral("judge"));
         const qint64 run = q.value(0).toLongLong();
         for (const CriterionScore &s : std::as_const(drop))
-            if (auto e = sql::exec(q, QStringLiteral("DELETE FROM criterion_scores WHERE run_id = ? AND criterion_key = ? "
-                                                     "AND sample = ? AND item_id = (SELECT id FROM items WHERE ext_id = ?)"),
-                                   {run, s.criterionKey, s.sample, s.itemId});
+            if (auto e
+                = sql::exec(q,
+                            QStringLiteral("DELETE FROM criterion_scores WHERE run_id = ? AND criterion_key = ? "
+                                           "AND sample = ? AND item_id = (SELECT id FROM items WHERE ext_id = ?)"),
+                            {run, s.criterionKey, s.sample, s.itemId});
                 !e)
                 return e;
         return {};

@@ -10,8 +10,8 @@
 
 #include <cmath>
 #include <functional>
-#include <optional>
 #include <limits>
+#include <optional>
 
 namespace rubric {
 
@@ -24,10 +24,10 @@ struct CriterionScore
     QString criterionKey;
     int sample = 0;
     double score = std::numeric_limits<double>::quiet_NaN(); ///< NaN = no score (see parseStatus)
-    QString parseStatus;  ///< "ok", "unparsed" (answer had no score), "failed" (no answer)
-    QString raw;          ///< the judge's answer text
-    QString reasoning;    ///< the judge's reasoning (chain of thought) when separated from the score
-    QString callKey;      ///< the judge cache key of the call that produced it
+    QString parseStatus; ///< "ok", "unparsed" (answer had no score), "failed" (no answer)
+    QString raw;         ///< the judge's answer text
+    QString reasoning;   ///< the judge's reasoning (chain of thought) when separated from the score
+    QString callKey;     ///< the judge cache key of the call that produced it
 };
 
 /// The samples of one (item, criterion) pair, summarised for heatmaps and editors.
@@ -35,11 +35,11 @@ struct ItemCriterionScores
 {
     QString itemId;
     QString criterionKey;
-    QVector<double> samples;  ///< by sample index; NaN where a sample has no score
+    QVector<double> samples;                                ///< by sample index; NaN where a sample has no score
     double mean = std::numeric_limits<double>::quiet_NaN(); ///< mean of the scored samples
-    QString parseStatus;      ///< "ok" when every sample parsed, else the first other status
-    QString raw;              ///< answer of sample 0
-    QString reasoning;        ///< reasoning of sample 0
+    QString parseStatus; ///< "ok" when every sample parsed, else the first other status
+    QString raw;         ///< answer of sample 0
+    QString reasoning;   ///< reasoning of sample 0
 };
 
 /// Persistence of rubrics (versioned criteria trees), per-criterion scores and run state

@@ -1,6 +1,5 @@
 #include "FakeLlmServer.h"
 #include "SyntheticJudge.h"
-
 #include "runs/Run.h"
 #include "stats/Correlation.h"
 #include "store/Project.h"
@@ -71,17 +70,22 @@ std::unique_ptr<Fixture> makeProject(const QString &path, int testItems, bool du
         Item twin = items[30];
         twin.id += QStringLiteral("-twin");
         twin.position = int(items.size());
-        notes.append(Annotation{twin.id, QStringLiteral("coherence"), QStringLiteral("experts"),
-                                fx->humanByOutput.value(twin.output), {}, {}});
+        notes.append(Annotation{twin.id,
+                                QStringLiteral("coherence"),
+                                QStringLiteral("experts"),
+                                fx->humanByOutput.value(twin.output),
+                                {},
+                                {}});
         split.insert(twin.id, SplitRole::Test);
         fx->testIds.append(twin.id);
         items.append(twin);
     }
     if (!fx->project->addItems(items)
-        || !fx->project->upsertAspect(Aspect{QStringLiteral("coherence"),
-                                             QStringLiteral("the quality of all sentences collectively, focusing on how well "
-                                                            "they fit together and sound natural as a whole"),
-                                             1, 5})
+        || !fx->project->upsertAspect(
+                Aspect{QStringLiteral("coherence"),
+                       QStringLiteral("the quality of all sentences collectively, focusing on how well "
+                                      "they fit together and sound natural as a whole"),
+                       1, 5})
         || !fx->project->addAnnotations(notes) || !fx->project->setSplit(split))
         return nullptr;
     return fx;
@@ -186,7 +190,8 @@ void TestMethodPipeline::hypoEvalKeepsInformativeHypotheses()
     server.setJudge([&judge](const QJsonObject &body) { return judge.answer(body); });
     QVERIFY(server.listen());
 
-    const Outcome o = runToEnd(fx->project.get(), spec(QStringLiteral("hypo"), QStringLiteral("hypoeval"), server.baseUrl()));
+    const Outcome o
+            = runToEnd(fx->project.get(), spec(QStringLiteral("hypo"), QStringLiteral("hypoeval"), server.baseUrl()));
     QVERIFY2(o.ok, qPrintable(o.error));
 
     RubricStore store(fx->project.get());
@@ -219,7 +224,8 @@ void TestMethodPipeline::hypoEvalKeepsInformativeHypotheses()
         ++n;
     }
     QVERIFY(n > 5);
-    qInfo("test-split Pearson: HypoEval %.3f, average single bank hypothesis %.3f (%d hypotheses)", judgeR, sumR / n, n);
+    qInfo("test-split Pearson: HypoEval %.3f, average single bank hypothesis %.3f (%d hypotheses)", judgeR, sumR / n,
+          n);
     QVERIFY(judgeR > sumR / n);
 
     // Each score keeps the judge's reasoning; the evaluation made 5 calls per test item.
@@ -237,9 +243,9 @@ void TestMethodPipeline::hypoEvalKeepsInformativeHypotheses()
 
     // show-rubric --json through the CLI
     QProcess cli;
-    cli.start(qEnvironmentVariable("RUBRIC_CLI"), {QStringLiteral("show-rubric"), QStringLiteral("--project"),
-                                                   fx->project->path(), QStringLiteral("--judge"), QStringLiteral("hypo"),
-                                                   QStringLiteral("--json")});
+    cli.start(qEnvironmentVariable("RUBRIC_CLI"),
+              {QStringLiteral("show-rubric"), QStringLiteral("--project"), fx->project->path(),
+               QStringLiteral("--judge"), QStringLiteral("hypo"), QStringLiteral("--json")});
     QVERIFY(cli.waitForFinished(60000));
     QCOMPARE(cli.exitCode(), 0);
     const QJsonObject shown = QJsonDocument::fromJson(cli.readAllStandardOutput()).object();
@@ -257,8 +263,10 @@ void TestMethodPipeline::hypoEvalKeepsInformativeHypotheses()
     QStringList report;
     const QVariantMap calls = o.summary.value(QStringLiteral("calls")).toMap();
     for (auto it = calls.begin(); it != calls.end(); ++it)
-        report.append(QStringLiteral("%1=%2 (sent %3)").arg(it.key()).arg(phaseCalls(o.summary, it.key()))
-                          .arg(phaseCalls(o.summary, it.key(), "sent")));
+        report.append(QStringLiteral("%1=%2 (sent %3)")
+                              .arg(it.key())
+                              .arg(phaseCalls(o.summary, it.key()))
+                              .arg(phaseCalls(o.summary, it.key(), "sent")));
     qInfo("SummEval coherence, 30 train / %d test, calls per phase: %s; requests received by the server: %d",
           int(fx->testIds.size()), qPrintable(report.join(QStringLiteral(", "))), server.requestCount());
 }
@@ -274,7 +282,8 @@ void TestMethodPipeline::preparationIndependentOfTestSize()
         FakeLlmServer server;
         server.setJudge([&judge](const QJsonObject &body) { return judge.answer(body); });
         QVERIFY(server.listen());
-        const Outcome o = runToEnd(fx->project.get(), spec(QStringLiteral("h"), QStringLiteral("hypoeval"), server.baseUrl()));
+        const Outcome o
+                = runToEnd(fx->project.get(), spec(QStringLiteral("h"), QStringLiteral("hypoeval"), server.baseUrl()));
         QVERIFY2(o.ok, qPrintable(o.error));
         calls[k] = o.summary.value(QStringLiteral("calls")).toMap();
         QCOMPARE(phaseCalls(o.summary, QStringLiteral("evaluate")), 5 * int(fx->testIds.size()));
@@ -334,8 +343,8 @@ void TestMethodPipeline::baselineCommandStoresJudges()
     auto fx = makeProject(nextPath(), 10);
     QVERIFY(fx);
     QProcess cli;
-    cli.start(qEnvironmentVariable("RUBRIC_CLI"), {QStringLiteral("baseline"), QStringLiteral("--project"),
-                                                   fx->project->path(), QStringLiteral("--json")});
+    cli.start(qEnvironmentVariable("RUBRIC_CLI"),
+              {QStringLiteral("baseline"), QStringLiteral("--project"), fx->project->path(), QStringLiteral("--json")});
     QVERIFY(cli.waitForFinished(60000));
     QCOMPARE(cli.exitCode(), 0);
     const QJsonObject out = QJsonDocument::fromJson(cli.readAllStandardOutput()).object();
@@ -483,17 +492,27 @@ void TestMethodPipeline::killedRunResumesWithoutResending()
     server.setJudge([&judge](const QJsonObject &body) { return judge.answer(body); });
     server.setLatencyMs(15);
     QVERIFY(server.listen());
-    QStringList args{QStringLiteral("run"),      QStringLiteral("--project"), path,
-                     QStringLiteral("--method"), method,                      QStringLiteral("--aspect"),
-                     QStringLiteral("coherence"), QStringLiteral("--judge"),  QStringLiteral("k"),
-                     QStringLiteral("--base-url"), server.baseUrl(),          QStringLiteral("--model"),
-                     QStringLiteral("synthetic"), QStringLiteral("--concurrency"), QStringLiteral("2"),
+    QStringList args{QStringLiteral("run"),
+                     QStringLiteral("--project"),
+                     path,
+                     QStringLiteral("--method"),
+                     method,
+                     QStringLiteral("--aspect"),
+                     QStringLiteral("coherence"),
+                     QStringLiteral("--judge"),
+                     QStringLiteral("k"),
+                     QStringLiteral("--base-url"),
+                     server.baseUrl(),
+                     QStringLiteral("--model"),
+                     QStringLiteral("synthetic"),
+                     QStringLiteral("--concurrency"),
+                     QStringLiteral("2"),
                      QStringLiteral("--json")};
     int total = 0;
     if (method == QLatin1String("geval")) {
         args << QStringLiteral("--logprobs");
         total = 1 + int(fx->testIds.size()); // steps + one call per item
-        QProcess estimate; // --estimate on the cold cache names exactly the calls the run then makes
+        QProcess estimate;                   // --estimate on the cold cache names exactly the calls the run then makes
         estimate.start(qEnvironmentVariable("RUBRIC_CLI"), QStringList(args) << QStringLiteral("--estimate"));
         QVERIFY(estimate.waitForFinished(60000));
         QCOMPARE(estimate.exitCode(), 0);
@@ -653,8 +672,13 @@ void TestMethodPipeline::rescoreSendsOnlyWhatAnEditChanged()
     o = runToEnd(fx->project.get(), s);
     QVERIFY2(o.ok, qPrintable(o.error));
     QCOMPARE(server.requestCount(), 0);
-    QCOMPARE(o.summary.value(QStringLiteral("calls")).toMap().value(QStringLiteral("evaluate")).toMap()
-                 .value(QStringLiteral("cache_hits")).toInt(), 4 * nTarget);
+    QCOMPARE(o.summary.value(QStringLiteral("calls"))
+                     .toMap()
+                     .value(QStringLiteral("evaluate"))
+                     .toMap()
+                     .value(QStringLiteral("cache_hits"))
+                     .toInt(),
+             4 * nTarget);
     const QHash<QString, double> scoresV3 = fx->project->judgeScores(name, QStringLiteral("coherence"));
     for (const QString &id : std::as_const(fx->testIds)) {
         QCOMPARE(scoresV3.value(id), scoresV1.value(id)); // the four remaining SIGNAL hypotheses agree
@@ -676,9 +700,19 @@ void TestMethodPipeline::rescoreSendsOnlyWhatAnEditChanged()
     QVERIFY(versions[1].note.contains(QLatin1String("test split, n = 10")));
     QVERIFY(*versions[2].alignment > *versions[1].alignment); // noise dropped
     QCOMPARE(*versions[2].alignment, stats::pearson(
-        [&] { std::vector<double> v; for (const QString &id : std::as_const(fx->testIds)) v.push_back(scoresV3.value(id)); return v; }(),
-        [&] { std::vector<double> v; const auto h = fx->project->humanScores(QStringLiteral("coherence"));
-              for (const QString &id : std::as_const(fx->testIds)) v.push_back(h.value(id)); return v; }()));
+                                             [&] {
+                                                 std::vector<double> v;
+                                                 for (const QString &id : std::as_const(fx->testIds))
+                                                     v.push_back(scoresV3.value(id));
+                                                 return v;
+                                             }(),
+                                             [&] {
+                                                 std::vector<double> v;
+                                                 const auto h = fx->project->humanScores(QStringLiteral("coherence"));
+                                                 for (const QString &id : std::as_const(fx->testIds))
+                                                     v.push_back(h.value(id));
+                                                 return v;
+                                             }()));
 }
 
 void TestMethodPipeline::budgetStopsBeforeItIsPassed()
@@ -716,7 +750,8 @@ void TestMethodPipeline::budgetStopsBeforeItIsPassed()
     const Outcome second = runToEnd(fx->project.get(), s);
     QVERIFY2(second.ok, qPrintable(second.error));
     QCOMPARE(server.requestCount(), 1 + int(fx->testIds.size()));
-    QCOMPARE(fx->project->judgeScores(QStringLiteral("budgeted"), QStringLiteral("coherence")).size(), fx->testIds.size());
+    QCOMPARE(fx->project->judgeScores(QStringLiteral("budgeted"), QStringLiteral("coherence")).size(),
+             fx->testIds.size());
 }
 
 QTEST_GUILESS_MAIN(TestMethodPipeline)

@@ -34,8 +34,14 @@ void TestRubricStore::init()
     m_project = std::move(p).value();
     QVector<Item> items;
     for (int i = 0; i < 3; ++i)
-        items.append(Item{QStringLiteral("it%1").arg(i), QStringLiteral("g"), QStringLiteral("s"), QStringLiteral("src"),
-                          QStringLiteral("out"), QStringLiteral("ref"), {}, i});
+        items.append(Item{QStringLiteral("it%1").arg(i),
+                          QStringLiteral("g"),
+                          QStringLiteral("s"),
+                          QStringLiteral("src"),
+                          QStringLiteral("out"),
+                          QStringLiteral("ref"),
+                          {},
+                          i});
     auto added = m_project->addItems(items);
     QVERIFY2(added.ok(), qPrintable(added.errorString()));
     QVERIFY(m_project->upsertAspect(Aspect{QStringLiteral("coherence"), QStringLiteral("fits together"), 1, 5}));
@@ -112,8 +118,12 @@ void TestRubricStore::rejectsBadTrees_data()
     QTest::addColumn<QString>("firstKey");
     QTest::addColumn<QString>("secondKey");
     QTest::addColumn<QString>("secondParent");
-    QTest::newRow("duplicate key") << "x" << "x" << "";
-    QTest::newRow("unknown parent") << "x" << "y" << "nope";
+    QTest::newRow("duplicate key") << "x"
+                                   << "x"
+                                   << "";
+    QTest::newRow("unknown parent") << "x"
+                                    << "y"
+                                    << "nope";
 }
 
 void TestRubricStore::rejectsBadTrees()
@@ -138,11 +148,17 @@ void TestRubricStore::writesAndSummarisesScores()
 {
     RubricStore store(m_project.get());
     QVector<CriterionScore> rows;
-    rows.append({QStringLiteral("it1"), QStringLiteral("h1"), 0, 4, QStringLiteral("ok"), QStringLiteral("Final score: 4"),
-                 QStringLiteral("because"), QStringLiteral("k1")});
+    rows.append({QStringLiteral("it1"), QStringLiteral("h1"), 0, 4, QStringLiteral("ok"),
+                 QStringLiteral("Final score: 4"), QStringLiteral("because"), QStringLiteral("k1")});
     rows.append({QStringLiteral("it1"), QStringLiteral("h1"), 1, 2, QStringLiteral("ok"), QStringLiteral("2"), {}, {}});
-    rows.append({QStringLiteral("it1"), QStringLiteral("h1"), 2, std::nan(""), QStringLiteral("unparsed"),
-                 QStringLiteral("dunno"), {}, {}});
+    rows.append({QStringLiteral("it1"),
+                 QStringLiteral("h1"),
+                 2,
+                 std::nan(""),
+                 QStringLiteral("unparsed"),
+                 QStringLiteral("dunno"),
+                 {},
+                 {}});
     rows.append({QStringLiteral("it0"), QStringLiteral("h2"), 0, 5, QStringLiteral("ok"), {}, {}, {}});
     QVERIFY(store.writeCriterionScores(QStringLiteral("j"), rows));
 
@@ -156,11 +172,13 @@ void TestRubricStore::writesAndSummarisesScores()
     QCOMPARE(all[1].raw, QStringLiteral("Final score: 4"));
 
     // replace one sample, and a batch with an unknown item lands not at all
-    QVERIFY(store.writeCriterionScores(QStringLiteral("j"), {{QStringLiteral("it1"), QStringLiteral("h1"), 2, 3,
-                                                                QStringLiteral("ok"), {}, {}, {}}}));
-    QVERIFY(!store.writeCriterionScores(QStringLiteral("j"),
-                                        {{QStringLiteral("it2"), QStringLiteral("h1"), 0, 1, QStringLiteral("ok"), {}, {}, {}},
-                                         {QStringLiteral("ghost"), QStringLiteral("h1"), 0, 1, QStringLiteral("ok"), {}, {}, {}}}));
+    QVERIFY(store.writeCriterionScores(
+            QStringLiteral("j"),
+            {{QStringLiteral("it1"), QStringLiteral("h1"), 2, 3, QStringLiteral("ok"), {}, {}, {}}}));
+    QVERIFY(!store.writeCriterionScores(
+            QStringLiteral("j"),
+            {{QStringLiteral("it2"), QStringLiteral("h1"), 0, 1, QStringLiteral("ok"), {}, {}, {}},
+             {QStringLiteral("ghost"), QStringLiteral("h1"), 0, 1, QStringLiteral("ok"), {}, {}, {}}}));
     all = store.criterionScores(QStringLiteral("j"));
     QCOMPARE(all.size(), 2);
     QCOMPARE(all[1].mean, 3.0);
@@ -174,7 +192,8 @@ void TestRubricStore::runConfigRoundTrip()
 {
     RubricStore store(m_project.get());
     QVERIFY(store.setRunConfig(QStringLiteral("j"), {{QStringLiteral("phase"), QStringLiteral("evaluate")}}));
-    QCOMPARE(store.runConfig(QStringLiteral("j")).value(QStringLiteral("phase")).toString(), QStringLiteral("evaluate"));
+    QCOMPARE(store.runConfig(QStringLiteral("j")).value(QStringLiteral("phase")).toString(),
+             QStringLiteral("evaluate"));
     QCOMPARE(store.runStatus(QStringLiteral("j")), QStringLiteral("new"));
     QVERIFY(!store.setRunConfig(QStringLiteral("nobody"), {}).ok());
 }
@@ -185,7 +204,13 @@ void TestRubricStore::prunesScores()
     QVector<CriterionScore> rows;
     for (const char *item : {"it0", "it1"})
         for (const char *key : {"h1", "h2", "h3"})
-            rows.append({QString::fromLatin1(item), QString::fromLatin1(key), 0, 3, QStringLiteral("ok"), {}, {},
+            rows.append({QString::fromLatin1(item),
+                         QString::fromLatin1(key),
+                         0,
+                         3,
+                         QStringLiteral("ok"),
+                         {},
+                         {},
                          QStringLiteral("%1-%2").arg(QLatin1String(item), QLatin1String(key))});
     QVERIFY(store.writeCriterionScores(QStringLiteral("j"), rows));
     QSignalSpy changed(m_project.get(), &Project::judgesChanged);

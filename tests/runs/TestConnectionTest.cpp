@@ -1,5 +1,4 @@
 #include "FakeLlmServer.h"
-
 #include "runs/ConnectionTest.h"
 
 #include <QSignalSpy>

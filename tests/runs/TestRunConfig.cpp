@@ -1,5 +1,4 @@
 #include "FakeLlmServer.h"
-
 #include "runs/Run.h"
 #include "runs/RunConfig.h"
 #include "store/Project.h"
@@ -130,13 +129,14 @@ void TestRunConfig::keysAndHeadersAreNeverStored()
 void TestRunConfig::olderConfigsGetProfileDefaults()
 {
     // What Run stored before endpoint details were kept: base_url, model, provider only.
-    const QVariantMap config{{QStringLiteral("method"), QStringLiteral("geval")},
-                             {QStringLiteral("aspect"), QStringLiteral("coherence")},
-                             {QStringLiteral("items"), QStringLiteral("test")},
-                             {QStringLiteral("samples"), 20},
-                             {QStringLiteral("evaluator"), QVariantMap{{QStringLiteral("base_url"), QStringLiteral("http://x/v1")},
-                                                                       {QStringLiteral("model"), QStringLiteral("m")},
-                                                                       {QStringLiteral("provider"), QStringLiteral("openai")}}}};
+    const QVariantMap config{
+            {QStringLiteral("method"), QStringLiteral("geval")},
+            {QStringLiteral("aspect"), QStringLiteral("coherence")},
+            {QStringLiteral("items"), QStringLiteral("test")},
+            {QStringLiteral("samples"), 20},
+            {QStringLiteral("evaluator"), QVariantMap{{QStringLiteral("base_url"), QStringLiteral("http://x/v1")},
+                                                      {QStringLiteral("model"), QStringLiteral("m")},
+                                                      {QStringLiteral("provider"), QStringLiteral("openai")}}}};
     auto s = RunConfig::fromConfig(QStringLiteral("old"), config);
     QVERIFY2(s, qPrintable(s.errorString()));
     const ProviderProfile defaults;
@@ -151,7 +151,8 @@ void TestRunConfig::errorsNameTheField_data()
 {
     QTest::addColumn<QVariantMap>("config");
     QTest::addColumn<QString>("field");
-    const QVariantMap evaluator{{QStringLiteral("base_url"), QStringLiteral("http://x/v1")}, {QStringLiteral("model"), QStringLiteral("m")}};
+    const QVariantMap evaluator{{QStringLiteral("base_url"), QStringLiteral("http://x/v1")},
+                                {QStringLiteral("model"), QStringLiteral("m")}};
     const QVariantMap good{{QStringLiteral("method"), QStringLiteral("geval")},
                            {QStringLiteral("aspect"), QStringLiteral("a")},
                            {QStringLiteral("evaluator"), evaluator}};
@@ -192,7 +193,8 @@ void TestRunConfig::aStartedRunCanBeRebuiltFromTheProject()
     auto opened = Project::open(dir.filePath(QStringLiteral("p.rubric")));
     QVERIFY(opened);
     auto project = std::move(opened).value();
-    QVERIFY(project->addItems({Item{QStringLiteral("a"), {}, {}, QStringLiteral("src"), QStringLiteral("out"), {}, {}, 0}}));
+    QVERIFY(project->addItems(
+            {Item{QStringLiteral("a"), {}, {}, QStringLiteral("src"), QStringLiteral("out"), {}, {}, 0}}));
     QVERIFY(project->upsertAspect(Aspect{QStringLiteral("fluency"), QStringLiteral("Well written."), 1, 5}));
     QVERIFY(project->setSplit({{QStringLiteral("a"), SplitRole::Test}}));
 
@@ -232,8 +234,14 @@ void TestRunConfig::cliResumeContinuesAFailedRun()
     QVector<Item> items;
     QHash<QString, SplitRole> split;
     for (int i = 0; i < 6; ++i) {
-        items.append(Item{QStringLiteral("i%1").arg(i), {}, {}, QStringLiteral("source %1").arg(i),
-                          QStringLiteral("output %1").arg(i), {}, {}, i});
+        items.append(Item{QStringLiteral("i%1").arg(i),
+                          {},
+                          {},
+                          QStringLiteral("source %1").arg(i),
+                          QStringLiteral("output %1").arg(i),
+                          {},
+                          {},
+                          i});
         split.insert(items.last().id, SplitRole::Test);
     }
     QVERIFY(project->addItems(items));
@@ -265,8 +273,9 @@ void TestRunConfig::cliResumeContinuesAFailedRun()
 
     server.setAnswer(test::FakeAnswer{});
     QProcess cli;
-    cli.start(qEnvironmentVariable("RUBRIC_CLI"), {QStringLiteral("run"), QStringLiteral("--project"), path, QStringLiteral("--judge"),
-                                                   QStringLiteral("cli"), QStringLiteral("--resume"), QStringLiteral("--json")});
+    cli.start(qEnvironmentVariable("RUBRIC_CLI"),
+              {QStringLiteral("run"), QStringLiteral("--project"), path, QStringLiteral("--judge"),
+               QStringLiteral("cli"), QStringLiteral("--resume"), QStringLiteral("--json")});
     QVERIFY(cli.waitForStarted());
     QSignalSpy exited(&cli, &QProcess::finished);
     QVERIFY(exited.wait(60000)); // the fake server answers from this thread's event loop
@@ -278,9 +287,10 @@ void TestRunConfig::cliResumeContinuesAFailedRun()
 
     // --resume refuses options that would change the run.
     QProcess refused;
-    refused.start(qEnvironmentVariable("RUBRIC_CLI"), {QStringLiteral("run"), QStringLiteral("--project"), path, QStringLiteral("--judge"),
-                                                       QStringLiteral("cli"), QStringLiteral("--resume"), QStringLiteral("--model"),
-                                                       QStringLiteral("other")});
+    refused.start(qEnvironmentVariable("RUBRIC_CLI"),
+                  {QStringLiteral("run"), QStringLiteral("--project"), path, QStringLiteral("--judge"),
+                   QStringLiteral("cli"), QStringLiteral("--resume"), QStringLiteral("--model"),
+                   QStringLiteral("other")});
     QVERIFY(refused.waitForFinished(30000));
     QCOMPARE(refused.exitCode(), 2);
     QVERIFY(refused.readAllStandardError().contains("--model"));

@@ -93,14 +93,16 @@ FakeAnswer SyntheticJudge::answer(const QJsonObject &body) const
             if (dist.value(v) > dist.value(best))
                 best = v;
         }
-        std::stable_sort(alts.begin(), alts.end(), [](const TokenLogprob &x, const TokenLogprob &y) { return x.logprob > y.logprob; });
+        std::stable_sort(alts.begin(), alts.end(),
+                         [](const TokenLogprob &x, const TokenLogprob &y) { return x.logprob > y.logprob; });
         a.text = QString::number(best);
         a.topLogprobs = {alts};
         return a;
     }
     if (userPrompt.trimmed().endsWith(QLatin1String("Evaluation Steps:"))) {
-        a.text = QStringLiteral("1. Read the source text and note its main points.\n2. Read the output and check that its "
-                                "sentences follow one another logically.\n3. Assign a score from 1 to 5.");
+        a.text = QStringLiteral(
+                "1. Read the source text and note its main points.\n2. Read the output and check that its "
+                "sentences follow one another logically.\n3. Assign a score from 1 to 5.");
         return a;
     }
     if (prompt.contains(QLatin1String("Pattern: "))) { // hypothesis-guided score
@@ -116,7 +118,8 @@ FakeAnswer SyntheticJudge::answer(const QJsonObject &body) const
         return a;
     }
     if (prompt.contains(QLatin1String("Refined hypotheses:"))) {
-        static const QRegularExpression line(QStringLiteral("^hypothesis(\\d+)\\. (.*)$"), QRegularExpression::MultilineOption);
+        static const QRegularExpression line(QStringLiteral("^hypothesis(\\d+)\\. (.*)$"),
+                                             QRegularExpression::MultilineOption);
         auto it = line.globalMatch(prompt);
         QString out;
         while (it.hasNext()) {
@@ -133,9 +136,9 @@ FakeAnswer SyntheticJudge::answer(const QJsonObject &body) const
         const char *traits[5] = {"flow", "order", "links", "focus", "names"};
         for (int i = 0; i < 5; ++i)
             a.text += QStringLiteral("hypothesis%1. %2 %3 %4: a rubric from 1 to 5.\n")
-                          .arg(i + 1)
-                          .arg(i < signal ? QStringLiteral("SIGNAL") : QStringLiteral("NOISE"),
-                               QString::fromLatin1(traits[i]), tag);
+                              .arg(i + 1)
+                              .arg(i < signal ? QStringLiteral("SIGNAL") : QStringLiteral("NOISE"),
+                                   QString::fromLatin1(traits[i]), tag);
         return a;
     }
     if (prompt.contains(QLatin1String("Answer with the number only."))) { // the connection test's probe

@@ -9,7 +9,6 @@
 
 #include "RunFixture.h"
 #include "UiTestProject.h"
-
 #include "models/RunController.h"
 #include "models/ScoreModel.h"
 #include "panes/HeatmapPane.h"
@@ -67,13 +66,16 @@ void BenchRunResponsiveness::eventLoopDuring2000CallRun()
     anchor.moveToThread(&serverThread);
     FakeLlmServer *server = nullptr;
     QString baseUrl;
-    QMetaObject::invokeMethod(&anchor, [&] {
-        server = new FakeLlmServer;
-        server->setLatencyMs(35);
-        server->setJudge([&judge](const QJsonObject &body) { return judge.answer(body); });
-        if (server->listen())
-            baseUrl = server->baseUrl();
-    }, Qt::BlockingQueuedConnection);
+    QMetaObject::invokeMethod(
+            &anchor,
+            [&] {
+                server = new FakeLlmServer;
+                server->setLatencyMs(35);
+                server->setJudge([&judge](const QJsonObject &body) { return judge.answer(body); });
+                if (server->listen())
+                    baseUrl = server->baseUrl();
+            },
+            Qt::BlockingQueuedConnection);
     QVERIFY(!baseUrl.isEmpty());
 
     HeatmapPane heatmap;
@@ -128,11 +130,14 @@ void BenchRunResponsiveness::eventLoopDuring2000CallRun()
     const double runSeconds = runMs / 1000.0;
 
     int requests = 0;
-    QMetaObject::invokeMethod(&anchor, [&] {
-        requests = server->requestCount();
-        delete server;
-        server = nullptr;
-    }, Qt::BlockingQueuedConnection);
+    QMetaObject::invokeMethod(
+            &anchor,
+            [&] {
+                requests = server->requestCount();
+                delete server;
+                server = nullptr;
+            },
+            Qt::BlockingQueuedConnection);
     serverThread.quit();
     serverThread.wait();
 
@@ -152,8 +157,8 @@ void BenchRunResponsiveness::eventLoopDuring2000CallRun()
     std::sort(sorted.begin(), sorted.end());
     const double worst = sorted.back();
     const double p99 = sorted[std::min(sorted.size() - 1, size_t(double(sorted.size()) * 0.99))];
-    qInfo("worst gap %.1f ms, p99 %.1f ms, ticks %d, run %.2f s (%d calls, %lld progress reports, %d heatmap paints)", worst,
-          p99, int(gaps.size()), runSeconds, requests, qlonglong(progressed.size()), paints.paints);
+    qInfo("worst gap %.1f ms, p99 %.1f ms, ticks %d, run %.2f s (%d calls, %lld progress reports, %d heatmap paints)",
+          worst, p99, int(gaps.size()), runSeconds, requests, qlonglong(progressed.size()), paints.paints);
 }
 
 QTEST_MAIN(BenchRunResponsiveness)

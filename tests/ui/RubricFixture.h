@@ -32,10 +32,12 @@ inline Rubric hypoEvalRubric()
         h.origin = {{QStringLiteral("method"), QStringLiteral("hypoeval")},
                     {QStringLiteral("source"), QString::fromLatin1(sources[i])}};
         if (i == 1 || i == 4)
-            h.origin.insert(QStringLiteral("chain"), QVariantList{QVariantMap{}, QVariantMap{}, QVariantMap{}, QVariantMap{}});
+            h.origin.insert(QStringLiteral("chain"),
+                            QVariantList{QVariantMap{}, QVariantMap{}, QVariantMap{}, QVariantMap{}});
         h.stats = {{QStringLiteral("reward"), 0.5 + 0.1 * i},
-                   {QStringLiteral("reward_history"), QVariantList{QVariantMap{{QStringLiteral("t"), 3}, {QStringLiteral("reward"), 0.4}},
-                                                                   QVariantMap{{QStringLiteral("t"), 9}, {QStringLiteral("reward"), 0.5 + 0.1 * i}}}},
+                   {QStringLiteral("reward_history"),
+                    QVariantList{QVariantMap{{QStringLiteral("t"), 3}, {QStringLiteral("reward"), 0.4}},
+                                 QVariantMap{{QStringLiteral("t"), 9}, {QStringLiteral("reward"), 0.5 + 0.1 * i}}}},
                    {QStringLiteral("train_pearson"), 0.7 - 0.1 * i},
                    {QStringLiteral("selected_rank"), i < 3 ? i + 1 : 0}};
         r.add(h);
@@ -51,7 +53,8 @@ inline Rubric gevalRubric()
     root.key = QStringLiteral("aspect");
     root.kind = CriterionKind::Aspect;
     root.text = QStringLiteral("coherence");
-    root.origin = {{QStringLiteral("method"), QStringLiteral("geval")}, {QStringLiteral("step"), QStringLiteral("aspect")}};
+    root.origin
+            = {{QStringLiteral("method"), QStringLiteral("geval")}, {QStringLiteral("step"), QStringLiteral("aspect")}};
     r.add(root);
     for (int i = 0; i < 3; ++i) {
         Criterion s;
@@ -59,7 +62,8 @@ inline Rubric gevalRubric()
         s.parentKey = root.key;
         s.kind = CriterionKind::Step;
         s.text = QStringLiteral("Step %1: read the summary.").arg(i + 1);
-        s.origin = {{QStringLiteral("method"), QStringLiteral("geval")}, {QStringLiteral("step"), QStringLiteral("auto-cot")}};
+        s.origin = {{QStringLiteral("method"), QStringLiteral("geval")},
+                    {QStringLiteral("step"), QStringLiteral("auto-cot")}};
         r.add(s);
     }
     return r;

@@ -5,7 +5,6 @@
 
 #include "FakeLlmServer.h"
 #include "SyntheticJudge.h"
-
 #include "store/Project.h"
 
 #include <QFile>
@@ -62,8 +61,8 @@ inline RunProject makeRunProject(const QString &path, int testItems)
     if (items.size() < wanted)
         qFatal("summeval.json has too few distinct outputs");
     if (!fx.project->addItems(items)
-        || !fx.project->upsertAspect(Aspect{QStringLiteral("coherence"),
-                                            QStringLiteral("the quality of all sentences collectively"), 1, 5})
+        || !fx.project->upsertAspect(
+                Aspect{QStringLiteral("coherence"), QStringLiteral("the quality of all sentences collectively"), 1, 5})
         || !fx.project->addAnnotations(notes) || !fx.project->setSplit(split))
         qFatal("cannot fill the run fixture");
     return fx;

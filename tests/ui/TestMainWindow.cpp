@@ -1,26 +1,26 @@
-#include "UiTestProject.h"
 #include "MainWindow.h"
 #include "ScoreExport.h"
 #include "Settings.h"
+#include "UiTestProject.h"
 #include "dialogs/RubricDiffDialog.h"
 #include "panes/DatasetPane.h"
+#include "panes/IssuesPane.h"
 #include "panes/RubricPane.h"
 #include "store/RubricStore.h"
-#include "panes/IssuesPane.h"
 #include "widgets/MessageBar.h"
 
+#include <QAction>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
-#include <QMenuBar>
-#include <QTranslator>
-#include <QPushButton>
-#include <QTableView>
-#include <QSplitter>
 #include <QListWidget>
-#include <QAction>
+#include <QMenuBar>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTableView>
+#include <QTranslator>
 #include <QtTest>
 
 using namespace rubric;
@@ -31,7 +31,11 @@ namespace {
 class ProbePane : public QWidget
 {
 public:
-    void setProject(Project *project) { bound = project; ++binds; }
+    void setProject(Project *project)
+    {
+        bound = project;
+        ++binds;
+    }
     Project *bound = nullptr;
     int binds = 0;
 };
@@ -70,9 +74,10 @@ void TestMainWindow::init()
     auto project = testing::makeProject(m_path, 12);
     QVERIFY(project->setAnnotation({QStringLiteral("i1"), QStringLiteral("coherence"), QStringLiteral("ann"), 4}));
     QVERIFY(project->ensureJudge(QStringLiteral("g-eval"), QStringLiteral("geval")));
-    QVERIFY(project->setJudgeScores(QStringLiteral("g-eval"), QStringLiteral("coherence"), {{QStringLiteral("i1"), 3.5}}));
-    QVERIFY(project->addIssue(QStringLiteral("call"), QStringLiteral("HTTP 500 from the judge"), QStringLiteral("g-eval"),
-                              QStringLiteral("i5")));
+    QVERIFY(project->setJudgeScores(QStringLiteral("g-eval"), QStringLiteral("coherence"),
+                                    {{QStringLiteral("i1"), 3.5}}));
+    QVERIFY(project->addIssue(QStringLiteral("call"), QStringLiteral("HTTP 500 from the judge"),
+                              QStringLiteral("g-eval"), QStringLiteral("i5")));
 }
 
 void TestMainWindow::cleanup()
@@ -86,8 +91,8 @@ void TestMainWindow::opensAProject()
     QVERIFY(w.openProject(m_path));
     QVERIFY(w.project());
     QCOMPARE(w.paneKeys(), (QStringList{QStringLiteral("dataset"), QStringLiteral("annotate"), QStringLiteral("run"),
-                                        QStringLiteral("rubric"), QStringLiteral("heatmap"), QStringLiteral("correlation"),
-                                        QStringLiteral("issues")}));
+                                        QStringLiteral("rubric"), QStringLiteral("heatmap"),
+                                        QStringLiteral("correlation"), QStringLiteral("issues")}));
     QVERIFY(w.windowTitle().contains(QLatin1String("m.rubric")));
     // The pane list shows titles without menu mnemonics; the View menu keeps the ampersand.
     auto *nav = w.findChild<QListWidget *>(QStringLiteral("paneList"));
@@ -142,8 +147,7 @@ void TestMainWindow::addPaneBindsAndKeepsIssuesLast()
     QCOMPARE(w.paneKeys(),
              (QStringList{QStringLiteral("dataset"), QStringLiteral("annotate"), QStringLiteral("run"),
                           QStringLiteral("rubric"), QStringLiteral("heatmap"), QStringLiteral("correlation"),
-                          QStringLiteral("probe"),
-                          QStringLiteral("issues")}));
+                          QStringLiteral("probe"), QStringLiteral("issues")}));
     QVERIFY(w.showPane(QStringLiteral("probe")));
     QCOMPARE(w.currentPaneKey(), QStringLiteral("probe"));
     // Opening another project rebinds it.
@@ -160,8 +164,8 @@ void TestMainWindow::goToItemFromIssues()
     QVERIFY(w.openProject(m_path));
     w.show();
     QVERIFY(w.showPane(QStringLiteral("issues")));
-    QVERIFY(w.project()->addIssue(QStringLiteral("parse"), QStringLiteral("no score in the answer"), QStringLiteral("g-eval"),
-                                  QStringLiteral("i7")));
+    QVERIFY(w.project()->addIssue(QStringLiteral("parse"), QStringLiteral("no score in the answer"),
+                                  QStringLiteral("g-eval"), QStringLiteral("i7")));
     auto *view = w.issuesPane()->findChild<QTableView *>(QStringLiteral("issuesView"));
     QCOMPARE(view->model()->rowCount(), 2);
     // Newest first, even within the same second.
@@ -205,7 +209,8 @@ void TestMainWindow::remembersLayoutAndRecentFiles()
     auto *split = again.findChild<QSplitter *>(QStringLiteral("datasetSplitter"));
     QVERIFY(split);
     const QList<int> sizes = split->sizes();
-    QVERIFY2(sizes.size() == 2 && sizes[0] < sizes[1] / 2, qPrintable(QStringLiteral("%1 %2").arg(sizes.value(0)).arg(sizes.value(1))));
+    QVERIFY2(sizes.size() == 2 && sizes[0] < sizes[1] / 2,
+             qPrintable(QStringLiteral("%1 %2").arg(sizes.value(0)).arg(sizes.value(1))));
 }
 
 void TestMainWindow::newProjectRefusesExistingFile()
@@ -277,7 +282,11 @@ void TestMainWindow::exportsScores()
     QCOMPARE(i1[QStringLiteral("id")].toString(), QStringLiteral("i1"));
     QCOMPARE(i1[QStringLiteral("human")].toObject()[QStringLiteral("coherence")].toDouble(), 4.0);
     QVERIFY(!i1[QStringLiteral("human")].toObject().contains(QStringLiteral("fluency")));
-    QCOMPARE(i1[QStringLiteral("judges")].toObject()[QStringLiteral("g-eval")].toObject()[QStringLiteral("coherence")].toDouble(), 3.5);
+    QCOMPARE(i1[QStringLiteral("judges")]
+                     .toObject()[QStringLiteral("g-eval")]
+                     .toObject()[QStringLiteral("coherence")]
+                     .toDouble(),
+             3.5);
 }
 
 void TestMainWindow::rubricExportAndDiff()

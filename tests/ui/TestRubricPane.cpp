@@ -1,13 +1,12 @@
 #include "RubricFixture.h"
 #include "UiTestProject.h"
-
 #include "models/RubricTreeModel.h"
 #include "panes/RubricPane.h"
 
 #include <QAction>
+#include <QApplication>
 #include <QComboBox>
 #include <QInputDialog>
-#include <QApplication>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -37,18 +36,14 @@ private slots:
     void exportAndCompareAreRequested();
 
 private:
-    template<typename T>
-    T *child(const char *name) const
+    template <typename T> T *child(const char *name) const
     {
         auto *w = m_pane->findChild<T *>(QString::fromLatin1(name));
         if (!w)
             qFatal("no child %s", name);
         return w;
     }
-    QModelIndex indexOf(const QString &key, int column = 0) const
-    {
-        return m_pane->model()->indexOfKey(key, column);
-    }
+    QModelIndex indexOf(const QString &key, int column = 0) const { return m_pane->model()->indexOfKey(key, column); }
     void focusTreeOn(const QString &key);
 
     std::unique_ptr<QTemporaryDir> m_dir;
@@ -63,8 +58,8 @@ void TestRubricPane::init()
     m_project = testing::makeProject(m_dir->filePath(QStringLiteral("r.rubric")), 6);
     fixture::saveJudge(*m_project, QStringLiteral("hypo"), fixture::hypoEvalRubric(),
                        QStringLiteral("HypoEval bank of 5, 3 selected"), 0.61);
-    fixture::saveJudge(*m_project, QStringLiteral("geval"), fixture::gevalRubric(), QStringLiteral("auto-CoT evaluation steps"),
-                       0.48);
+    fixture::saveJudge(*m_project, QStringLiteral("geval"), fixture::gevalRubric(),
+                       QStringLiteral("auto-CoT evaluation steps"), 0.48);
     QVERIFY(m_project->ensureJudge(QStringLiteral("rouge"), QStringLiteral("rouge"))); // scores only, no rubric
     m_pane = std::make_unique<RubricPane>();
     m_pane->resize(1200, 800);
@@ -293,7 +288,8 @@ void TestRubricPane::showsGEvalSteps()
     QCOMPARE(tree->model()->rowCount(root), 3);
     QCOMPARE(tree->model()->index(0, RubricTreeModel::KindColumn, root).data().toString(), QStringLiteral("step"));
     QCOMPARE(tree->model()->index(2, 0, root).data().toString(), QStringLiteral("Step 3: read the summary."));
-    QCOMPARE(child<QTreeWidget>("rubricVersions")->topLevelItem(0)->text(3), QStringLiteral("auto-CoT evaluation steps"));
+    QCOMPARE(child<QTreeWidget>("rubricVersions")->topLevelItem(0)->text(3),
+             QStringLiteral("auto-CoT evaluation steps"));
     // a step added to G-Eval's list is a step
     tree->setCurrentIndex(tree->model()->index(2, 0, root));
     child<QAction>("rubricAdd")->trigger();

@@ -1,5 +1,4 @@
 #include "RubricFixture.h"
-
 #include "commands/AddCriterionCommand.h"
 #include "commands/DeleteCriterionCommand.h"
 #include "commands/MoveCriterionCommand.h"
@@ -63,14 +62,19 @@ void TestRubricTreeModel::treeAndColumns()
     const QModelIndex h2 = m_model->index(1, 0, root);
     QCOMPARE(m_model->keyOf(h2), QStringLiteral("h2"));
     QCOMPARE(m_model->data(h2.siblingAtColumn(RubricTreeModel::KindColumn)).toString(), QStringLiteral("hypothesis"));
-    QCOMPARE(m_model->data(h2.siblingAtColumn(RubricTreeModel::OriginColumn)).toString(), QStringLiteral("wrong-bank refine 3"));
-    QCOMPARE(m_model->data(m_model->index(2, RubricTreeModel::OriginColumn, root)).toString(), QStringLiteral("literature"));
-    QCOMPARE(m_model->data(m_model->index(0, RubricTreeModel::OriginColumn, root)).toString(), QStringLiteral("initial"));
+    QCOMPARE(m_model->data(h2.siblingAtColumn(RubricTreeModel::OriginColumn)).toString(),
+             QStringLiteral("wrong-bank refine 3"));
+    QCOMPARE(m_model->data(m_model->index(2, RubricTreeModel::OriginColumn, root)).toString(),
+             QStringLiteral("literature"));
+    QCOMPARE(m_model->data(m_model->index(0, RubricTreeModel::OriginColumn, root)).toString(),
+             QStringLiteral("initial"));
     QCOMPARE(m_model->data(h2.siblingAtColumn(RubricTreeModel::RewardColumn)).toString(), QStringLiteral("0.600"));
-    QCOMPARE(m_model->data(h2.siblingAtColumn(RubricTreeModel::TrainPearsonColumn)).toString(), QStringLiteral("0.600"));
+    QCOMPARE(m_model->data(h2.siblingAtColumn(RubricTreeModel::TrainPearsonColumn)).toString(),
+             QStringLiteral("0.600"));
     QCOMPARE(m_model->data(h2.siblingAtColumn(RubricTreeModel::RankColumn)).toInt(), 2);
     QVERIFY(!m_model->data(m_model->index(4, RubricTreeModel::RankColumn, root)).isValid());
-    QCOMPARE(m_model->data(h2.siblingAtColumn(RubricTreeModel::EnabledColumn), Qt::CheckStateRole).toInt(), int(Qt::Checked));
+    QCOMPARE(m_model->data(h2.siblingAtColumn(RubricTreeModel::EnabledColumn), Qt::CheckStateRole).toInt(),
+             int(Qt::Checked));
     QCOMPARE(m_model->data(m_model->index(3, RubricTreeModel::EnabledColumn, root), Qt::CheckStateRole).toInt(),
              int(Qt::Unchecked));
     QVERIFY(!m_model->data(root.siblingAtColumn(RubricTreeModel::EnabledColumn), Qt::CheckStateRole).isValid());
@@ -97,7 +101,8 @@ void TestRubricTreeModel::editTextIsUndoableAndMerges()
     QCOMPARE(c->origin.value(QStringLiteral("edited_from")).toString(), original.find(QStringLiteral("h1"))->text);
     QVERIFY(!c->origin.value(QStringLiteral("edited_by")).toString().isEmpty());
     QCOMPARE(c->origin.value(QStringLiteral("source")).toString(), QStringLiteral("init")); // lineage kept
-    QCOMPARE(m_model->data(h1.siblingAtColumn(RubricTreeModel::OriginColumn)).toString(), QStringLiteral("edited (initial)"));
+    QCOMPARE(m_model->data(h1.siblingAtColumn(RubricTreeModel::OriginColumn)).toString(),
+             QStringLiteral("edited (initial)"));
     // an edit of another criterion is a step of its own
     QVERIFY(m_model->setData(m_model->indexOfKey(QStringLiteral("h2")), QStringLiteral("Other")));
     QCOMPARE(m_stack->count(), 2);
@@ -123,8 +128,8 @@ void TestRubricTreeModel::toggleEnabled()
     m_stack->undo();
     QVERIFY(m_model->criterion(QStringLiteral("h1"))->enabled);
     // the aspect root is not checkable
-    QVERIFY(!m_model->setData(m_model->indexOfKey(QStringLiteral("aspect"), RubricTreeModel::EnabledColumn), Qt::Unchecked,
-                              Qt::CheckStateRole));
+    QVERIFY(!m_model->setData(m_model->indexOfKey(QStringLiteral("aspect"), RubricTreeModel::EnabledColumn),
+                              Qt::Unchecked, Qt::CheckStateRole));
 }
 
 void TestRubricTreeModel::deleteRestoresPositionAndSubtree_data()
@@ -166,11 +171,11 @@ void TestRubricTreeModel::moveUpAndDown()
     QVERIFY(!m_model->canMove(QStringLiteral("aspect"), 1));
     QVERIFY(m_model->canMove(QStringLiteral("h3"), -1));
     m_stack->push(new MoveCriterionCommand(m_model, QStringLiteral("h3"), -1));
-    QCOMPARE(hypotheses(), (QStringList{QStringLiteral("h1"), QStringLiteral("h3"), QStringLiteral("h2"), QStringLiteral("h4"),
-                                         QStringLiteral("h5")}));
+    QCOMPARE(hypotheses(), (QStringList{QStringLiteral("h1"), QStringLiteral("h3"), QStringLiteral("h2"),
+                                        QStringLiteral("h4"), QStringLiteral("h5")}));
     m_stack->push(new MoveCriterionCommand(m_model, QStringLiteral("h1"), 1));
-    QCOMPARE(hypotheses(), (QStringList{QStringLiteral("h3"), QStringLiteral("h1"), QStringLiteral("h2"), QStringLiteral("h4"),
-                                         QStringLiteral("h5")}));
+    QCOMPARE(hypotheses(), (QStringList{QStringLiteral("h3"), QStringLiteral("h1"), QStringLiteral("h2"),
+                                        QStringLiteral("h4"), QStringLiteral("h5")}));
     // positions follow the display order
     QVector<int> positions;
     for (const QString &k : hypotheses())
@@ -193,7 +198,8 @@ void TestRubricTreeModel::addSiblingAndChild()
     c.origin = {{QStringLiteral("source"), QStringLiteral("added")}};
     m_stack->push(new AddCriterionCommand(m_model, c, 2));
     QCOMPARE(hypotheses().at(2), c.key);
-    QCOMPARE(m_model->data(m_model->indexOfKey(c.key, RubricTreeModel::OriginColumn)).toString(), QStringLiteral("added"));
+    QCOMPARE(m_model->data(m_model->indexOfKey(c.key, RubricTreeModel::OriginColumn)).toString(),
+             QStringLiteral("added"));
     // a child under the added one (a deeper tree, as CheckEval's)
     Criterion q;
     q.key = QStringLiteral("q1");
@@ -237,7 +243,8 @@ void TestRubricTreeModel::stepsOfGEval()
     const QModelIndex root = m_model->index(0, 0);
     QCOMPARE(m_model->rowCount(root), 3);
     QCOMPARE(m_model->data(m_model->index(0, RubricTreeModel::KindColumn, root)).toString(), QStringLiteral("step"));
-    QCOMPARE(m_model->data(m_model->index(2, RubricTreeModel::OriginColumn, root)).toString(), QStringLiteral("auto-CoT step"));
+    QCOMPARE(m_model->data(m_model->index(2, RubricTreeModel::OriginColumn, root)).toString(),
+             QStringLiteral("auto-CoT step"));
     QCOMPARE(m_model->data(m_model->index(1, 0, root)).toString(), QStringLiteral("Step 2: read the summary."));
 }
 

@@ -1,5 +1,4 @@
 #include "RunFixture.h"
-
 #include "models/RunController.h"
 #include "models/ScoreModel.h"
 #include "store/RubricStore.h"
@@ -77,7 +76,8 @@ void TestRunController::runsOffTheGuiThreadWithCoalescedProgress()
     c.setProgressInterval(100);
     QThread *runThread = nullptr;
     // The project's change signals come from the thread that wrote: the run's.
-    connect(m_fx.project.get(), &Project::judgesChanged, this, [&runThread] { runThread = QThread::currentThread(); },
+    connect(
+            m_fx.project.get(), &Project::judgesChanged, this, [&runThread] { runThread = QThread::currentThread(); },
             Qt::DirectConnection);
     QSignalSpy progressed(&c, &RunController::progressed);
     QSignalSpy finished(&c, &RunController::finished);
@@ -93,7 +93,8 @@ void TestRunController::runsOffTheGuiThreadWithCoalescedProgress()
     QVERIFY(runThread && runThread != QThread::currentThread());
     // 41 answers, but at most one report per 100 ms (plus the last one).
     QVERIFY(progressed.size() >= 1);
-    QVERIFY2(progressed.size() <= elapsed / 100 + 2, qPrintable(QStringLiteral("%1 reports in %2 ms").arg(progressed.size()).arg(elapsed)));
+    QVERIFY2(progressed.size() <= elapsed / 100 + 2,
+             qPrintable(QStringLiteral("%1 reports in %2 ms").arg(progressed.size()).arg(elapsed)));
     const auto last = progressed.last().first().value<RunProgress>();
     QCOMPARE(last.done, 1 + int(m_fx.testIds.size()));
     QCOMPARE(last.total, last.done);

@@ -1,6 +1,5 @@
 #include "RunFixture.h"
 #include "UiTestProject.h"
-
 #include "judge/ProviderProfiles.h"
 #include "models/IssuesModel.h"
 #include "models/RunController.h"
@@ -48,8 +47,7 @@ private slots:
     void closingMidRunLeavesItResumable();
 
 private:
-    template<typename T>
-    T *child(const char *name) const
+    template <typename T> T *child(const char *name) const
     {
         auto *w = m_pane->findChild<T *>(QString::fromLatin1(name));
         if (!w)
@@ -240,8 +238,9 @@ void TestRunPane::hypoEvalParametersShowThePaperDefaults()
     QCOMPARE(child<QSpinBox>("param_h_max")->value(), 20);
     QCOMPARE(child<QSpinBox>("param_h_ev")->value(), 5);
     QVERIFY(child<QSpinBox>("param_w_max")->toolTip().contains(QLatin1String("10")));
-    for (const char *name : {"param_init_samples", "param_k", "param_theta", "param_alpha", "param_a", "param_b", "param_w_hyp",
-                             "param_w_max", "param_refine_rounds", "param_h_max", "param_h_ev", "param_seed"})
+    for (const char *name :
+         {"param_init_samples", "param_k", "param_theta", "param_alpha", "param_a", "param_b", "param_w_hyp",
+          "param_w_max", "param_refine_rounds", "param_h_max", "param_h_ev", "param_seed"})
         QVERIFY2(!m_pane->findChild<QWidget *>(QString::fromLatin1(name))->toolTip().isEmpty(), name);
     // The form's spec carries them as method settings HypoEval accepts.
     addProfile(QStringLiteral("fake"), m_server->baseUrl());
@@ -330,9 +329,9 @@ void TestRunPane::cancelThenResumeSendsOnlyWhatIsMissing()
     QVERIFY2(finished.first().at(1).toBool(), qPrintable(finished.first().at(2).toString()));
     QCOMPARE(estimates.size(), 1);
     const RunEstimate atResume = m_pane->lastEstimate();
-    QVERIFY(atResume.cached >= 6);                 // what was answered before the cancel
+    QVERIFY(atResume.cached >= 6); // what was answered before the cancel
     const int sentOnResume = m_server->requestCount() - sentBefore;
-    QCOMPARE(sentOnResume, atResume.calls);        // and only the rest was sent
+    QCOMPARE(sentOnResume, atResume.calls); // and only the rest was sent
     QVERIFY(sentOnResume <= 1 + m_fx.testIds.size() - 6);
     QCOMPARE(m_fx.project->judge(QStringLiteral("resumable"))->status, QStringLiteral("done"));
     QCOMPARE(m_fx.project->judgeScores(QStringLiteral("resumable"), QStringLiteral("coherence")).size(),

@@ -33,11 +33,15 @@ int main(int argc, char **argv)
     QApplication::setApplicationName(QStringLiteral("run-pane-shot"));
     QCommandLineParser parser;
     parser.addPositionalArgument(QStringLiteral("project"), QStringLiteral("Project file."));
-    parser.addPositionalArgument(QStringLiteral("base-url"), QStringLiteral("Endpoint, e.g. http://127.0.0.1:18602/v1."));
+    parser.addPositionalArgument(QStringLiteral("base-url"),
+                                 QStringLiteral("Endpoint, e.g. http://127.0.0.1:18602/v1."));
     parser.addPositionalArgument(QStringLiteral("out"), QStringLiteral("PNG to write."));
-    parser.addOption({QStringLiteral("judge"), QStringLiteral("Judge name."), QStringLiteral("name"), QStringLiteral("geval-local")});
-    parser.addOption({QStringLiteral("at"), QStringLiteral("idle, running or done."), QStringLiteral("when"), QStringLiteral("idle")});
-    parser.addOption({QStringLiteral("size"), QStringLiteral("WxH."), QStringLiteral("size"), QStringLiteral("1400x900")});
+    parser.addOption({QStringLiteral("judge"), QStringLiteral("Judge name."), QStringLiteral("name"),
+                      QStringLiteral("geval-local")});
+    parser.addOption({QStringLiteral("at"), QStringLiteral("idle, running or done."), QStringLiteral("when"),
+                      QStringLiteral("idle")});
+    parser.addOption(
+            {QStringLiteral("size"), QStringLiteral("WxH."), QStringLiteral("size"), QStringLiteral("1400x900")});
     parser.process(app);
     const QStringList args = parser.positionalArguments();
     if (args.size() != 3) {

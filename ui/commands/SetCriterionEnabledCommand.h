@@ -11,7 +11,8 @@ class RubricTreeModel;
 class SetCriterionEnabledCommand : public QUndoCommand
 {
 public:
-    SetCriterionEnabledCommand(RubricTreeModel *model, const QString &key, bool enabled, QUndoCommand *parent = nullptr);
+    SetCriterionEnabledCommand(RubricTreeModel *model, const QString &key, bool enabled,
+                               QUndoCommand *parent = nullptr);
 
     void undo() override;
     void redo() override;

@@ -15,10 +15,11 @@ RubricDiffDialog::RubricDiffDialog(const QString &judge, const Rubric &before, c
     setObjectName(QStringLiteral("rubricDiffDialog"));
     setWindowTitle(tr("Rubric of %1: version %2 → %3").arg(judge).arg(before.version()).arg(after.version()));
     const auto changes = RubricDiff::compare(before, after);
-    auto *summary = new QLabel(changes.isEmpty() ? tr("The two versions have the same criteria.")
-                                                 : tr("%n change(s) from version %1 to version %2.", nullptr, int(changes.size()))
-                                                           .arg(before.version())
-                                                           .arg(after.version()),
+    auto *summary = new QLabel(changes.isEmpty()
+                                       ? tr("The two versions have the same criteria.")
+                                       : tr("%n change(s) from version %1 to version %2.", nullptr, int(changes.size()))
+                                                 .arg(before.version())
+                                                 .arg(after.version()),
                                this);
     m_text->setObjectName(QStringLiteral("rubricDiffText"));
     m_text->setReadOnly(true);

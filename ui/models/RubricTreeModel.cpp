@@ -45,7 +45,8 @@ void RubricTreeModel::rebuild()
     // Children lists from the stored positions (stable for equal positions); a criterion whose
     // parent is missing is shown as a root. Then the vector is put in pre-order and renumbered.
     QVector<Criterion> &all = m_rubric.criteria();
-    std::stable_sort(all.begin(), all.end(), [](const Criterion &a, const Criterion &b) { return a.position < b.position; });
+    std::stable_sort(all.begin(), all.end(),
+                     [](const Criterion &a, const Criterion &b) { return a.position < b.position; });
     QSet<QString> keys;
     for (const Criterion &c : std::as_const(all))
         keys.insert(c.key);
@@ -344,12 +345,18 @@ QVariant RubricTreeModel::data(const QModelIndex &index, int role) const
         return int(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::DisplayRole || role == Qt::EditRole) {
         switch (Column(col)) {
-        case TextColumn: return c->text;
-        case KindColumn: return criterionKindName(c->kind);
-        case EnabledColumn: return {};
-        case OriginColumn: return originLabel(*c);
-        case RewardColumn: return number(c->stats.value(QStringLiteral("reward")));
-        case TrainPearsonColumn: return number(c->stats.value(QStringLiteral("train_pearson")));
+        case TextColumn:
+            return c->text;
+        case KindColumn:
+            return criterionKindName(c->kind);
+        case EnabledColumn:
+            return {};
+        case OriginColumn:
+            return originLabel(*c);
+        case RewardColumn:
+            return number(c->stats.value(QStringLiteral("reward")));
+        case TrainPearsonColumn:
+            return number(c->stats.value(QStringLiteral("train_pearson")));
         case RankColumn: {
             const int rank = c->stats.value(QStringLiteral("selected_rank")).toInt();
             if (rank > 0)
@@ -358,7 +365,8 @@ QVariant RubricTreeModel::data(const QModelIndex &index, int role) const
                 return QString::number(c->weight, 'g', 3);
             return {};
         }
-        case ColumnCount: break;
+        case ColumnCount:
+            break;
         }
         return {};
     }
@@ -370,13 +378,18 @@ QVariant RubricTreeModel::data(const QModelIndex &index, int role) const
             return c->enabled ? tr("Scored by the judge (Space to disable)") : tr("Not scored (Space to enable)");
         case OriginColumn: {
             const QString from = c->origin.value(QStringLiteral("edited_from")).toString();
-            return from.isEmpty() ? originLabel(*c) : tr("Edited by %1; the method's text was:\n%2")
-                                                          .arg(c->origin.value(QStringLiteral("edited_by")).toString(), from);
+            return from.isEmpty() ? originLabel(*c)
+                                  : tr("Edited by %1; the method's text was:\n%2")
+                                            .arg(c->origin.value(QStringLiteral("edited_by")).toString(), from);
         }
-        case RewardColumn: return tr("HypoEval's reward (accuracy and exploration bonus) when the bank was last updated");
-        case TrainPearsonColumn: return tr("Pearson of this criterion's scores with the human scores on the train split");
-        case RankColumn: return tr("Rank among the selected hypotheses (or the criterion's weight)");
-        default: break;
+        case RewardColumn:
+            return tr("HypoEval's reward (accuracy and exploration bonus) when the bank was last updated");
+        case TrainPearsonColumn:
+            return tr("Pearson of this criterion's scores with the human scores on the train split");
+        case RankColumn:
+            return tr("Rank among the selected hypotheses (or the criterion's weight)");
+        default:
+            break;
         }
     }
     return {};
@@ -437,14 +450,22 @@ QVariant RubricTreeModel::headerData(int section, Qt::Orientation orientation, i
         return {};
     if (role == Qt::DisplayRole) {
         switch (Column(section)) {
-        case TextColumn: return tr("Criterion");
-        case KindColumn: return tr("Kind");
-        case EnabledColumn: return tr("On");
-        case OriginColumn: return tr("Origin");
-        case RewardColumn: return tr("Reward");
-        case TrainPearsonColumn: return tr("Train r");
-        case RankColumn: return tr("Rank");
-        case ColumnCount: break;
+        case TextColumn:
+            return tr("Criterion");
+        case KindColumn:
+            return tr("Kind");
+        case EnabledColumn:
+            return tr("On");
+        case OriginColumn:
+            return tr("Origin");
+        case RewardColumn:
+            return tr("Reward");
+        case TrainPearsonColumn:
+            return tr("Train r");
+        case RankColumn:
+            return tr("Rank");
+        case ColumnCount:
+            break;
         }
     }
     return {};

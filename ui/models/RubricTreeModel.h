@@ -24,8 +24,16 @@ class RubricTreeModel : public QAbstractItemModel
 {
     Q_OBJECT
 public:
-    enum Column { TextColumn, KindColumn, EnabledColumn, OriginColumn, RewardColumn, TrainPearsonColumn, RankColumn,
-                  ColumnCount };
+    enum Column {
+        TextColumn,
+        KindColumn,
+        EnabledColumn,
+        OriginColumn,
+        RewardColumn,
+        TrainPearsonColumn,
+        RankColumn,
+        ColumnCount
+    };
     enum Role { KeyRole = Qt::UserRole + 1 };
 
     explicit RubricTreeModel(QObject *parent = nullptr);
@@ -78,7 +86,7 @@ signals:
     void rubricEdited();
 
 private:
-    void rebuild();           ///< children lists and positions from m_rubric (pre-order)
+    void rebuild(); ///< children lists and positions from m_rubric (pre-order)
     quintptr idOf(const QString &key) const;
     QString keyOfId(quintptr id) const;
     int rowOf(const QString &key) const;

@@ -42,7 +42,8 @@ void RunController::setProgressInterval(int ms)
 {
     m_progressMs = ms;
     if (m_worker)
-        QMetaObject::invokeMethod(m_worker, [w = m_worker, ms] { w->setProgressInterval(ms); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+                m_worker, [w = m_worker, ms] { w->setProgressInterval(ms); }, Qt::QueuedConnection);
 }
 
 void RunController::ensureThread()
@@ -70,13 +71,14 @@ quint64 RunController::estimate(const RunSpec &spec)
 {
     const quint64 generation = ++m_generation;
     if (!m_project) {
-        QMetaObject::invokeMethod(this, [this, generation] { emit estimateFailed(generation, tr("no project is open")); },
-                                  Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+                this, [this, generation] { emit estimateFailed(generation, tr("no project is open")); },
+                Qt::QueuedConnection);
         return generation;
     }
     ensureThread();
-    QMetaObject::invokeMethod(m_worker, [w = m_worker, spec, generation] { w->estimate(spec, generation); },
-                              Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+            m_worker, [w = m_worker, spec, generation] { w->estimate(spec, generation); }, Qt::QueuedConnection);
     return generation;
 }
 
@@ -97,7 +99,8 @@ bool RunController::start(const RunSpec &spec)
     }
     m_scoresDirty = false;
     m_scoreRefresh.start();
-    QMetaObject::invokeMethod(m_worker, [w = m_worker, spec] { w->start(spec); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+            m_worker, [w = m_worker, spec] { w->start(spec); }, Qt::QueuedConnection);
     emit started(spec.judge);
     return true;
 }
@@ -106,7 +109,8 @@ void RunController::cancel()
 {
     if (!m_worker || !isRunning())
         return;
-    QMetaObject::invokeMethod(m_worker, [w = m_worker] { w->cancel(); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+            m_worker, [w = m_worker] { w->cancel(); }, Qt::QueuedConnection);
 }
 
 void RunController::shutdown()
@@ -115,10 +119,13 @@ void RunController::shutdown()
         return;
     // Everything queued before (a start, an estimate) runs first; then the run is cancelled and
     // destroyed in its own thread, and the thread ends.
-    QMetaObject::invokeMethod(m_worker, [w = m_worker] {
-        w->stop();
-        QThread::currentThread()->quit();
-    }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+            m_worker,
+            [w = m_worker] {
+                w->stop();
+                QThread::currentThread()->quit();
+            },
+            Qt::QueuedConnection);
     m_thread->wait();
     delete m_worker;
     m_worker = nullptr;

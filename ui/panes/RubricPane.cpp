@@ -137,13 +137,15 @@ RubricPane::RubricPane(QWidget *parent)
     m_add = makeAction(QStringLiteral("rubricAdd"), tr("Add"), tr("Add a criterion after the selected one (Ins)"),
                        {QKeySequence(Qt::Key_Insert)});
     m_addChild = makeAction(QStringLiteral("rubricAddChild"), tr("Add child"),
-                            tr("Add a criterion under the selected one (Ctrl+Ins)"), {QKeySequence(Qt::CTRL | Qt::Key_Insert)});
+                            tr("Add a criterion under the selected one (Ctrl+Ins)"),
+                            {QKeySequence(Qt::CTRL | Qt::Key_Insert)});
     m_delete = makeAction(QStringLiteral("rubricDelete"), tr("Delete"),
-                          tr("Delete the selected criterion and what is under it (Del)"), {QKeySequence(Qt::Key_Delete)});
+                          tr("Delete the selected criterion and what is under it (Del)"),
+                          {QKeySequence(Qt::Key_Delete)});
     m_up = makeAction(QStringLiteral("rubricMoveUp"), tr("Move up"), tr("Move the selected criterion up (Alt+Up)"),
                       {QKeySequence(Qt::ALT | Qt::Key_Up)});
-    m_down = makeAction(QStringLiteral("rubricMoveDown"), tr("Move down"), tr("Move the selected criterion down (Alt+Down)"),
-                        {QKeySequence(Qt::ALT | Qt::Key_Down)});
+    m_down = makeAction(QStringLiteral("rubricMoveDown"), tr("Move down"),
+                        tr("Move the selected criterion down (Alt+Down)"), {QKeySequence(Qt::ALT | Qt::Key_Down)});
     m_toggle = makeAction(QStringLiteral("rubricToggle"), tr("Enable / disable"),
                           tr("Enable or disable the selected criterion; disabled ones are not scored (Space)"),
                           {QKeySequence(Qt::Key_Space)});
@@ -288,7 +290,8 @@ RubricPane::RubricPane(QWidget *parent)
         updateDetail();
         updateActions();
     });
-    connect(m_model, &QAbstractItemModel::rowsInserted, this, [this](const QModelIndex &parent) { m_tree->expand(parent); });
+    connect(m_model, &QAbstractItemModel::rowsInserted, this,
+            [this](const QModelIndex &parent) { m_tree->expand(parent); });
     connect(m_stack, &QUndoStack::cleanChanged, this, &RubricPane::updateActions);
     connect(m_stack, &QUndoStack::indexChanged, this, &RubricPane::updateActions);
     updateActions();
@@ -409,8 +412,9 @@ void RubricPane::refillVersions()
         item->setText(VersionDate, locale.toString(v.created.toLocalTime(), QLocale::ShortFormat));
         item->setText(VersionAlignment, v.alignment ? formatNumber(*v.alignment) : tr("—"));
         item->setTextAlignment(VersionAlignment, Qt::AlignRight | Qt::AlignVCenter);
-        item->setToolTip(VersionAlignment, v.alignment ? tr("Pearson with the human scores; the note says on which items")
-                                                       : tr("Not measured yet: re-score the judge to measure it"));
+        item->setToolTip(VersionAlignment, v.alignment
+                                                   ? tr("Pearson with the human scores; the note says on which items")
+                                                   : tr("Not measured yet: re-score the judge to measure it"));
         item->setText(VersionNote, v.note);
         item->setToolTip(VersionNote, v.note);
         m_latestVersion = std::max(m_latestVersion, v.version);
@@ -483,7 +487,7 @@ bool RubricPane::confirmDiscard()
     return QMessageBox::question(this, tr("Unsaved rubric changes"),
                                  tr("The rubric of %1 has unsaved changes. Discard them?").arg(m_judgeName),
                                  QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Cancel)
-        == QMessageBox::Discard;
+           == QMessageBox::Discard;
 }
 
 QString RubricPane::currentKey() const
@@ -510,9 +514,10 @@ void RubricPane::updateActions()
     m_toggle->setEnabled(editable && c && c->kind != CriterionKind::Aspect);
     m_save->setEnabled(editable && (isModified() || m_shownVersion != m_latestVersion));
     m_rescore->setEnabled(!m_judgeName.isEmpty() && m_latestVersion > 0 && !isModified());
-    m_rescore->setToolTip(isModified() ? tr("Save the edit as a new version first; the judge is re-scored with its latest version")
-                                       : tr("Run the judge again with its latest version; the cache answers what the edit "
-                                            "did not change (Ctrl+R)"));
+    m_rescore->setToolTip(
+            isModified() ? tr("Save the edit as a new version first; the judge is re-scored with its latest version")
+                         : tr("Run the judge again with its latest version; the cache answers what the edit "
+                              "did not change (Ctrl+R)"));
     m_export->setEnabled(!m_judgeName.isEmpty() && m_shownVersion > 0);
     m_compare->setEnabled(!m_judgeName.isEmpty() && selectedVersions().size() == 2);
     m_editor->setReadOnly(!editable || !c);
@@ -545,8 +550,9 @@ void RubricPane::updateDetail()
     if (m_editor->toPlainText() != c->text)
         m_editor->setPlainText(c->text);
     const auto esc = [](const QString &s) { return s.toHtmlEscaped(); };
-    QString html = QStringLiteral("<p><b>%1</b> · %2 · %3</p>")
-                       .arg(esc(c->key), esc(criterionKindName(c->kind)), c->enabled ? tr("enabled") : tr("disabled"));
+    QString html
+            = QStringLiteral("<p><b>%1</b> · %2 · %3</p>")
+                      .arg(esc(c->key), esc(criterionKindName(c->kind)), c->enabled ? tr("enabled") : tr("disabled"));
     if (!c->definition.isEmpty())
         html += QStringLiteral("<p>%1</p>").arg(esc(c->definition));
     html += QStringLiteral("<p><b>%1</b> %2</p>").arg(tr("Origin:"), esc(RubricTreeModel::originLabel(*c)));
@@ -558,14 +564,15 @@ void RubricPane::updateDetail()
         const QString when = at.isValid() ? tr(" on %1").arg(QLocale().toString(at.toLocalTime(), QLocale::ShortFormat))
                                           : QString();
         html += QStringLiteral("<p>%1<br><i>%2</i></p>")
-                    .arg(esc(tr("%1%2; the method's text was:").arg(who, when)),
-                         esc(o.value(QStringLiteral("edited_from")).toString()));
+                        .arg(esc(tr("%1%2; the method's text was:").arg(who, when)),
+                             esc(o.value(QStringLiteral("edited_from")).toString()));
     }
     if (o.contains(QStringLiteral("event")))
-        html += QStringLiteral("<p>%1</p>").arg(tr("Proposed after wrong-prediction event %1 (t = %2) and refined %3 time(s).")
-                                                     .arg(o.value(QStringLiteral("event")).toInt())
-                                                     .arg(o.value(QStringLiteral("t")).toInt())
-                                                     .arg(std::max(0, int(o.value(QStringLiteral("chain")).toList().size()) - 1)));
+        html += QStringLiteral("<p>%1</p>")
+                        .arg(tr("Proposed after wrong-prediction event %1 (t = %2) and refined %3 time(s).")
+                                     .arg(o.value(QStringLiteral("event")).toInt())
+                                     .arg(o.value(QStringLiteral("t")).toInt())
+                                     .arg(std::max(0, int(o.value(QStringLiteral("chain")).toList().size()) - 1)));
     const QVariantMap &s = c->stats;
     QStringList facts;
     if (const QString r = formatNumber(s.value(QStringLiteral("train_pearson"))); !r.isEmpty())
@@ -590,10 +597,12 @@ void RubricPane::updateDetail()
         QStringList steps;
         for (const QVariant &h : history) {
             const QVariantMap m = h.toMap();
-            steps << tr("%1: %2").arg(m.value(QStringLiteral("t")).toInt()).arg(formatNumber(m.value(QStringLiteral("reward"))));
+            steps << tr("%1: %2")
+                             .arg(m.value(QStringLiteral("t")).toInt())
+                             .arg(formatNumber(m.value(QStringLiteral("reward"))));
         }
         html += QStringLiteral("<p><b>%1</b> <small>(%2)</small><br>%3</p>")
-                    .arg(tr("Reward history"), tr("update: reward"), esc(steps.join(QStringLiteral(" · "))));
+                        .arg(tr("Reward history"), tr("update: reward"), esc(steps.join(QStringLiteral(" · "))));
     }
     m_detail->setHtml(html);
 }
@@ -610,8 +619,8 @@ void RubricPane::addCriterion(bool asChild)
         c.parentKey = current->key;
         const QStringList kids = m_model->childKeys(current->key);
         row = asChild ? int(kids.size()) : 0;
-        c.kind = !kids.isEmpty() ? m_model->criterion(kids.first())->kind
-                 : m_model->rubric().method() == QLatin1String("geval") ? CriterionKind::Step
+        c.kind = !kids.isEmpty()                                           ? m_model->criterion(kids.first())->kind
+                 : m_model->rubric().method() == QLatin1String("geval")    ? CriterionKind::Step
                  : m_model->rubric().method() == QLatin1String("hypoeval") ? CriterionKind::Hypothesis
                                                                            : CriterionKind::Criterion;
         if (!asChild)
@@ -630,7 +639,7 @@ void RubricPane::addCriterion(bool asChild)
         }
         c.kind = m_model->rubric().method() == QLatin1String("geval") ? CriterionKind::Step : CriterionKind::Hypothesis;
     }
-    const QString prefix = c.kind == CriterionKind::Step ? QStringLiteral("s")
+    const QString prefix = c.kind == CriterionKind::Step         ? QStringLiteral("s")
                            : c.kind == CriterionKind::Hypothesis ? QStringLiteral("h")
                                                                  : QStringLiteral("c");
     c.key = m_model->freshKey(prefix);
@@ -696,9 +705,10 @@ void RubricPane::saveWithNote()
     if (!m_save->isEnabled())
         return;
     bool ok = false;
-    const QString note = QInputDialog::getText(this, tr("Save rubric version"),
-                                               tr("A short note on what changed (saved as version %1):").arg(m_latestVersion + 1),
-                                               QLineEdit::Normal, tr("Edited in the studio"), &ok);
+    const QString note
+            = QInputDialog::getText(this, tr("Save rubric version"),
+                                    tr("A short note on what changed (saved as version %1):").arg(m_latestVersion + 1),
+                                    QLineEdit::Normal, tr("Edited in the studio"), &ok);
     if (!ok)
         return;
     if (auto r = saveVersion(note.trimmed()); !r)
@@ -710,8 +720,8 @@ Result<int> RubricPane::saveVersion(const QString &note)
     if (!m_project || m_judgeName.isEmpty() || m_shownVersion <= 0)
         return makeError(tr("no rubric is shown"), {}, 0, QStringLiteral("judge"));
     if (m_model->isReadOnly())
-        return makeError(tr("version %1 is read-only; choose \"Edit from this version\" first").arg(m_shownVersion), {}, 0,
-                         QStringLiteral("version"));
+        return makeError(tr("version %1 is read-only; choose \"Edit from this version\" first").arg(m_shownVersion), {},
+                         0, QStringLiteral("version"));
     m_saving = true;
     auto saved = RubricStore(m_project).saveVersion(m_judgeName, m_model->rubric(), note);
     m_saving = false;
@@ -727,7 +737,8 @@ Result<int> RubricPane::saveVersion(const QString &note)
                 && m_versions->currentItem() != m_versions->topLevelItem(i))
                 m_versions->setCurrentItem(m_versions->topLevelItem(i));
     }
-    m_message->showMessage(tr("Saved version %1 of %2's rubric. Re-score to measure its alignment.").arg(*saved).arg(m_judgeName));
+    m_message->showMessage(
+            tr("Saved version %1 of %2's rubric. Re-score to measure its alignment.").arg(*saved).arg(m_judgeName));
     updateActions();
     return saved;
 }

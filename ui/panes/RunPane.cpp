@@ -49,48 +49,71 @@ struct ParamInfo
 
 // HypoEval's hyperparameters (specs/hypoeval.md §2.8); defaults come from HypoEvalParams.
 const ParamInfo hypoParams[] = {
-    {"init_samples", QT_TRANSLATE_NOOP("rubric::RunPane", "|S_init|"),
-     QT_TRANSLATE_NOOP("rubric::RunPane", "Annotated train samples shown to the generator to propose the first hypotheses "
-                                          "(paper: 5)."), true, 1, 1000, 0},
-    {"init_hypotheses", QT_TRANSLATE_NOOP("rubric::RunPane", "|H_init|"),
-     QT_TRANSLATE_NOOP("rubric::RunPane", "Hypotheses proposed from the initial samples (paper: 5)."), true, 1, 100, 0},
-    {"per_call", QT_TRANSLATE_NOOP("rubric::RunPane", "Hypotheses per call"),
-     QT_TRANSLATE_NOOP("rubric::RunPane", "Hypotheses asked for in one generation or refinement call (inferred from the "
-                                          "upstream prompts: 5)."), true, 1, 50, 0},
-    {"k", QT_TRANSLATE_NOOP("rubric::RunPane", "k"),
-     QT_TRANSLATE_NOOP("rubric::RunPane", "Top-k hypotheses by UCB reward that score each train sample during the update "
-                                          "(paper: 10)."), true, 1, 100, 0},
-    {"theta", QT_TRANSLATE_NOOP("rubric::RunPane", "θ"),
-     QT_TRANSLATE_NOOP("rubric::RunPane", "Wrong-prediction threshold: a hypothesis's score counts as wrong when it is "
-                                          "further than θ from the human score (paper: 0.5)."), false, 0, 10, 3},
-    {"alpha", QT_TRANSLATE_NOOP("rubric::RunPane", "α"),
-     QT_TRANSLATE_NOOP("rubric::RunPane", "UCB exploration coefficient: larger values try rarely used hypotheses more "
-                                          "(paper: 0.5)."), false, 0, 10, 3},
-    {"a", QT_TRANSLATE_NOOP("rubric::RunPane", "a"),
-     QT_TRANSLATE_NOOP("rubric::RunPane", "Reward of a prediction is a − b·error² (paper: a = 1)."), false, -100, 100, 3},
-    {"b", QT_TRANSLATE_NOOP("rubric::RunPane", "b"),
-     QT_TRANSLATE_NOOP("rubric::RunPane", "Reward of a prediction is a − b·error² (paper: b = 1/16)."), false, 0, 100, 4},
-    {"w_hyp", QT_TRANSLATE_NOOP("rubric::RunPane", "w_hyp"),
-     QT_TRANSLATE_NOOP("rubric::RunPane", "Wrong top-k predictions after which a sample goes to the wrong-sample bank "
-                                          "(not in the paper; inferred: 3)."), true, 1, 100, 0},
-    {"w_max", QT_TRANSLATE_NOOP("rubric::RunPane", "w_max"),
-     QT_TRANSLATE_NOOP("rubric::RunPane", "Size of the wrong-sample bank that triggers generating new hypotheses from it "
-                                          "(paper: 10)."), true, 1, 1000, 0},
-    {"refine_rounds", QT_TRANSLATE_NOOP("rubric::RunPane", "N_refine"),
-     QT_TRANSLATE_NOOP("rubric::RunPane", "Refinement rounds; odd rounds refine from data, even rounds from the literature "
-                                          "(paper: 6)."), true, 0, 100, 0},
-    {"h_max", QT_TRANSLATE_NOOP("rubric::RunPane", "H_max"),
-     QT_TRANSLATE_NOOP("rubric::RunPane", "Largest hypothesis bank kept during training (paper: 20)."), true, 2, 1000, 0},
-    {"h_ev", QT_TRANSLATE_NOOP("rubric::RunPane", "H_ev"),
-     QT_TRANSLATE_NOOP("rubric::RunPane", "Hypotheses (the best by train correlation) used to score the test items "
-                                          "(paper: 5)."), true, 1, 100, 0},
-    {"seed", QT_TRANSLATE_NOOP("rubric::RunPane", "Seed"),
-     QT_TRANSLATE_NOOP("rubric::RunPane", "Seed of the random draws (initial samples, update order); the same seed "
-                                          "repeats the run."), true, 0, 2147483647, 0},
-    {"temperature", QT_TRANSLATE_NOOP("rubric::RunPane", "Temperature"),
-     QT_TRANSLATE_NOOP("rubric::RunPane", "Sampling temperature of every call (upstream code: 1e-5)."), false, 0, 2, 5},
-    {"max_tokens", QT_TRANSLATE_NOOP("rubric::RunPane", "Max tokens"),
-     QT_TRANSLATE_NOOP("rubric::RunPane", "Largest answer of one call (upstream code: 4000)."), true, 1, 100000, 0},
+        {"init_samples", QT_TRANSLATE_NOOP("rubric::RunPane", "|S_init|"),
+         QT_TRANSLATE_NOOP("rubric::RunPane",
+                           "Annotated train samples shown to the generator to propose the first hypotheses "
+                           "(paper: 5)."),
+         true, 1, 1000, 0},
+        {"init_hypotheses", QT_TRANSLATE_NOOP("rubric::RunPane", "|H_init|"),
+         QT_TRANSLATE_NOOP("rubric::RunPane", "Hypotheses proposed from the initial samples (paper: 5)."), true, 1, 100,
+         0},
+        {"per_call", QT_TRANSLATE_NOOP("rubric::RunPane", "Hypotheses per call"),
+         QT_TRANSLATE_NOOP("rubric::RunPane",
+                           "Hypotheses asked for in one generation or refinement call (inferred from the "
+                           "upstream prompts: 5)."),
+         true, 1, 50, 0},
+        {"k", QT_TRANSLATE_NOOP("rubric::RunPane", "k"),
+         QT_TRANSLATE_NOOP("rubric::RunPane",
+                           "Top-k hypotheses by UCB reward that score each train sample during the update "
+                           "(paper: 10)."),
+         true, 1, 100, 0},
+        {"theta", QT_TRANSLATE_NOOP("rubric::RunPane", "θ"),
+         QT_TRANSLATE_NOOP("rubric::RunPane",
+                           "Wrong-prediction threshold: a hypothesis's score counts as wrong when it is "
+                           "further than θ from the human score (paper: 0.5)."),
+         false, 0, 10, 3},
+        {"alpha", QT_TRANSLATE_NOOP("rubric::RunPane", "α"),
+         QT_TRANSLATE_NOOP("rubric::RunPane",
+                           "UCB exploration coefficient: larger values try rarely used hypotheses more "
+                           "(paper: 0.5)."),
+         false, 0, 10, 3},
+        {"a", QT_TRANSLATE_NOOP("rubric::RunPane", "a"),
+         QT_TRANSLATE_NOOP("rubric::RunPane", "Reward of a prediction is a − b·error² (paper: a = 1)."), false, -100,
+         100, 3},
+        {"b", QT_TRANSLATE_NOOP("rubric::RunPane", "b"),
+         QT_TRANSLATE_NOOP("rubric::RunPane", "Reward of a prediction is a − b·error² (paper: b = 1/16)."), false, 0,
+         100, 4},
+        {"w_hyp", QT_TRANSLATE_NOOP("rubric::RunPane", "w_hyp"),
+         QT_TRANSLATE_NOOP("rubric::RunPane",
+                           "Wrong top-k predictions after which a sample goes to the wrong-sample bank "
+                           "(not in the paper; inferred: 3)."),
+         true, 1, 100, 0},
+        {"w_max", QT_TRANSLATE_NOOP("rubric::RunPane", "w_max"),
+         QT_TRANSLATE_NOOP("rubric::RunPane",
+                           "Size of the wrong-sample bank that triggers generating new hypotheses from it "
+                           "(paper: 10)."),
+         true, 1, 1000, 0},
+        {"refine_rounds", QT_TRANSLATE_NOOP("rubric::RunPane", "N_refine"),
+         QT_TRANSLATE_NOOP("rubric::RunPane",
+                           "Refinement rounds; odd rounds refine from data, even rounds from the literature "
+                           "(paper: 6)."),
+         true, 0, 100, 0},
+        {"h_max", QT_TRANSLATE_NOOP("rubric::RunPane", "H_max"),
+         QT_TRANSLATE_NOOP("rubric::RunPane", "Largest hypothesis bank kept during training (paper: 20)."), true, 2,
+         1000, 0},
+        {"h_ev", QT_TRANSLATE_NOOP("rubric::RunPane", "H_ev"),
+         QT_TRANSLATE_NOOP("rubric::RunPane", "Hypotheses (the best by train correlation) used to score the test items "
+                                              "(paper: 5)."),
+         true, 1, 100, 0},
+        {"seed", QT_TRANSLATE_NOOP("rubric::RunPane", "Seed"),
+         QT_TRANSLATE_NOOP("rubric::RunPane", "Seed of the random draws (initial samples, update order); the same seed "
+                                              "repeats the run."),
+         true, 0, 2147483647, 0},
+        {"temperature", QT_TRANSLATE_NOOP("rubric::RunPane", "Temperature"),
+         QT_TRANSLATE_NOOP("rubric::RunPane", "Sampling temperature of every call (upstream code: 1e-5)."), false, 0, 2,
+         5},
+        {"max_tokens", QT_TRANSLATE_NOOP("rubric::RunPane", "Max tokens"),
+         QT_TRANSLATE_NOOP("rubric::RunPane", "Largest answer of one call (upstream code: 4000)."), true, 1, 100000, 0},
 };
 
 QString money(double v)
@@ -103,7 +126,10 @@ QString duration(double seconds)
     if (seconds < 0)
         return QStringLiteral("—");
     const int s = int(std::lround(seconds));
-    return s >= 3600 ? QStringLiteral("%1:%2:%3").arg(s / 3600).arg(s / 60 % 60, 2, 10, QLatin1Char('0')).arg(s % 60, 2, 10, QLatin1Char('0'))
+    return s >= 3600 ? QStringLiteral("%1:%2:%3")
+                               .arg(s / 3600)
+                               .arg(s / 60 % 60, 2, 10, QLatin1Char('0'))
+                               .arg(s % 60, 2, 10, QLatin1Char('0'))
                      : QStringLiteral("%1:%2").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
 }
 
@@ -199,8 +225,9 @@ QWidget *RunPane::buildProfiles()
     m_profileKeySource->addItem(tr("System keychain"), int(KeySource::Keychain));
     if (!ApiKeySource::keychainAvailable())
         m_profileKeySource->setItemData(2, false, Qt::UserRole - 1); // disabled item
-    m_profileKeySource->setToolTip(tr("The key is never stored in a profile or a project: name the environment variable "
-                                      "that holds it, or keep it in the system keychain under the profile's name."));
+    m_profileKeySource->setToolTip(
+            tr("The key is never stored in a profile or a project: name the environment variable "
+               "that holds it, or keep it in the system keychain under the profile's name."));
     m_profileKeyEnv = new QLineEdit(box);
     m_profileKeyEnv->setObjectName(QStringLiteral("profileKeyEnv"));
     m_profileKeyEnv->setPlaceholderText(QStringLiteral("OPENAI_API_KEY"));
@@ -216,7 +243,8 @@ QWidget *RunPane::buildProfiles()
         s->setToolTip(tip);
         return s;
     };
-    m_profilePriceIn = priceBox("profilePriceIn", tr("Price of one million input (prompt) tokens, for estimates and the ledger."));
+    m_profilePriceIn = priceBox("profilePriceIn",
+                                tr("Price of one million input (prompt) tokens, for estimates and the ledger."));
     m_profilePriceOut = priceBox("profilePriceOut", tr("Price of one million output (answer) tokens."));
     m_profileConcurrency = new QSpinBox(box);
     m_profileConcurrency->setObjectName(QStringLiteral("profileConcurrency"));
@@ -275,8 +303,9 @@ QWidget *RunPane::buildProfiles()
 
     m_testConnection = new QPushButton(tr("&Test connection"), box);
     m_testConnection->setObjectName(QStringLiteral("testConnection"));
-    m_testConnection->setToolTip(tr("Sends one short rating prompt with the profile as edited (not saved yet) and shows "
-                                    "the answer, the latency and whether logprobs came back."));
+    m_testConnection->setToolTip(
+            tr("Sends one short rating prompt with the profile as edited (not saved yet) and shows "
+               "the answer, the latency and whether logprobs came back."));
     connect(m_testConnection, &QPushButton::clicked, this, &RunPane::testConnection);
     m_connectionResult = new QLabel(box);
     m_connectionResult->setObjectName(QStringLiteral("connectionResult"));
@@ -301,14 +330,16 @@ QWidget *RunPane::buildMethod()
     m_method->setObjectName(QStringLiteral("method"));
     m_method->addItem(tr("G-Eval"), QStringLiteral("geval"));
     m_method->addItem(tr("HypoEval"), QStringLiteral("hypoeval"));
-    m_method->setToolTip(tr("G-Eval: generated evaluation steps, then one scoring call per item (Liu et al., 2023).\n"
-                            "HypoEval: hypotheses learned from about 30 annotated train items, then one call per item and "
-                            "hypothesis (Li et al., 2025)."));
+    m_method->setToolTip(
+            tr("G-Eval: generated evaluation steps, then one scoring call per item (Liu et al., 2023).\n"
+               "HypoEval: hypotheses learned from about 30 annotated train items, then one call per item and "
+               "hypothesis (Li et al., 2025)."));
     m_aspect = new QComboBox(box);
     m_aspect->setObjectName(QStringLiteral("aspect"));
     m_judgeName = new QLineEdit(box);
     m_judgeName->setObjectName(QStringLiteral("judgeName"));
-    m_judgeName->setToolTip(tr("The run's name in the project. Starting a name that failed or was cancelled resumes it."));
+    m_judgeName->setToolTip(
+            tr("The run's name in the project. Starting a name that failed or was cancelled resumes it."));
     m_items = new QComboBox(box);
     m_items->setObjectName(QStringLiteral("items"));
     m_items->addItem(tr("Test split"), QStringLiteral("test"));
@@ -435,8 +466,9 @@ QWidget *RunPane::buildProgress()
     connect(m_cancelButton, &QPushButton::clicked, this, &RunPane::cancel);
     m_resumeButton = new QPushButton(tr("Res&ume"), box);
     m_resumeButton->setObjectName(QStringLiteral("resumeButton"));
-    m_resumeButton->setToolTip(tr("Continue the selected failed or cancelled run with its stored configuration; answers "
-                                  "already received are not asked again."));
+    m_resumeButton->setToolTip(
+            tr("Continue the selected failed or cancelled run with its stored configuration; answers "
+               "already received are not asked again."));
     connect(m_resumeButton, &QPushButton::clicked, this, &RunPane::resumeSelected);
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_estimateButton);
@@ -505,7 +537,8 @@ void RunPane::setProject(Project *project)
 
 void RunPane::setProfileSettingsFile(const QString &settingsFile)
 {
-    m_profiles = settingsFile.isEmpty() ? std::make_unique<ProviderProfiles>() : std::make_unique<ProviderProfiles>(settingsFile);
+    m_profiles = settingsFile.isEmpty() ? std::make_unique<ProviderProfiles>()
+                                        : std::make_unique<ProviderProfiles>(settingsFile);
     refillProfiles();
 }
 
@@ -547,7 +580,9 @@ void RunPane::loadProfileIntoEditor(const QString &name)
     m_profileProvider->setCurrentIndex(m_profileProvider->findData(Provider::kindName(p->kind)));
     m_profileBaseUrl->setText(p->baseUrl);
     m_profileModel->setText(p->model);
-    const KeySource source = p->useKeychain ? KeySource::Keychain : p->apiKeyEnv.isEmpty() ? KeySource::None : KeySource::Environment;
+    const KeySource source = p->useKeychain           ? KeySource::Keychain
+                             : p->apiKeyEnv.isEmpty() ? KeySource::None
+                                                      : KeySource::Environment;
     m_profileKeySource->setCurrentIndex(m_profileKeySource->findData(int(source)));
     m_profileKeyEnv->setText(p->apiKeyEnv);
     m_profilePriceIn->setValue(p->pricePerMillionIn);
@@ -661,11 +696,11 @@ void RunPane::onConnectionTested(const ConnectionTestResult &r)
     }
     m_connectionResult->setProperty("ok", true);
     QString text = tr("OK · HTTP %1 · %2 ms · answer “%3” · %4 tokens in, %5 out · logprobs: %6")
-                       .arg(r.httpStatus)
-                       .arg(QLocale().toString(r.latencyMs, 'f', 0), r.answer.trimmed().left(80))
-                       .arg(r.tokensIn)
-                       .arg(r.tokensOut)
-                       .arg(r.logprobs ? tr("yes") : tr("no"));
+                           .arg(r.httpStatus)
+                           .arg(QLocale().toString(r.latencyMs, 'f', 0), r.answer.trimmed().left(80))
+                           .arg(r.tokensIn)
+                           .arg(r.tokensOut)
+                           .arg(r.logprobs ? tr("yes") : tr("no"));
     if (r.retries)
         text += tr(" · %n retry(s)", nullptr, r.retries);
     m_connectionResult->setText(text);
@@ -725,13 +760,15 @@ Result<RunSpec> RunPane::specFromForm() const
     const QString evaluator = m_evaluator->currentData().toString();
     const auto e = m_profiles->load(evaluator);
     if (!e)
-        return makeError(tr("Choose an evaluator profile (save one on the left first)."), {}, 0, QStringLiteral("evaluator"));
+        return makeError(tr("Choose an evaluator profile (save one on the left first)."), {}, 0,
+                         QStringLiteral("evaluator"));
     s.evaluator = *e;
     s.generator = s.evaluator;
     if (const QString g = m_generator->currentData().toString(); !g.isEmpty()) {
         const auto p = m_profiles->load(g);
         if (!p)
-            return makeError(tr("The generator profile '%1' no longer exists.").arg(g), {}, 0, QStringLiteral("generator"));
+            return makeError(tr("The generator profile '%1' no longer exists.").arg(g), {}, 0,
+                             QStringLiteral("generator"));
         s.generator = *p;
     }
     s.refiner = s.generator;
@@ -885,11 +922,12 @@ void RunPane::onEstimated(quint64 generation, const RunEstimate &e)
         return;
     m_estimate = e;
     const QLocale l;
-    const QString calls = e.exact ? tr("%1 calls").arg(l.toString(e.calls))
-                                  : tr("%1–%2 calls (depends on the answers)").arg(l.toString(e.callsMin), l.toString(e.calls));
-    m_estimateLabel->setText(tr("Estimate: %1 · %2 answered from the cache · ~%3 tokens in, ~%4 out · cost %5")
-                                 .arg(calls, l.toString(e.cached), l.toString(e.tokensIn), l.toString(e.tokensOut),
-                                      money(e.cost)));
+    const QString calls
+            = e.exact ? tr("%1 calls").arg(l.toString(e.calls))
+                      : tr("%1–%2 calls (depends on the answers)").arg(l.toString(e.callsMin), l.toString(e.calls));
+    m_estimateLabel->setText(
+            tr("Estimate: %1 · %2 answered from the cache · ~%3 tokens in, ~%4 out · cost %5")
+                    .arg(calls, l.toString(e.cached), l.toString(e.tokensIn), l.toString(e.tokensOut), money(e.cost)));
     emit estimateShown(e);
 }
 
@@ -914,9 +952,9 @@ void RunPane::onProgress(const RunProgress &p)
     m_progress->setValue(qMin(p.done, qMax(1, p.total)));
     const QLocale l;
     m_progressLabel->setText(tr("%1 · %2 / %3 answered · %4 calls sent · %5 cache hits · %6 tokens · cost %7 · ETA %8")
-                                 .arg(p.phase, l.toString(p.done), l.toString(p.total), l.toString(p.sent),
-                                      l.toString(p.cacheHits), l.toString(p.tokens), money(p.cost),
-                                      duration(m_controller->etaSeconds())));
+                                     .arg(p.phase, l.toString(p.done), l.toString(p.total), l.toString(p.sent),
+                                          l.toString(p.cacheHits), l.toString(p.tokens), money(p.cost),
+                                          duration(m_controller->etaSeconds())));
 }
 
 void RunPane::onFinished(const QString &judge, bool ok, const QString &error, const QVariantMap &summary)
@@ -926,11 +964,11 @@ void RunPane::onFinished(const QString &judge, bool ok, const QString &error, co
     if (ok) {
         const QVariantMap result = summary.value(QStringLiteral("result")).toMap();
         showInfo(tr("Run '%1' done: %2 items scored, %3 without a score; %4 calls sent, %5 from the cache.")
-                     .arg(judge)
-                     .arg(result.value(QStringLiteral("scored")).toInt())
-                     .arg(result.value(QStringLiteral("missing")).toInt())
-                     .arg(summary.value(QStringLiteral("sent")).toInt())
-                     .arg(summary.value(QStringLiteral("cache_hits")).toInt()));
+                         .arg(judge)
+                         .arg(result.value(QStringLiteral("scored")).toInt())
+                         .arg(result.value(QStringLiteral("missing")).toInt())
+                         .arg(summary.value(QStringLiteral("sent")).toInt())
+                         .arg(summary.value(QStringLiteral("cache_hits")).toInt()));
     } else {
         showError(tr("Run '%1' stopped: %2. It is saved; select it and press Resume to continue.").arg(judge, error));
     }
@@ -949,7 +987,8 @@ void RunPane::updateButtons()
     bool resumable = false;
     if (const QTreeWidgetItem *item = m_runs->currentItem()) {
         const QString status = item->text(3);
-        resumable = status == QLatin1String("failed") || status == QLatin1String("cancelled") || status == QLatin1String("running");
+        resumable = status == QLatin1String("failed") || status == QLatin1String("cancelled")
+                    || status == QLatin1String("running");
     }
     m_resumeButton->setEnabled(bound && !running && resumable);
 }
