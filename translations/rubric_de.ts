@@ -2,6 +2,37 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
 <context>
+    <name>RubricCommands</name>
+    <message>
+        <source>Add %1</source>
+        <translation>%1 hinzufügen</translation>
+    </message>
+    <message>
+        <source>Delete %1</source>
+        <translation>%1 löschen</translation>
+    </message>
+    <message>
+        <source>Edit text of %1</source>
+        <translation>Text von %1 bearbeiten</translation>
+    </message>
+    <message>
+        <source>Move %1 up</source>
+        <translation>%1 nach oben</translation>
+    </message>
+    <message>
+        <source>Move %1 down</source>
+        <translation>%1 nach unten</translation>
+    </message>
+    <message>
+        <source>Enable %1</source>
+        <translation>%1 einschalten</translation>
+    </message>
+    <message>
+        <source>Disable %1</source>
+        <translation>%1 ausschalten</translation>
+    </message>
+</context>
+<context>
     <name>main</name>
     <message>
         <source>Build LLM judges that agree with people.</source>
@@ -1041,12 +1072,1078 @@
         <source>Saved the chart to %1.</source>
         <translation>Diagramm nach %1 gespeichert.</translation>
     </message>
+    <message>
+        <source>Judge &amp;&amp; Run</source>
+        <translation>Bewerter &amp;&amp; Lauf</translation>
+    </message>
+    <message>
+        <source>Rubric</source>
+        <translation>Rubrik</translation>
+    </message>
+    <message>
+        <source>No project is open.</source>
+        <translation>Kein Projekt geöffnet.</translation>
+    </message>
+    <message>
+        <source>Unknown rubric format '%1': use .md or .json.</source>
+        <translation>Unbekanntes Rubrikformat '%1': verwenden Sie .md oder .json.</translation>
+    </message>
+    <message>
+        <source>Cannot write the file: %1</source>
+        <translation>Die Datei kann nicht geschrieben werden: %1</translation>
+    </message>
+    <message>
+        <source>Export Rubric</source>
+        <translation>Rubrik exportieren</translation>
+    </message>
+    <message>
+        <source>Markdown (*.md);;JSON (*.json)</source>
+        <translation>Markdown (*.md);;JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>Rubric export failed: %1</source>
+        <translation>Rubrikexport fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>Saved the rubric to %1.</source>
+        <translation>Rubrik nach %1 gespeichert.</translation>
+    </message>
 </context>
 <context>
     <name>rubric::MessageBar</name>
     <message>
         <source>Close</source>
         <translation>Schließen</translation>
+    </message>
+</context>
+<context>
+    <name>rubric::RubricDiffDialog</name>
+    <message>
+        <source>Rubric of %1: version %2 → %3</source>
+        <translation>Rubrik von %1: Version %2 → %3</translation>
+    </message>
+    <message>
+        <source>The two versions have the same criteria.</source>
+        <translation>Die beiden Versionen haben dieselben Kriterien.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n change(s) from version %1 to version %2.</source>
+        <translation><numerusform>%n Änderung von Version %1 zu Version %2.</numerusform><numerusform>%n Änderungen von Version %1 zu Version %2.</numerusform></translation>
+    </message>
+</context>
+<context>
+    <name>rubric::RubricPane</name>
+    <message>
+        <source>The judge whose rubric is shown (judges that have a saved rubric)</source>
+        <translation>Der Bewerter, dessen Rubrik gezeigt wird (Bewerter mit gespeicherter Rubrik)</translation>
+    </message>
+    <message>
+        <source>Version</source>
+        <translation>Version</translation>
+    </message>
+    <message>
+        <source>Saved</source>
+        <translation>Gespeichert</translation>
+    </message>
+    <message>
+        <source>Alignment</source>
+        <translation>Übereinstimmung</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>Notiz</translation>
+    </message>
+    <message>
+        <source>Saved versions of the rubric; select one to read it (the latest is edited), select two (Ctrl+click or Shift+arrow) to compare them</source>
+        <translation>Gespeicherte Versionen der Rubrik; eine auswählen, um sie zu lesen (die neueste wird bearbeitet), zwei auswählen (Strg+Klick oder Umschalt+Pfeil), um sie zu vergleichen</translation>
+    </message>
+    <message>
+        <source>F2 edits the text, Space enables or disables, Del deletes, Alt+Up/Down reorders</source>
+        <translation>F2 bearbeitet den Text, Leertaste schaltet ein oder aus, Entf löscht, Alt+Auf/Ab ordnet um</translation>
+    </message>
+    <message>
+        <source>Edit from this version</source>
+        <translation>Von dieser Version aus bearbeiten</translation>
+    </message>
+    <message>
+        <source>Take this older version as the base of the next edit (saved as a new version)</source>
+        <translation>Diese ältere Version als Grundlage der nächsten Bearbeitung nehmen (als neue Version gespeichert)</translation>
+    </message>
+    <message>
+        <source>The selected criterion's full text</source>
+        <translation>Der vollständige Text des gewählten Kriteriums</translation>
+    </message>
+    <message>
+        <source>Apply text</source>
+        <translation>Text übernehmen</translation>
+    </message>
+    <message>
+        <source>Replace the criterion's text with the edited one (Ctrl+Return); undoable</source>
+        <translation>Den Text des Kriteriums durch den bearbeiteten ersetzen (Strg+Eingabe); rückgängig machbar</translation>
+    </message>
+    <message>
+        <source>Undo</source>
+        <translation>Rückgängig</translation>
+    </message>
+    <message>
+        <source>Undo the last edit (Ctrl+Z)</source>
+        <translation>Die letzte Bearbeitung rückgängig machen (Strg+Z)</translation>
+    </message>
+    <message>
+        <source>Redo</source>
+        <translation>Wiederholen</translation>
+    </message>
+    <message>
+        <source>Redo the undone edit (Ctrl+Shift+Z or Ctrl+Y)</source>
+        <translation>Die rückgängig gemachte Bearbeitung wiederholen (Strg+Umschalt+Z oder Strg+Y)</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>Hinzufügen</translation>
+    </message>
+    <message>
+        <source>Add a criterion after the selected one (Ins)</source>
+        <translation>Ein Kriterium nach dem gewählten hinzufügen (Einfg)</translation>
+    </message>
+    <message>
+        <source>Add child</source>
+        <translation>Unterkriterium hinzufügen</translation>
+    </message>
+    <message>
+        <source>Add a criterion under the selected one (Ctrl+Ins)</source>
+        <translation>Ein Kriterium unter dem gewählten hinzufügen (Strg+Einfg)</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>Löschen</translation>
+    </message>
+    <message>
+        <source>Delete the selected criterion and what is under it (Del)</source>
+        <translation>Das gewählte Kriterium und alles darunter löschen (Entf)</translation>
+    </message>
+    <message>
+        <source>Move up</source>
+        <translation>Nach oben</translation>
+    </message>
+    <message>
+        <source>Move the selected criterion up (Alt+Up)</source>
+        <translation>Das gewählte Kriterium nach oben schieben (Alt+Auf)</translation>
+    </message>
+    <message>
+        <source>Move down</source>
+        <translation>Nach unten</translation>
+    </message>
+    <message>
+        <source>Move the selected criterion down (Alt+Down)</source>
+        <translation>Das gewählte Kriterium nach unten schieben (Alt+Ab)</translation>
+    </message>
+    <message>
+        <source>Enable / disable</source>
+        <translation>Ein / aus</translation>
+    </message>
+    <message>
+        <source>Enable or disable the selected criterion; disabled ones are not scored (Space)</source>
+        <translation>Das gewählte Kriterium ein- oder ausschalten; ausgeschaltete werden nicht bewertet (Leertaste)</translation>
+    </message>
+    <message>
+        <source>Save as new version…</source>
+        <translation>Als neue Version speichern…</translation>
+    </message>
+    <message>
+        <source>Save the edited rubric as a new version with a short note (Ctrl+S)</source>
+        <translation>Die bearbeitete Rubrik mit einer kurzen Notiz als neue Version speichern (Strg+S)</translation>
+    </message>
+    <message>
+        <source>Re-score</source>
+        <translation>Neu bewerten</translation>
+    </message>
+    <message>
+        <source>Run the judge again with its latest version; the cache answers what the edit did not change (Ctrl+R)</source>
+        <translation>Den Bewerter mit der neuesten Version erneut ausführen; was die Bearbeitung nicht geändert hat, beantwortet der Cache (Strg+R)</translation>
+    </message>
+    <message>
+        <source>Export rubric…</source>
+        <translation>Rubrik exportieren…</translation>
+    </message>
+    <message>
+        <source>Export the shown saved version as Markdown or JSON (Ctrl+Shift+E)</source>
+        <translation>Die gezeigte gespeicherte Version als Markdown oder JSON exportieren (Strg+Umschalt+E)</translation>
+    </message>
+    <message>
+        <source>Compare versions</source>
+        <translation>Versionen vergleichen</translation>
+    </message>
+    <message>
+        <source>Compare the two versions selected in the version list (Ctrl+D)</source>
+        <translation>Die beiden in der Versionsliste gewählten Versionen vergleichen (Strg+D)</translation>
+    </message>
+    <message>
+        <source>&amp;Judge:</source>
+        <translation>&amp;Bewerter:</translation>
+    </message>
+    <message>
+        <source>&amp;Text</source>
+        <translation>&amp;Text</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>v%1</source>
+        <translation>v%1</translation>
+    </message>
+    <message>
+        <source>—</source>
+        <translation>—</translation>
+    </message>
+    <message>
+        <source>Pearson with the human scores; the note says on which items</source>
+        <translation>Pearson mit den menschlichen Bewertungen; die Notiz sagt, auf welchen Elementen</translation>
+    </message>
+    <message>
+        <source>Not measured yet: re-score the judge to measure it</source>
+        <translation>Noch nicht gemessen: bewerten Sie neu, um sie zu messen</translation>
+    </message>
+    <message>
+        <source>Unsaved rubric changes</source>
+        <translation>Ungespeicherte Rubrikänderungen</translation>
+    </message>
+    <message>
+        <source>The rubric of %1 has unsaved changes. Discard them?</source>
+        <translation>Die Rubrik von %1 hat ungespeicherte Änderungen. Verwerfen?</translation>
+    </message>
+    <message>
+        <source>Save the edit as a new version first; the judge is re-scored with its latest version</source>
+        <translation>Speichern Sie die Bearbeitung zuerst als neue Version; neu bewertet wird mit der neuesten Version</translation>
+    </message>
+    <message>
+        <source>No judge with a rubric yet: run HypoEval or G-Eval in the Judge &amp; run pane.</source>
+        <translation>Noch kein Bewerter mit Rubrik: starten Sie HypoEval oder G-Eval im Bereich „Bewerter &amp; Lauf“.</translation>
+    </message>
+    <message>
+        <source>Version %1 of %2 (read-only)</source>
+        <translation>Version %1 von %2 (schreibgeschützt)</translation>
+    </message>
+    <message>
+        <source>Editing from version %1; saving creates version %2</source>
+        <translation>Bearbeitung ab Version %1; Speichern erzeugt Version %2</translation>
+    </message>
+    <message>
+        <source>Version %1 of %2</source>
+        <translation>Version %1 von %2</translation>
+    </message>
+    <message numerus="yes">
+        <source> — unsaved changes (%n edit(s))</source>
+        <translation><numerusform> — ungespeicherte Änderungen (%n Bearbeitung)</numerusform><numerusform> — ungespeicherte Änderungen (%n Bearbeitungen)</numerusform></translation>
+    </message>
+    <message>
+        <source>enabled</source>
+        <translation>eingeschaltet</translation>
+    </message>
+    <message>
+        <source>disabled</source>
+        <translation>ausgeschaltet</translation>
+    </message>
+    <message>
+        <source>Origin:</source>
+        <translation>Herkunft:</translation>
+    </message>
+    <message>
+        <source>Edited</source>
+        <translation>Bearbeitet</translation>
+    </message>
+    <message>
+        <source>Edited by %1</source>
+        <translation>Bearbeitet von %1</translation>
+    </message>
+    <message>
+        <source> on %1</source>
+        <translation> am %1</translation>
+    </message>
+    <message>
+        <source>%1%2; the method's text was:</source>
+        <translation>%1%2; der Text der Methode war:</translation>
+    </message>
+    <message>
+        <source>Proposed after wrong-prediction event %1 (t = %2) and refined %3 time(s).</source>
+        <translation>Vorgeschlagen nach Fehlvorhersage-Ereignis %1 (t = %2) und %3-mal verfeinert.</translation>
+    </message>
+    <message>
+        <source>train Pearson %1</source>
+        <translation>Training-Pearson %1</translation>
+    </message>
+    <message>
+        <source>train Spearman %1</source>
+        <translation>Training-Spearman %1</translation>
+    </message>
+    <message>
+        <source>reward %1</source>
+        <translation>Belohnung %1</translation>
+    </message>
+    <message>
+        <source>selected rank %1</source>
+        <translation>Auswahlrang %1</translation>
+    </message>
+    <message>
+        <source>%1 samples seen</source>
+        <translation>%1 Beispiele gesehen</translation>
+    </message>
+    <message>
+        <source>measured with the method's text</source>
+        <translation>mit dem Text der Methode gemessen</translation>
+    </message>
+    <message>
+        <source>Not selected: %1</source>
+        <translation>Nicht ausgewählt: %1</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>Reward history</source>
+        <translation>Verlauf der Belohnung</translation>
+    </message>
+    <message>
+        <source>update: reward</source>
+        <translation>Aktualisierung: Belohnung</translation>
+    </message>
+    <message>
+        <source>New criterion: describe what the judge should check</source>
+        <translation>Neues Kriterium: beschreiben Sie, was der Bewerter prüfen soll</translation>
+    </message>
+    <message>
+        <source>Save rubric version</source>
+        <translation>Rubrikversion speichern</translation>
+    </message>
+    <message>
+        <source>A short note on what changed (saved as version %1):</source>
+        <translation>Eine kurze Notiz zur Änderung (gespeichert als Version %1):</translation>
+    </message>
+    <message>
+        <source>Edited in the studio</source>
+        <translation>Im Studio bearbeitet</translation>
+    </message>
+    <message>
+        <source>The rubric could not be saved: %1</source>
+        <translation>Die Rubrik konnte nicht gespeichert werden: %1</translation>
+    </message>
+    <message>
+        <source>no rubric is shown</source>
+        <translation>keine Rubrik gezeigt</translation>
+    </message>
+    <message>
+        <source>version %1 is read-only; choose "Edit from this version" first</source>
+        <translation>Version %1 ist schreibgeschützt; wählen Sie zuerst „Von dieser Version aus bearbeiten“</translation>
+    </message>
+    <message>
+        <source>Saved version %1 of %2's rubric. Re-score to measure its alignment.</source>
+        <translation>Version %1 der Rubrik von %2 gespeichert. Bewerten Sie neu, um ihre Übereinstimmung zu messen.</translation>
+    </message>
+</context>
+<context>
+    <name>rubric::RubricTreeModel</name>
+    <message>
+        <source>initial</source>
+        <translation>anfänglich</translation>
+    </message>
+    <message>
+        <source>wrong-bank refine %1</source>
+        <translation>Fehlerbank-Verfeinerung %1</translation>
+    </message>
+    <message>
+        <source>wrong-bank</source>
+        <translation>Fehlerbank</translation>
+    </message>
+    <message>
+        <source>literature</source>
+        <translation>Literatur</translation>
+    </message>
+    <message>
+        <source>added</source>
+        <translation>hinzugefügt</translation>
+    </message>
+    <message>
+        <source>auto-CoT step</source>
+        <translation>Auto-CoT-Schritt</translation>
+    </message>
+    <message>
+        <source>aspect</source>
+        <translation>Aspekt</translation>
+    </message>
+    <message>
+        <source>edited</source>
+        <translation>bearbeitet</translation>
+    </message>
+    <message>
+        <source>edited (%1)</source>
+        <translation>bearbeitet (%1)</translation>
+    </message>
+    <message>
+        <source>%1
+
+Definition: %2</source>
+        <translation>%1
+
+Definition: %2</translation>
+    </message>
+    <message>
+        <source>Scored by the judge (Space to disable)</source>
+        <translation>Vom Bewerter bewertet (Leertaste schaltet aus)</translation>
+    </message>
+    <message>
+        <source>Not scored (Space to enable)</source>
+        <translation>Nicht bewertet (Leertaste schaltet ein)</translation>
+    </message>
+    <message>
+        <source>Edited by %1; the method's text was:
+%2</source>
+        <translation>Bearbeitet von %1; der Text der Methode war:
+%2</translation>
+    </message>
+    <message>
+        <source>HypoEval's reward (accuracy and exploration bonus) when the bank was last updated</source>
+        <translation>Belohnung von HypoEval (Genauigkeit und Erkundungsbonus) bei der letzten Aktualisierung der Bank</translation>
+    </message>
+    <message>
+        <source>Pearson of this criterion's scores with the human scores on the train split</source>
+        <translation>Pearson der Punktzahlen dieses Kriteriums mit den menschlichen Bewertungen auf dem Trainingsteil</translation>
+    </message>
+    <message>
+        <source>Rank among the selected hypotheses (or the criterion's weight)</source>
+        <translation>Rang unter den ausgewählten Hypothesen (oder das Gewicht des Kriteriums)</translation>
+    </message>
+    <message>
+        <source>Criterion</source>
+        <translation>Kriterium</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>Art</translation>
+    </message>
+    <message>
+        <source>On</source>
+        <translation>Ein</translation>
+    </message>
+    <message>
+        <source>Origin</source>
+        <translation>Herkunft</translation>
+    </message>
+    <message>
+        <source>Reward</source>
+        <translation>Belohnung</translation>
+    </message>
+    <message>
+        <source>Train r</source>
+        <translation>Training r</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>Rang</translation>
+    </message>
+</context>
+<context>
+    <name>rubric::RunController</name>
+    <message>
+        <source>no project is open</source>
+        <translation>kein Projekt geöffnet</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>abgebrochen</translation>
+    </message>
+</context>
+<context>
+    <name>rubric::RunPane</name>
+    <message>
+        <source>|S_init|</source>
+        <translation>|S_init|</translation>
+    </message>
+    <message>
+        <source>Annotated train samples shown to the generator to propose the first hypotheses (paper: 5).</source>
+        <translation>Annotierte Trainingsbeispiele, die der Generator für die ersten Hypothesen sieht (Artikel: 5).</translation>
+    </message>
+    <message>
+        <source>|H_init|</source>
+        <translation>|H_init|</translation>
+    </message>
+    <message>
+        <source>Hypotheses proposed from the initial samples (paper: 5).</source>
+        <translation>Aus den Anfangsbeispielen vorgeschlagene Hypothesen (Artikel: 5).</translation>
+    </message>
+    <message>
+        <source>Hypotheses per call</source>
+        <translation>Hypothesen je Aufruf</translation>
+    </message>
+    <message>
+        <source>Hypotheses asked for in one generation or refinement call (inferred from the upstream prompts: 5).</source>
+        <translation>In einem Erzeugungs- oder Verfeinerungsaufruf erbetene Hypothesen (aus den Originalprompts erschlossen: 5).</translation>
+    </message>
+    <message>
+        <source>k</source>
+        <translation>k</translation>
+    </message>
+    <message>
+        <source>Top-k hypotheses by UCB reward that score each train sample during the update (paper: 10).</source>
+        <translation>Die k besten Hypothesen nach UCB-Belohnung, die während der Aktualisierung jedes Trainingsbeispiel bewerten (Artikel: 10).</translation>
+    </message>
+    <message>
+        <source>θ</source>
+        <translation>θ</translation>
+    </message>
+    <message>
+        <source>Wrong-prediction threshold: a hypothesis's score counts as wrong when it is further than θ from the human score (paper: 0.5).</source>
+        <translation>Schwelle für Fehlvorhersagen: eine Punktzahl gilt als falsch, wenn sie weiter als θ von der menschlichen Bewertung entfernt ist (Artikel: 0,5).</translation>
+    </message>
+    <message>
+        <source>α</source>
+        <translation>α</translation>
+    </message>
+    <message>
+        <source>UCB exploration coefficient: larger values try rarely used hypotheses more (paper: 0.5).</source>
+        <translation>UCB-Erkundungskoeffizient: größere Werte probieren selten genutzte Hypothesen öfter (Artikel: 0,5).</translation>
+    </message>
+    <message>
+        <source>a</source>
+        <translation>a</translation>
+    </message>
+    <message>
+        <source>Reward of a prediction is a − b·error² (paper: a = 1).</source>
+        <translation>Die Belohnung einer Vorhersage ist a − b·Fehler² (Artikel: a = 1).</translation>
+    </message>
+    <message>
+        <source>b</source>
+        <translation>b</translation>
+    </message>
+    <message>
+        <source>Reward of a prediction is a − b·error² (paper: b = 1/16).</source>
+        <translation>Die Belohnung einer Vorhersage ist a − b·Fehler² (Artikel: b = 1/16).</translation>
+    </message>
+    <message>
+        <source>w_hyp</source>
+        <translation>w_hyp</translation>
+    </message>
+    <message>
+        <source>Wrong top-k predictions after which a sample goes to the wrong-sample bank (not in the paper; inferred: 3).</source>
+        <translation>Falsche Top-k-Vorhersagen, nach denen ein Beispiel in die Fehlerbank kommt (nicht im Artikel; erschlossen: 3).</translation>
+    </message>
+    <message>
+        <source>w_max</source>
+        <translation>w_max</translation>
+    </message>
+    <message>
+        <source>Size of the wrong-sample bank that triggers generating new hypotheses from it (paper: 10).</source>
+        <translation>Größe der Fehlerbank, ab der aus ihr neue Hypothesen erzeugt werden (Artikel: 10).</translation>
+    </message>
+    <message>
+        <source>N_refine</source>
+        <translation>N_refine</translation>
+    </message>
+    <message>
+        <source>Refinement rounds; odd rounds refine from data, even rounds from the literature (paper: 6).</source>
+        <translation>Verfeinerungsrunden; ungerade Runden verfeinern mit Daten, gerade mit der Literatur (Artikel: 6).</translation>
+    </message>
+    <message>
+        <source>H_max</source>
+        <translation>H_max</translation>
+    </message>
+    <message>
+        <source>Largest hypothesis bank kept during training (paper: 20).</source>
+        <translation>Größte während des Trainings gehaltene Hypothesenbank (Artikel: 20).</translation>
+    </message>
+    <message>
+        <source>H_ev</source>
+        <translation>H_ev</translation>
+    </message>
+    <message>
+        <source>Hypotheses (the best by train correlation) used to score the test items (paper: 5).</source>
+        <translation>Hypothesen (die besten nach Trainingskorrelation), die die Testelemente bewerten (Artikel: 5).</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>Startwert</translation>
+    </message>
+    <message>
+        <source>Seed of the random draws (initial samples, update order); the same seed repeats the run.</source>
+        <translation>Startwert der Zufallsziehungen (Anfangsbeispiele, Aktualisierungsreihenfolge); derselbe Startwert wiederholt den Lauf.</translation>
+    </message>
+    <message>
+        <source>Temperature</source>
+        <translation>Temperatur</translation>
+    </message>
+    <message>
+        <source>Sampling temperature of every call (upstream code: 1e-5).</source>
+        <translation>Sampling-Temperatur jedes Aufrufs (Originalcode: 1e-5).</translation>
+    </message>
+    <message>
+        <source>Max tokens</source>
+        <translation>Max. Tokens</translation>
+    </message>
+    <message>
+        <source>Largest answer of one call (upstream code: 4000).</source>
+        <translation>Längste Antwort eines Aufrufs (Originalcode: 4000).</translation>
+    </message>
+    <message>
+        <source>Provider profiles</source>
+        <translation>Anbieterprofile</translation>
+    </message>
+    <message>
+        <source>OpenAI-compatible</source>
+        <translation>OpenAI-kompatibel</translation>
+    </message>
+    <message>
+        <source>Anthropic</source>
+        <translation>Anthropic</translation>
+    </message>
+    <message>
+        <source>No key</source>
+        <translation>Kein Schlüssel</translation>
+    </message>
+    <message>
+        <source>Environment variable</source>
+        <translation>Umgebungsvariable</translation>
+    </message>
+    <message>
+        <source>System keychain</source>
+        <translation>Systemschlüsselbund</translation>
+    </message>
+    <message>
+        <source>The key is never stored in a profile or a project: name the environment variable that holds it, or keep it in the system keychain under the profile's name.</source>
+        <translation>Der Schlüssel wird nie in einem Profil oder Projekt gespeichert: nennen Sie die Umgebungsvariable, die ihn enthält, oder legen Sie ihn unter dem Profilnamen im Systemschlüsselbund ab.</translation>
+    </message>
+    <message>
+        <source> / 1M tokens</source>
+        <translation> / 1 Mio. Tokens</translation>
+    </message>
+    <message>
+        <source>Price of one million input (prompt) tokens, for estimates and the ledger.</source>
+        <translation>Preis von einer Million Eingabe-Tokens (Prompt), für Schätzungen und das Kostenbuch.</translation>
+    </message>
+    <message>
+        <source>Price of one million output (answer) tokens.</source>
+        <translation>Preis von einer Million Ausgabe-Tokens (Antwort).</translation>
+    </message>
+    <message>
+        <source>Requests in flight to this endpoint at the same time.</source>
+        <translation>Gleichzeitig laufende Anfragen an diesen Endpunkt.</translation>
+    </message>
+    <message>
+        <source>unlimited</source>
+        <translation>unbegrenzt</translation>
+    </message>
+    <message>
+        <source>Requests per minute allowed by the provider (0 = unlimited).</source>
+        <translation>Vom Anbieter erlaubte Anfragen pro Minute (0 = unbegrenzt).</translation>
+    </message>
+    <message>
+        <source>Tokens per minute allowed by the provider (0 = unlimited).</source>
+        <translation>Vom Anbieter erlaubte Tokens pro Minute (0 = unbegrenzt).</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> s</translation>
+    </message>
+    <message>
+        <source>How long one request may take before it is retried.</source>
+        <translation>Wie lange eine Anfrage dauern darf, bevor sie wiederholt wird.</translation>
+    </message>
+    <message>
+        <source>Retries of a failed request (429, 5xx, network errors) with backoff.</source>
+        <translation>Wiederholungen einer fehlgeschlagenen Anfrage (429, 5xx, Netzwerkfehler) mit Wartezeit.</translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation>&amp;Name:</translation>
+    </message>
+    <message>
+        <source>&amp;Provider:</source>
+        <translation>&amp;Anbieter:</translation>
+    </message>
+    <message>
+        <source>&amp;Base URL:</source>
+        <translation>&amp;Basis-URL:</translation>
+    </message>
+    <message>
+        <source>&amp;Model:</source>
+        <translation>&amp;Modell:</translation>
+    </message>
+    <message>
+        <source>&amp;Key from:</source>
+        <translation>&amp;Schlüssel aus:</translation>
+    </message>
+    <message>
+        <source>&amp;Variable:</source>
+        <translation>&amp;Variable:</translation>
+    </message>
+    <message>
+        <source>Price &amp;in:</source>
+        <translation>Preis &amp;Eingabe:</translation>
+    </message>
+    <message>
+        <source>Price &amp;out:</source>
+        <translation>Preis A&amp;usgabe:</translation>
+    </message>
+    <message>
+        <source>&amp;Concurrency:</source>
+        <translation>&amp;Parallelität:</translation>
+    </message>
+    <message>
+        <source>Requests/min:</source>
+        <translation>Anfragen/min:</translation>
+    </message>
+    <message>
+        <source>Tokens/min:</source>
+        <translation>Tokens/min:</translation>
+    </message>
+    <message>
+        <source>Timeout:</source>
+        <translation>Zeitlimit:</translation>
+    </message>
+    <message>
+        <source>Retries:</source>
+        <translation>Wiederholungen:</translation>
+    </message>
+    <message>
+        <source>Ne&amp;w</source>
+        <translation>Ne&amp;u</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>&amp;Speichern</translation>
+    </message>
+    <message>
+        <source>&amp;Delete</source>
+        <translation>&amp;Löschen</translation>
+    </message>
+    <message>
+        <source>&amp;Test connection</source>
+        <translation>Verbindung &amp;testen</translation>
+    </message>
+    <message>
+        <source>Sends one short rating prompt with the profile as edited (not saved yet) and shows the answer, the latency and whether logprobs came back.</source>
+        <translation>Sendet einen kurzen Bewertungsprompt mit dem Profil wie bearbeitet (noch nicht gespeichert) und zeigt die Antwort, die Latenz und ob Logprobs zurückkamen.</translation>
+    </message>
+    <message>
+        <source>Method</source>
+        <translation>Methode</translation>
+    </message>
+    <message>
+        <source>G-Eval</source>
+        <translation>G-Eval</translation>
+    </message>
+    <message>
+        <source>HypoEval</source>
+        <translation>HypoEval</translation>
+    </message>
+    <message>
+        <source>G-Eval: generated evaluation steps, then one scoring call per item (Liu et al., 2023).
+HypoEval: hypotheses learned from about 30 annotated train items, then one call per item and hypothesis (Li et al., 2025).</source>
+        <translation>G-Eval: erzeugte Bewertungsschritte, dann ein Bewertungsaufruf je Element (Liu et al., 2023).
+HypoEval: aus etwa 30 annotierten Trainingselementen gelernte Hypothesen, dann ein Aufruf je Element und Hypothese (Li et al., 2025).</translation>
+    </message>
+    <message>
+        <source>The run's name in the project. Starting a name that failed or was cancelled resumes it.</source>
+        <translation>Der Name des Laufs im Projekt. Ein fehlgeschlagener oder abgebrochener Name wird beim Start fortgesetzt.</translation>
+    </message>
+    <message>
+        <source>Test split</source>
+        <translation>Testteil</translation>
+    </message>
+    <message>
+        <source>Train split</source>
+        <translation>Trainingsteil</translation>
+    </message>
+    <message>
+        <source>All items</source>
+        <translation>Alle Elemente</translation>
+    </message>
+    <message>
+        <source>The model that scores the items.</source>
+        <translation>Das Modell, das die Elemente bewertet.</translation>
+    </message>
+    <message>
+        <source>The model that writes G-Eval's steps or proposes HypoEval's hypotheses.</source>
+        <translation>Das Modell, das die Schritte von G-Eval schreibt oder die Hypothesen von HypoEval vorschlägt.</translation>
+    </message>
+    <message>
+        <source>The model that refines HypoEval's hypotheses.</source>
+        <translation>Das Modell, das die Hypothesen von HypoEval verfeinert.</translation>
+    </message>
+    <message>
+        <source>M&amp;ethod:</source>
+        <translation>M&amp;ethode:</translation>
+    </message>
+    <message>
+        <source>&amp;Aspect:</source>
+        <translation>&amp;Aspekt:</translation>
+    </message>
+    <message>
+        <source>&amp;Judge name:</source>
+        <translation>&amp;Bewertername:</translation>
+    </message>
+    <message>
+        <source>It&amp;ems:</source>
+        <translation>El&amp;emente:</translation>
+    </message>
+    <message>
+        <source>E&amp;valuator:</source>
+        <translation>Be&amp;werter:</translation>
+    </message>
+    <message>
+        <source>&amp;Generator:</source>
+        <translation>&amp;Generator:</translation>
+    </message>
+    <message>
+        <source>&amp;Refiner:</source>
+        <translation>&amp;Verfeinerer:</translation>
+    </message>
+    <message>
+        <source>Weight the scale by &amp;logprobs</source>
+        <translation>Skala mit &amp;Logprobs gewichten</translation>
+    </message>
+    <message>
+        <source>Ask for top_logprobs and score the probability-weighted mean of the scale tokens (one call per item). Off: sample n answers and average them, as the paper does for models without logprobs.</source>
+        <translation>top_logprobs anfordern und den wahrscheinlichkeitsgewichteten Mittelwert der Skalentokens nehmen (ein Aufruf je Element). Aus: n Antworten ziehen und mitteln, wie der Artikel es für Modelle ohne Logprobs tut.</translation>
+    </message>
+    <message>
+        <source>Answers sampled per item without logprobs (paper: n = 20).</source>
+        <translation>Gezogene Antworten je Element ohne Logprobs (Artikel: n = 20).</translation>
+    </message>
+    <message>
+        <source>Sampling temperature of the scoring calls (paper: 1 with n = 20 samples).</source>
+        <translation>Sampling-Temperatur der Bewertungsaufrufe (Artikel: 1 bei n = 20 Stichproben).</translation>
+    </message>
+    <message>
+        <source>&amp;Samples n:</source>
+        <translation>&amp;Stichproben n:</translation>
+    </message>
+    <message>
+        <source>&amp;Temperature:</source>
+        <translation>&amp;Temperatur:</translation>
+    </message>
+    <message>
+        <source>Folder of literature summaries (*.txt, *.md) for the literature-based hypotheses and refinements; empty: data only.</source>
+        <translation>Ordner mit Literaturzusammenfassungen (*.txt, *.md) für literaturbasierte Hypothesen und Verfeinerungen; leer: nur Daten.</translation>
+    </message>
+    <message>
+        <source>Choose the literature folder</source>
+        <translation>Literaturordner wählen</translation>
+    </message>
+    <message>
+        <source>Literature folder</source>
+        <translation>Literaturordner</translation>
+    </message>
+    <message>
+        <source>Li&amp;terature:</source>
+        <translation>Li&amp;teratur:</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Parameters&lt;/b&gt; (paper defaults; hover for what each does)</source>
+        <translation>&lt;b&gt;Parameter&lt;/b&gt; (Vorgaben aus dem Artikel; Mauszeiger darüber erklärt jeden)</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Lauf</translation>
+    </message>
+    <message>
+        <source>E&amp;stimate</source>
+        <translation>&amp;Schätzen</translation>
+    </message>
+    <message>
+        <source>Calls, cached answers, tokens and cost the run needs now; nothing is sent.</source>
+        <translation>Aufrufe, Antworten aus dem Cache, Tokens und Kosten, die der Lauf jetzt braucht; nichts wird gesendet.</translation>
+    </message>
+    <message>
+        <source>St&amp;art</source>
+        <translation>St&amp;arten</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel run</source>
+        <translation>Lauf a&amp;bbrechen</translation>
+    </message>
+    <message>
+        <source>Res&amp;ume</source>
+        <translation>&amp;Fortsetzen</translation>
+    </message>
+    <message>
+        <source>Continue the selected failed or cancelled run with its stored configuration; answers already received are not asked again.</source>
+        <translation>Den gewählten fehlgeschlagenen oder abgebrochenen Lauf mit seiner gespeicherten Konfiguration fortsetzen; erhaltene Antworten werden nicht erneut erfragt.</translation>
+    </message>
+    <message>
+        <source>No estimate yet.</source>
+        <translation>Noch keine Schätzung.</translation>
+    </message>
+    <message>
+        <source>%v / %m calls</source>
+        <translation>%v / %m Aufrufe</translation>
+    </message>
+    <message>
+        <source>Judge</source>
+        <translation>Bewerter</translation>
+    </message>
+    <message>
+        <source>Aspect</source>
+        <translation>Aspekt</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Items</source>
+        <translation>Elemente</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Runs of this project&lt;/b&gt;</source>
+        <translation>&lt;b&gt;Läufe dieses Projekts&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>Select a failed or cancelled run to resume it.</source>
+        <translation>Wählen Sie einen fehlgeschlagenen oder abgebrochenen Lauf, um ihn fortzusetzen.</translation>
+    </message>
+    <message>
+        <source>(same as evaluator)</source>
+        <translation>(wie Bewerter)</translation>
+    </message>
+    <message>
+        <source>(same as generator)</source>
+        <translation>(wie Generator)</translation>
+    </message>
+    <message>
+        <source>The profile needs a model name.</source>
+        <translation>Das Profil braucht einen Modellnamen.</translation>
+    </message>
+    <message>
+        <source>The profile was not saved: %1</source>
+        <translation>Das Profil wurde nicht gespeichert: %1</translation>
+    </message>
+    <message>
+        <source>Profile '%1' saved.</source>
+        <translation>Profil '%1' gespeichert.</translation>
+    </message>
+    <message>
+        <source>Profile '%1' deleted.</source>
+        <translation>Profil '%1' gelöscht.</translation>
+    </message>
+    <message>
+        <source>Enter a base URL and a model first.</source>
+        <translation>Geben Sie zuerst eine Basis-URL und ein Modell ein.</translation>
+    </message>
+    <message>
+        <source>Testing %1 …</source>
+        <translation>Teste %1 …</translation>
+    </message>
+    <message>
+        <source>Failed: HTTP %1 — %2</source>
+        <translation>Fehlgeschlagen: HTTP %1 — %2</translation>
+    </message>
+    <message>
+        <source>Failed: %1</source>
+        <translation>Fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>OK · HTTP %1 · %2 ms · answer “%3” · %4 tokens in, %5 out · logprobs: %6</source>
+        <translation>OK · HTTP %1 · %2 ms · Antwort „%3“ · %4 Tokens ein, %5 aus · Logprobs: %6</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>ja</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>nein</translation>
+    </message>
+    <message numerus="yes">
+        <source> · %n retry(s)</source>
+        <translation><numerusform> · %n Wiederholung</numerusform><numerusform> · %n Wiederholungen</numerusform></translation>
+    </message>
+    <message>
+        <source>Give the run a judge name.</source>
+        <translation>Geben Sie dem Lauf einen Bewerternamen.</translation>
+    </message>
+    <message>
+        <source>The project has no aspect to judge.</source>
+        <translation>Das Projekt hat keinen Aspekt zum Bewerten.</translation>
+    </message>
+    <message>
+        <source>Choose an evaluator profile (save one on the left first).</source>
+        <translation>Wählen Sie ein Bewerterprofil (speichern Sie zuerst links eines).</translation>
+    </message>
+    <message>
+        <source>The generator profile '%1' no longer exists.</source>
+        <translation>Das Generatorprofil '%1' existiert nicht mehr.</translation>
+    </message>
+    <message>
+        <source>The refiner profile '%1' no longer exists.</source>
+        <translation>Das Verfeinererprofil '%1' existiert nicht mehr.</translation>
+    </message>
+    <message>
+        <source>Estimating …</source>
+        <translation>Schätze …</translation>
+    </message>
+    <message>
+        <source>A run is going; cancel it or wait for it to finish.</source>
+        <translation>Ein Lauf ist im Gange; brechen Sie ihn ab oder warten Sie, bis er endet.</translation>
+    </message>
+    <message>
+        <source>No project is open.</source>
+        <translation>Kein Projekt geöffnet.</translation>
+    </message>
+    <message>
+        <source>Cannot resume '%1': %2</source>
+        <translation>'%1' kann nicht fortgesetzt werden: %2</translation>
+    </message>
+    <message>
+        <source>Cannot re-score '%1': %2</source>
+        <translation>'%1' kann nicht neu bewertet werden: %2</translation>
+    </message>
+    <message>
+        <source>Re-scoring '%1': answers already in the cache are not asked again.</source>
+        <translation>'%1' wird neu bewertet: Antworten im Cache werden nicht erneut erfragt.</translation>
+    </message>
+    <message>
+        <source>%1 calls</source>
+        <translation>%1 Aufrufe</translation>
+    </message>
+    <message>
+        <source>%1–%2 calls (depends on the answers)</source>
+        <translation>%1–%2 Aufrufe (hängt von den Antworten ab)</translation>
+    </message>
+    <message>
+        <source>Estimate: %1 · %2 answered from the cache · ~%3 tokens in, ~%4 out · cost %5</source>
+        <translation>Schätzung: %1 · %2 aus dem Cache · ~%3 Tokens ein, ~%4 aus · Kosten %5</translation>
+    </message>
+    <message>
+        <source>No estimate.</source>
+        <translation>Keine Schätzung.</translation>
+    </message>
+    <message>
+        <source>Estimate failed: %1</source>
+        <translation>Schätzung fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>Starting %1 …</source>
+        <translation>Starte %1 …</translation>
+    </message>
+    <message>
+        <source>%1 · %2 / %3 answered · %4 calls sent · %5 cache hits · %6 tokens · cost %7 · ETA %8</source>
+        <translation>%1 · %2 / %3 beantwortet · %4 Aufrufe gesendet · %5 Cache-Treffer · %6 Tokens · Kosten %7 · fertig in %8</translation>
+    </message>
+    <message>
+        <source>Run '%1' done: %2 items scored, %3 without a score; %4 calls sent, %5 from the cache.</source>
+        <translation>Lauf '%1' fertig: %2 Elemente bewertet, %3 ohne Punktzahl; %4 Aufrufe gesendet, %5 aus dem Cache.</translation>
+    </message>
+    <message>
+        <source>Run '%1' stopped: %2. It is saved; select it and press Resume to continue.</source>
+        <translation>Lauf '%1' angehalten: %2. Er ist gespeichert; wählen Sie ihn und drücken Sie Fortsetzen.</translation>
+    </message>
+</context>
+<context>
+    <name>rubric::RunWorker</name>
+    <message>
+        <source>a run is already going</source>
+        <translation>ein Lauf ist bereits im Gange</translation>
     </message>
 </context>
 <context>
