@@ -42,5 +42,5 @@ for pane in dataset annotate run rubric heatmap correlation issues; do
 done
 LANGUAGE=de LC_ALL=C.UTF-8 LANG=de_DE.UTF-8 shot dataset dataset-de.png
 xvfb-run -a -s "-screen 0 ${size}x24" "$build/bin/rubric-studio" "$project" --judge hypoeval --pane correlation \
-    --size "$size" --export-chart "$out/correlation-chart.svg" 2>/dev/null && echo "$out/correlation-chart.svg"
+    --size "$size" --export-chart "$work/correlation-chart.svg" 2>/dev/null && echo "chart export: $(wc -c <"$work/correlation-chart.svg") bytes of SVG"
 "$build/bin/rubric" correlate --project "$project" --aspect coherence --judge hypoeval

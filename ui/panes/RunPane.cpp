@@ -484,6 +484,7 @@ QWidget *RunPane::buildProgress()
     m_progress->setRange(0, 1);
     m_progress->setValue(0);
     m_progress->setFormat(tr("%v / %m calls"));
+    m_progress->setTextVisible(false); // no count until a run starts
     m_progressLabel = new QLabel(box);
     m_progressLabel->setObjectName(QStringLiteral("progressLabel"));
     m_progressLabel->setWordWrap(true);
@@ -528,6 +529,7 @@ void RunPane::setProject(Project *project)
     m_estimateLabel->setText(tr("No estimate yet."));
     m_progress->setRange(0, 1);
     m_progress->setValue(0);
+    m_progress->setTextVisible(false);
     m_progressLabel->clear();
     m_message->setVisible(false);
     refillAspects();
@@ -942,6 +944,7 @@ void RunPane::onEstimateFailed(quint64 generation, const QString &error)
 void RunPane::onStarted(const QString &judge)
 {
     m_progress->setRange(0, 0); // busy until the first report
+    m_progress->setTextVisible(true);
     m_progressLabel->setText(tr("Starting %1 …").arg(judge));
     updateButtons();
 }
