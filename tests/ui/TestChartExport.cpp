@@ -83,7 +83,6 @@ void TestChartExport::png()
 {
     QFETCH(QString, pane);
     QVERIFY(m_window->showPane(pane));
-    QTest::qWait(50); // let the pane lay out and paint once
     const QString file = m_dir.filePath(pane + QStringLiteral(".png"));
     const auto r = m_window->exportChart(file);
     QVERIFY2(r.ok(), qPrintable(r.errorString()));
@@ -113,7 +112,6 @@ void TestChartExport::svgIsVectorWithTitle()
     QFETCH(QString, pane);
     QFETCH(QString, expectedText);
     QVERIFY(m_window->showPane(pane));
-    QTest::qWait(50);
     const QString file = m_dir.filePath(pane + QStringLiteral(".svg"));
     const auto r = m_window->exportChart(file);
     QVERIFY2(r.ok(), qPrintable(r.errorString()));

@@ -123,11 +123,7 @@ void TestRunPane::fillGEval(const QString &judge, const QString &profile)
 
 bool TestRunPane::waitIdle(int ms)
 {
-    QElapsedTimer t;
-    t.start();
-    while (m_pane->controller()->isRunning() && t.elapsed() < ms)
-        QTest::qWait(20);
-    return !m_pane->controller()->isRunning();
+    return QTest::qWaitFor([this] { return !m_pane->controller()->isRunning(); }, ms);
 }
 
 void TestRunPane::profileIsSavedAndLoadedThroughTheEditor()
