@@ -179,7 +179,10 @@ int run(const QStringList &args, Io &io)
     opt("logprobs", "G-Eval: weight the scale by top_logprobs.");
     opt("samples", "G-Eval without logprobs: samples per item.", "N", "20");
     opt("items", "Items to score: all, test (default) or train.", "SET", "test");
-    opt("literature", "HypoEval: folder of literature summaries (*.txt, *.md).", "DIR");
+    opt("literature",
+        "HypoEval: literature folder: papers as text (*.txt, *.md), which the generator summarises "
+        "first, and summaries (*.summary.txt, *.summary.md), used as written.",
+        "DIR");
     opt("budget", "Stop (resumable) before this attempt could cost more than AMOUNT (prices from price_in/price_out).",
         "AMOUNT");
     opt("set", "KEY=VALUE (repeatable): endpoint roles or method parameters.", "KEY=VALUE");
@@ -237,7 +240,38 @@ int run(const QStringList &args, Io &io)
         } else {
             io.out << (e->exact ? "calls:  " : "calls:  up to ") << e->calls;
             if (!e->exact)
-                io.out << " (at least " << e->callsMin << ")";
+                io.out << " (at least " << e->callsMin << "; how many depends on the judge's answers)";
+            // in the order the run goes through them
+            QStringList order{QStringLiteral("literature-summary"),
+                              QStringLiteral("steps"),
+                              QStringLiteral("init"),
+                              QStringLiteral("init-score"),
+                              QStringLiteral("update"),
+                              QStringLiteral("wrong-generate"),
+                              QStringLiteral("refine"),
+                              QStringLiteral("wrong-score"),
+                              QStringLiteral("literature-only"),
+                              QStringLiteral("redundancy"),
+                              QStringLiteral("selection"),
+                              QStringLiteral("evaluate")};
+            for (const QString &key : e->perPhase.keys())
+                if (!order.contains(key))
+                    order.append(key);
+            QStringList phases;
+            for (const QString &key : std::as_const(order)) {
+                if (!e->perPhase.contains(key))
+                    continue;
+                const QVariant v = e->perPhase.value(key);
+                const QVariantMap range = v.toMap();
+                const QString lo = range.value(QStringLiteral("min")).toString();
+                const QString hi = range.value(QStringLiteral("max")).toString();
+                phases.append(key + QLatin1Char(' ')
+                              + (range.isEmpty() ? v.toString()
+                                 : lo == hi      ? hi
+                                                 : lo + QLatin1Char('-') + hi));
+            }
+            if (!phases.isEmpty())
+                io.out << "\nphases: " << phases.join(QStringLiteral(", "));
             io.out << "\ncached: " << e->cached << "\ntokens: ~" << e->tokensIn << " in, ~" << e->tokensOut
                    << " out\ncost:   " << QString::number(e->cost, 'f', 4) << '\n';
         }
@@ -248,7 +282,8 @@ int run(const QStringList &args, Io &io)
     QString failure;
     QObject::connect(&runner, &Run::progressed, [&io, json](const RunProgress &p) {
         if (!json && (p.done % 50 == 0 || p.done == p.total))
-            io.err << "\r" << p.phase << ": " << p.done << "/" << p.total << " answered, " << p.sent << " sent, "
+            io.err << "\r" << p.phase << ": " << p.done << "/" << p.total << " answered, " << p.sent << " sent"
+                   << (p.sendMax >= 0 ? QStringLiteral(" (at most %1 in all)").arg(p.sendMax) : QString()) << ", "
                    << p.cacheHits << " cached" << Qt::flush;
     });
     QObject::connect(&runner, &Run::finished, [&](bool ok, const QString &err) {

@@ -263,16 +263,20 @@ void GEvalMethod::scoreNextChunk()
     const int chunkCalls = std::max(32, m_ctx->spec().evaluator.concurrency * 4);
     QVector<JudgeRequest> requests;
     m_chunk.clear();
+    const int chunkStart = m_next;
+    int perItem = 0;
     while (m_next < items.size() && requests.size() < chunkCalls) {
         auto reqs = scoreRequests(m_rubric, items[m_next]);
         if (!reqs) {
             m_ctx->fail(reqs.errorString());
             return;
         }
-        m_chunk.append({items[m_next].id, int(reqs->size())});
+        perItem = int(reqs->size());
+        m_chunk.append({items[m_next].id, perItem});
         requests += *reqs;
         ++m_next;
     }
+    m_ctx->setOutlook(m_ctx->newTargetTexts(chunkStart) * perItem);
     m_ctx->submit(JudgeRole::Evaluator, QStringLiteral("evaluate"), requests,
                   [this](const QVector<JudgeResponse> &rs) { onChunkAnswered(rs); });
 }

@@ -60,6 +60,29 @@ struct HypoAnswer
     bool redundant = false;                                  ///< Redundancy
 };
 
+/// Bounds on the judge calls a HypoEval preparation has still to make, from where it stands
+/// (specs/hypoeval.md §2.8). How many calls the preparation makes depends on the answers: which
+/// samples are predicted wrongly (refinement events, a larger bank), how many hypotheses each
+/// generation returns, which pairs are redundant. The bounds count distinct requests, i.e. what
+/// is sent on a cold cache: a selection score of a hypothesis on an item it was already scored
+/// on is a cache hit. They assume the judge never returns word for word a hypothesis it returned
+/// before and that the train items' texts differ (identical prompts are sent once), and that the
+/// preparation does not fail. Exact (min == max) from the selection on.
+struct HypoCallBounds
+{
+    struct Range
+    {
+        int min = 0;
+        int max = 0;
+    };
+    QMap<QString, Range> phases; ///< phase → calls not yet handed out
+    int bankMin = 0;             ///< size of the final bank, i.e. the hypotheses that can be selected
+    int bankMax = 0;
+
+    int min() const;
+    int max() const;
+};
+
 /// HypoEval's hypothesis generation and selection as a deterministic state machine: it hands
 /// out batches of independent tasks (nextBatch), takes their answers (deliver) and moves on.
 /// Stage A initialization, B online update with the UCB reward, wrong-sample bank and
@@ -93,6 +116,8 @@ public:
     const QVector<HypoHypothesis> &hypotheses() const { return m_hyps; }
     /// Keys of the selected hypotheses, best training Pearson first.
     QStringList selected() const;
+    /// Bounds on the calls not yet handed out by nextBatch() (call it between batches).
+    HypoCallBounds remaining() const;
     /// Calls asked per phase so far.
     QHash<QString, int> callsPerPhase() const { return m_calls; }
     /// Human-readable log of events (bank fills, refinements, drops, selection).
@@ -159,6 +184,7 @@ private:
     QStringList m_topAtEvent;
     QStringList m_dataBank, m_litBank; ///< during the union
     QHash<QString, int> m_calls;
+    QHash<QString, QSet<QString>> m_scored; ///< hypothesis key → items it was scored on (cached answers)
     QVariantList m_log;
 };
 

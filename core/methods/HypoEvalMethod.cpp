@@ -55,30 +55,84 @@ Result<void> HypoEvalMethod::readParams()
         m_params.scaleMin = p->scaleMin;
     if (m_ctx->spec().settings.contains(QStringLiteral("scale_max")))
         m_params.scaleMax = p->scaleMax;
-    m_literature.clear();
-    const QString dir = m_ctx->spec().literatureDir;
-    if (!dir.isEmpty()) {
-        const QDir d(dir);
-        if (!d.exists())
-            return makeError(tr("no literature folder '%1'").arg(dir), {}, 0, QStringLiteral("literature"));
-        const QStringList files
-                = d.entryList({QStringLiteral("*.txt"), QStringLiteral("*.md")}, QDir::Files, QDir::Name);
-        if (files.isEmpty())
-            return makeError(tr("the literature folder '%1' has no .txt or .md files").arg(dir), {}, 0,
-                             QStringLiteral("literature"));
-        for (const QString &f : files) {
-            QFile file(d.filePath(f));
-            if (!file.open(QIODevice::ReadOnly))
-                return makeError(tr("cannot read %1: %2").arg(file.fileName(), file.errorString()), {}, 0,
-                                 QStringLiteral("literature"));
-            m_literature += QStringLiteral("Paper: %1\n%2\n\n").arg(f, QString::fromUtf8(file.readAll()).trimmed());
-        }
-        m_literature = m_literature.trimmed();
-    }
+    if (auto lit = readLiterature(m_ctx->spec().literatureDir); !lit)
+        return lit.error();
     auto loaded = m_ctx->store().load(m_ctx->spec().judge);
     if (loaded)
         m_rubric = *loaded;
     return {};
+}
+
+Result<void> HypoEvalMethod::readLiterature(const QString &dir)
+{
+    m_papers.clear();
+    m_literature.clear();
+    if (dir.isEmpty())
+        return {};
+    const QDir d(dir);
+    if (!d.exists())
+        return makeError(tr("no literature folder '%1'").arg(dir), {}, 0, QStringLiteral("literature"));
+    const QStringList files = d.entryList({QStringLiteral("*.txt"), QStringLiteral("*.md")}, QDir::Files, QDir::Name);
+    if (files.isEmpty())
+        return makeError(tr("the literature folder '%1' has no .txt or .md files").arg(dir), {}, 0,
+                         QStringLiteral("literature"));
+    QMap<QString, Paper> byTitle; // sorted by title: the literature's order does not depend on the file system
+    for (const QString &f : files) {
+        QFile file(d.filePath(f));
+        if (!file.open(QIODevice::ReadOnly))
+            return makeError(tr("cannot read %1: %2").arg(file.fileName(), file.errorString()), {}, 0,
+                             QStringLiteral("literature"));
+        const QString text = QString::fromUtf8(file.readAll()).trimmed();
+        if (text.isEmpty())
+            return makeError(tr("%1 is empty").arg(file.fileName()), {}, 0, QStringLiteral("literature"));
+        QString title = f.left(f.lastIndexOf(QLatin1Char('.')));
+        const bool isSummary = title.endsWith(QLatin1String(".summary"));
+        if (isSummary)
+            title.chop(int(qstrlen(".summary")));
+        Paper &p = byTitle[title];
+        if (!p.title.isEmpty() && (isSummary ? p.userSummary : !p.text.isEmpty()))
+            return makeError(tr("%1: two files for '%2' (use one .txt or .md per paper and per summary)")
+                                     .arg(d.filePath(f), title),
+                             {}, 0, QStringLiteral("literature"));
+        p.title = title;
+        if (isSummary) {
+            p.summary = text;
+            p.userSummary = true;
+            if (p.file.isEmpty())
+                p.file = f;
+        } else {
+            p.text = text;
+            p.file = f;
+        }
+    }
+    m_papers = byTitle.values().toVector();
+    assembleLiterature();
+    return {};
+}
+
+void HypoEvalMethod::assembleLiterature()
+{
+    QStringList parts;
+    for (const Paper &p : std::as_const(m_papers))
+        if (!p.summary.isEmpty())
+            parts.append(QStringLiteral("Paper: %1\n%2").arg(p.title, p.summary));
+    m_literature = parts.join(QStringLiteral("\n\n"));
+}
+
+Result<JudgeRequest> HypoEvalMethod::summaryRequest(const Paper &paper)
+{
+    QVariantMap c = m_ctx->baseContext();
+    c.insert(QStringLiteral("paper_title"), paper.title);
+    c.insert(QStringLiteral("paper_text"), paper.text);
+    auto prompt = m_ctx->prompts().render(QStringLiteral("hypoeval_summarize"), c);
+    if (!prompt)
+        return prompt.error();
+    m_ctx->noteTemplate(*prompt);
+    JudgeRequest r;
+    r.messages = prompt->messages;
+    r.temperature = m_params.temperature;
+    r.maxTokens = m_params.maxTokens;
+    return r;
 }
 
 QVariantList HypoEvalMethod::observations(const QStringList &itemIds) const
@@ -172,62 +226,66 @@ Result<RunEstimate> HypoEvalMethod::estimate()
     };
     QVector<Criterion> hyps = m_rubric.enabled(CriterionKind::Hypothesis);
     const bool prepared = !hyps.isEmpty();
-    const int evalHyps = prepared ? int(hyps.size()) : m_params.hEv;
+    int evalHypsMin = int(hyps.size()), evalHypsMax = int(hyps.size());
     if (!prepared) {
-        // Bounds from the hyperparameters (specs/hypoeval.md §2.8); the exact number depends
-        // on the answers (which samples are predicted wrongly, which pairs are redundant).
-        const qint64 train = m_ctx->trainItems().size();
-        if (train < 2)
+        // The preparation's calls depend on the answers (which samples are predicted wrongly,
+        // how many hypotheses each generation returns, which pairs repeat): bounds from the
+        // algorithm itself, before its first step (specs/hypoeval.md §2.8).
+        QVector<HypoEvalAlgorithm::Sample> train;
+        for (const Item &it : m_ctx->trainItems())
+            train.append({it.id, m_ctx->human(it.id)});
+        if (train.size() < 2)
             return makeError(tr("HypoEval needs at least 2 human-scored training items"), {}, 0,
                              QStringLiteral("items"));
-        const qint64 init = std::min<qint64>(m_params.initSamples, train);
-        const qint64 update = train - init;
-        const bool lit = !m_literature.isEmpty();
-        const qint64 events = update / m_params.wMax;
-        const qint64 refines = lit ? m_params.refineRounds : (m_params.refineRounds + 1) / 2;
-        const qint64 dataBank = m_params.hMax, litBank = lit ? m_params.hMax / 2 : 0;
-        const auto pairs = [](qint64 n) { return n * (n - 1) / 2; };
-        const qint64 minBank = std::min<qint64>(m_params.initHypotheses, m_params.hMax);
-        QVariantMap phases;
-        struct Phase
-        {
-            const char *name;
-            qint64 min, max, in, out;
-        };
-        const qint64 scoreIn = 700, genIn = 3000, out = 300; // typical prompt/answer sizes in tokens (inferred)
-        const Phase list[] = {
-                {"init", 1, 1, genIn, 800},
-                {"init-score", init * m_params.initHypotheses, init * m_params.initHypotheses, scoreIn, out},
-                {"update", update * std::min(m_params.topK, m_params.initHypotheses), update * m_params.topK, scoreIn,
-                 out},
-                {"wrong-generate", 0, events, genIn, 800},
-                {"refine", 0, events * refines, genIn, 800},
-                {"wrong-score", 0, events * m_params.hypothesesPerCall * m_params.wMax, scoreIn, out},
-                {"literature-only", lit ? 1 : 0, lit ? 1 : 0, genIn, 800},
-                {"redundancy", pairs(minBank), pairs(dataBank) + pairs(litBank) + dataBank * litBank / 2, 400, 120},
-                // selection re-asks many (hypothesis, item) pairs already scored: those come from
-                // the cache, so its lower bound of new calls is 0
-                {"selection", 0, (dataBank / (lit ? 2 : 1) + litBank) * train, scoreIn, out},
-        };
-        for (const Phase &p : list) {
-            phases.insert(QString::fromLatin1(p.name),
-                          QVariantMap{{QStringLiteral("min"), p.min}, {QStringLiteral("max"), p.max}});
-            e.calls += int(p.max);
-            e.callsMin += int(p.min);
-            e.tokensIn += p.max * p.in;
-            e.tokensOut += p.max * p.out;
-            e.cost += price(spec.evaluator, p.max * p.in, p.max * p.out);
+        // §2.1: papers without a summary are summarised first, one generator call each.
+        int summaries = 0;
+        for (const Paper &p : std::as_const(m_papers)) {
+            if (!p.summary.isEmpty())
+                continue;
+            auto req = summaryRequest(p);
+            if (!req)
+                return req.error();
+            if (m_ctx->isCached(JudgeRole::Generator, *req)) {
+                ++e.cached;
+                continue;
+            }
+            ++summaries;
+            const qint64 in = RunContext::approxTokens(*req);
+            e.tokensIn += in;
+            e.tokensOut += 600;
+            e.cost += price(spec.generator, in, 600);
+        }
+        if (!m_papers.isEmpty()) {
+            e.calls += summaries;
+            e.callsMin += summaries;
+            e.perPhase.insert(QStringLiteral("literature-summary"), summaries);
+        }
+        const HypoCallBounds bounds = HypoEvalAlgorithm(m_params, train, !m_papers.isEmpty()).remaining();
+        const qint64 scoreIn = 700, genIn = 3000, scoreOut = 300, genOut = 800; // typical sizes (inferred)
+        QVariantMap phases = e.perPhase;
+        for (auto it = bounds.phases.begin(); it != bounds.phases.end(); ++it) {
+            phases.insert(it.key(), QVariantMap{{QStringLiteral("min"), it->min}, {QStringLiteral("max"), it->max}});
+            const bool scoring = it.key().contains(QLatin1String("score")) || it.key() == QLatin1String("update")
+                                 || it.key() == QLatin1String("selection");
+            const bool redundancy = it.key() == QLatin1String("redundancy");
+            const qint64 in = scoring ? scoreIn : (redundancy ? 400 : genIn);
+            const qint64 out = scoring ? scoreOut : (redundancy ? 120 : genOut);
+            e.calls += it->max;
+            e.callsMin += it->min;
+            e.tokensIn += it->max * in;
+            e.tokensOut += it->max * out;
+            e.cost += price(spec.evaluator, it->max * in, it->max * out);
         }
         e.perPhase = phases;
-        e.exact = false;
+        evalHypsMin = std::min(m_params.hEv, bounds.bankMin);
+        evalHypsMax = std::min(m_params.hEv, bounds.bankMax);
     }
-    int evalCalls = 0;
-    QSet<QString> keys; // identical requests (e.g. duplicate outputs) are sent once
-    for (const Item &item : m_ctx->targetItems()) {
-        for (int h = 0; h < evalHyps; ++h) {
-            JudgeRequest r;
-            if (prepared) {
-                auto req = scoreRequest(hyps[h].text, item);
+    if (prepared) {
+        int evalCalls = 0;
+        QSet<QString> keys; // identical requests (e.g. duplicate outputs) are sent once
+        for (const Item &item : m_ctx->targetItems())
+            for (const Criterion &h : std::as_const(hyps)) {
+                auto req = scoreRequest(h.text, item);
                 if (!req)
                     return req.error();
                 const QString key = m_ctx->cacheKey(JudgeRole::Evaluator, *req);
@@ -238,23 +296,45 @@ Result<RunEstimate> HypoEvalMethod::estimate()
                     ++e.cached;
                     continue;
                 }
-                r = *req;
-            } else {
-                auto req = scoreRequest(QString(600, QLatin1Char('x')), item);
-                if (!req)
-                    return req.error();
-                r = *req;
+                ++evalCalls;
+                const qint64 in = RunContext::approxTokens(*req);
+                e.tokensIn += in;
+                e.tokensOut += 300;
+                e.cost += price(spec.evaluator, in, 300);
             }
-            ++evalCalls;
-            const qint64 in = RunContext::approxTokens(r);
+        e.calls += evalCalls;
+        e.callsMin += evalCalls;
+        e.perPhase.insert(QStringLiteral("evaluate"), evalCalls);
+    } else {
+        // One call per target item and selected hypothesis; an item whose texts equal another's
+        // asks the same prompts (sent once), and one equal to a train item's may be answered by
+        // the selection's calls already.
+        QSet<QPair<QString, QString>> trainTexts, seen;
+        for (const Item &it : m_ctx->trainItems())
+            trainTexts.insert({it.source, it.output});
+        int distinct = 0, fresh = 0;
+        for (const Item &item : m_ctx->targetItems()) {
+            const QPair<QString, QString> texts{item.source, item.output};
+            if (seen.contains(texts))
+                continue;
+            seen.insert(texts);
+            ++distinct;
+            if (!trainTexts.contains(texts))
+                ++fresh;
+            auto req = scoreRequest(QString(600, QLatin1Char('x')), item); // a typical hypothesis length
+            if (!req)
+                return req.error();
+            const qint64 in = RunContext::approxTokens(*req) * evalHypsMax;
             e.tokensIn += in;
-            e.tokensOut += 300;
-            e.cost += price(spec.evaluator, in, 300);
+            e.tokensOut += 300 * evalHypsMax;
+            e.cost += price(spec.evaluator, in, 300 * evalHypsMax);
         }
+        e.calls += distinct * evalHypsMax;
+        e.callsMin += fresh * evalHypsMin;
+        e.perPhase.insert(QStringLiteral("evaluate"), QVariantMap{{QStringLiteral("min"), fresh * evalHypsMin},
+                                                                  {QStringLiteral("max"), distinct * evalHypsMax}});
     }
-    e.calls += evalCalls;
-    e.callsMin += evalCalls;
-    e.perPhase.insert(QStringLiteral("evaluate"), evalCalls);
+    e.exact = e.calls == e.callsMin;
     return e;
 }
 
@@ -272,10 +352,50 @@ void HypoEvalMethod::start()
         evaluateNextChunk();
         return;
     }
+    QVector<JudgeRequest> requests;
+    QVector<int> papers;
+    for (int i = 0; i < m_papers.size(); ++i) {
+        if (!m_papers[i].summary.isEmpty())
+            continue;
+        auto r = summaryRequest(m_papers[i]);
+        if (!r) {
+            m_ctx->fail(r.errorString());
+            return;
+        }
+        requests.append(*r);
+        papers.append(i);
+    }
+    if (requests.isEmpty()) {
+        startPreparation();
+        return;
+    }
+    m_ctx->setOutlook(int(requests.size()));
+    m_ctx->submit(JudgeRole::Generator, QStringLiteral("literature-summary"), requests,
+                  [this, papers](const QVector<JudgeResponse> &rs) {
+                      for (int k = 0; k < papers.size(); ++k) {
+                          Paper &p = m_papers[papers[k]];
+                          QString text = rs[k].text().trimmed();
+                          if (text.startsWith(QLatin1String("Summary:"), Qt::CaseInsensitive))
+                              text = text.mid(int(qstrlen("Summary:"))).trimmed();
+                          if (text.isEmpty()) {
+                              m_ctx->fail(tr("the generator's summary of %1 was empty; write one yourself as "
+                                             "%2.summary.txt beside it")
+                                                  .arg(p.file, p.title));
+                              return;
+                          }
+                          p.summary = text;
+                      }
+                      assembleLiterature();
+                      startPreparation();
+                  });
+}
+
+void HypoEvalMethod::startPreparation()
+{
     QVector<HypoEvalAlgorithm::Sample> train;
     for (const Item &it : m_ctx->trainItems())
         train.append({it.id, m_ctx->human(it.id)});
-    m_algo = std::make_unique<HypoEvalAlgorithm>(m_params, train, !m_literature.isEmpty());
+    m_algo = std::make_unique<HypoEvalAlgorithm>(m_params, train, !m_papers.isEmpty());
     runBatch();
 }
 
@@ -285,6 +405,10 @@ void HypoEvalMethod::runBatch()
         m_ctx->fail(m_algo->error());
         return;
     }
+    // The most this attempt still sends: the rest of the preparation, then one call per target
+    // item and selected hypothesis.
+    const HypoCallBounds rest = m_algo->remaining();
+    m_ctx->setOutlook(rest.max() + m_ctx->newTargetTexts(0) * std::min(m_params.hEv, rest.bankMax));
     const QVector<HypoTask> tasks = m_algo->nextBatch();
     if (tasks.isEmpty()) {
         if (m_algo->failed()) {
@@ -350,9 +474,17 @@ void HypoEvalMethod::savePreparedRubric()
     root.text = m_ctx->aspect().name;
     root.definition = m_ctx->aspect().definition;
     root.origin = {{QStringLiteral("method"), QStringLiteral("hypoeval")}};
+    QVariantList literature;
+    for (const Paper &p : std::as_const(m_papers))
+        literature.append(QVariantMap{
+                {QStringLiteral("title"), p.title},
+                {QStringLiteral("file"), p.file},
+                {QStringLiteral("summary"), p.summary},
+                {QStringLiteral("written_by"), p.userSummary ? QStringLiteral("user") : QStringLiteral("generator")}});
     root.stats = {{QStringLiteral("params"), m_params.toMap()},
                   {QStringLiteral("calls"), m_ctx->phaseCalls()},
-                  {QStringLiteral("log"), m_algo->log()}};
+                  {QStringLiteral("log"), m_algo->log()},
+                  {QStringLiteral("literature"), literature}};
     rubric.add(root);
     const QStringList selected = m_algo->selected();
     for (const HypoHypothesis &h : m_algo->hypotheses()) {
@@ -431,6 +563,7 @@ void HypoEvalMethod::evaluateNextChunk()
                         {QStringLiteral("missing"), m_missing}});
         return;
     }
+    m_ctx->setOutlook(m_ctx->newTargetTexts(m_next) * int(m_evalHyps.size()));
     const int chunkCalls = std::max(40, m_ctx->spec().evaluator.concurrency * 4);
     QVector<JudgeRequest> requests;
     m_chunkItems.clear();

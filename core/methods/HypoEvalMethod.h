@@ -18,6 +18,12 @@ struct Item;
 /// criterion), then scores the target items on every enabled hypothesis with chain of thought
 /// (1 call per item and hypothesis) and stores the unweighted mean as the judge score.
 ///
+/// The literature (RunSpec::literatureDir, optional) is a folder of papers as text (*.txt, *.md)
+/// and of summaries (*.summary.txt, *.summary.md). A paper with no summary beside it is first
+/// summarised by the generator (one call each, phase "literature-summary", §2.1 step 3); a
+/// summary file is taken as written (the user's or an edited one). The summaries fill the
+/// prompts' relevant-papers slot and are kept in the rubric's root criterion.
+///
 /// A rubric already saved for the judge (e.g. edited by the user) is used as is; the
 /// preparation is skipped. Parameters: see HypoEvalParams (--set KEY=VALUE).
 class HypoEvalMethod : public Method
@@ -31,7 +37,20 @@ public:
     void start() override;
 
 private:
+    struct Paper
+    {
+        QString title;   ///< file name without extension(s)
+        QString file;    ///< the paper's file, or the summary's when there is no paper
+        QString text;    ///< the paper's text (empty for a summary without a paper)
+        QString summary; ///< the summary file's text, or the generator's summary
+        bool userSummary = false;
+    };
+
     Result<void> readParams();
+    Result<void> readLiterature(const QString &dir);
+    Result<JudgeRequest> summaryRequest(const Paper &paper);
+    void assembleLiterature();
+    void startPreparation();
     Result<JudgeRequest> requestFor(const HypoTask &task);
     Result<JudgeRequest> scoreRequest(const QString &hypothesis, const Item &item);
     QVariantList observations(const QStringList &itemIds) const;
@@ -44,7 +63,8 @@ private:
     Result<void> finishRescore();
 
     HypoEvalParams m_params;
-    QString m_literature;
+    QVector<Paper> m_papers;
+    QString m_literature; ///< L: the summaries, as the prompts' relevant-papers slot
     std::unique_ptr<HypoEvalAlgorithm> m_algo;
     QHash<QString, CriterionScore> m_selectionScores; ///< "key|item" → score from the selection phase
     Rubric m_rubric;

@@ -4,7 +4,10 @@
 #include "store/Project.h"
 
 #include <QCoreApplication>
+#include <QSet>
 #include <QTimer>
+
+#include <algorithm>
 
 namespace rubric {
 RunContext::RunContext(Project *project, RunSpec spec, QObject *parent)
@@ -227,7 +230,33 @@ RunProgress RunContext::progress() const
         p.tokens += s.tokensIn + s.tokensOut;
         p.cost += s.cost;
     }
+    if (m_outlook >= 0)
+        p.sendMax = std::max(p.sent, m_outlookBase + m_outlook);
     return p;
+}
+
+int RunContext::newTargetTexts(int from) const
+{
+    QSet<QPair<QString, QString>> seen;
+    int fresh = 0;
+    for (int i = 0; i < m_target.size(); ++i) {
+        const QPair<QString, QString> texts{m_target[i].source, m_target[i].output};
+        if (seen.contains(texts))
+            continue;
+        seen.insert(texts);
+        if (i >= from)
+            ++fresh;
+    }
+    return fresh;
+}
+
+void RunContext::setOutlook(int maxToSend)
+{
+    m_outlook = maxToSend;
+    int sent = 0;
+    for (const auto &[key, engine] : m_engines)
+        sent += engine->stats().sent;
+    m_outlookBase = sent;
 }
 
 qint64 RunContext::approxTokens(const QString &text)

@@ -66,6 +66,13 @@ public:
     bool stopped() const { return m_stopped; }
     void fail(const QString &message);
 
+    /// Target items from index `from` on whose texts (source, output) no earlier target item
+    /// has: the items that can still ask new prompts (identical prompts are sent once).
+    int newTargetTexts(int from) const;
+    /// The most requests the method still needs to send (from now on, cache hits not sent);
+    /// reported in progress() as RunProgress::sendMax. -1: unknown.
+    void setOutlook(int maxToSend);
+
     /// Calls per phase: {"phase": {"calls": n, "sent": n, "cache_hits": n}}.
     QVariantMap phaseCalls() const;
     RunProgress progress() const;
@@ -108,6 +115,7 @@ private:
     QHash<QString, int> m_phaseCalls, m_phaseHits, m_phaseSent;
     QString m_phase;
     int m_done = 0, m_total = 0;
+    int m_outlook = -1, m_outlookBase = 0; ///< setOutlook's figure and the requests sent when it was given
 };
 
 } // namespace rubric

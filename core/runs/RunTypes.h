@@ -26,7 +26,7 @@ struct RunSpec
     SplitFilter items = SplitFilter::Test; ///< which items get a judge score
     bool logprobs = false;                 ///< G-Eval: ask for top_logprobs and weight the scale
     int samples = 20;                      ///< G-Eval without logprobs: samples per item
-    QString literatureDir;                 ///< HypoEval: folder of literature summaries (*.txt, *.md)
+    QString literatureDir;                 ///< HypoEval: folder of papers (*.txt, *.md) and summaries (*.summary.*)
     QVariantMap settings;                  ///< --set KEY=VALUE pairs (method parameters)
     double budget = 0;                     ///< cost cap of this attempt in the profiles' currency; 0 = none
 };
@@ -57,6 +57,9 @@ struct RunProgress
     int cacheHits = 0;
     qint64 tokens = 0;
     double cost = 0;
+    /// Where the method can tell: the most HTTP requests this attempt makes in all (those sent so
+    /// far plus the most it still needs; answers it finds in the cache send fewer). -1: unknown.
+    int sendMax = -1;
 };
 
 } // namespace rubric

@@ -115,6 +115,8 @@ private slots:
     void keepsInformativeHypotheses();
     void callCountsPerPhase();
     void deterministicForSeed();
+    void remainingBoundsHoldAtEveryStep();
+    void remainingAtTheStartOfThePaperSetting();
     void paramsFromSettings_data();
     void paramsFromSettings();
 };
@@ -246,6 +248,186 @@ void TestHypoEvalAlgorithm::deterministicForSeed()
     HypoEvalAlgorithm c(other, makeTrain(30, w3), true);
     QVERIFY(c.initSamples()[0].itemId != a.initSamples()[0].itemId
             || c.initSamples()[1].itemId != a.initSamples()[1].itemId);
+}
+
+namespace {
+
+// A judge with random but consistent answers (the same prompt always gets the same answer, as
+// through the judge cache), never repeating a hypothesis text, and counting what a cold cache
+// sends: distinct prompts.
+struct RandomJudge
+{
+    std::mt19937 rng;
+    QHash<QString, HypoAnswer> answered; // prompt identity → answer
+    int texts = 0;
+    double wrongRate = 0.5, redundantRate = 0.2, emptyRate = 0.1, unparsedRate = 0.05;
+
+    static QString promptKey(const HypoEvalAlgorithm &algo, const HypoTask &t)
+    {
+        if (t.kind == HypoTask::Kind::Score) {
+            for (const HypoHypothesis &h : algo.hypotheses())
+                if (h.key == t.hypothesisKey)
+                    return QStringLiteral("score|%1|%2").arg(h.text, t.itemId);
+        }
+        return QStringLiteral("%1|%2|%3|%4|%5|%6")
+                .arg(int(t.kind))
+                .arg(t.items.join(QLatin1Char(',')), t.hypotheses.join(QLatin1Char('#')))
+                .arg(t.count)
+                .arg(t.withData)
+                .arg(t.withLiterature);
+    }
+
+    double uniform() { return std::uniform_real_distribution<double>(0, 1)(rng); }
+
+    HypoAnswer fresh(const HypoTask &t, double human)
+    {
+        HypoAnswer a;
+        switch (t.kind) {
+        case HypoTask::Kind::Score:
+            if (uniform() < unparsedRate)
+                break;
+            // wrong (off by more than θ = 0.5) with probability wrongRate
+            a.score = uniform() < wrongRate ? (human > 3 ? 1.0 : 5.0) : std::clamp(std::round(human), 1.0, 5.0);
+            break;
+        case HypoTask::Kind::Redundancy:
+            a.redundant = uniform() < redundantRate;
+            break;
+        default: {
+            // any number of hypotheses up to the asked count (at least one for the first call)
+            const bool init = t.phase == QLatin1String("init");
+            int n = uniform() < emptyRate && !init ? 0 : 1 + int(uniform() * t.count);
+            n = std::min(n, std::max(1, t.count));
+            for (int i = 0; i < n; ++i)
+                a.hypotheses.append(QStringLiteral("hypothesis %1").arg(++texts));
+        }
+        }
+        return a;
+    }
+};
+
+} // namespace
+
+void TestHypoEvalAlgorithm::remainingBoundsHoldAtEveryStep()
+{
+    // The bounds that --estimate and the run's progress show must hold whatever the judge answers:
+    // hundreds of random settings and random judges, checked between every two batches.
+    std::mt19937 setup(20261124);
+    const auto pick = [&setup](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(setup); };
+    int checked = 0, exactFromSelection = 0;
+    for (int run = 0; run < 400; ++run) {
+        HypoEvalParams p;
+        p.initSamples = pick(1, 6);
+        p.initHypotheses = pick(1, 6);
+        p.hypothesesPerCall = pick(1, 6);
+        p.topK = pick(1, 12);
+        p.wHyp = pick(1, 4);
+        p.wMax = pick(1, 8);
+        p.refineRounds = pick(0, 6);
+        p.hMax = pick(2, 22);
+        p.mergeWholeBank = pick(0, 1) == 1;
+        p.seed = quint32(run);
+        const bool literature = pick(0, 1) == 1;
+        QVector<HypoEvalAlgorithm::Sample> train;
+        QHash<QString, double> human;
+        const int n = pick(2, 36);
+        for (int i = 0; i < n; ++i) {
+            const QString id = QStringLiteral("i%1").arg(i);
+            const double s = 1 + pick(0, 8) / 2.0;
+            train.append({id, s});
+            human.insert(id, s);
+        }
+        RandomJudge judge;
+        judge.rng.seed(quint32(run * 7 + 1));
+        judge.wrongRate = pick(0, 10) / 10.0;
+        judge.redundantRate = pick(0, 10) / 10.0;
+        judge.emptyRate = pick(0, 3) / 10.0;
+
+        HypoEvalAlgorithm algo(p, train, literature);
+        struct Point
+        {
+            int sent;
+            HypoCallBounds bounds;
+            QString phase;
+        };
+        QVector<Point> points;
+        int sent = 0;
+        for (;;) {
+            points.append({sent, algo.remaining(), algo.phase()});
+            const QVector<HypoTask> batch = algo.nextBatch();
+            if (batch.isEmpty())
+                break;
+            QVector<HypoAnswer> answers;
+            for (const HypoTask &t : batch) {
+                const QString key = RandomJudge::promptKey(algo, t);
+                auto found = judge.answered.constFind(key);
+                if (found == judge.answered.constEnd()) {
+                    found = judge.answered.insert(key, judge.fresh(t, human.value(t.itemId)));
+                    ++sent;
+                }
+                HypoAnswer a = *found;
+                a.taskId = t.id;
+                answers.append(a);
+            }
+            algo.deliver(answers);
+        }
+        QVERIFY2(algo.finished(), qPrintable(algo.error()));
+        int bank = 0;
+        for (const HypoHypothesis &h : algo.hypotheses())
+            bank += h.inBank ? 1 : 0;
+        for (const Point &pt : std::as_const(points)) {
+            const int rest = sent - pt.sent;
+            const QString where
+                    = QStringLiteral("run %1 (n=%2, lit=%3) at %4: %5 calls to go, bounds %6–%7, bank %8 in %9–%10")
+                              .arg(run)
+                              .arg(n)
+                              .arg(literature)
+                              .arg(pt.phase)
+                              .arg(rest)
+                              .arg(pt.bounds.min())
+                              .arg(pt.bounds.max())
+                              .arg(bank)
+                              .arg(pt.bounds.bankMin)
+                              .arg(pt.bounds.bankMax);
+            QVERIFY2(pt.bounds.min() <= rest && rest <= pt.bounds.max(), qPrintable(where));
+            QVERIFY2(pt.bounds.bankMin <= bank && bank <= pt.bounds.bankMax, qPrintable(where));
+            if (pt.phase == QLatin1String("selection") || pt.phase == QLatin1String("done")) {
+                QVERIFY2(pt.bounds.min() == pt.bounds.max(), qPrintable(where));
+                ++exactFromSelection;
+            }
+            ++checked;
+        }
+    }
+    QVERIFY(checked > 4000);
+    QVERIFY(exactFromSelection >= 400);
+}
+
+void TestHypoEvalAlgorithm::remainingAtTheStartOfThePaperSetting()
+{
+    // Paper defaults, 30 train items, no literature: the preparation makes 1 + 25 calls for the
+    // initialisation, 5–10 per update sample (at most 2 refinement events of 1 generation,
+    // 3 data refinements and 5 × 10 scores, the first not before the 10th sample).
+    World w;
+    HypoEvalAlgorithm algo(HypoEvalParams{}, makeTrain(30, w), false);
+    const HypoCallBounds b = algo.remaining();
+    QCOMPARE(b.phases.value(QStringLiteral("init")).max, 1);
+    QCOMPARE(b.phases.value(QStringLiteral("init-score")).min, 5);
+    QCOMPARE(b.phases.value(QStringLiteral("init-score")).max, 25);
+    QCOMPARE(b.phases.value(QStringLiteral("update")).min, 25);
+    // steps 1–10 ask 5, a refinement after step 10 grows the bank to 10 (top 5 + 5 new): 15 × 10
+    QCOMPARE(b.phases.value(QStringLiteral("update")).max, 10 * 5 + 15 * 10);
+    QCOMPARE(b.phases.value(QStringLiteral("wrong-generate")).max, 2);
+    QCOMPARE(b.phases.value(QStringLiteral("refine")).max, 2 * 3);
+    QCOMPARE(b.phases.value(QStringLiteral("wrong-score")).max, 2 * 5 * 10);
+    QCOMPARE(b.phases.value(QStringLiteral("literature-only")).max, 0);
+    QCOMPARE(b.bankMin, 1);
+    QCOMPARE(b.bankMax, 15); // 5 + 5 + 5 hypotheses, under H_max = 20
+    // the rest once it has run: nothing more to come, and the counts it made lie in the bounds
+    runToEnd(algo, w);
+    QCOMPARE(algo.remaining().max(), 0);
+    int made = 0;
+    for (int c : algo.callsPerPhase())
+        made += c;
+    QVERIFY(made >= b.min());
 }
 
 void TestHypoEvalAlgorithm::paramsFromSettings_data()

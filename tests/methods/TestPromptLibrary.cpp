@@ -24,7 +24,7 @@ void TestPromptLibrary::builtinsEmbedded()
 {
     const QStringList names = PromptLibrary::builtinNames();
     for (const char *n : {"geval_steps", "geval_score", "hypoeval_generate", "hypoeval_refine", "hypoeval_literature",
-                          "hypoeval_redundancy", "hypoeval_score"})
+                          "hypoeval_redundancy", "hypoeval_score", "hypoeval_summarize"})
         QVERIFY2(names.contains(QString::fromLatin1(n)), n);
     for (const QString &n : names) {
         auto t = PromptLibrary::builtin(n);

@@ -105,6 +105,10 @@ FakeAnswer SyntheticJudge::answer(const QJsonObject &body) const
                 "sentences follow one another logically.\n3. Assign a score from 1 to 5.");
         return a;
     }
+    if (userPrompt.trimmed().endsWith(QLatin1String("Summary:"))) { // HypoEval: summarise a literature paper
+        a.text = QStringLiteral("Summary: the paper finds that coherent texts keep one topic (%1).").arg(tag);
+        return a;
+    }
     if (prompt.contains(QLatin1String("Pattern: "))) { // hypothesis-guided score
         static const QRegularExpression pattern(QStringLiteral("Pattern: (.*)\n"));
         const QString hyp = pattern.match(prompt).captured(1).trimmed();

@@ -17,6 +17,7 @@ namespace rubric::test {
 ///   wrong-sample bank (texts derived from a hash of the prompt, so a replay gets the same texts);
 ///   refinements keep each hypothesis's kind.
 /// - Redundancy checks answer "no" unless both hypotheses contain "TWIN".
+/// - A literature paper to summarise gets "Summary: the paper finds … (tag)".
 /// - G-Eval: the steps prompt gets three steps; a score prompt gets top_logprobs over 1..5
 ///   peaked at the rounded human score (probabilities 0.1/0.6/0.2/0.05/0.05 style).
 class SyntheticJudge
