@@ -549,6 +549,12 @@ DE = {
     "Run '%1' done: %2 items scored, %3 without a score; %4 calls sent, %5 from the cache.": "Lauf '%1' fertig: %2 Elemente bewertet, %3 ohne Punktzahl; %4 Aufrufe gesendet, %5 aus dem Cache.",
     "Run '%1' stopped: %2. It is saved; select it and press Resume to continue.": "Lauf '%1' angehalten: %2. Er ist gespeichert; wählen Sie ihn und drücken Sie Fortsetzen.",
     'a run is already going': 'ein Lauf ist bereits im Gange',
+    '%1 %2 (%3 sent, the rest from the cache)': '%1 %2 (%3 gesendet, der Rest aus dem Cache)',
+    'Judge calls of the preparation': 'Aufrufe des Bewerters in der Vorbereitung',
+    'Literature (%n paper(s))': ('Literatur (%n Artikel)', 'Literatur (%n Artikel)'),
+    'your summary, %1': 'Ihre Zusammenfassung, %1',
+    'summarised by the generator from %1': 'vom Generator zusammengefasst aus %1',
+    'Parameters': 'Parameter',
 }
 
 path = sys.argv[1] if len(sys.argv) > 1 else 'translations/rubric_de.ts'

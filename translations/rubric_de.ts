@@ -2,6 +2,105 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
 <context>
+    <name>CriterionDetail</name>
+    <message>
+        <source>enabled</source>
+        <translation>eingeschaltet</translation>
+    </message>
+    <message>
+        <source>disabled</source>
+        <translation>ausgeschaltet</translation>
+    </message>
+    <message>
+        <source>Origin:</source>
+        <translation>Herkunft:</translation>
+    </message>
+    <message>
+        <source>Edited</source>
+        <translation>Bearbeitet</translation>
+    </message>
+    <message>
+        <source>Edited by %1</source>
+        <translation>Bearbeitet von %1</translation>
+    </message>
+    <message>
+        <source> on %1</source>
+        <translation> am %1</translation>
+    </message>
+    <message>
+        <source>%1%2; the method's text was:</source>
+        <translation>%1%2; der Text der Methode war:</translation>
+    </message>
+    <message>
+        <source>Proposed after wrong-prediction event %1 (t = %2) and refined %3 time(s).</source>
+        <translation>Vorgeschlagen nach Fehlvorhersage-Ereignis %1 (t = %2) und %3-mal verfeinert.</translation>
+    </message>
+    <message>
+        <source>train Pearson %1</source>
+        <translation>Training-Pearson %1</translation>
+    </message>
+    <message>
+        <source>train Spearman %1</source>
+        <translation>Training-Spearman %1</translation>
+    </message>
+    <message>
+        <source>reward %1</source>
+        <translation>Belohnung %1</translation>
+    </message>
+    <message>
+        <source>selected rank %1</source>
+        <translation>Auswahlrang %1</translation>
+    </message>
+    <message>
+        <source>%1 samples seen</source>
+        <translation>%1 Beispiele gesehen</translation>
+    </message>
+    <message>
+        <source>measured with the method's text</source>
+        <translation>mit dem Text der Methode gemessen</translation>
+    </message>
+    <message>
+        <source>Not selected: %1</source>
+        <translation>Nicht ausgewählt: %1</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>Reward history</source>
+        <translation>Verlauf der Belohnung</translation>
+    </message>
+    <message>
+        <source>update: reward</source>
+        <translation>Aktualisierung: Belohnung</translation>
+    </message>
+    <message>
+        <source>%1 %2 (%3 sent, the rest from the cache)</source>
+        <translation>%1 %2 (%3 gesendet, der Rest aus dem Cache)</translation>
+    </message>
+    <message>
+        <source>Judge calls of the preparation</source>
+        <translation>Aufrufe des Bewerters in der Vorbereitung</translation>
+    </message>
+    <message numerus="yes">
+        <source>Literature (%n paper(s))</source>
+        <translation><numerusform>Literatur (%n Artikel)</numerusform><numerusform>Literatur (%n Artikel)</numerusform></translation>
+    </message>
+    <message>
+        <source>your summary, %1</source>
+        <translation>Ihre Zusammenfassung, %1</translation>
+    </message>
+    <message>
+        <source>summarised by the generator from %1</source>
+        <translation>vom Generator zusammengefasst aus %1</translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation>Parameter</translation>
+    </message>
+</context>
+<context>
     <name>RubricCommands</name>
     <message>
         <source>Add %1</source>
@@ -1336,78 +1435,6 @@
     <message numerus="yes">
         <source> — unsaved changes (%n edit(s))</source>
         <translation><numerusform> — ungespeicherte Änderungen (%n Bearbeitung)</numerusform><numerusform> — ungespeicherte Änderungen (%n Bearbeitungen)</numerusform></translation>
-    </message>
-    <message>
-        <source>enabled</source>
-        <translation>eingeschaltet</translation>
-    </message>
-    <message>
-        <source>disabled</source>
-        <translation>ausgeschaltet</translation>
-    </message>
-    <message>
-        <source>Origin:</source>
-        <translation>Herkunft:</translation>
-    </message>
-    <message>
-        <source>Edited</source>
-        <translation>Bearbeitet</translation>
-    </message>
-    <message>
-        <source>Edited by %1</source>
-        <translation>Bearbeitet von %1</translation>
-    </message>
-    <message>
-        <source> on %1</source>
-        <translation> am %1</translation>
-    </message>
-    <message>
-        <source>%1%2; the method's text was:</source>
-        <translation>%1%2; der Text der Methode war:</translation>
-    </message>
-    <message>
-        <source>Proposed after wrong-prediction event %1 (t = %2) and refined %3 time(s).</source>
-        <translation>Vorgeschlagen nach Fehlvorhersage-Ereignis %1 (t = %2) und %3-mal verfeinert.</translation>
-    </message>
-    <message>
-        <source>train Pearson %1</source>
-        <translation>Training-Pearson %1</translation>
-    </message>
-    <message>
-        <source>train Spearman %1</source>
-        <translation>Training-Spearman %1</translation>
-    </message>
-    <message>
-        <source>reward %1</source>
-        <translation>Belohnung %1</translation>
-    </message>
-    <message>
-        <source>selected rank %1</source>
-        <translation>Auswahlrang %1</translation>
-    </message>
-    <message>
-        <source>%1 samples seen</source>
-        <translation>%1 Beispiele gesehen</translation>
-    </message>
-    <message>
-        <source>measured with the method's text</source>
-        <translation>mit dem Text der Methode gemessen</translation>
-    </message>
-    <message>
-        <source>Not selected: %1</source>
-        <translation>Nicht ausgewählt: %1</translation>
-    </message>
-    <message>
-        <source>%1: %2</source>
-        <translation>%1: %2</translation>
-    </message>
-    <message>
-        <source>Reward history</source>
-        <translation>Verlauf der Belohnung</translation>
-    </message>
-    <message>
-        <source>update: reward</source>
-        <translation>Aktualisierung: Belohnung</translation>
     </message>
     <message>
         <source>New criterion: describe what the judge should check</source>

@@ -20,6 +20,19 @@ inline Rubric hypoEvalRubric()
     root.text = QStringLiteral("coherence");
     root.definition = QStringLiteral("Well structured.");
     root.origin = {{QStringLiteral("method"), QStringLiteral("hypoeval")}};
+    // what the run recorded: calls per phase, the literature, the parameters
+    root.stats
+            = {{QStringLiteral("calls"),
+                QVariantMap{{QStringLiteral("init"),
+                             QVariantMap{{QStringLiteral("calls"), 1}, {QStringLiteral("sent"), 1}}},
+                            {QStringLiteral("selection"),
+                             QVariantMap{{QStringLiteral("calls"), 300}, {QStringLiteral("sent"), 75}}}}},
+               {QStringLiteral("literature"),
+                QVariantList{QVariantMap{{QStringLiteral("title"), QStringLiteral("coherence-models")},
+                                         {QStringLiteral("file"), QStringLiteral("coherence-models.txt")},
+                                         {QStringLiteral("summary"), QStringLiteral("Entity grids predict coherence.")},
+                                         {QStringLiteral("written_by"), QStringLiteral("generator")}}}},
+               {QStringLiteral("params"), QVariantMap{{QStringLiteral("k"), 10}, {QStringLiteral("h_max"), 20}}}};
     r.add(root);
     const char *sources[] = {"init", "wrong-bank", "literature", "init", "wrong-bank"};
     for (int i = 0; i < 5; ++i) {

@@ -108,6 +108,15 @@ void TestRubricPane::listsJudgesWithARubric()
     QVERIFY2(detail.contains(QLatin1String("wrong-bank refine 3")), qPrintable(detail));
     QVERIFY(detail.contains(QLatin1String("train Pearson 0.600")));
     QVERIFY(detail.contains(QLatin1String("Reward history")));
+    // the root tells what the run did: calls per phase in the run's order, the literature it read
+    tree->setCurrentIndex(indexOf(QStringLiteral("aspect")));
+    const QString root = child<QTextBrowser>("rubricDetail")->toPlainText();
+    QVERIFY2(root.contains(QStringLiteral("init 1 · selection 300 (75 sent, the rest from the cache)")),
+             qPrintable(root));
+    QVERIFY(root.contains(QLatin1String("Literature (1 paper(s))")));
+    QVERIFY(root.contains(QLatin1String("summarised by the generator from coherence-models.txt")));
+    QVERIFY(root.contains(QLatin1String("Entity grids predict coherence.")));
+    QVERIFY(root.contains(QStringLiteral("h_max = 20 · k = 10")));
     QVERIFY(!m_pane->isModified());
 }
 

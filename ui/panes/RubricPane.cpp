@@ -5,6 +5,7 @@
 #include "commands/EditCriterionTextCommand.h"
 #include "commands/MoveCriterionCommand.h"
 #include "commands/SetCriterionEnabledCommand.h"
+#include "models/CriterionDetail.h"
 #include "models/RubricTreeModel.h"
 #include "store/RubricStore.h"
 #include "widgets/MessageBar.h"
@@ -32,19 +33,11 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
-#include <cmath>
 
 namespace rubric {
 namespace {
 
 enum VersionColumn { VersionNumber, VersionDate, VersionAlignment, VersionNote };
-
-QString formatNumber(const QVariant &v)
-{
-    bool ok = false;
-    const double d = v.toDouble(&ok);
-    return ok && !v.isNull() && !std::isnan(d) ? QString::number(d, 'f', 3) : QString();
-}
 
 } // namespace
 
@@ -410,7 +403,7 @@ void RubricPane::refillVersions()
         item->setData(VersionNumber, Qt::UserRole, v.version);
         item->setText(VersionNumber, tr("v%1").arg(v.version));
         item->setText(VersionDate, locale.toString(v.created.toLocalTime(), QLocale::ShortFormat));
-        item->setText(VersionAlignment, v.alignment ? formatNumber(*v.alignment) : tr("—"));
+        item->setText(VersionAlignment, v.alignment ? CriterionDetail::number(*v.alignment) : tr("—"));
         item->setTextAlignment(VersionAlignment, Qt::AlignRight | Qt::AlignVCenter);
         item->setToolTip(VersionAlignment, v.alignment
                                                    ? tr("Pearson with the human scores; the note says on which items")
@@ -549,62 +542,7 @@ void RubricPane::updateDetail()
     }
     if (m_editor->toPlainText() != c->text)
         m_editor->setPlainText(c->text);
-    const auto esc = [](const QString &s) { return s.toHtmlEscaped(); };
-    QString html
-            = QStringLiteral("<p><b>%1</b> · %2 · %3</p>")
-                      .arg(esc(c->key), esc(criterionKindName(c->kind)), c->enabled ? tr("enabled") : tr("disabled"));
-    if (!c->definition.isEmpty())
-        html += QStringLiteral("<p>%1</p>").arg(esc(c->definition));
-    html += QStringLiteral("<p><b>%1</b> %2</p>").arg(tr("Origin:"), esc(RubricTreeModel::originLabel(*c)));
-    const QVariantMap &o = c->origin;
-    if (o.contains(QStringLiteral("edited_from"))) {
-        const QString by = o.value(QStringLiteral("edited_by")).toString();
-        const QDateTime at = QDateTime::fromString(o.value(QStringLiteral("edited_at")).toString(), Qt::ISODate);
-        const QString who = by.isEmpty() ? tr("Edited") : tr("Edited by %1").arg(by);
-        const QString when = at.isValid() ? tr(" on %1").arg(QLocale().toString(at.toLocalTime(), QLocale::ShortFormat))
-                                          : QString();
-        html += QStringLiteral("<p>%1<br><i>%2</i></p>")
-                        .arg(esc(tr("%1%2; the method's text was:").arg(who, when)),
-                             esc(o.value(QStringLiteral("edited_from")).toString()));
-    }
-    if (o.contains(QStringLiteral("event")))
-        html += QStringLiteral("<p>%1</p>")
-                        .arg(tr("Proposed after wrong-prediction event %1 (t = %2) and refined %3 time(s).")
-                                     .arg(o.value(QStringLiteral("event")).toInt())
-                                     .arg(o.value(QStringLiteral("t")).toInt())
-                                     .arg(std::max(0, int(o.value(QStringLiteral("chain")).toList().size()) - 1)));
-    const QVariantMap &s = c->stats;
-    QStringList facts;
-    if (const QString r = formatNumber(s.value(QStringLiteral("train_pearson"))); !r.isEmpty())
-        facts << tr("train Pearson %1").arg(r);
-    if (const QString r = formatNumber(s.value(QStringLiteral("train_spearman"))); !r.isEmpty())
-        facts << tr("train Spearman %1").arg(r);
-    if (const QString r = formatNumber(s.value(QStringLiteral("reward"))); !r.isEmpty())
-        facts << tr("reward %1").arg(r);
-    if (s.value(QStringLiteral("selected_rank")).toInt() > 0)
-        facts << tr("selected rank %1").arg(s.value(QStringLiteral("selected_rank")).toInt());
-    if (s.contains(QStringLiteral("samples_seen")))
-        facts << tr("%1 samples seen").arg(s.value(QStringLiteral("samples_seen")).toInt());
-    if (!facts.isEmpty() && o.contains(QStringLiteral("edited_from")))
-        facts << tr("measured with the method's text");
-    if (!facts.isEmpty())
-        html += QStringLiteral("<p>%1</p>").arg(esc(facts.join(QStringLiteral(" · "))));
-    if (const QString why = s.value(QStringLiteral("dropped_because")).toString(); !why.isEmpty())
-        html += QStringLiteral("<p>%1</p>").arg(esc(tr("Not selected: %1").arg(why)));
-    const QVariantList history = s.value(QStringLiteral("reward_history")).toList();
-    if (!history.isEmpty()) {
-        // every update as "t: reward", oldest first, in one wrapped paragraph
-        QStringList steps;
-        for (const QVariant &h : history) {
-            const QVariantMap m = h.toMap();
-            steps << tr("%1: %2")
-                             .arg(m.value(QStringLiteral("t")).toInt())
-                             .arg(formatNumber(m.value(QStringLiteral("reward"))));
-        }
-        html += QStringLiteral("<p><b>%1</b> <small>(%2)</small><br>%3</p>")
-                        .arg(tr("Reward history"), tr("update: reward"), esc(steps.join(QStringLiteral(" · "))));
-    }
-    m_detail->setHtml(html);
+    m_detail->setHtml(CriterionDetail::html(*c));
 }
 
 void RubricPane::addCriterion(bool asChild)

@@ -1,0 +1,25 @@
+#pragma once
+
+#include "rubric/Criterion.h"
+
+#include <QCoreApplication>
+#include <QString>
+
+namespace rubric {
+
+/// The Rubric pane's detail text of one criterion, as HTML: kind and state, definition, origin
+/// (with the method's text when the user edited it, the wrong-prediction event and refinements),
+/// the figures the method measured (train correlation, reward and its history, rank, why it was
+/// not selected). The method's root criterion adds what the run built it from: the calls per
+/// phase, the parameters and, for HypoEval, the literature summaries (the generator's or the
+/// user's).
+class CriterionDetail
+{
+    Q_DECLARE_TR_FUNCTIONS(CriterionDetail)
+public:
+    static QString html(const Criterion &c);
+    /// A number with three decimals; empty for null, NaN or non-numbers.
+    static QString number(const QVariant &v);
+};
+
+} // namespace rubric
