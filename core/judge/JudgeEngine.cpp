@@ -508,6 +508,13 @@ bool JudgeEngine::isCached(const JudgeRequest &request) const
     return d->store && d->store->contains(cacheKey(request));
 }
 
+std::optional<JudgeResponse> JudgeEngine::cached(const JudgeRequest &request) const
+{
+    if (!d->store)
+        return std::nullopt;
+    return d->store->lookup(cacheKey(request));
+}
+
 void JudgeEngine::submit(const QVector<JudgeRequest> &requests)
 {
     d->stats.submitted += int(requests.size());

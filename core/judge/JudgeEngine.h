@@ -5,6 +5,7 @@
 #include <QObject>
 
 #include <memory>
+#include <optional>
 
 namespace rubric {
 
@@ -67,6 +68,8 @@ public:
     QString cacheKey(const JudgeRequest &request) const;
     /// True when the project's cache already holds an answer for the request.
     bool isCached(const JudgeRequest &request) const;
+    /// The cached answer to a request, or nullopt (no project, or not asked yet).
+    std::optional<JudgeResponse> cached(const JudgeRequest &request) const;
 
     /// Queues requests; each ends in exactly one `answered` signal (possibly synchronously
     /// for cache hits, so connect before submitting).

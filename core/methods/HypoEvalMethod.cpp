@@ -166,12 +166,12 @@ Result<JudgeRequest> HypoEvalMethod::scoreRequest(const QString &hypothesis, con
     return r;
 }
 
-Result<JudgeRequest> HypoEvalMethod::requestFor(const HypoTask &task)
+Result<JudgeRequest> HypoEvalMethod::requestFor(const HypoEvalAlgorithm &algo, const HypoTask &task)
 {
     if (task.kind == HypoTask::Kind::Score) {
         const Item *item = m_ctx->item(task.itemId);
         QString text;
-        for (const HypoHypothesis &h : m_algo->hypotheses())
+        for (const HypoHypothesis &h : algo.hypotheses())
             if (h.key == task.hypothesisKey)
                 text = h.text;
         return scoreRequest(text, *item);
@@ -215,71 +215,150 @@ Result<JudgeRequest> HypoEvalMethod::requestFor(const HypoTask &task)
     return r;
 }
 
+namespace {
+
+double price(const ProviderProfile &p, qint64 in, qint64 out)
+{
+    return (double(in) * p.pricePerMillionIn + double(out) * p.pricePerMillionOut) / 1e6;
+}
+
+QString summaryText(const QString &answer)
+{
+    QString text = answer.trimmed();
+    if (text.startsWith(QLatin1String("Summary:"), Qt::CaseInsensitive))
+        text = text.mid(int(qstrlen("Summary:"))).trimmed();
+    return text;
+}
+
+} // namespace
+
+Result<void> HypoEvalMethod::estimatePreparation(RunEstimate &e, QVector<Criterion> &selected, int &evalMin,
+                                                 int &evalMax)
+{
+    const RunSpec &spec = m_ctx->spec();
+    QVector<HypoEvalAlgorithm::Sample> train;
+    for (const Item &it : m_ctx->trainItems())
+        train.append({it.id, m_ctx->human(it.id)});
+    if (train.size() < 2)
+        return makeError(tr("HypoEval needs at least 2 human-scored training items"), {}, 0, QStringLiteral("items"));
+
+    // §2.1: papers without a summary are summarised first, one generator call each. A summary
+    // in the cache is the one the run will use.
+    int summaries = 0;
+    for (Paper &p : m_papers) {
+        if (!p.summary.isEmpty())
+            continue;
+        auto req = summaryRequest(p);
+        if (!req)
+            return req.error();
+        if (const auto hit = m_ctx->cached(JudgeRole::Generator, *req); hit && !summaryText(hit->text()).isEmpty()) {
+            ++e.cached;
+            p.summary = summaryText(hit->text());
+            continue;
+        }
+        ++summaries;
+        const qint64 in = RunContext::approxTokens(*req);
+        e.tokensIn += in;
+        e.tokensOut += 600;
+        e.cost += price(spec.generator, in, 600);
+    }
+    if (!m_papers.isEmpty()) {
+        e.calls += summaries;
+        e.callsMin += summaries;
+        e.perPhase.insert(QStringLiteral("literature-summary"), summaries);
+    }
+    assembleLiterature();
+
+    // The preparation is deterministic for its answers: replay it through the judge cache (a
+    // resumed run, or the same settings under another judge name, finds its answers there) up
+    // to the first batch with a call not answered yet. From there on, the calls depend on the
+    // answers still to come: the algorithm's bounds (HypoEvalAlgorithm::remaining).
+    HypoEvalAlgorithm algo(m_params, train, !m_papers.isEmpty());
+    HypoCallBounds rest;
+    QString partialPhase;
+    int partialHits = 0;
+    if (summaries > 0) {
+        rest = algo.remaining(); // the prompts need the summaries: nothing to replay
+    } else {
+        for (;;) {
+            const HypoCallBounds before = algo.remaining();
+            const QVector<HypoTask> batch = algo.nextBatch();
+            if (batch.isEmpty()) {
+                if (algo.failed())
+                    return makeError(tr("the preparation fails on the answers in the cache: %1").arg(algo.error()), {},
+                                     0, {});
+                break;
+            }
+            QVector<HypoAnswer> answers;
+            int hits = 0;
+            for (const HypoTask &t : batch) {
+                auto req = requestFor(algo, t);
+                if (!req)
+                    return req.error();
+                if (const auto hit = m_ctx->cached(roleOf(t.kind), *req)) {
+                    ++hits;
+                    answers.append(answerOf(t, hit->text()));
+                }
+            }
+            e.cached += hits;
+            if (answers.size() < batch.size()) {
+                rest = before;
+                partialPhase = batch.first().phase;
+                partialHits = hits;
+                break;
+            }
+            algo.deliver(answers);
+        }
+    }
+    if (algo.finished()) { // every call of the preparation is in the cache: the selection is known
+        const QStringList keys = algo.selected();
+        for (const QString &key : keys)
+            for (const HypoHypothesis &h : algo.hypotheses())
+                if (h.key == key) {
+                    Criterion c;
+                    c.key = h.key;
+                    c.kind = CriterionKind::Hypothesis;
+                    c.text = h.text;
+                    selected.append(c);
+                }
+        return {};
+    }
+    const qint64 scoreIn = 700, genIn = 3000, scoreOut = 300, genOut = 800; // typical sizes (inferred)
+    for (auto it = rest.phases.begin(); it != rest.phases.end(); ++it) {
+        int lo = it->min, hi = it->max;
+        if (it.key() == partialPhase) { // the calls of the interrupted batch that are answered already
+            lo = std::max(0, lo - partialHits);
+            hi = std::max(0, hi - partialHits);
+        }
+        e.perPhase.insert(it.key(), QVariantMap{{QStringLiteral("min"), lo}, {QStringLiteral("max"), hi}});
+        const bool scoring = it.key().contains(QLatin1String("score")) || it.key() == QLatin1String("update")
+                             || it.key() == QLatin1String("selection");
+        const bool redundancy = it.key() == QLatin1String("redundancy");
+        const qint64 in = scoring ? scoreIn : (redundancy ? 400 : genIn);
+        const qint64 out = scoring ? scoreOut : (redundancy ? 120 : genOut);
+        e.calls += hi;
+        e.callsMin += lo;
+        e.tokensIn += hi * in;
+        e.tokensOut += hi * out;
+        e.cost += price(scoring ? spec.evaluator : spec.generator, hi * in, hi * out);
+    }
+    evalMin = std::min(m_params.hEv, rest.bankMin);
+    evalMax = std::min(m_params.hEv, rest.bankMax);
+    return {};
+}
+
 Result<RunEstimate> HypoEvalMethod::estimate()
 {
     if (auto r = readParams(); !r)
         return r.error();
     RunEstimate e;
     const RunSpec &spec = m_ctx->spec();
-    const auto price = [](const ProviderProfile &p, qint64 in, qint64 out) {
-        return (double(in) * p.pricePerMillionIn + double(out) * p.pricePerMillionOut) / 1e6;
-    };
     QVector<Criterion> hyps = m_rubric.enabled(CriterionKind::Hypothesis);
-    const bool prepared = !hyps.isEmpty();
     int evalHypsMin = int(hyps.size()), evalHypsMax = int(hyps.size());
-    if (!prepared) {
-        // The preparation's calls depend on the answers (which samples are predicted wrongly,
-        // how many hypotheses each generation returns, which pairs repeat): bounds from the
-        // algorithm itself, before its first step (specs/hypoeval.md §2.8).
-        QVector<HypoEvalAlgorithm::Sample> train;
-        for (const Item &it : m_ctx->trainItems())
-            train.append({it.id, m_ctx->human(it.id)});
-        if (train.size() < 2)
-            return makeError(tr("HypoEval needs at least 2 human-scored training items"), {}, 0,
-                             QStringLiteral("items"));
-        // §2.1: papers without a summary are summarised first, one generator call each.
-        int summaries = 0;
-        for (const Paper &p : std::as_const(m_papers)) {
-            if (!p.summary.isEmpty())
-                continue;
-            auto req = summaryRequest(p);
-            if (!req)
-                return req.error();
-            if (m_ctx->isCached(JudgeRole::Generator, *req)) {
-                ++e.cached;
-                continue;
-            }
-            ++summaries;
-            const qint64 in = RunContext::approxTokens(*req);
-            e.tokensIn += in;
-            e.tokensOut += 600;
-            e.cost += price(spec.generator, in, 600);
-        }
-        if (!m_papers.isEmpty()) {
-            e.calls += summaries;
-            e.callsMin += summaries;
-            e.perPhase.insert(QStringLiteral("literature-summary"), summaries);
-        }
-        const HypoCallBounds bounds = HypoEvalAlgorithm(m_params, train, !m_papers.isEmpty()).remaining();
-        const qint64 scoreIn = 700, genIn = 3000, scoreOut = 300, genOut = 800; // typical sizes (inferred)
-        QVariantMap phases = e.perPhase;
-        for (auto it = bounds.phases.begin(); it != bounds.phases.end(); ++it) {
-            phases.insert(it.key(), QVariantMap{{QStringLiteral("min"), it->min}, {QStringLiteral("max"), it->max}});
-            const bool scoring = it.key().contains(QLatin1String("score")) || it.key() == QLatin1String("update")
-                                 || it.key() == QLatin1String("selection");
-            const bool redundancy = it.key() == QLatin1String("redundancy");
-            const qint64 in = scoring ? scoreIn : (redundancy ? 400 : genIn);
-            const qint64 out = scoring ? scoreOut : (redundancy ? 120 : genOut);
-            e.calls += it->max;
-            e.callsMin += it->min;
-            e.tokensIn += it->max * in;
-            e.tokensOut += it->max * out;
-            e.cost += price(spec.evaluator, it->max * in, it->max * out);
-        }
-        e.perPhase = phases;
-        evalHypsMin = std::min(m_params.hEv, bounds.bankMin);
-        evalHypsMax = std::min(m_params.hEv, bounds.bankMax);
-    }
+    if (hyps.isEmpty())
+        if (auto r = estimatePreparation(e, hyps, evalHypsMin, evalHypsMax); !r)
+            return r.error();
+    const bool prepared = !hyps.isEmpty(); // saved, or every preparation call in the cache
     if (prepared) {
         int evalCalls = 0;
         QSet<QString> keys; // identical requests (e.g. duplicate outputs) are sent once
@@ -374,9 +453,7 @@ void HypoEvalMethod::start()
                   [this, papers](const QVector<JudgeResponse> &rs) {
                       for (int k = 0; k < papers.size(); ++k) {
                           Paper &p = m_papers[papers[k]];
-                          QString text = rs[k].text().trimmed();
-                          if (text.startsWith(QLatin1String("Summary:"), Qt::CaseInsensitive))
-                              text = text.mid(int(qstrlen("Summary:"))).trimmed();
+                          const QString text = summaryText(rs[k].text());
                           if (text.isEmpty()) {
                               m_ctx->fail(tr("the generator's summary of %1 was empty; write one yourself as "
                                              "%2.summary.txt beside it")
@@ -420,7 +497,7 @@ void HypoEvalMethod::runBatch()
     }
     QVector<JudgeRequest> requests;
     for (const HypoTask &t : tasks) {
-        auto r = requestFor(t);
+        auto r = requestFor(*m_algo, t);
         if (!r) {
             m_ctx->fail(r.errorString());
             return;
@@ -438,31 +515,37 @@ void HypoEvalMethod::onBatchAnswered(const QVector<HypoTask> &tasks, const QVect
     for (int i = 0; i < tasks.size(); ++i) {
         const HypoTask &t = tasks[i];
         const QString text = responses[i].text();
-        HypoAnswer a;
-        a.taskId = t.id;
-        switch (t.kind) {
-        case HypoTask::Kind::Score: {
-            const ParsedAnswer p = AnswerParser::parseScore(text);
-            if (p.ok && p.score >= m_params.scaleMin && p.score <= m_params.scaleMax)
-                a.score = p.score;
-            if (t.phase == QLatin1String("selection"))
-                m_selectionScores.insert(
-                        t.hypothesisKey + QLatin1Char('|') + t.itemId,
-                        CriterionScore{t.itemId, t.hypothesisKey, 0, a.score,
-                                       std::isnan(a.score) ? QStringLiteral("unparsed") : QStringLiteral("ok"), text,
-                                       answer::reasoningBeforeScore(text), responses[i].cacheKey});
-            break;
-        }
-        case HypoTask::Kind::Redundancy:
-            a.redundant = answer::finalYesNo(text).value_or(false);
-            break;
-        default:
-            a.hypotheses = answer::hypotheses(text);
-        }
+        const HypoAnswer a = answerOf(t, text);
+        if (t.kind == HypoTask::Kind::Score && t.phase == QLatin1String("selection"))
+            m_selectionScores.insert(
+                    t.hypothesisKey + QLatin1Char('|') + t.itemId,
+                    CriterionScore{t.itemId, t.hypothesisKey, 0, a.score,
+                                   std::isnan(a.score) ? QStringLiteral("unparsed") : QStringLiteral("ok"), text,
+                                   answer::reasoningBeforeScore(text), responses[i].cacheKey});
         answers.append(a);
     }
     m_algo->deliver(answers);
     runBatch();
+}
+
+HypoAnswer HypoEvalMethod::answerOf(const HypoTask &task, const QString &text) const
+{
+    HypoAnswer a;
+    a.taskId = task.id;
+    switch (task.kind) {
+    case HypoTask::Kind::Score: {
+        const ParsedAnswer p = AnswerParser::parseScore(text);
+        if (p.ok && p.score >= m_params.scaleMin && p.score <= m_params.scaleMax)
+            a.score = p.score;
+        break;
+    }
+    case HypoTask::Kind::Redundancy:
+        a.redundant = answer::finalYesNo(text).value_or(false);
+        break;
+    default:
+        a.hypotheses = answer::hypotheses(text);
+    }
+    return a;
 }
 
 void HypoEvalMethod::savePreparedRubric()

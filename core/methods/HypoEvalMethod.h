@@ -51,7 +51,10 @@ private:
     Result<JudgeRequest> summaryRequest(const Paper &paper);
     void assembleLiterature();
     void startPreparation();
-    Result<JudgeRequest> requestFor(const HypoTask &task);
+    Result<JudgeRequest> requestFor(const HypoEvalAlgorithm &algo, const HypoTask &task);
+    HypoAnswer answerOf(const HypoTask &task, const QString &text) const;
+    /// What --estimate says of a preparation that has not saved its rubric yet (see estimate()).
+    Result<void> estimatePreparation(RunEstimate &e, QVector<Criterion> &selected, int &evalMin, int &evalMax);
     Result<JudgeRequest> scoreRequest(const QString &hypothesis, const Item &item);
     QVariantList observations(const QStringList &itemIds) const;
     void runBatch();

@@ -93,6 +93,11 @@ bool RunContext::isCached(JudgeRole role, const JudgeRequest &request)
     return engine(role)->isCached(request);
 }
 
+std::optional<JudgeResponse> RunContext::cached(JudgeRole role, const JudgeRequest &request)
+{
+    return engine(role)->cached(request);
+}
+
 QString RunContext::cacheKey(JudgeRole role, const JudgeRequest &request)
 {
     return engine(role)->cacheKey(request);

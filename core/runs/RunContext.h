@@ -49,6 +49,8 @@ public:
 
     JudgeEngine *engine(JudgeRole role);
     bool isCached(JudgeRole role, const JudgeRequest &request);
+    /// The cached answer to a request under the role's profile, or nullopt.
+    std::optional<JudgeResponse> cached(JudgeRole role, const JudgeRequest &request);
     /// The judge cache key of a request under the role's profile (identical requests of one
     /// run are sent once: estimates count distinct keys).
     QString cacheKey(JudgeRole role, const JudgeRequest &request);

@@ -319,6 +319,19 @@ void TestMethodPipeline::estimateMatchesColdRun()
         QVERIFY2(most >= sent, qPrintable(QStringLiteral("reported at most %1, sent %2").arg(most).arg(sent)));
     QCOMPARE(o.sendMax.last(), sent);
 
+    // The same settings under another judge name: every call is in the cache, so the estimate
+    // is exact (the preparation replayed through the cache) and nothing is sent.
+    RunSpec twin = s;
+    twin.judge = QStringLiteral("e-twin");
+    Run twinProbe(fx->project.get(), twin);
+    auto e3 = twinProbe.estimate();
+    QVERIFY2(e3.ok(), qPrintable(e3.errorString()));
+    QVERIFY(e3->exact);
+    QCOMPARE(e3->calls, 0);
+    server.resetCounts();
+    QVERIFY(runToEnd(fx->project.get(), twin).ok);
+    QCOMPARE(server.requestCount(), 0);
+
     // With the rubric built, the estimate of a re-score is exact and everything is cached.
     RubricStore(fx->project.get()).clearCriterionScores(QStringLiteral("e")).ok();
     Run again(fx->project.get(), s);

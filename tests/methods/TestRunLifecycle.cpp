@@ -156,6 +156,15 @@ void TestRunLifecycle::killedRunResumesWithoutResending()
     QVERIFY(cached > 0);
     server.resetCounts();
 
+    // The estimate after the kill replays what the cache holds: it names what the resumed run
+    // sends (a range only while HypoEval's preparation is not done; the run then lies inside).
+    QProcess estimate;
+    estimate.start(qEnvironmentVariable("RUBRIC_CLI"), QStringList(args) << QStringLiteral("--estimate"));
+    QVERIFY(estimate.waitForFinished(60000));
+    QCOMPARE(estimate.exitCode(), 0);
+    const QJsonObject est = QJsonDocument::fromJson(estimate.readAllStandardOutput()).object();
+    QCOMPARE(server.requestCount(), 0);
+
     QProcess resume;
     resume.start(qEnvironmentVariable("RUBRIC_CLI"), args);
     QVERIFY(resume.waitForStarted());
@@ -163,8 +172,18 @@ void TestRunLifecycle::killedRunResumesWithoutResending()
     QCOMPARE(resume.exitCode(), 0);
     // Exactly the calls whose answers were not committed before the kill are sent again.
     QCOMPARE(server.requestCount(), total - cached);
-    qInfo("%s: SIGKILL after %d requests (%d answers committed); the resumed run sent %d of %d", qPrintable(method),
-          firstRun, cached, server.requestCount(), total);
+    const int resent = server.requestCount();
+    if (est.value(QStringLiteral("exact")).toBool())
+        QCOMPARE(est.value(QStringLiteral("calls")).toInt(), resent);
+    else
+        QVERIFY2(est.value(QStringLiteral("calls_min")).toInt() <= resent
+                         && resent <= est.value(QStringLiteral("calls")).toInt(),
+                 QJsonDocument(est).toJson().constData());
+    QVERIFY(est.value(QStringLiteral("cached")).toInt() > 0);
+    qInfo("%s: SIGKILL after %d requests (%d answers committed); the resumed run sent %d of %d; the estimate "
+          "after the kill: %d-%d",
+          qPrintable(method), firstRun, cached, server.requestCount(), total,
+          est.value(QStringLiteral("calls_min")).toInt(), est.value(QStringLiteral("calls")).toInt());
     QCOMPARE(fx->project->judgeScores(QStringLiteral("k"), QStringLiteral("coherence")).size(), fx->testIds.size());
     QCOMPARE(fx->project->judge(QStringLiteral("k"))->status, QStringLiteral("done"));
 }
