@@ -1216,6 +1216,197 @@
     </message>
 </context>
 <context>
+    <name>rubric::ProfileEditor</name>
+    <message>
+        <source>Provider profiles</source>
+        <translation>Anbieterprofile</translation>
+    </message>
+    <message>
+        <source>OpenAI-compatible</source>
+        <translation>OpenAI-kompatibel</translation>
+    </message>
+    <message>
+        <source>Anthropic</source>
+        <translation>Anthropic</translation>
+    </message>
+    <message>
+        <source>No key</source>
+        <translation>Kein Schlüssel</translation>
+    </message>
+    <message>
+        <source>Environment variable</source>
+        <translation>Umgebungsvariable</translation>
+    </message>
+    <message>
+        <source>System keychain</source>
+        <translation>Systemschlüsselbund</translation>
+    </message>
+    <message>
+        <source>The key is never stored in a profile or a project: name the environment variable that holds it, or keep it in the system keychain under the profile's name.</source>
+        <translation>Der Schlüssel wird nie in einem Profil oder Projekt gespeichert: nennen Sie die Umgebungsvariable, die ihn enthält, oder legen Sie ihn unter dem Profilnamen im Systemschlüsselbund ab.</translation>
+    </message>
+    <message>
+        <source>Price of one million input (prompt) tokens, for estimates and the ledger.</source>
+        <translation>Preis von einer Million Eingabe-Tokens (Prompt), für Schätzungen und das Kostenbuch.</translation>
+    </message>
+    <message>
+        <source>Price of one million output (answer) tokens.</source>
+        <translation>Preis von einer Million Ausgabe-Tokens (Antwort).</translation>
+    </message>
+    <message>
+        <source> / 1M tokens</source>
+        <translation> / 1 Mio. Tokens</translation>
+    </message>
+    <message>
+        <source>Requests in flight to this endpoint at the same time.</source>
+        <translation>Gleichzeitig laufende Anfragen an diesen Endpunkt.</translation>
+    </message>
+    <message>
+        <source>Requests per minute allowed by the provider (0 = unlimited).</source>
+        <translation>Vom Anbieter erlaubte Anfragen pro Minute (0 = unbegrenzt).</translation>
+    </message>
+    <message>
+        <source>Tokens per minute allowed by the provider (0 = unlimited).</source>
+        <translation>Vom Anbieter erlaubte Tokens pro Minute (0 = unbegrenzt).</translation>
+    </message>
+    <message>
+        <source>unlimited</source>
+        <translation>unbegrenzt</translation>
+    </message>
+    <message>
+        <source>How long one request may take before it is retried.</source>
+        <translation>Wie lange eine Anfrage dauern darf, bevor sie wiederholt wird.</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> s</translation>
+    </message>
+    <message>
+        <source>Retries of a failed request (429, 5xx, network errors) with backoff.</source>
+        <translation>Wiederholungen einer fehlgeschlagenen Anfrage (429, 5xx, Netzwerkfehler) mit Wartezeit.</translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation>&amp;Name:</translation>
+    </message>
+    <message>
+        <source>&amp;Provider:</source>
+        <translation>&amp;Anbieter:</translation>
+    </message>
+    <message>
+        <source>&amp;Base URL:</source>
+        <translation>&amp;Basis-URL:</translation>
+    </message>
+    <message>
+        <source>&amp;Model:</source>
+        <translation>&amp;Modell:</translation>
+    </message>
+    <message>
+        <source>&amp;Key from:</source>
+        <translation>&amp;Schlüssel aus:</translation>
+    </message>
+    <message>
+        <source>&amp;Variable:</source>
+        <translation>&amp;Variable:</translation>
+    </message>
+    <message>
+        <source>Price &amp;in:</source>
+        <translation>Preis &amp;Eingabe:</translation>
+    </message>
+    <message>
+        <source>Price &amp;out:</source>
+        <translation>Preis A&amp;usgabe:</translation>
+    </message>
+    <message>
+        <source>&amp;Concurrency:</source>
+        <translation>&amp;Parallelität:</translation>
+    </message>
+    <message>
+        <source>Requests/min:</source>
+        <translation>Anfragen/min:</translation>
+    </message>
+    <message>
+        <source>Tokens/min:</source>
+        <translation>Tokens/min:</translation>
+    </message>
+    <message>
+        <source>Timeout:</source>
+        <translation>Zeitlimit:</translation>
+    </message>
+    <message>
+        <source>Retries:</source>
+        <translation>Wiederholungen:</translation>
+    </message>
+    <message>
+        <source>Ne&amp;w</source>
+        <translation>Ne&amp;u</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>&amp;Speichern</translation>
+    </message>
+    <message>
+        <source>&amp;Delete</source>
+        <translation>&amp;Löschen</translation>
+    </message>
+    <message>
+        <source>&amp;Test connection</source>
+        <translation>Verbindung &amp;testen</translation>
+    </message>
+    <message>
+        <source>Sends one short rating prompt with the profile as edited (not saved yet) and shows the answer, the latency and whether logprobs came back.</source>
+        <translation>Sendet einen kurzen Bewertungsprompt mit dem Profil wie bearbeitet (noch nicht gespeichert) und zeigt die Antwort, die Latenz und ob Logprobs zurückkamen.</translation>
+    </message>
+    <message>
+        <source>The profile needs a model name.</source>
+        <translation>Das Profil braucht einen Modellnamen.</translation>
+    </message>
+    <message>
+        <source>The profile was not saved: %1</source>
+        <translation>Das Profil wurde nicht gespeichert: %1</translation>
+    </message>
+    <message>
+        <source>Profile '%1' saved.</source>
+        <translation>Profil '%1' gespeichert.</translation>
+    </message>
+    <message>
+        <source>Profile '%1' deleted.</source>
+        <translation>Profil '%1' gelöscht.</translation>
+    </message>
+    <message>
+        <source>Enter a base URL and a model first.</source>
+        <translation>Geben Sie zuerst eine Basis-URL und ein Modell ein.</translation>
+    </message>
+    <message>
+        <source>Testing %1 …</source>
+        <translation>Teste %1 …</translation>
+    </message>
+    <message>
+        <source>Failed: HTTP %1 — %2</source>
+        <translation>Fehlgeschlagen: HTTP %1 — %2</translation>
+    </message>
+    <message>
+        <source>Failed: %1</source>
+        <translation>Fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>OK · HTTP %1 · %2 ms · answer “%3” · %4 tokens in, %5 out · logprobs: %6</source>
+        <translation>OK · HTTP %1 · %2 ms · Antwort „%3“ · %4 Tokens ein, %5 aus · Logprobs: %6</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>ja</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>nein</translation>
+    </message>
+    <message numerus="yes">
+        <source> · %n retry(s)</source>
+        <translation><numerusform> · %n Wiederholung</numerusform><numerusform> · %n Wiederholungen</numerusform></translation>
+    </message>
+</context>
+<context>
     <name>rubric::RubricDiffDialog</name>
     <message>
         <source>Rubric of %1: version %2 → %3</source>
@@ -1712,146 +1903,6 @@ Definition: %2</translation>
         <translation>Längste Antwort eines Aufrufs (Originalcode: 4000).</translation>
     </message>
     <message>
-        <source>Provider profiles</source>
-        <translation>Anbieterprofile</translation>
-    </message>
-    <message>
-        <source>OpenAI-compatible</source>
-        <translation>OpenAI-kompatibel</translation>
-    </message>
-    <message>
-        <source>Anthropic</source>
-        <translation>Anthropic</translation>
-    </message>
-    <message>
-        <source>No key</source>
-        <translation>Kein Schlüssel</translation>
-    </message>
-    <message>
-        <source>Environment variable</source>
-        <translation>Umgebungsvariable</translation>
-    </message>
-    <message>
-        <source>System keychain</source>
-        <translation>Systemschlüsselbund</translation>
-    </message>
-    <message>
-        <source>The key is never stored in a profile or a project: name the environment variable that holds it, or keep it in the system keychain under the profile's name.</source>
-        <translation>Der Schlüssel wird nie in einem Profil oder Projekt gespeichert: nennen Sie die Umgebungsvariable, die ihn enthält, oder legen Sie ihn unter dem Profilnamen im Systemschlüsselbund ab.</translation>
-    </message>
-    <message>
-        <source> / 1M tokens</source>
-        <translation> / 1 Mio. Tokens</translation>
-    </message>
-    <message>
-        <source>Price of one million input (prompt) tokens, for estimates and the ledger.</source>
-        <translation>Preis von einer Million Eingabe-Tokens (Prompt), für Schätzungen und das Kostenbuch.</translation>
-    </message>
-    <message>
-        <source>Price of one million output (answer) tokens.</source>
-        <translation>Preis von einer Million Ausgabe-Tokens (Antwort).</translation>
-    </message>
-    <message>
-        <source>Requests in flight to this endpoint at the same time.</source>
-        <translation>Gleichzeitig laufende Anfragen an diesen Endpunkt.</translation>
-    </message>
-    <message>
-        <source>unlimited</source>
-        <translation>unbegrenzt</translation>
-    </message>
-    <message>
-        <source>Requests per minute allowed by the provider (0 = unlimited).</source>
-        <translation>Vom Anbieter erlaubte Anfragen pro Minute (0 = unbegrenzt).</translation>
-    </message>
-    <message>
-        <source>Tokens per minute allowed by the provider (0 = unlimited).</source>
-        <translation>Vom Anbieter erlaubte Tokens pro Minute (0 = unbegrenzt).</translation>
-    </message>
-    <message>
-        <source> s</source>
-        <translation> s</translation>
-    </message>
-    <message>
-        <source>How long one request may take before it is retried.</source>
-        <translation>Wie lange eine Anfrage dauern darf, bevor sie wiederholt wird.</translation>
-    </message>
-    <message>
-        <source>Retries of a failed request (429, 5xx, network errors) with backoff.</source>
-        <translation>Wiederholungen einer fehlgeschlagenen Anfrage (429, 5xx, Netzwerkfehler) mit Wartezeit.</translation>
-    </message>
-    <message>
-        <source>&amp;Name:</source>
-        <translation>&amp;Name:</translation>
-    </message>
-    <message>
-        <source>&amp;Provider:</source>
-        <translation>&amp;Anbieter:</translation>
-    </message>
-    <message>
-        <source>&amp;Base URL:</source>
-        <translation>&amp;Basis-URL:</translation>
-    </message>
-    <message>
-        <source>&amp;Model:</source>
-        <translation>&amp;Modell:</translation>
-    </message>
-    <message>
-        <source>&amp;Key from:</source>
-        <translation>&amp;Schlüssel aus:</translation>
-    </message>
-    <message>
-        <source>&amp;Variable:</source>
-        <translation>&amp;Variable:</translation>
-    </message>
-    <message>
-        <source>Price &amp;in:</source>
-        <translation>Preis &amp;Eingabe:</translation>
-    </message>
-    <message>
-        <source>Price &amp;out:</source>
-        <translation>Preis A&amp;usgabe:</translation>
-    </message>
-    <message>
-        <source>&amp;Concurrency:</source>
-        <translation>&amp;Parallelität:</translation>
-    </message>
-    <message>
-        <source>Requests/min:</source>
-        <translation>Anfragen/min:</translation>
-    </message>
-    <message>
-        <source>Tokens/min:</source>
-        <translation>Tokens/min:</translation>
-    </message>
-    <message>
-        <source>Timeout:</source>
-        <translation>Zeitlimit:</translation>
-    </message>
-    <message>
-        <source>Retries:</source>
-        <translation>Wiederholungen:</translation>
-    </message>
-    <message>
-        <source>Ne&amp;w</source>
-        <translation>Ne&amp;u</translation>
-    </message>
-    <message>
-        <source>&amp;Save</source>
-        <translation>&amp;Speichern</translation>
-    </message>
-    <message>
-        <source>&amp;Delete</source>
-        <translation>&amp;Löschen</translation>
-    </message>
-    <message>
-        <source>&amp;Test connection</source>
-        <translation>Verbindung &amp;testen</translation>
-    </message>
-    <message>
-        <source>Sends one short rating prompt with the profile as edited (not saved yet) and shows the answer, the latency and whether logprobs came back.</source>
-        <translation>Sendet einen kurzen Bewertungsprompt mit dem Profil wie bearbeitet (noch nicht gespeichert) und zeigt die Antwort, die Latenz und ob Logprobs zurückkamen.</translation>
-    </message>
-    <message>
         <source>Method</source>
         <translation>Methode</translation>
     </message>
@@ -2036,54 +2087,6 @@ HypoEval: aus etwa 30 annotierten Trainingselementen gelernte Hypothesen, dann e
     <message>
         <source>(same as generator)</source>
         <translation>(wie Generator)</translation>
-    </message>
-    <message>
-        <source>The profile needs a model name.</source>
-        <translation>Das Profil braucht einen Modellnamen.</translation>
-    </message>
-    <message>
-        <source>The profile was not saved: %1</source>
-        <translation>Das Profil wurde nicht gespeichert: %1</translation>
-    </message>
-    <message>
-        <source>Profile '%1' saved.</source>
-        <translation>Profil '%1' gespeichert.</translation>
-    </message>
-    <message>
-        <source>Profile '%1' deleted.</source>
-        <translation>Profil '%1' gelöscht.</translation>
-    </message>
-    <message>
-        <source>Enter a base URL and a model first.</source>
-        <translation>Geben Sie zuerst eine Basis-URL und ein Modell ein.</translation>
-    </message>
-    <message>
-        <source>Testing %1 …</source>
-        <translation>Teste %1 …</translation>
-    </message>
-    <message>
-        <source>Failed: HTTP %1 — %2</source>
-        <translation>Fehlgeschlagen: HTTP %1 — %2</translation>
-    </message>
-    <message>
-        <source>Failed: %1</source>
-        <translation>Fehlgeschlagen: %1</translation>
-    </message>
-    <message>
-        <source>OK · HTTP %1 · %2 ms · answer “%3” · %4 tokens in, %5 out · logprobs: %6</source>
-        <translation>OK · HTTP %1 · %2 ms · Antwort „%3“ · %4 Tokens ein, %5 aus · Logprobs: %6</translation>
-    </message>
-    <message>
-        <source>yes</source>
-        <translation>ja</translation>
-    </message>
-    <message>
-        <source>no</source>
-        <translation>nein</translation>
-    </message>
-    <message numerus="yes">
-        <source> · %n retry(s)</source>
-        <translation><numerusform> · %n Wiederholung</numerusform><numerusform> · %n Wiederholungen</numerusform></translation>
     </message>
     <message>
         <source>Give the run a judge name.</source>

@@ -56,6 +56,10 @@ CorrelationIntervals bootstrapCorrelation(const QVector<ScoredItem> &items, Leve
     const int units = level == Level::Group ? d.groupCount : int(d.human.size());
     if (units == 0 || result.resamples == 0)
         return result;
+    if (options.stop.stop_requested()) { // no fan-out to wait for
+        result.cancelled = true;
+        return result;
+    }
 
     std::mt19937_64 master(options.seed);
     std::vector<quint64> seeds(static_cast<size_t>(result.resamples));
@@ -76,6 +80,8 @@ CorrelationIntervals bootstrapCorrelation(const QVector<ScoredItem> &items, Leve
         Workspace ws;
         std::vector<int> rows(static_cast<size_t>(units));
         for (int i = chunk; i < result.resamples; i += chunks) {
+            if (options.stop.stop_requested())
+                return;
             std::mt19937_64 rng(seeds[size_t(i)]);
             if (level == Level::Group) {
                 std::array<double, 3> sum{};
@@ -101,6 +107,10 @@ CorrelationIntervals bootstrapCorrelation(const QVector<ScoredItem> &items, Leve
             }
         }
     });
+    if (options.stop.stop_requested()) {
+        result.cancelled = true; // a partial set of replicates is no interval
+        return result;
+    }
     for (size_t c = 0; c < 3; ++c) {
         result.ci[c] = detail::percentileInterval(reps[c], options.confidence);
         result.valid[c] = int(reps[c].size());

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <limits>
+#include <stop_token>
 
 namespace rubric::stats {
 
@@ -21,6 +22,9 @@ struct BootstrapOptions
     int resamples = 1000;
     quint64 seed = 0;
     double confidence = 0.95;
+    /// Checked between replicates: once a stop is requested the function returns at once with
+    /// `cancelled` set and no intervals (a caller that goes away cancels instead of waiting).
+    std::stop_token stop = {};
 };
 
 /// Percentile intervals of the three coefficients at one level.
@@ -29,6 +33,7 @@ struct CorrelationIntervals
     std::array<Interval, 3> ci; ///< indexed by Coefficient
     std::array<int, 3> valid{}; ///< replicates where the coefficient was defined (NaN ones are dropped)
     int resamples = 0;
+    bool cancelled = false; ///< stopped through BootstrapOptions::stop; intervals are NaN
     const Interval &operator[](Coefficient c) const { return ci[size_t(c)]; }
 };
 
@@ -40,7 +45,10 @@ struct CorrelationIntervals
 /// A percentile interval is not centred on the estimate: when the estimate sits near ±1 (system
 /// level with very precise means) resampling noise pulls replicates inward and the interval can
 /// miss the point estimate; that is the method, not an error.
-/// Runs on the global thread pool; call it from a worker if the caller is a GUI thread.
+/// Runs on the global thread pool; call it from a worker if the caller is a GUI thread, and pass
+/// a stop token when that caller may go away before the result is in. A stopped call still waits
+/// for its work items already handed to the global pool, which may queue behind other long work
+/// there: whoever stops several calls requests every stop before waiting on any.
 CorrelationIntervals bootstrapCorrelation(const QVector<ScoredItem> &items, Level level,
                                           const BootstrapOptions &options);
 

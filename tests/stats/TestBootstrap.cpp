@@ -38,6 +38,8 @@ private slots:
     void coversPointEstimate();
     void groupLevelResamplesGroups();
     void emptyInputGivesNaN();
+    void stopRequestedGivesNoInterval_data();
+    void stopRequestedGivesNoInterval();
 };
 
 void TestBootstrap::reproducibleForSeed_data()
@@ -111,6 +113,36 @@ void TestBootstrap::emptyInputGivesNaN()
     const auto ci = bootstrapCorrelation({}, Level::Dataset, {100, 1, 0.95});
     QVERIFY(std::isnan(ci[Coefficient::Pearson].lo));
     QCOMPARE(ci.valid[0], 0);
+}
+
+void TestBootstrap::stopRequestedGivesNoInterval_data()
+{
+    QTest::addColumn<int>("level");
+    QTest::newRow("dataset") << int(Level::Dataset);
+    QTest::newRow("group") << int(Level::Group);
+}
+
+void TestBootstrap::stopRequestedGivesNoInterval()
+{
+    QFETCH(int, level);
+    const auto items = synthetic(3, 30, 8);
+    // A token whose stop is never requested changes nothing.
+    std::stop_source running;
+    const auto plain = bootstrapCorrelation(items, Level(level), {200, 5, 0.95});
+    const auto tokened = bootstrapCorrelation(items, Level(level), {200, 5, 0.95, running.get_token()});
+    QVERIFY(!tokened.cancelled);
+    QCOMPARE(tokened[Coefficient::Pearson].lo, plain[Coefficient::Pearson].lo);
+    QCOMPARE(tokened[Coefficient::Kendall].hi, plain[Coefficient::Kendall].hi);
+    // A stopped one computes no replicate and reports no interval, not one from a partial set.
+    std::stop_source stopped;
+    stopped.request_stop();
+    const auto ci = bootstrapCorrelation(items, Level(level), {200, 5, 0.95, stopped.get_token()});
+    QVERIFY(ci.cancelled);
+    for (Coefficient k : kCoefficients) {
+        QVERIFY(std::isnan(ci[k].lo));
+        QVERIFY(std::isnan(ci[k].hi));
+        QCOMPARE(ci.valid[size_t(k)], 0);
+    }
 }
 
 QTEST_GUILESS_MAIN(TestBootstrap)

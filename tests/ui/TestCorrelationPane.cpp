@@ -7,6 +7,7 @@
 #include <QAbstractItemModelTester>
 #include <QChartView>
 #include <QComboBox>
+#include <QElapsedTimer>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
@@ -32,6 +33,9 @@ private slots:
     void hoverNamesTheItem();
     void sharesTheHeatmapScoreModel();
     void screenshot();
+    void stopBootstrapDropsTheResult();
+    void destroyingStopsTheBootstrap_data();
+    void destroyingStopsTheBootstrap();
 
 private:
     void addSecondJudge();
@@ -233,6 +237,84 @@ void TestCorrelationPane::screenshot()
     const QString dir = qEnvironmentVariable("RUBRIC_SCREENSHOT_DIR");
     if (!dir.isEmpty())
         QVERIFY(shot.save(dir + QStringLiteral("/correlation.png")));
+}
+
+void TestCorrelationPane::stopBootstrapDropsTheResult()
+{
+    CorrelationModel model;
+    QSignalSpy ready(&model, &CorrelationModel::intervalsReady);
+    model.setBootstrap(50000);
+    model.setProject(m_project.get());
+    model.setAspect(QStringLiteral("coherence"));
+    QVERIFY(model.computing());
+    model.stopBootstrap();
+    QTRY_VERIFY(!model.computing());
+    QCoreApplication::processEvents(); // a queued finished signal would arrive here
+    QCOMPARE(ready.count(), 0);
+    QVERIFY(!model.index(0, CorrelationModel::IntervalColumn).data(CorrelationModel::IntervalLowRole).isValid());
+    QVERIFY(!std::isnan(model.index(0, CorrelationModel::PearsonColumn).data(CorrelationModel::ValueRole).toDouble()));
+    // The next setting computes its intervals as usual.
+    model.setBootstrap(50);
+    QVERIFY(ready.wait(20000));
+    QVERIFY(model.index(0, CorrelationModel::IntervalColumn).data(CorrelationModel::IntervalLowRole).isValid());
+}
+
+void TestCorrelationPane::destroyingStopsTheBootstrap_data()
+{
+    QTest::addColumn<bool>("withPane");
+    QTest::newRow("model") << false;
+    QTest::newRow("pane") << true;
+}
+
+void TestCorrelationPane::destroyingStopsTheBootstrap()
+{
+    // 1600 items and many resamples: seconds of bootstrap that a model or pane going away (the
+    // window closing, the studio quitting) must stop rather than wait out.
+    QFETCH(bool, withPane);
+    auto big = fixture::openProject(m_dir.filePath(QStringLiteral("big-%1.rubric").arg(int(withPane))));
+    fixture::fillSynthetic(*big, 1600, 10);
+    // The pane bootstraps the judge and each of the 10 criteria: fewer resamples give it seconds too.
+    const int resamples = withPane ? 1000 : 4000;
+    const auto start = [&]() -> std::unique_ptr<QObject> {
+        if (withPane) {
+            auto pane = std::make_unique<CorrelationPane>();
+            pane->setBootstrap(resamples);
+            pane->setProject(big.get());
+            return pane;
+        }
+        auto model = std::make_unique<CorrelationModel>();
+        model->setBootstrap(resamples);
+        model->setProject(big.get());
+        model->setAspect(QStringLiteral("coherence"));
+        return model;
+    };
+    const auto busy = [](QObject *owner) {
+        if (auto *pane = qobject_cast<CorrelationPane *>(owner))
+            return pane->computingCriteria() || pane->correlationModel()->computing();
+        return qobject_cast<CorrelationModel *>(owner)->computing();
+    };
+    QThreadPool *pool = CorrelationModel::bootstrapPool();
+
+    // Uncancelled: how long the work takes on this machine.
+    QElapsedTimer timer;
+    timer.start();
+    std::unique_ptr<QObject> owner = start();
+    QVERIFY(busy(owner.get()));
+    QTRY_VERIFY_WITH_TIMEOUT(!busy(owner.get()), 300000);
+    const qint64 full = timer.elapsed();
+    owner.reset();
+    QTRY_COMPARE(pool->activeThreadCount(), 0);
+
+    // Destroyed while the work runs on the pool's threads: the destructor returns at once.
+    owner = start();
+    QTRY_VERIFY(pool->activeThreadCount() > 0);
+    QVERIFY(busy(owner.get()));
+    timer.restart();
+    owner.reset();
+    const qint64 destroyed = timer.elapsed();
+    qInfo("bootstrap of %d resamples: %lld ms to finish, %lld ms to destroy while running", resamples, full, destroyed);
+    QVERIFY2(destroyed * 10 < full, qPrintable(QStringLiteral("%1 ms vs %2 ms").arg(destroyed).arg(full)));
+    QTRY_COMPARE(pool->activeThreadCount(), 0); // the stopped task has ended, not been left running
 }
 
 QTEST_MAIN(TestCorrelationPane)

@@ -6,6 +6,7 @@
 #include "models/ScoreModel.h"
 #include "panes/HeatmapPane.h"
 #include "panes/RunPane.h"
+#include "runs/RunConfig.h"
 #include "store/RubricStore.h"
 
 #include <QCheckBox>
@@ -18,6 +19,7 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QStackedWidget>
 #include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTreeWidget>
@@ -41,6 +43,7 @@ private slots:
     void testConnectionShowsOkOrTheError();
     void hypoEvalParametersShowThePaperDefaults();
     void runAgainstTheFakeServerFillsTheHeatmap();
+    void hypoEvalThroughTheFormSelectsFiveHypotheses();
     void cancelThenResumeSendsOnlyWhatIsMissing();
     void httpErrorShowsStatusAndBodyAndAnIssue();
     void rescoreRebuildsTheSpecAndAsksNothingAgain();
@@ -294,6 +297,108 @@ void TestRunPane::runAgainstTheFakeServerFillsTheHeatmap()
     QCOMPARE(runs->topLevelItem(0)->text(0), QStringLiteral("geval-ui"));
     QCOMPARE(runs->topLevelItem(0)->text(3), QStringLiteral("done"));
     QVERIFY(m_pane->messageText().contains(QString::number(m_fx.testIds.size())));
+}
+
+void TestRunPane::hypoEvalThroughTheFormSelectsFiveHypotheses()
+{
+    addProfile(QStringLiteral("fake"), m_server->baseUrl());
+    auto *method = child<QComboBox>("method");
+    method->setCurrentIndex(method->findData(QStringLiteral("hypoeval")));
+    QCOMPARE(child<QStackedWidget>("methodParameters")->currentIndex(), 1);
+    child<QComboBox>("aspect")->setCurrentText(QStringLiteral("coherence"));
+    child<QLineEdit>("judgeName")->setText(QStringLiteral("hypo-ui"));
+    auto *items = child<QComboBox>("items");
+    items->setCurrentIndex(items->findData(QStringLiteral("test")));
+    auto *evaluator = child<QComboBox>("evaluatorProfile");
+    evaluator->setCurrentIndex(evaluator->findData(QStringLiteral("fake")));
+    // Small hyperparameters, typed into the form as a user would (H_ev stays at the paper's 5).
+    const auto type = [this](const char *name, const QString &value) {
+        auto *box = child<QAbstractSpinBox>(name);
+        box->selectAll();
+        QTest::keyClicks(box, value);
+        QTest::keyClick(box, Qt::Key_Tab);
+    };
+    type("param_init_samples", QStringLiteral("3"));
+    type("param_per_call", QStringLiteral("3"));
+    type("param_k", QStringLiteral("3"));
+    type("param_w_max", QStringLiteral("6"));
+    type("param_refine_rounds", QStringLiteral("1"));
+    type("param_h_max", QStringLiteral("8"));
+    QCOMPARE(child<QSpinBox>("param_k")->value(), 3);
+    QCOMPARE(child<QSpinBox>("param_h_max")->value(), 8);
+    QCOMPARE(child<QSpinBox>("param_h_ev")->value(), 5);
+    const auto spec = m_pane->specFromForm();
+    QVERIFY2(spec, qPrintable(spec.errorString()));
+    QCOMPARE(spec->settings.value(QStringLiteral("refine_rounds")).toString(), QStringLiteral("1"));
+
+    // Cold HypoEval: the estimate is a range, and the label shows both ends.
+    QSignalSpy estimates(m_pane.get(), &RunPane::estimateShown);
+    QTest::mouseClick(child<QPushButton>("estimateButton"), Qt::LeftButton);
+    QVERIFY(estimates.wait(20000));
+    const RunEstimate e = m_pane->lastEstimate();
+    QVERIFY(!e.exact);
+    QVERIFY2(0 < e.callsMin && e.callsMin < e.calls, qPrintable(QStringLiteral("%1–%2").arg(e.callsMin).arg(e.calls)));
+    const QString label = child<QLabel>("estimateLabel")->text();
+    const QLocale l;
+    QVERIFY2(label.contains(QStringLiteral("%1–%2").arg(l.toString(e.callsMin), l.toString(e.calls))),
+             qPrintable(label));
+    QCOMPARE(m_server->requestCount(), 0);
+
+    QSignalSpy finished(m_pane.get(), &RunPane::runFinished);
+    QTest::mouseClick(child<QPushButton>("startButton"), Qt::LeftButton);
+    QVERIFY(finished.wait(180000));
+    QVERIFY2(finished.first().at(1).toBool(), qPrintable(finished.first().at(2).toString()));
+    const int sent = m_server->requestCount();
+    qInfo("HypoEval through the pane: %d requests sent, estimate %d–%d", sent, e.callsMin, e.calls);
+    QVERIFY2(e.callsMin <= sent && sent <= e.calls,
+             qPrintable(QStringLiteral("%1 ≤ %2 ≤ %3").arg(e.callsMin).arg(sent).arg(e.calls)));
+
+    // A rubric version with the 5 selected hypotheses, and a judge score for every target item
+    // built from those 5 criteria.
+    RubricStore store(m_fx.project.get());
+    QVERIFY(store.latestVersion(QStringLiteral("hypo-ui")) >= 1);
+    const auto rubric = store.load(QStringLiteral("hypo-ui"));
+    QVERIFY2(rubric, qPrintable(rubric.errorString()));
+    const QVector<Criterion> selected = rubric->enabled(CriterionKind::Hypothesis);
+    QCOMPARE(selected.size(), 5);
+    QSet<QString> selectedKeys;
+    for (const Criterion &c : selected)
+        selectedKeys.insert(c.key);
+    QCOMPARE(m_fx.project->judge(QStringLiteral("hypo-ui"))->status, QStringLiteral("done"));
+    // The run used the form's parameters (stored with it for resuming).
+    const auto stored = RunConfig::load(m_fx.project.get(), QStringLiteral("hypo-ui"));
+    QVERIFY2(stored, qPrintable(stored.errorString()));
+    QCOMPARE(stored->method, QStringLiteral("hypoeval"));
+    QCOMPARE(stored->settings.value(QStringLiteral("k")).toString(), QStringLiteral("3"));
+    QCOMPARE(stored->settings.value(QStringLiteral("h_max")).toString(), QStringLiteral("8"));
+    QCOMPARE(stored->settings.value(QStringLiteral("refine_rounds")).toString(), QStringLiteral("1"));
+    const QHash<QString, double> scores
+            = m_fx.project->judgeScores(QStringLiteral("hypo-ui"), QStringLiteral("coherence"));
+    QCOMPARE(scores.size(), m_fx.testIds.size());
+    QHash<QString, int> criteriaPerItem;
+    for (const ItemCriterionScores &c : store.criterionScores(QStringLiteral("hypo-ui")))
+        if (selectedKeys.contains(c.criterionKey) && !std::isnan(c.mean))
+            ++criteriaPerItem[c.itemId];
+    for (const QString &id : std::as_const(m_fx.testIds)) {
+        QVERIFY2(scores.contains(id) && !std::isnan(scores.value(id)), qPrintable(id));
+        QCOMPARE(criteriaPerItem.value(id), 5);
+    }
+
+    // Start again with the same judge: it resumes the finished run, and everything it needs
+    // comes from the project's cache.
+    m_server->resetCounts();
+    estimates.clear();
+    finished.clear();
+    QVERIFY(child<QPushButton>("startButton")->isEnabled());
+    QTest::mouseClick(child<QPushButton>("startButton"), Qt::LeftButton);
+    QVERIFY(finished.wait(60000));
+    QVERIFY2(finished.first().at(1).toBool(), qPrintable(finished.first().at(2).toString()));
+    QCOMPARE(m_server->requestCount(), 0);
+    QTRY_COMPARE(estimates.size(), 1);
+    QVERIFY(m_pane->lastEstimate().exact);
+    QCOMPARE(m_pane->lastEstimate().calls, 0);
+    QCOMPARE(store.latestVersion(QStringLiteral("hypo-ui")), rubric->version());
+    QCOMPARE(m_fx.project->judgeScores(QStringLiteral("hypo-ui"), QStringLiteral("coherence")), scores);
 }
 
 void TestRunPane::cancelThenResumeSendsOnlyWhatIsMissing()

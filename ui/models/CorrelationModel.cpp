@@ -25,6 +25,21 @@ QThreadPool *CorrelationModel::bootstrapPool()
     return &pool;
 }
 
+QFuture<QVector<stats::Interval>> CorrelationModel::startPearsonIntervals(QVector<QVector<stats::ScoredItem>> inputs,
+                                                                          stats::Level level,
+                                                                          stats::BootstrapOptions options)
+{
+    return QtConcurrent::run(bootstrapPool(), [inputs = std::move(inputs), level, options] {
+        QVector<stats::Interval> out;
+        for (const auto &items : inputs) {
+            if (options.stop.stop_requested())
+                break;
+            out.append(stats::bootstrapCorrelation(items, level, options)[stats::Coefficient::Pearson]);
+        }
+        return out;
+    });
+}
+
 CorrelationModel::CorrelationModel(QObject *parent)
     : QAbstractTableModel(parent)
 {
@@ -44,13 +59,20 @@ CorrelationModel::CorrelationModel(QObject *parent)
     });
 }
 
-// The worker reads only its own copy of the scores, so a running one may outlive the model.
 CorrelationModel::~CorrelationModel()
 {
-    // A bootstrap still running uses the global thread pool: let it end before the application
-    // (and that pool) can go away. The result is dropped (the watcher is disconnected first).
+    // A bootstrap still running fans out on the global thread pool, which must not go away under
+    // it (the application may be ending): stop it between replicates, then the wait is short.
+    // The result is dropped (the watcher is disconnected first).
+    m_stop.request_stop();
     m_watcher.disconnect(this);
     m_watcher.waitForFinished();
+}
+
+void CorrelationModel::stopBootstrap()
+{
+    ++m_generation; // its (empty) result is dropped like a superseded one
+    m_stop.request_stop();
 }
 
 void CorrelationModel::setProject(Project *project)
@@ -123,6 +145,8 @@ void CorrelationModel::reload()
 {
     m_refresh.stop();
     ++m_generation;
+    m_stop.request_stop(); // a superseded bootstrap's result would be dropped anyway
+    m_stop = std::stop_source();
     QVector<Row> rows;
     if (m_project && !m_aspect.isEmpty()) {
         for (const JudgeInfo &j : m_project->judges()) {
@@ -150,15 +174,9 @@ void CorrelationModel::reload()
     QVector<QVector<stats::ScoredItem>> inputs;
     for (const Row &r : std::as_const(m_rows))
         inputs.append(r.items);
-    const stats::Level level = m_level;
-    const stats::BootstrapOptions options{m_resamples, m_seed, 0.95};
     m_watcher.setProperty("generation", m_generation);
-    m_watcher.setFuture(QtConcurrent::run(bootstrapPool(), [inputs, level, options] {
-        QVector<stats::Interval> out;
-        for (const auto &items : inputs)
-            out.append(stats::bootstrapCorrelation(items, level, options)[stats::Coefficient::Pearson]);
-        return out;
-    }));
+    m_watcher.setFuture(
+            startPearsonIntervals(std::move(inputs), m_level, {m_resamples, m_seed, 0.95, m_stop.get_token()}));
 }
 
 int CorrelationModel::rowCount(const QModelIndex &parent) const

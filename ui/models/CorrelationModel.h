@@ -10,6 +10,8 @@
 #include <QThreadPool>
 #include <QTimer>
 
+#include <stop_token>
+
 namespace rubric {
 
 /// Judges side by side: one row per judge that scores the aspect, with n and the three
@@ -37,6 +39,11 @@ public:
     void setSelection(const QString &aspect, stats::Level level, SplitFilter split);
     /// The pool the bootstrap tasks run on (kept off the global pool, which they fan out on).
     static QThreadPool *bootstrapPool();
+    /// Starts the Pearson bootstrap interval of each input on bootstrapPool(); the task reads only
+    /// its copies. `options.stop` ends it between replicates (the intervals are then NaN), so an
+    /// owner that goes away requests a stop and its wait for the task returns at once.
+    static QFuture<QVector<stats::Interval>> startPearsonIntervals(QVector<QVector<stats::ScoredItem>> inputs,
+                                                                   stats::Level level, stats::BootstrapOptions options);
     /// Bootstrap resamples (0: no intervals) and seed, as `rubric correlate --bootstrap --seed`.
     void setBootstrap(int resamples, quint64 seed = 0);
     QString aspect() const { return m_aspect; }
@@ -46,6 +53,10 @@ public:
     int rowOfJudge(const QString &judge) const;
     /// True while bootstrap intervals are being computed.
     bool computing() const { return m_watcher.isRunning(); }
+    /// Stops a running bootstrap between replicates and drops its result (no intervalsReady);
+    /// returns at once. The destructor does it too; an owner with bootstrap work of its own stops
+    /// both before it waits on either (their fan-outs share the global pool).
+    void stopBootstrap();
     void reload();
 
     int rowCount(const QModelIndex &parent = {}) const override;
@@ -75,6 +86,7 @@ private:
     quint64 m_seed = 0;
     QVector<Row> m_rows;
     quint64 m_generation = 0;
+    std::stop_source m_stop; ///< of the running bootstrap; a new setting or the destructor stops it
     QFutureWatcher<QVector<stats::Interval>> m_watcher;
     QTimer m_refresh;
 };

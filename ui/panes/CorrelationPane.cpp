@@ -130,8 +130,11 @@ CorrelationPane::CorrelationPane(QWidget *parent)
 
 CorrelationPane::~CorrelationPane()
 {
-    // A bootstrap still running uses the global thread pool: let it end before the application
-    // (and that pool) can go away. The result is dropped (the watcher is disconnected first).
+    // As CorrelationModel: stop a running bootstrap between replicates, then the wait is short.
+    // The model's is stopped first too: a stopped bootstrap still waits for its work queued on
+    // the global pool, which the other one's replicates could hold for a while.
+    m_stop.request_stop();
+    m_model->stopBootstrap();
     m_watcher.disconnect(this);
     m_watcher.waitForFinished();
 }
@@ -269,9 +272,18 @@ void CorrelationPane::refreshScatter()
                                    m_model->index(row, CorrelationModel::NColumn).data().toString()));
 }
 
+void CorrelationPane::setBootstrap(int resamples)
+{
+    m_resamples = resamples;
+    m_model->setBootstrap(resamples);
+    refreshCriteria();
+}
+
 void CorrelationPane::refreshCriteria()
 {
     ++m_generation;
+    m_stop.request_stop(); // a superseded bootstrap's result would be dropped anyway
+    m_stop = std::stop_source();
     m_bars.clear();
     m_barInputs.clear();
     const SplitFilter filter = split();
@@ -301,16 +313,11 @@ void CorrelationPane::refreshCriteria()
         }
     }
     showBars();
-    if (m_barInputs.isEmpty())
+    if (m_barInputs.isEmpty() || m_resamples <= 0)
         return;
-    const auto inputs = m_barInputs;
     m_watcher.setProperty("generation", m_generation);
-    m_watcher.setFuture(QtConcurrent::run(CorrelationModel::bootstrapPool(), [inputs, lvl] {
-        QVector<stats::Interval> out;
-        for (const auto &items : inputs)
-            out.append(stats::bootstrapCorrelation(items, lvl, {1000, 0, 0.95})[stats::Coefficient::Pearson]);
-        return out;
-    }));
+    m_watcher.setFuture(
+            CorrelationModel::startPearsonIntervals(m_barInputs, lvl, {m_resamples, 0, 0.95, m_stop.get_token()}));
 }
 
 void CorrelationPane::showBars()

@@ -9,6 +9,8 @@
 #include <QPointer>
 #include <QWidget>
 
+#include <stop_token>
+
 class QBarSeries;
 class QBarSet;
 class QChart;
@@ -38,6 +40,10 @@ public:
     void setProject(Project *project);
 
     CorrelationModel *correlationModel() const { return m_model; }
+    /// Bootstrap resamples of the judges' and the criteria's intervals (default 1000; 0: none).
+    void setBootstrap(int resamples);
+    /// True while the per-criterion intervals are being computed.
+    bool computingCriteria() const { return m_watcher.isRunning(); }
     /// Per-criterion bars as shown: key → (Pearson, interval); for tests and export.
     struct CriterionBar
     {
@@ -96,6 +102,8 @@ private:
     QVector<CriterionBar> m_bars;
     QVector<QVector<stats::ScoredItem>> m_barInputs;
     quint64 m_generation = 0;
+    int m_resamples = 1000;
+    std::stop_source m_stop; ///< of the running bootstrap; a new setting or the destructor stops it
     QFutureWatcher<QVector<stats::Interval>> m_watcher;
 };
 

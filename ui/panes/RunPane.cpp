@@ -1,12 +1,12 @@
 #include "panes/RunPane.h"
 
-#include "judge/ApiKeySource.h"
-#include "judge/Provider.h"
 #include "judge/ProviderProfiles.h"
 #include "methods/HypoEvalParams.h"
 #include "models/RunController.h"
 #include "runs/RunConfig.h"
 #include "store/Project.h"
+#include "widgets/ProfileEditor.h"
+#include "widgets/SpinBoxes.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -18,7 +18,6 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
-#include <QListWidget>
 #include <QLocale>
 #include <QProgressBar>
 #include <QPushButton>
@@ -34,8 +33,6 @@
 
 namespace rubric {
 namespace {
-
-enum class KeySource { None, Environment, Keychain };
 
 struct ParamInfo
 {
@@ -145,11 +142,9 @@ QLabel *hint(const QString &text, QWidget *parent)
 
 RunPane::RunPane(QWidget *parent)
     : QWidget(parent)
-    , m_profiles(std::make_unique<ProviderProfiles>())
     , m_controller(new RunController(this))
 {
     setObjectName(QStringLiteral("runPane"));
-    qRegisterMetaType<rubric::ConnectionTestResult>();
 
     m_message = new QLabel(this);
     m_message->setObjectName(QStringLiteral("runMessage"));
@@ -162,7 +157,11 @@ RunPane::RunPane(QWidget *parent)
     auto *profilesScroll = new QScrollArea(splitter);
     profilesScroll->setWidgetResizable(true);
     profilesScroll->setFrameShape(QFrame::NoFrame);
-    profilesScroll->setWidget(buildProfiles());
+    m_profileEditor = new ProfileEditor;
+    profilesScroll->setWidget(m_profileEditor);
+    connect(m_profileEditor, &ProfileEditor::profilesChanged, this, &RunPane::refillProfiles);
+    connect(m_profileEditor, &ProfileEditor::messageRaised, this,
+            [this](const QString &text, bool error) { error ? showError(text) : showInfo(text); });
     auto *methodScroll = new QScrollArea(splitter);
     methodScroll->setWidgetResizable(true);
     methodScroll->setFrameShape(QFrame::NoFrame);
@@ -197,130 +196,6 @@ RunPane::RunPane(QWidget *parent)
 RunPane::~RunPane()
 {
     shutdown();
-}
-
-QWidget *RunPane::buildProfiles()
-{
-    auto *box = new QGroupBox(tr("Provider profiles"));
-    m_profileList = new QListWidget(box);
-    m_profileList->setObjectName(QStringLiteral("profileList"));
-    m_profileList->setMaximumHeight(110);
-    connect(m_profileList, &QListWidget::currentTextChanged, this, &RunPane::loadProfileIntoEditor);
-
-    m_profileName = new QLineEdit(box);
-    m_profileName->setObjectName(QStringLiteral("profileName"));
-    m_profileProvider = new QComboBox(box);
-    m_profileProvider->setObjectName(QStringLiteral("profileProvider"));
-    m_profileProvider->addItem(tr("OpenAI-compatible"), Provider::kindName(ProviderKind::OpenAI));
-    m_profileProvider->addItem(tr("Anthropic"), Provider::kindName(ProviderKind::Anthropic));
-    m_profileBaseUrl = new QLineEdit(box);
-    m_profileBaseUrl->setObjectName(QStringLiteral("profileBaseUrl"));
-    m_profileBaseUrl->setPlaceholderText(QStringLiteral("http://127.0.0.1:8000/v1"));
-    m_profileModel = new QLineEdit(box);
-    m_profileModel->setObjectName(QStringLiteral("profileModel"));
-    m_profileKeySource = new QComboBox(box);
-    m_profileKeySource->setObjectName(QStringLiteral("profileKeySource"));
-    m_profileKeySource->addItem(tr("No key"), int(KeySource::None));
-    m_profileKeySource->addItem(tr("Environment variable"), int(KeySource::Environment));
-    m_profileKeySource->addItem(tr("System keychain"), int(KeySource::Keychain));
-    if (!ApiKeySource::keychainAvailable())
-        m_profileKeySource->setItemData(2, false, Qt::UserRole - 1); // disabled item
-    m_profileKeySource->setToolTip(
-            tr("The key is never stored in a profile or a project: name the environment variable "
-               "that holds it, or keep it in the system keychain under the profile's name."));
-    m_profileKeyEnv = new QLineEdit(box);
-    m_profileKeyEnv->setObjectName(QStringLiteral("profileKeyEnv"));
-    m_profileKeyEnv->setPlaceholderText(QStringLiteral("OPENAI_API_KEY"));
-    connect(m_profileKeySource, &QComboBox::currentIndexChanged, this, [this] {
-        m_profileKeyEnv->setEnabled(m_profileKeySource->currentData().toInt() == int(KeySource::Environment));
-    });
-    const auto priceBox = [box](const char *name, const QString &tip) {
-        auto *s = new QDoubleSpinBox(box);
-        s->setObjectName(QString::fromLatin1(name));
-        s->setRange(0, 10000);
-        s->setDecimals(3);
-        s->setSuffix(tr(" / 1M tokens"));
-        s->setToolTip(tip);
-        return s;
-    };
-    m_profilePriceIn = priceBox("profilePriceIn",
-                                tr("Price of one million input (prompt) tokens, for estimates and the ledger."));
-    m_profilePriceOut = priceBox("profilePriceOut", tr("Price of one million output (answer) tokens."));
-    m_profileConcurrency = new QSpinBox(box);
-    m_profileConcurrency->setObjectName(QStringLiteral("profileConcurrency"));
-    m_profileConcurrency->setRange(1, 512);
-    m_profileConcurrency->setToolTip(tr("Requests in flight to this endpoint at the same time."));
-    m_profileRpm = new QDoubleSpinBox(box);
-    m_profileRpm->setObjectName(QStringLiteral("profileRpm"));
-    m_profileRpm->setRange(0, 1e7);
-    m_profileRpm->setDecimals(0);
-    m_profileRpm->setSpecialValueText(tr("unlimited"));
-    m_profileRpm->setToolTip(tr("Requests per minute allowed by the provider (0 = unlimited)."));
-    m_profileTpm = new QDoubleSpinBox(box);
-    m_profileTpm->setObjectName(QStringLiteral("profileTpm"));
-    m_profileTpm->setRange(0, 1e10);
-    m_profileTpm->setDecimals(0);
-    m_profileTpm->setSpecialValueText(tr("unlimited"));
-    m_profileTpm->setToolTip(tr("Tokens per minute allowed by the provider (0 = unlimited)."));
-    m_profileTimeout = new QSpinBox(box);
-    m_profileTimeout->setObjectName(QStringLiteral("profileTimeout"));
-    m_profileTimeout->setRange(1, 3600);
-    m_profileTimeout->setSuffix(tr(" s"));
-    m_profileTimeout->setToolTip(tr("How long one request may take before it is retried."));
-    m_profileRetries = new QSpinBox(box);
-    m_profileRetries->setObjectName(QStringLiteral("profileRetries"));
-    m_profileRetries->setRange(0, 50);
-    m_profileRetries->setToolTip(tr("Retries of a failed request (429, 5xx, network errors) with backoff."));
-
-    auto *form = new QFormLayout;
-    form->addRow(tr("&Name:"), m_profileName);
-    form->addRow(tr("&Provider:"), m_profileProvider);
-    form->addRow(tr("&Base URL:"), m_profileBaseUrl);
-    form->addRow(tr("&Model:"), m_profileModel);
-    form->addRow(tr("&Key from:"), m_profileKeySource);
-    form->addRow(tr("&Variable:"), m_profileKeyEnv);
-    form->addRow(tr("Price &in:"), m_profilePriceIn);
-    form->addRow(tr("Price &out:"), m_profilePriceOut);
-    form->addRow(tr("&Concurrency:"), m_profileConcurrency);
-    form->addRow(tr("Requests/min:"), m_profileRpm);
-    form->addRow(tr("Tokens/min:"), m_profileTpm);
-    form->addRow(tr("Timeout:"), m_profileTimeout);
-    form->addRow(tr("Retries:"), m_profileRetries);
-
-    auto *newButton = new QPushButton(tr("Ne&w"), box);
-    newButton->setObjectName(QStringLiteral("profileNew"));
-    connect(newButton, &QPushButton::clicked, this, &RunPane::newProfile);
-    auto *saveButton = new QPushButton(tr("&Save"), box);
-    saveButton->setObjectName(QStringLiteral("profileSave"));
-    connect(saveButton, &QPushButton::clicked, this, &RunPane::saveProfile);
-    auto *deleteButton = new QPushButton(tr("&Delete"), box);
-    deleteButton->setObjectName(QStringLiteral("profileDelete"));
-    connect(deleteButton, &QPushButton::clicked, this, &RunPane::deleteProfile);
-    auto *buttons = new QHBoxLayout;
-    buttons->addWidget(newButton);
-    buttons->addWidget(saveButton);
-    buttons->addWidget(deleteButton);
-
-    m_testConnection = new QPushButton(tr("&Test connection"), box);
-    m_testConnection->setObjectName(QStringLiteral("testConnection"));
-    m_testConnection->setToolTip(
-            tr("Sends one short rating prompt with the profile as edited (not saved yet) and shows "
-               "the answer, the latency and whether logprobs came back."));
-    connect(m_testConnection, &QPushButton::clicked, this, &RunPane::testConnection);
-    m_connectionResult = new QLabel(box);
-    m_connectionResult->setObjectName(QStringLiteral("connectionResult"));
-    m_connectionResult->setWordWrap(true);
-    m_connectionResult->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
-
-    auto *v = new QVBoxLayout(box);
-    v->addWidget(m_profileList);
-    v->addLayout(form);
-    v->addLayout(buttons);
-    v->addWidget(m_testConnection);
-    v->addWidget(m_connectionResult);
-    v->addStretch(1);
-    newProfile();
-    return box;
 }
 
 QWidget *RunPane::buildMethod()
@@ -374,17 +249,13 @@ QWidget *RunPane::buildMethod()
     m_gevalLogprobs->setToolTip(tr("Ask for top_logprobs and score the probability-weighted mean of the scale tokens "
                                    "(one call per item). Off: sample n answers and average them, as the paper does for "
                                    "models without logprobs."));
-    m_gevalSamples = new QSpinBox(geval);
-    m_gevalSamples->setObjectName(QStringLiteral("gevalSamples"));
-    m_gevalSamples->setRange(1, 100);
+    m_gevalSamples = makeSpinBox(geval, QStringLiteral("gevalSamples"), 1, 100,
+                                 tr("Answers sampled per item without logprobs (paper: n = 20)."));
     m_gevalSamples->setValue(20);
-    m_gevalSamples->setToolTip(tr("Answers sampled per item without logprobs (paper: n = 20)."));
-    m_gevalTemperature = new QDoubleSpinBox(geval);
-    m_gevalTemperature->setObjectName(QStringLiteral("gevalTemperature"));
-    m_gevalTemperature->setRange(0, 2);
-    m_gevalTemperature->setDecimals(2);
+    m_gevalTemperature = makeDoubleSpinBox(geval, QStringLiteral("gevalTemperature"), 0, 2, 2,
+                                           tr("Sampling temperature of the scoring calls (paper: 1 with n = 20 "
+                                              "samples)."));
     m_gevalTemperature->setValue(1.0);
-    m_gevalTemperature->setToolTip(tr("Sampling temperature of the scoring calls (paper: 1 with n = 20 samples)."));
     connect(m_gevalLogprobs, &QCheckBox::toggled, m_gevalSamples, [this](bool on) { m_gevalSamples->setEnabled(!on); });
     m_gevalSamples->setEnabled(false);
     auto *gform = new QFormLayout(geval);
@@ -401,22 +272,18 @@ QWidget *RunPane::buildMethod()
     for (const ParamInfo &p : hypoParams) {
         const QString key = QString::fromLatin1(p.key);
         const QString tip = tr(p.tip);
+        const QString name = QStringLiteral("param_") + key;
         QWidget *w;
         if (p.integer) {
-            auto *s = new QSpinBox(hypo);
-            s->setRange(int(p.min), int(p.max));
+            auto *s = makeSpinBox(hypo, name, int(p.min), int(p.max), tip);
             s->setValue(defaults.value(key).toInt());
             w = s;
         } else {
-            auto *s = new QDoubleSpinBox(hypo);
-            s->setRange(p.min, p.max);
-            s->setDecimals(p.decimals);
+            auto *s = makeDoubleSpinBox(hypo, name, p.min, p.max, p.decimals, tip);
             s->setValue(defaults.value(key).toDouble());
             w = s;
         }
-        w->setObjectName(QStringLiteral("param_") + key);
         w->setProperty("paramKey", key);
-        w->setToolTip(tip);
         auto *label = new QLabel(tr(p.label), hypo);
         label->setToolTip(tip);
         label->setBuddy(w);
@@ -539,21 +406,14 @@ void RunPane::setProject(Project *project)
 
 void RunPane::setProfileSettingsFile(const QString &settingsFile)
 {
-    m_profiles = settingsFile.isEmpty() ? std::make_unique<ProviderProfiles>()
-                                        : std::make_unique<ProviderProfiles>(settingsFile);
-    refillProfiles();
+    m_profileEditor->setSettingsFile(settingsFile); // refills the profile choices
 }
 
 // --- profiles ---------------------------------------------------------------------------------
 
-void RunPane::refillProfiles(const QString &select)
+void RunPane::refillProfiles()
 {
-    const QStringList names = m_profiles->names();
-    {
-        const QSignalBlocker block(m_profileList);
-        m_profileList->clear();
-        m_profileList->addItems(names);
-    }
+    const QStringList names = m_profileEditor->profiles()->names();
     for (QComboBox *combo : {m_evaluator, m_generator, m_refiner}) {
         const QString current = combo->currentData().toString();
         const QSignalBlocker block(combo);
@@ -565,147 +425,7 @@ void RunPane::refillProfiles(const QString &select)
         const int at = combo->findData(current);
         combo->setCurrentIndex(at >= 0 ? at : 0);
     }
-    if (!select.isEmpty()) {
-        const auto found = m_profileList->findItems(select, Qt::MatchExactly);
-        if (!found.isEmpty())
-            m_profileList->setCurrentItem(found.first());
-    }
     updateButtons();
-}
-
-void RunPane::loadProfileIntoEditor(const QString &name)
-{
-    const auto p = m_profiles->load(name);
-    if (!p)
-        return;
-    m_profileName->setText(p->name);
-    m_profileProvider->setCurrentIndex(m_profileProvider->findData(Provider::kindName(p->kind)));
-    m_profileBaseUrl->setText(p->baseUrl);
-    m_profileModel->setText(p->model);
-    const KeySource source = p->useKeychain           ? KeySource::Keychain
-                             : p->apiKeyEnv.isEmpty() ? KeySource::None
-                                                      : KeySource::Environment;
-    m_profileKeySource->setCurrentIndex(m_profileKeySource->findData(int(source)));
-    m_profileKeyEnv->setText(p->apiKeyEnv);
-    m_profilePriceIn->setValue(p->pricePerMillionIn);
-    m_profilePriceOut->setValue(p->pricePerMillionOut);
-    m_profileConcurrency->setValue(p->concurrency);
-    m_profileRpm->setValue(p->requestsPerMinute);
-    m_profileTpm->setValue(p->tokensPerMinute);
-    m_profileTimeout->setValue(qMax(1, p->timeoutMs / 1000));
-    m_profileRetries->setValue(p->maxRetries);
-    m_connectionResult->clear();
-}
-
-ProviderProfile RunPane::profileFromEditor() const
-{
-    ProviderProfile p;
-    p.name = m_profileName->text().trimmed();
-    p.kind = Provider::kindFromName(m_profileProvider->currentData().toString()).value_or(ProviderKind::OpenAI);
-    p.baseUrl = m_profileBaseUrl->text().trimmed();
-    p.model = m_profileModel->text().trimmed();
-    const auto source = KeySource(m_profileKeySource->currentData().toInt());
-    p.apiKeyEnv = source == KeySource::Environment ? m_profileKeyEnv->text().trimmed() : QString();
-    p.useKeychain = source == KeySource::Keychain;
-    p.pricePerMillionIn = m_profilePriceIn->value();
-    p.pricePerMillionOut = m_profilePriceOut->value();
-    p.concurrency = m_profileConcurrency->value();
-    p.requestsPerMinute = m_profileRpm->value();
-    p.tokensPerMinute = m_profileTpm->value();
-    p.timeoutMs = m_profileTimeout->value() * 1000;
-    p.maxRetries = m_profileRetries->value();
-    return p;
-}
-
-void RunPane::newProfile()
-{
-    const ProviderProfile defaults;
-    const QSignalBlocker block(m_profileList);
-    m_profileList->setCurrentRow(-1);
-    m_profileName->clear();
-    m_profileProvider->setCurrentIndex(0);
-    m_profileBaseUrl->clear();
-    m_profileModel->clear();
-    m_profileKeySource->setCurrentIndex(m_profileKeySource->findData(int(KeySource::Environment)));
-    m_profileKeyEnv->clear();
-    m_profilePriceIn->setValue(defaults.pricePerMillionIn);
-    m_profilePriceOut->setValue(defaults.pricePerMillionOut);
-    m_profileConcurrency->setValue(defaults.concurrency);
-    m_profileRpm->setValue(defaults.requestsPerMinute);
-    m_profileTpm->setValue(defaults.tokensPerMinute);
-    m_profileTimeout->setValue(defaults.timeoutMs / 1000);
-    m_profileRetries->setValue(defaults.maxRetries);
-    m_connectionResult->clear();
-    m_profileName->setFocus();
-}
-
-void RunPane::saveProfile()
-{
-    const ProviderProfile p = profileFromEditor();
-    if (p.model.isEmpty()) {
-        showError(tr("The profile needs a model name."));
-        return;
-    }
-    if (auto r = m_profiles->save(p); !r) {
-        showError(tr("The profile was not saved: %1").arg(r.errorString()));
-        return;
-    }
-    m_profiles->sync();
-    refillProfiles(p.name);
-    showInfo(tr("Profile '%1' saved.").arg(p.name));
-}
-
-void RunPane::deleteProfile()
-{
-    QListWidgetItem *current = m_profileList->currentItem();
-    if (!current)
-        return;
-    const QString name = current->text();
-    m_profiles->remove(name);
-    m_profiles->sync();
-    refillProfiles();
-    newProfile();
-    showInfo(tr("Profile '%1' deleted.").arg(name));
-}
-
-void RunPane::testConnection()
-{
-    if (m_connectionTest)
-        return;
-    const ProviderProfile p = profileFromEditor();
-    if (p.baseUrl.isEmpty() || p.model.isEmpty()) {
-        m_connectionResult->setText(tr("Enter a base URL and a model first."));
-        return;
-    }
-    m_connectionTest = new ConnectionTest(p, this);
-    connect(m_connectionTest, &ConnectionTest::finished, this, &RunPane::onConnectionTested);
-    m_connectionResult->setText(tr("Testing %1 …").arg(p.baseUrl));
-    m_testConnection->setEnabled(false);
-    m_connectionTest->start();
-}
-
-void RunPane::onConnectionTested(const ConnectionTestResult &r)
-{
-    if (m_connectionTest)
-        m_connectionTest->deleteLater();
-    m_connectionTest = nullptr;
-    m_testConnection->setEnabled(true);
-    if (!r.ok) {
-        m_connectionResult->setProperty("ok", false);
-        m_connectionResult->setText(r.httpStatus ? tr("Failed: HTTP %1 — %2").arg(r.httpStatus).arg(r.error)
-                                                 : tr("Failed: %1").arg(r.error));
-        return;
-    }
-    m_connectionResult->setProperty("ok", true);
-    QString text = tr("OK · HTTP %1 · %2 ms · answer “%3” · %4 tokens in, %5 out · logprobs: %6")
-                           .arg(r.httpStatus)
-                           .arg(QLocale().toString(r.latencyMs, 'f', 0), r.answer.trimmed().left(80))
-                           .arg(r.tokensIn)
-                           .arg(r.tokensOut)
-                           .arg(r.logprobs ? tr("yes") : tr("no"));
-    if (r.retries)
-        text += tr(" · %n retry(s)", nullptr, r.retries);
-    m_connectionResult->setText(text);
 }
 
 // --- the form --------------------------------------------------------------------------------
@@ -760,14 +480,14 @@ Result<RunSpec> RunPane::specFromForm() const
         return makeError(tr("The project has no aspect to judge."), {}, 0, QStringLiteral("aspect"));
     s.items = RunConfig::itemsFromName(m_items->currentData().toString()).value_or(SplitFilter::Test);
     const QString evaluator = m_evaluator->currentData().toString();
-    const auto e = m_profiles->load(evaluator);
+    const auto e = m_profileEditor->profiles()->load(evaluator);
     if (!e)
         return makeError(tr("Choose an evaluator profile (save one on the left first)."), {}, 0,
                          QStringLiteral("evaluator"));
     s.evaluator = *e;
     s.generator = s.evaluator;
     if (const QString g = m_generator->currentData().toString(); !g.isEmpty()) {
-        const auto p = m_profiles->load(g);
+        const auto p = m_profileEditor->profiles()->load(g);
         if (!p)
             return makeError(tr("The generator profile '%1' no longer exists.").arg(g), {}, 0,
                              QStringLiteral("generator"));
@@ -775,7 +495,7 @@ Result<RunSpec> RunPane::specFromForm() const
     }
     s.refiner = s.generator;
     if (const QString r = m_refiner->currentData().toString(); !r.isEmpty()) {
-        const auto p = m_profiles->load(r);
+        const auto p = m_profileEditor->profiles()->load(r);
         if (!p)
             return makeError(tr("The refiner profile '%1' no longer exists.").arg(r), {}, 0, QStringLiteral("refiner"));
         s.refiner = *p;

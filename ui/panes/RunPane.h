@@ -1,7 +1,6 @@
 #pragma once
 
 #include "judge/JudgeTypes.h"
-#include "runs/ConnectionTest.h"
 #include "runs/RunTypes.h"
 #include "util/Result.h"
 
@@ -9,14 +8,11 @@
 #include <QTimer>
 #include <QWidget>
 
-#include <memory>
-
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
-class QListWidget;
 class QProgressBar;
 class QPushButton;
 class QSpinBox;
@@ -25,12 +21,12 @@ class QTreeWidget;
 
 namespace rubric {
 
+class ProfileEditor;
 class Project;
-class ProviderProfiles;
 class RunController;
 
-/// The "Judge & Run" pane: provider profiles (kept in the user's settings, with "Test
-/// connection"), the method and its parameters (paper defaults, explained in tooltips), the
+/// The "Judge & Run" pane: provider profiles (a ProfileEditor: kept in the user's settings, with
+/// "Test connection"), the method and its parameters (paper defaults, explained in tooltips), the
 /// estimate, Start / Cancel / Resume with live progress, and the project's runs.
 ///
 /// The run itself happens in RunController's worker thread; the pane only shows coalesced
@@ -77,19 +73,12 @@ signals:
     void runFinished(const QString &judge, bool ok, const QString &error);
 
 private:
-    QWidget *buildProfiles();
     QWidget *buildMethod();
     QWidget *buildProgress();
-    void refillProfiles(const QString &select = {});
+    /// The evaluator, generator and refiner choices from the saved profiles.
+    void refillProfiles();
     void refillAspects();
     void refillRuns();
-    void loadProfileIntoEditor(const QString &name);
-    ProviderProfile profileFromEditor() const;
-    void saveProfile();
-    void deleteProfile();
-    void newProfile();
-    void testConnection();
-    void onConnectionTested(const ConnectionTestResult &result);
     void fillForm(const RunSpec &spec);
     bool startSpec(const RunSpec &spec);
     void onEstimated(quint64 generation, const RunEstimate &estimate);
@@ -103,30 +92,12 @@ private:
     QString selectedRun() const;
 
     QPointer<Project> m_project;
-    std::unique_ptr<ProviderProfiles> m_profiles;
     RunController *m_controller;
-    QPointer<ConnectionTest> m_connectionTest;
     RunEstimate m_estimate;
     quint64 m_estimateGeneration = 0;
     QTimer m_runsRefresh;
 
-    // profiles
-    QListWidget *m_profileList = nullptr;
-    QLineEdit *m_profileName = nullptr;
-    QComboBox *m_profileProvider = nullptr;
-    QLineEdit *m_profileBaseUrl = nullptr;
-    QLineEdit *m_profileModel = nullptr;
-    QComboBox *m_profileKeySource = nullptr;
-    QLineEdit *m_profileKeyEnv = nullptr;
-    QDoubleSpinBox *m_profilePriceIn = nullptr;
-    QDoubleSpinBox *m_profilePriceOut = nullptr;
-    QSpinBox *m_profileConcurrency = nullptr;
-    QDoubleSpinBox *m_profileRpm = nullptr;
-    QDoubleSpinBox *m_profileTpm = nullptr;
-    QSpinBox *m_profileTimeout = nullptr;
-    QSpinBox *m_profileRetries = nullptr;
-    QPushButton *m_testConnection = nullptr;
-    QLabel *m_connectionResult = nullptr;
+    ProfileEditor *m_profileEditor = nullptr;
 
     // method
     QComboBox *m_method = nullptr;

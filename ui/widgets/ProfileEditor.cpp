@@ -1,0 +1,296 @@
+#include "ProfileEditor.h"
+
+#include "SpinBoxes.h"
+#include "judge/ApiKeySource.h"
+#include "judge/Provider.h"
+#include "judge/ProviderProfiles.h"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QLocale>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace rubric {
+namespace {
+
+enum class KeySource { None, Environment, Keychain };
+
+} // namespace
+
+ProfileEditor::ProfileEditor(QWidget *parent)
+    : QGroupBox(tr("Provider profiles"), parent)
+    , m_profiles(std::make_unique<ProviderProfiles>())
+{
+    setObjectName(QStringLiteral("profileEditor"));
+    qRegisterMetaType<rubric::ConnectionTestResult>();
+
+    m_list = new QListWidget(this);
+    m_list->setObjectName(QStringLiteral("profileList"));
+    m_list->setMaximumHeight(110);
+    connect(m_list, &QListWidget::currentTextChanged, this, &ProfileEditor::loadProfile);
+
+    m_name = new QLineEdit(this);
+    m_name->setObjectName(QStringLiteral("profileName"));
+    m_provider = new QComboBox(this);
+    m_provider->setObjectName(QStringLiteral("profileProvider"));
+    m_provider->addItem(tr("OpenAI-compatible"), Provider::kindName(ProviderKind::OpenAI));
+    m_provider->addItem(tr("Anthropic"), Provider::kindName(ProviderKind::Anthropic));
+    m_baseUrl = new QLineEdit(this);
+    m_baseUrl->setObjectName(QStringLiteral("profileBaseUrl"));
+    m_baseUrl->setPlaceholderText(QStringLiteral("http://127.0.0.1:8000/v1"));
+    m_model = new QLineEdit(this);
+    m_model->setObjectName(QStringLiteral("profileModel"));
+    m_keySource = new QComboBox(this);
+    m_keySource->setObjectName(QStringLiteral("profileKeySource"));
+    m_keySource->addItem(tr("No key"), int(KeySource::None));
+    m_keySource->addItem(tr("Environment variable"), int(KeySource::Environment));
+    m_keySource->addItem(tr("System keychain"), int(KeySource::Keychain));
+    if (!ApiKeySource::keychainAvailable())
+        m_keySource->setItemData(2, false, Qt::UserRole - 1); // disabled item
+    m_keySource->setToolTip(tr("The key is never stored in a profile or a project: name the environment variable "
+                               "that holds it, or keep it in the system keychain under the profile's name."));
+    m_keyEnv = new QLineEdit(this);
+    m_keyEnv->setObjectName(QStringLiteral("profileKeyEnv"));
+    m_keyEnv->setPlaceholderText(QStringLiteral("OPENAI_API_KEY"));
+    connect(m_keySource, &QComboBox::currentIndexChanged, this,
+            [this] { m_keyEnv->setEnabled(m_keySource->currentData().toInt() == int(KeySource::Environment)); });
+
+    m_priceIn = makeDoubleSpinBox(this, QStringLiteral("profilePriceIn"), 0, 10000, 3,
+                                  tr("Price of one million input (prompt) tokens, for estimates and the ledger."));
+    m_priceOut = makeDoubleSpinBox(this, QStringLiteral("profilePriceOut"), 0, 10000, 3,
+                                   tr("Price of one million output (answer) tokens."));
+    for (QDoubleSpinBox *price : {m_priceIn, m_priceOut})
+        price->setSuffix(tr(" / 1M tokens"));
+    m_concurrency = makeSpinBox(this, QStringLiteral("profileConcurrency"), 1, 512,
+                                tr("Requests in flight to this endpoint at the same time."));
+    m_rpm = makeDoubleSpinBox(this, QStringLiteral("profileRpm"), 0, 1e7, 0,
+                              tr("Requests per minute allowed by the provider (0 = unlimited)."));
+    m_tpm = makeDoubleSpinBox(this, QStringLiteral("profileTpm"), 0, 1e10, 0,
+                              tr("Tokens per minute allowed by the provider (0 = unlimited)."));
+    for (QDoubleSpinBox *limit : {m_rpm, m_tpm})
+        limit->setSpecialValueText(tr("unlimited"));
+    m_timeout = makeSpinBox(this, QStringLiteral("profileTimeout"), 1, 3600,
+                            tr("How long one request may take before it is retried."));
+    m_timeout->setSuffix(tr(" s"));
+    m_retries = makeSpinBox(this, QStringLiteral("profileRetries"), 0, 50,
+                            tr("Retries of a failed request (429, 5xx, network errors) with backoff."));
+
+    auto *form = new QFormLayout;
+    form->addRow(tr("&Name:"), m_name);
+    form->addRow(tr("&Provider:"), m_provider);
+    form->addRow(tr("&Base URL:"), m_baseUrl);
+    form->addRow(tr("&Model:"), m_model);
+    form->addRow(tr("&Key from:"), m_keySource);
+    form->addRow(tr("&Variable:"), m_keyEnv);
+    form->addRow(tr("Price &in:"), m_priceIn);
+    form->addRow(tr("Price &out:"), m_priceOut);
+    form->addRow(tr("&Concurrency:"), m_concurrency);
+    form->addRow(tr("Requests/min:"), m_rpm);
+    form->addRow(tr("Tokens/min:"), m_tpm);
+    form->addRow(tr("Timeout:"), m_timeout);
+    form->addRow(tr("Retries:"), m_retries);
+
+    auto *newButton = new QPushButton(tr("Ne&w"), this);
+    newButton->setObjectName(QStringLiteral("profileNew"));
+    connect(newButton, &QPushButton::clicked, this, &ProfileEditor::newProfile);
+    auto *saveButton = new QPushButton(tr("&Save"), this);
+    saveButton->setObjectName(QStringLiteral("profileSave"));
+    connect(saveButton, &QPushButton::clicked, this, &ProfileEditor::saveProfile);
+    auto *deleteButton = new QPushButton(tr("&Delete"), this);
+    deleteButton->setObjectName(QStringLiteral("profileDelete"));
+    connect(deleteButton, &QPushButton::clicked, this, &ProfileEditor::deleteProfile);
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(newButton);
+    buttons->addWidget(saveButton);
+    buttons->addWidget(deleteButton);
+
+    m_testButton = new QPushButton(tr("&Test connection"), this);
+    m_testButton->setObjectName(QStringLiteral("testConnection"));
+    m_testButton->setToolTip(tr("Sends one short rating prompt with the profile as edited (not saved yet) and shows "
+                                "the answer, the latency and whether logprobs came back."));
+    connect(m_testButton, &QPushButton::clicked, this, &ProfileEditor::testConnection);
+    m_connectionResult = new QLabel(this);
+    m_connectionResult->setObjectName(QStringLiteral("connectionResult"));
+    m_connectionResult->setWordWrap(true);
+    m_connectionResult->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+
+    auto *v = new QVBoxLayout(this);
+    v->addWidget(m_list);
+    v->addLayout(form);
+    v->addLayout(buttons);
+    v->addWidget(m_testButton);
+    v->addWidget(m_connectionResult);
+    v->addStretch(1);
+    newProfile();
+    refill();
+}
+
+ProfileEditor::~ProfileEditor() = default;
+
+void ProfileEditor::setSettingsFile(const QString &settingsFile)
+{
+    m_profiles = settingsFile.isEmpty() ? std::make_unique<ProviderProfiles>()
+                                        : std::make_unique<ProviderProfiles>(settingsFile);
+    refill();
+    emit profilesChanged();
+}
+
+void ProfileEditor::refill(const QString &select)
+{
+    {
+        const QSignalBlocker block(m_list);
+        m_list->clear();
+        m_list->addItems(m_profiles->names());
+    }
+    if (!select.isEmpty()) {
+        const auto found = m_list->findItems(select, Qt::MatchExactly);
+        if (!found.isEmpty())
+            m_list->setCurrentItem(found.first());
+    }
+}
+
+void ProfileEditor::loadProfile(const QString &name)
+{
+    const auto p = m_profiles->load(name);
+    if (!p)
+        return;
+    m_name->setText(p->name);
+    m_provider->setCurrentIndex(m_provider->findData(Provider::kindName(p->kind)));
+    m_baseUrl->setText(p->baseUrl);
+    m_model->setText(p->model);
+    const KeySource source = p->useKeychain           ? KeySource::Keychain
+                             : p->apiKeyEnv.isEmpty() ? KeySource::None
+                                                      : KeySource::Environment;
+    m_keySource->setCurrentIndex(m_keySource->findData(int(source)));
+    m_keyEnv->setText(p->apiKeyEnv);
+    m_priceIn->setValue(p->pricePerMillionIn);
+    m_priceOut->setValue(p->pricePerMillionOut);
+    m_concurrency->setValue(p->concurrency);
+    m_rpm->setValue(p->requestsPerMinute);
+    m_tpm->setValue(p->tokensPerMinute);
+    m_timeout->setValue(qMax(1, p->timeoutMs / 1000));
+    m_retries->setValue(p->maxRetries);
+    m_connectionResult->clear();
+}
+
+ProviderProfile ProfileEditor::editedProfile() const
+{
+    ProviderProfile p;
+    p.name = m_name->text().trimmed();
+    p.kind = Provider::kindFromName(m_provider->currentData().toString()).value_or(ProviderKind::OpenAI);
+    p.baseUrl = m_baseUrl->text().trimmed();
+    p.model = m_model->text().trimmed();
+    const auto source = KeySource(m_keySource->currentData().toInt());
+    p.apiKeyEnv = source == KeySource::Environment ? m_keyEnv->text().trimmed() : QString();
+    p.useKeychain = source == KeySource::Keychain;
+    p.pricePerMillionIn = m_priceIn->value();
+    p.pricePerMillionOut = m_priceOut->value();
+    p.concurrency = m_concurrency->value();
+    p.requestsPerMinute = m_rpm->value();
+    p.tokensPerMinute = m_tpm->value();
+    p.timeoutMs = m_timeout->value() * 1000;
+    p.maxRetries = m_retries->value();
+    return p;
+}
+
+void ProfileEditor::newProfile()
+{
+    const ProviderProfile defaults;
+    const QSignalBlocker block(m_list);
+    m_list->setCurrentRow(-1);
+    m_name->clear();
+    m_provider->setCurrentIndex(0);
+    m_baseUrl->clear();
+    m_model->clear();
+    m_keySource->setCurrentIndex(m_keySource->findData(int(KeySource::Environment)));
+    m_keyEnv->clear();
+    m_priceIn->setValue(defaults.pricePerMillionIn);
+    m_priceOut->setValue(defaults.pricePerMillionOut);
+    m_concurrency->setValue(defaults.concurrency);
+    m_rpm->setValue(defaults.requestsPerMinute);
+    m_tpm->setValue(defaults.tokensPerMinute);
+    m_timeout->setValue(defaults.timeoutMs / 1000);
+    m_retries->setValue(defaults.maxRetries);
+    m_connectionResult->clear();
+    m_name->setFocus();
+}
+
+void ProfileEditor::saveProfile()
+{
+    const ProviderProfile p = editedProfile();
+    if (p.model.isEmpty()) {
+        emit messageRaised(tr("The profile needs a model name."), true);
+        return;
+    }
+    if (auto r = m_profiles->save(p); !r) {
+        emit messageRaised(tr("The profile was not saved: %1").arg(r.errorString()), true);
+        return;
+    }
+    m_profiles->sync();
+    refill(p.name);
+    emit profilesChanged();
+    emit messageRaised(tr("Profile '%1' saved.").arg(p.name), false);
+}
+
+void ProfileEditor::deleteProfile()
+{
+    QListWidgetItem *current = m_list->currentItem();
+    if (!current)
+        return;
+    const QString name = current->text();
+    m_profiles->remove(name);
+    m_profiles->sync();
+    refill();
+    newProfile();
+    emit profilesChanged();
+    emit messageRaised(tr("Profile '%1' deleted.").arg(name), false);
+}
+
+void ProfileEditor::testConnection()
+{
+    if (m_connectionTest)
+        return;
+    const ProviderProfile p = editedProfile();
+    if (p.baseUrl.isEmpty() || p.model.isEmpty()) {
+        m_connectionResult->setText(tr("Enter a base URL and a model first."));
+        return;
+    }
+    m_connectionTest = new ConnectionTest(p, this);
+    connect(m_connectionTest, &ConnectionTest::finished, this, &ProfileEditor::onConnectionTested);
+    m_connectionResult->setText(tr("Testing %1 …").arg(p.baseUrl));
+    m_testButton->setEnabled(false);
+    m_connectionTest->start();
+}
+
+void ProfileEditor::onConnectionTested(const ConnectionTestResult &r)
+{
+    if (m_connectionTest)
+        m_connectionTest->deleteLater();
+    m_connectionTest = nullptr;
+    m_testButton->setEnabled(true);
+    if (!r.ok) {
+        m_connectionResult->setProperty("ok", false);
+        m_connectionResult->setText(r.httpStatus ? tr("Failed: HTTP %1 — %2").arg(r.httpStatus).arg(r.error)
+                                                 : tr("Failed: %1").arg(r.error));
+        return;
+    }
+    m_connectionResult->setProperty("ok", true);
+    QString text = tr("OK · HTTP %1 · %2 ms · answer “%3” · %4 tokens in, %5 out · logprobs: %6")
+                           .arg(r.httpStatus)
+                           .arg(QLocale().toString(r.latencyMs, 'f', 0), r.answer.trimmed().left(80))
+                           .arg(r.tokensIn)
+                           .arg(r.tokensOut)
+                           .arg(r.logprobs ? tr("yes") : tr("no"));
+    if (r.retries)
+        text += tr(" · %n retry(s)", nullptr, r.retries);
+    m_connectionResult->setText(text);
+}
+
+} // namespace rubric
