@@ -2001,10 +2001,6 @@ HypoEval: aus etwa 30 annotierten Trainingselementen gelernte Hypothesen, dann e
         <translation>&amp;Temperatur:</translation>
     </message>
     <message>
-        <source>Folder of literature summaries (*.txt, *.md) for the literature-based hypotheses and refinements; empty: data only.</source>
-        <translation>Ordner mit Literaturzusammenfassungen (*.txt, *.md) für literaturbasierte Hypothesen und Verfeinerungen; leer: nur Daten.</translation>
-    </message>
-    <message>
         <source>Choose the literature folder</source>
         <translation>Literaturordner wählen</translation>
     </message>
@@ -2157,16 +2153,32 @@ HypoEval: aus etwa 30 annotierten Trainingselementen gelernte Hypothesen, dann e
         <translation>Starte %1 …</translation>
     </message>
     <message>
-        <source>%1 · %2 / %3 answered · %4 calls sent · %5 cache hits · %6 tokens · cost %7 · ETA %8</source>
-        <translation>%1 · %2 / %3 beantwortet · %4 Aufrufe gesendet · %5 Cache-Treffer · %6 Tokens · Kosten %7 · fertig in %8</translation>
-    </message>
-    <message>
         <source>Run '%1' done: %2 items scored, %3 without a score; %4 calls sent, %5 from the cache.</source>
         <translation>Lauf '%1' fertig: %2 Elemente bewertet, %3 ohne Punktzahl; %4 Aufrufe gesendet, %5 aus dem Cache.</translation>
     </message>
     <message>
         <source>Run '%1' stopped: %2. It is saved; select it and press Resume to continue.</source>
         <translation>Lauf '%1' angehalten: %2. Er ist gespeichert; wählen Sie ihn und drücken Sie Fortsetzen.</translation>
+    </message>
+    <message>
+        <source>Literature folder for the literature-based hypotheses and refinements: papers as text (*.txt, *.md), which the generator summarises first, and summaries you wrote or edited (NAME.summary.txt, NAME.summary.md), used as written; empty: data only.</source>
+        <translation>Literaturordner für literaturbasierte Hypothesen und Verfeinerungen: Artikel als Text (*.txt, *.md), die der Generator zuerst zusammenfasst, und Zusammenfassungen, die Sie geschrieben oder bearbeitet haben (NAME.summary.txt, NAME.summary.md), unverändert übernommen; leer: nur Daten.</translation>
+    </message>
+    <message>
+        <source>Calls by phase: %1</source>
+        <translation>Aufrufe je Phase: %1</translation>
+    </message>
+    <message>
+        <source>%1 of at most %2 calls sent</source>
+        <translation>%1 von höchstens %2 Aufrufen gesendet</translation>
+    </message>
+    <message>
+        <source>%1 calls sent</source>
+        <translation>%1 Aufrufe gesendet</translation>
+    </message>
+    <message>
+        <source>%1 · %2 / %3 answered · %4 · %5 cache hits · %6 tokens · cost %7 · ETA %8</source>
+        <translation>%1 · %2 / %3 beantwortet · %4 · %5 Cache-Treffer · %6 Tokens · Kosten %7 · fertig in %8</translation>
     </message>
 </context>
 <context>

@@ -1,5 +1,6 @@
 #include "CliUtil.h"
 #include "judge/Provider.h"
+#include "runs/Phases.h"
 #include "runs/Run.h"
 #include "runs/RunConfig.h"
 
@@ -241,37 +242,8 @@ int run(const QStringList &args, Io &io)
             io.out << (e->exact ? "calls:  " : "calls:  up to ") << e->calls;
             if (!e->exact)
                 io.out << " (at least " << e->callsMin << "; how many depends on the judge's answers)";
-            // in the order the run goes through them
-            QStringList order{QStringLiteral("literature-summary"),
-                              QStringLiteral("steps"),
-                              QStringLiteral("init"),
-                              QStringLiteral("init-score"),
-                              QStringLiteral("update"),
-                              QStringLiteral("wrong-generate"),
-                              QStringLiteral("refine"),
-                              QStringLiteral("wrong-score"),
-                              QStringLiteral("literature-only"),
-                              QStringLiteral("redundancy"),
-                              QStringLiteral("selection"),
-                              QStringLiteral("evaluate")};
-            for (const QString &key : e->perPhase.keys())
-                if (!order.contains(key))
-                    order.append(key);
-            QStringList phases;
-            for (const QString &key : std::as_const(order)) {
-                if (!e->perPhase.contains(key))
-                    continue;
-                const QVariant v = e->perPhase.value(key);
-                const QVariantMap range = v.toMap();
-                const QString lo = range.value(QStringLiteral("min")).toString();
-                const QString hi = range.value(QStringLiteral("max")).toString();
-                phases.append(key + QLatin1Char(' ')
-                              + (range.isEmpty() ? v.toString()
-                                 : lo == hi      ? hi
-                                                 : lo + QLatin1Char('-') + hi));
-            }
-            if (!phases.isEmpty())
-                io.out << "\nphases: " << phases.join(QStringLiteral(", "));
+            if (const QString line = phases::estimateLine(e->perPhase, QStringLiteral("-")); !line.isEmpty())
+                io.out << "\nphases: " << line;
             io.out << "\ncached: " << e->cached << "\ntokens: ~" << e->tokensIn << " in, ~" << e->tokensOut
                    << " out\ncost:   " << QString::number(e->cost, 'f', 4) << '\n';
         }

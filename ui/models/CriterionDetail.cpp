@@ -1,6 +1,7 @@
 #include "CriterionDetail.h"
 
 #include "models/RubricTreeModel.h"
+#include "runs/Phases.h"
 
 #include <QDateTime>
 #include <QLocale>
@@ -15,29 +16,6 @@ namespace {
 QString esc(const QString &s)
 {
     return s.toHtmlEscaped();
-}
-
-// The run's phases in the order it goes through them; others follow by name.
-QStringList phaseOrder(const QVariantMap &calls)
-{
-    QStringList order{QStringLiteral("literature-summary"),
-                      QStringLiteral("steps"),
-                      QStringLiteral("init"),
-                      QStringLiteral("init-score"),
-                      QStringLiteral("update"),
-                      QStringLiteral("wrong-generate"),
-                      QStringLiteral("refine"),
-                      QStringLiteral("wrong-score"),
-                      QStringLiteral("literature-only"),
-                      QStringLiteral("redundancy"),
-                      QStringLiteral("selection"),
-                      QStringLiteral("evaluate")};
-    order.erase(std::remove_if(order.begin(), order.end(), [&](const QString &p) { return !calls.contains(p); }),
-                order.end());
-    for (const QString &p : calls.keys())
-        if (!order.contains(p))
-            order.append(p);
-    return order;
 }
 
 } // namespace
@@ -109,7 +87,7 @@ QString CriterionDetail::html(const Criterion &c)
     const QVariantMap calls = s.value(QStringLiteral("calls")).toMap();
     if (!calls.isEmpty()) {
         QStringList parts;
-        for (const QString &phase : phaseOrder(calls)) {
+        for (const QString &phase : phases::inRunOrder(calls.keys())) {
             const QVariantMap m = calls.value(phase).toMap();
             const int asked = m.value(QStringLiteral("calls")).toInt();
             const int sent = m.value(QStringLiteral("sent")).toInt();

@@ -3,6 +3,7 @@
 #include "judge/ProviderProfiles.h"
 #include "methods/HypoEvalParams.h"
 #include "models/RunController.h"
+#include "runs/Phases.h"
 #include "runs/RunConfig.h"
 #include "store/Project.h"
 #include "widgets/ProfileEditor.h"
@@ -292,8 +293,9 @@ QWidget *RunPane::buildMethod()
     }
     m_literature = new QLineEdit(hypo);
     m_literature->setObjectName(QStringLiteral("literatureDir"));
-    m_literature->setToolTip(tr("Folder of literature summaries (*.txt, *.md) for the literature-based hypotheses and "
-                                "refinements; empty: data only."));
+    m_literature->setToolTip(tr("Literature folder for the literature-based hypotheses and refinements: papers as text "
+                                "(*.txt, *.md), which the generator summarises first, and summaries you wrote or "
+                                "edited (NAME.summary.txt, NAME.summary.md), used as written; empty: data only."));
     auto *browse = new QToolButton(hypo);
     browse->setText(QStringLiteral("…"));
     browse->setToolTip(tr("Choose the literature folder"));
@@ -647,9 +649,13 @@ void RunPane::onEstimated(quint64 generation, const RunEstimate &e)
     const QString calls
             = e.exact ? tr("%1 calls").arg(l.toString(e.calls))
                       : tr("%1–%2 calls (depends on the answers)").arg(l.toString(e.callsMin), l.toString(e.calls));
-    m_estimateLabel->setText(
-            tr("Estimate: %1 · %2 answered from the cache · ~%3 tokens in, ~%4 out · cost %5")
-                    .arg(calls, l.toString(e.cached), l.toString(e.tokensIn), l.toString(e.tokensOut), money(e.cost)));
+    QString text
+            = tr("Estimate: %1 · %2 answered from the cache · ~%3 tokens in, ~%4 out · cost %5")
+                      .arg(calls, l.toString(e.cached), l.toString(e.tokensIn), l.toString(e.tokensOut), money(e.cost));
+    if (const QString line = phases::estimateLine(e.perPhase, QStringLiteral("–"), QStringLiteral(" · "));
+        !line.isEmpty())
+        text += QLatin1Char('\n') + tr("Calls by phase: %1").arg(line);
+    m_estimateLabel->setText(text);
     emit estimateShown(e);
 }
 
@@ -674,8 +680,12 @@ void RunPane::onProgress(const RunProgress &p)
     m_progress->setRange(0, qMax(1, p.total));
     m_progress->setValue(qMin(p.done, qMax(1, p.total)));
     const QLocale l;
-    m_progressLabel->setText(tr("%1 · %2 / %3 answered · %4 calls sent · %5 cache hits · %6 tokens · cost %7 · ETA %8")
-                                     .arg(p.phase, l.toString(p.done), l.toString(p.total), l.toString(p.sent),
+    // the most the run still sends, where the method can tell (HypoEval's preparation narrows it phase by phase)
+    const QString sent = p.sendMax >= 0 && p.sendMax != p.sent
+                                 ? tr("%1 of at most %2 calls sent").arg(l.toString(p.sent), l.toString(p.sendMax))
+                                 : tr("%1 calls sent").arg(l.toString(p.sent));
+    m_progressLabel->setText(tr("%1 · %2 / %3 answered · %4 · %5 cache hits · %6 tokens · cost %7 · ETA %8")
+                                     .arg(p.phase, l.toString(p.done), l.toString(p.total), sent,
                                           l.toString(p.cacheHits), l.toString(p.tokens), money(p.cost),
                                           duration(m_controller->etaSeconds())));
 }
