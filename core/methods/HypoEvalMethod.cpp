@@ -119,12 +119,9 @@ void HypoEvalMethod::assembleLiterature()
     m_literature = parts.join(QStringLiteral("\n\n"));
 }
 
-Result<JudgeRequest> HypoEvalMethod::summaryRequest(const Paper &paper)
+Result<JudgeRequest> HypoEvalMethod::request(const QString &templateName, const QVariantMap &context)
 {
-    QVariantMap c = m_ctx->baseContext();
-    c.insert(QStringLiteral("paper_title"), paper.title);
-    c.insert(QStringLiteral("paper_text"), paper.text);
-    auto prompt = m_ctx->prompts().render(QStringLiteral("hypoeval_summarize"), c);
+    auto prompt = m_ctx->prompts().render(templateName, context);
     if (!prompt)
         return prompt.error();
     m_ctx->noteTemplate(*prompt);
@@ -133,6 +130,14 @@ Result<JudgeRequest> HypoEvalMethod::summaryRequest(const Paper &paper)
     r.temperature = m_params.temperature;
     r.maxTokens = m_params.maxTokens;
     return r;
+}
+
+Result<JudgeRequest> HypoEvalMethod::summaryRequest(const Paper &paper)
+{
+    QVariantMap c = m_ctx->baseContext();
+    c.insert(QStringLiteral("paper_title"), paper.title);
+    c.insert(QStringLiteral("paper_text"), paper.text);
+    return request(QStringLiteral("hypoeval_summarize"), c);
 }
 
 QVariantList HypoEvalMethod::observations(const QStringList &itemIds) const
@@ -155,15 +160,7 @@ Result<JudgeRequest> HypoEvalMethod::scoreRequest(const QString &hypothesis, con
     c.insert(QStringLiteral("source"), item.source);
     c.insert(QStringLiteral("output"), item.output);
     c.insert(QStringLiteral("hypothesis"), hypothesis);
-    auto prompt = m_ctx->prompts().render(QStringLiteral("hypoeval_score"), c);
-    if (!prompt)
-        return prompt.error();
-    m_ctx->noteTemplate(*prompt);
-    JudgeRequest r;
-    r.messages = prompt->messages;
-    r.temperature = m_params.temperature;
-    r.maxTokens = m_params.maxTokens;
-    return r;
+    return request(QStringLiteral("hypoeval_score"), c);
 }
 
 Result<JudgeRequest> HypoEvalMethod::requestFor(const HypoEvalAlgorithm &algo, const HypoTask &task)
@@ -204,15 +201,7 @@ Result<JudgeRequest> HypoEvalMethod::requestFor(const HypoEvalAlgorithm &algo, c
     case HypoTask::Kind::Score:
         break;
     }
-    auto prompt = m_ctx->prompts().render(name, c);
-    if (!prompt)
-        return prompt.error();
-    m_ctx->noteTemplate(*prompt);
-    JudgeRequest r;
-    r.messages = prompt->messages;
-    r.temperature = m_params.temperature;
-    r.maxTokens = m_params.maxTokens;
-    return r;
+    return request(name, c);
 }
 
 namespace {

@@ -48,6 +48,8 @@ private:
 
     Result<void> readParams();
     Result<void> readLiterature(const QString &dir);
+    /// The rendered template as a request with the run's sampling parameters (template noted).
+    Result<JudgeRequest> request(const QString &templateName, const QVariantMap &context);
     Result<JudgeRequest> summaryRequest(const Paper &paper);
     void assembleLiterature();
     void startPreparation();

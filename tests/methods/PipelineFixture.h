@@ -12,6 +12,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 
 #include <memory>
 #include <vector>
@@ -150,5 +151,18 @@ inline double pearsonOf(const QHash<QString, double> &scores, Fixture &fx)
         }
     return stats::pearson(x, y);
 }
+
+/// Project files of one test program, each test its own: p1.rubric, p2.rubric … in a
+/// temporary folder removed at the end.
+class TempProjects
+{
+public:
+    bool isValid() const { return m_dir.isValid(); }
+    QString next() { return m_dir.filePath(QStringLiteral("p%1.rubric").arg(++m_count)); }
+
+private:
+    QTemporaryDir m_dir;
+    int m_count = 0;
+};
 
 } // namespace rubric::test

@@ -31,14 +31,13 @@ private slots:
     void estimateMatchesColdRun();
 
 private:
-    QTemporaryDir m_dir;
-    int m_projects = 0;
-    QString nextPath() { return m_dir.filePath(QStringLiteral("p%1.rubric").arg(++m_projects)); }
+    TempProjects m_projects;
+    QString nextPath() { return m_projects.next(); }
 };
 
 void TestMethodPipeline::initTestCase()
 {
-    QVERIFY(m_dir.isValid());
+    QVERIFY(m_projects.isValid());
 }
 
 void TestMethodPipeline::hypoEvalKeepsInformativeHypotheses()

@@ -30,14 +30,13 @@ private slots:
     void budgetStopsBeforeItIsPassed();
 
 private:
-    QTemporaryDir m_dir;
-    int m_projects = 0;
-    QString nextPath() { return m_dir.filePath(QStringLiteral("p%1.rubric").arg(++m_projects)); }
+    TempProjects m_projects;
+    QString nextPath() { return m_projects.next(); }
 };
 
 void TestRunLifecycle::initTestCase()
 {
-    QVERIFY(m_dir.isValid());
+    QVERIFY(m_projects.isValid());
 }
 
 void TestRunLifecycle::endpointErrorsLeaveResumableRun()
