@@ -12,19 +12,29 @@ size=${SIZE:-1400x900}
 mkdir -p "$out"
 
 work=$(mktemp -d)
-server=""
-cleanup() { [ -n "$server" ] && kill "$server" 2>/dev/null; rm -rf "$work"; }
+servers=()
+cleanup() { for pid in "${servers[@]}"; do kill "$pid" 2>/dev/null; done; rm -rf "$work"; }
 trap cleanup EXIT
 # Keep the studio's settings (annotator, window layout) out of the user's own.
 export XDG_CONFIG_HOME=$work/config
 
+# start_server PROJECT LOG [fake-llm-server options]: prints the server's base URL.
+start_server() {
+    local project=$1 log=$2
+    shift 2
+    "$build/bin/fake-llm-server" --port 0 --synthetic-project "$project" "$@" >"$log" 2>&1 &
+    servers+=($!)
+    for _ in $(seq 50); do grep -q "listening on" "$log" && break; sleep 0.1; done
+    local url
+    url=$(sed -n 's/^listening on //p' "$log")
+    [ -n "$url" ] || { echo "the fake server did not start:" >&2; cat "$log" >&2; exit 1; }
+    echo "$url"
+}
+
 project=$work/example.rubric
 cp "$build/example/summeval.rubric" "$project"
-"$build/bin/fake-llm-server" --port 0 --synthetic-project "$project" >"$work/server.log" 2>&1 &
-server=$!
-for _ in $(seq 50); do grep -q "listening on" "$work/server.log" && break; sleep 0.1; done
-url=$(sed -n 's/^listening on //p' "$work/server.log")
-[ -n "$url" ] || { echo "the fake server did not start:" >&2; cat "$work/server.log" >&2; exit 1; }
+start_server "$project" "$work/server.log" >"$work/url"
+url=$(cat "$work/url")
 
 run() { "$build/bin/rubric" run --project "$project" --aspect coherence --base-url "$url" --model synthetic --concurrency 16 "$@" >/dev/null 2>>"$work/run.log" || { cat "$work/run.log" >&2; exit 1; }; }
 run --method hypoeval --judge hypoeval
@@ -41,6 +51,14 @@ for pane in dataset annotate run rubric heatmap correlation issues; do
     shot "$pane" "$pane.png"
 done
 LANGUAGE=de LC_ALL=C.UTF-8 LANG=de_DE.UTF-8 shot dataset dataset-de.png
+# The Judge & Run pane during a G-Eval run (a third of the estimated calls answered), on a fresh
+# copy of the example against a fake endpoint that answers after 40 ms.
+running=$work/running.rubric
+cp "$build/example/summeval.rubric" "$running"
+start_server "$running" "$work/slow-server.log" --latency-ms 40 >"$work/slow-url"
+xvfb-run -a -s "-screen 0 ${size}x24" "$build/bin/run-pane-shot" "$running" "$(cat "$work/slow-url")" \
+    "$out/run-running.png" --at running --size "$size" 2>>"$work/studio.log" \
+    && echo "$out/run-running.png" || { echo "no screenshot of a running run:" >&2; tail -3 "$work/studio.log" >&2; }
 xvfb-run -a -s "-screen 0 ${size}x24" "$build/bin/rubric-studio" "$project" --judge hypoeval --pane correlation \
     --size "$size" --export-chart "$work/correlation-chart.svg" 2>/dev/null && echo "chart export: $(wc -c <"$work/correlation-chart.svg") bytes of SVG"
 "$build/bin/rubric" correlate --project "$project" --aspect coherence --judge hypoeval

@@ -2049,10 +2049,6 @@ HypoEval: aus etwa 30 annotierten Trainingselementen gelernte Hypothesen, dann e
         <translation>Noch keine Schätzung.</translation>
     </message>
     <message>
-        <source>%v / %m calls</source>
-        <translation>%v / %m Aufrufe</translation>
-    </message>
-    <message>
         <source>Judge</source>
         <translation>Bewerter</translation>
     </message>
@@ -2159,6 +2155,14 @@ HypoEval: aus etwa 30 annotierten Trainingselementen gelernte Hypothesen, dann e
     <message>
         <source>Run '%1' stopped: %2. It is saved; select it and press Resume to continue.</source>
         <translation>Lauf '%1' angehalten: %2. Er ist gespeichert; wählen Sie ihn und drücken Sie Fortsetzen.</translation>
+    </message>
+    <message>
+        <source>%1 / at most %2 calls</source>
+        <translation>%1 / höchstens %2 Aufrufe</translation>
+    </message>
+    <message>
+        <source>%1 / %2 calls</source>
+        <translation>%1 / %2 Aufrufe</translation>
     </message>
     <message>
         <source>Literature folder for the literature-based hypotheses and refinements: papers as text (*.txt, *.md), which the generator summarises first, and summaries you wrote or edited (NAME.summary.txt, NAME.summary.md), used as written; empty: data only.</source>

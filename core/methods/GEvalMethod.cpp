@@ -187,8 +187,10 @@ Result<RunEstimate> GEvalMethod::estimate()
             return reqs.error();
         for (const JudgeRequest &r : *reqs) {
             const QString key = m_ctx->cacheKey(JudgeRole::Evaluator, r);
-            if (keys.contains(key))
+            if (keys.contains(key)) {
+                ++e.cached; // sent once; the run answers the copy from the cache
                 continue;
+            }
             keys.insert(key);
             if (known && m_ctx->isCached(JudgeRole::Evaluator, r)) {
                 ++e.cached;

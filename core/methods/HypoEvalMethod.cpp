@@ -357,8 +357,10 @@ Result<RunEstimate> HypoEvalMethod::estimate()
                 if (!req)
                     return req.error();
                 const QString key = m_ctx->cacheKey(JudgeRole::Evaluator, *req);
-                if (keys.contains(key))
+                if (keys.contains(key)) {
+                    ++e.cached; // sent once; the run answers the copy from the cache
                     continue;
+                }
                 keys.insert(key);
                 if (m_ctx->isCached(JudgeRole::Evaluator, *req)) {
                     ++e.cached;

@@ -39,7 +39,7 @@ struct RunEstimate
 {
     int calls = 0;
     int callsMin = 0;
-    int cached = 0;
+    int cached = 0; ///< calls answered from the cache: stored answers, and copies of a request the run repeats
     qint64 tokensIn = 0;
     qint64 tokensOut = 0;
     double cost = 0;

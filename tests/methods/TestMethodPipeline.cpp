@@ -306,6 +306,10 @@ void TestMethodPipeline::estimateMatchesColdRun()
     const int sent = server.requestCount();
     if (e->exact) {
         QCOMPARE(e->calls, sent);
+        // The twin's request is sent once; the estimate counts its copy as answered from the
+        // cache, as the run does (so calls + cached is every call the run answers).
+        QCOMPARE(e->cached, 1);
+        QCOMPARE(o.summary.value(QStringLiteral("cache_hits")).toInt(), e->cached);
     } else { // HypoEval's preparation depends on the answers: the estimate is a range
         QVERIFY2(e->callsMin <= sent && sent <= e->calls,
                  qPrintable(QStringLiteral("%1 ≤ %2 ≤ %3").arg(e->callsMin).arg(sent).arg(e->calls)));

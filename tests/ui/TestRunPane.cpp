@@ -44,6 +44,7 @@ private slots:
     void hypoEvalParametersShowThePaperDefaults();
     void runAgainstTheFakeServerFillsTheHeatmap();
     void hypoEvalThroughTheFormSelectsFiveHypotheses();
+    void progressCountsOutOfTheEstimate();
     void cancelThenResumeSendsOnlyWhatIsMissing();
     void httpErrorShowsStatusAndBodyAndAnIssue();
     void rescoreRebuildsTheSpecAndAsksNothingAgain();
@@ -344,11 +345,28 @@ void TestRunPane::hypoEvalThroughTheFormSelectsFiveHypotheses()
              qPrintable(label));
     QCOMPARE(m_server->requestCount(), 0);
 
+    auto *bar = child<QProgressBar>("progressBar");
+    QVector<int> maxima;
+    QStringList formats;
+    connect(m_pane->controller(), &RunController::progressed, this, [&] {
+        maxima.append(bar->maximum());
+        formats.append(bar->format());
+    });
     QSignalSpy finished(m_pane.get(), &RunPane::runFinished);
     QTest::mouseClick(child<QPushButton>("startButton"), Qt::LeftButton);
     QVERIFY(finished.wait(180000));
     QVERIFY2(finished.first().at(1).toBool(), qPrintable(finished.first().at(2).toString()));
     const int sent = m_server->requestCount();
+    // While it ran, the bar counted out of the estimate's upper bound ("at most"); done, out of
+    // the calls it made.
+    QVERIFY(!maxima.isEmpty());
+    QCOMPARE(maxima.first(), e.calls);
+    QVERIFY2(formats.first().contains(QLatin1String("at most")), qPrintable(formats.first()));
+    const RunProgress last = m_pane->controller()->lastProgress();
+    QVERIFY(last.total >= sent);
+    QCOMPARE(bar->maximum(), last.total);
+    QCOMPARE(bar->value(), last.total);
+    QVERIFY(!bar->format().contains(QLatin1String("at most")));
     qInfo("HypoEval through the pane: %d requests sent, estimate %d–%d", sent, e.callsMin, e.calls);
     QVERIFY2(e.callsMin <= sent && sent <= e.calls,
              qPrintable(QStringLiteral("%1 ≤ %2 ≤ %3").arg(e.callsMin).arg(sent).arg(e.calls)));
@@ -399,6 +417,44 @@ void TestRunPane::hypoEvalThroughTheFormSelectsFiveHypotheses()
     QCOMPARE(m_pane->lastEstimate().calls, 0);
     QCOMPARE(store.latestVersion(QStringLiteral("hypo-ui")), rubric->version());
     QCOMPARE(m_fx.project->judgeScores(QStringLiteral("hypo-ui"), QStringLiteral("coherence")), scores);
+}
+
+void TestRunPane::progressCountsOutOfTheEstimate()
+{
+    // G-Eval on all 54 items submits its calls in chunks (32 at this concurrency): the run reports
+    // only the calls submitted so far, the bar counts out of the estimate from the start.
+    addProfile(QStringLiteral("fake"), m_server->baseUrl(), 2);
+    fillGEval(QStringLiteral("chunks"), QStringLiteral("fake"));
+    auto *items = child<QComboBox>("items");
+    items->setCurrentIndex(items->findData(QStringLiteral("all")));
+    m_pane->controller()->setProgressInterval(0); // every report
+    auto *bar = child<QProgressBar>("progressBar");
+    struct Seen
+    {
+        int reported, maximum;
+    };
+    QVector<Seen> seen;
+    // Connected after the pane's own slot: runs once the pane has shown the report.
+    connect(m_pane->controller(), &RunController::progressed, this, [&](const RunProgress &p) {
+        seen.append({p.total, bar->maximum()});
+    });
+    QSignalSpy finished(m_pane.get(), &RunPane::runFinished);
+    QTest::mouseClick(child<QPushButton>("startButton"), Qt::LeftButton);
+    QVERIFY(finished.wait(60000));
+    QVERIFY2(finished.first().at(1).toBool(), qPrintable(finished.first().at(2).toString()));
+    const RunEstimate e = m_pane->lastEstimate();
+    QVERIFY(e.exact);
+    QCOMPARE(e.calls, 1 + 30 + int(m_fx.testIds.size()));
+    QVERIFY(!seen.isEmpty());
+    bool chunked = false;
+    for (const Seen &s : std::as_const(seen)) {
+        QCOMPARE(s.maximum, e.calls);
+        chunked = chunked || s.reported < e.calls;
+    }
+    QVERIFY(chunked); // the run's own count was short of the total during the run
+    QCOMPARE(bar->maximum(), e.calls);
+    QCOMPARE(bar->value(), e.calls);
+    QCOMPARE(m_server->requestCount(), e.calls);
 }
 
 void TestRunPane::cancelThenResumeSendsOnlyWhatIsMissing()

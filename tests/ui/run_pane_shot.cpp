@@ -3,8 +3,8 @@
 // Screenshots of the "Judge & Run" pane in the main window, for docs/screenshots: settings are
 // isolated (test mode) and a provider profile "fake-local" for BASE_URL is written to a
 // temporary file, the form is filled for a G-Eval run of the project's first aspect, and the
-// window is grabbed before the start (idle), once a third of the calls are answered (running;
-// use a slow fake-llm-server) or after the run (done). Test tooling only.
+// window is grabbed before the start (idle), once a third of the estimated calls are answered
+// (running; use a slow fake-llm-server) or after the run (done). Test tooling only.
 
 #include "MainWindow.h"
 #include "judge/ProviderProfiles.h"
@@ -98,13 +98,18 @@ int main(int argc, char **argv)
     } else {
         QTimer::singleShot(300, pane, &RunPane::start);
         if (at == QLatin1String("running")) {
-            QObject::connect(pane->controller(), &RunController::progressed, &window, [grab](const RunProgress &p) {
-                static bool taken = false;
-                if (!taken && p.total > 3 && p.done * 3 >= p.total) {
-                    taken = true;
-                    QTimer::singleShot(50, grab);
-                }
-            });
+            // A third of the run's calls: of its estimate (the run itself knows only the calls
+            // submitted so far, a chunk at a time).
+            QObject::connect(pane->controller(), &RunController::progressed, &window,
+                             [grab, pane](const RunProgress &p) {
+                                 static bool taken = false;
+                                 const RunEstimate e = pane->lastEstimate();
+                                 const int total = qMax(p.total, e.calls + e.cached);
+                                 if (!taken && total > 3 && p.done * 3 >= total) {
+                                     taken = true;
+                                     QTimer::singleShot(50, grab);
+                                 }
+                             });
         } else {
             QObject::connect(pane, &RunPane::runFinished, &window, [grab] { QTimer::singleShot(300, grab); });
         }

@@ -141,15 +141,17 @@ void RunController::shutdown()
     }
 }
 
-double RunController::etaSeconds() const
+double RunController::etaSeconds(int total) const
 {
-    if (!isRunning() || m_doneAtStart < 0 || m_last.total <= 0)
+    if (total < 0)
+        total = m_last.total;
+    if (!isRunning() || m_doneAtStart < 0 || total <= 0)
         return -1;
     const int answered = m_last.done - m_doneAtStart;
     const double elapsed = m_clock.elapsed() / 1000.0;
     if (answered <= 0 || elapsed <= 0.2)
         return -1;
-    return qMax(0.0, (m_last.total - m_last.done) * elapsed / answered);
+    return qMax(0.0, (total - m_last.done) * elapsed / answered);
 }
 
 void RunController::onWorkerProgress(const RunProgress &progress)

@@ -40,8 +40,10 @@ public:
     bool isRunning() const { return !m_judge.isEmpty(); }
     QString runningJudge() const { return m_judge; }
     RunProgress lastProgress() const { return m_last; }
-    /// Seconds left at the current rate; negative when not known yet.
-    double etaSeconds() const;
+    /// Seconds left at the current rate until `total` calls are answered (-1: the calls known so
+    /// far, lastProgress().total; a run submits its calls in chunks, so a caller that knows the
+    /// run's estimate passes it); negative when not known yet.
+    double etaSeconds(int total = -1) const;
 
     void setProgressInterval(int ms);
     void setScoreRefreshInterval(int ms) { m_scoreRefresh.setInterval(ms); }

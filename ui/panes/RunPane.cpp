@@ -352,7 +352,6 @@ QWidget *RunPane::buildProgress()
     m_progress->setObjectName(QStringLiteral("progressBar"));
     m_progress->setRange(0, 1);
     m_progress->setValue(0);
-    m_progress->setFormat(tr("%v / %m calls"));
     m_progress->setTextVisible(false); // no count until a run starts
     m_progressLabel = new QLabel(box);
     m_progressLabel->setObjectName(QStringLiteral("progressLabel"));
@@ -594,6 +593,9 @@ bool RunPane::startSpec(const RunSpec &spec)
     m_message->setVisible(false);
     m_estimateLabel->setText(tr("Estimating …"));
     m_estimateGeneration = m_controller->estimate(spec); // computed in the worker before the run starts
+    m_runEstimateGeneration = m_estimateGeneration;
+    m_runCalls = 0;
+    m_runCallsBound = false;
     if (!m_controller->start(spec)) {
         showError(tr("No project is open."));
         return false;
@@ -645,6 +647,10 @@ void RunPane::onEstimated(quint64 generation, const RunEstimate &e)
     if (generation != m_estimateGeneration)
         return;
     m_estimate = e;
+    if (generation == m_runEstimateGeneration) {
+        m_runCalls = e.calls + e.cached;
+        m_runCallsBound = !e.exact;
+    }
     const QLocale l;
     const QString calls
             = e.exact ? tr("%1 calls").arg(l.toString(e.calls))
@@ -670,6 +676,7 @@ void RunPane::onEstimateFailed(quint64 generation, const QString &error)
 void RunPane::onStarted(const QString &judge)
 {
     m_progress->setRange(0, 0); // busy until the first report
+    m_progress->setFormat(QString());
     m_progress->setTextVisible(true);
     m_progressLabel->setText(tr("Starting %1 …").arg(judge));
     updateButtons();
@@ -677,23 +684,36 @@ void RunPane::onStarted(const QString &judge)
 
 void RunPane::onProgress(const RunProgress &p)
 {
-    m_progress->setRange(0, qMax(1, p.total));
-    m_progress->setValue(qMin(p.done, qMax(1, p.total)));
+    // The run submits its calls in chunks: out of the estimate's total, not of those known yet.
+    const int total = qMax(1, qMax(p.total, m_runCalls));
+    const bool bound = m_runCallsBound && total > p.total; // at most that many: it depends on the answers
+    m_progress->setRange(0, total);
+    m_progress->setValue(qMin(p.done, total));
     const QLocale l;
+    // The bar's own %v / %m would print the numbers without the locale's digit grouping.
+    m_progress->setFormat((bound ? tr("%1 / at most %2 calls") : tr("%1 / %2 calls"))
+                                  .arg(l.toString(m_progress->value()), l.toString(total)));
+    const QString totalText = bound ? QStringLiteral("≤ ") + l.toString(total) : l.toString(total);
     // the most the run still sends, where the method can tell (HypoEval's preparation narrows it phase by phase)
     const QString sent = p.sendMax >= 0 && p.sendMax != p.sent
                                  ? tr("%1 of at most %2 calls sent").arg(l.toString(p.sent), l.toString(p.sendMax))
                                  : tr("%1 calls sent").arg(l.toString(p.sent));
     m_progressLabel->setText(tr("%1 · %2 / %3 answered · %4 · %5 cache hits · %6 tokens · cost %7 · ETA %8")
-                                     .arg(p.phase, l.toString(p.done), l.toString(p.total), sent,
-                                          l.toString(p.cacheHits), l.toString(p.tokens), money(p.cost),
-                                          duration(m_controller->etaSeconds())));
+                                     .arg(p.phase, l.toString(p.done), totalText, sent, l.toString(p.cacheHits),
+                                          l.toString(p.tokens), money(p.cost),
+                                          duration(m_controller->etaSeconds(total))));
 }
 
 void RunPane::onFinished(const QString &judge, bool ok, const QString &error, const QVariantMap &summary)
 {
     if (m_progress->maximum() == 0)
         m_progress->setRange(0, 1);
+    if (const RunProgress last = m_controller->lastProgress(); ok && last.total > 0) {
+        // Done: the calls it made in the end (within the range a cold HypoEval estimate gives).
+        m_progress->setRange(0, last.total);
+        m_progress->setValue(last.total);
+        m_progress->setFormat(tr("%1 / %2 calls").arg(QLocale().toString(last.total), QLocale().toString(last.total)));
+    }
     if (ok) {
         const QVariantMap result = summary.value(QStringLiteral("result")).toMap();
         showInfo(tr("Run '%1' done: %2 items scored, %3 without a score; %4 calls sent, %5 from the cache.")

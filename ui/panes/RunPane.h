@@ -95,6 +95,11 @@ private:
     RunController *m_controller;
     RunEstimate m_estimate;
     quint64 m_estimateGeneration = 0;
+    quint64 m_runEstimateGeneration = 0; ///< of the estimate made when the current run started
+    /// Calls the current run answers in all (cache hits included; the upper bound of a range),
+    /// from its estimate; 0 until known. The run reports only the calls submitted so far.
+    int m_runCalls = 0;
+    bool m_runCallsBound = false; ///< m_runCalls is an upper bound (a cold HypoEval)
     QTimer m_runsRefresh;
 
     ProfileEditor *m_profileEditor = nullptr;
