@@ -59,6 +59,11 @@ start_server "$running" "$work/slow-server.log" --latency-ms 40 >"$work/slow-url
 xvfb-run -a -s "-screen 0 ${size}x24" "$build/bin/run-pane-shot" "$running" "$(cat "$work/slow-url")" \
     "$out/run-running.png" --at running --size "$size" 2>>"$work/studio.log" \
     && echo "$out/run-running.png" || { echo "no screenshot of a running run:" >&2; tail -3 "$work/studio.log" >&2; }
+# The pane before a cold HypoEval run: the estimate is a range, phase by phase.
+cp "$build/example/summeval.rubric" "$work/estimate.rubric"
+xvfb-run -a -s "-screen 0 ${size}x24" "$build/bin/run-pane-shot" "$work/estimate.rubric" "$(cat "$work/slow-url")" \
+    "$out/run-hypoeval.png" --method hypoeval --judge hypoeval-local --at idle --size "$size" 2>>"$work/studio.log" \
+    && echo "$out/run-hypoeval.png" || { echo "no screenshot of a HypoEval estimate:" >&2; tail -3 "$work/studio.log" >&2; }
 xvfb-run -a -s "-screen 0 ${size}x24" "$build/bin/rubric-studio" "$project" --judge hypoeval --pane correlation \
     --size "$size" --export-chart "$work/correlation-chart.svg" 2>/dev/null && echo "chart export: $(wc -c <"$work/correlation-chart.svg") bytes of SVG"
 "$build/bin/rubric" correlate --project "$project" --aspect coherence --judge hypoeval

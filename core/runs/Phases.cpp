@@ -29,16 +29,16 @@ QStringList inRunOrder(const QStringList &names)
     return known + other;
 }
 
-QString estimateLine(const QVariantMap &perPhase, const QString &dash, const QString &separator)
+QString estimateLine(const QVariantMap &perPhase, const QString &dash, const QString &separator, const QLocale &locale)
 {
     QStringList parts;
     for (const QString &name : inRunOrder(perPhase.keys())) {
         const QVariant v = perPhase.value(name);
         const QVariantMap range = v.toMap();
-        QString calls = v.toString();
+        QString calls = locale.toString(v.toInt());
         if (!range.isEmpty()) {
-            const QString lo = range.value(QStringLiteral("min")).toString();
-            const QString hi = range.value(QStringLiteral("max")).toString();
+            const QString lo = locale.toString(range.value(QStringLiteral("min")).toInt());
+            const QString hi = locale.toString(range.value(QStringLiteral("max")).toInt());
             calls = lo == hi ? hi : lo + dash + hi;
         }
         parts.append(name + QLatin1Char(' ') + calls);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QLocale>
 #include <QStringList>
 #include <QVariantMap>
 
@@ -12,6 +13,6 @@ QStringList inRunOrder(const QStringList &names);
 /// An estimate's calls per phase as one line, in run order: "init 1, init-score 5–25, …".
 /// A phase's value is a number or a {"min", "max"} map; `dash` joins a range's ends.
 QString estimateLine(const QVariantMap &perPhase, const QString &dash = QStringLiteral("–"),
-                     const QString &separator = QStringLiteral(", "));
+                     const QString &separator = QStringLiteral(", "), const QLocale &locale = QLocale::c());
 
 } // namespace rubric::phases

@@ -238,6 +238,10 @@ void TestRunPane::hypoEvalParametersShowThePaperDefaults()
     QCOMPARE(child<QSpinBox>("param_h_max")->value(), 20);
     QCOMPARE(child<QSpinBox>("param_h_ev")->value(), 5);
     QVERIFY(child<QSpinBox>("param_w_max")->toolTip().contains(QLatin1String("10")));
+    // every label with a mnemonic has its field as buddy (Alt+T reaches the literature folder)
+    for (const QLabel *label : m_pane->findChildren<QLabel *>())
+        if (label->text().contains(QLatin1Char('&')) && label->isVisibleTo(m_pane.get()))
+            QVERIFY2(label->buddy(), qPrintable(label->text()));
     for (const char *name :
          {"param_init_samples", "param_k", "param_theta", "param_alpha", "param_a", "param_b", "param_w_hyp",
           "param_w_max", "param_refine_rounds", "param_h_max", "param_h_ev", "param_seed"})

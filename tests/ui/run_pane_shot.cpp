@@ -1,8 +1,8 @@
-// run-pane-shot PROJECT BASE_URL OUT.png [--judge NAME] [--at idle|running|done] [--size WxH]
+// run-pane-shot PROJECT BASE_URL OUT.png [--judge NAME] [--method geval|hypoeval] [--at idle|running|done] [--size WxH]
 //
 // Screenshots of the "Judge & Run" pane in the main window, for docs/screenshots: settings are
 // isolated (test mode) and a provider profile "fake-local" for BASE_URL is written to a
-// temporary file, the form is filled for a G-Eval run of the project's first aspect, and the
+// temporary file, the form is filled for a G-Eval (or HypoEval) run of the project's first aspect, and the
 // window is grabbed before the start (idle), once a third of the estimated calls are answered
 // (running; use a slow fake-llm-server) or after the run (done). Test tooling only.
 
@@ -38,6 +38,8 @@ int main(int argc, char **argv)
     parser.addPositionalArgument(QStringLiteral("out"), QStringLiteral("PNG to write."));
     parser.addOption({QStringLiteral("judge"), QStringLiteral("Judge name."), QStringLiteral("name"),
                       QStringLiteral("geval-local")});
+    parser.addOption({QStringLiteral("method"), QStringLiteral("geval or hypoeval."), QStringLiteral("method"),
+                      QStringLiteral("geval")});
     parser.addOption({QStringLiteral("at"), QStringLiteral("idle, running or done."), QStringLiteral("when"),
                       QStringLiteral("idle")});
     parser.addOption(
@@ -78,6 +80,12 @@ int main(int argc, char **argv)
     pane->findChild<QLineEdit *>(QStringLiteral("judgeName"))->setText(parser.value(QStringLiteral("judge")));
     auto *evaluator = pane->findChild<QComboBox *>(QStringLiteral("evaluatorProfile"));
     evaluator->setCurrentIndex(evaluator->findData(QStringLiteral("fake-local")));
+    auto *method = pane->findChild<QComboBox *>(QStringLiteral("method"));
+    method->setCurrentIndex(method->findData(parser.value(QStringLiteral("method"))));
+    if (method->currentIndex() < 0) {
+        std::fprintf(stderr, "unknown method %s\n", qPrintable(parser.value(QStringLiteral("method"))));
+        return 2;
+    }
     pane->findChild<QCheckBox *>(QStringLiteral("gevalLogprobs"))->setChecked(true);
     auto *list = pane->findChild<QListWidget *>(QStringLiteral("profileList"));
     if (list && list->count() > 0)

@@ -307,7 +307,9 @@ QWidget *RunPane::buildMethod()
     auto *lit = new QHBoxLayout;
     lit->addWidget(m_literature, 1);
     lit->addWidget(browse);
-    hform->addRow(tr("Li&terature:"), lit);
+    auto *litLabel = new QLabel(tr("Li&terature:"), hypo); // a row of a layout gets no buddy by itself
+    litLabel->setBuddy(m_literature);
+    hform->addRow(litLabel, lit);
     m_params->addWidget(hypo);
     connect(m_method, &QComboBox::currentIndexChanged, m_params, &QStackedWidget::setCurrentIndex);
 
@@ -658,7 +660,7 @@ void RunPane::onEstimated(quint64 generation, const RunEstimate &e)
     QString text
             = tr("Estimate: %1 · %2 answered from the cache · ~%3 tokens in, ~%4 out · cost %5")
                       .arg(calls, l.toString(e.cached), l.toString(e.tokensIn), l.toString(e.tokensOut), money(e.cost));
-    if (const QString line = phases::estimateLine(e.perPhase, QStringLiteral("–"), QStringLiteral(" · "));
+    if (const QString line = phases::estimateLine(e.perPhase, QStringLiteral("–"), QStringLiteral(" · "), l);
         !line.isEmpty())
         text += QLatin1Char('\n') + tr("Calls by phase: %1").arg(line);
     m_estimateLabel->setText(text);
