@@ -3,14 +3,11 @@
 // The method pipeline tests' fixture: a small SummEval coherence project, a run spec against the
 // fake endpoint, and a run driven to its end.
 
+#include "SummEvalFixture.h"
 #include "runs/Run.h"
 #include "stats/Correlation.h"
 #include "store/Project.h"
 
-#include <QFile>
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 
@@ -19,74 +16,12 @@
 
 namespace rubric::test {
 
-// SummEval coherence (resources/example/summeval.json): every 8th item, the first 30 train.
-struct Fixture
-{
-    std::unique_ptr<Project> project;
-    QHash<QString, double> humanByOutput;
-    QStringList testIds;
-};
+using Fixture = SummEvalProject;
 
-// `duplicate`: one more test item repeating the first test item's source and output (the same
-// prompt, sent once).
+/// Every 8th row of the example (see makeSummEvalProject).
 inline std::unique_ptr<Fixture> makeProject(const QString &path, int testItems, bool duplicate = false)
 {
-    auto fx = std::make_unique<Fixture>();
-    QFile f(QStringLiteral(RUBRIC_SOURCE_DIR "/resources/example/summeval.json"));
-    if (!f.open(QIODevice::ReadOnly))
-        return nullptr;
-    const QJsonArray rows = QJsonDocument::fromJson(f.readAll()).array();
-    auto p = Project::open(path);
-    if (!p)
-        return nullptr;
-    fx->project = std::move(p).value();
-    QVector<Item> items;
-    QVector<Annotation> notes;
-    QHash<QString, SplitRole> split;
-    const int wanted = 30 + testItems;
-    for (int i = 0; i < rows.size() && items.size() < wanted; i += 8) {
-        const QJsonObject o = rows[i].toObject();
-        Item it;
-        it.id = QStringLiteral("se%1").arg(i);
-        it.group = o.value(QStringLiteral("doc_id")).toString();
-        it.system = o.value(QStringLiteral("system_id")).toString();
-        it.source = o.value(QStringLiteral("source")).toString();
-        it.output = o.value(QStringLiteral("system_output")).toString().trimmed();
-        it.reference = o.value(QStringLiteral("reference")).toString();
-        it.position = int(items.size());
-        if (fx->humanByOutput.contains(it.output))
-            continue; // identical outputs would make the synthetic judge ambiguous
-        const double human = o.value(QStringLiteral("scores")).toObject().value(QStringLiteral("coherence")).toDouble();
-        fx->humanByOutput.insert(it.output, human);
-        notes.append(Annotation{it.id, QStringLiteral("coherence"), QStringLiteral("experts"), human, {}, {}});
-        split.insert(it.id, items.size() < 30 ? SplitRole::Train : SplitRole::Test);
-        if (items.size() >= 30)
-            fx->testIds.append(it.id);
-        items.append(it);
-    }
-    if (duplicate && items.size() > 30) {
-        Item twin = items[30];
-        twin.id += QStringLiteral("-twin");
-        twin.position = int(items.size());
-        notes.append(Annotation{twin.id,
-                                QStringLiteral("coherence"),
-                                QStringLiteral("experts"),
-                                fx->humanByOutput.value(twin.output),
-                                {},
-                                {}});
-        split.insert(twin.id, SplitRole::Test);
-        fx->testIds.append(twin.id);
-        items.append(twin);
-    }
-    if (!fx->project->addItems(items)
-        || !fx->project->upsertAspect(
-                Aspect{QStringLiteral("coherence"),
-                       QStringLiteral("the quality of all sentences collectively, focusing on how well "
-                                      "they fit together and sound natural as a whole"),
-                       1, 5})
-        || !fx->project->addAnnotations(notes) || !fx->project->setSplit(split))
-        return nullptr;
-    return fx;
+    return makeSummEvalProject(path, testItems, 8, duplicate);
 }
 
 inline RunSpec spec(const QString &judge, const QString &method, const QString &baseUrl)
