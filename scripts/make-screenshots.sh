@@ -47,9 +47,11 @@ shot() { # pane file [extra studio options]
         --pane "$pane" --size "$size" --screenshot "$out/$file" "$@" 2>>"$work/studio.log" \
         && echo "$out/$file" || { echo "no screenshot of $pane:" >&2; tail -3 "$work/studio.log" >&2; }
 }
-for pane in dataset annotate run rubric heatmap correlation issues; do
+for pane in dataset annotate run rubric heatmap issues; do
     shot "$pane" "$pane.png"
 done
+# The correlation pane once its bootstrap intervals are in (a few seconds on 2 cores).
+shot correlation correlation.png --delay 10000
 LANGUAGE=de LC_ALL=C.UTF-8 LANG=de_DE.UTF-8 shot dataset dataset-de.png
 # The Judge & Run pane during a G-Eval run (a third of the estimated calls answered), on a fresh
 # copy of the example against a fake endpoint that answers after 40 ms.
