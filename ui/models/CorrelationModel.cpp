@@ -21,7 +21,15 @@ QThreadPool *CorrelationModel::bootstrapPool()
     // bootstrapCorrelation fans out on the global pool and waits for it; the task that calls it
     // must not take a global-pool thread itself, or concurrent calls starve each other.
     static QThreadPool pool;
-    pool.setMaxThreadCount(2);
+    // A task still running when the application ends would use the global pool after
+    // QCoreApplication deleted it: the application drains this pool first, once, on its way out
+    // (post routines run before that). Owners that go away only request a stop and never wait.
+    static const bool drainAtExit = [] {
+        pool.setMaxThreadCount(2);
+        qAddPostRoutine([] { pool.waitForDone(); });
+        return true;
+    }();
+    Q_UNUSED(drainAtExit);
     return &pool;
 }
 
@@ -61,12 +69,10 @@ CorrelationModel::CorrelationModel(QObject *parent)
 
 CorrelationModel::~CorrelationModel()
 {
-    // A bootstrap still running fans out on the global thread pool, which must not go away under
-    // it (the application may be ending): stop it between replicates, then the wait is short.
-    // The result is dropped (the watcher is disconnected first).
+    // A running bootstrap stops between replicates; it reads only its own copies, and its result
+    // is dropped (the watcher is disconnected). No wait here: bootstrapPool() is drained at exit.
     m_stop.request_stop();
     m_watcher.disconnect(this);
-    m_watcher.waitForFinished();
 }
 
 void CorrelationModel::stopBootstrap()

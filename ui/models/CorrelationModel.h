@@ -37,11 +37,12 @@ public:
     void setSplit(SplitFilter split);
     /// Sets aspect, level and split with one recomputation.
     void setSelection(const QString &aspect, stats::Level level, SplitFilter split);
-    /// The pool the bootstrap tasks run on (kept off the global pool, which they fan out on).
+    /// The pool the bootstrap tasks run on (kept off the global pool, which they fan out on);
+    /// drained once when the application ends.
     static QThreadPool *bootstrapPool();
     /// Starts the Pearson bootstrap interval of each input on bootstrapPool(); the task reads only
     /// its copies. `options.stop` ends it between replicates (the intervals are then NaN), so an
-    /// owner that goes away requests a stop and its wait for the task returns at once.
+    /// owner that goes away requests a stop and does not wait.
     static QFuture<QVector<stats::Interval>> startPearsonIntervals(QVector<QVector<stats::ScoredItem>> inputs,
                                                                    stats::Level level, stats::BootstrapOptions options);
     /// Bootstrap resamples (0: no intervals) and seed, as `rubric correlate --bootstrap --seed`.

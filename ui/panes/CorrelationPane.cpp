@@ -130,13 +130,11 @@ CorrelationPane::CorrelationPane(QWidget *parent)
 
 CorrelationPane::~CorrelationPane()
 {
-    // As CorrelationModel: stop a running bootstrap between replicates, then the wait is short.
-    // The model's is stopped first too: a stopped bootstrap still waits for its work queued on
-    // the global pool, which the other one's replicates could hold for a while.
+    // As CorrelationModel: stop a running bootstrap and drop its result, without waiting for it
+    // (CorrelationModel::bootstrapPool() is drained when the application ends).
     m_stop.request_stop();
     m_model->stopBootstrap();
     m_watcher.disconnect(this);
-    m_watcher.waitForFinished();
 }
 
 void CorrelationPane::setProject(Project *project)
