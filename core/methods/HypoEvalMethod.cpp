@@ -1,6 +1,7 @@
 #include "HypoEvalMethod.h"
 
 #include "AnswerText.h"
+#include "Literature.h"
 #include "Rescore.h"
 #include "judge/AnswerParser.h"
 #include "runs/RunContext.h"
@@ -8,9 +9,6 @@
 #include "store/Project.h"
 
 #include <QCoreApplication>
-#include <QDir>
-#include <QFile>
-#include <QSet>
 
 #include <cmath>
 
@@ -19,7 +17,16 @@ namespace {
 
 constexpr const char *kRootKey = "aspect";
 
-JudgeRole roleOf(HypoTask::Kind kind)
+} // namespace
+
+HypoEvalMethod::HypoEvalMethod(RunContext *context, QObject *parent)
+    : Method(context, parent)
+{
+}
+
+HypoEvalMethod::~HypoEvalMethod() = default;
+
+JudgeRole HypoEvalMethod::roleOf(HypoTask::Kind kind)
 {
     switch (kind) {
     case HypoTask::Kind::RefineData:
@@ -34,15 +41,6 @@ JudgeRole roleOf(HypoTask::Kind kind)
     return JudgeRole::Generator;
 }
 
-} // namespace
-
-HypoEvalMethod::HypoEvalMethod(RunContext *context, QObject *parent)
-    : Method(context, parent)
-{
-}
-
-HypoEvalMethod::~HypoEvalMethod() = default;
-
 Result<void> HypoEvalMethod::readParams()
 {
     auto p = HypoEvalParams::fromSettings(m_ctx->spec().settings);
@@ -55,68 +53,15 @@ Result<void> HypoEvalMethod::readParams()
         m_params.scaleMin = p->scaleMin;
     if (m_ctx->spec().settings.contains(QStringLiteral("scale_max")))
         m_params.scaleMax = p->scaleMax;
-    if (auto lit = readLiterature(m_ctx->spec().literatureDir); !lit)
-        return lit.error();
+    auto papers = Literature::read(m_ctx->spec().literatureDir);
+    if (!papers)
+        return papers.error();
+    m_papers = std::move(papers).value();
+    m_literature = Literature::relevantPapers(m_papers);
     auto loaded = m_ctx->store().load(m_ctx->spec().judge);
     if (loaded)
         m_rubric = *loaded;
     return {};
-}
-
-Result<void> HypoEvalMethod::readLiterature(const QString &dir)
-{
-    m_papers.clear();
-    m_literature.clear();
-    if (dir.isEmpty())
-        return {};
-    const QDir d(dir);
-    if (!d.exists())
-        return makeError(tr("no literature folder '%1'").arg(dir), {}, 0, QStringLiteral("literature"));
-    const QStringList files = d.entryList({QStringLiteral("*.txt"), QStringLiteral("*.md")}, QDir::Files, QDir::Name);
-    if (files.isEmpty())
-        return makeError(tr("the literature folder '%1' has no .txt or .md files").arg(dir), {}, 0,
-                         QStringLiteral("literature"));
-    QMap<QString, Paper> byTitle; // sorted by title: the literature's order does not depend on the file system
-    for (const QString &f : files) {
-        QFile file(d.filePath(f));
-        if (!file.open(QIODevice::ReadOnly))
-            return makeError(tr("cannot read %1: %2").arg(file.fileName(), file.errorString()), {}, 0,
-                             QStringLiteral("literature"));
-        const QString text = QString::fromUtf8(file.readAll()).trimmed();
-        if (text.isEmpty())
-            return makeError(tr("%1 is empty").arg(file.fileName()), {}, 0, QStringLiteral("literature"));
-        QString title = f.left(f.lastIndexOf(QLatin1Char('.')));
-        const bool isSummary = title.endsWith(QLatin1String(".summary"));
-        if (isSummary)
-            title.chop(int(qstrlen(".summary")));
-        Paper &p = byTitle[title];
-        if (!p.title.isEmpty() && (isSummary ? p.userSummary : !p.text.isEmpty()))
-            return makeError(tr("%1: two files for '%2' (use one .txt or .md per paper and per summary)")
-                                     .arg(d.filePath(f), title),
-                             {}, 0, QStringLiteral("literature"));
-        p.title = title;
-        if (isSummary) {
-            p.summary = text;
-            p.userSummary = true;
-            if (p.file.isEmpty())
-                p.file = f;
-        } else {
-            p.text = text;
-            p.file = f;
-        }
-    }
-    m_papers = byTitle.values().toVector();
-    assembleLiterature();
-    return {};
-}
-
-void HypoEvalMethod::assembleLiterature()
-{
-    QStringList parts;
-    for (const Paper &p : std::as_const(m_papers))
-        if (!p.summary.isEmpty())
-            parts.append(QStringLiteral("Paper: %1\n%2").arg(p.title, p.summary));
-    m_literature = parts.join(QStringLiteral("\n\n"));
 }
 
 Result<JudgeRequest> HypoEvalMethod::request(const QString &templateName, const QVariantMap &context)
@@ -132,7 +77,7 @@ Result<JudgeRequest> HypoEvalMethod::request(const QString &templateName, const 
     return r;
 }
 
-Result<JudgeRequest> HypoEvalMethod::summaryRequest(const Paper &paper)
+Result<JudgeRequest> HypoEvalMethod::summaryRequest(const LiteraturePaper &paper)
 {
     QVariantMap c = m_ctx->baseContext();
     c.insert(QStringLiteral("paper_title"), paper.title);
@@ -204,210 +149,6 @@ Result<JudgeRequest> HypoEvalMethod::requestFor(const HypoEvalAlgorithm &algo, c
     return request(name, c);
 }
 
-namespace {
-
-double price(const ProviderProfile &p, qint64 in, qint64 out)
-{
-    return (double(in) * p.pricePerMillionIn + double(out) * p.pricePerMillionOut) / 1e6;
-}
-
-QString summaryText(const QString &answer)
-{
-    QString text = answer.trimmed();
-    if (text.startsWith(QLatin1String("Summary:"), Qt::CaseInsensitive))
-        text = text.mid(int(qstrlen("Summary:"))).trimmed();
-    return text;
-}
-
-} // namespace
-
-Result<void> HypoEvalMethod::estimatePreparation(RunEstimate &e, QVector<Criterion> &selected, int &evalMin,
-                                                 int &evalMax)
-{
-    const RunSpec &spec = m_ctx->spec();
-    QVector<HypoEvalAlgorithm::Sample> train;
-    for (const Item &it : m_ctx->trainItems())
-        train.append({it.id, m_ctx->human(it.id)});
-    if (train.size() < 2)
-        return makeError(tr("HypoEval needs at least 2 human-scored training items"), {}, 0, QStringLiteral("items"));
-
-    // §2.1: papers without a summary are summarised first, one generator call each. A summary
-    // in the cache is the one the run will use.
-    int summaries = 0;
-    for (Paper &p : m_papers) {
-        if (!p.summary.isEmpty())
-            continue;
-        auto req = summaryRequest(p);
-        if (!req)
-            return req.error();
-        if (const auto hit = m_ctx->cached(JudgeRole::Generator, *req); hit && !summaryText(hit->text()).isEmpty()) {
-            ++e.cached;
-            p.summary = summaryText(hit->text());
-            continue;
-        }
-        ++summaries;
-        const qint64 in = RunContext::approxTokens(*req);
-        e.tokensIn += in;
-        e.tokensOut += 600;
-        e.cost += price(spec.generator, in, 600);
-    }
-    if (!m_papers.isEmpty()) {
-        e.calls += summaries;
-        e.callsMin += summaries;
-        e.perPhase.insert(QStringLiteral("literature-summary"), summaries);
-    }
-    assembleLiterature();
-
-    // The preparation is deterministic for its answers: replay it through the judge cache (a
-    // resumed run, or the same settings under another judge name, finds its answers there) up
-    // to the first batch with a call not answered yet. From there on, the calls depend on the
-    // answers still to come: the algorithm's bounds (HypoEvalAlgorithm::remaining).
-    HypoEvalAlgorithm algo(m_params, train, !m_papers.isEmpty());
-    HypoCallBounds rest;
-    QString partialPhase;
-    int partialHits = 0;
-    if (summaries > 0) {
-        rest = algo.remaining(); // the prompts need the summaries: nothing to replay
-    } else {
-        for (;;) {
-            const HypoCallBounds before = algo.remaining();
-            const QVector<HypoTask> batch = algo.nextBatch();
-            if (batch.isEmpty()) {
-                if (algo.failed())
-                    return makeError(tr("the preparation fails on the answers in the cache: %1").arg(algo.error()), {},
-                                     0, {});
-                break;
-            }
-            QVector<HypoAnswer> answers;
-            int hits = 0;
-            for (const HypoTask &t : batch) {
-                auto req = requestFor(algo, t);
-                if (!req)
-                    return req.error();
-                if (const auto hit = m_ctx->cached(roleOf(t.kind), *req)) {
-                    ++hits;
-                    answers.append(answerOf(t, hit->text()));
-                }
-            }
-            e.cached += hits;
-            if (answers.size() < batch.size()) {
-                rest = before;
-                partialPhase = batch.first().phase;
-                partialHits = hits;
-                break;
-            }
-            algo.deliver(answers);
-        }
-    }
-    if (algo.finished()) { // every call of the preparation is in the cache: the selection is known
-        const QStringList keys = algo.selected();
-        for (const QString &key : keys)
-            for (const HypoHypothesis &h : algo.hypotheses())
-                if (h.key == key) {
-                    Criterion c;
-                    c.key = h.key;
-                    c.kind = CriterionKind::Hypothesis;
-                    c.text = h.text;
-                    selected.append(c);
-                }
-        return {};
-    }
-    const qint64 scoreIn = 700, genIn = 3000, scoreOut = 300, genOut = 800; // typical sizes (inferred)
-    for (auto it = rest.phases.begin(); it != rest.phases.end(); ++it) {
-        int lo = it->min, hi = it->max;
-        if (it.key() == partialPhase) { // the calls of the interrupted batch that are answered already
-            lo = std::max(0, lo - partialHits);
-            hi = std::max(0, hi - partialHits);
-        }
-        e.perPhase.insert(it.key(), QVariantMap{{QStringLiteral("min"), lo}, {QStringLiteral("max"), hi}});
-        const bool scoring = it.key().contains(QLatin1String("score")) || it.key() == QLatin1String("update")
-                             || it.key() == QLatin1String("selection");
-        const bool redundancy = it.key() == QLatin1String("redundancy");
-        const qint64 in = scoring ? scoreIn : (redundancy ? 400 : genIn);
-        const qint64 out = scoring ? scoreOut : (redundancy ? 120 : genOut);
-        e.calls += hi;
-        e.callsMin += lo;
-        e.tokensIn += hi * in;
-        e.tokensOut += hi * out;
-        e.cost += price(scoring ? spec.evaluator : spec.generator, hi * in, hi * out);
-    }
-    evalMin = std::min(m_params.hEv, rest.bankMin);
-    evalMax = std::min(m_params.hEv, rest.bankMax);
-    return {};
-}
-
-Result<RunEstimate> HypoEvalMethod::estimate()
-{
-    if (auto r = readParams(); !r)
-        return r.error();
-    RunEstimate e;
-    const RunSpec &spec = m_ctx->spec();
-    QVector<Criterion> hyps = m_rubric.enabled(CriterionKind::Hypothesis);
-    int evalHypsMin = int(hyps.size()), evalHypsMax = int(hyps.size());
-    if (hyps.isEmpty())
-        if (auto r = estimatePreparation(e, hyps, evalHypsMin, evalHypsMax); !r)
-            return r.error();
-    const bool prepared = !hyps.isEmpty(); // saved, or every preparation call in the cache
-    if (prepared) {
-        int evalCalls = 0;
-        QSet<QString> keys; // identical requests (e.g. duplicate outputs) are sent once
-        for (const Item &item : m_ctx->targetItems())
-            for (const Criterion &h : std::as_const(hyps)) {
-                auto req = scoreRequest(h.text, item);
-                if (!req)
-                    return req.error();
-                const QString key = m_ctx->cacheKey(JudgeRole::Evaluator, *req);
-                if (keys.contains(key)) {
-                    ++e.cached; // sent once; the run answers the copy from the cache
-                    continue;
-                }
-                keys.insert(key);
-                if (m_ctx->isCached(JudgeRole::Evaluator, *req)) {
-                    ++e.cached;
-                    continue;
-                }
-                ++evalCalls;
-                const qint64 in = RunContext::approxTokens(*req);
-                e.tokensIn += in;
-                e.tokensOut += 300;
-                e.cost += price(spec.evaluator, in, 300);
-            }
-        e.calls += evalCalls;
-        e.callsMin += evalCalls;
-        e.perPhase.insert(QStringLiteral("evaluate"), evalCalls);
-    } else {
-        // One call per target item and selected hypothesis; an item whose texts equal another's
-        // asks the same prompts (sent once), and one equal to a train item's may be answered by
-        // the selection's calls already.
-        QSet<QPair<QString, QString>> trainTexts, seen;
-        for (const Item &it : m_ctx->trainItems())
-            trainTexts.insert({it.source, it.output});
-        int distinct = 0, fresh = 0;
-        for (const Item &item : m_ctx->targetItems()) {
-            const QPair<QString, QString> texts{item.source, item.output};
-            if (seen.contains(texts))
-                continue;
-            seen.insert(texts);
-            ++distinct;
-            if (!trainTexts.contains(texts))
-                ++fresh;
-            auto req = scoreRequest(QString(600, QLatin1Char('x')), item); // a typical hypothesis length
-            if (!req)
-                return req.error();
-            const qint64 in = RunContext::approxTokens(*req) * evalHypsMax;
-            e.tokensIn += in;
-            e.tokensOut += 300 * evalHypsMax;
-            e.cost += price(spec.evaluator, in, 300 * evalHypsMax);
-        }
-        e.calls += distinct * evalHypsMax;
-        e.callsMin += fresh * evalHypsMin;
-        e.perPhase.insert(QStringLiteral("evaluate"), QVariantMap{{QStringLiteral("min"), fresh * evalHypsMin},
-                                                                  {QStringLiteral("max"), distinct * evalHypsMax}});
-    }
-    e.exact = e.calls == e.callsMin;
-    return e;
-}
-
 void HypoEvalMethod::start()
 {
     if (auto r = readParams(); !r) {
@@ -443,8 +184,8 @@ void HypoEvalMethod::start()
     m_ctx->submit(JudgeRole::Generator, QStringLiteral("literature-summary"), requests,
                   [this, papers](const QVector<JudgeResponse> &rs) {
                       for (int k = 0; k < papers.size(); ++k) {
-                          Paper &p = m_papers[papers[k]];
-                          const QString text = summaryText(rs[k].text());
+                          LiteraturePaper &p = m_papers[papers[k]];
+                          const QString text = Literature::summaryOf(rs[k].text());
                           if (text.isEmpty()) {
                               m_ctx->fail(tr("the generator's summary of %1 was empty; write one yourself as "
                                              "%2.summary.txt beside it")
@@ -453,7 +194,7 @@ void HypoEvalMethod::start()
                           }
                           p.summary = text;
                       }
-                      assembleLiterature();
+                      m_literature = Literature::relevantPapers(m_papers);
                       startPreparation();
                   });
 }
@@ -549,7 +290,7 @@ void HypoEvalMethod::savePreparedRubric()
     root.definition = m_ctx->aspect().definition;
     root.origin = {{QStringLiteral("method"), QStringLiteral("hypoeval")}};
     QVariantList literature;
-    for (const Paper &p : std::as_const(m_papers))
+    for (const LiteraturePaper &p : std::as_const(m_papers))
         literature.append(QVariantMap{
                 {QStringLiteral("title"), p.title},
                 {QStringLiteral("file"), p.file},

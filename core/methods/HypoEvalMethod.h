@@ -1,6 +1,7 @@
 #pragma once
 
 #include "methods/HypoEvalAlgorithm.h"
+#include "methods/Literature.h"
 #include "methods/Method.h"
 #include "rubric/Rubric.h"
 #include "store/RubricStore.h"
@@ -37,22 +38,14 @@ public:
     void start() override;
 
 private:
-    struct Paper
-    {
-        QString title;   ///< file name without extension(s)
-        QString file;    ///< the paper's file, or the summary's when there is no paper
-        QString text;    ///< the paper's text (empty for a summary without a paper)
-        QString summary; ///< the summary file's text, or the generator's summary
-        bool userSummary = false;
-    };
-
     Result<void> readParams();
-    Result<void> readLiterature(const QString &dir);
     /// The rendered template as a request with the run's sampling parameters (template noted).
     Result<JudgeRequest> request(const QString &templateName, const QVariantMap &context);
-    Result<JudgeRequest> summaryRequest(const Paper &paper);
-    void assembleLiterature();
+    Result<JudgeRequest> summaryRequest(const LiteraturePaper &paper);
     void startPreparation();
+    /// The role whose profile answers a task: refinements the refiner, scores the evaluator,
+    /// generations and redundancy checks the generator.
+    static JudgeRole roleOf(HypoTask::Kind kind);
     Result<JudgeRequest> requestFor(const HypoEvalAlgorithm &algo, const HypoTask &task);
     HypoAnswer answerOf(const HypoTask &task, const QString &text) const;
     /// What --estimate says of a preparation that has not saved its rubric yet (see estimate()).
@@ -68,7 +61,7 @@ private:
     Result<void> finishRescore();
 
     HypoEvalParams m_params;
-    QVector<Paper> m_papers;
+    QVector<LiteraturePaper> m_papers;
     QString m_literature; ///< L: the summaries, as the prompts' relevant-papers slot
     std::unique_ptr<HypoEvalAlgorithm> m_algo;
     QHash<QString, CriterionScore> m_selectionScores; ///< "key|item" → score from the selection phase
