@@ -1216,6 +1216,177 @@
     </message>
 </context>
 <context>
+    <name>rubric::MethodParamsForm</name>
+    <message>
+        <source>|S_init|</source>
+        <translation>|S_init|</translation>
+    </message>
+    <message>
+        <source>Annotated train samples shown to the generator to propose the first hypotheses (paper: 5).</source>
+        <translation>Annotierte Trainingsbeispiele, die der Generator für die ersten Hypothesen sieht (Artikel: 5).</translation>
+    </message>
+    <message>
+        <source>|H_init|</source>
+        <translation>|H_init|</translation>
+    </message>
+    <message>
+        <source>Hypotheses proposed from the initial samples (paper: 5).</source>
+        <translation>Aus den Anfangsbeispielen vorgeschlagene Hypothesen (Artikel: 5).</translation>
+    </message>
+    <message>
+        <source>Hypotheses per call</source>
+        <translation>Hypothesen je Aufruf</translation>
+    </message>
+    <message>
+        <source>Hypotheses asked for in one generation or refinement call (inferred from the upstream prompts: 5).</source>
+        <translation>In einem Erzeugungs- oder Verfeinerungsaufruf erbetene Hypothesen (aus den Originalprompts erschlossen: 5).</translation>
+    </message>
+    <message>
+        <source>k</source>
+        <translation>k</translation>
+    </message>
+    <message>
+        <source>Top-k hypotheses by UCB reward that score each train sample during the update (paper: 10).</source>
+        <translation>Die k besten Hypothesen nach UCB-Belohnung, die während der Aktualisierung jedes Trainingsbeispiel bewerten (Artikel: 10).</translation>
+    </message>
+    <message>
+        <source>θ</source>
+        <translation>θ</translation>
+    </message>
+    <message>
+        <source>Wrong-prediction threshold: a hypothesis's score counts as wrong when it is further than θ from the human score (paper: 0.5).</source>
+        <translation>Schwelle für Fehlvorhersagen: eine Punktzahl gilt als falsch, wenn sie weiter als θ von der menschlichen Bewertung entfernt ist (Artikel: 0,5).</translation>
+    </message>
+    <message>
+        <source>α</source>
+        <translation>α</translation>
+    </message>
+    <message>
+        <source>UCB exploration coefficient: larger values try rarely used hypotheses more (paper: 0.5).</source>
+        <translation>UCB-Erkundungskoeffizient: größere Werte probieren selten genutzte Hypothesen öfter (Artikel: 0,5).</translation>
+    </message>
+    <message>
+        <source>a</source>
+        <translation>a</translation>
+    </message>
+    <message>
+        <source>Reward of a prediction is a − b·error² (paper: a = 1).</source>
+        <translation>Die Belohnung einer Vorhersage ist a − b·Fehler² (Artikel: a = 1).</translation>
+    </message>
+    <message>
+        <source>b</source>
+        <translation>b</translation>
+    </message>
+    <message>
+        <source>Reward of a prediction is a − b·error² (paper: b = 1/16).</source>
+        <translation>Die Belohnung einer Vorhersage ist a − b·Fehler² (Artikel: b = 1/16).</translation>
+    </message>
+    <message>
+        <source>w_hyp</source>
+        <translation>w_hyp</translation>
+    </message>
+    <message>
+        <source>Wrong top-k predictions after which a sample goes to the wrong-sample bank (not in the paper; inferred: 3).</source>
+        <translation>Falsche Top-k-Vorhersagen, nach denen ein Beispiel in die Fehlerbank kommt (nicht im Artikel; erschlossen: 3).</translation>
+    </message>
+    <message>
+        <source>w_max</source>
+        <translation>w_max</translation>
+    </message>
+    <message>
+        <source>Size of the wrong-sample bank that triggers generating new hypotheses from it (paper: 10).</source>
+        <translation>Größe der Fehlerbank, ab der aus ihr neue Hypothesen erzeugt werden (Artikel: 10).</translation>
+    </message>
+    <message>
+        <source>N_refine</source>
+        <translation>N_refine</translation>
+    </message>
+    <message>
+        <source>Refinement rounds; odd rounds refine from data, even rounds from the literature (paper: 6).</source>
+        <translation>Verfeinerungsrunden; ungerade Runden verfeinern mit Daten, gerade mit der Literatur (Artikel: 6).</translation>
+    </message>
+    <message>
+        <source>H_max</source>
+        <translation>H_max</translation>
+    </message>
+    <message>
+        <source>Largest hypothesis bank kept during training (paper: 20).</source>
+        <translation>Größte während des Trainings gehaltene Hypothesenbank (Artikel: 20).</translation>
+    </message>
+    <message>
+        <source>H_ev</source>
+        <translation>H_ev</translation>
+    </message>
+    <message>
+        <source>Hypotheses (the best by train correlation) used to score the test items (paper: 5).</source>
+        <translation>Hypothesen (die besten nach Trainingskorrelation), die die Testelemente bewerten (Artikel: 5).</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>Startwert</translation>
+    </message>
+    <message>
+        <source>Seed of the random draws (initial samples, update order); the same seed repeats the run.</source>
+        <translation>Startwert der Zufallsziehungen (Anfangsbeispiele, Aktualisierungsreihenfolge); derselbe Startwert wiederholt den Lauf.</translation>
+    </message>
+    <message>
+        <source>Temperature</source>
+        <translation>Temperatur</translation>
+    </message>
+    <message>
+        <source>Sampling temperature of every call (upstream code: 1e-5).</source>
+        <translation>Sampling-Temperatur jedes Aufrufs (Originalcode: 1e-5).</translation>
+    </message>
+    <message>
+        <source>Max tokens</source>
+        <translation>Max. Tokens</translation>
+    </message>
+    <message>
+        <source>Largest answer of one call (upstream code: 4000).</source>
+        <translation>Längste Antwort eines Aufrufs (Originalcode: 4000).</translation>
+    </message>
+    <message>
+        <source>Weight the scale by &amp;logprobs</source>
+        <translation>Skala mit &amp;Logprobs gewichten</translation>
+    </message>
+    <message>
+        <source>Ask for top_logprobs and score the probability-weighted mean of the scale tokens (one call per item). Off: sample n answers and average them, as the paper does for models without logprobs.</source>
+        <translation>top_logprobs anfordern und den wahrscheinlichkeitsgewichteten Mittelwert der Skalentokens nehmen (ein Aufruf je Element). Aus: n Antworten ziehen und mitteln, wie der Artikel es für Modelle ohne Logprobs tut.</translation>
+    </message>
+    <message>
+        <source>Answers sampled per item without logprobs (paper: n = 20).</source>
+        <translation>Gezogene Antworten je Element ohne Logprobs (Artikel: n = 20).</translation>
+    </message>
+    <message>
+        <source>Sampling temperature of the scoring calls (paper: 1 with n = 20 samples).</source>
+        <translation>Sampling-Temperatur der Bewertungsaufrufe (Artikel: 1 bei n = 20 Stichproben).</translation>
+    </message>
+    <message>
+        <source>&amp;Samples n:</source>
+        <translation>&amp;Stichproben n:</translation>
+    </message>
+    <message>
+        <source>&amp;Temperature:</source>
+        <translation>&amp;Temperatur:</translation>
+    </message>
+    <message>
+        <source>Literature folder for the literature-based hypotheses and refinements: papers as text (*.txt, *.md), which the generator summarises first, and summaries you wrote or edited (NAME.summary.txt, NAME.summary.md), used as written; empty: data only.</source>
+        <translation>Literaturordner für literaturbasierte Hypothesen und Verfeinerungen: Artikel als Text (*.txt, *.md), die der Generator zuerst zusammenfasst, und Zusammenfassungen, die Sie geschrieben oder bearbeitet haben (NAME.summary.txt, NAME.summary.md), unverändert übernommen; leer: nur Daten.</translation>
+    </message>
+    <message>
+        <source>Choose the literature folder</source>
+        <translation>Literaturordner wählen</translation>
+    </message>
+    <message>
+        <source>Literature folder</source>
+        <translation>Literaturordner</translation>
+    </message>
+    <message>
+        <source>Li&amp;terature:</source>
+        <translation>Li&amp;teratur:</translation>
+    </message>
+</context>
+<context>
     <name>rubric::ProfileEditor</name>
     <message>
         <source>Provider profiles</source>
@@ -1775,134 +1946,6 @@ Definition: %2</translation>
 <context>
     <name>rubric::RunPane</name>
     <message>
-        <source>|S_init|</source>
-        <translation>|S_init|</translation>
-    </message>
-    <message>
-        <source>Annotated train samples shown to the generator to propose the first hypotheses (paper: 5).</source>
-        <translation>Annotierte Trainingsbeispiele, die der Generator für die ersten Hypothesen sieht (Artikel: 5).</translation>
-    </message>
-    <message>
-        <source>|H_init|</source>
-        <translation>|H_init|</translation>
-    </message>
-    <message>
-        <source>Hypotheses proposed from the initial samples (paper: 5).</source>
-        <translation>Aus den Anfangsbeispielen vorgeschlagene Hypothesen (Artikel: 5).</translation>
-    </message>
-    <message>
-        <source>Hypotheses per call</source>
-        <translation>Hypothesen je Aufruf</translation>
-    </message>
-    <message>
-        <source>Hypotheses asked for in one generation or refinement call (inferred from the upstream prompts: 5).</source>
-        <translation>In einem Erzeugungs- oder Verfeinerungsaufruf erbetene Hypothesen (aus den Originalprompts erschlossen: 5).</translation>
-    </message>
-    <message>
-        <source>k</source>
-        <translation>k</translation>
-    </message>
-    <message>
-        <source>Top-k hypotheses by UCB reward that score each train sample during the update (paper: 10).</source>
-        <translation>Die k besten Hypothesen nach UCB-Belohnung, die während der Aktualisierung jedes Trainingsbeispiel bewerten (Artikel: 10).</translation>
-    </message>
-    <message>
-        <source>θ</source>
-        <translation>θ</translation>
-    </message>
-    <message>
-        <source>Wrong-prediction threshold: a hypothesis's score counts as wrong when it is further than θ from the human score (paper: 0.5).</source>
-        <translation>Schwelle für Fehlvorhersagen: eine Punktzahl gilt als falsch, wenn sie weiter als θ von der menschlichen Bewertung entfernt ist (Artikel: 0,5).</translation>
-    </message>
-    <message>
-        <source>α</source>
-        <translation>α</translation>
-    </message>
-    <message>
-        <source>UCB exploration coefficient: larger values try rarely used hypotheses more (paper: 0.5).</source>
-        <translation>UCB-Erkundungskoeffizient: größere Werte probieren selten genutzte Hypothesen öfter (Artikel: 0,5).</translation>
-    </message>
-    <message>
-        <source>a</source>
-        <translation>a</translation>
-    </message>
-    <message>
-        <source>Reward of a prediction is a − b·error² (paper: a = 1).</source>
-        <translation>Die Belohnung einer Vorhersage ist a − b·Fehler² (Artikel: a = 1).</translation>
-    </message>
-    <message>
-        <source>b</source>
-        <translation>b</translation>
-    </message>
-    <message>
-        <source>Reward of a prediction is a − b·error² (paper: b = 1/16).</source>
-        <translation>Die Belohnung einer Vorhersage ist a − b·Fehler² (Artikel: b = 1/16).</translation>
-    </message>
-    <message>
-        <source>w_hyp</source>
-        <translation>w_hyp</translation>
-    </message>
-    <message>
-        <source>Wrong top-k predictions after which a sample goes to the wrong-sample bank (not in the paper; inferred: 3).</source>
-        <translation>Falsche Top-k-Vorhersagen, nach denen ein Beispiel in die Fehlerbank kommt (nicht im Artikel; erschlossen: 3).</translation>
-    </message>
-    <message>
-        <source>w_max</source>
-        <translation>w_max</translation>
-    </message>
-    <message>
-        <source>Size of the wrong-sample bank that triggers generating new hypotheses from it (paper: 10).</source>
-        <translation>Größe der Fehlerbank, ab der aus ihr neue Hypothesen erzeugt werden (Artikel: 10).</translation>
-    </message>
-    <message>
-        <source>N_refine</source>
-        <translation>N_refine</translation>
-    </message>
-    <message>
-        <source>Refinement rounds; odd rounds refine from data, even rounds from the literature (paper: 6).</source>
-        <translation>Verfeinerungsrunden; ungerade Runden verfeinern mit Daten, gerade mit der Literatur (Artikel: 6).</translation>
-    </message>
-    <message>
-        <source>H_max</source>
-        <translation>H_max</translation>
-    </message>
-    <message>
-        <source>Largest hypothesis bank kept during training (paper: 20).</source>
-        <translation>Größte während des Trainings gehaltene Hypothesenbank (Artikel: 20).</translation>
-    </message>
-    <message>
-        <source>H_ev</source>
-        <translation>H_ev</translation>
-    </message>
-    <message>
-        <source>Hypotheses (the best by train correlation) used to score the test items (paper: 5).</source>
-        <translation>Hypothesen (die besten nach Trainingskorrelation), die die Testelemente bewerten (Artikel: 5).</translation>
-    </message>
-    <message>
-        <source>Seed</source>
-        <translation>Startwert</translation>
-    </message>
-    <message>
-        <source>Seed of the random draws (initial samples, update order); the same seed repeats the run.</source>
-        <translation>Startwert der Zufallsziehungen (Anfangsbeispiele, Aktualisierungsreihenfolge); derselbe Startwert wiederholt den Lauf.</translation>
-    </message>
-    <message>
-        <source>Temperature</source>
-        <translation>Temperatur</translation>
-    </message>
-    <message>
-        <source>Sampling temperature of every call (upstream code: 1e-5).</source>
-        <translation>Sampling-Temperatur jedes Aufrufs (Originalcode: 1e-5).</translation>
-    </message>
-    <message>
-        <source>Max tokens</source>
-        <translation>Max. Tokens</translation>
-    </message>
-    <message>
-        <source>Largest answer of one call (upstream code: 4000).</source>
-        <translation>Längste Antwort eines Aufrufs (Originalcode: 4000).</translation>
-    </message>
-    <message>
         <source>Method</source>
         <translation>Methode</translation>
     </message>
@@ -1975,42 +2018,6 @@ HypoEval: aus etwa 30 annotierten Trainingselementen gelernte Hypothesen, dann e
     <message>
         <source>&amp;Refiner:</source>
         <translation>&amp;Verfeinerer:</translation>
-    </message>
-    <message>
-        <source>Weight the scale by &amp;logprobs</source>
-        <translation>Skala mit &amp;Logprobs gewichten</translation>
-    </message>
-    <message>
-        <source>Ask for top_logprobs and score the probability-weighted mean of the scale tokens (one call per item). Off: sample n answers and average them, as the paper does for models without logprobs.</source>
-        <translation>top_logprobs anfordern und den wahrscheinlichkeitsgewichteten Mittelwert der Skalentokens nehmen (ein Aufruf je Element). Aus: n Antworten ziehen und mitteln, wie der Artikel es für Modelle ohne Logprobs tut.</translation>
-    </message>
-    <message>
-        <source>Answers sampled per item without logprobs (paper: n = 20).</source>
-        <translation>Gezogene Antworten je Element ohne Logprobs (Artikel: n = 20).</translation>
-    </message>
-    <message>
-        <source>Sampling temperature of the scoring calls (paper: 1 with n = 20 samples).</source>
-        <translation>Sampling-Temperatur der Bewertungsaufrufe (Artikel: 1 bei n = 20 Stichproben).</translation>
-    </message>
-    <message>
-        <source>&amp;Samples n:</source>
-        <translation>&amp;Stichproben n:</translation>
-    </message>
-    <message>
-        <source>&amp;Temperature:</source>
-        <translation>&amp;Temperatur:</translation>
-    </message>
-    <message>
-        <source>Choose the literature folder</source>
-        <translation>Literaturordner wählen</translation>
-    </message>
-    <message>
-        <source>Literature folder</source>
-        <translation>Literaturordner</translation>
-    </message>
-    <message>
-        <source>Li&amp;terature:</source>
-        <translation>Li&amp;teratur:</translation>
     </message>
     <message>
         <source>&lt;b&gt;Parameters&lt;/b&gt; (paper defaults; hover for what each does)</source>
@@ -2163,10 +2170,6 @@ HypoEval: aus etwa 30 annotierten Trainingselementen gelernte Hypothesen, dann e
     <message>
         <source>%1 / %2 calls</source>
         <translation>%1 / %2 Aufrufe</translation>
-    </message>
-    <message>
-        <source>Literature folder for the literature-based hypotheses and refinements: papers as text (*.txt, *.md), which the generator summarises first, and summaries you wrote or edited (NAME.summary.txt, NAME.summary.md), used as written; empty: data only.</source>
-        <translation>Literaturordner für literaturbasierte Hypothesen und Verfeinerungen: Artikel als Text (*.txt, *.md), die der Generator zuerst zusammenfasst, und Zusammenfassungen, die Sie geschrieben oder bearbeitet haben (NAME.summary.txt, NAME.summary.md), unverändert übernommen; leer: nur Daten.</translation>
     </message>
     <message>
         <source>Calls by phase: %1</source>

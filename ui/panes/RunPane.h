@@ -8,19 +8,16 @@
 #include <QTimer>
 #include <QWidget>
 
-class QCheckBox;
 class QComboBox;
-class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
 class QProgressBar;
 class QPushButton;
-class QSpinBox;
-class QStackedWidget;
 class QTreeWidget;
 
 namespace rubric {
 
+class MethodParamsForm;
 class ProfileEditor;
 class Project;
 class RunController;
@@ -112,12 +109,7 @@ private:
     QComboBox *m_evaluator = nullptr;
     QComboBox *m_generator = nullptr;
     QComboBox *m_refiner = nullptr;
-    QStackedWidget *m_params = nullptr;
-    QCheckBox *m_gevalLogprobs = nullptr;
-    QSpinBox *m_gevalSamples = nullptr;
-    QDoubleSpinBox *m_gevalTemperature = nullptr;
-    QLineEdit *m_literature = nullptr;
-    QVector<QWidget *> m_hypoParams; ///< objectName "param_<key>", property "paramKey"
+    MethodParamsForm *m_params = nullptr;
 
     // run
     QPushButton *m_estimateButton = nullptr;
