@@ -8,6 +8,8 @@
 #include <QTcpSocket>
 #include <QTimer>
 
+#include <cmath>
+
 namespace rubric::test {
 namespace {
 
@@ -118,6 +120,7 @@ void FakeLlmServer::resetCounts()
     m_answered = 0;
     m_maxConcurrent = 0;
     m_connections = 0;
+    m_latencySumMs = 0;
     m_faults.clear();
     m_recorded.clear();
 }
@@ -187,8 +190,41 @@ FakeFault FakeLlmServer::nextFault()
     return FakeFault::None;
 }
 
+void FakeLlmServer::setLatencyLogNormal(double medianMs, double sigma, quint32 seed)
+{
+    m_medianMs = medianMs;
+    m_sigma = sigma;
+    m_latencyRng.seed(seed);
+}
+
+int FakeLlmServer::nextLatencyMs()
+{
+    if (m_medianMs <= 0)
+        return m_latencyMs;
+    // Box–Muller: one standard normal from two uniforms.
+    const double u1 = std::max(1e-12, m_latencyRng.generateDouble());
+    const double u2 = m_latencyRng.generateDouble();
+    const double z = std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * M_PI * u2);
+    return int(std::lround(m_medianMs * std::exp(m_sigma * z)));
+}
+
+void FakeLlmServer::answerStats(QTcpSocket *socket, bool closeAfter)
+{
+    const QJsonObject stats{{QStringLiteral("requests"), m_requests},
+                            {QStringLiteral("answered"), m_answered},
+                            {QStringLiteral("latency_sum_ms"), m_latencySumMs},
+                            {QStringLiteral("max_concurrent"), m_maxConcurrent}};
+    socket->write(httpResponse(200, QJsonDocument(stats).toJson(QJsonDocument::Compact), closeAfter));
+    if (closeAfter)
+        socket->disconnectFromHost();
+}
+
 void FakeLlmServer::handle(QTcpSocket *socket, const RecordedRequest &request, bool closeAfter)
 {
+    if (request.method == "GET" && request.path == "/fake/stats") {
+        answerStats(socket, closeAfter);
+        return;
+    }
     ++m_requests;
     if (m_recording)
         m_recorded.append(request);
@@ -203,8 +239,10 @@ void FakeLlmServer::handle(QTcpSocket *socket, const RecordedRequest &request, b
         if (guard && guard->state() == QAbstractSocket::ConnectedState)
             respond(guard, request, fault, closeAfter);
     };
-    if (m_latencyMs > 0)
-        QTimer::singleShot(m_latencyMs, Qt::PreciseTimer, this, go);
+    const int latency = nextLatencyMs();
+    m_latencySumMs += latency;
+    if (latency > 0)
+        QTimer::singleShot(latency, Qt::PreciseTimer, this, go);
     else
         QTimer::singleShot(0, this, go);
 }

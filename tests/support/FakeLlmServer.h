@@ -71,6 +71,12 @@ public:
     QString baseUrl() const;
 
     void setLatencyMs(int ms) { m_latencyMs = ms; }
+    /// A latency with a long tail like hosted LLMs': lognormal with this median and σ (of the
+    /// log), drawn per request from its own generator seeded with `seed`. Replaces setLatencyMs.
+    void setLatencyLogNormal(double medianMs, double sigma, quint32 seed);
+    /// Sum of the latencies the server applied to the requests it answered (ms): divided by the
+    /// client's concurrency, the shortest wall time a client can reach for them.
+    double latencySumMs() const { return m_latencySumMs; }
     /// The same answer to every request.
     void setAnswer(const FakeAnswer &answer);
     /// The "synthetic judge": derives each answer from the request body.
@@ -102,6 +108,9 @@ private:
     void onNewConnection();
     void onReadyRead(QTcpSocket *socket);
     void handle(QTcpSocket *socket, const RecordedRequest &request, bool closeAfter);
+    int nextLatencyMs();
+    /// GET /fake/stats: {"requests", "answered", "latency_sum_ms", "max_concurrent"} (benchmarks).
+    void answerStats(QTcpSocket *socket, bool closeAfter);
     void respond(QTcpSocket *socket, const RecordedRequest &request, FakeFault fault, bool closeAfter);
     QByteArray answerBody(const RecordedRequest &request, const QJsonObject &body, const FakeAnswer &answer) const;
     FakeFault nextFault();
@@ -109,6 +118,9 @@ private:
     QTcpServer *m_server = nullptr;
     QHash<QTcpSocket *, QByteArray> m_buffers;
     int m_latencyMs = 0;
+    double m_medianMs = 0, m_sigma = 0; ///< lognormal latency when m_medianMs > 0
+    QRandomGenerator m_latencyRng{1};
+    double m_latencySumMs = 0;
     Judge m_judge;
     double m_rates[5] = {0, 0, 0, 0, 0};
     QRandomGenerator m_rng{12345};

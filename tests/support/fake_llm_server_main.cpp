@@ -27,6 +27,12 @@ int main(int argc, char **argv)
             {QStringLiteral("port"), QStringLiteral("Port (0 = any)."), QStringLiteral("P"), QStringLiteral("0")});
     parser.addOption({QStringLiteral("latency-ms"), QStringLiteral("Delay before each answer."), QStringLiteral("MS"),
                       QStringLiteral("0")});
+    parser.addOption({QStringLiteral("latency-sigma"),
+                      QStringLiteral("With this σ > 0, a lognormal latency whose median is --latency-ms (a long tail "
+                                     "like hosted LLMs')."),
+                      QStringLiteral("S"), QStringLiteral("0")});
+    parser.addOption({QStringLiteral("seed"), QStringLiteral("Seed of the latency and fault draws."),
+                      QStringLiteral("N"), QStringLiteral("12345")});
     parser.addOption({QStringLiteral("fault-rate"),
                       QStringLiteral("Share of requests that fail (429/500/drop/truncated evenly)."),
                       QStringLiteral("R"), QStringLiteral("0")});
@@ -43,6 +49,10 @@ int main(int argc, char **argv)
 
     FakeLlmServer server;
     server.setLatencyMs(parser.value(QStringLiteral("latency-ms")).toInt());
+    const quint32 seed = parser.value(QStringLiteral("seed")).toUInt();
+    server.setSeed(seed);
+    if (const double sigma = parser.value(QStringLiteral("latency-sigma")).toDouble(); sigma > 0)
+        server.setLatencyLogNormal(parser.value(QStringLiteral("latency-ms")).toDouble(), sigma, seed);
     const double rate = parser.value(QStringLiteral("fault-rate")).toDouble() / 4.0;
     server.setFaultRates(rate, rate, rate, rate);
     server.setRetryAfterSeconds(parser.value(QStringLiteral("retry-after")).toDouble());
