@@ -1,4 +1,5 @@
 #include "CliUtil.h"
+#include "store/RubricStore.h"
 
 #include <numeric>
 
@@ -36,12 +37,21 @@ int run(const QStringList &args, Io &io)
                                    {QStringLiteral("annotators"), int(project->annotators(a.name).size())}});
     }
     QVariantList judges;
-    for (const JudgeInfo &j : project->judges())
+    QHash<QString, int> failedItems; // judge → items the endpoint refused
+    for (const JudgeInfo &j : project->judges()) {
+        auto failed = RubricStore(project.get()).failedItems(j.name);
+        if (!failed) {
+            io.err << "rubric info: " << failed.errorString() << '\n';
+            return 1;
+        }
+        failedItems.insert(j.name, int(failed->size()));
         judges.append(QVariantMap{{QStringLiteral("name"), j.name},
                                   {QStringLiteral("method"), j.method},
                                   {QStringLiteral("status"), j.status},
                                   {QStringLiteral("aspects"), j.aspects},
-                                  {QStringLiteral("items"), j.items}});
+                                  {QStringLiteral("items"), j.items},
+                                  {QStringLiteral("failed_items"), failedItems.value(j.name)}});
+    }
     const auto split = project->split();
     int train = 0, test = 0;
     for (SplitRole r : split)
@@ -74,7 +84,11 @@ int run(const QStringList &args, Io &io)
     io.out << "judges:\n";
     for (const JudgeInfo &j : project->judges())
         io.out << "  " << j.name.leftJustified(18) << ' ' << j.method << " (" << j.status << "), "
-               << j.aspects.join(QStringLiteral(", ")) << " on " << j.items << " items\n";
+               << j.aspects.join(QStringLiteral(", ")) << " on " << j.items << " items"
+               << (failedItems.value(j.name) > 0
+                           ? QStringLiteral(", %1 refused by the endpoint").arg(failedItems.value(j.name))
+                           : QString())
+               << '\n';
     return 0;
 }
 

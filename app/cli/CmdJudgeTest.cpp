@@ -64,6 +64,8 @@ int run(const QStringList &args, Io &io)
                                   {QStringLiteral("tokens_in"), result.tokensIn},
                                   {QStringLiteral("tokens_out"), result.tokensOut},
                                   {QStringLiteral("logprobs"), result.logprobs},
+                                  {QStringLiteral("n_asked"), result.choicesAsked},
+                                  {QStringLiteral("n_returned"), result.choicesReturned},
                                   {QStringLiteral("score"), jsonNumber(result.score)},
                                   {QStringLiteral("score_method"), result.scoreMethod}});
         return result.ok ? 0 : 1;
@@ -77,6 +79,9 @@ int run(const QStringList &args, Io &io)
            << (result.retries ? QStringLiteral(" (%1 retries)").arg(result.retries) : QString()) << '\n'
            << "tokens:    " << result.tokensIn << " in, " << result.tokensOut << " out\n"
            << "logprobs:  " << (result.logprobs ? "yes" : "no") << '\n';
+    if (result.choicesAsked > 1)
+        io.out << "n:         " << (result.choicesReturned >= result.choicesAsked ? "honoured" : "ignored") << " ("
+               << result.choicesReturned << " of " << result.choicesAsked << " choices)\n";
     if (result.scored)
         io.out << "score:     " << QString::number(result.score, 'f', 4) << " (" << result.scoreMethod << ")\n";
     else

@@ -189,6 +189,8 @@ int run(const QStringList &args, Io &io)
     opt("set", "KEY=VALUE (repeatable): endpoint roles or method parameters.", "KEY=VALUE");
     opt("resume", "Continue (or re-score) the run of --judge with the configuration stored in the project "
                   "(endpoints, method, parameters; keys again from the environment).");
+    opt("retry-failed", "Ask again the items the endpoint refused in an earlier attempt of --judge (otherwise they "
+                        "are skipped and counted as failed), e.g. after --set max_source_tokens=N.");
     opt("estimate", "Print the calls, tokens and cost the run would need, and stop.");
     opt("json", "Print JSON.");
     if (auto rc = parse(parser, QStringLiteral("run"), args, io))
@@ -228,6 +230,7 @@ int run(const QStringList &args, Io &io)
         return rc;
     }
 
+    spec.retryFailed = parser.isSet(QStringLiteral("retry-failed"));
     Run runner(project.get(), spec);
     const bool json = parser.isSet(QStringLiteral("json"));
     if (parser.isSet(QStringLiteral("estimate"))) {
@@ -280,9 +283,19 @@ int run(const QStringList &args, Io &io)
     } else if (rc == 0) {
         const QVariantMap result = summary.value(QStringLiteral("result")).toMap();
         io.out << "judge " << spec.judge << ": " << result.value(QStringLiteral("scored")).toInt() << " items scored, "
-               << result.value(QStringLiteral("missing")).toInt() << " without a score; "
+               << result.value(QStringLiteral("missing")).toInt() << " without a score, "
+               << result.value(QStringLiteral("failed")).toInt() << " refused by the endpoint; "
                << summary.value(QStringLiteral("sent")).toInt() << " calls sent, "
                << summary.value(QStringLiteral("cache_hits")).toInt() << " from the cache\n";
+        if (result.contains(QStringLiteral("scoring")))
+            io.out << "scoring: " << result.value(QStringLiteral("scoring")).toString() << " — "
+                   << result.value(QStringLiteral("scoring_reason")).toString() << '\n';
+        const QVariantMap refused = summary.value(QStringLiteral("failed_items")).toMap();
+        for (auto it = refused.begin(); it != refused.end(); ++it)
+            io.out << "  refused " << it.key() << ": " << it.value().toString() << '\n';
+        if (!refused.isEmpty())
+            io.out << "the refused items are skipped when the run is repeated; --retry-failed asks them again "
+                      "(e.g. with --set max_source_tokens=N or another model)\n";
         const QVariantMap calls = summary.value(QStringLiteral("calls")).toMap();
         for (auto it = calls.begin(); it != calls.end(); ++it) {
             const QVariantMap c = it.value().toMap();

@@ -65,7 +65,7 @@ public:
     QString run;
     int backoffBase = 500;
     int backoffMax = 30000;
-    int flushInterval = 50;
+    int flushInterval = 0;
 
     QByteArray apiKey;
     bool keyReady = false;
@@ -306,6 +306,11 @@ public:
         if (job.pool >= 0)
             --poolLoad[size_t(job.pool)];
         job.pool = -1;
+        // The slot is free: the next queued request goes out before this answer is read and
+        // stored, so answers that finish together (a burst) do not keep slots idle in turn.
+        // (pump() only sends: `job` stays valid, references into the map are stable.)
+        if (!job.cancelled && !queue.empty())
+            pump();
         if (job.cancelled) {
             JudgeResponse r;
             r.error = tr("cancelled");

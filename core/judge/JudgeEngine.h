@@ -32,12 +32,12 @@ struct JudgeStats
 /// (QNetworkAccessManager, no thread per request). Failures are reported with their reason,
 /// never turned into scores.
 ///
-/// Durability trade-off: answers are committed to the project's cache and ledger in batches
-/// (one transaction per flush interval, default 50 ms, or per 256 answers) and each answer is
-/// reported through `answered` only after its batch is committed. So an answer anyone has seen
-/// is always on disk; a SIGKILL loses the requests in flight plus at most one flush interval of
-/// received-but-uncommitted answers (≈ rate × 50 ms), which a restart sends again. Cancelling or
-/// destroying the engine commits everything received first.
+/// Durability: every answer is committed to the project's cache and ledger before it is
+/// reported through `answered` (the answers that arrive in one pass of the event loop share one
+/// transaction; in WAL mode with synchronous=NORMAL a commit is cheap). So an answer anyone has
+/// seen is always on disk, and a SIGKILL loses only the requests in flight. setFlushInterval()
+/// can trade that for fewer, larger transactions. Cancelling or destroying the engine commits
+/// everything received first.
 class JudgeEngine : public QObject
 {
     Q_OBJECT
@@ -54,8 +54,8 @@ public:
     /// (defaults 500 ms and 30 s). A 429's Retry-After (seconds) takes precedence.
     void setRetryBackoff(int baseMs, int maxMs);
     /// How long answers may wait in memory before they are committed to the project together
-    /// (default 50 ms; at most 256 answers). This bounds what a SIGKILL can lose beyond the
-    /// requests in flight; answers are reported only after their commit.
+    /// (default 0: the next pass of the event loop; at most 256 answers). This bounds what a
+    /// SIGKILL can lose beyond the requests in flight; answers are reported only after their commit.
     void setFlushInterval(int ms);
     /// Key resolution failed (environment variable missing, keychain error); empty otherwise.
     QString keyError() const;

@@ -4,6 +4,7 @@
 #include "Rescore.h"
 #include "judge/AnswerParser.h"
 #include "judge/Provider.h"
+#include "runs/EndpointCapabilities.h"
 #include "runs/RunContext.h"
 #include "store/CallStore.h"
 #include "store/Project.h"
@@ -31,7 +32,7 @@ GEvalMethod::GEvalMethod(RunContext *context, QObject *parent)
 
 Result<void> GEvalMethod::readParams()
 {
-    const QVariantMap &s = m_ctx->spec().settings;
+    const QVariantMap s = m_ctx->methodSettings();
     for (auto it = s.begin(); it != s.end(); ++it) {
         const QString key = it.key().startsWith(QLatin1String("geval.")) ? it.key().mid(6) : it.key();
         bool ok = false;
@@ -55,6 +56,8 @@ Result<void> GEvalMethod::readParams()
     if (m_ctx->spec().samples < 1)
         return makeError(tr("--samples must be at least 1"), {}, 0, QStringLiteral("samples"));
     m_choices = Provider::create(m_ctx->spec().evaluator.kind)->supportsChoices();
+    m_ignoresN = endpoint::ignoresN(*m_ctx->project(), m_ctx->spec().evaluator);
+    m_noLogprobs = endpoint::lacksLogprobs(*m_ctx->project(), m_ctx->spec().evaluator);
     auto loaded = m_ctx->store().load(m_ctx->spec().judge);
     if (loaded)
         m_rubric = *loaded;
@@ -74,7 +77,14 @@ Result<JudgeRequest> GEvalMethod::stepsRequest()
     return r;
 }
 
-Result<QVector<JudgeRequest>> GEvalMethod::scoreRequests(const Rubric &rubric, const Item &item)
+GEvalMethod::Mode GEvalMethod::mode() const
+{
+    if (m_ctx->spec().logprobs && !m_noLogprobs)
+        return Mode::Logprobs;
+    return m_choices && !m_ignoresN ? Mode::Choices : Mode::Singles;
+}
+
+Result<JudgeRequest> GEvalMethod::scorePrompt(const Rubric &rubric, const Item &item)
 {
     QVariantMap c = m_ctx->baseContext();
     QVariantList steps;
@@ -91,24 +101,43 @@ Result<QVector<JudgeRequest>> GEvalMethod::scoreRequests(const Rubric &rubric, c
     JudgeRequest base;
     base.messages = prompt->messages;
     base.maxTokens = m_maxTokens;
-    QVector<JudgeRequest> out;
-    const RunSpec &spec = m_ctx->spec();
-    if (spec.logprobs) {
+    base.temperature = m_temperature;
+    return base;
+}
+
+Result<QVector<JudgeRequest>> GEvalMethod::scoreRequests(const Rubric &rubric, const Item &item, Mode mode, int from)
+{
+    auto prompt = scorePrompt(rubric, item);
+    if (!prompt)
+        return prompt.error();
+    JudgeRequest base = *prompt;
+    const int samples = m_ctx->spec().samples;
+    switch (mode) {
+    case Mode::Logprobs:
         base.temperature = 0;
         base.logprobs = true;
         base.topLogprobs = m_topLogprobs;
-        out.append(base);
-    } else if (m_choices) {
-        base.temperature = m_temperature;
-        base.n = spec.samples;
-        out.append(base);
-    } else {
-        base.temperature = m_temperature;
-        for (int s = 0; s < spec.samples; ++s) {
-            JudgeRequest r = base;
-            r.sampleIndex = s;
-            out.append(r);
+        return QVector<JudgeRequest>{base};
+    case Mode::Choices:
+        base.n = samples;
+        return QVector<JudgeRequest>{base};
+    case Mode::Singles:
+        break;
+    }
+    QVector<JudgeRequest> out;
+    if (from == 0 && m_choices) {
+        // Asked with n before the endpoint showed it ignores n: the answer it gave counts.
+        JudgeRequest withN = base;
+        withN.n = samples;
+        if (const auto cached = m_ctx->cached(JudgeRole::Evaluator, withN)) {
+            out.append(withN);
+            from = std::min(samples, int(cached->choices.size()));
         }
+    }
+    for (int s = from; s < samples; ++s) {
+        JudgeRequest r = base;
+        r.sampleIndex = s;
+        out.append(r);
     }
     return out;
 }
@@ -181,8 +210,11 @@ Result<RunEstimate> GEvalMethod::estimate()
     int scoreCalls = 0;
     const bool known = hasSteps(m_rubric) || e.cached > 0;
     QSet<QString> keys; // identical requests (e.g. duplicate outputs) are sent once
+    const Mode m = mode();
     for (const Item &item : m_ctx->targetItems()) {
-        auto reqs = scoreRequests(rubric, item);
+        if (!spec.retryFailed && m_ctx->failedBefore().contains(item.id))
+            continue; // refused before: skipped unless asked again
+        auto reqs = scoreRequests(rubric, item, m);
         if (!reqs)
             return reqs.error();
         for (const JudgeRequest &r : *reqs) {
@@ -218,8 +250,7 @@ void GEvalMethod::start()
     }
     if (hasSteps(m_rubric)) {
         m_rescore = true;
-        m_next = 0;
-        scoreNextChunk();
+        scoreItems();
         return;
     }
     auto req = stepsRequest();
@@ -228,6 +259,10 @@ void GEvalMethod::start()
         return;
     }
     m_ctx->submit(JudgeRole::Generator, QStringLiteral("steps"), {*req}, [this](const QVector<JudgeResponse> &rs) {
+        if (!rs.first().ok()) {
+            m_ctx->fail(RunContext::failureText(rs.first()));
+            return;
+        }
         const QStringList steps = answer::steps(rs.first().text());
         if (steps.isEmpty()) {
             m_ctx->fail(
@@ -242,115 +277,216 @@ void GEvalMethod::start()
         }
         rubric.setVersion(*saved);
         m_rubric = rubric;
-        m_next = 0;
-        scoreNextChunk();
+        scoreItems();
     });
 }
 
-void GEvalMethod::scoreNextChunk()
+void GEvalMethod::scoreItems()
 {
     const QVector<Item> &items = m_ctx->targetItems();
-    if (m_next >= items.size()) {
-        // A re-score of stored (possibly edited) steps: record the version's alignment.
-        if (m_rescore)
-            if (auto r = rescore::recordAlignment(*m_ctx, m_rubric.version()); !r) {
-                m_ctx->fail(r.errorString());
-                return;
-            }
-        emit completed({{QStringLiteral("rubric_version"), m_rubric.version()},
-                        {QStringLiteral("scored"), m_scored},
-                        {QStringLiteral("missing"), m_missing}});
-        return;
+    m_items.clear();
+    for (int i = 0; i < items.size(); ++i) {
+        if (!m_ctx->spec().retryFailed && m_ctx->failedBefore().contains(items[i].id))
+            ++m_failed; // the endpoint refused it before: --retry-failed asks again
+        else
+            m_items.append(i);
     }
-    const int chunkCalls = std::max(32, m_ctx->spec().evaluator.concurrency * 4);
-    QVector<JudgeRequest> requests;
-    m_chunk.clear();
-    const int chunkStart = m_next;
-    int perItem = 0;
-    while (m_next < items.size() && requests.size() < chunkCalls) {
-        auto reqs = scoreRequests(m_rubric, items[m_next]);
-        if (!reqs) {
-            m_ctx->fail(reqs.errorString());
-            return;
-        }
-        perItem = int(reqs->size());
-        m_chunk.append({items[m_next].id, perItem});
-        requests += *reqs;
-        ++m_next;
-    }
-    m_ctx->setOutlook(m_ctx->newTargetTexts(chunkStart) * perItem);
-    m_ctx->submit(JudgeRole::Evaluator, QStringLiteral("evaluate"), requests,
-                  [this](const QVector<JudgeResponse> &rs) { onChunkAnswered(rs); });
+    const int perItem = mode() == Mode::Singles ? m_ctx->spec().samples : 1;
+    m_ctx->setOutlook(m_ctx->newTargetTexts(0) * perItem);
+    auto modes = std::make_shared<QHash<int, Mode>>();
+    m_ctx->stream(
+            JudgeRole::Evaluator, QStringLiteral("evaluate"), int(m_items.size()),
+            [this, modes](int unit) {
+                const Mode m = mode();
+                modes->insert(unit, m);
+                return scoreRequests(m_rubric, m_ctx->targetItems()[m_items[unit]], m);
+            },
+            [this, modes](int unit, const QVector<JudgeResponse> &rs) {
+                const Mode m = modes->take(unit);
+                const Item &item = m_ctx->targetItems()[m_items[unit]];
+                for (const JudgeResponse &r : rs)
+                    if (r.status == JudgeStatus::Failed) {
+                        recordFailed(item.id, rs);
+                        return;
+                    }
+                if (m == Mode::Logprobs) {
+                    const JudgeResponse &r = rs.first();
+                    if (r.choices.isEmpty() || r.choices.first().topLogprobs.isEmpty()) {
+                        // Logprobs asked, none came back: this item is scored by samples.
+                        if (!m_noLogprobs) {
+                            m_noLogprobs = true;
+                            if (auto w = endpoint::noteLacksLogprobs(*m_ctx->project(), m_ctx->spec().evaluator); !w)
+                                qWarning("%s", qPrintable(w.errorString()));
+                        }
+                        ++m_logprobFallbacks;
+                        m_followUps.append({m_items[unit], {}, 0});
+                        return;
+                    }
+                    const Aspect &aspect = m_ctx->aspect();
+                    const ParsedAnswer parsed
+                            = AnswerParser::scoreOf(r, int(std::ceil(aspect.min)), int(std::floor(aspect.max)));
+                    QVariantMap dist;
+                    for (auto it = parsed.distribution.begin(); it != parsed.distribution.end(); ++it)
+                        dist.insert(QString::number(it.key()), it.value());
+                    const double score = parsed.ok ? parsed.score : std::numeric_limits<double>::quiet_NaN();
+                    m_ctx->recordScores({{item.id, QString::fromLatin1(rootKey), 0, score,
+                                          parsed.ok ? QStringLiteral("ok") : QStringLiteral("unparsed"), r.text(),
+                                          dist.isEmpty() ? QString() : json::stringify(dist), r.cacheKey}},
+                                        {{item.id, score}});
+                    (parsed.ok ? m_scored : m_missing)++;
+                    return;
+                }
+                QVector<CriterionScore> rows;
+                for (const JudgeResponse &r : rs)
+                    for (const JudgeChoice &c : r.choices) {
+                        const ParsedAnswer one = AnswerParser::parseScore(c.text);
+                        const bool ok = one.ok && one.score >= m_ctx->aspect().min && one.score <= m_ctx->aspect().max;
+                        rows.append({item.id,
+                                     QString::fromLatin1(rootKey),
+                                     int(rows.size()),
+                                     ok ? one.score : std::numeric_limits<double>::quiet_NaN(),
+                                     ok ? QStringLiteral("ok") : QStringLiteral("unparsed"),
+                                     c.text,
+                                     {},
+                                     r.cacheKey});
+                    }
+                if (rows.size() < m_ctx->spec().samples) {
+                    // Fewer choices than asked: the endpoint ignores n. The rest one request each.
+                    if (!m_ignoresN) {
+                        m_ignoresN = true;
+                        if (auto w = endpoint::noteIgnoresN(*m_ctx->project(), m_ctx->spec().evaluator); !w)
+                            qWarning("%s", qPrintable(w.errorString()));
+                    }
+                    const int from = int(rows.size());
+                    m_followUps.append({m_items[unit], std::move(rows), from});
+                    return;
+                }
+                recordSamples(item.id, std::move(rows));
+            },
+            [this] { askFollowUps(); });
 }
 
-void GEvalMethod::onChunkAnswered(const QVector<JudgeResponse> &responses)
+void GEvalMethod::askFollowUps()
 {
-    const Aspect &aspect = m_ctx->aspect();
-    const int min = int(std::ceil(aspect.min)), max = int(std::floor(aspect.max));
-    QVector<CriterionScore> rows;
-    QHash<QString, double> itemScores;
-    const QString key = QString::fromLatin1(rootKey);
-    int at = 0;
-    for (const auto &[itemId, count] : std::as_const(m_chunk)) {
-        double score = std::numeric_limits<double>::quiet_NaN();
-        if (count == 1) {
-            const JudgeResponse &r = responses[at];
-            const ParsedAnswer parsed = AnswerParser::scoreOf(r, min, max);
-            score = parsed.ok ? parsed.score : score;
-            if (parsed.method == ParsedAnswer::Method::Logprobs || r.choices.size() <= 1) {
-                QVariantMap dist;
-                for (auto it = parsed.distribution.begin(); it != parsed.distribution.end(); ++it)
-                    dist.insert(QString::number(it.key()), it.value());
-                rows.append({itemId, key, 0, score, parsed.ok ? QStringLiteral("ok") : QStringLiteral("unparsed"),
-                             r.text(), dist.isEmpty() ? QString() : json::stringify(dist), r.cacheKey});
-            } else {
-                for (int c = 0; c < r.choices.size(); ++c) {
-                    const ParsedAnswer one = AnswerParser::parseScore(r.choices[c].text);
-                    rows.append({itemId,
-                                 key,
-                                 c,
-                                 one.ok ? one.score : std::numeric_limits<double>::quiet_NaN(),
-                                 one.ok ? QStringLiteral("ok") : QStringLiteral("unparsed"),
-                                 r.choices[c].text,
-                                 {},
-                                 r.cacheKey});
+    if (m_followUps.isEmpty()) {
+        finish();
+        return;
+    }
+    // The samples the first answers did not bring: items whose logprobs did not come back, or
+    // whose answer had fewer choices than asked.
+    auto followUps = std::make_shared<QVector<FollowUp>>(std::exchange(m_followUps, {}));
+    const Mode m = mode() == Mode::Logprobs ? (m_choices && !m_ignoresN ? Mode::Choices : Mode::Singles) : mode();
+    int outlook = 0;
+    for (const FollowUp &f : std::as_const(*followUps))
+        outlook += m == Mode::Singles ? m_ctx->spec().samples - f.from : 1;
+    m_ctx->setOutlook(outlook);
+    m_ctx->stream(
+            JudgeRole::Evaluator, QStringLiteral("evaluate"), int(followUps->size()),
+            [this, followUps, m](int unit) {
+                const FollowUp &f = (*followUps)[unit];
+                return scoreRequests(m_rubric, m_ctx->targetItems()[f.item], f.from > 0 ? Mode::Singles : m, f.from);
+            },
+            [this, followUps, m](int unit, const QVector<JudgeResponse> &rs) {
+                FollowUp &f = (*followUps)[unit];
+                const Item &item = m_ctx->targetItems()[f.item];
+                for (const JudgeResponse &r : rs)
+                    if (r.status == JudgeStatus::Failed) {
+                        recordFailed(item.id, rs);
+                        return;
+                    }
+                const bool singles = f.from > 0 || m == Mode::Singles;
+                for (const JudgeResponse &r : rs)
+                    for (const JudgeChoice &c : r.choices) {
+                        if (f.rows.size() >= m_ctx->spec().samples)
+                            break;
+                        const ParsedAnswer one = AnswerParser::parseScore(c.text);
+                        const bool ok = one.ok && one.score >= m_ctx->aspect().min && one.score <= m_ctx->aspect().max;
+                        f.rows.append({item.id,
+                                       QString::fromLatin1(rootKey),
+                                       int(f.rows.size()),
+                                       ok ? one.score : std::numeric_limits<double>::quiet_NaN(),
+                                       ok ? QStringLiteral("ok") : QStringLiteral("unparsed"),
+                                       c.text,
+                                       {},
+                                       r.cacheKey});
+                    }
+                if (!singles && f.rows.size() < m_ctx->spec().samples) {
+                    // The n-choice fallback fell short too: the rest one request each, next round.
+                    if (!m_ignoresN) {
+                        m_ignoresN = true;
+                        if (auto w = endpoint::noteIgnoresN(*m_ctx->project(), m_ctx->spec().evaluator); !w)
+                            qWarning("%s", qPrintable(w.errorString()));
+                    }
+                    const int from = int(f.rows.size());
+                    m_followUps.append({f.item, std::move(f.rows), std::max(1, from)});
+                    return;
                 }
-            }
-        } else {
-            double sum = 0;
-            int n = 0;
-            for (int s = 0; s < count; ++s) {
-                const JudgeResponse &r = responses[at + s];
-                const ParsedAnswer one = AnswerParser::parseScore(r.text());
-                if (one.ok) {
-                    sum += one.score;
-                    ++n;
-                }
-                rows.append({itemId,
-                             key,
-                             s,
-                             one.ok ? one.score : std::numeric_limits<double>::quiet_NaN(),
-                             one.ok ? QStringLiteral("ok") : QStringLiteral("unparsed"),
-                             r.text(),
-                             {},
-                             r.cacheKey});
-            }
-            if (n > 0)
-                score = sum / n;
+                recordSamples(item.id, std::move(f.rows));
+            },
+            [this] { askFollowUps(); });
+}
+
+void GEvalMethod::recordSamples(const QString &itemId, QVector<CriterionScore> rows)
+{
+    double sum = 0;
+    int n = 0;
+    for (const CriterionScore &r : std::as_const(rows))
+        if (!std::isnan(r.score)) {
+            sum += r.score;
+            ++n;
         }
-        at += count;
-        itemScores.insert(itemId, score);
-        (std::isnan(score) ? m_missing : m_scored)++;
+    const double score = n > 0 ? sum / n : std::numeric_limits<double>::quiet_NaN();
+    m_ctx->recordScores(rows, {{itemId, score}});
+    (n > 0 ? m_scored : m_missing)++;
+}
+
+void GEvalMethod::recordFailed(const QString &itemId, const QVector<JudgeResponse> &responses)
+{
+    QVector<CriterionScore> rows;
+    for (int i = 0; i < responses.size(); ++i)
+        if (responses[i].status == JudgeStatus::Failed)
+            rows.append({itemId,
+                         QString::fromLatin1(rootKey),
+                         i,
+                         std::numeric_limits<double>::quiet_NaN(),
+                         QStringLiteral("failed"),
+                         RunContext::failureText(responses[i]),
+                         {},
+                         responses[i].cacheKey});
+    m_ctx->recordScores(rows, {{itemId, std::numeric_limits<double>::quiet_NaN()}});
+    ++m_failed;
+}
+
+void GEvalMethod::finish()
+{
+    // A re-score of stored (possibly edited) steps: record the version's alignment.
+    if (m_rescore)
+        if (auto r = rescore::recordAlignment(*m_ctx, m_rubric.version()); !r) {
+            m_ctx->fail(r.errorString());
+            return;
+        }
+    const int samples = m_ctx->spec().samples;
+    QString scoring, reason;
+    if (m_ctx->spec().logprobs && m_logprobFallbacks == 0 && !m_noLogprobs) {
+        scoring = QStringLiteral("logprobs");
+        reason = tr("the expected value over the scale from the answer's top_logprobs");
+    } else {
+        scoring = QStringLiteral("samples");
+        const QString how = !m_choices   ? tr("one request each (the provider has no n)")
+                            : m_ignoresN ? tr("one request each: the endpoint answers one choice whatever n asks")
+                                         : tr("one request with n = %1").arg(samples);
+        reason = tr("the mean of %1 samples per item, %2").arg(samples).arg(how);
+        if (m_ctx->spec().logprobs)
+            reason = tr("logprobs were asked but the endpoint returned none (%n item(s)); ", nullptr,
+                        m_logprobFallbacks)
+                     + reason;
     }
-    if (auto w = m_ctx->store().writeCriterionScores(m_ctx->spec().judge, rows); !w) {
-        m_ctx->fail(w.errorString());
-        return;
-    }
-    if (auto w = m_ctx->project()->setJudgeScores(m_ctx->spec().judge, m_ctx->spec().aspect, itemScores); !w) {
-        m_ctx->fail(w.errorString());
-        return;
-    }
-    scoreNextChunk();
+    emit completed({{QStringLiteral("rubric_version"), m_rubric.version()},
+                    {QStringLiteral("scored"), m_scored},
+                    {QStringLiteral("missing"), m_missing},
+                    {QStringLiteral("failed"), m_failed},
+                    {QStringLiteral("scoring"), scoring},
+                    {QStringLiteral("scoring_reason"), reason}});
 }
 
 } // namespace rubric

@@ -2,6 +2,7 @@
 
 #include "methods/Method.h"
 #include "rubric/Rubric.h"
+#include "store/RubricStore.h"
 
 #include <QHash>
 
@@ -14,6 +15,14 @@ struct Item;
 /// written by the user in the rubric) plus the item. The score is the expected value over the
 /// scale when the endpoint returns top_logprobs (`--logprobs`), else the mean of n samples
 /// (default 20; one call with n choices where the provider supports it, else n calls).
+///
+/// Endpoints that ignore `n` (Ollama, the llama.cpp server) answer one choice: the missing
+/// samples are asked one request each, and the project remembers that the endpoint ignores `n`,
+/// so later runs ask one at a time from the start. A `--logprobs` answer without logprobs
+/// falls back to the samples for that item (remembered too). The run's summary says which
+/// scoring was used and why (`scoring`, `scoring_reason`).
+///
+/// Items stream through the run (RunContext::stream): one unit per item, no barrier.
 ///
 /// Parameters (--set): geval.temperature (1.0, for samples), geval.max_tokens (5),
 /// geval.top_logprobs (20), geval.steps_max_tokens (512).
@@ -32,9 +41,23 @@ private:
     Result<void> readParams();
     Result<JudgeRequest> stepsRequest();
     Rubric rubricFromSteps(const QStringList &steps, const QString &callKey) const;
-    Result<QVector<JudgeRequest>> scoreRequests(const Rubric &rubric, const Item &item);
-    void scoreNextChunk();
-    void onChunkAnswered(const QVector<JudgeResponse> &responses);
+    /// How one item's score is asked.
+    enum class Mode { Logprobs, Choices, Singles };
+    Mode mode() const;
+    /// The score prompt of an item under the rubric, with the run's sampling parameters.
+    Result<JudgeRequest> scorePrompt(const Rubric &rubric, const Item &item);
+    /// The requests of an item in `mode`. Singles: samples `from` … samples-1, one request each
+    /// (sample index s); where the n-choice request of the item is already answered (the cache),
+    /// it stands for the samples it holds.
+    Result<QVector<JudgeRequest>> scoreRequests(const Rubric &rubric, const Item &item, Mode mode, int from = 0);
+    void scoreItems();
+    void onItemAnswered(int unit, const QVector<JudgeResponse> &responses);
+    void askFollowUps();
+    void onFollowUpAnswered(int unit, const QVector<JudgeResponse> &responses);
+    /// Records an item from its samples (rows with scores in the scale or NaN).
+    void recordSamples(const QString &itemId, QVector<CriterionScore> rows);
+    void recordFailed(const QString &itemId, const QVector<JudgeResponse> &responses);
+    void finish();
 
     double m_temperature = 1.0;
     int m_maxTokens = 5;
@@ -43,9 +66,18 @@ private:
     bool m_choices = true;
     Rubric m_rubric;
     bool m_rescore = false; ///< scoring stored steps (no steps call in this run)
-    int m_next = 0;
-    QVector<QPair<QString, int>> m_chunk; ///< item id, number of requests
-    int m_scored = 0, m_missing = 0;
+    QVector<int> m_items;   ///< indices into the target items this run asks (refused ones skipped)
+    struct FollowUp
+    {
+        int item = 0;                 ///< index into the target items
+        QVector<CriterionScore> rows; ///< the samples already in
+        int from = 0;                 ///< the first sample still to ask
+    };
+    QVector<FollowUp> m_followUps;
+    bool m_ignoresN = false;    ///< the endpoint answered one choice where n were asked
+    bool m_noLogprobs = false;  ///< the endpoint returned no logprobs where they were asked
+    int m_logprobFallbacks = 0; ///< items scored by samples because their answer had no logprobs
+    int m_scored = 0, m_missing = 0, m_failed = 0;
 };
 
 } // namespace rubric

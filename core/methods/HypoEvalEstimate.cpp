@@ -150,7 +150,9 @@ Result<RunEstimate> HypoEvalMethod::estimate()
     if (prepared) {
         int evalCalls = 0;
         QSet<QString> keys; // identical requests (e.g. duplicate outputs) are sent once
-        for (const Item &item : m_ctx->targetItems())
+        for (const Item &item : m_ctx->targetItems()) {
+            if (!spec.retryFailed && m_ctx->failedBefore().contains(item.id))
+                continue; // refused before: skipped unless asked again
             for (const Criterion &h : std::as_const(hyps)) {
                 auto req = scoreRequest(h.text, item);
                 if (!req)
@@ -171,6 +173,7 @@ Result<RunEstimate> HypoEvalMethod::estimate()
                 e.tokensOut += 300;
                 e.cost += price(spec.evaluator, in, 300);
             }
+        }
         e.calls += evalCalls;
         e.callsMin += evalCalls;
         e.perPhase.insert(QStringLiteral("evaluate"), evalCalls);

@@ -43,7 +43,7 @@ JudgeRole HypoEvalMethod::roleOf(HypoTask::Kind kind)
 
 Result<void> HypoEvalMethod::readParams()
 {
-    auto p = HypoEvalParams::fromSettings(m_ctx->spec().settings);
+    auto p = HypoEvalParams::fromSettings(m_ctx->methodSettings());
     if (!p)
         return p.error();
     m_params = *p;
@@ -160,7 +160,7 @@ void HypoEvalMethod::start()
         // are answered from the judge cache, so only edited or added hypotheses cost calls.
         m_rescore = true;
         m_evalHyps = m_rubric.enabled(CriterionKind::Hypothesis);
-        evaluateNextChunk();
+        evaluate();
         return;
     }
     QVector<JudgeRequest> requests;
@@ -360,78 +360,86 @@ void HypoEvalMethod::savePreparedRubric()
     rubric.setVersion(*saved);
     m_rubric = rubric;
     m_evalHyps = rubric.enabled(CriterionKind::Hypothesis);
-    evaluateNextChunk();
+    evaluate();
 }
 
-void HypoEvalMethod::evaluateNextChunk()
+void HypoEvalMethod::evaluate()
 {
+    // Every target item is one unit of the stream: its request per selected hypothesis.
     const QVector<Item> &items = m_ctx->targetItems();
-    if (m_next >= items.size()) {
-        if (m_rescore)
-            if (auto r = finishRescore(); !r) {
-                m_ctx->fail(r.errorString());
-                return;
-            }
-        emit completed({{QStringLiteral("rubric_version"), m_rubric.version()},
-                        {QStringLiteral("hypotheses"), int(m_evalHyps.size())},
-                        {QStringLiteral("scored"), m_scored},
-                        {QStringLiteral("missing"), m_missing}});
-        return;
+    m_items.clear();
+    for (int i = 0; i < items.size(); ++i) {
+        if (!m_ctx->spec().retryFailed && m_ctx->failedBefore().contains(items[i].id))
+            ++m_failed; // the endpoint refused it before: --retry-failed asks again
+        else
+            m_items.append(i);
     }
-    m_ctx->setOutlook(m_ctx->newTargetTexts(m_next) * int(m_evalHyps.size()));
-    const int chunkCalls = std::max(40, m_ctx->spec().evaluator.concurrency * 4);
-    QVector<JudgeRequest> requests;
-    m_chunkItems.clear();
-    while (m_next < items.size() && requests.size() < chunkCalls) {
-        for (const Criterion &h : std::as_const(m_evalHyps)) {
-            auto r = scoreRequest(h.text, items[m_next]);
-            if (!r) {
-                m_ctx->fail(r.errorString());
-                return;
-            }
-            requests.append(*r);
-        }
-        m_chunkItems.append(items[m_next].id);
-        ++m_next;
-    }
-    m_ctx->submit(JudgeRole::Evaluator, QStringLiteral("evaluate"), requests,
-                  [this](const QVector<JudgeResponse> &rs) { onEvaluated(rs); });
+    m_ctx->setOutlook(m_ctx->newTargetTexts(0) * int(m_evalHyps.size()));
+    m_ctx->stream(
+            JudgeRole::Evaluator, QStringLiteral("evaluate"), int(m_items.size()),
+            [this](int unit) -> Result<QVector<JudgeRequest>> {
+                QVector<JudgeRequest> requests;
+                for (const Criterion &h : std::as_const(m_evalHyps)) {
+                    auto r = scoreRequest(h.text, m_ctx->targetItems()[m_items[unit]]);
+                    if (!r)
+                        return r.error();
+                    requests.append(*r);
+                }
+                return requests;
+            },
+            [this](int unit, const QVector<JudgeResponse> &rs) {
+                onEvaluated(m_ctx->targetItems()[m_items[unit]].id, rs);
+            },
+            [this] {
+                if (m_rescore)
+                    if (auto r = finishRescore(); !r) {
+                        m_ctx->fail(r.errorString());
+                        return;
+                    }
+                emit completed({{QStringLiteral("rubric_version"), m_rubric.version()},
+                                {QStringLiteral("hypotheses"), int(m_evalHyps.size())},
+                                {QStringLiteral("scored"), m_scored},
+                                {QStringLiteral("missing"), m_missing},
+                                {QStringLiteral("failed"), m_failed}});
+            });
 }
 
-void HypoEvalMethod::onEvaluated(const QVector<JudgeResponse> &responses)
+void HypoEvalMethod::onEvaluated(const QString &itemId, const QVector<JudgeResponse> &responses)
 {
     QVector<CriterionScore> rows;
-    QHash<QString, double> itemScores;
-    int at = 0;
-    for (const QString &itemId : std::as_const(m_chunkItems)) {
-        double sum = 0;
-        int n = 0;
-        for (const Criterion &h : std::as_const(m_evalHyps)) {
-            const JudgeResponse &r = responses[at++];
-            const ParsedAnswer p = AnswerParser::parseScore(r.text());
-            const bool ok = p.ok && p.score >= m_params.scaleMin && p.score <= m_params.scaleMax;
-            if (ok) {
-                sum += p.score;
-                ++n;
-            }
-            rows.append({itemId, h.key, 0, ok ? p.score : std::numeric_limits<double>::quiet_NaN(),
-                         ok ? QStringLiteral("ok") : QStringLiteral("unparsed"), r.text(),
-                         answer::reasoningBeforeScore(r.text()), r.cacheKey});
+    double sum = 0;
+    int n = 0;
+    bool refused = false;
+    for (int i = 0; i < m_evalHyps.size(); ++i) {
+        const Criterion &h = m_evalHyps[i];
+        const JudgeResponse &r = responses[i];
+        if (r.status == JudgeStatus::Failed) {
+            refused = true;
+            rows.append({itemId,
+                         h.key,
+                         0,
+                         std::numeric_limits<double>::quiet_NaN(),
+                         QStringLiteral("failed"),
+                         RunContext::failureText(r),
+                         {},
+                         r.cacheKey});
+            continue;
         }
-        // The unweighted mean of the hypotheses that gave a score; none → missing, never zero.
-        const double score = n > 0 ? sum / n : std::numeric_limits<double>::quiet_NaN();
-        itemScores.insert(itemId, score);
-        (n > 0 ? m_scored : m_missing)++;
+        const ParsedAnswer p = AnswerParser::parseScore(r.text());
+        const bool ok = p.ok && p.score >= m_params.scaleMin && p.score <= m_params.scaleMax;
+        if (ok) {
+            sum += p.score;
+            ++n;
+        }
+        rows.append({itemId, h.key, 0, ok ? p.score : std::numeric_limits<double>::quiet_NaN(),
+                     ok ? QStringLiteral("ok") : QStringLiteral("unparsed"), r.text(),
+                     answer::reasoningBeforeScore(r.text()), r.cacheKey});
     }
-    if (auto w = m_ctx->store().writeCriterionScores(m_ctx->spec().judge, rows); !w) {
-        m_ctx->fail(w.errorString());
-        return;
-    }
-    if (auto w = m_ctx->project()->setJudgeScores(m_ctx->spec().judge, m_ctx->spec().aspect, itemScores); !w) {
-        m_ctx->fail(w.errorString());
-        return;
-    }
-    evaluateNextChunk();
+    // The unweighted mean of the hypotheses that gave a score; none (or a refusal) → no score,
+    // never zero.
+    const double score = n > 0 && !refused ? sum / n : std::numeric_limits<double>::quiet_NaN();
+    m_ctx->recordScores(rows, {{itemId, score}});
+    (refused ? m_failed : n > 0 ? m_scored : m_missing)++;
 }
 
 Result<void> HypoEvalMethod::finishRescore()

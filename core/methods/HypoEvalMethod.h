@@ -55,8 +55,9 @@ private:
     void runBatch();
     void onBatchAnswered(const QVector<HypoTask> &tasks, const QVector<JudgeResponse> &responses);
     void savePreparedRubric();
-    void evaluateNextChunk();
-    void onEvaluated(const QVector<JudgeResponse> &responses);
+    /// Streams the target items (one unit each: a request per selected hypothesis).
+    void evaluate();
+    void onEvaluated(const QString &itemId, const QVector<JudgeResponse> &responses);
     /// After re-scoring an existing version: drops stale criterion scores, records alignment.
     Result<void> finishRescore();
 
@@ -67,9 +68,8 @@ private:
     QHash<QString, CriterionScore> m_selectionScores; ///< "key|item" → score from the selection phase
     Rubric m_rubric;
     QVector<Criterion> m_evalHyps;
-    int m_next = 0;
-    QStringList m_chunkItems;
-    int m_scored = 0, m_missing = 0;
+    QVector<int> m_items; ///< indices into the target items this run asks (refused ones skipped)
+    int m_scored = 0, m_missing = 0, m_failed = 0;
     bool m_rescore = false; ///< scoring a stored rubric version (no preparation in this run)
 };
 

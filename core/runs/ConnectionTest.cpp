@@ -2,6 +2,7 @@
 
 #include "judge/AnswerParser.h"
 #include "judge/JudgeEngine.h"
+#include "judge/Provider.h"
 
 #include <QTimer>
 
@@ -33,6 +34,9 @@ void ConnectionTest::start(const QString &prompt)
     request.maxTokens = 16;
     request.logprobs = m_profile.kind == ProviderKind::OpenAI;
     request.topLogprobs = request.logprobs ? 5 : 0;
+    // Two choices show whether the endpoint honours n (Ollama and the llama.cpp server answer one).
+    request.n = Provider::create(m_profile.kind)->supportsChoices() ? 2 : 1;
+    m_choicesAsked = request.n;
     m_engine = std::make_unique<JudgeEngine>(m_profile, nullptr);
     m_engine->setCacheEnabled(false);
     connect(m_engine.get(), &JudgeEngine::answered, this, &ConnectionTest::onAnswered);
@@ -56,6 +60,8 @@ void ConnectionTest::onAnswered(const JudgeResponse &response)
     r.tokensIn = response.tokensIn;
     r.tokensOut = response.tokensOut;
     r.logprobs = !response.choices.isEmpty() && !response.choices.first().topLogprobs.isEmpty();
+    r.choicesAsked = m_choicesAsked;
+    r.choicesReturned = int(response.choices.size());
     if (r.ok) {
         const ParsedAnswer parsed = AnswerParser::scoreOf(response, 1, 5);
         r.scored = parsed.ok;

@@ -22,15 +22,18 @@ struct ConnectionTestResult
     int retries = 0;
     int tokensIn = 0;
     int tokensOut = 0;
-    bool logprobs = false;                                   ///< the answer carried top_logprobs
-    bool scored = false;                                     ///< a 1–5 score could be read from the answer
+    bool logprobs = false;   ///< the answer carried top_logprobs
+    int choicesAsked = 1;    ///< n of the probe (2 where the provider has n, else 1)
+    int choicesReturned = 0; ///< choices in the answer: fewer than asked = the endpoint ignores n
+    bool scored = false;     ///< a 1–5 score could be read from the answer
     double score = std::numeric_limits<double>::quiet_NaN(); ///< NaN unless scored
     QString scoreMethod;                                     ///< AnswerParser::methodName of how it was read
     QString scoreError;
 };
 
 /// "Test connection": sends one short scoring prompt to a provider profile (no cache, no
-/// project) and reports answer, latency, tokens, whether logprobs came back, or the failure
+/// project) and reports answer, latency, tokens, whether logprobs came back and whether the
+/// endpoint honours n (asked for 2 choices where the provider has n), or the failure
 /// with its HTTP status and body. Used by `rubric judge-test` and the studio's run pane.
 ///
 /// Asynchronous; lives in (and must be used from) one thread with an event loop. `finished` is
@@ -57,6 +60,7 @@ private:
 
     ProviderProfile m_profile;
     std::unique_ptr<JudgeEngine> m_engine;
+    int m_choicesAsked = 1;
 };
 
 } // namespace rubric

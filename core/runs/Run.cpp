@@ -113,7 +113,20 @@ void Run::onCompleted(const QVariantMap &methodSummary)
         return;
     m_done = true;
     m_summary.insert(QStringLiteral("result"), methodSummary);
+    // Items the endpoint refused (this attempt or an earlier one): listed with its message.
+    QVariantMap refused;
+    if (auto failed = m_ctx->store().failedItems(m_spec.judge); failed)
+        for (auto it = failed->begin(); it != failed->end(); ++it)
+            refused.insert(it.key(), it.value());
+    m_summary.insert(QStringLiteral("failed_items"), refused);
     record(QStringLiteral("done"));
+    for (auto it = refused.begin(); it != refused.end(); ++it)
+        if (!m_ctx->failedBefore().contains(it.key()) || m_spec.retryFailed)
+            (void)m_project->addIssue(QStringLiteral("run"),
+                                      tr("the endpoint refused this item: %1 (run the judge again with "
+                                         "--retry-failed to ask it again, e.g. with max_source_tokens set)")
+                                              .arg(it.value().toString()),
+                                      m_spec.judge, it.key());
     if (const int missing = methodSummary.value(QStringLiteral("missing")).toInt(); missing > 0)
         (void)m_project->addIssue(QStringLiteral("run"),
                                   tr("%n item(s) got no score: the judge's answers could not be read "

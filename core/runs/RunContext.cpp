@@ -8,6 +8,7 @@
 #include <QTimer>
 
 #include <algorithm>
+#include <memory>
 
 namespace rubric {
 RunContext::RunContext(Project *project, RunSpec spec, QObject *parent)
@@ -33,6 +34,23 @@ Result<void> RunContext::prepare()
     m_aspect = *aspect;
     m_baseContext = PromptLibrary::taskContext(PromptLibrary::projectTask(m_project), m_aspect);
     m_allItems = m_project->items();
+    if (const QVariant cap = m_spec.settings.value(QString::fromLatin1(maxSourceTokensKey)); cap.isValid()) {
+        bool ok = false;
+        const int tokens = cap.toString().toInt(&ok);
+        if (!ok || tokens < 1)
+            return makeError(
+                    tr("bad value '%1' for max_source_tokens (a number of tokens, at least 1)").arg(cap.toString()), {},
+                    0, QStringLiteral("set"));
+        // The templates see the source cut to about `tokens` tokens (4 characters each), marked.
+        const qsizetype chars = qsizetype(tokens) * 4;
+        for (Item &it : m_allItems)
+            if (it.source.size() > chars)
+                it.source = it.source.left(chars) + QStringLiteral(" […]");
+    }
+    if (auto failed = m_store.failedItems(m_spec.judge); failed)
+        m_failedBefore = *failed;
+    else
+        return failed.error();
     for (int i = 0; i < m_allItems.size(); ++i)
         m_itemIndex.insert(m_allItems[i].id, i);
     m_human = m_project->humanScores(m_spec.aspect);
@@ -53,6 +71,13 @@ Result<void> RunContext::prepare()
         if (p->baseUrl.isEmpty() || p->model.isEmpty())
             return makeError(tr("a judge endpoint needs a base URL and a model"), {}, 0, QStringLiteral("base-url"));
     return {};
+}
+
+QVariantMap RunContext::methodSettings() const
+{
+    QVariantMap s = m_spec.settings;
+    s.remove(QString::fromLatin1(maxSourceTokensKey));
+    return s;
 }
 
 const Item *RunContext::item(const QString &id) const
@@ -111,94 +136,294 @@ void RunContext::noteTemplate(const RenderedPrompt &prompt)
 
 void RunContext::submit(JudgeRole role, const QString &phase, const QVector<JudgeRequest> &requests, Done done)
 {
+    auto responses = std::make_shared<QVector<JudgeResponse>>(requests.size());
+    stream(
+            role, phase, int(requests.size()),
+            [requests](int unit) -> Result<QVector<JudgeRequest>> { return QVector<JudgeRequest>{requests[unit]}; },
+            [responses](int unit, const QVector<JudgeResponse> &rs) { (*responses)[unit] = rs.first(); },
+            [responses, done = std::move(done)] { done(*responses); });
+}
+
+double RunContext::projectedCost(JudgeEngine *engine, const JudgeRequest &request) const
+{
+    // Worst case: the request uses its whole max_tokens of output.
+    const ProviderProfile &p = engine->profile();
+    return (double(approxTokens(request)) * p.pricePerMillionIn
+            + double(request.maxTokens) * std::max(1, request.n) * p.pricePerMillionOut)
+           / 1e6;
+}
+
+void RunContext::stream(JudgeRole role, const QString &phase, int units, UnitBuilder build, UnitAnswered answered,
+                        std::function<void()> done)
+{
     if (m_stopped)
         return;
     m_phase = phase;
-    if (requests.isEmpty()) {
-        QTimer::singleShot(0, this, [this, done] {
-            if (!m_stopped)
-                done({});
-        });
-        return;
+    const int id = m_nextStream++;
+    Stream &s = m_streams[id];
+    s.id = id;
+    s.phase = phase;
+    s.engine = engine(role);
+    s.units = std::max(0, units);
+    s.build = std::move(build);
+    s.answered = std::move(answered);
+    s.done = std::move(done);
+    // Start from the event loop: the method's caller returns first, as with any answer.
+    QTimer::singleShot(0, this, [this, id] { fill(id); });
+}
+
+Result<void> RunContext::buildWindow(Stream &s)
+{
+    const int window = std::max(32, 4 * s.engine->profile().concurrency);
+    int requests = 0;
+    double projected = 0;
+    while (s.next < s.units && requests < window) {
+        auto built = s.build(s.next);
+        if (!built)
+            return built.error();
+        Unit u;
+        u.requests = std::move(built).value();
+        u.responses.resize(u.requests.size());
+        u.remaining = int(u.requests.size());
+        if (m_spec.budget > 0) {
+            u.projected.resize(u.requests.size());
+            for (int i = 0; i < u.requests.size(); ++i)
+                if (!s.engine->isCached(u.requests[i]))
+                    projected += u.projected[i] = projectedCost(s.engine, u.requests[i]);
+        }
+        requests += int(u.requests.size());
+        s.pending.insert(s.next, std::move(u));
+        s.built.append(s.next);
+        ++s.next;
     }
     if (m_spec.budget > 0) {
-        // Worst case: every uncached request uses its whole max_tokens of output.
-        JudgeEngine *e = engine(role);
-        const ProviderProfile &p = e->profile();
-        double projected = 0;
-        for (const JudgeRequest &r : requests)
-            if (!e->isCached(r))
-                projected += (double(approxTokens(r)) * p.pricePerMillionIn
-                              + double(r.maxTokens) * std::max(1, r.n) * p.pricePerMillionOut)
-                             / 1e6;
         const double spent = progress().cost;
-        if (spent + projected > m_spec.budget) {
-            fail(tr("stopped before the budget of %1 would be passed: %2 spent, the next %3 calls (%4) could cost up "
-                    "to %5 more. Raise the budget and run the same judge again to resume; answers so far are kept.")
-                         .arg(m_spec.budget, 0, 'f', 4)
-                         .arg(spent, 0, 'f', 4)
-                         .arg(requests.size())
-                         .arg(phase)
-                         .arg(projected, 0, 'f', 4));
+        if (spent + m_reserved + projected > m_spec.budget)
+            return makeError(tr("stopped before the budget of %1 would be passed: %2 spent, the next %3 calls (%4) "
+                                "could cost up to %5 more. Raise the budget and run the same judge again to resume; "
+                                "answers so far are kept.")
+                                     .arg(m_spec.budget, 0, 'f', 4)
+                                     .arg(spent + m_reserved, 0, 'f', 4)
+                                     .arg(requests)
+                                     .arg(s.phase)
+                                     .arg(projected, 0, 'f', 4),
+                             {}, 0, QStringLiteral("budget"));
+    }
+    return {};
+}
+
+void RunContext::fill(int streamId)
+{
+    auto it = m_streams.find(streamId);
+    if (m_stopped || it == m_streams.end())
+        return;
+    Stream &s = it->second;
+    if (s.filling)
+        return; // an answer that came synchronously (a cache hit): the loop below goes on
+    s.filling = true;
+    // Twice the engine's concurrency waits in its queue, so a slot that frees is refilled at
+    // once, before this loop runs again for the answer. Until a request of the stream succeeds,
+    // only one concurrency's worth goes out, and none more while a refusal is held and answers
+    // are still coming: if every request is refused (a parameter the endpoint rejects), the run
+    // stops having sent no more than that.
+    const int concurrency = s.engine->profile().concurrency;
+    const int target = s.succeeded > 0 ? 2 * concurrency : concurrency;
+    if (s.succeeded == 0 && !s.held.isEmpty() && s.outstanding > 0) {
+        s.filling = false;
+        return;
+    }
+    int unitsThisTurn = 0;
+    while (!m_stopped && s.outstanding < target && (s.next < s.units || !s.built.isEmpty())) {
+        if (s.built.isEmpty()) {
+            if (auto r = buildWindow(s); !r) {
+                s.filling = false;
+                fail(r.errorString());
+                return;
+            }
+        }
+        const int unit = s.built.takeFirst();
+        Unit &u = s.pending[unit];
+        if (u.requests.isEmpty()) {
+            unitComplete(s, unit);
+            continue;
+        }
+        QVector<JudgeRequest> tagged = u.requests;
+        for (int i = 0; i < tagged.size(); ++i) {
+            tagged[i].tag = QStringLiteral("%1:%2:%3").arg(streamId).arg(unit).arg(i);
+            if (!u.projected.isEmpty())
+                m_reserved += u.projected[i];
+        }
+        s.outstanding += int(tagged.size());
+        m_phaseCalls[s.phase] += int(tagged.size());
+        m_total += int(tagged.size());
+        s.engine->submit(tagged); // cache hits are answered inside
+        // A resume answers whole stretches from the cache without touching the event loop:
+        // give it back now and then (cancel, progress, the GUI of a worker's owner).
+        if (++unitsThisTurn >= 256 && s.outstanding < target) {
+            s.filling = false;
+            QTimer::singleShot(0, this, [this, streamId] { fill(streamId); });
             return;
         }
     }
-    const int id = m_nextBatch++;
-    Batch b;
-    b.phase = phase;
-    b.engine = engine(role);
-    b.responses.resize(requests.size());
-    b.remaining = int(requests.size());
-    b.done = std::move(done);
-    m_batches.insert(id, b);
-    m_phaseCalls[phase] += int(requests.size());
-    m_total += int(requests.size());
-    QVector<JudgeRequest> tagged = requests;
-    for (int i = 0; i < tagged.size(); ++i)
-        tagged[i].tag = QStringLiteral("%1:%2").arg(id).arg(i);
-    b.engine->submit(tagged);
+    s.filling = false;
+    if (!m_stopped)
+        finishIfDone(s);
+}
+
+bool RunContext::itemFailure(const JudgeResponse &response)
+{
+    return response.status == JudgeStatus::Failed
+           && (response.httpStatus == 400 || response.httpStatus == 413 || response.httpStatus == 422);
+}
+
+QString RunContext::failureText(const JudgeResponse &response)
+{
+    return tr("the judge endpoint failed (%1): %2")
+            .arg(response.httpStatus ? QStringLiteral("HTTP %1").arg(response.httpStatus) : tr("no HTTP status"),
+                 response.error.isEmpty() ? tr("cancelled") : response.error);
 }
 
 void RunContext::onAnswered(JudgeEngine *engine, const JudgeResponse &response)
 {
     if (m_stopped)
         return;
-    const qsizetype colon = response.tag.indexOf(QLatin1Char(':'));
-    const int id = response.tag.left(colon).toInt();
-    const int index = response.tag.mid(colon + 1).toInt();
-    auto it = m_batches.find(id);
-    if (it == m_batches.end() || it->engine != engine || index < 0 || index >= it->responses.size())
+    const QStringList parts = response.tag.split(QLatin1Char(':'));
+    if (parts.size() != 3)
         return;
-    it->responses[index] = response;
-    --it->remaining;
+    const int streamId = parts[0].toInt(), unit = parts[1].toInt(), index = parts[2].toInt();
+    auto sit = m_streams.find(streamId);
+    if (sit == m_streams.end() || sit->second.engine != engine)
+        return;
+    Stream &s = sit->second;
+    auto uit = s.pending.find(unit);
+    if (uit == s.pending.end() || index < 0 || index >= uit->responses.size())
+        return;
+    Unit &u = *uit;
+    u.responses[index] = response;
+    --u.remaining;
+    --s.outstanding;
     ++m_done;
+    if (!u.projected.isEmpty())
+        m_reserved = std::max(0.0, m_reserved - u.projected[index]);
     if (response.status == JudgeStatus::Cached)
-        ++m_phaseHits[it->phase];
+        ++m_phaseHits[s.phase];
     else if (response.status == JudgeStatus::Ok)
-        ++m_phaseSent[it->phase];
-    if (!response.ok()) {
-        fail(tr("the judge endpoint failed (%1): %2")
-                     .arg(response.httpStatus ? QStringLiteral("HTTP %1").arg(response.httpStatus)
-                                              : tr("no HTTP status"),
-                          response.error.isEmpty() ? tr("cancelled") : response.error));
+        ++m_phaseSent[s.phase];
+    if (response.ok()) {
+        ++s.succeeded;
+    } else if (itemFailure(response)) {
+        u.refused = true;
+    } else {
+        fail(failureText(response));
         return;
     }
     emit progressed(progress());
-    if (it->remaining == 0) {
-        Batch done = *it;
-        m_batches.erase(it);
-        // Continue from the event loop: the engine may be inside submit() (cache hits).
-        QTimer::singleShot(0, this, [this, done] {
+    if (u.remaining == 0)
+        unitComplete(s, unit);
+    if (!m_stopped && !s.filling)
+        fill(streamId);
+}
+
+void RunContext::unitComplete(Stream &s, int unit)
+{
+    ++s.answeredUnits;
+    if (s.pending[unit].refused && s.succeeded == 0) {
+        // Nothing of this stream has succeeded: the refusal may be the run's (a parameter the
+        // endpoint rejects for every request). Hold the unit until that is clear.
+        s.held.append(unit);
+        const int threshold = std::min(s.units, std::max(5, s.engine->profile().concurrency));
+        if (s.held.size() >= threshold) {
+            const JudgeResponse *first = nullptr;
+            for (const JudgeResponse &r : std::as_const(s.pending[s.held.first()].responses))
+                if (itemFailure(r)) {
+                    first = &r;
+                    break;
+                }
+            fail(failureText(first ? *first : JudgeResponse()) + QLatin1Char(' ')
+                 + tr("(every one of the first %n answered requests was refused, so the run stops: check the "
+                      "model and the method's parameters)",
+                      nullptr, int(s.held.size())));
+        }
+        return;
+    }
+    const auto deliver = [this, &s](int u) {
+        const Unit done = s.pending.take(u);
+        s.answered(u, done.responses);
+    };
+    if (!s.held.isEmpty() && s.succeeded > 0)
+        for (const int h : std::exchange(s.held, {}))
             if (!m_stopped)
-                done.done(done.responses);
+                deliver(h);
+    if (!m_stopped)
+        deliver(unit);
+}
+
+void RunContext::finishIfDone(Stream &s)
+{
+    if (s.finished || s.next < s.units || !s.built.isEmpty() || s.outstanding > 0)
+        return;
+    for (const int h : std::exchange(s.held, {})) { // refused, fewer than the threshold, nothing succeeded
+        const Unit done = s.pending.take(h);
+        s.answered(h, done.responses);
+        if (m_stopped)
+            return;
+    }
+    s.finished = true;
+    const int id = s.id;
+    QTimer::singleShot(0, this, [this, id] {
+        auto it = m_streams.find(id);
+        if (it == m_streams.end() || m_stopped)
+            return;
+        std::function<void()> done = std::move(it->second.done);
+        m_streams.erase(it);
+        if (auto r = flushScores(); !r) {
+            fail(r.errorString());
+            return;
+        }
+        done();
+    });
+}
+
+void RunContext::recordScores(const QVector<CriterionScore> &rows, const QHash<QString, double> &itemScores)
+{
+    m_pendingRows += rows;
+    m_pendingItemScores.insert(itemScores);
+    if (!m_flushTimer) {
+        m_flushTimer = new QTimer(this);
+        m_flushTimer->setSingleShot(true);
+        m_flushTimer->setInterval(250);
+        connect(m_flushTimer, &QTimer::timeout, this, [this] {
+            if (auto r = flushScores(); !r)
+                fail(r.errorString());
         });
     }
+    if (!m_flushTimer->isActive())
+        m_flushTimer->start();
+}
+
+Result<void> RunContext::flushScores()
+{
+    if (m_flushTimer)
+        m_flushTimer->stop();
+    if (!m_pendingRows.isEmpty()) {
+        if (auto w = m_store.writeCriterionScores(m_spec.judge, m_pendingRows); !w)
+            return w;
+        m_pendingRows.clear();
+    }
+    if (!m_pendingItemScores.isEmpty()) {
+        if (auto w = m_project->setJudgeScores(m_spec.judge, m_spec.aspect, m_pendingItemScores); !w)
+            return w;
+        m_pendingItemScores.clear();
+    }
+    return {};
 }
 
 void RunContext::cancel()
 {
     if (m_stopped)
         return;
+    // What was scored so far is kept (its answers are in the cache either way).
+    (void)flushScores();
     m_stopped = true;
     for (auto &[key, engine] : m_engines)
         engine->cancel();

@@ -9,6 +9,7 @@
 
 #include <QHash>
 #include <QObject>
+#include <QTimer>
 
 #include <functional>
 #include <map>
@@ -33,6 +34,12 @@ public:
     ~RunContext() override;
 
     Result<void> prepare(); ///< loads the aspect, items and human scores; checks the spec
+
+    /// --set max_source_tokens=N: every method's templates see item sources cut to about N tokens
+    /// (for endpoints whose context the long ones overflow); recorded with the run's settings.
+    static constexpr const char *maxSourceTokensKey = "max_source_tokens";
+    /// The run's --set parameters that belong to the method (without the run's own, above).
+    QVariantMap methodSettings() const;
 
     Project *project() const { return m_project; }
     RubricStore &store() { return m_store; }
@@ -60,10 +67,54 @@ public:
 
     using Done = std::function<void(const QVector<JudgeResponse> &)>;
     /// Sends the requests (phase is a label for the call counts) and calls `done` once all are
-    /// answered. Nothing happens after the run failed or was cancelled. With a budget (spec.budget),
-    /// a batch whose uncached requests could take the cost of this attempt past it is not sent: the
-    /// run fails with a message saying so and stays resumable (answers so far are kept).
+    /// answered, with the responses in request order: a barrier, for steps that need every answer
+    /// of the step (HypoEval's update rounds). The requests stream like stream()'s units of one
+    /// request each; a response the endpoint refused for its own sake (see itemFailure()) comes in
+    /// `responses` with its error, for the method to record.
     void submit(JudgeRole role, const QString &phase, const QVector<JudgeRequest> &requests, Done done);
+
+    /// Builds the requests of unit `unit` (0 … units-1): the answers that are used together, such as
+    /// one item's samples or its hypotheses. Called when the stream has room for it.
+    using UnitBuilder = std::function<Result<QVector<JudgeRequest>>(int unit)>;
+    /// A unit's answers, in the order of its requests, as soon as the last of them arrived (each is
+    /// committed to the judge cache before it comes here).
+    using UnitAnswered = std::function<void(int unit, const QVector<JudgeResponse> &responses)>;
+    /// Streams `units` independent units to the role's engine: the engine's queue is kept filled
+    /// (about twice its concurrency in requests) so every slot is busy while units remain, and each
+    /// unit is handed to `answered` as soon as its answers are in; `done` follows the last one (from
+    /// the event loop, after the scores recorded so far are written). No barrier between units.
+    ///
+    /// Failures: an error that belongs to one unit (the endpoint refused that request: HTTP 400, 413
+    /// or 422, e.g. a context length or a content filter) reaches `answered` with the response's
+    /// error, and the stream goes on; an error of the run (authentication, unknown model or path,
+    /// the endpoint unreachable after retries, rate limits after retries) fails the run at once. As
+    /// long as no request of the stream succeeded, refused units are held back: when the first
+    /// min(units, max(5, concurrency)) answered units were all refused, the refusal is the run's
+    /// (a setting the endpoint rejects) and fails it, and nothing of them is recorded.
+    ///
+    /// Budget (spec.budget): units are built a window ahead (max(32, 4 × concurrency) requests);
+    /// a window whose uncached requests could take the attempt's cost past the budget, counting what
+    /// is still in flight, is not sent: the run fails resumable with a message saying so.
+    void stream(JudgeRole role, const QString &phase, int units, UnitBuilder build, UnitAnswered answered,
+                std::function<void()> done);
+
+    /// True when a failed response is the endpoint refusing that one request (the run can go on),
+    /// false when the failure belongs to the run (it must stop).
+    static bool itemFailure(const JudgeResponse &response);
+    /// "HTTP 400: …" — the reason a failed response gives, for the item's record.
+    static QString failureText(const JudgeResponse &response);
+
+    /// Items that a previous attempt of this judge recorded as refused by the endpoint (criterion
+    /// scores with status "failed"), with the endpoint's message. A run skips them unless
+    /// spec.retryFailed is set.
+    const QHash<QString, QString> &failedBefore() const { return m_failedBefore; }
+
+    /// Scores to store: written together by time (every 250 ms, and before a stream's `done`,
+    /// a failure or a cancel), so the store never holds back the stream. The judge cache already
+    /// holds every answer they come from.
+    void recordScores(const QVector<CriterionScore> &rows, const QHash<QString, double> &itemScores);
+    Result<void> flushScores();
+
     void cancel();
     bool stopped() const { return m_stopped; }
     void fail(const QString &message);
@@ -88,15 +139,39 @@ signals:
     void failed(const QString &message);
 
 private:
-    struct Batch
+    struct Unit
     {
+        QVector<JudgeRequest> requests;
+        QVector<JudgeResponse> responses;
+        QVector<double> projected; ///< worst-case cost of each uncached request (budget)
+        int remaining = 0;
+        bool refused = false;
+    };
+    struct Stream
+    {
+        int id = 0;
         QString phase;
         JudgeEngine *engine = nullptr;
-        QVector<JudgeResponse> responses;
-        int remaining = 0;
-        Done done;
+        int units = 0;
+        int next = 0;             ///< next unit to build
+        QVector<int> built;       ///< built, checked against the budget, not yet submitted
+        QHash<int, Unit> pending; ///< built units (submitted or waiting in `built`)
+        QVector<int> held;        ///< refused units held back while nothing succeeded
+        int outstanding = 0;      ///< requests submitted and not answered
+        int succeeded = 0;        ///< requests answered (or cached) without error
+        int answeredUnits = 0;
+        UnitBuilder build;
+        UnitAnswered answered;
+        std::function<void()> done;
+        bool filling = false;
+        bool finished = false;
     };
+    void fill(int streamId);
+    Result<void> buildWindow(Stream &s);
     void onAnswered(JudgeEngine *engine, const JudgeResponse &response);
+    void unitComplete(Stream &s, int unit);
+    void finishIfDone(Stream &s);
+    double projectedCost(JudgeEngine *engine, const JudgeRequest &request) const;
     QString profileKey(const ProviderProfile &p) const;
 
     Project *m_project;
@@ -110,8 +185,13 @@ private:
     QVector<Item> m_allItems;
     QHash<QString, double> m_human;
     std::map<QString, std::unique_ptr<JudgeEngine>> m_engines;
-    QHash<int, Batch> m_batches;
-    int m_nextBatch = 1;
+    std::map<int, Stream> m_streams;
+    int m_nextStream = 1;
+    double m_reserved = 0; ///< worst-case cost of the requests in flight (budget)
+    QHash<QString, QString> m_failedBefore;
+    QVector<CriterionScore> m_pendingRows;
+    QHash<QString, double> m_pendingItemScores;
+    QTimer *m_flushTimer = nullptr;
     bool m_stopped = false;
     QVariantMap m_templates;
     QHash<QString, int> m_phaseCalls, m_phaseHits, m_phaseSent;

@@ -29,6 +29,9 @@ struct RunSpec
     QString literatureDir;                 ///< HypoEval: folder of papers (*.txt, *.md) and summaries (*.summary.*)
     QVariantMap settings;                  ///< --set KEY=VALUE pairs (method parameters)
     double budget = 0;                     ///< cost cap of this attempt in the profiles' currency; 0 = none
+    /// Ask again the items an earlier attempt recorded as refused by the endpoint (otherwise they
+    /// are skipped and counted as failed). Not stored: it is about one attempt.
+    bool retryFailed = false;
 };
 
 /// What a run will cost before it starts: calls that are not in the cache yet, approximate

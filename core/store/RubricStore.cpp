@@ -238,6 +238,25 @@ QVector<CriterionScore> RubricStore::sampleScores(const QString &judge) const
     return out;
 }
 
+Result<QHash<QString, QString>> RubricStore::failedItems(const QString &judge) const
+{
+    QHash<QString, QString> out;
+    QSqlQuery q(m_project->database());
+    q.setForwardOnly(true);
+    if (auto r
+        = sql::exec(q,
+                    QStringLiteral("SELECT i.ext_id, s.raw FROM criterion_scores s JOIN runs r ON r.id = s.run_id "
+                                   "JOIN items i ON i.id = s.item_id WHERE r.name = ? AND s.parse_status = "
+                                   "'failed' ORDER BY i.position, s.criterion_key, s.sample"),
+                    {judge});
+        !r)
+        return r.error();
+    while (q.next())
+        if (!out.contains(q.value(0).toString()))
+            out.insert(q.value(0).toString(), q.value(1).toString());
+    return out;
+}
+
 QVector<ItemCriterionScores> RubricStore::criterionScores(const QString &judge) const
 {
     QVector<ItemCriterionScores> out;

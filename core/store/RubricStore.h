@@ -77,6 +77,9 @@ public:
     QVector<CriterionScore> sampleScores(const QString &judge) const;
     /// One row per (item, criterion) with its samples and mean.
     QVector<ItemCriterionScores> criterionScores(const QString &judge) const;
+    /// Items with a call the endpoint refused (criterion scores with status "failed"), each with
+    /// the recorded reason (the first of the item's refused calls).
+    Result<QHash<QString, QString>> failedItems(const QString &judge) const;
     /// Inserts or replaces rows (one transaction for the batch). Unknown item ids fail the batch.
     Result<void> writeCriterionScores(const QString &judge, const QVector<CriterionScore> &rows);
     /// Removes every criterion score of the judge (e.g. before a re-score with a new rubric).

@@ -122,4 +122,27 @@ QString CriterionDetail::html(const Criterion &c)
     return html;
 }
 
+QString CriterionDetail::runHtml(const QVariantMap &runConfig)
+{
+    const auto esc = [](const QString &t) { return t.toHtmlEscaped(); };
+    const QVariantMap result = runConfig.value(QStringLiteral("result")).toMap();
+    QString html;
+    if (const QString scoring = result.value(QStringLiteral("scoring")).toString(); !scoring.isEmpty())
+        html += QStringLiteral("<p><b>%1</b> %2<br><small>%3</small></p>")
+                        .arg(tr("Scoring:"), esc(scoring),
+                             esc(result.value(QStringLiteral("scoring_reason")).toString()));
+    const QVariantMap refused = runConfig.value(QStringLiteral("failed_items")).toMap();
+    if (!refused.isEmpty()) {
+        QStringList lines;
+        for (auto it = refused.begin(); it != refused.end(); ++it)
+            lines << QStringLiteral("%1: %2").arg(esc(it.key()), esc(it.value().toString()));
+        html += QStringLiteral("<p><b>%1</b><br>%2<br><small>%3</small></p>")
+                        .arg(tr("Refused by the endpoint (%n item(s)):", nullptr, int(refused.size())),
+                             lines.join(QStringLiteral("<br>")),
+                             esc(tr("Skipped when the judge runs again; 'rubric run … --retry-failed' asks them "
+                                    "again (e.g. with --set max_source_tokens=N).")));
+    }
+    return html;
+}
+
 } // namespace rubric

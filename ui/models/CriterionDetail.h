@@ -18,6 +18,9 @@ class CriterionDetail
     Q_DECLARE_TR_FUNCTIONS(CriterionDetail)
 public:
     static QString html(const Criterion &c);
+    /// The judge's last run as its stored configuration tells (runs.config): how the scores were
+    /// made (G-Eval: logprobs or samples, and why) and the items the endpoint refused.
+    static QString runHtml(const QVariantMap &runConfig);
     /// A number with three decimals; empty for null, NaN or non-numbers.
     static QString number(const QVariant &v);
 };

@@ -542,7 +542,10 @@ void RubricPane::updateDetail()
     }
     if (m_editor->toPlainText() != c->text)
         m_editor->setPlainText(c->text);
-    m_detail->setHtml(CriterionDetail::html(*c));
+    QString html = CriterionDetail::html(*c);
+    if (c->kind == CriterionKind::Aspect && m_project)
+        html += CriterionDetail::runHtml(RubricStore(m_project).runConfig(m_judgeName));
+    m_detail->setHtml(html);
 }
 
 void RubricPane::addCriterion(bool asChild)

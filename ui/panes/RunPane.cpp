@@ -530,12 +530,21 @@ void RunPane::onFinished(const QString &judge, bool ok, const QString &error, co
     }
     if (ok) {
         const QVariantMap result = summary.value(QStringLiteral("result")).toMap();
-        showInfo(tr("Run '%1' done: %2 items scored, %3 without a score; %4 calls sent, %5 from the cache.")
-                         .arg(judge)
-                         .arg(result.value(QStringLiteral("scored")).toInt())
-                         .arg(result.value(QStringLiteral("missing")).toInt())
-                         .arg(summary.value(QStringLiteral("sent")).toInt())
-                         .arg(summary.value(QStringLiteral("cache_hits")).toInt()));
+        QString text = tr("Run '%1' done: %2 items scored, %3 without a score; %4 calls sent, %5 from the cache.")
+                               .arg(judge)
+                               .arg(result.value(QStringLiteral("scored")).toInt())
+                               .arg(result.value(QStringLiteral("missing")).toInt())
+                               .arg(summary.value(QStringLiteral("sent")).toInt())
+                               .arg(summary.value(QStringLiteral("cache_hits")).toInt());
+        if (const int refused = result.value(QStringLiteral("failed")).toInt(); refused > 0)
+            text += QLatin1Char(' ')
+                    + tr("%n item(s) refused by the endpoint (see Issues; 'rubric run … --retry-failed' asks them "
+                         "again).",
+                         nullptr, refused);
+        if (const QString scoring = result.value(QStringLiteral("scoring")).toString(); !scoring.isEmpty())
+            text += QLatin1Char(' ')
+                    + tr("Scoring: %1 (%2).").arg(scoring, result.value(QStringLiteral("scoring_reason")).toString());
+        showInfo(text);
     } else {
         showError(tr("Run '%1' stopped: %2. It is saved; select it and press Resume to continue.").arg(judge, error));
     }

@@ -288,6 +288,12 @@ void ProfileEditor::onConnectionTested(const ConnectionTestResult &r)
                            .arg(r.tokensIn)
                            .arg(r.tokensOut)
                            .arg(r.logprobs ? tr("yes") : tr("no"));
+    if (r.choicesAsked > 1)
+        text += r.choicesReturned >= r.choicesAsked
+                        ? tr(" · n: honoured")
+                        : tr(" · n: ignored (%1 of %2 choices; G-Eval asks its samples one at a time)")
+                                  .arg(r.choicesReturned)
+                                  .arg(r.choicesAsked);
     if (r.retries)
         text += tr(" · %n retry(s)", nullptr, r.retries);
     m_connectionResult->setText(text);

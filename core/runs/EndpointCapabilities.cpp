@@ -1,0 +1,38 @@
+#include "runs/EndpointCapabilities.h"
+
+#include "store/Project.h"
+
+namespace rubric::endpoint {
+namespace {
+
+QString key(const ProviderProfile &profile, const char *what)
+{
+    QString base = profile.baseUrl.trimmed();
+    while (base.endsWith(QLatin1Char('/')))
+        base.chop(1);
+    return QStringLiteral("endpoint:%1|%2:%3").arg(base, profile.model, QString::fromLatin1(what));
+}
+
+} // namespace
+
+bool ignoresN(const Project &project, const ProviderProfile &profile)
+{
+    return project.meta(key(profile, "ignores_n")) == QLatin1String("1");
+}
+
+Result<void> noteIgnoresN(Project &project, const ProviderProfile &profile)
+{
+    return project.setMeta(key(profile, "ignores_n"), QStringLiteral("1"));
+}
+
+bool lacksLogprobs(const Project &project, const ProviderProfile &profile)
+{
+    return project.meta(key(profile, "no_logprobs")) == QLatin1String("1");
+}
+
+Result<void> noteLacksLogprobs(Project &project, const ProviderProfile &profile)
+{
+    return project.setMeta(key(profile, "no_logprobs"), QStringLiteral("1"));
+}
+
+} // namespace rubric::endpoint
