@@ -923,6 +923,38 @@
         <source>the definitions of %1 aspects</source>
         <translation>die Definitionen von %1 Aspekten</translation>
     </message>
+    <message>
+        <source>Scale</source>
+        <translation>Skala</translation>
+    </message>
+    <message>
+        <source>from the data</source>
+        <translation>aus den Daten</translation>
+    </message>
+    <message>
+        <source>Checked: the smallest and largest score in the file, widened to 0–1, 1–3, 1–5 or 1–10 when one holds them (an aspect already in the project keeps its scale). Unchecked: Min and Max; a score outside them refuses the import.</source>
+        <translation>Angehakt: die kleinste und größte Bewertung in der Datei, erweitert auf 0–1, 1–3, 1–5 oder 1–10, wenn eine davon sie umfasst (ein Aspekt, der schon im Projekt ist, behält seine Skala). Nicht angehakt: Min und Max; eine Bewertung außerhalb lehnt den Import ab.</translation>
+    </message>
+    <message>
+        <source>The import would be refused: %1</source>
+        <translation>Der Import würde abgelehnt: %1</translation>
+    </message>
+    <message>
+        <source>%1 %2 (inferred from the data)</source>
+        <translation>%1 %2 (aus den Daten abgeleitet)</translation>
+    </message>
+    <message>
+        <source>%1 %2 (as in the project)</source>
+        <translation>%1 %2 (wie im Projekt)</translation>
+    </message>
+    <message>
+        <source>%1 %2 (as set)</source>
+        <translation>%1 %2 (wie eingestellt)</translation>
+    </message>
+    <message>
+        <source>Scales: %1</source>
+        <translation>Skalen: %1</translation>
+    </message>
 </context>
 <context>
     <name>rubric::IssuesModel</name>
@@ -1206,6 +1238,10 @@
     <message>
         <source>Saved the rubric to %1.</source>
         <translation>Rubrik nach %1 gespeichert.</translation>
+    </message>
+    <message>
+        <source>Scales inferred from the data: %1.</source>
+        <translation>Aus den Daten abgeleitete Skalen: %1.</translation>
     </message>
 </context>
 <context>

@@ -357,7 +357,16 @@ void MainWindow::onImport()
     if (dialog.exec() != QDialog::Accepted)
         return;
     const ImportSummary s = dialog.summary();
-    m_messages->showMessage(tr("Imported %1 items with %2 human scores.").arg(s.items).arg(s.annotations));
+    QStringList inferred;
+    for (const AspectScale &a : std::as_const(s.scales))
+        if (a.origin == ScaleOrigin::Inferred)
+            inferred << a.aspect + QLatin1Char(' ') + Importer::scaleText(a.min, a.max);
+    const QString imported = tr("Imported %1 items with %2 human scores.").arg(s.items).arg(s.annotations);
+    m_messages->showMessage(
+            inferred.isEmpty()
+                    ? imported
+                    : imported + QLatin1Char(' ')
+                              + tr("Scales inferred from the data: %1.").arg(inferred.join(QStringLiteral(", "))));
     showPane(QStringLiteral("dataset"));
 }
 
