@@ -788,6 +788,18 @@
         <source>Judge − human</source>
         <translation>Bewerter − Mensch</translation>
     </message>
+    <message>
+        <source>Item %1</source>
+        <translation>Element %1</translation>
+    </message>
+    <message>
+        <source>Group: %1</source>
+        <translation>Gruppe: %1</translation>
+    </message>
+    <message>
+        <source>System: %1</source>
+        <translation>System: %1</translation>
+    </message>
 </context>
 <context>
     <name>rubric::ImportDialog</name>
