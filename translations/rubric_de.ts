@@ -181,6 +181,10 @@
         <source>Milliseconds to wait before --screenshot or --export-chart.</source>
         <translation>Millisekunden Wartezeit vor --screenshot oder --export-chart.</translation>
     </message>
+    <message>
+        <source>Open your copy of the example project (%1), made from the built template the first time and never replaced. The first start without a PROJECT does the same.</source>
+        <translation>Ihre Kopie des Beispielprojekts öffnen (%1); sie wird beim ersten Mal aus der gebauten Vorlage angelegt und nie ersetzt. Der erste Start ohne PROJEKT tut dasselbe.</translation>
+    </message>
 </context>
 <context>
     <name>rubric::AgreementLabel</name>
@@ -1250,6 +1254,10 @@
     <message>
         <source>Saved the rubric to %1.</source>
         <translation>Rubrik nach %1 gespeichert.</translation>
+    </message>
+    <message>
+        <source>Could not open the example project: %1</source>
+        <translation>Das Beispielprojekt konnte nicht geöffnet werden: %1</translation>
     </message>
     <message>
         <source>Scales inferred from the data: %1.</source>

@@ -15,6 +15,7 @@
 #include "panes/RubricPane.h"
 #include "panes/RunPane.h"
 #include "rubric/RubricExport.h"
+#include "store/ExampleProject.h"
 #include "store/Project.h"
 #include "store/RubricStore.h"
 #include "util/Json.h"
@@ -283,6 +284,16 @@ bool MainWindow::openProject(const QString &path)
     }
     setProject(std::move(p).value());
     return true;
+}
+
+bool MainWindow::openExample(const QString &templ, const QString &copy)
+{
+    auto made = ExampleProject::ensureCopy(templ, copy);
+    if (!made) {
+        m_messages->showError(tr("Could not open the example project: %1").arg(made.errorString()));
+        return false;
+    }
+    return openProject(*made);
 }
 
 bool MainWindow::newProject(const QString &path)
