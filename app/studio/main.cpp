@@ -86,7 +86,7 @@ int main(int argc, char **argv)
     if (!parser.positionalArguments().isEmpty())
         window.openProject(parser.positionalArguments().constFirst());
     else if (parser.isSet(exampleOption) || firstStart)
-        window.openExample(rubric::ExampleProject::templatePath(), rubric::ExampleProject::copyPath());
+        window.openExample(rubric::ExampleProject::sourcePath(), rubric::ExampleProject::copyPath());
     if (parser.isSet(judgeOption) && !window.showJudge(parser.value(judgeOption))) {
         std::fprintf(stderr, "%s\n",
                      qPrintable(QApplication::translate("main", "No judge named %1 in this project")

@@ -25,6 +25,17 @@ QString ExampleProject::templatePath()
             .absoluteFilePath(QStringLiteral("../example/summeval.template.rubric"));
 }
 
+QString ExampleProject::legacyPath()
+{
+    return QDir(QCoreApplication::applicationDirPath()).absoluteFilePath(QStringLiteral("../example/summeval.rubric"));
+}
+
+QString ExampleProject::sourcePath()
+{
+    const QString legacy = legacyPath();
+    return QFileInfo::exists(legacy) ? legacy : templatePath();
+}
+
 QString ExampleProject::copyPath()
 {
     return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)

@@ -17,6 +17,12 @@ public:
     /// The template the build makes: `example/summeval.template.rubric` beside the folder of the
     /// running executable (build/bin/../example/), or $RUBRIC_EXAMPLE_TEMPLATE when set.
     static QString templatePath();
+    /// Where builds before the template put the example (build/example/summeval.rubric), which
+    /// users annotated in place: when it exists, the copy is made from it instead of the template,
+    /// so that those scores carry over. The build no longer writes there.
+    static QString legacyPath();
+    /// What a new copy is made from: legacyPath() when that file exists, else templatePath().
+    static QString sourcePath();
     /// The user's copy: <AppDataLocation>/examples/summeval.rubric (on Linux
     /// ~/.local/share/RubricStudio/Rubric Studio/examples/summeval.rubric for the studio).
     static QString copyPath();

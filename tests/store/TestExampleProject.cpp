@@ -35,6 +35,7 @@ private slots:
     void madeOnceFromTheTemplate();
     void existingCopyIsNeverReplaced();
     void missingTemplateMakesNoCopy();
+    void legacyExampleIsCarriedOver();
 };
 
 void TestExampleProject::copyIsInTheDataLocation()
@@ -95,6 +96,24 @@ void TestExampleProject::missingTemplateMakesNoCopy()
     QVERIFY(r.error().message.contains(QLatin1String("example_project")));
     QCOMPARE(r.error().file, dir.filePath(QStringLiteral("none.rubric")));
     QVERIFY(!QFileInfo::exists(copy));
+}
+
+void TestExampleProject::legacyExampleIsCarriedOver()
+{
+    // Builds before the template wrote build/example/summeval.rubric and users annotated it in
+    // place: the copy is made from that file while it exists.
+    const QString legacy = ExampleProject::legacyPath();
+    QVERIFY(legacy.endsWith(QLatin1String("example/summeval.rubric")));
+    QVERIFY2(!QFileInfo::exists(legacy), qPrintable(legacy));
+    QCOMPARE(ExampleProject::sourcePath(), ExampleProject::templatePath());
+    QVERIFY(QDir().mkpath(QFileInfo(legacy).absolutePath()));
+    QVERIFY(write(legacy, "annotated in place"));
+    QCOMPARE(ExampleProject::sourcePath(), legacy);
+    QTemporaryDir dir;
+    const QString copy = dir.filePath(QStringLiteral("c.rubric"));
+    QVERIFY(ExampleProject::ensureCopy(ExampleProject::sourcePath(), copy).ok());
+    QCOMPARE(contents(copy), QByteArray("annotated in place"));
+    QVERIFY(QFile::remove(legacy));
 }
 
 QTEST_GUILESS_MAIN(TestExampleProject)
