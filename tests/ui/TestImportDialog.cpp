@@ -200,6 +200,10 @@ void TestImportDialog::scalesInferredInThePreview()
     QCOMPARE(hi->value(), 1.0);
     QVERIFY(!lo->isEnabled());
     QVERIFY(dialog.spec().mapping.scales.isEmpty());
+    if (const QString dir = qEnvironmentVariable("RUBRIC_SCREENSHOT_DIR"); !dir.isEmpty()) {
+        dialog.resize(1000, 720);
+        QVERIFY(dialog.grab().save(dir + QStringLiteral("/import.png")));
+    }
 
     // Unchecked: Min and Max count, and 1-5 does not hold 0.67 on line 2.
     auto *table = dialog.findChild<QTableWidget *>(QStringLiteral("humanTable"));
