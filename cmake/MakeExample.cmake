@@ -1,6 +1,8 @@
-# Builds the example project from the shipped SummEval file with the rubric CLI.
+# Builds the example project template from the shipped SummEval file with the rubric CLI.
 # Usage: cmake -DRUBRIC=... -DDATA=... -DOUT=... -P MakeExample.cmake
 # Writes to a temporary file first so a failed step never leaves a half-built project behind.
+# OUT is the template only (replaced on every run); users work in their own copy of it
+# (core/store/ExampleProject), which no build touches.
 set(tmp "${OUT}.tmp")
 file(REMOVE "${tmp}" "${tmp}-wal" "${tmp}-shm")
 get_filename_component(dir "${OUT}" DIRECTORY)

@@ -15,8 +15,8 @@ work=$(mktemp -d)
 servers=()
 cleanup() { for pid in "${servers[@]}"; do kill "$pid" 2>/dev/null; done; rm -rf "$work"; }
 trap cleanup EXIT
-# Keep the studio's settings (annotator, window layout) out of the user's own.
-export XDG_CONFIG_HOME=$work/config
+# Keep the studio's settings (annotator, window layout) and data out of the user's own.
+export XDG_CONFIG_HOME=$work/config XDG_DATA_HOME=$work/data
 
 # start_server PROJECT LOG [fake-llm-server options]: prints the server's base URL.
 start_server() {
@@ -32,7 +32,7 @@ start_server() {
 }
 
 project=$work/example.rubric
-cp "$build/example/summeval.rubric" "$project"
+cp "$build/example/summeval.template.rubric" "$project"
 start_server "$project" "$work/server.log" >"$work/url"
 url=$(cat "$work/url")
 
@@ -56,13 +56,13 @@ LANGUAGE=de LC_ALL=C.UTF-8 LANG=de_DE.UTF-8 shot dataset dataset-de.png
 # The Judge & Run pane during a G-Eval run (a third of the estimated calls answered), on a fresh
 # copy of the example against a fake endpoint that answers after 40 ms.
 running=$work/running.rubric
-cp "$build/example/summeval.rubric" "$running"
+cp "$build/example/summeval.template.rubric" "$running"
 start_server "$running" "$work/slow-server.log" --latency-ms 40 >"$work/slow-url"
 xvfb-run -a -s "-screen 0 ${size}x24" "$build/bin/run-pane-shot" "$running" "$(cat "$work/slow-url")" \
     "$out/run-running.png" --at running --size "$size" 2>>"$work/studio.log" \
     && echo "$out/run-running.png" || { echo "no screenshot of a running run:" >&2; tail -3 "$work/studio.log" >&2; }
 # The pane before a cold HypoEval run: the estimate is a range, phase by phase.
-cp "$build/example/summeval.rubric" "$work/estimate.rubric"
+cp "$build/example/summeval.template.rubric" "$work/estimate.rubric"
 xvfb-run -a -s "-screen 0 ${size}x24" "$build/bin/run-pane-shot" "$work/estimate.rubric" "$(cat "$work/slow-url")" \
     "$out/run-hypoeval.png" --method hypoeval --judge hypoeval-local --at idle --size "$size" 2>>"$work/studio.log" \
     && echo "$out/run-hypoeval.png" || { echo "no screenshot of a HypoEval estimate:" >&2; tail -3 "$work/studio.log" >&2; }

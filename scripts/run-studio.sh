@@ -6,4 +6,5 @@ if [ "$(id -u)" -eq 0 ]; then bash scripts/install-deps.sh; else bash scripts/in
 build=${RUBRIC_BUILD_DIR:-build}
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
 cmake --build "$build" --parallel "$(nproc)" --target rubric-studio example_project
-exec "$build/bin/rubric-studio" "$build/example/summeval.rubric" "$@"
+# Opens your own copy of the example (made once from the template the build refreshes; never replaced).
+exec "$build/bin/rubric-studio" --example "$@"

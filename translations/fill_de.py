@@ -559,6 +559,22 @@ DE = {
     'your summary, %1': 'Ihre Zusammenfassung, %1',
     'summarised by the generator from %1': 'vom Generator zusammengefasst aus %1',
     'Parameters': 'Parameter',
+    # issue 17: the example copy, inferred scales, heatmap row labels
+    'Open your copy of the example project (%1), made from the built template the first time and never replaced. The first start without a PROJECT does the same.':
+        'Ihre Kopie des Beispielprojekts öffnen (%1); sie wird beim ersten Mal aus der gebauten Vorlage angelegt und nie ersetzt. Der erste Start ohne PROJEKT tut dasselbe.',
+    'Could not open the example project: %1': 'Das Beispielprojekt konnte nicht geöffnet werden: %1',
+    'Scales inferred from the data: %1.': 'Aus den Daten abgeleitete Skalen: %1.',
+    'Scale': 'Skala',
+    'from the data': 'aus den Daten',
+    'Checked: the smallest and largest score in the file, widened to 0–1, 1–3, 1–5 or 1–10 when one holds them (an aspect already in the project keeps its scale). Unchecked: Min and Max; a score outside them refuses the import.':
+        'Angehakt: die kleinste und größte Bewertung in der Datei, erweitert auf 0–1, 1–3, 1–5 oder 1–10, wenn eine davon sie umfasst (ein Aspekt, der schon im Projekt ist, behält seine Skala). Nicht angehakt: Min und Max; eine Bewertung außerhalb lehnt den Import ab.',
+    'The import would be refused: %1': 'Der Import würde abgelehnt: %1',
+    '%1 %2 (inferred from the data)': '%1 %2 (aus den Daten abgeleitet)',
+    '%1 %2 (as in the project)': '%1 %2 (wie im Projekt)',
+    '%1 %2 (as set)': '%1 %2 (wie eingestellt)',
+    'Scales: %1': 'Skalen: %1',
+    'Group: %1': 'Gruppe: %1',
+    'System: %1': 'System: %1',
 }
 
 path = sys.argv[1] if len(sys.argv) > 1 else 'translations/rubric_de.ts'

@@ -181,6 +181,10 @@
         <source>Milliseconds to wait before --screenshot or --export-chart.</source>
         <translation>Millisekunden Wartezeit vor --screenshot oder --export-chart.</translation>
     </message>
+    <message>
+        <source>Open your copy of the example project (%1), made from the built template the first time and never replaced. The first start without a PROJECT does the same.</source>
+        <translation>Ihre Kopie des Beispielprojekts öffnen (%1); sie wird beim ersten Mal aus der gebauten Vorlage angelegt und nie ersetzt. Der erste Start ohne PROJEKT tut dasselbe.</translation>
+    </message>
 </context>
 <context>
     <name>rubric::AgreementLabel</name>
@@ -788,6 +792,18 @@
         <source>Judge − human</source>
         <translation>Bewerter − Mensch</translation>
     </message>
+    <message>
+        <source>Item %1</source>
+        <translation>Element %1</translation>
+    </message>
+    <message>
+        <source>Group: %1</source>
+        <translation>Gruppe: %1</translation>
+    </message>
+    <message>
+        <source>System: %1</source>
+        <translation>System: %1</translation>
+    </message>
 </context>
 <context>
     <name>rubric::ImportDialog</name>
@@ -922,6 +938,38 @@
     <message>
         <source>the definitions of %1 aspects</source>
         <translation>die Definitionen von %1 Aspekten</translation>
+    </message>
+    <message>
+        <source>Scale</source>
+        <translation>Skala</translation>
+    </message>
+    <message>
+        <source>from the data</source>
+        <translation>aus den Daten</translation>
+    </message>
+    <message>
+        <source>Checked: the smallest and largest score in the file, widened to 0–1, 1–3, 1–5 or 1–10 when one holds them (an aspect already in the project keeps its scale). Unchecked: Min and Max; a score outside them refuses the import.</source>
+        <translation>Angehakt: die kleinste und größte Bewertung in der Datei, erweitert auf 0–1, 1–3, 1–5 oder 1–10, wenn eine davon sie umfasst (ein Aspekt, der schon im Projekt ist, behält seine Skala). Nicht angehakt: Min und Max; eine Bewertung außerhalb lehnt den Import ab.</translation>
+    </message>
+    <message>
+        <source>The import would be refused: %1</source>
+        <translation>Der Import würde abgelehnt: %1</translation>
+    </message>
+    <message>
+        <source>%1 %2 (inferred from the data)</source>
+        <translation>%1 %2 (aus den Daten abgeleitet)</translation>
+    </message>
+    <message>
+        <source>%1 %2 (as in the project)</source>
+        <translation>%1 %2 (wie im Projekt)</translation>
+    </message>
+    <message>
+        <source>%1 %2 (as set)</source>
+        <translation>%1 %2 (wie eingestellt)</translation>
+    </message>
+    <message>
+        <source>Scales: %1</source>
+        <translation>Skalen: %1</translation>
     </message>
 </context>
 <context>
@@ -1206,6 +1254,14 @@
     <message>
         <source>Saved the rubric to %1.</source>
         <translation>Rubrik nach %1 gespeichert.</translation>
+    </message>
+    <message>
+        <source>Could not open the example project: %1</source>
+        <translation>Das Beispielprojekt konnte nicht geöffnet werden: %1</translation>
+    </message>
+    <message>
+        <source>Scales inferred from the data: %1.</source>
+        <translation>Aus den Daten abgeleitete Skalen: %1.</translation>
     </message>
 </context>
 <context>

@@ -15,6 +15,7 @@
 #include "panes/RubricPane.h"
 #include "panes/RunPane.h"
 #include "rubric/RubricExport.h"
+#include "store/ExampleProject.h"
 #include "store/Project.h"
 #include "store/RubricStore.h"
 #include "util/Json.h"
@@ -285,6 +286,16 @@ bool MainWindow::openProject(const QString &path)
     return true;
 }
 
+bool MainWindow::openExample(const QString &templ, const QString &copy)
+{
+    auto made = ExampleProject::ensureCopy(templ, copy);
+    if (!made) {
+        m_messages->showError(tr("Could not open the example project: %1").arg(made.errorString()));
+        return false;
+    }
+    return openProject(*made);
+}
+
 bool MainWindow::newProject(const QString &path)
 {
     if (QFileInfo::exists(path)) {
@@ -357,7 +368,16 @@ void MainWindow::onImport()
     if (dialog.exec() != QDialog::Accepted)
         return;
     const ImportSummary s = dialog.summary();
-    m_messages->showMessage(tr("Imported %1 items with %2 human scores.").arg(s.items).arg(s.annotations));
+    QStringList inferred;
+    for (const AspectScale &a : std::as_const(s.scales))
+        if (a.origin == ScaleOrigin::Inferred)
+            inferred << a.aspect + QLatin1Char(' ') + Importer::scaleText(a.min, a.max);
+    const QString imported = tr("Imported %1 items with %2 human scores.").arg(s.items).arg(s.annotations);
+    m_messages->showMessage(
+            inferred.isEmpty()
+                    ? imported
+                    : imported + QLatin1Char(' ')
+                              + tr("Scales inferred from the data: %1.").arg(inferred.join(QStringLiteral(", "))));
     showPane(QStringLiteral("dataset"));
 }
 

@@ -49,6 +49,9 @@ public:
 
     /// Opens a project file (OpenExisting); shows the error inline and returns false on failure.
     bool openProject(const QString &path);
+    /// Opens the user's copy of the example project (`copy`), making it from `templ` first when
+    /// it does not exist yet; an existing copy is never replaced. Errors show inline.
+    bool openExample(const QString &templ, const QString &copy);
     /// Creates a new, empty project file (an existing file is refused) and opens it.
     bool newProject(const QString &path);
     Project *project() const { return m_project.get(); }

@@ -24,6 +24,19 @@ std::optional<std::pair<double, double>> parseScale(const QString &text)
     return std::make_pair(lo, hi);
 }
 
+QString originName(ScaleOrigin origin)
+{
+    switch (origin) {
+    case ScaleOrigin::Given:
+        return QStringLiteral("given");
+    case ScaleOrigin::Project:
+        return QStringLiteral("project");
+    case ScaleOrigin::Inferred:
+        return QStringLiteral("inferred");
+    }
+    return {};
+}
+
 int run(const QStringList &args, Io &io)
 {
     QCommandLineParser parser;
@@ -49,7 +62,10 @@ int run(const QStringList &args, Io &io)
                       QStringLiteral("NAME=FIELD")});
     parser.addOption({QStringLiteral("human"), QStringLiteral("Human scores of ASPECT from FIELD (repeatable)."),
                       QStringLiteral("ASPECT=FIELD")});
-    parser.addOption({QStringLiteral("scale"), QStringLiteral("Scale of ASPECT (repeatable; default 1:5)."),
+    parser.addOption({QStringLiteral("scale"),
+                      QStringLiteral("Scale of ASPECT (repeatable). Without it an aspect new to the project takes "
+                                     "its scale from the data: the smallest and largest score, widened to 0:1, 1:3, "
+                                     "1:5 or 1:10 when one holds them."),
                       QStringLiteral("ASPECT=MIN:MAX")});
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print the summary as JSON.")});
     if (auto rc = parse(parser, QStringLiteral("import"), args, io))
@@ -142,9 +158,16 @@ int run(const QStringList &args, Io &io)
     }
     const double ms = double(timer.nsecsElapsed()) / 1e6;
     if (parser.isSet(QStringLiteral("json"))) {
+        QVariantList scales;
+        for (const AspectScale &s : std::as_const(summary->scales))
+            scales.append(QVariantMap{{QStringLiteral("aspect"), s.aspect},
+                                      {QStringLiteral("min"), s.min},
+                                      {QStringLiteral("max"), s.max},
+                                      {QStringLiteral("origin"), originName(s.origin)}});
         printJson(io, QVariantMap{{QStringLiteral("items"), summary->items},
                                   {QStringLiteral("annotations"), summary->annotations},
                                   {QStringLiteral("aspects"), summary->aspects},
+                                  {QStringLiteral("scales"), scales},
                                   {QStringLiteral("ms"), ms}});
         return 0;
     }
@@ -152,6 +175,13 @@ int run(const QStringList &args, Io &io)
     if (!summary->aspects.isEmpty())
         io.out << " (" << summary->aspects.join(QStringLiteral(", ")) << ")";
     io.out << " into " << project->path() << " in " << QString::number(ms, 'f', 1) << " ms\n";
+    QStringList inferred;
+    for (const AspectScale &s : std::as_const(summary->scales))
+        if (s.origin == ScaleOrigin::Inferred)
+            inferred << s.aspect + QLatin1Char(' ') + Importer::scaleText(s.min, s.max);
+    if (!inferred.isEmpty())
+        io.out << "scales inferred from the data (set them with --scale ASPECT=MIN:MAX): "
+               << inferred.join(QStringLiteral(", ")) << '\n';
     return 0;
 }
 

@@ -1,6 +1,7 @@
-// rubric-studio [PROJECT] [--pane NAME] [--screenshot FILE] [--export-chart FILE.png|FILE.svg]
+// rubric-studio [PROJECT | --example] [--pane NAME] [--screenshot FILE] [--export-chart FILE.png|FILE.svg]
 #include "MainWindow.h"
 #include "Settings.h"
+#include "store/ExampleProject.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -67,14 +68,25 @@ int main(int argc, char **argv)
             QStringLiteral("delay"),
             QApplication::translate("main", "Milliseconds to wait before --screenshot or --export-chart."),
             QStringLiteral("ms"), QStringLiteral("1500"));
-    parser.addOptions({paneOption, shotOption, sizeOption, annotatorOption, chartOption, judgeOption, delayOption});
+    const QCommandLineOption exampleOption(
+            QStringLiteral("example"),
+            QApplication::translate("main", "Open your copy of the example project (%1), made from the built "
+                                            "template the first time and never replaced. The first start without "
+                                            "a PROJECT does the same.")
+                    .arg(rubric::ExampleProject::copyPath()));
+    parser.addOptions({paneOption, shotOption, sizeOption, annotatorOption, chartOption, judgeOption, delayOption,
+                       exampleOption});
     parser.process(app);
 
     if (parser.isSet(annotatorOption))
         rubric::Settings::setValue(rubric::Settings::Key::AnnotatorName, parser.value(annotatorOption));
+    // The first start (nothing opened before) opens the example, like --example.
+    const bool firstStart = rubric::Settings::recentProjects().isEmpty();
     rubric::MainWindow window;
     if (!parser.positionalArguments().isEmpty())
         window.openProject(parser.positionalArguments().constFirst());
+    else if (parser.isSet(exampleOption) || firstStart)
+        window.openExample(rubric::ExampleProject::sourcePath(), rubric::ExampleProject::copyPath());
     if (parser.isSet(judgeOption) && !window.showJudge(parser.value(judgeOption))) {
         std::fprintf(stderr, "%s\n",
                      qPrintable(QApplication::translate("main", "No judge named %1 in this project")

@@ -11,7 +11,9 @@
 #include <QFileInfo>
 #include <QSet>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace rubric {
 namespace {
@@ -182,43 +184,62 @@ Result<ImportPreview> Importer::preview(const QString &file, ImportFormat format
     return p;
 }
 
-Result<ImportSummary> Importer::run(Project &project, const ImportSpec &spec)
+namespace {
+
+/// An import checked and built in memory: nothing touches the project until all records are good.
+struct Prepared
+{
+    QVector<Aspect> aspects;
+    QVector<ScaleOrigin> origins;
+    QVector<Item> items;
+    QVector<int> lines;
+    QVector<PendingAnnotation> pending;
+};
+
+Result<Prepared> prepare(Project &project, const ImportSpec &spec)
 {
     const FieldMapping &m = spec.mapping;
     const QString &file = spec.file;
     if (m.output.isEmpty())
         return makeError(tr("no field is mapped to the output (the text to judge)"), file, 0, QStringLiteral("output"));
 
-    auto records = RecordSource::read(file, formatFor(file, spec.format));
+    auto records = RecordSource::read(file, Importer::formatFor(file, spec.format));
     if (!records)
         return records.error();
 
-    // Aspects: scale from the mapping, else the project's, else 1–5.
-    QVector<Aspect> aspects;
+    Prepared out;
+    QVector<Aspect> &aspects = out.aspects;
+    // Aspects: scale from the mapping, else the project's, else inferred from the data below.
     for (const auto &[name, field] : m.human) {
         if (name.trimmed().isEmpty())
             return makeError(tr("a human score mapping needs an aspect name"), file, 0, field);
         Aspect a;
         a.name = name.trimmed();
+        ScaleOrigin origin = ScaleOrigin::Inferred;
         const auto existing = project.aspect(a.name);
-        if (existing)
+        if (existing) {
             a = *existing;
+            origin = ScaleOrigin::Project;
+        }
         if (m.scales.contains(a.name)) {
             a.min = m.scales.value(a.name).first;
             a.max = m.scales.value(a.name).second;
+            origin = ScaleOrigin::Given;
         }
         if (m.definitions.contains(a.name))
             a.definition = m.definitions.value(a.name);
-        if (!(a.min < a.max))
+        if (origin != ScaleOrigin::Inferred && !(a.min < a.max))
             return makeError(tr("the scale of '%1' must have its minimum below its maximum").arg(a.name), file, 0,
                              QStringLiteral("scale"));
         aspects.append(a);
+        out.origins.append(origin);
     }
+    QVector<double> lowest(aspects.size(), std::numeric_limits<double>::infinity());
+    QVector<double> highest(aspects.size(), -std::numeric_limits<double>::infinity());
 
-    // Build everything in memory first: nothing touches the project until all records are good.
-    QVector<Item> items;
-    QVector<int> lines;
-    QVector<PendingAnnotation> pending;
+    QVector<Item> &items = out.items;
+    QVector<int> &lines = out.lines;
+    QVector<PendingAnnotation> &pending = out.pending;
     QHash<QString, int> idLine;
     items.reserve(records->size());
     const auto field = [&](const Record &r, const QString &name, QVariant *out) -> Result<void> {
@@ -275,7 +296,6 @@ Result<ImportSummary> Importer::run(Project &project, const ImportSpec &spec)
             it.context.insert(name, value);
         }
         for (qsizetype a = 0; a < m.human.size(); ++a) {
-            const Aspect &asp = aspects.at(a);
             const QString &fieldName = m.human.at(a).second;
             QVariant v;
             if (auto f = field(r, fieldName, &v); !f)
@@ -290,12 +310,11 @@ Result<ImportSummary> Importer::run(Project &project, const ImportSpec &spec)
                 if (!scores->at(s))
                     continue;
                 const double score = *scores->at(s);
-                if (score < asp.min || score > asp.max)
-                    return makeError(tr("the score %1 is outside the scale %2–%3 of '%4'")
-                                             .arg(fmt(score), fmt(asp.min), fmt(asp.max), asp.name),
-                                     file, r.line, fieldName);
-                pending.append(
-                        {int(k), int(a), list ? raterName(int(s)) : QString::fromLatin1(scalarAnnotator), score});
+                lowest[a] = std::min(lowest.at(a), score);
+                highest[a] = std::max(highest.at(a), score);
+                pending.append({int(k), int(a),
+                                list ? Importer::raterName(int(s)) : QString::fromLatin1(Importer::scalarAnnotator),
+                                score});
             }
         }
         items.append(std::move(it));
@@ -318,6 +337,88 @@ Result<ImportSummary> Importer::run(Project &project, const ImportSpec &spec)
                                  file, idLine.value(id), m.id.isEmpty() ? QStringLiteral("id") : m.id);
         }
     }
+
+    // Scales: infer the missing ones; refuse the first score (in file order) outside a given or kept one.
+    for (qsizetype a = 0; a < aspects.size(); ++a) {
+        if (out.origins.at(a) != ScaleOrigin::Inferred)
+            continue;
+        const auto scale = lowest.at(a) <= highest.at(a) ? Importer::inferScale(lowest.at(a), highest.at(a))
+                                                         : QPair<double, double>(1.0, 5.0);
+        aspects[a].min = scale.first;
+        aspects[a].max = scale.second;
+    }
+    for (const PendingAnnotation &p : std::as_const(pending)) {
+        const Aspect &asp = aspects.at(p.aspect);
+        if (p.score >= asp.min && p.score <= asp.max)
+            continue;
+        const QString &fieldName = m.human.at(p.aspect).second;
+        if (out.origins.at(p.aspect) == ScaleOrigin::Given) {
+            const auto fit = Importer::inferScale(lowest.at(p.aspect), highest.at(p.aspect));
+            return makeError(tr("the score %1 is outside the scale %2 given for '%3': use --scale %3=%4:%5 or "
+                                "leave --scale out to infer it from the data")
+                                     .arg(fmt(p.score), Importer::scaleText(asp.min, asp.max), asp.name, fmt(fit.first),
+                                          fmt(fit.second)),
+                             file, lines.at(p.item), fieldName);
+        }
+        const auto fit
+                = Importer::inferScale(std::min(lowest.at(p.aspect), asp.min), std::max(highest.at(p.aspect), asp.max));
+        return makeError(tr("the score %1 is outside the scale %2 that '%3' has in this project: use --scale "
+                            "%3=%4:%5 to widen it")
+                                 .arg(fmt(p.score), Importer::scaleText(asp.min, asp.max), asp.name, fmt(fit.first),
+                                      fmt(fit.second)),
+                         file, lines.at(p.item), fieldName);
+    }
+    return out;
+}
+
+ImportSummary summaryOf(const Prepared &prepared)
+{
+    ImportSummary summary;
+    summary.items = int(prepared.items.size());
+    summary.annotations = int(prepared.pending.size());
+    for (qsizetype a = 0; a < prepared.aspects.size(); ++a) {
+        const Aspect &asp = prepared.aspects.at(a);
+        summary.aspects.append(asp.name);
+        summary.scales.append({asp.name, asp.min, asp.max, prepared.origins.at(a)});
+    }
+    return summary;
+}
+
+} // namespace
+
+QPair<double, double> Importer::inferScale(double lo, double hi)
+{
+    for (const auto &usual : {QPair<double, double>(0, 1), QPair<double, double>(1, 3), QPair<double, double>(1, 5),
+                              QPair<double, double>(1, 10)})
+        if (lo >= usual.first && hi <= usual.second)
+            return usual;
+    return lo < hi ? QPair<double, double>(lo, hi) : QPair<double, double>(lo, lo + 1);
+}
+
+QString Importer::scaleText(double min, double max)
+{
+    return fmt(min) + QStringLiteral("–") + fmt(max);
+}
+
+Result<ImportSummary> Importer::check(Project &project, const ImportSpec &spec)
+{
+    auto prepared = prepare(project, spec);
+    if (!prepared)
+        return prepared.error();
+    return summaryOf(*prepared);
+}
+
+Result<ImportSummary> Importer::run(Project &project, const ImportSpec &spec)
+{
+    auto prepared = prepare(project, spec);
+    if (!prepared)
+        return prepared.error();
+    const FieldMapping &m = spec.mapping;
+    const QString &file = spec.file;
+    const QVector<Aspect> &aspects = prepared->aspects;
+    const QVector<Item> &items = prepared->items;
+    const QVector<int> &lines = prepared->lines;
+    const QVector<PendingAnnotation> &pending = prepared->pending;
 
     const QString now = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
     auto written = project.transact([&](QSqlDatabase &db) -> Result<void> {
@@ -388,12 +489,7 @@ Result<ImportSummary> Importer::run(Project &project, const ImportSpec &spec)
     emit project.itemsChanged();
     emit project.annotationsReset();
 
-    ImportSummary summary;
-    summary.items = int(items.size());
-    summary.annotations = int(pending.size());
-    for (const Aspect &a : std::as_const(aspects))
-        summary.aspects.append(a.name);
-    return summary;
+    return summaryOf(*prepared);
 }
 
 Result<ImportSummary> Importer::runAnnotations(Project &project, const QString &file, ImportFormat format)

@@ -50,11 +50,27 @@ struct ImportPreview
     QVector<QVariantMap> rows;
 };
 
+/// Where an imported aspect's scale came from.
+enum class ScaleOrigin {
+    Given,    ///< FieldMapping::scales (--scale, a preset, the dialog's Min/Max)
+    Project,  ///< the scale the aspect already has in the project
+    Inferred, ///< the data's smallest and largest score, widened to a usual scale (Importer::inferScale)
+};
+
+struct AspectScale
+{
+    QString aspect;
+    double min = 1.0;
+    double max = 5.0;
+    ScaleOrigin origin = ScaleOrigin::Given;
+};
+
 struct ImportSummary
 {
     int items = 0;
     int annotations = 0;
     QStringList aspects;
+    QVector<AspectScale> scales; ///< one per aspect, in the order of `aspects`
 };
 
 /// Reads datasets into a project. All-or-nothing: on any malformed input (broken JSON/CSV, a
@@ -69,7 +85,9 @@ struct ImportSummary
 /// and adds no annotation; a missing field is an error.
 ///
 /// Aspects: a mapped aspect takes its scale from FieldMapping::scales, else keeps the scale it
-/// already has in the project, else 1–5. Definitions from the mapping replace the stored ones.
+/// already has in the project, else infers it from the data (inferScale; 1–5 when nothing is
+/// rated); the summary says which. A score outside a given or kept scale is refused with the
+/// scale that would hold it. Definitions from the mapping replace the stored ones.
 /// Runs on the calling thread; emits the project's change signals after the commit.
 class Importer
 {
@@ -90,6 +108,14 @@ public:
     static Result<ImportPreview> preview(const QString &file, ImportFormat format = ImportFormat::Auto,
                                          int maxRows = 20);
     static Result<ImportSummary> run(Project &project, const ImportSpec &spec);
+    /// Everything run() checks and reports (scales included), without writing to the project.
+    static Result<ImportSummary> check(Project &project, const ImportSpec &spec);
+
+    /// The scale for scores from `lo` to `hi`: the first of the usual scales 0–1, 1–3, 1–5, 1–10
+    /// that holds them, else lo–hi itself (lo–lo+1 when lo == hi).
+    static QPair<double, double> inferScale(double lo, double hi);
+    /// "0–1" as the summaries print a scale.
+    static QString scaleText(double min, double max);
 
     /// Long-format human scores: columns item_id, annotator, aspect, score[, note] (CSV/TSV/JSON/JSONL).
     /// Replaces an existing score of the same annotator × item × aspect. An aspect not yet in the

@@ -7,6 +7,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <tuple>
+
 /// End-to-end tests of the `rubric` data commands through the built binary ($RUBRIC_CLI).
 class TestCli : public QObject
 {
@@ -18,6 +20,7 @@ private slots:
     void malformedImportIsLocatedAndChangesNothing_data();
     void malformedImportIsLocatedAndChangesNothing();
     void refusedImportLeavesNoNewProject();
+    void topicalChatScalesInferredOrRefusedWithTheFix();
     void importAnnotations();
     void usageErrors_data();
     void usageErrors();
@@ -231,6 +234,61 @@ void TestCli::refusedImportLeavesNoNewProject()
     QCOMPARE(r.rc, 1);
     QVERIFY2(r.err.contains(QStringLiteral("wrong_columns.csv:3:")), qPrintable(r.err));
     QVERIFY(!QFileInfo::exists(project));
+}
+
+void TestCli::topicalChatScalesInferredOrRefusedWithTheFix()
+{
+    const QString topical = QStringLiteral(RUBRIC_SHARED_DATA "/topical-chat/topical_chat.json");
+    QTemporaryDir dir;
+    const QString project = dir.filePath(QStringLiteral("t.rubric"));
+    QStringList flags{QStringLiteral("import"),    topical,
+                      QStringLiteral("--project"), project,
+                      QStringLiteral("--group"),   QStringLiteral("source"),
+                      QStringLiteral("--system"),  QStringLiteral("system_id"),
+                      QStringLiteral("--output"),  QStringLiteral("system_output")};
+    for (const char *a : {"understandability", "naturalness", "coherence", "engagingness", "groundedness"})
+        flags << QStringLiteral("--human") << QStringLiteral("%1=scores.%1").arg(QLatin1String(a));
+
+    // An explicit scale the data breaks: refused with the file, line, field, value and the fix; no project left.
+    Run r = rubric(flags + QStringList{QStringLiteral("--scale"), QStringLiteral("groundedness=1:5")});
+    QCOMPARE(r.rc, 1);
+    QVERIFY2(r.err.contains(QStringLiteral("topical_chat.json:2: scores.groundedness: the score 0.6666666667 is "
+                                           "outside the scale 1–5 given for 'groundedness': use --scale "
+                                           "groundedness=0:1 or leave --scale out to infer it from the data")),
+             qPrintable(r.err));
+    QVERIFY(!QFileInfo::exists(project));
+
+    // Without --scale: inferred, and the summary says so.
+    r = rubric(flags);
+    QVERIFY2(r.rc == 0, qPrintable(r.err));
+    QVERIFY2(r.out.contains(QStringLiteral("scales inferred from the data (set them with --scale ASPECT=MIN:MAX): "
+                                           "understandability 0–1, naturalness 1–3, coherence 1–3, engagingness "
+                                           "1–3, groundedness 0–1")),
+             qPrintable(r.out));
+    const QJsonObject i = info(project);
+    QCOMPARE(i.value(QStringLiteral("items")).toInt(), 360);
+    for (const auto &[aspect, lo, hi] : {std::tuple{"groundedness", 0.0, 1.0},
+                                         std::tuple{"understandability", 0.0, 1.0}, std::tuple{"naturalness", 1.0, 3.0},
+                                         std::tuple{"coherence", 1.0, 3.0}, std::tuple{"engagingness", 1.0, 3.0}}) {
+        const QJsonObject a = aspectNamed(i, QLatin1String(aspect));
+        QCOMPARE(a.value(QStringLiteral("min")).toDouble(), lo);
+        QCOMPARE(a.value(QStringLiteral("max")).toDouble(), hi);
+    }
+
+    // --json lists each scale with where it came from.
+    const QString second = dir.filePath(QStringLiteral("j.rubric"));
+    r = rubric({QStringLiteral("import"), topical, QStringLiteral("--project"), second, QStringLiteral("--output"),
+                QStringLiteral("system_output"), QStringLiteral("--human"),
+                QStringLiteral("groundedness=scores.groundedness"), QStringLiteral("--human"),
+                QStringLiteral("overall=scores.overall"), QStringLiteral("--scale"), QStringLiteral("overall=1:5"),
+                QStringLiteral("--json")});
+    QVERIFY2(r.rc == 0, qPrintable(r.err));
+    const QJsonArray scales
+            = QJsonDocument::fromJson(r.out.toUtf8()).object().value(QStringLiteral("scales")).toArray();
+    QCOMPARE(scales.size(), 2);
+    QCOMPARE(scales.at(0).toObject().value(QStringLiteral("origin")).toString(), QStringLiteral("inferred"));
+    QCOMPARE(scales.at(0).toObject().value(QStringLiteral("max")).toDouble(), 1.0);
+    QCOMPARE(scales.at(1).toObject().value(QStringLiteral("origin")).toString(), QStringLiteral("given"));
 }
 
 void TestCli::importAnnotations()

@@ -103,6 +103,10 @@ private slots:
     void generic();
     void malformedLeavesProjectUnchanged_data();
     void malformedLeavesProjectUnchanged();
+    void scalesInferredFromTheData_data();
+    void scalesInferredFromTheData();
+    void givenScaleRefusedWithTheFix();
+    void projectScaleKept();
     void previewFlattensNestedFields();
     void annotationsLongFormat();
     void hannaSystemsFromStoryId();
@@ -277,8 +281,11 @@ void TestImporter::malformedLeavesProjectUnchanged_data()
                 << QStringLiteral("text.out") << QStringLiteral("missing");
         row("text where a score should be") << fixture(QStringLiteral("text_score.csv")) << kScoreCsv << withData << 4
                                             << QStringLiteral("score") << QStringLiteral("'good' is not a number");
-        row("score outside the scale") << fixture(QStringLiteral("out_of_scale.csv")) << kScoreCsv << withData << 3
-                                       << QStringLiteral("score") << QStringLiteral("outside the scale");
+        row("score outside the given scale")
+                << fixture(QStringLiteral("out_of_scale.csv")) << kScoreCsv + QStringList{QStringLiteral("scale:q=1:5")}
+                << withData << 3 << QStringLiteral("score")
+                << QStringLiteral("the score 7 is outside the scale 1–5 given for 'q': use --scale q=1:10 or leave "
+                                  "--scale out to infer it from the data");
         row("wrong column count") << fixture(QStringLiteral("wrong_columns.csv")) << kScoreCsv << withData << 3
                                   << QString() << QStringLiteral("expected 3 columns");
     }
@@ -314,6 +321,106 @@ void TestImporter::malformedLeavesProjectUnchanged()
     const QString text = r.errorString();
     QVERIFY2(text.contains(QFileInfo(file).fileName() + QStringLiteral(":%1").arg(line)), qPrintable(text));
     QVERIFY(snapshot(**p) == before);
+}
+
+void TestImporter::scalesInferredFromTheData_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QStringList>("mapping");
+    QTest::addColumn<QStringList>("scales"); // "aspect=min:max", every aspect inferred
+
+    QStringList topical{QStringLiteral("group=source"), QStringLiteral("system=system_id"),
+                        QStringLiteral("output=system_output")};
+    for (const char *a : {"understandability", "naturalness", "coherence", "engagingness", "groundedness", "overall"})
+        topical << QStringLiteral("human:%1=scores.%1").arg(QLatin1String(a));
+    QTest::newRow("topical-chat by the generic mapping")
+            << shared(QStringLiteral("topical-chat/topical_chat.json")) << topical
+            << QStringList{QStringLiteral("understandability=0:1"), QStringLiteral("naturalness=1:3"),
+                           QStringLiteral("coherence=1:3"),         QStringLiteral("engagingness=1:3"),
+                           QStringLiteral("groundedness=0:1"),      QStringLiteral("overall=1:5")};
+    QTest::newRow("3 to 7 widens to 1-10")
+            << fixture(QStringLiteral("out_of_scale.csv")) << kScoreCsv << QStringList{QStringLiteral("q=1:10")};
+    QTest::newRow("list scores 1 to 5") << fixture(QStringLiteral("nested.jsonl")) << kNested
+                                        << QStringList{QStringLiteral("coherence=1:5"), QStringLiteral("fluency=1:5")};
+}
+
+void TestImporter::scalesInferredFromTheData()
+{
+    QFETCH(QString, file);
+    QFETCH(QStringList, mapping);
+    QFETCH(QStringList, scales);
+    QTemporaryDir dir;
+    auto p = Project::open(dir.filePath(QStringLiteral("p.rubric")));
+    QVERIFY(p.ok());
+    const ImportSpec spec{file, ImportFormat::Auto, mappingFrom(mapping)};
+    auto checked = Importer::check(**p, spec);
+    QVERIFY2(checked.ok(), qPrintable(checked.errorString()));
+    QCOMPARE(count(**p, "items"), 0); // check() writes nothing
+    auto r = Importer::run(**p, spec);
+    QVERIFY2(r.ok(), qPrintable(r.errorString()));
+    QCOMPARE(r->scales.size(), scales.size());
+    for (qsizetype k = 0; k < scales.size(); ++k) {
+        const QString aspect = scales[k].section(QLatin1Char('='), 0, 0);
+        const double lo = scales[k].section(QLatin1Char('='), 1).section(QLatin1Char(':'), 0, 0).toDouble();
+        const double hi = scales[k].section(QLatin1Char(':'), 1).toDouble();
+        const AspectScale &s = r->scales.at(k);
+        QCOMPARE(s.aspect, aspect);
+        QCOMPARE(int(s.origin), int(ScaleOrigin::Inferred));
+        QCOMPARE(s.min, lo);
+        QCOMPARE(s.max, hi);
+        QCOMPARE(checked->scales.at(k).min, lo);
+        QCOMPARE(checked->scales.at(k).max, hi);
+        const auto stored = (*p)->aspect(aspect);
+        QVERIFY(stored.has_value());
+        QCOMPARE(stored->min, lo);
+        QCOMPARE(stored->max, hi);
+    }
+}
+
+void TestImporter::givenScaleRefusedWithTheFix()
+{
+    // Topical-Chat's groundedness runs 0-1: an explicit 1-5 is refused at the first record below 1
+    // (the first object, line 2, 0.6666666667), naming the fix; nothing is written.
+    const QString file = shared(QStringLiteral("topical-chat/topical_chat.json"));
+    const FieldMapping m = mappingFrom(
+            {QStringLiteral("output=system_output"), QStringLiteral("human:naturalness=scores.naturalness"),
+             QStringLiteral("human:groundedness=scores.groundedness"), QStringLiteral("scale:groundedness=1:5")});
+    QTemporaryDir dir;
+    auto p = Project::open(dir.filePath(QStringLiteral("p.rubric")));
+    QVERIFY(p.ok());
+    const Snapshot before = snapshot(**p);
+    auto r = Importer::run(**p, ImportSpec{file, ImportFormat::Auto, m});
+    QVERIFY(!r.ok());
+    QCOMPARE(r.error().line, 2);
+    QCOMPARE(r.error().field, QStringLiteral("scores.groundedness"));
+    QCOMPARE(r.error().message, QStringLiteral("the score 0.6666666667 is outside the scale 1–5 given for "
+                                               "'groundedness': use --scale groundedness=0:1 or leave --scale out "
+                                               "to infer it from the data"));
+    QVERIFY(r.errorString().startsWith(file + QStringLiteral(":2: scores.groundedness: ")));
+    QVERIFY(snapshot(**p) == before);
+}
+
+void TestImporter::projectScaleKept()
+{
+    // An aspect already in the project keeps its scale (not inferred), and a score outside it is refused.
+    QTemporaryDir dir;
+    auto p = Project::open(dir.filePath(QStringLiteral("p.rubric")));
+    QVERIFY(p.ok());
+    auto seed = Importer::run(**p, ImportSpec{fixture(QStringLiteral("valid.tsv")), ImportFormat::Auto,
+                                              mappingFrom(kTsv + QStringList{QStringLiteral("scale:quality=0:5")})});
+    QVERIFY2(seed.ok(), qPrintable(seed.errorString()));
+    QCOMPARE(int(seed->scales.at(0).origin), int(ScaleOrigin::Given));
+    const Snapshot before = snapshot(**p);
+    auto r = Importer::run(**p, ImportSpec{fixture(QStringLiteral("out_of_scale.csv")), ImportFormat::Auto,
+                                           mappingFrom({QStringLiteral("id=id"), QStringLiteral("output=output"),
+                                                        QStringLiteral("human:quality=score")})});
+    QVERIFY(!r.ok());
+    QCOMPARE(r.error().line, 3);
+    QVERIFY2(r.error().message.contains(QStringLiteral("outside the scale 0–5 that 'quality' has in this project: "
+                                                       "use --scale quality=0:7")),
+             qPrintable(r.error().message));
+    QVERIFY(snapshot(**p) == before);
+    QCOMPARE((*p)->aspect(QStringLiteral("quality"))->max, 5.0);
 }
 
 void TestImporter::previewFlattensNestedFields()

@@ -13,6 +13,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTextBrowser>
+#include <QToolTip>
 #include <QtTest>
 
 using namespace rubric;
@@ -35,6 +36,7 @@ private slots:
     void clickCellShowsReasoningAndRaw();
     void keyboardMovesAndActivates();
     void residualColourMode();
+    void rowHeadersShowIdGroupAndSystem();
     void screenshot();
     void benchPaint1600x50_data();
     void benchPaint1600x50();
@@ -316,6 +318,60 @@ void TestHeatmapPane::residualColourMode()
     QVERIFY(HeatmapView::residualColour(2, 2).red() > HeatmapView::residualColour(2, 2).blue());
     QVERIFY(HeatmapView::residualColour(-2, 2).blue() > HeatmapView::residualColour(-2, 2).red());
     QVERIFY(HeatmapView::scoreColour(5, 1, 5) != HeatmapView::scoreColour(1, 1, 5));
+}
+
+void TestHeatmapPane::rowHeadersShowIdGroupAndSystem()
+{
+    // Rows were labelled by id alone ("0, 1, 2 …" for SummEval): now id, group and system, the
+    // long group elided and the tooltip in full.
+    fixture::fillSynthetic(*m_project, 5, 3);
+    const QString doc = QStringLiteral("dm-test-8764fb95bfad8ee849274873a92fb8d6b400eee2");
+    QVERIFY(m_project
+                    ->addItems({Item{QStringLiteral("7"),
+                                     doc,
+                                     QStringLiteral("M11"),
+                                     QStringLiteral("s"),
+                                     QStringLiteral("o"),
+                                     QString(),
+                                     {},
+                                     0}})
+                    .ok());
+    HeatmapPane pane;
+    pane.resize(1280, 600);
+    pane.setProject(m_project.get());
+    pane.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&pane));
+    auto *view = pane.findChild<HeatmapView *>(QStringLiteral("heatmapView"));
+    QTRY_COMPARE(view->model()->rowCount(), 6);
+    int row = -1;
+    for (int r = 0; r < view->model()->rowCount(); ++r)
+        if (view->model()->index(r, 0).data(ScoreModel::ItemIdRole).toString() == QLatin1String("7"))
+            row = r;
+    QVERIFY(row >= 0);
+    const int first = row == 0 ? 1 : 0;
+    const QString firstId = view->model()->index(first, 0).data(ScoreModel::ItemIdRole).toString();
+    const QStringList plain = view->rowHeaderTexts(first);
+    QCOMPARE(plain.size(), 3);
+    QCOMPARE(plain.at(0), firstId);
+    QCOMPARE(plain.at(1), view->model()->index(first, 0).data(ScoreModel::GroupRole).toString());
+    QCOMPARE(plain.at(2), view->model()->index(first, 0).data(ScoreModel::SystemRole).toString());
+
+    const QStringList texts = view->rowHeaderTexts(row);
+    QCOMPARE(texts.size(), 3);
+    QCOMPARE(texts.at(0), QStringLiteral("7"));
+    QVERIFY2(texts.at(1).startsWith(QLatin1String("dm-test-")) && texts.at(1).endsWith(QChar(0x2026)),
+             qPrintable(texts.at(1)));
+    QCOMPARE(texts.at(2), QStringLiteral("M11"));
+    const QFontMetrics fm(view->font());
+    QVERIFY(view->rowHeaderWidth() < fm.horizontalAdvance(doc) + fm.horizontalAdvance(QStringLiteral("7 M11")));
+    QVERIFY(view->rowHeaderWidth() > fm.horizontalAdvance(texts.join(QStringLiteral("  "))));
+
+    const QString tip = QStringLiteral("Item 7\nGroup: %1\nSystem: M11").arg(doc);
+    QCOMPARE(view->rowToolTip(row), tip);
+    const QPoint pos(12, view->visualRect(view->model()->index(row, 0)).center().y());
+    QHelpEvent help(QEvent::ToolTip, pos, view->viewport()->mapToGlobal(pos));
+    QApplication::sendEvent(view->viewport(), &help);
+    QTRY_COMPARE(QToolTip::text(), tip);
 }
 
 void TestHeatmapPane::screenshot()

@@ -2,6 +2,7 @@
 #include "dialogs/ImportDialog.h"
 
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -38,6 +39,7 @@ private slots:
     void refusedFilesShowTheirLine_data();
     void refusedFilesShowTheirLine();
     void presetFillsTheMapping();
+    void scalesInferredInThePreview();
 
 private:
     void addHuman(ImportDialog &dialog, const QString &aspect, const QString &field);
@@ -172,6 +174,60 @@ void TestImportDialog::presetFillsTheMapping()
     QCOMPARE(spec.mapping.human.size(), 4);
     QVERIFY(!spec.mapping.output.isEmpty());
     QVERIFY(!spec.mapping.definitions.isEmpty());
+}
+
+void TestImportDialog::scalesInferredInThePreview()
+{
+    // Topical-Chat's groundedness runs 0-1, naturalness 1-3: a new row infers them and says so; an
+    // explicit 1-5 is refused in the preview with the line, the field and the fix.
+    const QString topical = QStringLiteral(RUBRIC_SHARED_DATA "/topical-chat/topical_chat.json");
+    if (!QFileInfo::exists(topical))
+        QSKIP("the Topical-Chat data is not beside the project");
+    ImportDialog dialog(m_project.get());
+    dialog.show();
+    dialog.setFile(topical);
+    QVERIFY2(dialog.errorText().isEmpty(), qPrintable(dialog.errorText()));
+    chooseData(dialog.findChild<QComboBox *>(QStringLiteral("outputField")), QStringLiteral("system_output"));
+    addHuman(dialog, QStringLiteral("groundedness"), QStringLiteral("scores.groundedness"));
+    addHuman(dialog, QStringLiteral("naturalness"), QStringLiteral("scores.naturalness"));
+    auto *scales = dialog.findChild<QLabel *>(QStringLiteral("scalesLabel"));
+    QVERIFY(scales->isVisible());
+    QCOMPARE(scales->text(), QStringLiteral("Scales: groundedness 0–1 (inferred from the data); naturalness 1–3 "
+                                            "(inferred from the data)"));
+    auto *lo = dialog.findChild<QDoubleSpinBox *>(QStringLiteral("humanMin_0"));
+    auto *hi = dialog.findChild<QDoubleSpinBox *>(QStringLiteral("humanMax_0"));
+    QCOMPARE(lo->value(), 0.0);
+    QCOMPARE(hi->value(), 1.0);
+    QVERIFY(!lo->isEnabled());
+    QVERIFY(dialog.spec().mapping.scales.isEmpty());
+    if (const QString dir = qEnvironmentVariable("RUBRIC_SCREENSHOT_DIR"); !dir.isEmpty()) {
+        dialog.resize(1000, 720);
+        QVERIFY(dialog.grab().save(dir + QStringLiteral("/import.png")));
+    }
+
+    // Unchecked: Min and Max count, and 1-5 does not hold 0.67 on line 2.
+    auto *table = dialog.findChild<QTableWidget *>(QStringLiteral("humanTable"));
+    QTableWidgetItem *infer = table->item(0, 2);
+    QCOMPARE(infer->checkState(), Qt::Checked);
+    infer->setCheckState(Qt::Unchecked);
+    QVERIFY(lo->isEnabled());
+    lo->setValue(1.0);
+    hi->setValue(5.0);
+    QCOMPARE(dialog.spec().mapping.scales.value(QStringLiteral("groundedness")), (QPair<double, double>(1.0, 5.0)));
+    QVERIFY2(scales->text().contains(QStringLiteral("topical_chat.json:2: scores.groundedness: the score "
+                                                    "0.6666666667 is outside the scale 1–5 given for 'groundedness': "
+                                                    "use --scale groundedness=0:1")),
+             qPrintable(scales->text()));
+
+    infer->setCheckState(Qt::Checked);
+    QTest::mouseClick(dialog.findChild<QPushButton *>(QStringLiteral("importButton")), Qt::LeftButton);
+    QCOMPARE(dialog.result(), int(QDialog::Accepted));
+    QCOMPARE(m_project->itemCount(), 360);
+    QCOMPARE(m_project->aspect(QStringLiteral("groundedness"))->min, 0.0);
+    QCOMPARE(m_project->aspect(QStringLiteral("groundedness"))->max, 1.0);
+    QCOMPARE(m_project->aspect(QStringLiteral("naturalness"))->max, 3.0);
+    QCOMPARE(dialog.summary().scales.size(), 2);
+    QCOMPARE(int(dialog.summary().scales.at(0).origin), int(ScaleOrigin::Inferred));
 }
 
 QTEST_MAIN(TestImportDialog)

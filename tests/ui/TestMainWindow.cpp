@@ -6,6 +6,7 @@
 #include "panes/DatasetPane.h"
 #include "panes/IssuesPane.h"
 #include "panes/RubricPane.h"
+#include "store/ExampleProject.h"
 #include "store/RubricStore.h"
 #include "widgets/MessageBar.h"
 
@@ -51,6 +52,7 @@ private slots:
     void cleanup();
     void opensAProject();
     void openFailureIsShownInline();
+    void opensTheExampleCopyAndKeepsIt();
     void ctrlNumberSwitchesPanes();
     void addPaneBindsAndKeepsIssuesLast();
     void goToItemFromIssues();
@@ -112,6 +114,39 @@ void TestMainWindow::openFailureIsShownInline()
     QCOMPARE(w.messageBar()->kind(), MessageBar::Kind::Error);
     QVERIFY(w.messageBar()->text().contains(QLatin1String("missing.rubric")));
     QVERIFY(!w.project());
+}
+
+void TestMainWindow::opensTheExampleCopyAndKeepsIt()
+{
+    // m_path stands in for the built template; the copy lives in the (test-mode) data location.
+    const QString copy = ExampleProject::copyPath();
+    QVERIFY(copy.endsWith(QLatin1String("/examples/summeval.rubric")));
+    QFile::remove(copy);
+    {
+        MainWindow w;
+        QVERIFY(w.openExample(m_path, copy));
+        QCOMPARE(w.project()->path(), copy);
+        QCOMPARE(Settings::recentProjects().value(0), QFileInfo(copy).absoluteFilePath());
+        QVERIFY(w.project()->setAnnotation(
+                {QStringLiteral("i2"), QStringLiteral("coherence"), QStringLiteral("me"), 2}));
+    }
+    // The template is rebuilt (here: replaced by a 3-item project); the copy keeps its 12 items and our score.
+    QVERIFY(QFile::remove(m_path));
+    testing::makeProject(m_path, 3);
+    {
+        MainWindow w;
+        QVERIFY(w.openExample(m_path, copy));
+        QCOMPARE(w.project()->itemCount(), 12);
+        QCOMPARE(w.project()->humanScores(QStringLiteral("coherence")).value(QStringLiteral("i2")), 2.0);
+    }
+    // Without a built template and without a copy: said inline, nothing opened.
+    QVERIFY(QFile::remove(copy));
+    MainWindow w;
+    w.show();
+    QVERIFY(!w.openExample(m_dir->filePath(QStringLiteral("none.rubric")), copy));
+    QVERIFY(!w.project());
+    QVERIFY(w.messageBar()->text().contains(QLatin1String("example_project")));
+    QVERIFY(!QFileInfo::exists(copy));
 }
 
 void TestMainWindow::ctrlNumberSwitchesPanes()

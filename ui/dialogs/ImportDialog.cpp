@@ -16,6 +16,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QScopedValueRollback>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -23,7 +24,7 @@
 namespace rubric {
 namespace {
 
-enum HumanColumn { AspectCol, FieldCol, MinCol, MaxCol };
+enum HumanColumn { AspectCol, FieldCol, InferCol, MinCol, MaxCol };
 
 QComboBox *fieldCombo(const QString &name, QWidget *parent)
 {
@@ -71,10 +72,11 @@ ImportDialog::ImportDialog(Project *project, QWidget *parent)
     , m_source(fieldCombo(QStringLiteral("sourceField"), this))
     , m_output(fieldCombo(QStringLiteral("outputField"), this))
     , m_reference(fieldCombo(QStringLiteral("referenceField"), this))
-    , m_human(new QTableWidget(0, 4, this))
+    , m_human(new QTableWidget(0, 5, this))
     , m_previewTable(new QTableWidget(this))
     , m_error(new QLabel(this))
     , m_extras(new QLabel(this))
+    , m_scales(new QLabel(this))
     , m_buttons(new QDialogButtonBox(QDialogButtonBox::Cancel, this))
 {
     setObjectName(QStringLiteral("importDialog"));
@@ -129,7 +131,7 @@ ImportDialog::ImportDialog(Project *project, QWidget *parent)
     auto *humans = new QGroupBox(tr("Human scores"), this);
     auto *humanLayout = new QVBoxLayout(humans);
     m_human->setObjectName(QStringLiteral("humanTable"));
-    m_human->setHorizontalHeaderLabels({tr("Aspect"), tr("Field"), tr("Min"), tr("Max")});
+    m_human->setHorizontalHeaderLabels({tr("Aspect"), tr("Field"), tr("Scale"), tr("Min"), tr("Max")});
     m_human->horizontalHeader()->setSectionResizeMode(FieldCol, QHeaderView::Stretch);
     m_human->verticalHeader()->hide();
     auto *add = new QPushButton(tr("Add"), humans);
@@ -140,12 +142,26 @@ ImportDialog::ImportDialog(Project *project, QWidget *parent)
     humanButtons->addStretch(1);
     humanButtons->addWidget(add);
     humanButtons->addWidget(remove);
+    m_scales->setObjectName(QStringLiteral("scalesLabel"));
+    m_scales->setWordWrap(true);
+    m_scales->setTextInteractionFlags(Qt::TextSelectableByMouse);
     humanLayout->addWidget(m_human, 1);
+    humanLayout->addWidget(m_scales);
     humanLayout->addLayout(humanButtons);
-    connect(add, &QPushButton::clicked, this, [this] { addHumanRow({}, {}, 1, 5); });
+    connect(add, &QPushButton::clicked, this, [this] { addHumanRow({}, {}, std::nullopt); });
     connect(remove, &QPushButton::clicked, this, [this] {
         if (m_human->currentRow() >= 0)
             m_human->removeRow(m_human->currentRow());
+        updateScales();
+    });
+    connect(m_human, &QTableWidget::itemChanged, this, [this](QTableWidgetItem *item) {
+        if (item->column() == InferCol) {
+            const bool infer = item->checkState() == Qt::Checked;
+            for (int c : {MinCol, MaxCol})
+                if (QWidget *spin = m_human->cellWidget(item->row(), c))
+                    spin->setEnabled(!infer);
+        }
+        updateScales();
     });
 
     auto *middle = new QHBoxLayout;
@@ -184,6 +200,7 @@ ImportDialog::ImportDialog(Project *project, QWidget *parent)
     connect(m_format, &QComboBox::currentIndexChanged, this, &ImportDialog::loadPreview);
     connect(m_preset, &QComboBox::currentIndexChanged, this, &ImportDialog::applyPreset);
     connect(m_output, &QComboBox::currentIndexChanged, this, &ImportDialog::updateButtons);
+    connect(m_output, &QComboBox::currentIndexChanged, this, &ImportDialog::updateScales);
     for (QPushButton *b : findChildren<QPushButton *>())
         b->setAutoDefault(false);
     updateButtons();
@@ -296,6 +313,7 @@ void ImportDialog::fillFieldCombos()
         if (auto *c = qobject_cast<QComboBox *>(m_human->cellWidget(r, FieldCol)))
             fillCombo(c, f, c->currentData().toString(), none);
     updateButtons();
+    updateScales();
 }
 
 void ImportDialog::applyPreset()
@@ -319,9 +337,11 @@ void ImportDialog::applyPreset()
     set(m_output, m.output);
     set(m_reference, m.reference);
     m_human->setRowCount(0);
-    for (const auto &[aspect, field] : m.human) {
-        const auto scale = m.scales.value(aspect, {1.0, 5.0});
-        addHumanRow(aspect, field, scale.first, scale.second);
+    {
+        const QScopedValueRollback quiet(m_updatingScales, true); // one dry run below, not one per row
+        for (const auto &[aspect, field] : m.human)
+            addHumanRow(aspect, field,
+                        m.scales.contains(aspect) ? std::optional(m.scales.value(aspect)) : std::nullopt);
     }
     m_presetExtras = m;
     QStringList extras;
@@ -333,10 +353,12 @@ void ImportDialog::applyPreset()
     m_extras->setText(extras.isEmpty() ? QString()
                                        : tr("The preset also maps: %1").arg(extras.join(QStringLiteral("; "))));
     updateButtons();
+    updateScales();
 }
 
-void ImportDialog::addHumanRow(const QString &aspect, const QString &field, double min, double max)
+void ImportDialog::addHumanRow(const QString &aspect, const QString &field, std::optional<QPair<double, double>> scale)
 {
+    const QSignalBlocker block(m_human);
     const int r = m_human->rowCount();
     m_human->insertRow(r);
     m_human->setItem(r, AspectCol, new QTableWidgetItem(aspect));
@@ -344,15 +366,76 @@ void ImportDialog::addHumanRow(const QString &aspect, const QString &field, doub
     combo->setObjectName(QStringLiteral("humanField_%1").arg(r));
     fillCombo(combo, m_preview.fields, field, tr("(not mapped)"));
     m_human->setCellWidget(r, FieldCol, combo);
+    connect(combo, &QComboBox::currentIndexChanged, this, &ImportDialog::updateScales);
+    auto *infer = new QTableWidgetItem(tr("from the data"));
+    infer->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable | Qt::ItemIsSelectable);
+    infer->setCheckState(scale ? Qt::Unchecked : Qt::Checked);
+    infer->setToolTip(tr("Checked: the smallest and largest score in the file, widened to 0–1, 1–3, 1–5 or 1–10 "
+                         "when one holds them (an aspect already in the project keeps its scale). Unchecked: Min "
+                         "and Max; a score outside them refuses the import."));
+    m_human->setItem(r, InferCol, infer);
+    const QPair<double, double> range = scale.value_or(QPair<double, double>(1.0, 5.0));
     for (int c : {MinCol, MaxCol}) {
         auto *spin = new QDoubleSpinBox(m_human);
+        spin->setObjectName(QStringLiteral("%1_%2")
+                                    .arg(c == MinCol ? QLatin1String("humanMin") : QLatin1String("humanMax"))
+                                    .arg(r));
         spin->setRange(-1000, 1000);
         spin->setDecimals(2);
-        spin->setValue(c == MinCol ? min : max);
+        spin->setValue(c == MinCol ? range.first : range.second);
+        spin->setEnabled(scale.has_value());
+        connect(spin, &QDoubleSpinBox::valueChanged, this, &ImportDialog::updateScales);
         m_human->setCellWidget(r, c, spin);
     }
     if (aspect.isEmpty())
         m_human->setCurrentCell(r, AspectCol); // typing names the aspect
+    updateScales();
+}
+
+void ImportDialog::updateScales()
+{
+    if (m_updatingScales)
+        return;
+    const ImportSpec s = spec();
+    if (!m_project || s.file.isEmpty() || s.mapping.human.isEmpty() || m_preview.fields.isEmpty()) {
+        m_scales->clear();
+        return;
+    }
+    auto checked = Importer::check(*m_project, s);
+    if (!checked) {
+        m_scales->setText(tr("The import would be refused: %1").arg(checked.errorString()));
+        return;
+    }
+    QStringList parts;
+    for (const AspectScale &a : std::as_const(checked->scales)) {
+        const QString range = Importer::scaleText(a.min, a.max);
+        switch (a.origin) {
+        case ScaleOrigin::Inferred:
+            parts << tr("%1 %2 (inferred from the data)").arg(a.aspect, range);
+            break;
+        case ScaleOrigin::Project:
+            parts << tr("%1 %2 (as in the project)").arg(a.aspect, range);
+            break;
+        case ScaleOrigin::Given:
+            parts << tr("%1 %2 (as set)").arg(a.aspect, range);
+            break;
+        }
+        // Show an inferred or kept scale in the row's (disabled) Min and Max.
+        if (a.origin == ScaleOrigin::Given)
+            continue;
+        for (int r = 0; r < m_human->rowCount(); ++r) {
+            const QTableWidgetItem *name = m_human->item(r, AspectCol);
+            if (!name || name->text().trimmed() != a.aspect)
+                continue;
+            m_updatingScales = true;
+            if (auto *lo = qobject_cast<QDoubleSpinBox *>(m_human->cellWidget(r, MinCol)))
+                lo->setValue(a.min);
+            if (auto *hi = qobject_cast<QDoubleSpinBox *>(m_human->cellWidget(r, MaxCol)))
+                hi->setValue(a.max);
+            m_updatingScales = false;
+        }
+    }
+    m_scales->setText(tr("Scales: %1").arg(parts.join(QStringLiteral("; "))));
 }
 
 ImportSpec ImportDialog::spec() const
@@ -378,6 +461,9 @@ ImportSpec ImportDialog::spec() const
         if (aspect.isEmpty() || !field || field->currentData().toString().isEmpty())
             continue;
         m.human.append({aspect, field->currentData().toString()});
+        const QTableWidgetItem *infer = m_human->item(r, InferCol);
+        if (infer && infer->checkState() == Qt::Checked)
+            continue;
         const auto *lo = qobject_cast<QDoubleSpinBox *>(m_human->cellWidget(r, MinCol));
         const auto *hi = qobject_cast<QDoubleSpinBox *>(m_human->cellWidget(r, MaxCol));
         if (lo && hi)

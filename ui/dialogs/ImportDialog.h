@@ -4,6 +4,8 @@
 
 #include <QDialog>
 
+#include <optional>
+
 class QComboBox;
 class QDialogButtonBox;
 class QLabel;
@@ -16,9 +18,10 @@ namespace rubric {
 class Project;
 
 /// Import… : a file, its format, a preset, which field fills what (combos filled from
-/// Importer::preview()), the human-score fields with their scales, and a live preview of the
-/// first rows. A refused import is shown in the dialog with its file and line; the project is
-/// left as it was (the importer is all-or-nothing) and the dialog stays open to fix the mapping.
+/// Importer::preview()), the human-score fields with their scales (set, or inferred from the data:
+/// the dialog shows which, from a dry run of the whole file), and a live preview of the first rows. A refused import is
+/// shown in the dialog with its file and line; the project is left as it was (the importer is all-or-nothing) and the
+/// dialog stays open to fix the mapping.
 class ImportDialog : public QDialog
 {
     Q_OBJECT
@@ -47,7 +50,10 @@ private:
     void loadPreview();
     void applyPreset();
     void fillFieldCombos();
-    void addHumanRow(const QString &aspect, const QString &field, double min, double max);
+    /// A human-score row; without `scale` the scale is inferred from the data ("from the data" checked).
+    void addHumanRow(const QString &aspect, const QString &field, std::optional<QPair<double, double>> scale);
+    /// Dry-runs the import (Importer::check) and shows each aspect's scale and where it comes from.
+    void updateScales();
     void showError(const QString &message);
     void updateButtons();
 
@@ -65,6 +71,8 @@ private:
     QTableWidget *m_previewTable;
     QLabel *m_error;
     QLabel *m_extras;
+    QLabel *m_scales;
+    bool m_updatingScales = false;
     QDialogButtonBox *m_buttons;
 };
 

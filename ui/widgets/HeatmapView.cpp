@@ -72,6 +72,7 @@ void HeatmapView::setModel(QAbstractItemModel *model)
 void HeatmapView::onModelChanged()
 {
     readScales();
+    measureRowHeaders();
     updateScrollBars();
     viewport()->update();
 }
@@ -89,6 +90,55 @@ void HeatmapView::readScales()
             m_max[c] = m_min[c] + 1;
         m_headers[c] = m_model->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString();
     }
+}
+
+void HeatmapView::measureRowHeaders()
+{
+    // Each part is as wide as its widest text up to a cap: SummEval's ids are short numbers, its
+    // groups 50-character document hashes (elided; the tooltip has them in full).
+    const QFontMetrics fm(font());
+    int id = 0, group = 0, system = 0;
+    const int rows = m_model ? m_model->rowCount() : 0;
+    for (int r = 0; r < rows; ++r) {
+        const QModelIndex index = m_model->index(r, 0);
+        id = std::max(id, fm.horizontalAdvance(index.data(ScoreModel::ItemIdRole).toString()));
+        group = std::max(group, fm.horizontalAdvance(index.data(ScoreModel::GroupRole).toString()));
+        system = std::max(system, fm.horizontalAdvance(index.data(ScoreModel::SystemRole).toString()));
+    }
+    const int em = fm.horizontalAdvance(QLatin1Char('M'));
+    m_idW = std::clamp(id, 2 * em, 9 * em);
+    m_groupW = group == 0 ? 0 : std::clamp(group, 2 * em, 11 * em);
+    m_systemW = system == 0 ? 0 : std::clamp(system, 2 * em, 8 * em);
+    const int gap = em / 2 + 4;
+    m_rowHeaderW = 8 + m_idW + (m_groupW ? gap + m_groupW : 0) + (m_systemW ? gap + m_systemW : 0) + 6;
+    m_rowHeaderW = std::max(m_rowHeaderW, 120); // the legend lives in the corner above
+}
+
+QStringList HeatmapView::rowHeaderTexts(int row) const
+{
+    if (!m_model || row < 0 || row >= m_model->rowCount())
+        return {};
+    const QFontMetrics fm(font());
+    const QModelIndex index = m_model->index(row, 0);
+    QStringList out{fm.elidedText(index.data(ScoreModel::ItemIdRole).toString(), Qt::ElideMiddle, m_idW)};
+    if (m_groupW)
+        out << fm.elidedText(index.data(ScoreModel::GroupRole).toString(), Qt::ElideRight, m_groupW);
+    if (m_systemW)
+        out << fm.elidedText(index.data(ScoreModel::SystemRole).toString(), Qt::ElideRight, m_systemW);
+    return out;
+}
+
+QString HeatmapView::rowToolTip(int row) const
+{
+    if (!m_model || row < 0 || row >= m_model->rowCount())
+        return {};
+    const QModelIndex index = m_model->index(row, 0);
+    QString tip = tr("Item %1").arg(index.data(ScoreModel::ItemIdRole).toString());
+    if (const QString group = index.data(ScoreModel::GroupRole).toString(); !group.isEmpty())
+        tip += QLatin1Char('\n') + tr("Group: %1").arg(group);
+    if (const QString system = index.data(ScoreModel::SystemRole).toString(); !system.isEmpty())
+        tip += QLatin1Char('\n') + tr("System: %1").arg(system);
+    return tip;
 }
 
 void HeatmapView::setColourMode(ColourMode mode)
@@ -335,10 +385,16 @@ void HeatmapView::paintRowHeaders(QPainter &p, int firstRow, int lastRow)
         if (role != SplitRole::None)
             p.fillRect(QRect(0, y, 4, m_cellH - (m_cellH >= 6 ? 1 : 0)), role == SplitRole::Train ? train : test);
         if (text) {
-            p.setPen(palette().color(QPalette::WindowText));
-            const QString id = m_model->headerData(r, Qt::Vertical, Qt::DisplayRole).toString();
-            p.drawText(QRect(8, y, m_rowHeaderW - 12, m_cellH), Qt::AlignVCenter | Qt::AlignLeft,
-                       fm.elidedText(id, Qt::ElideMiddle, m_rowHeaderW - 12));
+            const QStringList parts = rowHeaderTexts(r);
+            const int gap = fm.horizontalAdvance(QLatin1Char('M')) / 2 + 4;
+            int x = 8;
+            for (qsizetype k = 0; k < parts.size(); ++k) {
+                const int w = k == 0 ? m_idW : (k == 1 && m_groupW ? m_groupW : m_systemW);
+                // The id reads first; group and system are context, a shade lighter.
+                p.setPen(palette().color(k == 0 ? QPalette::WindowText : QPalette::PlaceholderText));
+                p.drawText(QRect(x, y, w, m_cellH), Qt::AlignVCenter | Qt::AlignLeft, parts.at(k));
+                x += w + gap;
+            }
         }
     }
     p.restore();
@@ -447,8 +503,11 @@ bool HeatmapView::viewportEvent(QEvent *event)
     if (event->type() == QEvent::ToolTip && m_model) {
         auto *help = static_cast<QHelpEvent *>(event);
         QString tip;
-        if (const int col = headerColumnAt(help->pos()); col >= 0)
+        const QPoint pos = help->pos();
+        if (const int col = headerColumnAt(pos); col >= 0)
             tip = m_model->headerData(col, Qt::Horizontal, Qt::ToolTipRole).toString();
+        else if (pos.x() < m_rowHeaderW && pos.y() >= m_colHeaderH && m_cellH > 0)
+            tip = rowToolTip((pos.y() - m_colHeaderH + verticalScrollBar()->value()) / m_cellH);
         else if (const QModelIndex index = indexAt(help->pos()); index.isValid())
             tip = index.data(Qt::ToolTipRole).toString();
         if (tip.isEmpty())

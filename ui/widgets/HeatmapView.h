@@ -3,6 +3,7 @@
 #include <QAbstractScrollArea>
 #include <QPersistentModelIndex>
 #include <QPointer>
+#include <QStringList>
 #include <QVector>
 
 class QAbstractItemModel;
@@ -52,6 +53,13 @@ public:
 
     QSize sizeHint() const override;
 
+    /// What the row header shows for `row`: the item's id, group and system, each elided to its
+    /// part of the header (parts the model leaves empty everywhere take no room).
+    QStringList rowHeaderTexts(int row) const;
+    /// The row header's tooltip: the id, group and system in full.
+    QString rowToolTip(int row) const;
+    int rowHeaderWidth() const { return m_rowHeaderW; }
+
 signals:
     void cellActivated(const QModelIndex &index);
     void currentChanged(const QModelIndex &index);
@@ -70,6 +78,7 @@ private:
     void onModelChanged();
     void updateScrollBars();
     void readScales();
+    void measureRowHeaders();
     void paintColumnHeaders(QPainter &p, int firstCol, int lastCol);
     void paintRowHeaders(QPainter &p, int firstRow, int lastRow);
     void paintLegend(QPainter &p);
@@ -83,6 +92,9 @@ private:
     int m_cellW = 44;
     int m_cellH = 20;
     int m_rowHeaderW = 120;
+    int m_idW = 40; ///< widths of the row header's parts (id, group, system); 0 = not shown
+    int m_groupW = 0;
+    int m_systemW = 0;
     int m_colHeaderH = 110;
     int m_sortColumn = -1;
     Qt::SortOrder m_sortOrder = Qt::AscendingOrder;
