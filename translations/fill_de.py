@@ -575,6 +575,14 @@ DE = {
     'Scales: %1': 'Skalen: %1',
     'Group: %1': 'Gruppe: %1',
     'System: %1': 'System: %1',
+    # run outcome (issue 11, issue 17)
+    'Scoring:': 'Bewertung:',
+    'Refused by the endpoint (%n item(s)):': ('Vom Endpunkt abgelehnt (%n Element):', 'Vom Endpunkt abgelehnt (%n Elemente):'),
+    "Skipped when the judge runs again; 'rubric run … --retry-failed' asks them again (e.g. with --set max_source_tokens=N).": "Werden beim nächsten Lauf übersprungen; 'rubric run … --retry-failed' fragt sie erneut an (z. B. mit --set max_source_tokens=N).",
+    ' · n: honoured': ' · n: beachtet',
+    ' · n: ignored (%1 of %2 choices; G-Eval asks its samples one at a time)': ' · n: ignoriert (%1 von %2 Antworten; G-Eval fragt seine Stichproben einzeln an)',
+    "%n item(s) refused by the endpoint (see Issues; 'rubric run … --retry-failed' asks them again).": ("%n Element vom Endpunkt abgelehnt (siehe Probleme; 'rubric run … --retry-failed' fragt es erneut an).", "%n Elemente vom Endpunkt abgelehnt (siehe Probleme; 'rubric run … --retry-failed' fragt sie erneut an)."),
+    'Scoring: %1 (%2).': 'Bewertung: %1 (%2).',
 }
 
 path = sys.argv[1] if len(sys.argv) > 1 else 'translations/rubric_de.ts'

@@ -99,6 +99,18 @@
         <source>Parameters</source>
         <translation>Parameter</translation>
     </message>
+    <message>
+        <source>Scoring:</source>
+        <translation>Bewertung:</translation>
+    </message>
+    <message numerus="yes">
+        <source>Refused by the endpoint (%n item(s)):</source>
+        <translation><numerusform>Vom Endpunkt abgelehnt (%n Element):</numerusform><numerusform>Vom Endpunkt abgelehnt (%n Elemente):</numerusform></translation>
+    </message>
+    <message>
+        <source>Skipped when the judge runs again; 'rubric run … --retry-failed' asks them again (e.g. with --set max_source_tokens=N).</source>
+        <translation>Werden beim nächsten Lauf übersprungen; 'rubric run … --retry-failed' fragt sie erneut an (z. B. mit --set max_source_tokens=N).</translation>
+    </message>
 </context>
 <context>
     <name>RubricCommands</name>
@@ -1632,6 +1644,14 @@
         <source> · %n retry(s)</source>
         <translation><numerusform> · %n Wiederholung</numerusform><numerusform> · %n Wiederholungen</numerusform></translation>
     </message>
+    <message>
+        <source> · n: honoured</source>
+        <translation> · n: beachtet</translation>
+    </message>
+    <message>
+        <source> · n: ignored (%1 of %2 choices; G-Eval asks its samples one at a time)</source>
+        <translation> · n: ignoriert (%1 von %2 Antworten; G-Eval fragt seine Stichproben einzeln an)</translation>
+    </message>
 </context>
 <context>
     <name>rubric::RubricDiffDialog</name>
@@ -2242,6 +2262,14 @@ HypoEval: aus etwa 30 annotierten Trainingselementen gelernte Hypothesen, dann e
     <message>
         <source>%1 · %2 / %3 answered · %4 · %5 cache hits · %6 tokens · cost %7 · ETA %8</source>
         <translation>%1 · %2 / %3 beantwortet · %4 · %5 Cache-Treffer · %6 Tokens · Kosten %7 · fertig in %8</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n item(s) refused by the endpoint (see Issues; 'rubric run … --retry-failed' asks them again).</source>
+        <translation><numerusform>%n Element vom Endpunkt abgelehnt (siehe Probleme; 'rubric run … --retry-failed' fragt es erneut an).</numerusform><numerusform>%n Elemente vom Endpunkt abgelehnt (siehe Probleme; 'rubric run … --retry-failed' fragt sie erneut an).</numerusform></translation>
+    </message>
+    <message>
+        <source>Scoring: %1 (%2).</source>
+        <translation>Bewertung: %1 (%2).</translation>
     </message>
 </context>
 <context>
