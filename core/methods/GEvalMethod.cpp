@@ -477,8 +477,10 @@ void GEvalMethod::finish()
                                          : tr("one request with n = %1").arg(samples);
         reason = tr("the mean of %1 samples per item, %2").arg(samples).arg(how);
         if (m_ctx->spec().logprobs)
-            reason = tr("logprobs were asked but the endpoint returned none (%n item(s)); ", nullptr,
-                        m_logprobFallbacks)
+            reason = (m_logprobFallbacks > 0
+                              ? tr("logprobs were asked but the endpoint returned none (%n item(s)); ", nullptr,
+                                   m_logprobFallbacks)
+                              : tr("logprobs were asked but this endpoint returns none (learned in an earlier run); "))
                      + reason;
     }
     emit completed({{QStringLiteral("rubric_version"), m_rubric.version()},

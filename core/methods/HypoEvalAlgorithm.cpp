@@ -502,7 +502,39 @@ void HypoEvalAlgorithm::startUnion()
     for (const HypoHypothesis &h : std::as_const(m_hyps))
         if (h.inBank && h.source == QLatin1String("literature"))
             m_litBank.append(h.key);
+    // Texts that are the same but for spaces and case are one hypothesis: they merge here without
+    // a call, before the judge is asked which pairs repeat each other and before the selection.
+    // The one with the best reward stays (with its history); the others leave the bank.
+    QHash<QString, QString> best; // normalised text → the key kept
+    for (const QStringList *keys : {&m_dataBank, &m_litBank})
+        for (const QString &k : *keys) {
+            const QString norm = normalisedText(find(k)->text);
+            const auto it = best.constFind(norm);
+            if (it == best.constEnd() || find(k)->reward > find(*it)->reward)
+                best.insert(norm, k);
+        }
+    const auto mergeSame = [this, &best](const QStringList &keys) {
+        QStringList kept;
+        for (const QString &k : keys) {
+            HypoHypothesis *h = find(k);
+            const QString twin = best.value(normalisedText(h->text));
+            if (twin == k) {
+                kept.append(k);
+            } else {
+                h->inBank = false;
+                h->droppedBecause = tr("the same text as %1").arg(twin);
+            }
+        }
+        return kept;
+    };
+    m_dataBank = mergeSame(m_dataBank);
+    m_litBank = mergeSame(m_litBank);
     m_phase = Phase::RedundancyWithin;
+}
+
+QString HypoEvalAlgorithm::normalisedText(const QString &text)
+{
+    return text.simplified().toCaseFolded();
 }
 
 QStringList HypoEvalAlgorithm::dedup(const QStringList &keys, const QSet<QPair<QString, QString>> &redundant,

@@ -159,6 +159,9 @@ private:
                                                         const QHash<int, HypoAnswer> &answers);
     void finishRedundancyWithin(const QVector<HypoTask> &batch, const QHash<int, HypoAnswer> &answers);
     void finishRedundancyAcross(const QVector<HypoTask> &batch, const QHash<int, HypoAnswer> &answers);
+    /// A hypothesis text with runs of white space made one space and the case folded: equal ones
+    /// are the same hypothesis.
+    static QString normalisedText(const QString &text);
     QStringList dedup(const QStringList &keys, const QSet<QPair<QString, QString>> &redundantPairs, const QString &why);
     void startSelection();
     void finishSelection(const QVector<HypoTask> &batch, const QHash<int, HypoAnswer> &answers);

@@ -114,6 +114,7 @@ private slots:
     void keepsInformativeHypotheses_data();
     void keepsInformativeHypotheses();
     void callCountsPerPhase();
+    void identicalTextsMergeWithoutACall();
     void deterministicForSeed();
     void remainingBoundsHoldAtEveryStep();
     void remainingAtTheStartOfThePaperSetting();
@@ -464,6 +465,63 @@ void TestHypoEvalAlgorithm::paramsFromSettings()
         QCOMPARE(p->alpha, 0.25);
     const HypoEvalParams d;
     QCOMPARE(d.toMap().value(QStringLiteral("h_max")).toInt(), 20);
+}
+
+void TestHypoEvalAlgorithm::identicalTextsMergeWithoutACall()
+{
+    // A judge that repeats hypotheses word for word (but for spaces and case) in every generation:
+    // the copies merge without a call, no redundancy question pairs two copies, and the five
+    // selected hypotheses are five distinct texts.
+    struct Repeating : World
+    {
+        QStringList generate(const HypoTask &t)
+        {
+            QStringList out = World::generate(t);
+            if (t.kind == HypoTask::Kind::Generate)
+                for (int i = 0; i < out.size(); ++i)
+                    out[i] = i % 3 == 0   ? QStringLiteral("SIGNAL the   summary keeps one topic")
+                             : i % 3 == 1 ? QStringLiteral("signal THE summary keeps one topic ")
+                                          : out[i];
+            return out;
+        }
+        HypoAnswer answer(const HypoEvalAlgorithm &algo, const HypoTask &t)
+        {
+            if (t.kind != HypoTask::Kind::Generate)
+                return World::answer(algo, t);
+            HypoAnswer a;
+            a.taskId = t.id;
+            a.hypotheses = generate(t);
+            return a;
+        }
+    } w;
+    HypoEvalAlgorithm algo(HypoEvalParams{}, makeTrain(30, w), true);
+    int sameTextPairs = 0;
+    for (auto batch = algo.nextBatch(); !batch.isEmpty(); batch = algo.nextBatch()) {
+        QVector<HypoAnswer> answers;
+        for (const HypoTask &t : batch) {
+            if (t.kind == HypoTask::Kind::Redundancy
+                && t.hypotheses[0].simplified().toCaseFolded() == t.hypotheses[1].simplified().toCaseFolded())
+                ++sameTextPairs;
+            answers.append(w.answer(algo, t));
+        }
+        algo.deliver(answers);
+    }
+    QVERIFY2(algo.finished(), qPrintable(algo.error()));
+    QCOMPARE(sameTextPairs, 0);
+    int copies = 0, merged = 0;
+    QSet<QString> selectedTexts;
+    for (const HypoHypothesis &h : algo.hypotheses()) {
+        if (h.text.simplified().toCaseFolded() == QLatin1String("signal the summary keeps one topic"))
+            ++copies;
+        if (h.droppedBecause.startsWith(QLatin1String("the same text as")))
+            ++merged;
+        if (algo.selected().contains(h.key))
+            selectedTexts.insert(h.text.simplified().toCaseFolded());
+    }
+    QVERIFY2(copies >= 2, "the judge's copies reached the bank");
+    QVERIFY(merged >= 1);
+    QCOMPARE(algo.selected().size(), 5);
+    QCOMPARE(selectedTexts.size(), 5);
 }
 
 QTEST_GUILESS_MAIN(TestHypoEvalAlgorithm)

@@ -317,7 +317,7 @@ QByteArray FakeLlmServer::answerBody(const RecordedRequest &request, const QJson
                                                       {QStringLiteral("output_tokens"), tokensOut}}}};
         return QJsonDocument(out).toJson(QJsonDocument::Compact);
     }
-    const int n = std::max(1, body.value(QStringLiteral("n")).toInt(1));
+    const int n = m_ignoreN ? 1 : std::max(1, body.value(QStringLiteral("n")).toInt(1));
     const bool logprobs = body.value(QStringLiteral("logprobs")).toBool();
     const int top = body.value(QStringLiteral("top_logprobs")).toInt(0);
     QJsonArray choices;

@@ -88,6 +88,8 @@ public:
     void scriptFaults(const QVector<FakeFault> &faults);
     void setRetryAfterSeconds(double seconds) { m_retryAfter = seconds; }
     void setRecording(bool on) { m_recording = on; }
+    /// Answer one choice whatever `n` asks (as Ollama and the llama.cpp server do).
+    void setIgnoreN(bool on) { m_ignoreN = on; }
 
     int requestCount() const { return m_requests; }
     int answeredCount() const { return m_answered; }
@@ -127,6 +129,7 @@ private:
     QQueue<FakeFault> m_script;
     double m_retryAfter = 1;
     bool m_recording = false;
+    bool m_ignoreN = false;
     int m_requests = 0;
     int m_answered = 0;
     int m_pendingNow = 0;
