@@ -22,9 +22,19 @@ int run(const QStringList &args, Io &io)
     const int groups = int(project->groups().size());
     const int systems = int(project->systems().size());
 
+    const auto fail = [&io](const Error &e) {
+        io.err << "rubric info: " << e.toString() << '\n';
+        return 1;
+    };
+    const auto aspectList = project->readAspects();
+    if (!aspectList)
+        return fail(aspectList.error());
     QVariantList aspects;
-    for (const Aspect &a : project->aspects()) {
-        const auto human = project->humanScores(a.name);
+    for (const Aspect &a : *aspectList) {
+        const auto read = project->readHumanScores(a.name);
+        if (!read)
+            return fail(read.error());
+        const QHash<QString, double> &human = *read;
         double mean = std::nan("");
         if (!human.isEmpty())
             mean = std::accumulate(human.begin(), human.end(), 0.0) / double(human.size());
@@ -35,16 +45,21 @@ int run(const QStringList &args, Io &io)
                                    {QStringLiteral("annotated_items"), int(human.size())},
                                    {QStringLiteral("annotators"), int(project->annotators(a.name).size())}});
     }
+    const auto judgeList = project->readJudges();
+    if (!judgeList)
+        return fail(judgeList.error());
     QVariantList judges;
-    for (const JudgeInfo &j : project->judges())
+    for (const JudgeInfo &j : *judgeList)
         judges.append(QVariantMap{{QStringLiteral("name"), j.name},
                                   {QStringLiteral("method"), j.method},
                                   {QStringLiteral("status"), j.status},
                                   {QStringLiteral("aspects"), j.aspects},
                                   {QStringLiteral("items"), j.items}});
-    const auto split = project->split();
+    const auto split = project->readSplit();
+    if (!split)
+        return fail(split.error());
     int train = 0, test = 0;
-    for (SplitRole r : split)
+    for (SplitRole r : *split)
         (r == SplitRole::Train ? train : test)++;
     const QVariantMap splits{{QStringLiteral("train"), train},
                              {QStringLiteral("test"), test},
@@ -72,7 +87,7 @@ int run(const QStringList &args, Io &io)
                << m.value(QStringLiteral("annotators")).toInt() << " annotator(s)\n";
     }
     io.out << "judges:\n";
-    for (const JudgeInfo &j : project->judges())
+    for (const JudgeInfo &j : *judgeList)
         io.out << "  " << j.name.leftJustified(18) << ' ' << j.method << " (" << j.status << "), "
                << j.aspects.join(QStringLiteral(", ")) << " on " << j.items << " items\n";
     return 0;
