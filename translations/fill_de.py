@@ -570,6 +570,8 @@ DE = {
     'whole sources': 'ganze Quellen',
     'Group-disjoint split: each suggestion brings its whole group (source) to the train split, so that no source of the training side is tested on.': 'Gruppendisjunkte Aufteilung: Jeder Vorschlag bringt seine ganze Gruppe (Quelle) in die Trainingsmenge, sodass keine Quelle der Trainingsseite getestet wird.',
     'Could not make a group-disjoint split: %1': 'Keine gruppendisjunkte Aufteilung möglich: %1',
+    'Min. parsed': 'Min. gelesen',
+    'Training items a hypothesis must have a parsed score on to be selected, so that a correlation on two points cannot win (not in the paper). 0: automatic, the larger of 5 and half the training items.': 'Trainingselemente, auf denen eine Hypothese eine lesbare Punktzahl haben muss, um ausgewählt zu werden, damit eine Korrelation auf zwei Punkten nicht gewinnen kann (nicht im Artikel). 0: automatisch, das Größere von 5 und der Hälfte der Trainingselemente.',
 }
 
 path = sys.argv[1] if len(sys.argv) > 1 else 'translations/rubric_de.ts'

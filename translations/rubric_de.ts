@@ -1413,6 +1413,14 @@
         <source>Li&amp;terature:</source>
         <translation>Li&amp;teratur:</translation>
     </message>
+    <message>
+        <source>Min. parsed</source>
+        <translation>Min. gelesen</translation>
+    </message>
+    <message>
+        <source>Training items a hypothesis must have a parsed score on to be selected, so that a correlation on two points cannot win (not in the paper). 0: automatic, the larger of 5 and half the training items.</source>
+        <translation>Trainingselemente, auf denen eine Hypothese eine lesbare Punktzahl haben muss, um ausgewählt zu werden, damit eine Korrelation auf zwei Punkten nicht gewinnen kann (nicht im Artikel). 0: automatisch, das Größere von 5 und der Hälfte der Trainingselemente.</translation>
+    </message>
 </context>
 <context>
     <name>rubric::ProfileEditor</name>
