@@ -170,6 +170,12 @@ void TestCorrelationPane::constantGroupsRuleIsChosenAndNamed()
     QVERIFY2(convention->text().contains(named), qPrintable(convention->text()));
     QVERIFY2(convention->text().contains(QStringLiteral("%1 groups averaged").arg(c.groupsUsed)),
              qPrintable(convention->text()));
+    if (const QString dir = qEnvironmentVariable("RUBRIC_SCREENSHOT_DIR"); !dir.isEmpty()) {
+        pane.resize(1280, 820);
+        QVERIFY(pane.grab().toImage().save(dir
+                                           + QStringLiteral("/correlation-group-%1.png")
+                                                     .arg(stats::constantGroupsName(stats::ConstantGroups(rule)))));
+    }
     level->setCurrentIndex(level->findData(int(stats::Level::Dataset)));
     QVERIFY(convention->text().isEmpty());
 }
