@@ -583,6 +583,19 @@ DE = {
     ' · n: ignored (%1 of %2 choices; G-Eval asks its samples one at a time)': ' · n: ignoriert (%1 von %2 Antworten; G-Eval fragt seine Stichproben einzeln an)',
     "%n item(s) refused by the endpoint (see Issues; 'rubric run … --retry-failed' asks them again).": ("%n Element vom Endpunkt abgelehnt (siehe Probleme; 'rubric run … --retry-failed' fragt es erneut an).", "%n Elemente vom Endpunkt abgelehnt (siehe Probleme; 'rubric run … --retry-failed' fragt sie erneut an)."),
     'Scoring: %1 (%2).': 'Bewertung: %1 (%2).',
+    # honest numbers (issue 18)
+    'Constant groups: left out': 'Konstante Gruppen: weggelassen',
+    'Constant groups: count as 1': 'Konstante Gruppen: zählen als 1',
+    'Group level: a group whose scores are all equal has no correlation. Left out: groups with constant human or judge scores are skipped (G-Eval, UniEval). Count as 1: a group with constant human scores counts as 1 and one with constant judge scores is skipped (PairS, HypoEval).': 'Gruppenebene: Eine Gruppe mit lauter gleichen Bewertungen hat keine Korrelation. Weggelassen: Gruppen mit konstanten menschlichen oder Bewerter-Punktzahlen werden übersprungen (G-Eval, UniEval). Zählen als 1: Eine Gruppe mit konstanten menschlichen Punktzahlen zählt als 1, eine mit konstanten Bewerter-Punktzahlen wird übersprungen (PairS, HypoEval).',
+    'Cannot read the project: %1': 'Das Projekt kann nicht gelesen werden: %1',
+    'Cannot read the scores: %1': 'Die Punktzahlen können nicht gelesen werden: %1',
+    'Group level, PairS/HypoEval convention: a group with constant human scores counts as 1 (%1 groups); left out: %2 with constant judge scores, %3 with fewer than 2 items; %4 groups averaged.': 'Gruppenebene, Konvention von PairS/HypoEval: Eine Gruppe mit konstanten menschlichen Punktzahlen zählt als 1 (%1 Gruppen); weggelassen: %2 mit konstanten Bewerter-Punktzahlen, %3 mit weniger als 2 Elementen; %4 Gruppen gemittelt.',
+    'Group level, G-Eval/UniEval convention: groups with constant scores are left out: %1 with constant human scores, %2 with constant judge scores, %3 with fewer than 2 items; %4 groups averaged.': 'Gruppenebene, Konvention von G-Eval/UniEval: Gruppen mit konstanten Punktzahlen werden weggelassen: %1 mit konstanten menschlichen Punktzahlen, %2 mit konstanten Bewerter-Punktzahlen, %3 mit weniger als 2 Elementen; %4 Gruppen gemittelt.',
+    'whole sources': 'ganze Quellen',
+    'Group-disjoint split: each suggestion brings its whole group (source) to the train split, so that no source of the training side is tested on.': 'Gruppendisjunkte Aufteilung: Jeder Vorschlag bringt seine ganze Gruppe (Quelle) in die Trainingsmenge, sodass keine Quelle der Trainingsseite getestet wird.',
+    'Could not make a group-disjoint split: %1': 'Keine gruppendisjunkte Aufteilung möglich: %1',
+    'Min. parsed': 'Min. gelesen',
+    'Training items a hypothesis must have a parsed score on to be selected, so that a correlation on two points cannot win (not in the paper). 0: automatic, the larger of 5 and half the training items.': 'Trainingselemente, auf denen eine Hypothese eine lesbare Punktzahl haben muss, um ausgewählt zu werden, damit eine Korrelation auf zwei Punkten nicht gewinnen kann (nicht im Artikel). 0: automatisch, das Größere von 5 und der Hälfte der Trainingselemente.',
 }
 
 path = sys.argv[1] if len(sys.argv) > 1 else 'translations/rubric_de.ts'

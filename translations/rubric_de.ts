@@ -564,6 +564,34 @@
         <source> (and %1 more here)</source>
         <translation> (und %1 weitere hier)</translation>
     </message>
+    <message>
+        <source>Constant groups: left out</source>
+        <translation>Konstante Gruppen: weggelassen</translation>
+    </message>
+    <message>
+        <source>Constant groups: count as 1</source>
+        <translation>Konstante Gruppen: zählen als 1</translation>
+    </message>
+    <message>
+        <source>Group level: a group whose scores are all equal has no correlation. Left out: groups with constant human or judge scores are skipped (G-Eval, UniEval). Count as 1: a group with constant human scores counts as 1 and one with constant judge scores is skipped (PairS, HypoEval).</source>
+        <translation>Gruppenebene: Eine Gruppe mit lauter gleichen Bewertungen hat keine Korrelation. Weggelassen: Gruppen mit konstanten menschlichen oder Bewerter-Punktzahlen werden übersprungen (G-Eval, UniEval). Zählen als 1: Eine Gruppe mit konstanten menschlichen Punktzahlen zählt als 1, eine mit konstanten Bewerter-Punktzahlen wird übersprungen (PairS, HypoEval).</translation>
+    </message>
+    <message>
+        <source>Cannot read the project: %1</source>
+        <translation>Das Projekt kann nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>Cannot read the scores: %1</source>
+        <translation>Die Punktzahlen können nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>Group level, PairS/HypoEval convention: a group with constant human scores counts as 1 (%1 groups); left out: %2 with constant judge scores, %3 with fewer than 2 items; %4 groups averaged.</source>
+        <translation>Gruppenebene, Konvention von PairS/HypoEval: Eine Gruppe mit konstanten menschlichen Punktzahlen zählt als 1 (%1 Gruppen); weggelassen: %2 mit konstanten Bewerter-Punktzahlen, %3 mit weniger als 2 Elementen; %4 Gruppen gemittelt.</translation>
+    </message>
+    <message>
+        <source>Group level, G-Eval/UniEval convention: groups with constant scores are left out: %1 with constant human scores, %2 with constant judge scores, %3 with fewer than 2 items; %4 groups averaged.</source>
+        <translation>Gruppenebene, Konvention von G-Eval/UniEval: Gruppen mit konstanten Punktzahlen werden weggelassen: %1 mit konstanten menschlichen Punktzahlen, %2 mit konstanten Bewerter-Punktzahlen, %3 mit weniger als 2 Elementen; %4 Gruppen gemittelt.</translation>
+    </message>
 </context>
 <context>
     <name>rubric::CriterionScoreModel</name>
@@ -1452,6 +1480,14 @@
     <message>
         <source>Li&amp;terature:</source>
         <translation>Li&amp;teratur:</translation>
+    </message>
+    <message>
+        <source>Min. parsed</source>
+        <translation>Min. gelesen</translation>
+    </message>
+    <message>
+        <source>Training items a hypothesis must have a parsed score on to be selected, so that a correlation on two points cannot win (not in the paper). 0: automatic, the larger of 5 and half the training items.</source>
+        <translation>Trainingselemente, auf denen eine Hypothese eine lesbare Punktzahl haben muss, um ausgewählt zu werden, damit eine Korrelation auf zwei Punkten nicht gewinnen kann (nicht im Artikel). 0: automatisch, das Größere von 5 und der Hälfte der Trainingselemente.</translation>
     </message>
 </context>
 <context>
@@ -2385,6 +2421,18 @@ HypoEval: aus etwa 30 annotierten Trainingselementen gelernte Hypothesen, dann e
     <message>
         <source>Stratified: every group (or system) gets a turn before any gets a second item. Most informative: the items the project's judges disagree on most come first.</source>
         <translation>Geschichtet: jede Gruppe (oder jedes System) kommt an die Reihe, bevor eine ein zweites Element bekommt. Am aufschlussreichsten: die Elemente, bei denen die Bewerter des Projekts am meisten uneins sind, zuerst.</translation>
+    </message>
+    <message>
+        <source>whole sources</source>
+        <translation>ganze Quellen</translation>
+    </message>
+    <message>
+        <source>Group-disjoint split: each suggestion brings its whole group (source) to the train split, so that no source of the training side is tested on.</source>
+        <translation>Gruppendisjunkte Aufteilung: Jeder Vorschlag bringt seine ganze Gruppe (Quelle) in die Trainingsmenge, sodass keine Quelle der Trainingsseite getestet wird.</translation>
+    </message>
+    <message>
+        <source>Could not make a group-disjoint split: %1</source>
+        <translation>Keine gruppendisjunkte Aufteilung möglich: %1</translation>
     </message>
 </context>
 </TS>

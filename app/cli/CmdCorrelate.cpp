@@ -22,8 +22,11 @@ int run(const QStringList &args, Io &io)
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
             "Correlate a judge's scores with the human scores of one aspect (Pearson, Spearman, Kendall tau-b).\n"
-            "Levels: dataset = over all items; group = per group, skipping groups where the human or the judge\n"
-            "scores are all equal, averaged over the rest; system = per-system means first, then correlated.\n"
+            "Levels: dataset = over all items; group = per group, averaged over the groups; system = per-system\n"
+            "means first, then correlated. At group level --constant-groups says what a group with all-equal\n"
+            "scores does: skip (default; G-Eval, UniEval) leaves out a group whose human or judge scores are\n"
+            "constant; one (PairS, HypoEval) counts a group with constant human scores as 1 and leaves out one\n"
+            "with constant judge scores. The output names the rule and how many groups each side removed.\n"
             "Only items with both a human and a judge score take part. The default split is 'test' when the\n"
             "project has a split, otherwise 'all'."));
     parser.addOption({QStringLiteral("project"), QStringLiteral("Project file."), QStringLiteral("P")});
@@ -32,11 +35,15 @@ int run(const QStringList &args, Io &io)
             {QStringLiteral("judge"), QStringLiteral("Judge (run or imported scores)."), QStringLiteral("NAME")});
     parser.addOption({QStringLiteral("level"), QStringLiteral("dataset (default), group or system."),
                       QStringLiteral("L"), QStringLiteral("dataset")});
+    parser.addOption({QStringLiteral("constant-groups"),
+                      QStringLiteral("Group level: skip (default) or one, see above."), QStringLiteral("RULE"),
+                      QStringLiteral("skip")});
     parser.addOption({QStringLiteral("split"),
                       QStringLiteral("all, train or test (default: test if the project has a split, else all)."),
                       QStringLiteral("S")});
     parser.addOption({QStringLiteral("bootstrap"),
-                      QStringLiteral("Percentile bootstrap with N resamples (groups at group level, items otherwise)."),
+                      QStringLiteral("Percentile bootstrap with N resamples (groups at group level, systems at system "
+                                     "level, items at dataset level)."),
                       QStringLiteral("N")});
     parser.addOption({QStringLiteral("seed"), QStringLiteral("Bootstrap seed (default 0)."), QStringLiteral("S"),
                       QStringLiteral("0")});
@@ -48,6 +55,11 @@ int run(const QStringList &args, Io &io)
     const auto level = parseLevel(parser.value(QStringLiteral("level")));
     if (!level) {
         io.err << "rubric correlate: --level must be dataset, group or system\n";
+        return 2;
+    }
+    const auto constantGroups = parseConstantGroups(parser.value(QStringLiteral("constant-groups")));
+    if (!constantGroups) {
+        io.err << "rubric correlate: --constant-groups must be skip or one\n";
         return 2;
     }
     int resamples = 0;
@@ -79,10 +91,13 @@ int run(const QStringList &args, Io &io)
         io.err << "rubric correlate: " << items.errorString() << '\n';
         return 1;
     }
-    const LevelCorrelation c = correlateAtLevel(*items, *level);
+    const LevelCorrelation c = correlateAtLevel(*items, *level, *constantGroups);
     std::optional<CorrelationIntervals> ci;
-    if (resamples > 0)
-        ci = bootstrapCorrelation(*items, *level, {resamples, seed, 0.95});
+    if (resamples > 0) {
+        BootstrapOptions options{resamples, seed, 0.95};
+        options.constantGroups = *constantGroups;
+        ci = bootstrapCorrelation(*items, *level, options);
+    }
 
     if (parser.isSet(QStringLiteral("json"))) {
         QVariantMap out{{QStringLiteral("aspect"), aspect},
@@ -94,8 +109,13 @@ int run(const QStringList &args, Io &io)
                         {QStringLiteral("pearson"), jsonNumber(c.pearson)},
                         {QStringLiteral("spearman"), jsonNumber(c.spearman)},
                         {QStringLiteral("kendall"), jsonNumber(c.kendall)}};
-        if (*level == Level::Group)
+        if (*level == Level::Group) {
             out.insert(QStringLiteral("groups_skipped"), c.groupsSkipped);
+            out.insert(QStringLiteral("constant_groups"), constantGroupsName(c.constantGroups));
+            out.insert(QStringLiteral("groups_human_constant"), c.groupsHumanConstant);
+            out.insert(QStringLiteral("groups_judge_constant"), c.groupsJudgeConstant);
+            out.insert(QStringLiteral("groups_too_small"), c.groupsTooSmall);
+        }
         if (ci) {
             QVariantMap m;
             for (Coefficient k : kCoefficients)
@@ -110,8 +130,14 @@ int run(const QStringList &args, Io &io)
     io.out << "judge " << judge << " vs human, aspect " << aspect << ", level " << levelName(*level) << ", split "
            << splitFilterName(split) << '\n';
     io.out << "n " << c.n;
-    if (*level == Level::Group)
-        io.out << ", groups used " << c.groupsUsed << " (skipped " << c.groupsSkipped << ")";
+    if (*level == Level::Group) {
+        io.out << ", groups used " << c.groupsUsed << " (skipped " << c.groupsSkipped << ")\n";
+        io.out << "constant groups: " << constantGroupsName(c.constantGroups) << " — "
+               << constantGroupsConvention(c.constantGroups) << "; human scores constant in " << c.groupsHumanConstant
+               << (c.constantGroups == ConstantGroups::One ? " (counted as 1)" : " (skipped)")
+               << ", judge scores constant in " << c.groupsJudgeConstant << " (skipped), under 2 items "
+               << c.groupsTooSmall;
+    }
     if (*level == Level::System)
         io.out << ", systems " << c.groupsUsed;
     io.out << '\n';

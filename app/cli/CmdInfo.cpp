@@ -23,9 +23,19 @@ int run(const QStringList &args, Io &io)
     const int groups = int(project->groups().size());
     const int systems = int(project->systems().size());
 
+    const auto fail = [&io](const Error &e) {
+        io.err << "rubric info: " << e.toString() << '\n';
+        return 1;
+    };
+    const auto aspectList = project->readAspects();
+    if (!aspectList)
+        return fail(aspectList.error());
     QVariantList aspects;
-    for (const Aspect &a : project->aspects()) {
-        const auto human = project->humanScores(a.name);
+    for (const Aspect &a : *aspectList) {
+        const auto read = project->readHumanScores(a.name);
+        if (!read)
+            return fail(read.error());
+        const QHash<QString, double> &human = *read;
         double mean = std::nan("");
         if (!human.isEmpty())
             mean = std::accumulate(human.begin(), human.end(), 0.0) / double(human.size());
@@ -36,14 +46,15 @@ int run(const QStringList &args, Io &io)
                                    {QStringLiteral("annotated_items"), int(human.size())},
                                    {QStringLiteral("annotators"), int(project->annotators(a.name).size())}});
     }
+    const auto judgeList = project->readJudges();
+    if (!judgeList)
+        return fail(judgeList.error());
     QVariantList judges;
     QHash<QString, int> failedItems; // judge → items the endpoint refused
-    for (const JudgeInfo &j : project->judges()) {
+    for (const JudgeInfo &j : *judgeList) {
         auto failed = RubricStore(project.get()).failedItems(j.name);
-        if (!failed) {
-            io.err << "rubric info: " << failed.errorString() << '\n';
-            return 1;
-        }
+        if (!failed)
+            return fail(failed.error());
         failedItems.insert(j.name, int(failed->size()));
         judges.append(QVariantMap{{QStringLiteral("name"), j.name},
                                   {QStringLiteral("method"), j.method},
@@ -52,9 +63,11 @@ int run(const QStringList &args, Io &io)
                                   {QStringLiteral("items"), j.items},
                                   {QStringLiteral("failed_items"), failedItems.value(j.name)}});
     }
-    const auto split = project->split();
+    const auto split = project->readSplit();
+    if (!split)
+        return fail(split.error());
     int train = 0, test = 0;
-    for (SplitRole r : split)
+    for (SplitRole r : *split)
         (r == SplitRole::Train ? train : test)++;
     const QVariantMap splits{{QStringLiteral("train"), train},
                              {QStringLiteral("test"), test},
@@ -82,7 +95,7 @@ int run(const QStringList &args, Io &io)
                << m.value(QStringLiteral("annotators")).toInt() << " annotator(s)\n";
     }
     io.out << "judges:\n";
-    for (const JudgeInfo &j : project->judges())
+    for (const JudgeInfo &j : *judgeList)
         io.out << "  " << j.name.leftJustified(18) << ' ' << j.method << " (" << j.status << "), "
                << j.aspects.join(QStringLiteral(", ")) << " on " << j.items << " items"
                << (failedItems.value(j.name) > 0

@@ -9,7 +9,9 @@ int run(const QStringList &args, Io &io)
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
             "Draw a seeded train/test split: N training items among those with human scores (for --aspect, or for any "
-            "aspect), spread round-robin over groups or systems; the other scored items are the test side."));
+            "aspect), spread round-robin over groups or systems; the other scored items are the test side.\n"
+            "--by-group draws whole groups (sources) instead, so that no source of the training side appears on\n"
+            "the test side; the training side then has at least N items (less than one group more)."));
     parser.addOption({QStringLiteral("project"), QStringLiteral("Project file."), QStringLiteral("P")});
     parser.addOption({QStringLiteral("train"), QStringLiteral("Number of training items."), QStringLiteral("N")});
     parser.addOption({QStringLiteral("seed"), QStringLiteral("Random seed (default 0)."), QStringLiteral("S"),
@@ -18,6 +20,9 @@ int run(const QStringList &args, Io &io)
             {QStringLiteral("aspect"), QStringLiteral("Only items scored for this aspect."), QStringLiteral("A")});
     parser.addOption({QStringLiteral("stratify"), QStringLiteral("group (default), system or none."),
                       QStringLiteral("BY"), QStringLiteral("group")});
+    parser.addOption(
+            {QStringLiteral("by-group"),
+             QStringLiteral("Group-disjoint: draw whole groups, no group on both sides (--stratify ignored).")});
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print the counts as JSON.")});
     if (auto rc = parse(parser, QStringLiteral("split"), args, io))
         return *rc;
@@ -42,6 +47,7 @@ int run(const QStringList &args, Io &io)
         return 2;
     }
     options.stratify = *stratify;
+    options.byGroup = parser.isSet(QStringLiteral("by-group"));
     auto project = openProject(parser, io);
     if (!project)
         return 1;

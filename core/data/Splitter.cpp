@@ -2,13 +2,13 @@
 
 #include "store/Project.h"
 #include "util/Json.h"
+#include "util/Shuffle.h"
 
 #include <QCoreApplication>
 #include <QSet>
 
 #include <algorithm>
 #include <map>
-#include <random>
 
 namespace rubric {
 namespace {
@@ -16,15 +16,6 @@ namespace {
 QString tr(const char *text)
 {
     return QCoreApplication::translate("Splitter", text);
-}
-
-/// Fisher–Yates with the raw engine output (std::shuffle's distribution is implementation-defined).
-template <typename T> void shuffle(QVector<T> &v, std::mt19937_64 &rng)
-{
-    for (qsizetype i = v.size() - 1; i > 0; --i) {
-        const qsizetype j = qsizetype(rng() % quint64(i + 1));
-        std::swap(v[i], v[j]);
-    }
 }
 
 } // namespace
@@ -58,27 +49,40 @@ QString Splitter::stratifyName(Stratify s)
 Result<QHash<QString, SplitRole>> Splitter::draw(const Project &project, const SplitOptions &options)
 {
     QSet<QString> scored;
+    const auto addScored = [&](const QString &aspect) -> Result<void> {
+        const auto human = project.readHumanScores(aspect);
+        if (!human)
+            return human.error();
+        for (auto it = human->begin(); it != human->end(); ++it)
+            scored.insert(it.key());
+        return {};
+    };
     if (!options.aspect.isEmpty()) {
         if (!project.aspect(options.aspect))
             return makeError(tr("no aspect named '%1' in the project").arg(options.aspect), project.path(), 0,
                              QStringLiteral("aspect"));
-        const auto human = project.humanScores(options.aspect);
-        for (auto it = human.begin(); it != human.end(); ++it)
-            scored.insert(it.key());
+        if (auto r = addScored(options.aspect); !r)
+            return r.error();
     } else {
-        for (const Aspect &a : project.aspects()) {
-            const auto human = project.humanScores(a.name);
-            for (auto it = human.begin(); it != human.end(); ++it)
-                scored.insert(it.key());
-        }
+        const auto aspects = project.readAspects();
+        if (!aspects)
+            return aspects.error();
+        for (const Aspect &a : *aspects)
+            if (auto r = addScored(a.name); !r)
+                return r.error();
     }
+    const auto items = project.readItems();
+    if (!items)
+        return items.error();
     // Buckets in import order, keyed by the stratum (std::map: sorted keys, a stable start).
+    // Group-disjoint draws bucket by group, an item without one alone (its id cannot be a group's).
     std::map<QString, QVector<QString>> buckets;
     int eligible = 0;
-    for (const Item &it : project.items()) {
+    for (const Item &it : *items) {
         if (!scored.contains(it.id))
             continue;
-        const QString key = options.stratify == Stratify::Group    ? it.group
+        const QString key = options.byGroup ? (it.group.isEmpty() ? QStringLiteral("\x1fitem:") + it.id : it.group)
+                            : options.stratify == Stratify::Group  ? it.group
                             : options.stratify == Stratify::System ? it.system
                                                                    : QString();
         buckets[key].append(it.id);
@@ -94,18 +98,35 @@ Result<QHash<QString, SplitRole>> Splitter::draw(const Project &project, const S
                                  .arg(options.train),
                          project.path(), 0, QStringLiteral("train"));
 
-    std::mt19937_64 rng(options.seed);
+    SeededRng rng(options.seed);
     QVector<QVector<QString>> order;
     for (auto &[key, ids] : buckets) {
-        shuffle(ids, rng);
+        seededShuffle(ids, rng);
         order.append(ids);
     }
-    shuffle(order, rng);
+    seededShuffle(order, rng);
 
     QHash<QString, SplitRole> roles;
     for (const auto &ids : std::as_const(order))
         for (const QString &id : ids)
             roles.insert(id, SplitRole::Test);
+    if (options.byGroup) {
+        int drawn = 0;
+        qsizetype groups = 0;
+        for (; groups < order.size() && drawn < options.train; ++groups)
+            for (const QString &id : std::as_const(order[groups])) {
+                roles.insert(id, SplitRole::Train);
+                ++drawn;
+            }
+        if (groups == order.size())
+            return makeError(tr("a group-disjoint split of %1 training items leaves no group for the test side (%2 "
+                                "groups, %3 items)")
+                                     .arg(options.train)
+                                     .arg(order.size())
+                                     .arg(eligible),
+                             project.path(), 0, QStringLiteral("train"));
+        return roles;
+    }
     int drawn = 0;
     for (qsizetype round = 0; drawn < options.train; ++round) {
         for (const auto &ids : std::as_const(order)) {
@@ -128,7 +149,8 @@ Result<SplitSummary> Splitter::apply(Project &project, const SplitOptions &optio
     const QVariantMap params{{QStringLiteral("train"), options.train},
                              {QStringLiteral("seed"), QString::number(options.seed)},
                              {QStringLiteral("aspect"), options.aspect},
-                             {QStringLiteral("stratify"), stratifyName(options.stratify)}};
+                             {QStringLiteral("stratify"), stratifyName(options.stratify)},
+                             {QStringLiteral("by_group"), options.byGroup}};
     if (auto w = project.setMeta(QStringLiteral("split.seed"), QString::number(options.seed)); !w)
         return w.error();
     if (auto w = project.setMeta(QStringLiteral("split.params"), json::stringify(params)); !w)
@@ -138,6 +160,42 @@ Result<SplitSummary> Splitter::apply(Project &project, const SplitOptions &optio
         (r == SplitRole::Train ? s.train : s.test)++;
     s.unassigned = project.itemCount() - s.train - s.test;
     return s;
+}
+
+Result<QHash<QString, SplitRole>> Splitter::wholeGroupsFrom(const Project &project, const QStringList &order, int train)
+{
+    const auto items = project.readItems();
+    if (!items)
+        return items.error();
+    QHash<QString, QString> groupOf;
+    for (const Item &it : *items)
+        groupOf.insert(it.id, it.group);
+    // Members of each group among `order`, in `order`.
+    QHash<QString, QStringList> members;
+    for (const QString &id : order)
+        if (const QString g = groupOf.value(id); !g.isEmpty())
+            members[g].append(id);
+    QHash<QString, SplitRole> roles;
+    for (const QString &id : order)
+        roles.insert(id, SplitRole::Test);
+    int drawn = 0;
+    for (const QString &id : order) {
+        if (drawn >= train)
+            break;
+        if (roles.value(id) == SplitRole::Train)
+            continue;
+        const QString g = groupOf.value(id);
+        for (const QString &m : g.isEmpty() ? QStringList{id} : members.value(g)) {
+            roles.insert(m, SplitRole::Train);
+            ++drawn;
+        }
+    }
+    if (drawn >= int(order.size()))
+        return makeError(tr("a group-disjoint split of %1 training items leaves no group for the test side (%2 items)")
+                                 .arg(train)
+                                 .arg(order.size()),
+                         project.path(), 0, QStringLiteral("train"));
+    return roles;
 }
 
 } // namespace rubric

@@ -17,14 +17,19 @@ QString tr(const char *text)
 
 const QString number = QStringLiteral("([-+]?\\d+(?:\\.\\d+)?)");
 
-std::optional<double> firstMatch(const QString &text, const QRegularExpression &re)
+// The last match: a judge's reasoning often quotes the scale ("Final score: 1 to 5") before it
+// gives its own verdict (specs/hypoeval.md P5; AnswerText::reasoningBeforeScore cuts there too).
+std::optional<double> lastMatch(const QString &text, const QRegularExpression &re)
 {
-    const auto m = re.match(text);
-    if (!m.hasMatch())
-        return std::nullopt;
-    bool ok = false;
-    const double v = m.captured(1).toDouble(&ok);
-    return ok ? std::optional<double>(v) : std::nullopt;
+    std::optional<double> last;
+    auto it = re.globalMatch(text);
+    while (it.hasNext()) {
+        bool ok = false;
+        const double v = it.next().captured(1).toDouble(&ok);
+        if (ok)
+            last = v;
+    }
+    return last;
 }
 
 } // namespace
@@ -51,7 +56,7 @@ ParsedAnswer AnswerParser::parseScore(const QString &text)
                           {labelled, ParsedAnswer::Method::Number},
                           {lone, ParsedAnswer::Method::Number}};
     for (const Rule &r : rules) {
-        if (auto v = firstMatch(text, r.re)) {
+        if (auto v = lastMatch(text, r.re)) {
             p.ok = true;
             p.score = *v;
             p.method = r.method;

@@ -40,6 +40,7 @@ class AnswerParser
 {
 public:
     /// A score: `Rating: [[n]]`, then `Final score: n`, then `score`/`rating` lines, then a lone number.
+    /// Within a rule the last match counts (reasoning that quotes the scale comes before the verdict).
     static ParsedAnswer parseScore(const QString &text);
     /// `Q1: yes` / `Q2 - No` lines (also "1. yes"); ok when at least one answer was found.
     static ParsedAnswer parseYesNo(const QString &text);

@@ -30,7 +30,7 @@ HypoEvalAlgorithm::HypoEvalAlgorithm(HypoEvalParams params, QVector<Sample> trai
     , m_rng(m_p.seed)
 {
     QVector<Sample> order = m_train;
-    std::shuffle(order.begin(), order.end(), m_rng);
+    seededShuffle(order, m_rng);
     const int n = std::min<int>(m_p.initSamples, int(order.size()));
     m_init = order.mid(0, n);
     m_update = order.mid(n);
@@ -578,7 +578,7 @@ void HypoEvalAlgorithm::finishRedundancyWithin(const QVector<HypoTask> &batch, c
     const auto sample = [this](QStringList keys, int n, const QString &source) {
         if (keys.size() <= n)
             return keys;
-        std::shuffle(keys.begin(), keys.end(), m_rng);
+        seededShuffle(keys, m_rng);
         for (int i = n; i < keys.size(); ++i) {
             HypoHypothesis *h = find(keys[i]);
             h->inBank = false;
@@ -611,10 +611,15 @@ void HypoEvalAlgorithm::finishSelection(const QVector<HypoTask> &batch, const QH
     QHash<QString, QHash<QString, double>> scores; // hypothesis → item → score
     for (const HypoTask &t : batch)
         scores[t.hypothesisKey].insert(t.itemId, answers.value(t.id).score);
+    // A Pearson on a handful of parsed items (two points: ±1) or a NaN one (constant scores) would
+    // win the selection by accident; such hypotheses are kept in the bank but never selected.
+    const int minParsed = m_p.minParsedFor(int(m_train.size()));
     QVector<HypoHypothesis *> ranked;
+    int inBank = 0;
     for (HypoHypothesis &h : m_hyps) {
         if (!h.inBank)
             continue;
+        ++inBank;
         std::vector<double> x, y;
         for (const Sample &s : std::as_const(m_train)) {
             const double v = scores.value(h.key).value(s.itemId, std::numeric_limits<double>::quiet_NaN());
@@ -625,19 +630,39 @@ void HypoEvalAlgorithm::finishSelection(const QVector<HypoTask> &batch, const QH
         }
         h.trainPearson = stats::pearson(x, y);
         h.trainSpearman = stats::spearman(x, y);
+        if (int(x.size()) < minParsed) {
+            h.droppedBecause = tr("not selectable: scored on %1 of %2 training items, at least %3 needed")
+                                       .arg(x.size())
+                                       .arg(m_train.size())
+                                       .arg(minParsed);
+            continue;
+        }
+        if (isNan(h.trainPearson)) {
+            h.droppedBecause = tr("not selectable: its training Pearson is undefined (constant scores)");
+            continue;
+        }
         ranked.append(&h);
     }
-    std::stable_sort(ranked.begin(), ranked.end(), [](const HypoHypothesis *a, const HypoHypothesis *b) {
-        const double pa = isNan(a->trainPearson) ? -2 : a->trainPearson;
-        const double pb = isNan(b->trainPearson) ? -2 : b->trainPearson;
-        return pa > pb;
-    });
-    for (int i = 0; i < ranked.size(); ++i)
-        ranked[i]->selected = i < m_p.hEv;
-    if (ranked.isEmpty()) {
+    if (inBank == 0) {
         fail(tr("no hypothesis survived to the selection"));
         return;
     }
+    if (ranked.isEmpty()) {
+        fail(tr("no hypothesis can be selected: none has a defined training Pearson on at least %1 of the %2 training "
+                "items (setting min_parsed)")
+                     .arg(minParsed)
+                     .arg(m_train.size()));
+        return;
+    }
+    std::stable_sort(ranked.begin(), ranked.end(), [](const HypoHypothesis *a, const HypoHypothesis *b) {
+        return a->trainPearson > b->trainPearson;
+    });
+    for (int i = 0; i < ranked.size(); ++i)
+        ranked[i]->selected = i < m_p.hEv;
+    m_log.append(QVariantMap{{QStringLiteral("event"), QStringLiteral("selection")},
+                             {QStringLiteral("min_parsed"), minParsed},
+                             {QStringLiteral("selectable"), int(ranked.size())},
+                             {QStringLiteral("bank"), inBank}});
     m_phase = Phase::Done;
 }
 

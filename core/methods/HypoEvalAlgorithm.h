@@ -1,6 +1,7 @@
 #pragma once
 
 #include "methods/HypoEvalParams.h"
+#include "util/Shuffle.h"
 
 #include <QHash>
 #include <QMap>
@@ -12,7 +13,6 @@
 #include <QVector>
 
 #include <limits>
-#include <random>
 
 namespace rubric {
 
@@ -171,7 +171,7 @@ private:
     HypoEvalParams m_p;
     QVector<Sample> m_train, m_init, m_update;
     bool m_hasLiterature = false;
-    std::mt19937 m_rng;
+    SeededRng m_rng; ///< the project's generator (util/Shuffle.h): the same draws on every platform
     Phase m_phase = Phase::Init;
     QString m_error;
     QVector<HypoHypothesis> m_hyps;

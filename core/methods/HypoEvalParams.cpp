@@ -2,6 +2,8 @@
 
 #include <QCoreApplication>
 
+#include <algorithm>
+
 namespace rubric {
 
 QStringList HypoEvalParams::keys()
@@ -24,7 +26,15 @@ QStringList HypoEvalParams::keys()
             QStringLiteral("scale_min"),
             QStringLiteral("scale_max"),
             QStringLiteral("temperature"),
-            QStringLiteral("max_tokens")};
+            QStringLiteral("max_tokens"),
+            QStringLiteral("min_parsed")};
+}
+
+int HypoEvalParams::minParsedFor(int trainSize) const
+{
+    if (minParsed > 0)
+        return minParsed;
+    return std::min(trainSize, std::max(5, (trainSize + 1) / 2));
 }
 
 QVariantMap HypoEvalParams::toMap() const
@@ -47,7 +57,8 @@ QVariantMap HypoEvalParams::toMap() const
             {QStringLiteral("scale_min"), scaleMin},
             {QStringLiteral("scale_max"), scaleMax},
             {QStringLiteral("temperature"), temperature},
-            {QStringLiteral("max_tokens"), maxTokens}};
+            {QStringLiteral("max_tokens"), maxTokens},
+            {QStringLiteral("min_parsed"), minParsed}};
 }
 
 Result<HypoEvalParams> HypoEvalParams::fromSettings(const QVariantMap &settings)
@@ -109,6 +120,8 @@ Result<HypoEvalParams> HypoEvalParams::fromSettings(const QVariantMap &settings)
             p.temperature = toDouble();
         else if (key == QLatin1String("max_tokens"))
             p.maxTokens = toInt(1);
+        else if (key == QLatin1String("min_parsed"))
+            p.minParsed = toInt(0);
         else
             return bad(it.key(), QCoreApplication::translate("HypoEvalParams", "unknown (known: %1)")
                                          .arg(keys().join(QStringLiteral(", "))));

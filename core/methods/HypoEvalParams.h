@@ -29,6 +29,12 @@ struct HypoEvalParams
     double scaleMax = 5;         ///<                                   key scale_max
     double temperature = 1e-5;   ///< sampling temperature of every call (upstream code) key temperature
     int maxTokens = 4000;        ///< max tokens of every call (upstream code) key max_tokens
+    /// Training items a hypothesis must have a parsed score on to be selectable (not in the paper):
+    /// a Pearson on two points is ±1. 0 = automatic, max(5, ⌈train/2⌉) capped at the train size. key min_parsed
+    int minParsed = 0;
+
+    /// The minimum of parsed training items for `trainSize` training items (see minParsed).
+    int minParsedFor(int trainSize) const;
 
     static Result<HypoEvalParams> fromSettings(const QVariantMap &settings);
     QVariantMap toMap() const;

@@ -139,7 +139,12 @@ Result<PromptTemplate> PromptLibrary::get(const QString &name) const
 {
     if (m_project) {
         QSqlQuery q(m_project->database());
-        if (sql::exec(q, QStringLiteral("SELECT body FROM prompt_templates WHERE name = ?"), {name}) && q.next()) {
+        // A failed read (locked or damaged file) is an error, not "no edited copy": falling back to
+        // the built-in template would silently run a prompt the user did not choose.
+        if (auto r = sql::exec(q, QStringLiteral("SELECT body FROM prompt_templates WHERE name = ?"), {name}); !r)
+            return makeError(tr("cannot read the project's prompt template '%1': %2").arg(name, r.errorString()),
+                             m_project->path());
+        if (q.next()) {
             PromptTemplate t;
             t.name = name;
             t.body = q.value(0).toString();

@@ -44,7 +44,8 @@ public:
     static QStringList builtinNames();
     /// The built-in template, or an error naming the missing resource.
     static Result<PromptTemplate> builtin(const QString &name);
-    /// The project's copy when it has one, else the built-in one.
+    /// The project's copy when it has one, else the built-in one; an error when the project's
+    /// templates cannot be read (never the built-in one in its place).
     Result<PromptTemplate> get(const QString &name) const;
     /// Saves the project's copy after checking that it parses and has both sections.
     Result<void> setOverride(const QString &name, const QString &body);

@@ -1,5 +1,6 @@
 #include "Bootstrap.h"
 
+#include "Correlation.h"
 #include "LevelKernel.h"
 #include "Ranking.h"
 
@@ -28,8 +29,8 @@ namespace {
 using detail::Dense;
 using detail::Workspace;
 
-/// Per group: the three coefficients, NaN for a group the skip rule leaves out.
-std::vector<std::array<double, 3>> perGroup(const Dense &d)
+/// Per group: the three coefficients, NaN for a group the constant-group rule leaves out.
+std::vector<std::array<double, 3>> perGroup(const Dense &d, ConstantGroups rule)
 {
     std::vector<std::array<double, 3>> out(size_t(d.groupCount));
     Workspace ws;
@@ -39,9 +40,31 @@ std::vector<std::array<double, 3>> perGroup(const Dense &d)
             members[size_t(d.group[i])].push_back(int(i));
     for (int g = 0; g < d.groupCount; ++g) {
         const LevelCorrelation c = detail::evaluate(Level::Group, d.human, d.judge, d.group, d.system, d.groupCount,
-                                                    d.systemCount, members[size_t(g)], ws);
+                                                    d.systemCount, members[size_t(g)], ws, rule);
         out[size_t(g)] = {c.pearson, c.spearman, c.kendall};
     }
+    return out;
+}
+
+/// Per system present: its mean human and mean judge score (systems in id order).
+std::pair<std::vector<double>, std::vector<double>> systemMeans(const Dense &d)
+{
+    std::vector<double> h(size_t(d.systemCount), 0.0), j(size_t(d.systemCount), 0.0);
+    std::vector<int> n(size_t(d.systemCount), 0);
+    for (size_t i = 0; i < d.system.size(); ++i) {
+        const int s = d.system[i];
+        if (s < 0)
+            continue;
+        h[size_t(s)] += d.human[i];
+        j[size_t(s)] += d.judge[i];
+        ++n[size_t(s)];
+    }
+    std::pair<std::vector<double>, std::vector<double>> out;
+    for (int s = 0; s < d.systemCount; ++s)
+        if (n[size_t(s)] > 0) {
+            out.first.push_back(h[size_t(s)] / n[size_t(s)]);
+            out.second.push_back(j[size_t(s)] / n[size_t(s)]);
+        }
     return out;
 }
 
@@ -53,7 +76,13 @@ CorrelationIntervals bootstrapCorrelation(const QVector<ScoredItem> &items, Leve
     CorrelationIntervals result;
     result.resamples = std::max(0, options.resamples);
     const Dense d = detail::densify(items);
-    const int units = level == Level::Group ? d.groupCount : int(d.human.size());
+    // The unit of the level is what is resampled: the system level's n is the number of systems,
+    // and resampling items would only show the noise in the systems' means.
+    const auto means = level == Level::System ? systemMeans(d) : std::pair<std::vector<double>, std::vector<double>>{};
+    const std::vector<double> &systemHuman = means.first, &systemJudge = means.second;
+    const int units = level == Level::Group    ? d.groupCount
+                      : level == Level::System ? int(systemHuman.size())
+                                               : int(d.human.size());
     if (units == 0 || result.resamples == 0)
         return result;
     if (options.stop.stop_requested()) { // no fan-out to wait for
@@ -69,7 +98,8 @@ CorrelationIntervals bootstrapCorrelation(const QVector<ScoredItem> &items, Leve
     for (auto &r : reps)
         r.assign(seeds.size(), std::numeric_limits<double>::quiet_NaN());
 
-    const auto groupValues = level == Level::Group ? perGroup(d) : std::vector<std::array<double, 3>>{};
+    const auto groupValues
+            = level == Level::Group ? perGroup(d, options.constantGroups) : std::vector<std::array<double, 3>>{};
 
     // Chunks of replicates, each with its own scratch space; every replicate has its own seed.
     const int chunks = std::max(1, std::min(result.resamples, QThread::idealThreadCount() * 4));
@@ -96,6 +126,18 @@ CorrelationIntervals bootstrapCorrelation(const QVector<ScoredItem> &items, Leve
                 }
                 for (size_t c = 0; c < 3; ++c)
                     reps[c][size_t(i)] = count[c] ? sum[c] / count[c] : std::numeric_limits<double>::quiet_NaN();
+            } else if (level == Level::System) {
+                std::vector<double> &h = ws.a, &j = ws.b;
+                h.resize(size_t(units));
+                j.resize(size_t(units));
+                for (int k = 0; k < units; ++k) {
+                    const size_t s = size_t(detail::uniformIndex(rng(), units));
+                    h[size_t(k)] = systemHuman[s];
+                    j[size_t(k)] = systemJudge[s];
+                }
+                reps[0][size_t(i)] = pearson(h, j);
+                reps[1][size_t(i)] = spearman(h, j);
+                reps[2][size_t(i)] = kendallTauB(h, j);
             } else {
                 for (int &r : rows)
                     r = detail::uniformIndex(rng(), units);

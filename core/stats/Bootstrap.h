@@ -25,6 +25,7 @@ struct BootstrapOptions
     /// Checked between replicates: once a stop is requested the function returns at once with
     /// `cancelled` set and no intervals (a caller that goes away cancels instead of waiting).
     std::stop_token stop = {};
+    ConstantGroups constantGroups = ConstantGroups::Skip; ///< Group level: the rule for constant groups
 };
 
 /// Percentile intervals of the three coefficients at one level.
@@ -37,8 +38,9 @@ struct CorrelationIntervals
     const Interval &operator[](Coefficient c) const { return ci[size_t(c)]; }
 };
 
-/// Percentile bootstrap: resamples groups (with replacement, a group drawn twice counts twice) at
-/// Group level, items otherwise, recomputes the level's coefficients and takes the
+/// Percentile bootstrap: resamples the level's units with replacement (a unit drawn twice counts
+/// twice): groups at Group level, systems (with their mean scores) at System level, items at
+/// Dataset level; recomputes the level's coefficients and takes the
 /// (1−confidence)/2 and (1+confidence)/2 quantiles of the replicates (numpy "linear").
 /// Replicate i draws from std::mt19937_64 seeded with the i-th output of a std::mt19937_64(seed),
 /// so the result depends only on the data, the level and the seed (not on threads).

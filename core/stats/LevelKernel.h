@@ -33,6 +33,7 @@ struct Workspace
 /// Group/system ids index `groupCount`/`systemCount`.
 LevelCorrelation evaluate(Level level, std::span<const double> human, std::span<const double> judge,
                           std::span<const int> group, std::span<const int> system, int groupCount, int systemCount,
-                          std::span<const int> rows, Workspace &ws);
+                          std::span<const int> rows, Workspace &ws,
+                          ConstantGroups constantGroups = ConstantGroups::Skip);
 
 } // namespace rubric::stats::detail

@@ -4,6 +4,7 @@
 #include "LevelKernel.h"
 #include "Ranking.h"
 
+#include <QCoreApplication>
 #include <QHash>
 
 #include <cmath>
@@ -56,9 +57,10 @@ Dense densify(const QVector<ScoredItem> &items)
 
 LevelCorrelation evaluate(Level level, std::span<const double> human, std::span<const double> judge,
                           std::span<const int> group, std::span<const int> system, int groupCount, int systemCount,
-                          std::span<const int> rows, Workspace &ws)
+                          std::span<const int> rows, Workspace &ws, ConstantGroups constantGroups)
 {
     LevelCorrelation out;
+    out.constantGroups = constantGroups;
     switch (level) {
     case Level::Dataset: {
         ws.a.resize(rows.size());
@@ -99,7 +101,30 @@ LevelCorrelation evaluate(Level level, std::span<const double> human, std::span<
             if (hi == lo)
                 continue; // not present in this sample
             const std::span<const double> h(ws.a.data() + lo, hi - lo), j(ws.b.data() + lo, hi - lo);
-            if (h.size() < 2 || constant(h) || constant(j)) {
+            if (h.size() < 2) {
+                ++out.groupsTooSmall;
+                ++out.groupsSkipped;
+                continue;
+            }
+            if (constant(h)) {
+                ++out.groupsHumanConstant;
+                if (constantGroups == ConstantGroups::One) {
+                    // PairS: people saw no difference, so any ranking of the group is a perfect one.
+                    sp += 1;
+                    ss += 1;
+                    sk += 1;
+                    ++np;
+                    ++ns;
+                    ++nk;
+                    out.n += int(h.size());
+                    ++out.groupsUsed;
+                } else {
+                    ++out.groupsSkipped;
+                }
+                continue;
+            }
+            if (constant(j)) {
+                ++out.groupsJudgeConstant;
                 ++out.groupsSkipped;
                 continue;
             }
@@ -213,13 +238,38 @@ QString coefficientName(Coefficient c)
     return {};
 }
 
-LevelCorrelation correlateAtLevel(const QVector<ScoredItem> &items, Level level)
+QString constantGroupsName(ConstantGroups rule)
+{
+    return rule == ConstantGroups::One ? QStringLiteral("one") : QStringLiteral("skip");
+}
+
+std::optional<ConstantGroups> parseConstantGroups(const QString &name)
+{
+    for (ConstantGroups r : {ConstantGroups::Skip, ConstantGroups::One})
+        if (constantGroupsName(r) == name)
+            return r;
+    return std::nullopt;
+}
+
+QString constantGroupsConvention(ConstantGroups rule)
+{
+    return rule == ConstantGroups::One
+                   ? QCoreApplication::translate("rubric::stats",
+                                                 "a group with constant human scores counts as 1 (PairS, HypoEval); "
+                                                 "one with constant judge scores is left out")
+                   : QCoreApplication::translate("rubric::stats",
+                                                 "a group with constant human or judge scores is left out (G-Eval, "
+                                                 "UniEval)");
+}
+
+LevelCorrelation correlateAtLevel(const QVector<ScoredItem> &items, Level level, ConstantGroups constantGroups)
 {
     const detail::Dense d = detail::densify(items);
     std::vector<int> rows(d.human.size());
     std::iota(rows.begin(), rows.end(), 0);
     detail::Workspace ws;
-    return detail::evaluate(level, d.human, d.judge, d.group, d.system, d.groupCount, d.systemCount, rows, ws);
+    return detail::evaluate(level, d.human, d.judge, d.group, d.system, d.groupCount, d.systemCount, rows, ws,
+                            constantGroups);
 }
 
 } // namespace rubric::stats

@@ -15,18 +15,28 @@ QString tr(const char *text)
     return QCoreApplication::translate("rubric::stats", text);
 }
 
+// The lists are read with their errors: a project that cannot be read must not look like one
+// without the aspect or the judge (or, further down, without scores).
 Result<void> checkAspect(const Project &project, const QString &aspect)
 {
-    if (!project.aspect(aspect))
-        return makeError(tr("unknown aspect '%1'").arg(aspect), project.path(), 0, QStringLiteral("aspect"));
-    return {};
+    const auto aspects = project.readAspects();
+    if (!aspects)
+        return aspects.error();
+    for (const Aspect &a : *aspects)
+        if (a.name == aspect)
+            return {};
+    return makeError(tr("unknown aspect '%1'").arg(aspect), project.path(), 0, QStringLiteral("aspect"));
 }
 
 Result<void> checkJudge(const Project &project, const QString &judge)
 {
-    if (!project.judge(judge))
-        return makeError(tr("unknown judge '%1'").arg(judge), project.path(), 0, QStringLiteral("judge"));
-    return {};
+    const auto judges = project.readJudges();
+    if (!judges)
+        return judges.error();
+    for (const JudgeInfo &j : *judges)
+        if (j.name == judge)
+            return {};
+    return makeError(tr("unknown judge '%1'").arg(judge), project.path(), 0, QStringLiteral("judge"));
 }
 
 } // namespace
@@ -68,18 +78,27 @@ Result<QVector<ScoredItem>> gatherScores(const Project &project, const QString &
         return r.error();
     if (auto r = checkJudge(project, judge); !r)
         return r.error();
-    const QHash<QString, double> human = project.humanScores(aspect);
-    const QHash<QString, double> scores = project.judgeScores(judge, aspect);
+    const auto human = project.readHumanScores(aspect);
+    if (!human)
+        return human.error();
+    const auto scores = project.readJudgeScores(judge, aspect);
+    if (!scores)
+        return scores.error();
+    const auto items = project.readItems();
+    if (!items)
+        return items.error();
+    const auto ids = project.readItemIds(filter);
+    if (!ids)
+        return ids.error();
     QHash<QString, const Item *> byId;
-    const QVector<Item> items = project.items();
-    for (const Item &it : items)
+    for (const Item &it : *items)
         byId.insert(it.id, &it);
     QVector<ScoredItem> out;
-    for (const QString &id : project.itemIds(filter)) {
-        const auto h = human.constFind(id);
-        const auto j = scores.constFind(id);
+    for (const QString &id : *ids) {
+        const auto h = human->constFind(id);
+        const auto j = scores->constFind(id);
         const Item *item = byId.value(id);
-        if (h == human.constEnd() || j == scores.constEnd() || !item)
+        if (h == human->constEnd() || j == scores->constEnd() || !item)
             continue;
         out.append({id, item->group, item->system, *h, *j});
     }
@@ -94,19 +113,30 @@ Result<QVector<PairedItem>> gatherPaired(const Project &project, const QString &
     for (const QString &j : {judgeA, judgeB})
         if (auto r = checkJudge(project, j); !r)
             return r.error();
-    const QHash<QString, double> human = project.humanScores(aspect);
-    const QHash<QString, double> a = project.judgeScores(judgeA, aspect);
-    const QHash<QString, double> b = project.judgeScores(judgeB, aspect);
+    const auto human = project.readHumanScores(aspect);
+    if (!human)
+        return human.error();
+    const auto a = project.readJudgeScores(judgeA, aspect);
+    if (!a)
+        return a.error();
+    const auto b = project.readJudgeScores(judgeB, aspect);
+    if (!b)
+        return b.error();
+    const auto items = project.readItems();
+    if (!items)
+        return items.error();
+    const auto ids = project.readItemIds(filter);
+    if (!ids)
+        return ids.error();
     QHash<QString, const Item *> byId;
-    const QVector<Item> items = project.items();
-    for (const Item &it : items)
+    for (const Item &it : *items)
         byId.insert(it.id, &it);
     QVector<PairedItem> out;
-    for (const QString &id : project.itemIds(filter)) {
+    for (const QString &id : *ids) {
         const Item *item = byId.value(id);
-        if (!item || !human.contains(id) || !a.contains(id) || !b.contains(id))
+        if (!item || !human->contains(id) || !a->contains(id) || !b->contains(id))
             continue;
-        out.append({id, item->group, item->system, human.value(id), a.value(id), b.value(id)});
+        out.append({id, item->group, item->system, human->value(id), a->value(id), b->value(id)});
     }
     return out;
 }
@@ -120,7 +150,13 @@ Result<CoderMatrix> gatherCoders(const Project &project, const QString &aspect, 
         if (auto r = checkJudge(project, j); !r)
             return r.error();
     CoderMatrix m;
-    m.itemIds = project.itemIds(filter);
+    auto ids = project.readItemIds(filter);
+    if (!ids)
+        return ids.error();
+    m.itemIds = std::move(ids).value();
+    const auto annotations = project.readAnnotations(aspect);
+    if (!annotations)
+        return annotations.error();
     QHash<QString, int> row;
     for (int i = 0; i < m.itemIds.size(); ++i)
         row.insert(m.itemIds.at(i), i);
@@ -131,16 +167,18 @@ Result<CoderMatrix> gatherCoders(const Project &project, const QString &aspect, 
         column.insert(m.coders.at(c), c);
     const size_t width = size_t(m.coders.size() + judges.size());
     m.data.assign(size_t(m.itemIds.size()), std::vector<double>(width, std::numeric_limits<double>::quiet_NaN()));
-    for (const Annotation &a : project.annotations(aspect)) {
+    for (const Annotation &a : *annotations) {
         const auto r = row.constFind(a.itemId);
         const auto c = column.constFind(a.annotator);
         if (r != row.constEnd() && c != column.constEnd())
             m.data[size_t(*r)][size_t(*c)] = a.score;
     }
     for (int j = 0; j < judges.size(); ++j) {
-        const QHash<QString, double> scores = project.judgeScores(judges.at(j), aspect);
+        const auto scores = project.readJudgeScores(judges.at(j), aspect);
+        if (!scores)
+            return scores.error();
         const size_t c = size_t(m.coders.size() + j);
-        for (auto it = scores.constBegin(); it != scores.constEnd(); ++it) {
+        for (auto it = scores->constBegin(); it != scores->constEnd(); ++it) {
             const auto r = row.constFind(it.key());
             if (r != row.constEnd())
                 m.data[size_t(*r)][c] = it.value();

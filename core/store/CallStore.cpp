@@ -3,6 +3,7 @@
 #include "store/Project.h"
 #include "store/SqlUtil.h"
 
+#include <QCoreApplication>
 #include <QDateTime>
 #include <QSqlQuery>
 
@@ -14,6 +15,11 @@ namespace {
 QVariant text(const QString &s)
 {
     return s.isNull() ? QVariant(QString(QLatin1String(""))) : QVariant(s);
+}
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("rubric::CallStore", text);
 }
 } // namespace
 
@@ -173,7 +179,7 @@ Result<void> CallStore::flush()
     return r;
 }
 
-QVector<LedgerEntry> CallStore::ledger(const QString &run) const
+Result<QVector<LedgerEntry>> CallStore::ledger(const QString &run) const
 {
     QVector<LedgerEntry> out;
     QSqlQuery q(m_project->database());
@@ -183,7 +189,7 @@ QVector<LedgerEntry> CallStore::ledger(const QString &run) const
               + (run.isEmpty() ? QString() : QStringLiteral(" WHERE run = ?")) + QStringLiteral(" ORDER BY id");
     Result<void> r = run.isEmpty() ? sql::exec(q, sqlText) : sql::exec(q, sqlText, {run});
     if (!r)
-        return out;
+        return makeError(tr("cannot read the call ledger: %1").arg(r.errorString()), m_project->path());
     while (q.next()) {
         LedgerEntry e;
         e.key = q.value(0).toString();
@@ -203,7 +209,7 @@ QVector<LedgerEntry> CallStore::ledger(const QString &run) const
     return out;
 }
 
-LedgerTotals CallStore::totals(const QString &run) const
+Result<LedgerTotals> CallStore::totals(const QString &run) const
 {
     LedgerTotals t;
     QSqlQuery q(m_project->database());
@@ -213,7 +219,9 @@ LedgerTotals CallStore::totals(const QString &run) const
                              " FROM judge_ledger")
               + (run.isEmpty() ? QString() : QStringLiteral(" WHERE run = ?"));
     Result<void> r = run.isEmpty() ? sql::exec(q, sqlText) : sql::exec(q, sqlText, {run});
-    if (r && q.next()) {
+    if (!r)
+        return makeError(tr("cannot read the call ledger: %1").arg(r.errorString()), m_project->path());
+    if (q.next()) {
         t.calls = q.value(0).toInt();
         t.failed = q.value(1).toInt();
         t.retries = q.value(2).toInt();

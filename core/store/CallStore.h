@@ -65,8 +65,10 @@ public:
     /// Writes everything buffered in one transaction.
     Result<void> flush();
 
-    QVector<LedgerEntry> ledger(const QString &run = {}) const;
-    LedgerTotals totals(const QString &run = {}) const;
+    /// The ledger rows (of `run`, or all), oldest first; an error when the file cannot be read.
+    Result<QVector<LedgerEntry>> ledger(const QString &run = {}) const;
+    /// Totals of the ledger; an error (never zeros) when the file cannot be read.
+    Result<LedgerTotals> totals(const QString &run = {}) const;
 
     static QString serialize(const JudgeResponse &response);
     static std::optional<JudgeResponse> deserialize(const QString &json);

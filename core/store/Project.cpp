@@ -32,7 +32,25 @@ Result<void> configure(QSqlDatabase &db, const QString &path)
     return {};
 }
 
+/// A query's rows end early when the file turns out locked or damaged while reading.
+Result<void> rowsRead(const QSqlQuery &q)
+{
+    if (q.lastError().isValid())
+        return makeError(q.lastError().text());
+    return {};
+}
+
+template <typename T> T orEmpty(Result<T> r)
+{
+    return r ? std::move(r).value() : T{};
+}
+
 } // namespace
+
+Error Project::readError(const QString &what, const Result<void> &failed) const
+{
+    return makeError(tr("cannot read %1 from the project: %2").arg(what, failed.error().message), m_path);
+}
 
 Project::Project(QString path)
     : m_path(std::move(path))
@@ -160,16 +178,23 @@ static Item itemFromQuery(const QSqlQuery &q)
 static const char *const kItemColumns
         = "SELECT ext_id, position, group_id, system_id, source, output, reference, context FROM items";
 
-QVector<Item> Project::items() const
+Result<QVector<Item>> Project::readItems() const
 {
     QVector<Item> out;
     QSqlQuery q(database());
     q.setForwardOnly(true);
-    if (!sql::exec(q, QString::fromLatin1(kItemColumns) + QStringLiteral(" ORDER BY position")))
-        return out;
+    if (auto r = sql::exec(q, QString::fromLatin1(kItemColumns) + QStringLiteral(" ORDER BY position")); !r)
+        return readError(tr("the items"), r);
     while (q.next())
         out.append(itemFromQuery(q));
+    if (auto r = rowsRead(q); !r)
+        return readError(tr("the items"), r);
     return out;
+}
+
+QVector<Item> Project::items() const
+{
+    return orEmpty(readItems());
 }
 
 std::optional<Item> Project::item(const QString &id) const
@@ -244,15 +269,23 @@ QStringList Project::systems() const
 
 // ---------------------------------------------------------------- aspects
 
-QVector<Aspect> Project::aspects() const
+Result<QVector<Aspect>> Project::readAspects() const
 {
     QVector<Aspect> out;
     QSqlQuery q(database());
-    if (!sql::exec(q, QStringLiteral("SELECT name, definition, scale_min, scale_max FROM aspects ORDER BY id")))
-        return out;
+    if (auto r = sql::exec(q, QStringLiteral("SELECT name, definition, scale_min, scale_max FROM aspects ORDER BY id"));
+        !r)
+        return readError(tr("the aspects"), r);
     while (q.next())
         out.append(Aspect{q.value(0).toString(), q.value(1).toString(), q.value(2).toDouble(), q.value(3).toDouble()});
+    if (auto r = rowsRead(q); !r)
+        return readError(tr("the aspects"), r);
     return out;
+}
+
+QVector<Aspect> Project::aspects() const
+{
+    return orEmpty(readAspects());
 }
 
 std::optional<Aspect> Project::aspect(const QString &name) const
@@ -294,7 +327,7 @@ qint64 Project::aspectRowId(QSqlDatabase &db, const QString &name) const
 
 // ---------------------------------------------------------------- annotations
 
-QVector<Annotation> Project::annotations(const QString &aspect) const
+Result<QVector<Annotation>> Project::readAnnotations(const QString &aspect) const
 {
     QVector<Annotation> out;
     QSqlQuery q(database());
@@ -302,19 +335,26 @@ QVector<Annotation> Project::annotations(const QString &aspect) const
     const QString base
             = QStringLiteral("SELECT i.ext_id, a.name, n.annotator, n.score, n.note, n.created_at FROM annotations n "
                              "JOIN items i ON i.id = n.item_id JOIN aspects a ON a.id = n.aspect_id");
-    const bool ok = aspect.isEmpty()
-                            ? sql::exec(q, base + QStringLiteral(" ORDER BY i.position, a.id, n.annotator")).ok()
-                            : sql::exec(q, base + QStringLiteral(" WHERE a.name = ? ORDER BY i.position, n.annotator"),
-                                        {aspect})
-                                      .ok();
-    if (!ok)
-        return out;
+    const Result<void> r
+            = aspect.isEmpty()
+                      ? sql::exec(q, base + QStringLiteral(" ORDER BY i.position, a.id, n.annotator"))
+                      : sql::exec(q, base + QStringLiteral(" WHERE a.name = ? ORDER BY i.position, n.annotator"),
+                                  {aspect});
+    if (!r)
+        return readError(tr("the annotations"), r);
     while (q.next()) {
         out.append(Annotation{q.value(0).toString(), q.value(1).toString(), q.value(2).toString(),
                               q.value(3).toDouble(), q.value(4).toString(),
                               QDateTime::fromString(q.value(5).toString(), Qt::ISODateWithMs)});
     }
+    if (auto e = rowsRead(q); !e)
+        return readError(tr("the annotations"), e);
     return out;
+}
+
+QVector<Annotation> Project::annotations(const QString &aspect) const
+{
+    return orEmpty(readAnnotations(aspect));
 }
 
 static Result<void> insertAnnotation(QSqlQuery &q, qint64 itemRow, qint64 aspectRow, const Annotation &a)
@@ -391,19 +431,28 @@ Result<void> Project::removeAnnotation(const QString &itemId, const QString &asp
     return r;
 }
 
-QHash<QString, double> Project::humanScores(const QString &aspect) const
+Result<QHash<QString, double>> Project::readHumanScores(const QString &aspect) const
 {
     QHash<QString, double> out;
     QSqlQuery q(database());
     q.setForwardOnly(true);
-    if (!sql::exec(q,
-                   QStringLiteral("SELECT i.ext_id, AVG(n.score) FROM annotations n JOIN items i ON i.id = n.item_id "
-                                  "JOIN aspects a ON a.id = n.aspect_id WHERE a.name = ? GROUP BY n.item_id"),
-                   {aspect}))
-        return out;
+    if (auto r = sql::exec(q,
+                           QStringLiteral("SELECT i.ext_id, AVG(n.score) FROM annotations n JOIN items i ON i.id = "
+                                          "n.item_id JOIN aspects a ON a.id = n.aspect_id WHERE a.name = ? GROUP BY "
+                                          "n.item_id"),
+                           {aspect});
+        !r)
+        return readError(tr("the human scores"), r);
     while (q.next())
         out.insert(q.value(0).toString(), q.value(1).toDouble());
+    if (auto r = rowsRead(q); !r)
+        return readError(tr("the human scores"), r);
     return out;
+}
+
+QHash<QString, double> Project::humanScores(const QString &aspect) const
+{
+    return orEmpty(readHumanScores(aspect));
 }
 
 QStringList Project::annotators(const QString &aspect) const
@@ -427,16 +476,24 @@ QStringList Project::annotators(const QString &aspect) const
 
 // ---------------------------------------------------------------- split
 
-QHash<QString, SplitRole> Project::split() const
+Result<QHash<QString, SplitRole>> Project::readSplit() const
 {
     QHash<QString, SplitRole> out;
     QSqlQuery q(database());
-    if (!sql::exec(q, QStringLiteral("SELECT i.ext_id, s.role FROM splits s JOIN items i ON i.id = s.item_id")))
-        return out;
+    if (auto r = sql::exec(q, QStringLiteral("SELECT i.ext_id, s.role FROM splits s JOIN items i ON i.id = s.item_id"));
+        !r)
+        return readError(tr("the split"), r);
     while (q.next())
         out.insert(q.value(0).toString(),
                    q.value(1).toString() == QLatin1String("train") ? SplitRole::Train : SplitRole::Test);
+    if (auto r = rowsRead(q); !r)
+        return readError(tr("the split"), r);
     return out;
+}
+
+QHash<QString, SplitRole> Project::split() const
+{
+    return orEmpty(readSplit());
 }
 
 Result<void> Project::setSplit(const QHash<QString, SplitRole> &roles)
@@ -464,40 +521,48 @@ Result<void> Project::setSplit(const QHash<QString, SplitRole> &roles)
     return r;
 }
 
-QStringList Project::itemIds(SplitFilter filter) const
+Result<QStringList> Project::readItemIds(SplitFilter filter) const
 {
     QStringList out;
     QSqlQuery q(database());
     q.setForwardOnly(true);
-    bool ok = false;
-    if (filter == SplitFilter::All)
-        ok = sql::exec(q, QStringLiteral("SELECT ext_id FROM items ORDER BY position")).ok();
-    else
-        ok = sql::exec(q,
-                       QStringLiteral("SELECT i.ext_id FROM items i JOIN splits s ON s.item_id = i.id "
-                                      "WHERE s.role = ? ORDER BY i.position"),
-                       {filter == SplitFilter::Train ? QStringLiteral("train") : QStringLiteral("test")})
-                     .ok();
-    if (ok)
-        while (q.next())
-            out.append(q.value(0).toString());
+    const Result<void> r
+            = filter == SplitFilter::All
+                      ? sql::exec(q, QStringLiteral("SELECT ext_id FROM items ORDER BY position"))
+                      : sql::exec(q,
+                                  QStringLiteral("SELECT i.ext_id FROM items i JOIN splits s ON s.item_id = i.id "
+                                                 "WHERE s.role = ? ORDER BY i.position"),
+                                  {filter == SplitFilter::Train ? QStringLiteral("train") : QStringLiteral("test")});
+    if (!r)
+        return readError(tr("the items"), r);
+    while (q.next())
+        out.append(q.value(0).toString());
+    if (auto e = rowsRead(q); !e)
+        return readError(tr("the items"), e);
     return out;
+}
+
+QStringList Project::itemIds(SplitFilter filter) const
+{
+    return orEmpty(readItemIds(filter));
 }
 
 // ---------------------------------------------------------------- judges
 
-QVector<JudgeInfo> Project::judges() const
+Result<QVector<JudgeInfo>> Project::readJudges() const
 {
     QVector<JudgeInfo> out;
     QSqlQuery q(database());
-    if (!sql::exec(q, QStringLiteral("SELECT r.name, r.method, r.status, "
-                                     " (SELECT COUNT(DISTINCT item_id) FROM judge_scores s WHERE s.run_id = r.id AND "
-                                     "s.score IS NOT NULL),"
-                                     " (SELECT GROUP_CONCAT(name, char(31)) FROM (SELECT DISTINCT a.name AS name FROM "
-                                     "judge_scores s "
-                                     "   JOIN aspects a ON a.id = s.aspect_id WHERE s.run_id = r.id ORDER BY a.id))"
-                                     " FROM runs r ORDER BY r.id")))
-        return out;
+    if (auto r
+        = sql::exec(q, QStringLiteral("SELECT r.name, r.method, r.status, "
+                                      " (SELECT COUNT(DISTINCT item_id) FROM judge_scores s WHERE s.run_id = r.id AND "
+                                      "s.score IS NOT NULL),"
+                                      " (SELECT GROUP_CONCAT(name, char(31)) FROM (SELECT DISTINCT a.name AS name FROM "
+                                      "judge_scores s "
+                                      "   JOIN aspects a ON a.id = s.aspect_id WHERE s.run_id = r.id ORDER BY a.id))"
+                                      " FROM runs r ORDER BY r.id"));
+        !r)
+        return readError(tr("the judges"), r);
     while (q.next()) {
         JudgeInfo j;
         j.name = q.value(0).toString();
@@ -509,7 +574,14 @@ QVector<JudgeInfo> Project::judges() const
             j.aspects = aspects.split(QChar(31));
         out.append(j);
     }
+    if (auto r = rowsRead(q); !r)
+        return readError(tr("the judges"), r);
     return out;
+}
+
+QVector<JudgeInfo> Project::judges() const
+{
+    return orEmpty(readJudges());
 }
 
 std::optional<JudgeInfo> Project::judge(const QString &name) const
@@ -594,20 +666,28 @@ Result<void> Project::setJudgeScores(const QString &judge, const QString &aspect
     return r;
 }
 
-QHash<QString, double> Project::judgeScores(const QString &judge, const QString &aspect) const
+Result<QHash<QString, double>> Project::readJudgeScores(const QString &judge, const QString &aspect) const
 {
     QHash<QString, double> out;
     QSqlQuery q(database());
     q.setForwardOnly(true);
-    if (!sql::exec(q,
-                   QStringLiteral("SELECT i.ext_id, s.score FROM judge_scores s JOIN runs r ON r.id = s.run_id "
-                                  "JOIN items i ON i.id = s.item_id JOIN aspects a ON a.id = s.aspect_id "
-                                  "WHERE r.name = ? AND a.name = ? AND s.score IS NOT NULL"),
-                   {judge, aspect}))
-        return out;
+    if (auto r = sql::exec(q,
+                           QStringLiteral("SELECT i.ext_id, s.score FROM judge_scores s JOIN runs r ON r.id = s.run_id "
+                                          "JOIN items i ON i.id = s.item_id JOIN aspects a ON a.id = s.aspect_id "
+                                          "WHERE r.name = ? AND a.name = ? AND s.score IS NOT NULL"),
+                           {judge, aspect});
+        !r)
+        return readError(tr("the scores of '%1'").arg(judge), r);
     while (q.next())
         out.insert(q.value(0).toString(), q.value(1).toDouble());
+    if (auto r = rowsRead(q); !r)
+        return readError(tr("the scores of '%1'").arg(judge), r);
     return out;
+}
+
+QHash<QString, double> Project::judgeScores(const QString &judge, const QString &aspect) const
+{
+    return orEmpty(readJudgeScores(judge, aspect));
 }
 
 Result<void> Project::addIssue(const QString &kind, const QString &message, const QString &run, const QString &itemId)

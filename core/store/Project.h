@@ -33,6 +33,10 @@ struct JudgeInfo
 /// writers; each thread gets its own connection (opened lazily, closed with the Project).
 /// Every multi-row write runs in one transaction: it either lands whole or not at all.
 /// Change signals are emitted from the thread that made the change.
+///
+/// The `read…()` readers return an error when the file cannot be read (locked, damaged, a table
+/// missing), so that a broken project never reads as an empty one; the plain readers of the same
+/// data return an empty value then and are for callers that have already opened and checked it.
 class Project : public QObject
 {
     Q_OBJECT
@@ -57,6 +61,7 @@ public:
 
     // --- items
     int itemCount() const;
+    Result<QVector<Item>> readItems() const;
     QVector<Item> items() const;
     std::optional<Item> item(const QString &id) const;
     /// Internal row id of an item, or -1.
@@ -68,12 +73,14 @@ public:
     QStringList systems() const;
 
     // --- aspects
+    Result<QVector<Aspect>> readAspects() const;
     QVector<Aspect> aspects() const;
     std::optional<Aspect> aspect(const QString &name) const;
     /// Creates the aspect or updates its definition/scale.
     Result<void> upsertAspect(const Aspect &aspect);
 
     // --- human annotations
+    Result<QVector<Annotation>> readAnnotations(const QString &aspect = {}) const;
     QVector<Annotation> annotations(const QString &aspect = {}) const;
     /// Saves one score at once (insert or replace for annotator × item × aspect).
     Result<void> setAnnotation(const Annotation &annotation);
@@ -81,17 +88,21 @@ public:
     /// Adds many annotations in one transaction (all-or-nothing).
     Result<void> addAnnotations(const QVector<Annotation> &annotations);
     /// Per item: the mean of its human scores for `aspect` (items without one are absent).
+    Result<QHash<QString, double>> readHumanScores(const QString &aspect) const;
     QHash<QString, double> humanScores(const QString &aspect) const;
     QStringList annotators(const QString &aspect = {}) const;
 
     // --- split
+    Result<QHash<QString, SplitRole>> readSplit() const;
     QHash<QString, SplitRole> split() const;
     /// Replaces the split (items not in `roles` become unassigned) in one transaction.
     Result<void> setSplit(const QHash<QString, SplitRole> &roles);
     /// Ids of the items that pass `filter` (All: every item), in import order.
+    Result<QStringList> readItemIds(SplitFilter filter = SplitFilter::All) const;
     QStringList itemIds(SplitFilter filter = SplitFilter::All) const;
 
     // --- judges: named runs and imported scores
+    Result<QVector<JudgeInfo>> readJudges() const;
     QVector<JudgeInfo> judges() const;
     std::optional<JudgeInfo> judge(const QString &name) const;
     /// Creates the run if missing (returns its row id) or returns the existing one's.
@@ -102,6 +113,7 @@ public:
     /// missing (NULL) with status `missing`.
     Result<void> setJudgeScores(const QString &judge, const QString &aspect, const QHash<QString, double> &scores);
     /// Item id → score (missing scores are absent).
+    Result<QHash<QString, double>> readJudgeScores(const QString &judge, const QString &aspect) const;
     QHash<QString, double> judgeScores(const QString &judge, const QString &aspect) const;
 
     // --- issues channel (failed calls, unparseable answers, import problems)
@@ -120,6 +132,7 @@ signals:
 private:
     explicit Project(QString path);
     qint64 aspectRowId(QSqlDatabase &db, const QString &name) const;
+    Error readError(const QString &what, const Result<void> &failed) const;
 
     QString m_path;
     QString m_connectionPrefix;

@@ -110,6 +110,17 @@ void TestCli::summevalImportInfoSplitExport()
     i = info(project);
     QCOMPARE(i.value(QStringLiteral("splits")).toObject().value(QStringLiteral("train")).toInt(), 30);
     QCOMPARE(i.value(QStringLiteral("splits")).toObject().value(QStringLiteral("test")).toInt(), 1570);
+    // Group-disjoint: whole documents of 16 summaries each, so 30 asked are 2 documents = 32 items
+    // and the other 98 documents are the test side.
+    r = rubric({QStringLiteral("split"), QStringLiteral("--project"), project, QStringLiteral("--train"),
+                QStringLiteral("30"), QStringLiteral("--seed"), QStringLiteral("11"), QStringLiteral("--by-group"),
+                QStringLiteral("--json")});
+    QVERIFY2(r.rc == 0, qPrintable(r.err));
+    QCOMPARE(QJsonDocument::fromJson(r.out.toUtf8()).object().value(QStringLiteral("train")).toInt(), 32);
+    QCOMPARE(QJsonDocument::fromJson(r.out.toUtf8()).object().value(QStringLiteral("test")).toInt(), 1568);
+    r = rubric({QStringLiteral("split"), QStringLiteral("--project"), project, QStringLiteral("--train"),
+                QStringLiteral("30"), QStringLiteral("--seed"), QStringLiteral("11"), QStringLiteral("--json")});
+    QVERIFY2(r.rc == 0, qPrintable(r.err));
 
     const QString jsonl = dir.filePath(QStringLiteral("out.jsonl"));
     r = rubric({QStringLiteral("export"), QStringLiteral("--project"), project, QStringLiteral("--out"), jsonl});

@@ -20,6 +20,10 @@ private slots:
     void refusesImpossibleRequests_data();
     void refusesImpossibleRequests();
     void applyStoresSplitAndParameters();
+    void groupDisjoint_data();
+    void groupDisjoint();
+    void groupDisjointNeedsATestGroup();
+    void wholeGroupsFrom();
 
 private:
     std::unique_ptr<QTemporaryDir> m_dir;
@@ -150,6 +154,78 @@ void TestSplitter::applyStoresSplitAndParameters()
     QCOMPARE(m_project->meta(QStringLiteral("split.seed")), QStringLiteral("5"));
     QVERIFY(m_project->meta(QStringLiteral("split.params")).contains(QStringLiteral("\"stratify\":\"group\"")));
     QCOMPARE(m_project->split(), *Splitter::draw(*m_project, SplitOptions{9, 5, QStringLiteral("a"), Stratify::Group}));
+}
+
+void TestSplitter::groupDisjoint_data()
+{
+    QTest::addColumn<int>("train");
+    QTest::addColumn<quint64>("seed");
+    QTest::addColumn<int>("expectedTrain"); ///< whole groups of 4: the first multiple of 4 ≥ train
+    QTest::newRow("exact groups") << 8 << quint64(1) << 8;
+    QTest::newRow("rounded up to whole groups") << 9 << quint64(2) << 12;
+    QTest::newRow("one item asked, one group drawn") << 1 << quint64(3) << 4;
+}
+
+void TestSplitter::groupDisjoint()
+{
+    QFETCH(int, train);
+    QFETCH(quint64, seed);
+    QFETCH(int, expectedTrain);
+    SplitOptions o{train, seed, QStringLiteral("a"), Stratify::Group};
+    o.byGroup = true;
+    auto r = Splitter::apply(*m_project, o);
+    QVERIFY2(r.ok(), qPrintable(r.errorString()));
+    QCOMPARE(r->train, expectedTrain);
+    QCOMPARE(r->test, 36 - expectedTrain);
+    QSet<QString> trainGroups, testGroups;
+    const auto roles = m_project->split();
+    for (auto it = roles.begin(); it != roles.end(); ++it)
+        (it.value() == SplitRole::Train ? trainGroups : testGroups).insert(m_project->item(it.key())->group);
+    QVERIFY(!trainGroups.isEmpty() && !testGroups.isEmpty());
+    QVERIFY(!trainGroups.intersects(testGroups));
+    QCOMPARE(int(trainGroups.size()), expectedTrain / 4);
+    QVERIFY(m_project->meta(QStringLiteral("split.params")).contains(QStringLiteral("\"by_group\":true")));
+    // The same seed draws the same groups; the plain draw would mix groups across the sides.
+    QCOMPARE(*Splitter::draw(*m_project, o), roles);
+    SplitOptions plain = o;
+    plain.byGroup = false;
+    plain.train = 9;
+    QSet<QString> plainTrain, plainTest;
+    const auto mixed = *Splitter::draw(*m_project, plain);
+    for (auto it = mixed.begin(); it != mixed.end(); ++it)
+        (it.value() == SplitRole::Train ? plainTrain : plainTest).insert(m_project->item(it.key())->group);
+    QVERIFY(plainTrain.intersects(plainTest));
+}
+
+void TestSplitter::groupDisjointNeedsATestGroup()
+{
+    SplitOptions o{33, 1, QStringLiteral("a"), Stratify::Group};
+    o.byGroup = true;
+    auto r = Splitter::draw(*m_project, o);
+    QVERIFY(!r.ok());
+    QVERIFY2(r.errorString().contains(QLatin1String("no group for the test side")), qPrintable(r.errorString()));
+}
+
+void TestSplitter::wholeGroupsFrom()
+{
+    // Preference order: one item of g3, then of g1, then the rest of g0..g8 in order.
+    QStringList order{QStringLiteral("i3_2"), QStringLiteral("i1_0")};
+    for (int g = 0; g < 9; ++g)
+        for (int s = 0; s < 4; ++s)
+            if (!order.contains(QStringLiteral("i%1_%2").arg(g).arg(s)))
+                order.append(QStringLiteral("i%1_%2").arg(g).arg(s));
+    const auto roles = Splitter::wholeGroupsFrom(*m_project, order, 5);
+    QVERIFY2(roles.ok(), qPrintable(roles.errorString()));
+    QCOMPARE(int(roles->size()), 36);
+    QSet<QString> train;
+    for (auto it = roles->begin(); it != roles->end(); ++it)
+        if (it.value() == SplitRole::Train)
+            train.insert(it.key().section(QLatin1Char('_'), 0, 0));
+    QCOMPARE(train, (QSet<QString>{QStringLiteral("i3"), QStringLiteral("i1")})); // whole g3 and g1: 8 items
+    QCOMPARE(int(std::count(roles->begin(), roles->end(), SplitRole::Train)), 8);
+    const auto all = Splitter::wholeGroupsFrom(*m_project, order, 36);
+    QVERIFY(!all.ok());
+    QVERIFY2(all.errorString().contains(QLatin1String("no group for the test side")), qPrintable(all.errorString()));
 }
 
 QTEST_GUILESS_MAIN(TestSplitter)

@@ -43,6 +43,13 @@ void TestAnswerParser::score_data()
                                  << ParsedAnswer::Method::FinalScore;
     QTest::newRow("final score bold") << QStringLiteral("Final Score: **4**") << true << 4.0
                                       << ParsedAnswer::Method::FinalScore;
+    QTest::newRow("last final score wins over the quoted scale")
+            << QStringLiteral("The rubric says Final score: 1 means poor.\nSteps…\nFinal score: 4") << true << 4.0
+            << ParsedAnswer::Method::FinalScore;
+    QTest::newRow("last rating wins") << QStringLiteral("Format: Rating: [[1]] to [[5]]. My verdict: Rating: [[3]]")
+                                      << true << 3.0 << ParsedAnswer::Method::Rating;
+    QTest::newRow("last score label wins")
+            << QStringLiteral("Score: 5 would be perfect.\nScore: 2") << true << 2.0 << ParsedAnswer::Method::Number;
     QTest::newRow("score label") << QStringLiteral("Coherence score: 3") << true << 3.0 << ParsedAnswer::Method::Number;
     QTest::newRow("prose only") << QStringLiteral("I cannot rate this.") << false << qQNaN()
                                 << ParsedAnswer::Method::None;

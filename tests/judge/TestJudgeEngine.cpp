@@ -164,7 +164,9 @@ void TestJudgeEngine::ledgerRecordsEveryCall()
     engine.submit(batch(3));
     QTRY_VERIFY(c.idle);
     CallStore store(project->get());
-    const auto rows = store.ledger(QStringLiteral("run-a"));
+    const auto ledger = store.ledger(QStringLiteral("run-a"));
+    QVERIFY2(ledger.ok(), qPrintable(ledger.errorString()));
+    const QVector<LedgerEntry> &rows = *ledger;
     QCOMPARE(rows.size(), 3);
     int ok = 0, failed = 0, retries = 0;
     for (const LedgerEntry &e : rows) {
@@ -185,7 +187,9 @@ void TestJudgeEngine::ledgerRecordsEveryCall()
     QCOMPARE(ok, 2);
     QCOMPARE(failed, 1);
     QCOMPARE(retries, 1);
-    const LedgerTotals t = store.totals(QStringLiteral("run-a"));
+    const auto totals = store.totals(QStringLiteral("run-a"));
+    QVERIFY2(totals.ok(), qPrintable(totals.errorString()));
+    const LedgerTotals &t = *totals;
     QCOMPARE(t.calls, 3);
     QCOMPARE(t.failed, 1);
     QCOMPARE(t.tokensIn, 2000);

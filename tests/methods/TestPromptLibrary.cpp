@@ -2,6 +2,8 @@
 #include "methods/PromptLibrary.h"
 #include "store/Project.h"
 
+#include <QSqlError>
+#include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -16,6 +18,7 @@ private slots:
     void builtinsRender();
     void rendersListsWithoutEscaping();
     void projectOverrideWins();
+    void unreadableProjectIsAnErrorNotTheBuiltin();
     void rejectsBadTemplates_data();
     void rejectsBadTemplates();
 };
@@ -122,6 +125,20 @@ void TestPromptLibrary::projectOverrideWins()
     QCOMPARE(r->templateSource, QStringLiteral("project"));
     QVERIFY(lib.removeOverride(QStringLiteral("hypoeval_score")));
     QCOMPARE(lib.get(QStringLiteral("hypoeval_score"))->hash, builtinHash);
+}
+
+void TestPromptLibrary::unreadableProjectIsAnErrorNotTheBuiltin()
+{
+    QTemporaryDir dir;
+    auto p = Project::open(dir.filePath(QStringLiteral("p.rubric")));
+    QVERIFY(p.ok());
+    QSqlQuery q((*p)->database());
+    QVERIFY2(q.exec(QStringLiteral("DROP TABLE prompt_templates")), qPrintable(q.lastError().text()));
+    PromptLibrary lib(p->get());
+    auto t = lib.get(QStringLiteral("hypoeval_score"));
+    QVERIFY(!t.ok());
+    QVERIFY2(t.errorString().contains(QLatin1String("prompt_templates")), qPrintable(t.errorString()));
+    QVERIFY(!lib.render(QStringLiteral("hypoeval_score"), {}).ok());
 }
 
 void TestPromptLibrary::rejectsBadTemplates_data()

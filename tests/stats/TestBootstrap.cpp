@@ -37,6 +37,8 @@ private slots:
     void coversPointEstimate_data();
     void coversPointEstimate();
     void groupLevelResamplesGroups();
+    void systemLevelResamplesSystems();
+    void groupLevelFollowsTheConstantGroupRule();
     void emptyInputGivesNaN();
     void stopRequestedGivesNoInterval_data();
     void stopRequestedGivesNoInterval();
@@ -106,6 +108,51 @@ void TestBootstrap::groupLevelResamplesGroups()
     QCOMPARE(grouped[Coefficient::Pearson].hi, point);
     const auto flat = bootstrapCorrelation(items, Level::Dataset, {200, 1, 0.95});
     QVERIFY(flat[Coefficient::Pearson].hi - flat[Coefficient::Pearson].lo > 0.05);
+}
+
+void TestBootstrap::systemLevelResamplesSystems()
+{
+    // Ten systems whose mean judge score equals their mean human score, while within a system the
+    // judge reverses the people: any set of drawn systems correlates perfectly, so a bootstrap over
+    // systems has zero width at 1; drawing items instead moves the means and widens it.
+    QVector<ScoredItem> items;
+    for (int s = 0; s < 10; ++s)
+        for (int i = 0; i < 4; ++i) {
+            const double off = i < 2 ? -2.0 : 2.0;
+            items.append({QStringLiteral("%1-%2").arg(s).arg(i), QStringLiteral("g%1").arg(i),
+                          QStringLiteral("s%1").arg(s), s + off, s - off});
+        }
+    QVERIFY(std::abs(correlateAtLevel(items, Level::System).pearson - 1.0) < 1e-12);
+    const auto ci = bootstrapCorrelation(items, Level::System, {300, 4, 0.95});
+    QVERIFY2(ci[Coefficient::Pearson].lo > 1.0 - 1e-12, qPrintable(QString::number(ci[Coefficient::Pearson].lo)));
+    QVERIFY(ci[Coefficient::Spearman].lo > 1.0 - 1e-12);
+    QCOMPARE(ci.valid[0], 300);
+}
+
+void TestBootstrap::groupLevelFollowsTheConstantGroupRule()
+{
+    // Half of the groups have constant human scores: left out (skip) they leave a mean of the
+    // others; counted as 1 (one) they pull every replicate up.
+    QVector<ScoredItem> items;
+    const double j[4] = {1, 3, 2, 4};
+    for (int g = 0; g < 20; ++g)
+        for (int i = 0; i < 4; ++i)
+            items.append({QStringLiteral("%1-%2").arg(g).arg(i),
+                          QStringLiteral("g%1").arg(g),
+                          {},
+                          g % 2 ? 3.0 : double(i),
+                          j[i]});
+    BootstrapOptions skip{200, 2, 0.95};
+    BootstrapOptions one = skip;
+    one.constantGroups = ConstantGroups::One;
+    const auto a = bootstrapCorrelation(items, Level::Group, skip);
+    const auto b = bootstrapCorrelation(items, Level::Group, one);
+    const double other = correlateAtLevel(items, Level::Group).pearson;
+    QCOMPARE(a[Coefficient::Pearson].lo, other); // every non-constant group is the same
+    QVERIFY(b[Coefficient::Pearson].lo > other);
+    QVERIFY(b[Coefficient::Pearson].hi < 1.0);
+    const double pointOne = correlateAtLevel(items, Level::Group, ConstantGroups::One).pearson;
+    QVERIFY(b[Coefficient::Pearson].lo <= pointOne && pointOne <= b[Coefficient::Pearson].hi);
 }
 
 void TestBootstrap::emptyInputGivesNaN()

@@ -41,6 +41,8 @@ class TestLevels : public QObject
 private slots:
     void groupLevelSkipsConstantGroupsAndAverages();
     void groupLevelAllSkippedIsNaN();
+    void groupLevelConstantGroupRules_data();
+    void groupLevelConstantGroupRules();
     void systemLevelAveragesFirst();
     void datasetLevelPairsItems();
     void summEvalAgainstScipy_data();
@@ -68,6 +70,39 @@ void TestLevels::groupLevelAllSkippedIsNaN()
     QCOMPARE(c.groupsUsed, 0);
     QCOMPARE(c.groupsSkipped, 2);
     QVERIFY(std::isnan(c.pearson) && std::isnan(c.spearman) && std::isnan(c.kendall));
+}
+
+void TestLevels::groupLevelConstantGroupRules_data()
+{
+    QTest::addColumn<int>("rule");
+    QTest::addColumn<int>("used");
+    QTest::addColumn<double>("pearson");
+    QTest::addColumn<double>("kendall");
+    // d1 +1, d2 −1, d5 0.8 (τ 2/3); d3 has constant human scores, d4 constant judge scores, d6 one item.
+    QTest::newRow("skip: d3, d4 and d6 left out")
+            << int(ConstantGroups::Skip) << 3 << (1.0 - 1.0 + 0.8) / 3 << (1.0 - 1.0 + 2.0 / 3) / 3;
+    QTest::newRow("one: d3 counts as 1, d4 and d6 left out")
+            << int(ConstantGroups::One) << 4 << (1.0 - 1.0 + 0.8 + 1.0) / 4 << (1.0 - 1.0 + 2.0 / 3 + 1.0) / 4;
+}
+
+void TestLevels::groupLevelConstantGroupRules()
+{
+    QFETCH(int, rule);
+    QFETCH(int, used);
+    QFETCH(double, pearson);
+    QFETCH(double, kendall);
+    const LevelCorrelation c = correlateAtLevel(summEvalShaped(), Level::Group, ConstantGroups(rule));
+    QCOMPARE(int(c.constantGroups), rule);
+    QCOMPARE(c.groupsUsed, used);
+    QCOMPARE(c.groupsHumanConstant, 1);
+    QCOMPARE(c.groupsJudgeConstant, 1);
+    QCOMPARE(c.groupsTooSmall, 1);
+    QCOMPARE(c.groupsSkipped, 6 - used);
+    QCOMPARE(c.n, used * 4);
+    QVERIFY(std::abs(c.pearson - pearson) < 1e-12);
+    QVERIFY(std::abs(c.kendall - kendall) < 1e-12);
+    QCOMPARE(parseConstantGroups(constantGroupsName(ConstantGroups(rule))), std::optional(ConstantGroups(rule)));
+    QVERIFY(!parseConstantGroups(QStringLiteral("zero")));
 }
 
 void TestLevels::systemLevelAveragesFirst()

@@ -3,6 +3,7 @@
 #include <QTest>
 
 #include <cmath>
+#include <limits>
 #include <random>
 
 using namespace rubric::stats;
@@ -32,6 +33,10 @@ private slots:
     void williamsUndefined();
     void studentT_data();
     void studentT();
+    void studentTFarTailsAreRelativelyExact_data();
+    void studentTFarTailsAreRelativelyExact();
+    void incompleteBetaAgainstScipy_data();
+    void incompleteBetaAgainstScipy();
     void identicalJudgesAreNotDifferent();
     void clearlyBetterJudgeIsSignificant();
     void comparisonIsReproducible();
@@ -79,6 +84,54 @@ void TestSignificance::studentT()
     QFETCH(double, p);
     QVERIFY2(std::abs(studentTTwoSidedP(t, df) - p) < 1e-10 * std::max(1.0, p) + 1e-14,
              qPrintable(QString::number(studentTTwoSidedP(t, df), 'g', 17)));
+}
+
+void TestSignificance::studentTFarTailsAreRelativelyExact_data()
+{
+    QTest::addColumn<double>("t");
+    QTest::addColumn<double>("df");
+    QTest::addColumn<double>("p");
+    // 2 * scipy.stats.t.sf(|t|, df), scipy 1.10.1: p-values of strongly different judges on many items
+    QTest::newRow("t=40 df=200") << 40.0 << 200.0 << 2.248739653520226e-97;
+    QTest::newRow("t=25 df=1000") << 25.0 << 1000.0 << 1.5203541383321965e-107;
+    QTest::newRow("t=8 df=3") << 8.0 << 3.0 << 0.004076577587785467;
+    QTest::newRow("t=1e-8 df=7") << 1e-8 << 7.0 << 0.999999992300171;
+}
+
+void TestSignificance::studentTFarTailsAreRelativelyExact()
+{
+    QFETCH(double, t);
+    QFETCH(double, df);
+    QFETCH(double, p);
+    const double got = studentTTwoSidedP(t, df);
+    QVERIFY2(std::abs(got - p) <= 1e-12 * p, qPrintable(QString::number(got, 'g', 17)));
+    QVERIFY(std::isnan(studentTTwoSidedP(1.0, 0.0)));
+    QCOMPARE(studentTTwoSidedP(-std::numeric_limits<double>::infinity(), 4.0), 0.0);
+}
+
+void TestSignificance::incompleteBetaAgainstScipy_data()
+{
+    QTest::addColumn<double>("a");
+    QTest::addColumn<double>("b");
+    QTest::addColumn<double>("x");
+    QTest::addColumn<double>("want");
+    // scipy.special.betainc(a, b, x), scipy 1.10.1
+    QTest::newRow("arcsine") << 0.5 << 0.5 << 0.3 << 0.3690101195655454;
+    QTest::newRow("skewed") << 100.0 << 0.5 << 0.99 << 0.15677586542443941;
+    QTest::newRow("moderate") << 2.5 << 3.5 << 0.4 << 0.4869041915261175;
+    QTest::newRow("large a and b") << 50.0 << 60.0 << 0.45 << 0.4642352914306064;
+    QTest::newRow("x = 0") << 2.0 << 3.0 << 0.0 << 0.0;
+    QTest::newRow("x = 1") << 2.0 << 3.0 << 1.0 << 1.0;
+}
+
+void TestSignificance::incompleteBetaAgainstScipy()
+{
+    QFETCH(double, a);
+    QFETCH(double, b);
+    QFETCH(double, x);
+    QFETCH(double, want);
+    const double got = incompleteBeta(a, b, x);
+    QVERIFY2(std::abs(got - want) <= 1e-13 * std::max(want, 1e-300), qPrintable(QString::number(got, 'g', 17)));
 }
 
 void TestSignificance::identicalJudgesAreNotDifferent()

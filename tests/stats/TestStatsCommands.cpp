@@ -8,6 +8,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QSqlError>
+#include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -65,6 +67,10 @@ private slots:
     void compareTwoJudges();
     void agreement();
     void benchStats();
+    void constantGroupsAgainstScipyOnSummEval_data();
+    void constantGroupsAgainstScipyOnSummEval();
+    void unreadableProjectIsAnErrorNotEmpty_data();
+    void unreadableProjectIsAnErrorNotEmpty();
 
 private:
     QTemporaryDir m_dir;
@@ -324,4 +330,133 @@ void TestStatsCommands::benchStats()
 }
 
 QTEST_GUILESS_MAIN(TestStatsCommands)
+void TestStatsCommands::constantGroupsAgainstScipyOnSummEval_data()
+{
+    QTest::addColumn<QStringList>("flag");
+    QTest::addColumn<QString>("rule");
+    QTest::newRow("default is skip (G-Eval/UniEval)") << QStringList() << QStringLiteral("skip");
+    QTest::newRow("skip") << QStringList{QStringLiteral("--constant-groups"), QStringLiteral("skip")}
+                          << QStringLiteral("skip");
+    QTest::newRow("one (PairS/HypoEval)")
+            << QStringList{QStringLiteral("--constant-groups"), QStringLiteral("one")} << QStringLiteral("one");
+}
+
+void TestStatsCommands::constantGroupsAgainstScipyOnSummEval()
+{
+    // SummEval with expert consistency as the human side (4 documents constant) and expert fluency
+    // standing in for a judge (2 more documents constant); expected values from scipy:
+    // tests/stats/make_constant_groups.py → constant_groups.json.
+    QFETCH(QStringList, flag);
+    QFETCH(QString, rule);
+    QFile ref(QStringLiteral(RUBRIC_TEST_DATA "/constant_groups.json"));
+    QVERIFY(ref.open(QIODevice::ReadOnly));
+    const QJsonObject want = QJsonDocument::fromJson(ref.readAll()).object().value(rule).toObject();
+    QVERIFY(!want.isEmpty());
+    QFile data(QStringLiteral(RUBRIC_SHARED_DATA "/summeval/summeval_bartscore_data.json"));
+    if (!data.exists())
+        QSKIP("SummEval data not present beside the project (../shared/data)");
+    QVERIFY(data.open(QIODevice::ReadOnly));
+    const QString path = m_dir.filePath(QStringLiteral("summeval-consistency.rubric"));
+    if (!QFile::exists(path)) {
+        auto p = Project::open(path);
+        QVERIFY(p);
+        QVERIFY((*p)->upsertAspect({QStringLiteral("consistency"), {}, 1, 5}));
+        QVector<Item> items;
+        QVector<Annotation> notes;
+        QHash<QString, double> fluency;
+        const QJsonArray rows = QJsonDocument::fromJson(data.readAll()).array();
+        QCOMPARE(rows.size(), 1600);
+        for (const QJsonValue &v : rows) {
+            const QJsonObject o = v.toObject();
+            const QJsonObject sc = o.value(QStringLiteral("scores")).toObject();
+            Item it;
+            it.id = QString::number(items.size());
+            it.group = o.value(QStringLiteral("doc_id")).toString();
+            it.system = o.value(QStringLiteral("system_id")).toString();
+            it.position = int(items.size());
+            items.append(it);
+            notes.append({it.id,
+                          QStringLiteral("consistency"),
+                          QStringLiteral("experts"),
+                          sc.value(QStringLiteral("consistency")).toDouble(),
+                          {},
+                          {}});
+            fluency.insert(it.id, sc.value(QStringLiteral("fluency")).toDouble());
+        }
+        QVERIFY((*p)->addItems(items));
+        QVERIFY((*p)->addAnnotations(notes));
+        QVERIFY((*p)->ensureJudge(QStringLiteral("fluency"), QStringLiteral("imported")));
+        QVERIFY((*p)->setJudgeScores(QStringLiteral("fluency"), QStringLiteral("consistency"), fluency));
+    }
+    const QStringList base{QStringLiteral("correlate"), QStringLiteral("--project"),   path,
+                           QStringLiteral("--aspect"),  QStringLiteral("consistency"), QStringLiteral("--judge"),
+                           QStringLiteral("fluency"),   QStringLiteral("--level"),     QStringLiteral("group")};
+    const Run r = rubricCli(base + flag + QStringList{QStringLiteral("--json")});
+    QVERIFY2(r.code == 0, r.err.constData());
+    const QJsonObject o = r.json();
+    QCOMPARE(o.value(QStringLiteral("constant_groups")).toString(), rule);
+    for (const char *key : {"n", "groups_used", "groups_skipped", "groups_human_constant", "groups_judge_constant"})
+        QVERIFY2(o.value(QLatin1String(key)).toInt() == want.value(QLatin1String(key)).toInt(), key);
+    for (const char *key : {"pearson", "spearman", "kendall"}) {
+        const double got = o.value(QLatin1String(key)).toDouble(), w = want.value(QLatin1String(key)).toDouble();
+        QVERIFY2(std::abs(got - w) < 1e-9, qPrintable(QStringLiteral("%1: %2 vs scipy %3")
+                                                              .arg(QLatin1String(key))
+                                                              .arg(got, 0, 'g', 17)
+                                                              .arg(w, 0, 'g', 17)));
+    }
+    // The text output names the rule and what each side's constancy did.
+    const Run text = rubricCli(base + flag);
+    QVERIFY2(text.code == 0, text.err.constData());
+    const QByteArray named = QByteArray("constant groups: ").append(rule.toUtf8());
+    QVERIFY2(text.out.contains(named), text.out.constData());
+    QVERIFY2(text.out.contains("human scores constant in 4"), text.out.constData());
+    QVERIFY2(text.out.contains("judge scores constant in 2"), text.out.constData());
+}
+
+void TestStatsCommands::unreadableProjectIsAnErrorNotEmpty_data()
+{
+    QTest::addColumn<QString>("table");
+    QTest::addColumn<QStringList>("args");
+    const QStringList correlate{QStringLiteral("correlate"), QStringLiteral("--aspect"), QStringLiteral("coherence"),
+                                QStringLiteral("--judge"),   QStringLiteral("mean"),     QStringLiteral("--split"),
+                                QStringLiteral("all")};
+    QTest::newRow("correlate, judge scores gone") << QStringLiteral("judge_scores") << correlate;
+    QTest::newRow("correlate, annotations gone") << QStringLiteral("annotations") << correlate;
+    QTest::newRow("agreement, annotations gone")
+            << QStringLiteral("annotations")
+            << QStringList{QStringLiteral("agreement"), QStringLiteral("--aspect"), QStringLiteral("coherence"),
+                           QStringLiteral("--split"), QStringLiteral("all")};
+    QTest::newRow("info, runs gone") << QStringLiteral("runs") << QStringList{QStringLiteral("info")};
+    QTest::newRow("split, annotations gone")
+            << QStringLiteral("annotations")
+            << QStringList{QStringLiteral("split"), QStringLiteral("--train"), QStringLiteral("5")};
+}
+
+void TestStatsCommands::unreadableProjectIsAnErrorNotEmpty()
+{
+    QFETCH(QString, table);
+    QFETCH(QStringList, args);
+    // A copy of the project with one table gone reads as damaged, not as one without scores.
+    const QString damaged = m_dir.filePath(QStringLiteral("damaged-%1.rubric").arg(table));
+    {
+        auto p = Project::open(m_project);
+        QVERIFY(p);
+        QSqlQuery q((*p)->database());
+        QVERIFY(q.exec(QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)")));
+    }
+    QFile::remove(damaged);
+    QVERIFY(QFile::copy(m_project, damaged));
+    {
+        auto p = Project::open(damaged);
+        QVERIFY(p);
+        QSqlQuery q((*p)->database());
+        QVERIFY(q.exec(QStringLiteral("PRAGMA foreign_keys = OFF")));
+        QVERIFY2(q.exec(QStringLiteral("DROP TABLE ") + table), qPrintable(q.lastError().text()));
+    }
+    const Run r = rubricCli(args + QStringList{QStringLiteral("--project"), damaged});
+    QCOMPARE(r.code, 1);
+    QVERIFY2(r.err.contains("cannot read"), r.err.constData());
+    QVERIFY2(r.err.contains(table.toUtf8()), r.err.constData());
+}
+
 #include "TestStatsCommands.moc"

@@ -1,9 +1,11 @@
+#include "store/CallStore.h"
 #include "store/Project.h"
 #include "store/Schema.h"
 
 #include <QCryptographicHash>
 #include <QFile>
 #include <QSignalSpy>
+#include <QSqlError>
 #include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -83,6 +85,8 @@ private slots:
     void splitRoundTrips();
     void judgeScoresKeepMissingApart();
     void connectionsPerThread();
+    void unreadableTablesAreErrorsNotEmptiness_data();
+    void unreadableTablesAreErrorsNotEmptiness();
 };
 
 void TestProject::createsCurrentSchemaWithWalAndForeignKeys()
@@ -361,4 +365,64 @@ void TestProject::connectionsPerThread()
 }
 
 QTEST_GUILESS_MAIN(TestProject)
+void TestProject::unreadableTablesAreErrorsNotEmptiness_data()
+{
+    QTest::addColumn<QString>("table");
+    QTest::addColumn<QString>("reader");
+    QTest::newRow("items") << QStringLiteral("items") << QStringLiteral("items");
+    QTest::newRow("item ids") << QStringLiteral("items") << QStringLiteral("itemIds");
+    QTest::newRow("aspects") << QStringLiteral("aspects") << QStringLiteral("aspects");
+    QTest::newRow("annotations") << QStringLiteral("annotations") << QStringLiteral("annotations");
+    QTest::newRow("human scores") << QStringLiteral("annotations") << QStringLiteral("humanScores");
+    QTest::newRow("split") << QStringLiteral("splits") << QStringLiteral("split");
+    QTest::newRow("judges") << QStringLiteral("runs") << QStringLiteral("judges");
+    QTest::newRow("judge scores") << QStringLiteral("judge_scores") << QStringLiteral("judgeScores");
+    QTest::newRow("call ledger") << QStringLiteral("judge_ledger") << QStringLiteral("ledger");
+    QTest::newRow("call totals") << QStringLiteral("judge_ledger") << QStringLiteral("totals");
+}
+
+void TestProject::unreadableTablesAreErrorsNotEmptiness()
+{
+    QFETCH(QString, table);
+    QFETCH(QString, reader);
+    QTemporaryDir dir;
+    auto p = openOrFail(dir.filePath(QStringLiteral("p.rubric")));
+    QVERIFY(p);
+    QVERIFY(p->addItems({makeItem(QStringLiteral("a")), makeItem(QStringLiteral("b"))}).ok());
+    QVERIFY(p->upsertAspect({QStringLiteral("coh"), {}, 1, 5}).ok());
+    QVERIFY(p->setAnnotation({QStringLiteral("a"), QStringLiteral("coh"), QStringLiteral("ann"), 3, {}, {}}).ok());
+    QVERIFY(p->ensureJudge(QStringLiteral("j"), QStringLiteral("imported")).ok());
+    QVERIFY(p->setJudgeScores(QStringLiteral("j"), QStringLiteral("coh"), {{QStringLiteral("a"), 2.0}}).ok());
+    // A damaged file: the table is gone (foreign keys off, or SQLite refuses to drop a parent).
+    QSqlQuery q(p->database());
+    QVERIFY(q.exec(QStringLiteral("PRAGMA foreign_keys = OFF")));
+    QVERIFY2(q.exec(QStringLiteral("DROP TABLE ") + table), qPrintable(q.lastError().text()));
+    const QString j = QStringLiteral("j"), coh = QStringLiteral("coh");
+    CallStore calls(p.get());
+    QString error;
+    if (reader == QLatin1String("items"))
+        error = p->readItems().errorString();
+    else if (reader == QLatin1String("itemIds"))
+        error = p->readItemIds().errorString();
+    else if (reader == QLatin1String("aspects"))
+        error = p->readAspects().errorString();
+    else if (reader == QLatin1String("annotations"))
+        error = p->readAnnotations(coh).errorString();
+    else if (reader == QLatin1String("humanScores"))
+        error = p->readHumanScores(coh).errorString();
+    else if (reader == QLatin1String("split"))
+        error = p->readSplit().errorString();
+    else if (reader == QLatin1String("judges"))
+        error = p->readJudges().errorString();
+    else if (reader == QLatin1String("judgeScores"))
+        error = p->readJudgeScores(j, coh).errorString();
+    else if (reader == QLatin1String("ledger"))
+        error = calls.ledger().errorString();
+    else if (reader == QLatin1String("totals"))
+        error = calls.totals().errorString();
+    QVERIFY2(error.contains(QLatin1String("cannot read")), qPrintable(reader + QLatin1String(": ") + error));
+    QVERIFY2(error.contains(table), qPrintable(error)); // SQLite's "no such table: …" is kept
+    QVERIFY2(error.contains(QLatin1String("p.rubric")), qPrintable(error));
+}
+
 #include "TestProject.moc"

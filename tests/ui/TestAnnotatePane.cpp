@@ -3,6 +3,7 @@
 #include "panes/AnnotatePane.h"
 #include "widgets/AspectScoreRow.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
@@ -29,6 +30,7 @@ private slots:
     void cheatSheetToggles();
     void blindModeHidesJudgeScores();
     void suggestionsAndTrainSplit();
+    void groupDisjointTrainSplit();
     void suggestsWhereJudgesDisagree();
     void agreementBesideTheJudge();
 
@@ -272,6 +274,42 @@ void TestAnnotatePane::suggestionsAndTrainSplit()
     const QString id = list->item(0)->data(Qt::UserRole).toString();
     QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, list->visualItemRect(list->item(0)).center());
     QCOMPARE(m_pane->currentItemId(), id);
+}
+
+void TestAnnotatePane::groupDisjointTrainSplit()
+{
+    // 40 items in 8 sources (groups doc0…doc7), no split yet.
+    QVector<Item> more;
+    for (int k = 10; k < 40; ++k) {
+        Item it;
+        it.id = QStringLiteral("i%1").arg(k);
+        it.group = QStringLiteral("doc%1").arg(k % 8);
+        it.system = QStringLiteral("sys%1").arg(k % 2);
+        it.source = it.output = it.reference = QStringLiteral("text %1").arg(k);
+        more.append(it);
+    }
+    QVERIFY(m_project->addItems(more));
+    QVERIFY(m_project->setSplit({}));
+    start(QStringLiteral("ann"));
+    auto *make = m_pane->findChild<QPushButton *>(QStringLiteral("makeSplitButton"));
+    auto *byGroup = m_pane->findChild<QCheckBox *>(QStringLiteral("splitByGroup"));
+    QVERIFY(make && byGroup);
+    QVERIFY(make->isVisible());
+    QVERIFY(byGroup->isVisible());
+    QTest::mouseClick(byGroup, Qt::LeftButton);
+    QVERIFY(byGroup->isChecked());
+    QTest::mouseClick(make, Qt::LeftButton);
+    const QStringList train = m_project->itemIds(SplitFilter::Train);
+    const QStringList test = m_project->itemIds(SplitFilter::Test);
+    QVERIFY2(train.size() >= 30, qPrintable(QString::number(train.size())));
+    QVERIFY(!test.isEmpty());
+    QCOMPARE(train.size() + test.size(), 40);
+    QSet<QString> trainGroups, testGroups;
+    for (const QString &id : train)
+        trainGroups.insert(m_project->item(id)->group);
+    for (const QString &id : test)
+        testGroups.insert(m_project->item(id)->group);
+    QVERIFY(!trainGroups.intersects(testGroups));
 }
 
 void TestAnnotatePane::suggestsWhereJudgesDisagree()

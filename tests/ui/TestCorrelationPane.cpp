@@ -12,6 +12,7 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QProcess>
+#include <QSqlQuery>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -28,6 +29,9 @@ private slots:
     void pearsonEqualsCore_data();
     void pearsonEqualsCore();
     void pearsonEqualsCli();
+    void constantGroupsRuleIsChosenAndNamed_data();
+    void constantGroupsRuleIsChosenAndNamed();
+    void unreadableProjectIsShown();
     void severalJudgesSideBySide();
     void criterionBarsEqualCore();
     void hoverNamesTheItem();
@@ -121,6 +125,74 @@ void TestCorrelationPane::pearsonEqualsCore()
     QCOMPARE(m->index(0, CorrelationModel::SpearmanColumn).data().toString(), QString::number(c.spearman, 'f', 4));
     QCOMPARE(m->index(0, CorrelationModel::KendallColumn).data().toString(), QString::number(c.kendall, 'f', 4));
     QCOMPARE(m->index(0, CorrelationModel::NColumn).data().toInt(), c.n);
+}
+
+void TestCorrelationPane::constantGroupsRuleIsChosenAndNamed_data()
+{
+    QTest::addColumn<int>("rule");
+    QTest::addColumn<QString>("named");
+    QTest::newRow("skip (default)") << int(stats::ConstantGroups::Skip) << QStringLiteral("G-Eval/UniEval");
+    QTest::newRow("count as 1") << int(stats::ConstantGroups::One) << QStringLiteral("PairS/HypoEval");
+}
+
+void TestCorrelationPane::constantGroupsRuleIsChosenAndNamed()
+{
+    QFETCH(int, rule);
+    QFETCH(QString, named);
+    // doc-5 (items 80–95, test split): every person's score the same.
+    QVector<Annotation> same;
+    for (int i = 80; i < 96; ++i)
+        same.append({QStringLiteral("item-%1").arg(i, 4, 10, QLatin1Char('0')), QStringLiteral("coherence"),
+                     QStringLiteral("alice"), 3.0, QStringLiteral(""), QDateTime::currentDateTimeUtc()});
+    QVERIFY(m_project->addAnnotations(same));
+    CorrelationPane pane;
+    pane.setBootstrap(0);
+    pane.setProject(m_project.get());
+    auto *level = pane.findChild<QComboBox *>(QStringLiteral("correlationLevel"));
+    auto *rules = pane.findChild<QComboBox *>(QStringLiteral("correlationConstantGroups"));
+    auto *convention = pane.findChild<QLabel *>(QStringLiteral("correlationConvention"));
+    QVERIFY(rules && convention);
+    QCOMPARE(rules->currentData().toInt(), int(stats::ConstantGroups::Skip));
+    QVERIFY(!rules->isEnabled()); // dataset level: no groups
+    level->setCurrentIndex(level->findData(int(stats::Level::Group)));
+    QVERIFY(rules->isEnabled());
+    rules->setCurrentIndex(rules->findData(rule));
+    const auto items
+            = stats::gatherScores(*m_project, QStringLiteral("coherence"), QStringLiteral("hypo"), SplitFilter::Test);
+    QVERIFY(items.ok());
+    const auto c = stats::correlateAtLevel(*items, stats::Level::Group, stats::ConstantGroups(rule));
+    QCOMPARE(c.groupsHumanConstant, 1);
+    const auto other = stats::correlateAtLevel(*items, stats::Level::Group, stats::ConstantGroups(1 - rule));
+    QVERIFY(std::abs(c.pearson - other.pearson) > 1e-6); // the rule matters here
+    const QAbstractItemModel *m = pane.findChild<QTableView *>(QStringLiteral("correlationJudges"))->model();
+    QCOMPARE(m->index(0, CorrelationModel::PearsonColumn).data().toString(), QString::number(c.pearson, 'f', 4));
+    QCOMPARE(m->index(0, CorrelationModel::NColumn).data().toInt(), c.n);
+    QVERIFY2(convention->text().contains(named), qPrintable(convention->text()));
+    QVERIFY2(convention->text().contains(QStringLiteral("%1 groups averaged").arg(c.groupsUsed)),
+             qPrintable(convention->text()));
+    if (const QString dir = qEnvironmentVariable("RUBRIC_SCREENSHOT_DIR"); !dir.isEmpty()) {
+        pane.resize(1280, 820);
+        QVERIFY(pane.grab().toImage().save(dir
+                                           + QStringLiteral("/correlation-group-%1.png")
+                                                     .arg(stats::constantGroupsName(stats::ConstantGroups(rule)))));
+    }
+    level->setCurrentIndex(level->findData(int(stats::Level::Dataset)));
+    QVERIFY(convention->text().isEmpty());
+}
+
+void TestCorrelationPane::unreadableProjectIsShown()
+{
+    // The judges' scores are gone from the file: the pane says it cannot read them rather than
+    // showing the judge without items.
+    QSqlQuery q(m_project->database());
+    QVERIFY(q.exec(QStringLiteral("PRAGMA foreign_keys = OFF")));
+    QVERIFY(q.exec(QStringLiteral("DROP TABLE judge_scores")));
+    CorrelationPane pane;
+    pane.setBootstrap(0);
+    pane.setProject(m_project.get());
+    auto *convention = pane.findChild<QLabel *>(QStringLiteral("correlationConvention"));
+    QVERIFY2(convention->text().contains(QLatin1String("Cannot read")), qPrintable(convention->text()));
+    QVERIFY2(convention->text().contains(QLatin1String("judge_scores")), qPrintable(convention->text()));
 }
 
 void TestCorrelationPane::pearsonEqualsCli()

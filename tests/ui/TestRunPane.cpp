@@ -1,6 +1,7 @@
 #include "RunFixture.h"
 #include "UiTestProject.h"
 #include "judge/ProviderProfiles.h"
+#include "methods/HypoEvalParams.h"
 #include "models/IssuesModel.h"
 #include "models/RunController.h"
 #include "models/ScoreModel.h"
@@ -237,6 +238,7 @@ void TestRunPane::hypoEvalParametersShowThePaperDefaults()
     QCOMPARE(child<QSpinBox>("param_refine_rounds")->value(), 6);
     QCOMPARE(child<QSpinBox>("param_h_max")->value(), 20);
     QCOMPARE(child<QSpinBox>("param_h_ev")->value(), 5);
+    QCOMPARE(child<QSpinBox>("param_min_parsed")->value(), 0); // automatic
     QVERIFY(child<QSpinBox>("param_w_max")->toolTip().contains(QLatin1String("10")));
     // every label with a mnemonic has its field as buddy (Alt+T reaches the literature folder)
     for (const QLabel *label : m_pane->findChildren<QLabel *>())
@@ -244,17 +246,20 @@ void TestRunPane::hypoEvalParametersShowThePaperDefaults()
             QVERIFY2(label->buddy(), qPrintable(label->text()));
     for (const char *name :
          {"param_init_samples", "param_k", "param_theta", "param_alpha", "param_a", "param_b", "param_w_hyp",
-          "param_w_max", "param_refine_rounds", "param_h_max", "param_h_ev", "param_seed"})
+          "param_w_max", "param_refine_rounds", "param_h_max", "param_h_ev", "param_min_parsed", "param_seed"})
         QVERIFY2(!m_pane->findChild<QWidget *>(QString::fromLatin1(name))->toolTip().isEmpty(), name);
     // The form's spec carries them as method settings HypoEval accepts.
     addProfile(QStringLiteral("fake"), m_server->baseUrl());
     child<QLineEdit>("judgeName")->setText(QStringLiteral("h"));
     child<QSpinBox>("param_k")->setValue(7);
+    child<QSpinBox>("param_min_parsed")->setValue(12);
     const auto spec = m_pane->specFromForm();
     QVERIFY2(spec, qPrintable(spec.errorString()));
     QCOMPARE(spec->method, QStringLiteral("hypoeval"));
     QCOMPARE(spec->settings.value(QStringLiteral("k")).toString(), QStringLiteral("7"));
     QCOMPARE(spec->settings.value(QStringLiteral("b")).toDouble(), 0.0625);
+    QCOMPARE(spec->settings.value(QStringLiteral("min_parsed")).toString(), QStringLiteral("12"));
+    QCOMPARE(HypoEvalParams::fromSettings(spec->settings)->minParsed, 12);
 }
 
 void TestRunPane::runAgainstTheFakeServerFillsTheHeatmap()

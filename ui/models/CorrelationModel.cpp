@@ -122,6 +122,24 @@ void CorrelationModel::setSplit(SplitFilter split)
     reload();
 }
 
+void CorrelationModel::setConstantGroups(stats::ConstantGroups rule)
+{
+    if (rule == m_constantGroups)
+        return;
+    m_constantGroups = rule;
+    reload();
+}
+
+stats::LevelCorrelation CorrelationModel::correlation(int row) const
+{
+    return row >= 0 && row < m_rows.size() ? m_rows[row].c : stats::LevelCorrelation();
+}
+
+QString CorrelationModel::rowError(int row) const
+{
+    return row >= 0 && row < m_rows.size() ? m_rows[row].error : QString();
+}
+
 void CorrelationModel::setSelection(const QString &aspect, stats::Level level, SplitFilter split)
 {
     if (aspect == m_aspect && level == m_level && split == m_split)
@@ -154,8 +172,18 @@ void CorrelationModel::reload()
     m_stop.request_stop(); // a superseded bootstrap's result would be dropped anyway
     m_stop = std::stop_source();
     QVector<Row> rows;
+    m_error.clear();
+    QVector<JudgeInfo> judges;
     if (m_project && !m_aspect.isEmpty()) {
-        for (const JudgeInfo &j : m_project->judges()) {
+        // A project that cannot be read says so (it does not look like one without judges).
+        auto read = m_project->readJudges();
+        if (read)
+            judges = std::move(read).value();
+        else
+            m_error = read.errorString();
+    }
+    if (m_project && !m_aspect.isEmpty()) {
+        for (const JudgeInfo &j : std::as_const(judges)) {
             if (!j.aspects.contains(m_aspect))
                 continue;
             Row row;
@@ -164,7 +192,7 @@ void CorrelationModel::reload()
             auto items = stats::gatherScores(*m_project, m_aspect, j.name, m_split);
             if (items) {
                 row.items = std::move(items).value();
-                row.c = stats::correlateAtLevel(row.items, m_level);
+                row.c = stats::correlateAtLevel(row.items, m_level, m_constantGroups);
             } else {
                 row.error = items.errorString();
             }
@@ -181,8 +209,8 @@ void CorrelationModel::reload()
     for (const Row &r : std::as_const(m_rows))
         inputs.append(r.items);
     m_watcher.setProperty("generation", m_generation);
-    m_watcher.setFuture(
-            startPearsonIntervals(std::move(inputs), m_level, {m_resamples, m_seed, 0.95, m_stop.get_token()}));
+    m_watcher.setFuture(startPearsonIntervals(std::move(inputs), m_level,
+                                              {m_resamples, m_seed, 0.95, m_stop.get_token(), m_constantGroups}));
 }
 
 int CorrelationModel::rowCount(const QModelIndex &parent) const

@@ -35,6 +35,13 @@ public:
     void setAspect(const QString &aspect);
     void setLevel(stats::Level level);
     void setSplit(SplitFilter split);
+    /// Group level: what a group with constant scores does (default Skip, as `rubric correlate`).
+    void setConstantGroups(stats::ConstantGroups rule);
+    stats::ConstantGroups constantGroups() const { return m_constantGroups; }
+    /// The coefficients of a row with their group counts (default-constructed for a bad row).
+    stats::LevelCorrelation correlation(int row) const;
+    /// The error of a row whose scores could not be read (empty when it could).
+    QString rowError(int row) const;
     /// Sets aspect, level and split with one recomputation.
     void setSelection(const QString &aspect, stats::Level level, SplitFilter split);
     /// The pool the bootstrap tasks run on (kept off the global pool, which they fan out on);
@@ -59,6 +66,8 @@ public:
     /// both before it waits on either (their fan-outs share the global pool).
     void stopBootstrap();
     void reload();
+    /// Why the judges could not be listed (the project cannot be read); empty otherwise.
+    QString error() const { return m_error; }
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
@@ -83,9 +92,11 @@ private:
     QString m_aspect;
     stats::Level m_level = stats::Level::Dataset;
     SplitFilter m_split = SplitFilter::All;
+    stats::ConstantGroups m_constantGroups = stats::ConstantGroups::Skip;
     int m_resamples = 1000;
     quint64 m_seed = 0;
     QVector<Row> m_rows;
+    QString m_error;
     quint64 m_generation = 0;
     std::stop_source m_stop; ///< of the running bootstrap; a new setting or the destructor stops it
     QFutureWatcher<QVector<stats::Interval>> m_watcher;

@@ -33,6 +33,8 @@ CorrelationPane::CorrelationPane(QWidget *parent)
     , m_model(new CorrelationModel(this))
     , m_level(new QComboBox(this))
     , m_split(new QComboBox(this))
+    , m_constantGroups(new QComboBox(this))
+    , m_convention(new QLabel(this))
     , m_title(new QLabel(this))
     , m_hover(new QLabel(this))
     , m_scatterChart(new QChart)
@@ -46,6 +48,8 @@ CorrelationPane::CorrelationPane(QWidget *parent)
     setObjectName(QStringLiteral("correlationPane"));
     m_level->setObjectName(QStringLiteral("correlationLevel"));
     m_split->setObjectName(QStringLiteral("correlationSplit"));
+    m_constantGroups->setObjectName(QStringLiteral("correlationConstantGroups"));
+    m_convention->setObjectName(QStringLiteral("correlationConvention"));
     m_title->setObjectName(QStringLiteral("correlationTitle"));
     m_hover->setObjectName(QStringLiteral("correlationHover"));
     m_scatterView->setObjectName(QStringLiteral("correlationScatter"));
@@ -57,6 +61,13 @@ CorrelationPane::CorrelationPane(QWidget *parent)
     m_level->addItem(tr("System level (per-system means)"), int(stats::Level::System));
     m_level->setToolTip(tr("Dataset: one correlation over all items. Group: per group (document / prompt), "
                            "averaged over groups. System: the systems' mean scores correlated."));
+    m_constantGroups->addItem(tr("Constant groups: left out"), int(stats::ConstantGroups::Skip));
+    m_constantGroups->addItem(tr("Constant groups: count as 1"), int(stats::ConstantGroups::One));
+    m_constantGroups->setToolTip(tr("Group level: a group whose scores are all equal has no correlation. Left out: "
+                                    "groups with constant human or judge scores are skipped (G-Eval, UniEval). Count "
+                                    "as 1: a group with constant human scores counts as 1 and one with constant "
+                                    "judge scores is skipped (PairS, HypoEval)."));
+    m_convention->setWordWrap(true);
     m_split->addItem(tr("All items"), int(SplitFilter::All));
     m_split->addItem(tr("Train split"), int(SplitFilter::Train));
     m_split->addItem(tr("Test split"), int(SplitFilter::Test));
@@ -103,6 +114,7 @@ CorrelationPane::CorrelationPane(QWidget *parent)
     auto *bar = new QHBoxLayout;
     bar->addWidget(m_title, 1);
     bar->addWidget(m_level);
+    bar->addWidget(m_constantGroups);
     bar->addWidget(m_split);
     auto *charts = new QSplitter(this);
     m_charts = charts;
@@ -111,12 +123,15 @@ CorrelationPane::CorrelationPane(QWidget *parent)
     charts->addWidget(m_barView);
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(bar);
+    layout->addWidget(m_convention);
     layout->addWidget(charts, 3);
     layout->addWidget(m_hover);
     layout->addWidget(m_table, 1);
 
     connect(m_level, &QComboBox::currentIndexChanged, this, &CorrelationPane::refresh);
     connect(m_split, &QComboBox::currentIndexChanged, this, &CorrelationPane::refresh);
+    connect(m_constantGroups, &QComboBox::currentIndexChanged, this, &CorrelationPane::refresh);
+    connect(m_model, &QAbstractItemModel::modelReset, this, &CorrelationPane::showConvention);
     connect(&m_watcher, &QFutureWatcherBase::finished, this, [this] {
         if (m_watcher.property("generation").toULongLong() != m_generation)
             return; // superseded
@@ -167,6 +182,46 @@ SplitFilter CorrelationPane::split() const
     return SplitFilter(m_split->currentData().toInt());
 }
 
+stats::ConstantGroups CorrelationPane::constantGroups() const
+{
+    return stats::ConstantGroups(m_constantGroups->currentData().toInt());
+}
+
+void CorrelationPane::showConvention()
+{
+    m_constantGroups->setEnabled(level() == stats::Level::Group);
+    const int row = m_scores ? m_model->rowOfJudge(m_scores->judge()) : -1;
+    if (!m_model->error().isEmpty()) {
+        m_convention->setText(tr("Cannot read the project: %1").arg(m_model->error()));
+        return;
+    }
+    if (row >= 0 && !m_model->rowError(row).isEmpty()) {
+        m_convention->setText(tr("Cannot read the scores: %1").arg(m_model->rowError(row)));
+        return;
+    }
+    if (level() != stats::Level::Group || row < 0) {
+        m_convention->clear();
+        return;
+    }
+    const stats::LevelCorrelation c = m_model->correlation(row);
+    m_convention->setText(
+            c.constantGroups == stats::ConstantGroups::One
+                    ? tr("Group level, PairS/HypoEval convention: a group with constant human scores counts as 1 "
+                         "(%1 groups); left out: %2 with constant judge scores, %3 with fewer than 2 items; %4 "
+                         "groups averaged.")
+                              .arg(c.groupsHumanConstant)
+                              .arg(c.groupsJudgeConstant)
+                              .arg(c.groupsTooSmall)
+                              .arg(c.groupsUsed)
+                    : tr("Group level, G-Eval/UniEval convention: groups with constant scores are left out: %1 with "
+                         "constant human scores, %2 with constant judge scores, %3 with fewer than 2 items; %4 groups "
+                         "averaged.")
+                              .arg(c.groupsHumanConstant)
+                              .arg(c.groupsJudgeConstant)
+                              .arg(c.groupsTooSmall)
+                              .arg(c.groupsUsed));
+}
+
 QWidget *CorrelationPane::chartWidget() const
 {
     return m_scores && !m_scores->judge().isEmpty() ? m_charts : nullptr;
@@ -188,7 +243,9 @@ QString CorrelationPane::chartFileStem() const
 
 void CorrelationPane::refresh()
 {
+    m_model->setConstantGroups(constantGroups());
     m_model->setSelection(m_scores ? m_scores->aspect() : QString(), level(), split());
+    showConvention();
     m_title->setText(m_scores && !m_scores->judge().isEmpty()
                              ? tr("<b>%1</b> vs human · %2")
                                        .arg(m_scores->judge().toHtmlEscaped(), m_scores->aspect().toHtmlEscaped())
@@ -306,7 +363,7 @@ void CorrelationPane::refreshCriteria()
             // train items and did not select) has no bar here.
             if (items.size() < 3)
                 continue;
-            m_bars.append({keys[k], stats::correlateAtLevel(items, lvl).pearson, {}});
+            m_bars.append({keys[k], stats::correlateAtLevel(items, lvl, constantGroups()).pearson, {}});
             m_barInputs.append(items);
         }
     }
@@ -314,8 +371,8 @@ void CorrelationPane::refreshCriteria()
     if (m_barInputs.isEmpty() || m_resamples <= 0)
         return;
     m_watcher.setProperty("generation", m_generation);
-    m_watcher.setFuture(
-            CorrelationModel::startPearsonIntervals(m_barInputs, lvl, {m_resamples, 0, 0.95, m_stop.get_token()}));
+    m_watcher.setFuture(CorrelationModel::startPearsonIntervals(
+            m_barInputs, lvl, {m_resamples, 0, 0.95, m_stop.get_token(), constantGroups()}));
 }
 
 void CorrelationPane::showBars()

@@ -82,12 +82,16 @@ private:
     void onHover(const QPoint &viewportPos);
     stats::Level level() const;
     SplitFilter split() const;
+    stats::ConstantGroups constantGroups() const;
+    void showConvention();
 
     QPointer<Project> m_project;
     QPointer<ScoreModel> m_scores;
     CorrelationModel *m_model = nullptr;
     QComboBox *m_level = nullptr;
     QComboBox *m_split = nullptr;
+    QComboBox *m_constantGroups = nullptr;
+    QLabel *m_convention = nullptr; ///< the group level's rule for constant groups, and what it did
     QLabel *m_title = nullptr;
     QLabel *m_hover = nullptr;
     QChart *m_scatterChart = nullptr;

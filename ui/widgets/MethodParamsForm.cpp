@@ -85,6 +85,12 @@ const ParamInfo hypoParams[] = {
                            "Hypotheses (the best by train correlation) used to score the test items "
                            "(paper: 5)."),
          true, 1, 100, 0},
+        {"min_parsed", QT_TRANSLATE_NOOP("rubric::MethodParamsForm", "Min. parsed"),
+         QT_TRANSLATE_NOOP("rubric::MethodParamsForm",
+                           "Training items a hypothesis must have a parsed score on to be selected, so that a "
+                           "correlation on two points cannot win (not in the paper). 0: automatic, the larger of 5 "
+                           "and half the training items."),
+         true, 0, 100000, 0},
         {"seed", QT_TRANSLATE_NOOP("rubric::MethodParamsForm", "Seed"),
          QT_TRANSLATE_NOOP("rubric::MethodParamsForm",
                            "Seed of the random draws (initial samples, update order); the same seed "

@@ -2,8 +2,10 @@
 
 #include "LabelSuggester.h"
 #include "Settings.h"
+#include "data/Splitter.h"
 #include "store/Project.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -53,6 +55,7 @@ SuggestionBox::SuggestionBox(QWidget *parent)
     , m_list(new QListWidget(this))
     , m_stratum(new QComboBox(this))
     , m_makeSplit(new QPushButton(tr("Use 30 suggestions as the train split"), this))
+    , m_byGroup(new QCheckBox(tr("whole sources"), this))
 {
     m_list->setObjectName(QStringLiteral("suggestionList"));
     m_list->setFocusPolicy(Qt::NoFocus);
@@ -74,6 +77,11 @@ SuggestionBox::SuggestionBox(QWidget *parent)
     m_makeSplit->setObjectName(QStringLiteral("makeSplitButton"));
     m_makeSplit->setFocusPolicy(Qt::NoFocus);
     m_makeSplit->hide();
+    m_byGroup->setObjectName(QStringLiteral("splitByGroup"));
+    m_byGroup->setFocusPolicy(Qt::NoFocus);
+    m_byGroup->setToolTip(tr("Group-disjoint split: each suggestion brings its whole group (source) to the train "
+                             "split, so that no source of the training side is tested on."));
+    m_byGroup->hide();
 
     connect(m_stratum, &QComboBox::currentIndexChanged, this, [this] {
         Settings::setValue(Settings::Key::SuggestStratum, m_stratum->currentData());
@@ -88,6 +96,7 @@ SuggestionBox::SuggestionBox(QWidget *parent)
     header->addWidget(new QLabel(tr("<b>Label next</b>"), this));
     header->addWidget(m_stratum);
     header->addStretch(1);
+    header->addWidget(m_byGroup);
     header->addWidget(m_makeSplit);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -104,7 +113,9 @@ void SuggestionBox::refresh(const Project *project, const QStringList &queue, bo
     m_aspectCount = aspectCount;
     m_annotator = annotator;
     m_list->clear();
-    m_makeSplit->setVisible(project && !queueIsTrain && !queue.isEmpty());
+    const bool canSplit = project && !queueIsTrain && !queue.isEmpty();
+    m_makeSplit->setVisible(canSplit);
+    m_byGroup->setVisible(canSplit);
     if (!project || queue.isEmpty())
         return;
     QVector<LabelSuggester::Candidate> candidates;
@@ -131,12 +142,23 @@ void SuggestionBox::makeTrainSplit()
     const QVector<LabelSuggester::Candidate> all = stratum == LabelSuggester::Stratum::Disagreement
                                                            ? withDisagreement(*m_project, allCandidates(*m_project))
                                                            : allCandidates(*m_project);
-    const QStringList train = LabelSuggester::suggest(all, stratum, 30, 1);
     QHash<QString, SplitRole> roles;
-    for (const auto &c : all)
-        roles.insert(c.id, SplitRole::Test);
-    for (const QString &id : train)
-        roles.insert(id, SplitRole::Train);
+    if (m_byGroup->isChecked()) {
+        // Every suggestion in turn brings its whole source, so no source is on both sides.
+        auto whole
+                = Splitter::wholeGroupsFrom(*m_project, LabelSuggester::suggest(all, stratum, int(all.size()), 1), 30);
+        if (!whole) {
+            emit problem(tr("Could not make a group-disjoint split: %1").arg(whole.errorString()));
+            return;
+        }
+        roles = std::move(whole).value();
+    } else {
+        const QStringList train = LabelSuggester::suggest(all, stratum, 30, 1);
+        for (const auto &c : all)
+            roles.insert(c.id, SplitRole::Test);
+        for (const QString &id : train)
+            roles.insert(id, SplitRole::Train);
+    }
     if (auto r = m_project->setSplit(roles); !r)
         emit problem(tr("Could not save the split: %1").arg(r.errorString()));
 }

@@ -5,6 +5,7 @@
 #include <QStringList>
 #include <QWidget>
 
+class QCheckBox;
 class QComboBox;
 class QListWidget;
 class QPushButton;
@@ -15,7 +16,8 @@ class Project;
 
 /// "Label next": which items an annotator should score, drawn at random and stratified by group
 /// or system (LabelSuggester), seeded by the annotator's name so the order is stable for one
-/// person; and, while the project has no train split, a button that makes one of 30 such items.
+/// person; and, while the project has no train split, a button that makes one of 30 such items
+/// (group-disjoint when asked: each suggestion brings its whole group, Splitter::wholeGroupsFrom).
 class SuggestionBox : public QWidget
 {
     Q_OBJECT
@@ -38,6 +40,7 @@ private:
     QListWidget *m_list;
     QComboBox *m_stratum;
     QPushButton *m_makeSplit;
+    QCheckBox *m_byGroup; ///< the split is group-disjoint (no source on both sides)
     // What the last refresh was given, to redraw when the stratum changes.
     QStringList m_queue;
     QHash<QString, int> m_scored;
