@@ -5,6 +5,7 @@
 #include "runs/RunConfig.h"
 
 #include <QCoreApplication>
+#include <QElapsedTimer>
 
 namespace rubric::cli {
 namespace {
@@ -255,8 +256,15 @@ int run(const QStringList &args, Io &io)
 
     int rc = 0;
     QString failure;
-    QObject::connect(&runner, &Run::progressed, [&io, json](const RunProgress &p) {
-        if (!json && (p.done % 50 == 0 || p.done == p.total))
+    QElapsedTimer sinceShown; // a line at most every 200 ms, and at every change of phase
+    QString shownPhase;
+    QObject::connect(&runner, &Run::progressed, [&io, json, &sinceShown, &shownPhase](const RunProgress &p) {
+        const bool due = !sinceShown.isValid() || sinceShown.elapsed() >= 200 || p.phase != shownPhase;
+        if (due) {
+            sinceShown.start();
+            shownPhase = p.phase;
+        }
+        if (!json && due)
             io.err << "\r" << p.phase << ": " << p.done << "/" << p.total << " answered, " << p.sent << " sent"
                    << (p.sendMax >= 0 ? QStringLiteral(" (at most %1 in all)").arg(p.sendMax) : QString()) << ", "
                    << p.cacheHits << " cached" << Qt::flush;

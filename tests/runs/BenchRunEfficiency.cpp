@@ -165,6 +165,7 @@ int main(int argc, char **argv)
         qputenv("QT_NO_GLIB", "1");
     QCoreApplication app(argc, argv);
     QCommandLineParser parser;
+    parser.addHelpOption();
     parser.addOptions({
             {QStringLiteral("geval-items"), QStringLiteral("G-Eval test items."), QStringLiteral("N"),
              QStringLiteral("1516")},
