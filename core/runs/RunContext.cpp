@@ -1,5 +1,6 @@
 #include "RunContext.h"
 
+#include "judge/EndpointSecrets.h"
 #include "judge/Provider.h"
 #include "store/Project.h"
 
@@ -70,6 +71,10 @@ Result<void> RunContext::prepare()
     for (const ProviderProfile *p : {&m_spec.evaluator, &m_spec.generator, &m_spec.refiner})
         if (p->baseUrl.isEmpty() || p->model.isEmpty())
             return makeError(tr("a judge endpoint needs a base URL and a model"), {}, 0, QStringLiteral("base-url"));
+    for (const ProviderProfile *p : {&m_spec.evaluator, &m_spec.generator, &m_spec.refiner}) {
+        if (auto url = EndpointSecrets::checkBaseUrl(p->baseUrl); !url)
+            return makeError(url.errorString(), {}, 0, QStringLiteral("base-url"));
+    }
     return {};
 }
 
