@@ -98,7 +98,28 @@ double RunContext::human(const QString &itemId) const
 
 QString RunContext::profileKey(const ProviderProfile &p) const
 {
-    return p.baseUrl + QLatin1Char('\n') + p.model + QLatin1Char('\n') + Provider::kindName(p.kind);
+    // Every setting of the profile: roles that share an endpoint but differ in prices, limits or
+    // key get their own engine (their own costs and limits); the judge cache stays shared, since
+    // its key names the URL and the model, not the role.
+    QStringList headers;
+    for (auto it = p.headers.cbegin(); it != p.headers.cend(); ++it)
+        headers << it.key() + QLatin1Char('=') + it.value().toString();
+    // The name matters only for a key in the keychain (stored under the profile's name).
+    return QStringList{p.useKeychain ? p.name : QString(),
+                       Provider::kindName(p.kind),
+                       p.baseUrl,
+                       p.model,
+                       p.apiKeyEnv,
+                       p.useKeychain ? QStringLiteral("keychain") : QString(),
+                       headers.join(QLatin1Char('\t')),
+                       QString::number(p.concurrency),
+                       QString::number(p.requestsPerMinute, 'g', 17),
+                       QString::number(p.tokensPerMinute, 'g', 17),
+                       QString::number(p.pricePerMillionIn, 'g', 17),
+                       QString::number(p.pricePerMillionOut, 'g', 17),
+                       QString::number(p.timeoutMs),
+                       QString::number(p.maxRetries)}
+            .join(QLatin1Char('\n'));
 }
 
 JudgeEngine *RunContext::engine(JudgeRole role)

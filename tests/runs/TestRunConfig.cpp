@@ -1,6 +1,7 @@
 #include "FakeLlmServer.h"
 #include "runs/Run.h"
 #include "runs/RunConfig.h"
+#include "runs/RunContext.h"
 #include "store/Project.h"
 #include "store/RubricStore.h"
 
@@ -26,6 +27,7 @@ private slots:
     void aStartedRunCanBeRebuiltFromTheProject();
     void cliResumeContinuesAFailedRun();
     void credentialsInBaseUrlNeverReachTheProject();
+    void rolesThatShareAnEndpointKeepTheirOwnSettings();
 };
 
 namespace {
@@ -375,6 +377,67 @@ void TestRunConfig::credentialsInBaseUrlNeverReachTheProject()
     QCOMPARE(cli.exitCode(), 2);
     const QByteArray err = cli.readAllStandardError();
     QVERIFY2(err.contains("environment variable") && !err.contains("url-secret-5"), err.constData());
+}
+
+void TestRunConfig::rolesThatShareAnEndpointKeepTheirOwnSettings()
+{
+    QTemporaryDir dir;
+    auto opened = Project::open(dir.filePath(QStringLiteral("p.rubric")));
+    QVERIFY(opened);
+    auto project = std::move(opened).value();
+    test::FakeLlmServer server;
+    QVERIFY(server.listen());
+    test::FakeAnswer answer;
+    answer.promptTokens = 1000000; // a million tokens in: the cost is the price per million
+    answer.completionTokens = 0;
+    server.setAnswer(answer);
+
+    RunSpec s;
+    s.judge = QStringLiteral("roles");
+    s.method = QStringLiteral("hypoeval");
+    s.aspect = QStringLiteral("fluency");
+    s.evaluator = profile(QStringLiteral("fake"), server.baseUrl());
+    s.evaluator.kind = ProviderKind::OpenAI;
+    s.evaluator.apiKeyEnv.clear();
+    s.evaluator.pricePerMillionIn = 1.0;
+    s.generator = s.refiner = s.evaluator;
+    s.generator.pricePerMillionIn = 2.0;
+    s.generator.concurrency = 3;
+    RunContext ctx(project.get(), s);
+    QVERIFY(ctx.engine(JudgeRole::Evaluator) != ctx.engine(JudgeRole::Generator));
+    QCOMPARE(ctx.engine(JudgeRole::Refiner), ctx.engine(JudgeRole::Evaluator)); // the same profile
+    QCOMPARE(ctx.engine(JudgeRole::Generator)->profile().concurrency, 3);
+    QCOMPARE(ctx.engine(JudgeRole::Evaluator)->profile().concurrency, 7);
+
+    const auto request = [](const QString &text) {
+        JudgeRequest r;
+        r.messages = {{QStringLiteral("user"), text}};
+        return r;
+    };
+    // The cache key names the URL and the model, not the role: the cache is shared.
+    QCOMPARE(ctx.cacheKey(JudgeRole::Evaluator, request(QStringLiteral("a"))),
+             ctx.cacheKey(JudgeRole::Generator, request(QStringLiteral("a"))));
+
+    QVector<JudgeResponse> got;
+    const auto ask = [&](JudgeRole role, const QString &text) {
+        got.clear();
+        bool done = false;
+        ctx.submit(role, QStringLiteral("p"), {request(text)}, [&](const QVector<JudgeResponse> &r) {
+            got = r;
+            done = true;
+        });
+        QTRY_VERIFY(done);
+    };
+    ask(JudgeRole::Evaluator, QStringLiteral("a"));
+    QCOMPARE(got.value(0).status, JudgeStatus::Ok);
+    QCOMPARE(got[0].cost, 1.0);
+    ask(JudgeRole::Generator, QStringLiteral("b"));
+    QCOMPARE(got.value(0).status, JudgeStatus::Ok);
+    QCOMPARE(got[0].cost, 2.0); // the generator's own price
+    ask(JudgeRole::Generator, QStringLiteral("a"));
+    QCOMPARE(got.value(0).status, JudgeStatus::Cached); // answered by the evaluator's call
+    QCOMPARE(server.requestCount(), 2);
+    QCOMPARE(ctx.progress().cost, 3.0);
 }
 
 QTEST_GUILESS_MAIN(TestRunConfig)
