@@ -466,6 +466,8 @@ DE = {
     '&Model:': '&Modell:',
     '&Key from:': '&Schlüssel aus:',
     '&Variable:': '&Variable:',
+    '&Headers:': '&Header:',
+    "Extra HTTP headers, separated by ';'. A header's value is never stored: give it as NAME=env:VARIABLE and set the environment variable to the value.": "Zusätzliche HTTP-Header, durch ';' getrennt. Der Wert eines Headers wird nie gespeichert: geben Sie ihn als NAME=env:VARIABLE an und setzen Sie die Umgebungsvariable auf den Wert.",
     'Price &in:': 'Preis &Eingabe:',
     'Price &out:': 'Preis A&usgabe:',
     '&Concurrency:': '&Parallelität:',

@@ -1688,6 +1688,14 @@
         <source> · n: ignored (%1 of %2 choices; G-Eval asks its samples one at a time)</source>
         <translation> · n: ignoriert (%1 von %2 Antworten; G-Eval fragt seine Stichproben einzeln an)</translation>
     </message>
+    <message>
+        <source>Extra HTTP headers, separated by ';'. A header's value is never stored: give it as NAME=env:VARIABLE and set the environment variable to the value.</source>
+        <translation>Zusätzliche HTTP-Header, durch ';' getrennt. Der Wert eines Headers wird nie gespeichert: geben Sie ihn als NAME=env:VARIABLE an und setzen Sie die Umgebungsvariable auf den Wert.</translation>
+    </message>
+    <message>
+        <source>&amp;Headers:</source>
+        <translation>&amp;Header:</translation>
+    </message>
 </context>
 <context>
     <name>rubric::RubricDiffDialog</name>

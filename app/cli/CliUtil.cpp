@@ -1,5 +1,6 @@
 #include "CliUtil.h"
 
+#include "judge/EndpointSecrets.h"
 #include "stats/ProjectData.h"
 #include "util/Json.h"
 
@@ -53,6 +54,24 @@ std::optional<std::pair<QString, QString>> keyValue(const QString &text, const Q
         return std::nullopt;
     }
     return std::make_pair(text.left(eq), text.mid(eq + 1));
+}
+
+std::optional<QVariantMap> headersFromOptions(const QCommandLineParser &parser, Io &io, const QString &command)
+{
+    QVariantMap headers;
+    for (const QString &text : parser.values(QStringLiteral("header"))) {
+        const qsizetype eq = text.indexOf(QLatin1Char('='));
+        if (eq <= 0) {
+            io.err << "rubric " << command << ": --header expects NAME=env:VAR\n";
+            return std::nullopt;
+        }
+        headers.insert(text.left(eq).trimmed(), text.mid(eq + 1).trimmed());
+    }
+    if (auto r = EndpointSecrets::checkHeaders(headers); !r) {
+        io.err << "rubric " << command << ": " << r.errorString() << '\n';
+        return std::nullopt;
+    }
+    return headers;
 }
 
 std::optional<SplitFilter> splitOption(const QCommandLineParser &parser, const Project &project, const QString &command,

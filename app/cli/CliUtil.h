@@ -24,6 +24,10 @@ std::unique_ptr<Project> openProject(const QCommandLineParser &parser, Io &io, b
 /// Splits "KEY=VALUE"; prints a usage error naming `option` when there is no '='.
 std::optional<std::pair<QString, QString>> keyValue(const QString &text, const QString &option, Io &io);
 
+/// The --header NAME=env:VAR options (repeatable) as a profile's headers. Prints a usage error
+/// (never the value) and returns nullopt for a header given by value or one that carries the key.
+std::optional<QVariantMap> headersFromOptions(const QCommandLineParser &parser, Io &io, const QString &command);
+
 /// The --split option of the statistics commands: its value when given, else the project's
 /// default (test when a split exists, all otherwise). Prints a usage error and returns nullopt
 /// for an unknown name.

@@ -1,4 +1,5 @@
 #include "CliUtil.h"
+#include "judge/EndpointSecrets.h"
 #include "judge/Provider.h"
 #include "runs/ConnectionTest.h"
 
@@ -19,6 +20,10 @@ int run(const QStringList &args, Io &io)
                       QStringLiteral("KIND"), QStringLiteral("openai")});
     parser.addOption({QStringLiteral("api-key-env"), QStringLiteral("Environment variable holding the API key."),
                       QStringLiteral("VAR")});
+    parser.addOption({QStringLiteral("header"),
+                      QStringLiteral("NAME=env:VAR (repeatable): an extra HTTP header whose value is read from the "
+                                     "environment variable VAR."),
+                      QStringLiteral("NAME=env:VAR")});
     parser.addOption({QStringLiteral("prompt"), QStringLiteral("The prompt to send (default: a 1–5 rating question)."),
                       QStringLiteral("TEXT")});
     parser.addOption({QStringLiteral("timeout-ms"), QStringLiteral("Per-request timeout."), QStringLiteral("MS"),
@@ -39,6 +44,14 @@ int run(const QStringList &args, Io &io)
     profile.baseUrl = parser.value(QStringLiteral("base-url"));
     profile.model = parser.value(QStringLiteral("model"));
     profile.apiKeyEnv = parser.value(QStringLiteral("api-key-env"));
+    if (auto url = EndpointSecrets::checkBaseUrl(profile.baseUrl); !url) {
+        io.err << "rubric judge-test: " << url.errorString() << '\n';
+        return 2;
+    }
+    if (auto headers = headersFromOptions(parser, io, QStringLiteral("judge-test")))
+        profile.headers = *headers;
+    else
+        return 2;
     profile.concurrency = 1;
     profile.maxRetries = 2;
     profile.timeoutMs = parser.value(QStringLiteral("timeout-ms")).toInt();

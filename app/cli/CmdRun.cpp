@@ -1,4 +1,5 @@
 #include "CliUtil.h"
+#include "judge/EndpointSecrets.h"
 #include "judge/Provider.h"
 #include "runs/Phases.h"
 #include "runs/Run.h"
@@ -16,9 +17,13 @@ namespace {
 bool applyProfileKey(ProviderProfile &p, const QString &key, const QString &value, QString *error)
 {
     bool ok = true;
-    if (key == QLatin1String("base_url"))
+    if (key == QLatin1String("base_url")) {
+        if (auto url = EndpointSecrets::checkBaseUrl(value); !url) {
+            *error = url.errorString();
+            return false;
+        }
         p.baseUrl = value;
-    else if (key == QLatin1String("model"))
+    } else if (key == QLatin1String("model"))
         p.model = value;
     else if (key == QLatin1String("provider")) {
         const auto kind = Provider::kindFromName(value);
@@ -82,6 +87,15 @@ int specFromOptions(const QCommandLineParser &parser, Io &io, RunSpec &spec)
     spec.evaluator.baseUrl = parser.value(QStringLiteral("base-url"));
     spec.evaluator.model = parser.value(QStringLiteral("model"));
     spec.evaluator.apiKeyEnv = parser.value(QStringLiteral("api-key-env"));
+    if (auto url = EndpointSecrets::checkBaseUrl(spec.evaluator.baseUrl); !url) {
+        io.err << "rubric run: " << url.errorString() << '\n';
+        return 2;
+    }
+    if (auto headers = headersFromOptions(parser, io, QStringLiteral("run"))) {
+        spec.evaluator.headers = *headers;
+    } else {
+        return 2;
+    }
     bool ok = false;
     spec.evaluator.concurrency = parser.value(QStringLiteral("concurrency")).toInt(&ok);
     if (!ok || spec.evaluator.concurrency < 1) {
@@ -177,6 +191,10 @@ int run(const QStringList &args, Io &io)
     opt("model", "Model name.", "M");
     opt("provider", "openai (default) or anthropic.", "KIND", "openai");
     opt("api-key-env", "Environment variable holding the API key.", "VAR");
+    opt("header",
+        "NAME=env:VAR (repeatable): an extra HTTP header whose value is read from the environment variable VAR "
+        "(the value itself is never stored).",
+        "NAME=env:VAR");
     opt("concurrency", "Requests in flight per endpoint.", "C", "16");
     opt("logprobs", "G-Eval: weight the scale by top_logprobs.");
     opt("samples", "G-Eval without logprobs: samples per item.", "N", "20");
@@ -200,8 +218,8 @@ int run(const QStringList &args, Io &io)
     if (resume) {
         if (!require(parser, QStringLiteral("judge"), io))
             return 2;
-        for (const char *own : {"method", "aspect", "base-url", "model", "provider", "api-key-env", "logprobs",
-                                "samples", "items", "literature", "set"})
+        for (const char *own : {"method", "aspect", "base-url", "model", "provider", "api-key-env", "header",
+                                "logprobs", "samples", "items", "literature", "set"})
             if (parser.isSet(QString::fromLatin1(own))) {
                 io.err << "rubric run: --resume takes the run's configuration from the project; leave out --" << own
                        << '\n';

@@ -1,6 +1,7 @@
 #include "judge/JudgeEngine.h"
 
 #include "judge/ApiKeySource.h"
+#include "judge/EndpointSecrets.h"
 #include "judge/Provider.h"
 #include "judge/TokenBucket.h"
 #include "store/CallStore.h"
@@ -29,7 +30,9 @@ constexpr int maxBufferedAnswers = 256;
 
 QString normalisedBase(const QString &base)
 {
-    QString b = base.trimmed();
+    // A URL with a credential is refused before anything is sent; should it get here all the
+    // same, the cache, the ledger and the key never see the credential.
+    QString b = EndpointSecrets::checkBaseUrl(base) ? base.trimmed() : EndpointSecrets::stripUrl(base);
     while (b.endsWith(QLatin1Char('/')))
         b.chop(1);
     return b;
@@ -68,7 +71,10 @@ public:
     int flushInterval = 0;
 
     QByteArray apiKey;
+    ProviderProfile sendProfile; ///< the profile with its header references resolved (what is sent)
+    QList<QByteArray> secrets;   ///< the key and the header values, redacted from every message
     bool keyReady = false;
+    bool urlRefused = false; ///< the base URL carries a credential
     QString keyError;
 
     std::vector<std::unique_ptr<QNetworkAccessManager>> pools;
@@ -92,8 +98,9 @@ public:
 
     QString redact(QString text) const
     {
-        if (apiKey.size() >= 4)
-            text.replace(QString::fromUtf8(apiKey), QStringLiteral("[redacted]"));
+        for (const QByteArray &secret : secrets)
+            if (secret.size() >= 4)
+                text.replace(QString::fromUtf8(secret), QStringLiteral("[redacted]"));
         return text;
     }
 
@@ -254,7 +261,7 @@ public:
     void send(Job &job)
     {
         if (!job.built) {
-            job.call = provider->buildRequest(profile, apiKey, job.request);
+            job.call = provider->buildRequest(sendProfile, apiKey, job.request);
             job.call.request.setTransferTimeout(profile.timeoutMs);
             job.call.request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
             job.built = true;
@@ -412,9 +419,27 @@ JudgeEngine::JudgeEngine(ProviderProfile profile, Project *project, QObject *par
     d->flushTimer.setSingleShot(true);
     connect(&d->flushTimer, &QTimer::timeout, this, [this] { d->deliver(); });
 
+    d->sendProfile = d->profile;
+    if (auto url = EndpointSecrets::checkBaseUrl(d->profile.baseUrl); !url) {
+        d->keyError = url.errorString(); // nothing is sent to it, cached or written in the ledger
+        d->urlRefused = true;
+        return;
+    }
+    auto headers = EndpointSecrets::resolveHeaders(d->profile.headers);
+    if (!headers) {
+        d->keyError = headers.errorString();
+        return;
+    }
+    d->sendProfile.headers.clear();
+    for (const auto &[name, value] : std::as_const(*headers)) {
+        d->sendProfile.headers.insert(QString::fromUtf8(name), QString::fromUtf8(value));
+        d->secrets.append(value);
+    }
+
     auto *keys = new ApiKeySource(d->profile, this);
     connect(keys, &ApiKeySource::resolved, this, [this, keys](const QByteArray &key) {
         d->apiKey = key;
+        d->secrets.prepend(key);
         d->keyReady = true;
         keys->deleteLater();
         d->pump();
@@ -530,6 +555,13 @@ void JudgeEngine::submit(const QVector<JudgeRequest> &requests)
         job.canonical = canonicalRequest(request);
         job.key = QString::fromLatin1(
                 QCryptographicHash::hash(job.canonical.toUtf8(), QCryptographicHash::Sha256).toHex());
+        if (d->urlRefused) { // not even the cache answers for it
+            auto &j = d->jobs.emplace(job.id, std::move(job)).first->second;
+            JudgeResponse r;
+            r.error = d->keyError;
+            d->finish(j, JudgeStatus::Failed, r);
+            continue;
+        }
         if (request.n > 1 && !d->provider->supportsChoices()) {
             auto &j = d->jobs.emplace(job.id, std::move(job)).first->second;
             JudgeResponse r;

@@ -24,7 +24,7 @@ struct ProviderProfile
     QString model;
     QString apiKeyEnv; ///< environment variable holding the key ("" = none)
     bool useKeychain = false;
-    QVariantMap headers;          ///< extra HTTP headers (never the key)
+    QVariantMap headers;          ///< extra HTTP headers: NAME → "env:VAR" (never a value, never the key)
     int concurrency = 16;         ///< requests in flight to this endpoint
     double requestsPerMinute = 0; ///< 0 = unlimited
     double tokensPerMinute = 0;   ///< 0 = unlimited

@@ -1,5 +1,6 @@
 #include "judge/ProviderProfiles.h"
 
+#include "judge/EndpointSecrets.h"
 #include "judge/Provider.h"
 
 #include <QCoreApplication>
@@ -73,15 +74,10 @@ Result<void> ProviderProfiles::save(const ProviderProfile &p)
     if (p.baseUrl.trimmed().isEmpty())
         return makeError(QCoreApplication::translate("rubric::ProviderProfiles", "a provider profile needs a base URL"),
                          {}, 0, QStringLiteral("baseUrl"));
-    for (auto it = p.headers.cbegin(); it != p.headers.cend(); ++it) {
-        const QString h = it.key().toLower();
-        if (h == QLatin1String("authorization") || h == QLatin1String("x-api-key") || h == QLatin1String("api-key"))
-            return makeError(
-                    QCoreApplication::translate("rubric::ProviderProfiles",
-                                                "the API key is not stored in a profile; name an environment variable "
-                                                "or use the keychain"),
-                    {}, 0, QStringLiteral("headers"));
-    }
+    if (auto url = EndpointSecrets::checkBaseUrl(p.baseUrl); !url)
+        return url;
+    if (auto headers = EndpointSecrets::checkHeaders(p.headers); !headers)
+        return headers;
     m_settings->beginGroup(groupKey(p.name));
     m_settings->setValue(QStringLiteral("name"), p.name);
     m_settings->setValue(QStringLiteral("kind"), Provider::kindName(p.kind));

@@ -12,6 +12,8 @@ namespace rubric {
 
 /// Named provider profiles in the user's settings (QSettings group "providers"), never in a
 /// project. The key is not stored: only the name of its environment variable or the keychain flag.
+/// `save` refuses a base URL with a credential in it and extra headers given by value (they are
+/// stored as references, NAME=env:VAR; see EndpointSecrets).
 /// By default uses the application's QSettings; tests pass their own settings file.
 class ProviderProfiles
 {

@@ -1,5 +1,6 @@
 #include "runs/EndpointCapabilities.h"
 
+#include "judge/EndpointSecrets.h"
 #include "store/Project.h"
 
 namespace rubric::endpoint {
@@ -7,7 +8,8 @@ namespace {
 
 QString key(const ProviderProfile &profile, const char *what)
 {
-    QString base = profile.baseUrl.trimmed();
+    QString base = EndpointSecrets::checkBaseUrl(profile.baseUrl) ? profile.baseUrl.trimmed()
+                                                                  : EndpointSecrets::stripUrl(profile.baseUrl);
     while (base.endsWith(QLatin1Char('/')))
         base.chop(1);
     return QStringLiteral("endpoint:%1|%2:%3").arg(base, profile.model, QString::fromLatin1(what));

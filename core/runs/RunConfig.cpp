@@ -1,5 +1,6 @@
 #include "runs/RunConfig.h"
 
+#include "judge/EndpointSecrets.h"
 #include "judge/Provider.h"
 #include "store/Project.h"
 #include "store/RubricStore.h"
@@ -36,19 +37,25 @@ std::optional<SplitFilter> itemsFromName(const QString &name)
 
 QVariantMap profileToMap(const ProviderProfile &p)
 {
-    return {{QStringLiteral("name"), p.name},
-            {QStringLiteral("provider"), Provider::kindName(p.kind)},
-            {QStringLiteral("base_url"), p.baseUrl},
-            {QStringLiteral("model"), p.model},
-            {QStringLiteral("api_key_env"), p.apiKeyEnv},
-            {QStringLiteral("use_keychain"), p.useKeychain},
-            {QStringLiteral("concurrency"), p.concurrency},
-            {QStringLiteral("requests_per_minute"), p.requestsPerMinute},
-            {QStringLiteral("tokens_per_minute"), p.tokensPerMinute},
-            {QStringLiteral("price_in"), p.pricePerMillionIn},
-            {QStringLiteral("price_out"), p.pricePerMillionOut},
-            {QStringLiteral("timeout_ms"), p.timeoutMs},
-            {QStringLiteral("max_retries"), p.maxRetries}};
+    // A run with a credential in its URL is refused before it starts (RunContext::prepare); the
+    // URL is stripped here all the same. Headers are written as their references only.
+    QVariantMap m{{QStringLiteral("name"), p.name},
+                  {QStringLiteral("provider"), Provider::kindName(p.kind)},
+                  {QStringLiteral("base_url"),
+                   EndpointSecrets::checkBaseUrl(p.baseUrl) ? p.baseUrl : EndpointSecrets::stripUrl(p.baseUrl)},
+                  {QStringLiteral("model"), p.model},
+                  {QStringLiteral("api_key_env"), p.apiKeyEnv},
+                  {QStringLiteral("use_keychain"), p.useKeychain},
+                  {QStringLiteral("concurrency"), p.concurrency},
+                  {QStringLiteral("requests_per_minute"), p.requestsPerMinute},
+                  {QStringLiteral("tokens_per_minute"), p.tokensPerMinute},
+                  {QStringLiteral("price_in"), p.pricePerMillionIn},
+                  {QStringLiteral("price_out"), p.pricePerMillionOut},
+                  {QStringLiteral("timeout_ms"), p.timeoutMs},
+                  {QStringLiteral("max_retries"), p.maxRetries}};
+    if (const QVariantMap headers = EndpointSecrets::storableHeaders(p.headers); !headers.isEmpty())
+        m.insert(QStringLiteral("headers"), headers);
+    return m;
 }
 
 Result<ProviderProfile> profileFromMap(const QVariantMap &m, const QString &role)
@@ -72,6 +79,7 @@ Result<ProviderProfile> profileFromMap(const QVariantMap &m, const QString &role
     p.model = m.value(QStringLiteral("model")).toString();
     p.apiKeyEnv = m.value(QStringLiteral("api_key_env")).toString();
     p.useKeychain = m.value(QStringLiteral("use_keychain"), false).toBool();
+    p.headers = EndpointSecrets::storableHeaders(m.value(QStringLiteral("headers")).toMap());
     p.concurrency = m.value(QStringLiteral("concurrency"), p.concurrency).toInt();
     p.requestsPerMinute = m.value(QStringLiteral("requests_per_minute"), 0.0).toDouble();
     p.tokensPerMinute = m.value(QStringLiteral("tokens_per_minute"), 0.0).toDouble();

@@ -16,10 +16,10 @@ class Project;
 /// `toConfig` writes everything that defines the run — method, aspect, items, G-Eval/HypoEval
 /// options, method parameters and, per role, the endpoint (name, provider, base URL, model, the
 /// *name* of the key's environment variable or the keychain flag, concurrency, rate limits,
-/// prices, timeout, retries). API keys and extra headers are never written (a header may hold a
-/// key). `fromConfig` rebuilds the spec so a run can be resumed or re-scored later (the studio's
-/// "Resume" and "Re-score"); configs written before the endpoint details were stored get the
-/// profile defaults for what is missing. Errors name the field that is missing or wrong.
+/// prices, timeout, retries, extra headers as references NAME=env:VAR). API keys and header values
+/// are never written, nor a credential in a base URL (see EndpointSecrets). `fromConfig` rebuilds the spec so a run can
+/// be resumed or re-scored later (the studio's "Resume" and "Re-score"); configs written before the endpoint details
+/// were stored get the profile defaults for what is missing. Errors name the field that is missing or wrong.
 namespace RunConfig {
 
 QVariantMap toConfig(const RunSpec &spec);

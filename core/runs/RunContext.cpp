@@ -1,5 +1,6 @@
 #include "RunContext.h"
 
+#include "judge/EndpointSecrets.h"
 #include "judge/Provider.h"
 #include "store/Project.h"
 
@@ -70,6 +71,10 @@ Result<void> RunContext::prepare()
     for (const ProviderProfile *p : {&m_spec.evaluator, &m_spec.generator, &m_spec.refiner})
         if (p->baseUrl.isEmpty() || p->model.isEmpty())
             return makeError(tr("a judge endpoint needs a base URL and a model"), {}, 0, QStringLiteral("base-url"));
+    for (const ProviderProfile *p : {&m_spec.evaluator, &m_spec.generator, &m_spec.refiner}) {
+        if (auto url = EndpointSecrets::checkBaseUrl(p->baseUrl); !url)
+            return makeError(url.errorString(), {}, 0, QStringLiteral("base-url"));
+    }
     return {};
 }
 
@@ -93,7 +98,28 @@ double RunContext::human(const QString &itemId) const
 
 QString RunContext::profileKey(const ProviderProfile &p) const
 {
-    return p.baseUrl + QLatin1Char('\n') + p.model + QLatin1Char('\n') + Provider::kindName(p.kind);
+    // Every setting of the profile: roles that share an endpoint but differ in prices, limits or
+    // key get their own engine (their own costs and limits); the judge cache stays shared, since
+    // its key names the URL and the model, not the role.
+    QStringList headers;
+    for (auto it = p.headers.cbegin(); it != p.headers.cend(); ++it)
+        headers << it.key() + QLatin1Char('=') + it.value().toString();
+    // The name matters only for a key in the keychain (stored under the profile's name).
+    return QStringList{p.useKeychain ? p.name : QString(),
+                       Provider::kindName(p.kind),
+                       p.baseUrl,
+                       p.model,
+                       p.apiKeyEnv,
+                       p.useKeychain ? QStringLiteral("keychain") : QString(),
+                       headers.join(QLatin1Char('\t')),
+                       QString::number(p.concurrency),
+                       QString::number(p.requestsPerMinute, 'g', 17),
+                       QString::number(p.tokensPerMinute, 'g', 17),
+                       QString::number(p.pricePerMillionIn, 'g', 17),
+                       QString::number(p.pricePerMillionOut, 'g', 17),
+                       QString::number(p.timeoutMs),
+                       QString::number(p.maxRetries)}
+            .join(QLatin1Char('\n'));
 }
 
 JudgeEngine *RunContext::engine(JudgeRole role)

@@ -20,8 +20,10 @@ namespace rubric {
 class Project;
 
 /// What a method needs while it runs: the project and its rubric store, the run's spec, the
-/// aspect, items and human scores, the prompt library, and one JudgeEngine per distinct
-/// provider profile (roles that share a profile share an engine and its cache).
+/// aspect, items and human scores, the prompt library, and one JudgeEngine per
+/// distinct provider profile (roles whose profiles differ in any setting, such as prices,
+/// limits or the key variable, get their own engine and costs; all engines share the project's
+/// judge cache, whose key names the URL and the model, not the role).
 ///
 /// Lives in the thread that created it (the engines' thread). `submit` is asynchronous; its
 /// callback runs from the event loop (never inside submit), with the responses in request

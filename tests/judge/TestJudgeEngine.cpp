@@ -34,7 +34,20 @@ private slots:
     void cancelKeepsReceivedAnswers();
     void killMidBatchResendsOnlyInFlight();
     void cacheKeyCoversEverySamplingParameter();
+    void headerValuesComeFromTheEnvironmentAndAreRedacted();
+    void credentialInBaseUrlIsNeverSentNorStored();
 };
+
+namespace {
+// Everything the project wrote (the database and its write-ahead log).
+QByteArray projectBytes(const QTemporaryDir &dir)
+{
+    QByteArray all;
+    for (const QString &f : QDir(dir.path()).entryList(QDir::Files))
+        all += readAll(dir.filePath(f));
+    return all;
+}
+} // namespace
 
 void TestJudgeEngine::beatsThePerHostConnectionCap()
 {
@@ -392,6 +405,86 @@ void TestJudgeEngine::cacheKeyCoversEverySamplingParameter()
     JudgeEngine slash(p, nullptr);
     QCOMPARE(slash.cacheKey(base), engine.cacheKey(base));
     QCOMPARE(engine.cacheKey(base).size(), 64);
+}
+
+void TestJudgeEngine::headerValuesComeFromTheEnvironmentAndAreRedacted()
+{
+    const QByteArray secret = "hdr-secret-4711";
+    qputenv("RUBRIC_TEST_TEAM_HEADER", secret);
+    QTemporaryDir dir;
+    {
+        auto project = Project::open(dir.filePath(QStringLiteral("p.rubric")));
+        QVERIFY(project.ok());
+        FakeLlmServer server;
+        QVERIFY(server.listen());
+        server.setRecording(true);
+        FakeAnswer a;
+        a.httpStatus = 403;
+        a.errorMessage = QStringLiteral("team %1 may not use this model").arg(QString::fromLatin1(secret));
+        server.setAnswer(a);
+        ProviderProfile p = profileFor(server, 1);
+        p.maxRetries = 0;
+        p.headers = {{QStringLiteral("X-Team"), QStringLiteral("env:RUBRIC_TEST_TEAM_HEADER")}};
+        JudgeEngine engine(p, project->get());
+        Collector c(engine);
+        engine.submit(batch(1));
+        QTRY_VERIFY(c.idle);
+        QCOMPARE(c.answers.size(), 1);
+        QCOMPARE(c.answers[0].status, JudgeStatus::Failed);
+        // The header carries the variable's value, and no message shows it.
+        QCOMPARE(server.recorded().value(0).headers.value("x-team"), secret);
+        QVERIFY2(!c.answers[0].error.contains(QString::fromLatin1(secret)), qPrintable(c.answers[0].error));
+        QVERIFY(c.answers[0].error.contains(QStringLiteral("[redacted]")));
+        QCOMPARE(engine.profile().headers.value(QStringLiteral("X-Team")).toString(),
+                 QStringLiteral("env:RUBRIC_TEST_TEAM_HEADER"));
+    }
+    QVERIFY(!projectBytes(dir).contains(secret)); // nor the ledger
+
+    // A variable that is not set fails the calls before anything is sent, naming the variable.
+    qunsetenv("RUBRIC_TEST_TEAM_HEADER");
+    FakeLlmServer server;
+    QVERIFY(server.listen());
+    ProviderProfile p = profileFor(server, 1);
+    p.headers = {{QStringLiteral("X-Team"), QStringLiteral("env:RUBRIC_TEST_TEAM_HEADER")}};
+    JudgeEngine engine(p, nullptr);
+    Collector c(engine);
+    engine.submit(batch(1));
+    QTRY_VERIFY(c.idle);
+    QCOMPARE(c.answers.value(0).status, JudgeStatus::Failed);
+    QVERIFY(c.answers[0].error.contains(QStringLiteral("RUBRIC_TEST_TEAM_HEADER")));
+    QCOMPARE(server.requestCount(), 0);
+}
+
+void TestJudgeEngine::credentialInBaseUrlIsNeverSentNorStored()
+{
+    FakeLlmServer server;
+    QVERIFY(server.listen());
+    const QString port = QString::number(server.port());
+    for (const QString &url : {QStringLiteral("http://alice:pw-secret-9@127.0.0.1:%1/v1").arg(port),
+                               QStringLiteral("http://127.0.0.1:%1/v1?key=pw-secret-9").arg(port),
+                               QStringLiteral("http://127.0.0.1:%1/v1?api-version=1&api_key=pw-secret-9").arg(port)}) {
+        QTemporaryDir dir;
+        {
+            auto project = Project::open(dir.filePath(QStringLiteral("p.rubric")));
+            QVERIFY(project.ok());
+            ProviderProfile p = profileFor(server, 1);
+            p.baseUrl = url;
+            JudgeEngine engine(p, project->get());
+            QVERIFY(!engine.keyError().isEmpty());
+            QVERIFY(!engine.cacheKey(batch(1).first()).isEmpty());
+            QVERIFY(!engine.canonicalRequest(batch(1).first()).contains(QStringLiteral("pw-secret-9")));
+            Collector c(engine);
+            engine.submit(batch(2));
+            QTRY_VERIFY(c.idle);
+            QCOMPARE(c.answers.size(), 2);
+            QCOMPARE(c.answers[0].status, JudgeStatus::Failed);
+            QVERIFY2(c.answers[0].error.contains(QStringLiteral("environment variable")),
+                     qPrintable(c.answers[0].error));
+            QVERIFY(!c.answers[0].error.contains(QStringLiteral("pw-secret-9")));
+        }
+        QCOMPARE(server.requestCount(), 0);
+        QVERIFY(!projectBytes(dir).contains("pw-secret-9"));
+    }
 }
 
 QTEST_GUILESS_MAIN(TestJudgeEngine)

@@ -1,6 +1,7 @@
 #include "FakeLlmServer.h"
 #include "runs/Run.h"
 #include "runs/RunConfig.h"
+#include "runs/RunContext.h"
 #include "store/Project.h"
 #include "store/RubricStore.h"
 
@@ -25,6 +26,8 @@ private slots:
     void errorsNameTheField();
     void aStartedRunCanBeRebuiltFromTheProject();
     void cliResumeContinuesAFailedRun();
+    void credentialsInBaseUrlNeverReachTheProject();
+    void rolesThatShareAnEndpointKeepTheirOwnSettings();
 };
 
 namespace {
@@ -124,6 +127,23 @@ void TestRunConfig::keysAndHeadersAreNeverStored()
     QVERIFY(!dump.contains(QLatin1String("sk-secret-123")));
     QVERIFY(!dump.contains(QLatin1String("Authorization")));
     QVERIFY(dump.contains(QLatin1String("MY_KEY"))); // the variable's name, not its value
+
+    // Extra headers are kept as references (a resume sends them again); values never.
+    s.evaluator.headers = {{QStringLiteral("X-Team"), QStringLiteral("env:TEAM_HEADER")},
+                           {QStringLiteral("X-Org"), QStringLiteral("org-secret-77")}};
+    const QVariantMap withHeaders = RunConfig::toConfig(s);
+    const QString dump2 = QString::fromUtf8(QJsonDocument::fromVariant(withHeaders).toJson());
+    QVERIFY(!dump2.contains(QLatin1String("org-secret-77")));
+    QVERIFY(dump2.contains(QLatin1String("env:TEAM_HEADER")));
+    auto back = RunConfig::fromConfig(QStringLiteral("j"), withHeaders);
+    QVERIFY2(back, qPrintable(back.errorString()));
+    QCOMPARE(back->evaluator.headers, (QVariantMap{{QStringLiteral("X-Team"), QStringLiteral("env:TEAM_HEADER")}}));
+
+    // A credential in a base URL is stripped should it ever get this far.
+    s.evaluator.baseUrl = QStringLiteral("http://u:url-secret-1@e/v1?key=url-secret-2&api-version=3");
+    const QString dump3 = QString::fromUtf8(QJsonDocument::fromVariant(RunConfig::toConfig(s)).toJson());
+    QVERIFY(!dump3.contains(QLatin1String("url-secret")));
+    QVERIFY(dump3.contains(QLatin1String("api-version=3")));
 }
 
 void TestRunConfig::olderConfigsGetProfileDefaults()
@@ -294,6 +314,130 @@ void TestRunConfig::cliResumeContinuesAFailedRun()
     QVERIFY(refused.waitForFinished(30000));
     QCOMPARE(refused.exitCode(), 2);
     QVERIFY(refused.readAllStandardError().contains("--model"));
+}
+
+void TestRunConfig::credentialsInBaseUrlNeverReachTheProject()
+{
+    test::FakeLlmServer server;
+    QVERIFY(server.listen());
+    const QString port = QString::number(server.port());
+    const QStringList urls{QStringLiteral("http://alice:url-secret-5@127.0.0.1:%1/v1").arg(port),
+                           QStringLiteral("http://127.0.0.1:%1/v1?key=url-secret-5").arg(port),
+                           QStringLiteral("http://127.0.0.1:%1/v1?api_key=url-secret-5").arg(port)};
+    for (int role = 0; role < 2; ++role)
+        for (const QString &url : urls) {
+            QTemporaryDir dir;
+            const QString path = dir.filePath(QStringLiteral("p.rubric"));
+            {
+                auto opened = Project::open(path);
+                QVERIFY(opened);
+                auto project = std::move(opened).value();
+                QVERIFY(project->addItems(
+                        {Item{QStringLiteral("a"), {}, {}, QStringLiteral("src"), QStringLiteral("out"), {}, {}, 0}}));
+                QVERIFY(project->upsertAspect(
+                        Aspect{QStringLiteral("fluency"), QStringLiteral("Well written."), 1, 5}));
+                QVERIFY(project->setSplit({{QStringLiteral("a"), SplitRole::Test}}));
+                RunSpec s;
+                s.judge = QStringLiteral("g1");
+                s.method = QStringLiteral("hypoeval");
+                s.aspect = QStringLiteral("fluency");
+                s.evaluator = profile(QStringLiteral("fake"), server.baseUrl());
+                s.evaluator.kind = ProviderKind::OpenAI;
+                s.evaluator.apiKeyEnv.clear();
+                s.generator = s.refiner = s.evaluator;
+                (role == 0 ? s.evaluator : s.generator).baseUrl = url; // any role
+                Run run(project.get(), s);
+                const auto started = run.start();
+                QVERIFY2(!started, qPrintable(url));
+                QVERIFY(started.errorString().contains(QStringLiteral("environment variable")));
+                QVERIFY(!started.errorString().contains(QStringLiteral("url-secret-5")));
+                QVERIFY(RubricStore(project.get()).runConfig(QStringLiteral("g1")).isEmpty());
+            }
+            QByteArray all;
+            for (const QString &f : QDir(dir.path()).entryList(QDir::Files)) {
+                QFile file(dir.filePath(f));
+                QVERIFY(file.open(QIODevice::ReadOnly));
+                all += file.readAll();
+            }
+            QVERIFY(!all.contains("url-secret-5")); // runs.config, the cache, the ledger
+        }
+    QCOMPARE(server.requestCount(), 0);
+
+    // The command line refuses it before the run starts.
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("cli.rubric"));
+    QVERIFY(Project::open(path));
+    QProcess cli;
+    cli.start(qEnvironmentVariable("RUBRIC_CLI"),
+              {QStringLiteral("run"), QStringLiteral("--project"), path, QStringLiteral("--judge"), QStringLiteral("j"),
+               QStringLiteral("--method"), QStringLiteral("geval"), QStringLiteral("--aspect"),
+               QStringLiteral("fluency"), QStringLiteral("--model"), QStringLiteral("m"), QStringLiteral("--base-url"),
+               urls[1]});
+    QVERIFY(cli.waitForFinished(30000));
+    QCOMPARE(cli.exitCode(), 2);
+    const QByteArray err = cli.readAllStandardError();
+    QVERIFY2(err.contains("environment variable") && !err.contains("url-secret-5"), err.constData());
+}
+
+void TestRunConfig::rolesThatShareAnEndpointKeepTheirOwnSettings()
+{
+    QTemporaryDir dir;
+    auto opened = Project::open(dir.filePath(QStringLiteral("p.rubric")));
+    QVERIFY(opened);
+    auto project = std::move(opened).value();
+    test::FakeLlmServer server;
+    QVERIFY(server.listen());
+    test::FakeAnswer answer;
+    answer.promptTokens = 1000000; // a million tokens in: the cost is the price per million
+    answer.completionTokens = 0;
+    server.setAnswer(answer);
+
+    RunSpec s;
+    s.judge = QStringLiteral("roles");
+    s.method = QStringLiteral("hypoeval");
+    s.aspect = QStringLiteral("fluency");
+    s.evaluator = profile(QStringLiteral("fake"), server.baseUrl());
+    s.evaluator.kind = ProviderKind::OpenAI;
+    s.evaluator.apiKeyEnv.clear();
+    s.evaluator.pricePerMillionIn = 1.0;
+    s.generator = s.refiner = s.evaluator;
+    s.generator.pricePerMillionIn = 2.0;
+    s.generator.concurrency = 3;
+    RunContext ctx(project.get(), s);
+    QVERIFY(ctx.engine(JudgeRole::Evaluator) != ctx.engine(JudgeRole::Generator));
+    QCOMPARE(ctx.engine(JudgeRole::Refiner), ctx.engine(JudgeRole::Evaluator)); // the same profile
+    QCOMPARE(ctx.engine(JudgeRole::Generator)->profile().concurrency, 3);
+    QCOMPARE(ctx.engine(JudgeRole::Evaluator)->profile().concurrency, 7);
+
+    const auto request = [](const QString &text) {
+        JudgeRequest r;
+        r.messages = {{QStringLiteral("user"), text}};
+        return r;
+    };
+    // The cache key names the URL and the model, not the role: the cache is shared.
+    QCOMPARE(ctx.cacheKey(JudgeRole::Evaluator, request(QStringLiteral("a"))),
+             ctx.cacheKey(JudgeRole::Generator, request(QStringLiteral("a"))));
+
+    QVector<JudgeResponse> got;
+    const auto ask = [&](JudgeRole role, const QString &text) {
+        got.clear();
+        bool done = false;
+        ctx.submit(role, QStringLiteral("p"), {request(text)}, [&](const QVector<JudgeResponse> &r) {
+            got = r;
+            done = true;
+        });
+        QTRY_VERIFY(done);
+    };
+    ask(JudgeRole::Evaluator, QStringLiteral("a"));
+    QCOMPARE(got.value(0).status, JudgeStatus::Ok);
+    QCOMPARE(got[0].cost, 1.0);
+    ask(JudgeRole::Generator, QStringLiteral("b"));
+    QCOMPARE(got.value(0).status, JudgeStatus::Ok);
+    QCOMPARE(got[0].cost, 2.0); // the generator's own price
+    ask(JudgeRole::Generator, QStringLiteral("a"));
+    QCOMPARE(got.value(0).status, JudgeStatus::Cached); // answered by the evaluator's call
+    QCOMPARE(server.requestCount(), 2);
+    QCOMPARE(ctx.progress().cost, 3.0);
 }
 
 QTEST_GUILESS_MAIN(TestRunConfig)

@@ -2,6 +2,7 @@
 
 #include "SpinBoxes.h"
 #include "judge/ApiKeySource.h"
+#include "judge/EndpointSecrets.h"
 #include "judge/Provider.h"
 #include "judge/ProviderProfiles.h"
 
@@ -59,6 +60,11 @@ ProfileEditor::ProfileEditor(QWidget *parent)
     m_keyEnv = new QLineEdit(this);
     m_keyEnv->setObjectName(QStringLiteral("profileKeyEnv"));
     m_keyEnv->setPlaceholderText(QStringLiteral("OPENAI_API_KEY"));
+    m_headers = new QLineEdit(this);
+    m_headers->setObjectName(QStringLiteral("profileHeaders"));
+    m_headers->setPlaceholderText(QStringLiteral("X-Org=env:ORG_ID; X-Team=env:TEAM_TOKEN"));
+    m_headers->setToolTip(tr("Extra HTTP headers, separated by ';'. A header's value is never stored: give it as "
+                             "NAME=env:VARIABLE and set the environment variable to the value."));
     connect(m_keySource, &QComboBox::currentIndexChanged, this,
             [this] { m_keyEnv->setEnabled(m_keySource->currentData().toInt() == int(KeySource::Environment)); });
 
@@ -89,6 +95,7 @@ ProfileEditor::ProfileEditor(QWidget *parent)
     form->addRow(tr("&Model:"), m_model);
     form->addRow(tr("&Key from:"), m_keySource);
     form->addRow(tr("&Variable:"), m_keyEnv);
+    form->addRow(tr("&Headers:"), m_headers);
     form->addRow(tr("Price &in:"), m_priceIn);
     form->addRow(tr("Price &out:"), m_priceOut);
     form->addRow(tr("&Concurrency:"), m_concurrency);
@@ -170,6 +177,13 @@ void ProfileEditor::loadProfile(const QString &name)
                                                       : KeySource::Environment;
     m_keySource->setCurrentIndex(m_keySource->findData(int(source)));
     m_keyEnv->setText(p->apiKeyEnv);
+    QStringList headers;
+    for (auto it = p->headers.cbegin(); it != p->headers.cend(); ++it)
+        headers << it.key() + QLatin1Char('=')
+                           + (EndpointSecrets::isReference(it.value().toString())
+                                      ? it.value().toString()
+                                      : QString()); // a value stored by an older version
+    m_headers->setText(headers.join(QStringLiteral("; ")));
     m_priceIn->setValue(p->pricePerMillionIn);
     m_priceOut->setValue(p->pricePerMillionOut);
     m_concurrency->setValue(p->concurrency);
@@ -190,6 +204,10 @@ ProviderProfile ProfileEditor::editedProfile() const
     const auto source = KeySource(m_keySource->currentData().toInt());
     p.apiKeyEnv = source == KeySource::Environment ? m_keyEnv->text().trimmed() : QString();
     p.useKeychain = source == KeySource::Keychain;
+    for (const QString &h : m_headers->text().split(QLatin1Char(';'), Qt::SkipEmptyParts)) {
+        const qsizetype eq = h.indexOf(QLatin1Char('='));
+        p.headers.insert((eq < 0 ? h : h.left(eq)).trimmed(), eq < 0 ? QString() : h.mid(eq + 1).trimmed());
+    }
     p.pricePerMillionIn = m_priceIn->value();
     p.pricePerMillionOut = m_priceOut->value();
     p.concurrency = m_concurrency->value();
@@ -211,6 +229,7 @@ void ProfileEditor::newProfile()
     m_model->clear();
     m_keySource->setCurrentIndex(m_keySource->findData(int(KeySource::Environment)));
     m_keyEnv->clear();
+    m_headers->clear();
     m_priceIn->setValue(defaults.pricePerMillionIn);
     m_priceOut->setValue(defaults.pricePerMillionOut);
     m_concurrency->setValue(defaults.concurrency);
@@ -262,9 +281,17 @@ void ProfileEditor::testConnection()
         m_connectionResult->setText(tr("Enter a base URL and a model first."));
         return;
     }
+    if (auto url = EndpointSecrets::checkBaseUrl(p.baseUrl); !url) {
+        m_connectionResult->setText(url.errorString());
+        return;
+    }
+    if (auto headers = EndpointSecrets::checkHeaders(p.headers); !headers) {
+        m_connectionResult->setText(headers.errorString());
+        return;
+    }
     m_connectionTest = new ConnectionTest(p, this);
     connect(m_connectionTest, &ConnectionTest::finished, this, &ProfileEditor::onConnectionTested);
-    m_connectionResult->setText(tr("Testing %1 …").arg(p.baseUrl));
+    m_connectionResult->setText(tr("Testing %1 …").arg(EndpointSecrets::stripUrl(p.baseUrl)));
     m_testButton->setEnabled(false);
     m_connectionTest->start();
 }

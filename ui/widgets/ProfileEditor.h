@@ -73,6 +73,7 @@ private:
     QLineEdit *m_model = nullptr;
     QComboBox *m_keySource = nullptr;
     QLineEdit *m_keyEnv = nullptr;
+    QLineEdit *m_headers = nullptr; ///< "NAME=env:VAR; NAME2=env:VAR2"
     QDoubleSpinBox *m_priceIn = nullptr;
     QDoubleSpinBox *m_priceOut = nullptr;
     QSpinBox *m_concurrency = nullptr;
