@@ -2307,6 +2307,34 @@ HypoEval: aus etwa 30 annotierten Trainingselementen gelernte Hypothesen, dann e
         <source>Scoring: %1 (%2).</source>
         <translation>Bewertung: %1 (%2).</translation>
     </message>
+    <message>
+        <source>Another configuration</source>
+        <translation>Andere Konfiguration</translation>
+    </message>
+    <message>
+        <source>Judge '%1' was run with another configuration. One judge name is one configuration; its scores would mix two judges.</source>
+        <translation>Der Bewerter '%1' lief mit einer anderen Konfiguration. Ein Bewertername ist eine Konfiguration; seine Punktzahlen würden zwei Bewerter mischen.</translation>
+    </message>
+    <message>
+        <source>Run under a new name…</source>
+        <translation>Unter neuem Namen ausführen…</translation>
+    </message>
+    <message>
+        <source>Replace</source>
+        <translation>Ersetzen</translation>
+    </message>
+    <message>
+        <source>Delete the judge's scores and rubric and run afresh under this name (answers already paid for stay in the cache).</source>
+        <translation>Punktzahlen und Rubrik des Bewerters löschen und unter diesem Namen neu ausführen (bereits bezahlte Antworten bleiben im Cache).</translation>
+    </message>
+    <message>
+        <source>Run under a new name</source>
+        <translation>Unter neuem Namen ausführen</translation>
+    </message>
+    <message>
+        <source>New judge name:</source>
+        <translation>Neuer Bewertername:</translation>
+    </message>
 </context>
 <context>
     <name>rubric::RunWorker</name>
