@@ -1719,10 +1719,6 @@
         <translation>Gespeichert</translation>
     </message>
     <message>
-        <source>Alignment</source>
-        <translation>Übereinstimmung</translation>
-    </message>
-    <message>
         <source>Note</source>
         <translation>Notiz</translation>
     </message>
@@ -1871,14 +1867,6 @@
         <translation>—</translation>
     </message>
     <message>
-        <source>Pearson with the human scores; the note says on which items</source>
-        <translation>Pearson mit den menschlichen Bewertungen; die Notiz sagt, auf welchen Elementen</translation>
-    </message>
-    <message>
-        <source>Not measured yet: re-score the judge to measure it</source>
-        <translation>Noch nicht gemessen: bewerten Sie neu, um sie zu messen</translation>
-    </message>
-    <message>
         <source>Unsaved rubric changes</source>
         <translation>Ungespeicherte Rubrikänderungen</translation>
     </message>
@@ -1941,6 +1929,34 @@
     <message>
         <source>Saved version %1 of %2's rubric. Re-score to measure its alignment.</source>
         <translation>Version %1 der Rubrik von %2 gespeichert. Bewerten Sie neu, um ihre Übereinstimmung zu messen.</translation>
+    </message>
+    <message>
+        <source>Alignment (train)</source>
+        <translation>Übereinstimmung (Training)</translation>
+    </message>
+    <message>
+        <source>Alignment (test)</source>
+        <translation>Übereinstimmung (Test)</translation>
+    </message>
+    <message>
+        <source>Show the test-split alignment</source>
+        <translation>Übereinstimmung auf dem Testteil zeigen</translation>
+    </message>
+    <message>
+        <source>The versions' alignment on the test split. Choosing between versions by it tunes the rubric on the test labels: compare versions on the train figure.</source>
+        <translation>Die Übereinstimmung der Versionen auf dem Testteil. Wer danach zwischen Versionen wählt, stimmt die Rubrik auf die Testbewertungen ab: vergleichen Sie Versionen mit dem Trainingswert.</translation>
+    </message>
+    <message>
+        <source>Pearson with the human scores on the train split; the note says on how many items</source>
+        <translation>Pearson mit den menschlichen Bewertungen auf dem Trainingsteil; die Notiz sagt, auf wie vielen Elementen</translation>
+    </message>
+    <message>
+        <source>Not measured on the train split yet: re-score the judge to measure it (a re-score also scores the annotated train items)</source>
+        <translation>Auf dem Trainingsteil noch nicht gemessen: bewerten Sie neu, um sie zu messen (eine Neubewertung bewertet auch die annotierten Trainingselemente)</translation>
+    </message>
+    <message>
+        <source>Not measured on the test split</source>
+        <translation>Auf dem Testteil nicht gemessen</translation>
     </message>
 </context>
 <context>
