@@ -1727,10 +1727,6 @@
         <translation>Gespeichert</translation>
     </message>
     <message>
-        <source>Alignment</source>
-        <translation>Übereinstimmung</translation>
-    </message>
-    <message>
         <source>Note</source>
         <translation>Notiz</translation>
     </message>
@@ -1879,14 +1875,6 @@
         <translation>—</translation>
     </message>
     <message>
-        <source>Pearson with the human scores; the note says on which items</source>
-        <translation>Pearson mit den menschlichen Bewertungen; die Notiz sagt, auf welchen Elementen</translation>
-    </message>
-    <message>
-        <source>Not measured yet: re-score the judge to measure it</source>
-        <translation>Noch nicht gemessen: bewerten Sie neu, um sie zu messen</translation>
-    </message>
-    <message>
         <source>Unsaved rubric changes</source>
         <translation>Ungespeicherte Rubrikänderungen</translation>
     </message>
@@ -1949,6 +1937,34 @@
     <message>
         <source>Saved version %1 of %2's rubric. Re-score to measure its alignment.</source>
         <translation>Version %1 der Rubrik von %2 gespeichert. Bewerten Sie neu, um ihre Übereinstimmung zu messen.</translation>
+    </message>
+    <message>
+        <source>Alignment (train)</source>
+        <translation>Übereinstimmung (Training)</translation>
+    </message>
+    <message>
+        <source>Alignment (test)</source>
+        <translation>Übereinstimmung (Test)</translation>
+    </message>
+    <message>
+        <source>Show the test-split alignment</source>
+        <translation>Übereinstimmung auf dem Testteil zeigen</translation>
+    </message>
+    <message>
+        <source>The versions' alignment on the test split. Choosing between versions by it tunes the rubric on the test labels: compare versions on the train figure.</source>
+        <translation>Die Übereinstimmung der Versionen auf dem Testteil. Wer danach zwischen Versionen wählt, stimmt die Rubrik auf die Testbewertungen ab: vergleichen Sie Versionen mit dem Trainingswert.</translation>
+    </message>
+    <message>
+        <source>Pearson with the human scores on the train split; the note says on how many items</source>
+        <translation>Pearson mit den menschlichen Bewertungen auf dem Trainingsteil; die Notiz sagt, auf wie vielen Elementen</translation>
+    </message>
+    <message>
+        <source>Not measured on the train split yet: re-score the judge to measure it (a re-score also scores the annotated train items)</source>
+        <translation>Auf dem Trainingsteil noch nicht gemessen: bewerten Sie neu, um sie zu messen (eine Neubewertung bewertet auch die annotierten Trainingselemente)</translation>
+    </message>
+    <message>
+        <source>Not measured on the test split</source>
+        <translation>Auf dem Testteil nicht gemessen</translation>
     </message>
 </context>
 <context>
@@ -2314,6 +2330,34 @@ HypoEval: aus etwa 30 annotierten Trainingselementen gelernte Hypothesen, dann e
     <message>
         <source>Scoring: %1 (%2).</source>
         <translation>Bewertung: %1 (%2).</translation>
+    </message>
+    <message>
+        <source>Another configuration</source>
+        <translation>Andere Konfiguration</translation>
+    </message>
+    <message>
+        <source>Judge '%1' was run with another configuration. One judge name is one configuration; its scores would mix two judges.</source>
+        <translation>Der Bewerter '%1' lief mit einer anderen Konfiguration. Ein Bewertername ist eine Konfiguration; seine Punktzahlen würden zwei Bewerter mischen.</translation>
+    </message>
+    <message>
+        <source>Run under a new name…</source>
+        <translation>Unter neuem Namen ausführen…</translation>
+    </message>
+    <message>
+        <source>Replace</source>
+        <translation>Ersetzen</translation>
+    </message>
+    <message>
+        <source>Delete the judge's scores and rubric and run afresh under this name (answers already paid for stay in the cache).</source>
+        <translation>Punktzahlen und Rubrik des Bewerters löschen und unter diesem Namen neu ausführen (bereits bezahlte Antworten bleiben im Cache).</translation>
+    </message>
+    <message>
+        <source>Run under a new name</source>
+        <translation>Unter neuem Namen ausführen</translation>
+    </message>
+    <message>
+        <source>New judge name:</source>
+        <translation>Neuer Bewertername:</translation>
     </message>
 </context>
 <context>

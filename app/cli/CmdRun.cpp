@@ -208,6 +208,8 @@ int run(const QStringList &args, Io &io)
     opt("set", "KEY=VALUE (repeatable): endpoint roles or method parameters.", "KEY=VALUE");
     opt("resume", "Continue (or re-score) the run of --judge with the configuration stored in the project "
                   "(endpoints, method, parameters; keys again from the environment).");
+    opt("replace", "Delete the scores, rubric and run record of an existing --judge first and run afresh under the "
+                   "name (with another model, endpoint, parameters or templates; the judge cache stays).");
     opt("retry-failed", "Ask again the items the endpoint refused in an earlier attempt of --judge (otherwise they "
                         "are skipped and counted as failed), e.g. after --set max_source_tokens=N.");
     opt("estimate", "Print the calls, tokens and cost the run would need, and stop.");
@@ -219,7 +221,7 @@ int run(const QStringList &args, Io &io)
         if (!require(parser, QStringLiteral("judge"), io))
             return 2;
         for (const char *own : {"method", "aspect", "base-url", "model", "provider", "api-key-env", "header",
-                                "logprobs", "samples", "items", "literature", "set"})
+                                "logprobs", "samples", "items", "literature", "set", "replace"})
             if (parser.isSet(QString::fromLatin1(own))) {
                 io.err << "rubric run: --resume takes the run's configuration from the project; leave out --" << own
                        << '\n';
@@ -250,6 +252,8 @@ int run(const QStringList &args, Io &io)
     }
 
     spec.retryFailed = parser.isSet(QStringLiteral("retry-failed"));
+    spec.resume = resume;
+    spec.replace = parser.isSet(QStringLiteral("replace"));
     Run runner(project.get(), spec);
     const bool json = parser.isSet(QStringLiteral("json"));
     if (parser.isSet(QStringLiteral("estimate"))) {

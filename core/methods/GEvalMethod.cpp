@@ -459,12 +459,12 @@ void GEvalMethod::recordFailed(const QString &itemId, const QVector<JudgeRespons
 
 void GEvalMethod::finish()
 {
-    // A re-score of stored (possibly edited) steps: record the version's alignment.
-    if (m_rescore)
-        if (auto r = rescore::recordAlignment(*m_ctx, m_rubric.version()); !r) {
-            m_ctx->fail(r.errorString());
-            return;
-        }
+    // Record the version's alignment: on the train split when a re-score scored the train items
+    // too, on the test split apart.
+    if (auto r = rescore::recordAlignment(*m_ctx, m_rubric.version()); !r) {
+        m_ctx->fail(r.errorString());
+        return;
+    }
     const int samples = m_ctx->spec().samples;
     QString scoring, reason;
     if (m_ctx->spec().logprobs && m_logprobFallbacks == 0 && !m_noLogprobs) {

@@ -391,11 +391,12 @@ void HypoEvalMethod::evaluate()
                 onEvaluated(m_ctx->targetItems()[m_items[unit]].id, rs);
             },
             [this] {
-                if (m_rescore)
-                    if (auto r = finishRescore(); !r) {
-                        m_ctx->fail(r.errorString());
-                        return;
-                    }
+                // A first run's version has its train figure from the selection; this adds the
+                // test figure (shown on request only).
+                if (auto r = m_rescore ? finishRescore() : rescore::recordAlignment(*m_ctx, m_rubric.version()); !r) {
+                    m_ctx->fail(r.errorString());
+                    return;
+                }
                 emit completed({{QStringLiteral("rubric_version"), m_rubric.version()},
                                 {QStringLiteral("hypotheses"), int(m_evalHyps.size())},
                                 {QStringLiteral("scored"), m_scored},

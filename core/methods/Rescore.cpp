@@ -11,14 +11,14 @@
 
 namespace rubric::rescore {
 
-Alignment alignment(RunContext &ctx)
+Alignment alignment(RunContext &ctx, SplitFilter split)
 {
     Alignment a;
     const QHash<QString, double> judged = ctx.project()->judgeScores(ctx.spec().judge, ctx.spec().aspect);
     std::vector<double> x, y;
-    for (const Item &it : ctx.targetItems()) {
-        const double h = ctx.human(it.id);
-        const auto j = judged.constFind(it.id);
+    for (const QString &id : ctx.project()->itemIds(split)) {
+        const double h = ctx.human(id);
+        const auto j = judged.constFind(id);
         if (std::isnan(h) || j == judged.constEnd() || std::isnan(*j))
             continue;
         x.push_back(*j);
@@ -27,34 +27,32 @@ Alignment alignment(RunContext &ctx)
     a.n = int(x.size());
     if (a.n >= 3)
         a.pearson = stats::pearson(x, y);
-    QString split;
-    switch (ctx.spec().items) {
-    case SplitFilter::Test:
-        split = QCoreApplication::translate("Rescore", "the test split");
-        break;
-    case SplitFilter::Train:
-        split = QCoreApplication::translate("Rescore", "the train split");
-        break;
-    case SplitFilter::All:
-        split = QCoreApplication::translate("Rescore", "all items");
-        break;
-    }
+    const QString where = split == SplitFilter::Train  ? QCoreApplication::translate("Rescore", "the train split")
+                          : split == SplitFilter::Test ? QCoreApplication::translate("Rescore", "the test split")
+                                                       : QCoreApplication::translate("Rescore", "all items");
     a.basis = QCoreApplication::translate("Rescore",
                                           "alignment: Pearson of the judge score with the human scores on %1, n = %2")
-                      .arg(split)
+                      .arg(where)
                       .arg(a.n);
     return a;
 }
 
 Result<void> recordAlignment(RunContext &ctx, int version)
 {
-    for (const RubricVersionInfo &v : ctx.store().versions(ctx.spec().judge))
-        if (v.version == version && v.alignment)
-            return {};
-    const Alignment a = alignment(ctx);
-    if (std::isnan(a.pearson))
+    if (version < 1)
         return {};
-    return ctx.store().setAlignment(ctx.spec().judge, version, a.pearson, a.basis);
+    const QString &judge = ctx.spec().judge;
+    bool hasTrain = false;
+    for (const RubricVersionInfo &v : ctx.store().versions(judge))
+        if (v.version == version && v.alignment)
+            hasTrain = true;
+    if (!hasTrain)
+        if (const Alignment train = alignment(ctx, SplitFilter::Train); !std::isnan(train.pearson))
+            if (auto r = ctx.store().setAlignment(judge, version, train.pearson, train.basis); !r)
+                return r;
+    if (const Alignment test = alignment(ctx, SplitFilter::Test); !std::isnan(test.pearson))
+        return ctx.store().setTestAlignment(judge, version, test.pearson, test.basis);
+    return {};
 }
 
 } // namespace rubric::rescore

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "runs/RunTypes.h"
 #include "util/Result.h"
 
 #include <QString>
@@ -22,13 +23,15 @@ struct Alignment
     QString basis; ///< e.g. "Pearson with the human scores on the test split, n = 40"
 };
 
-/// Pearson of the judge's aggregated scores with the human scores on the run's target items
-/// (the split the run scored) that have both.
-Alignment alignment(RunContext &ctx);
+/// Pearson of the judge's aggregated scores with the human scores on the items of `split`
+/// (Train or Test) that have both.
+Alignment alignment(RunContext &ctx, SplitFilter split);
 
-/// Records `alignment(ctx)` on rubric `version` of the run's judge unless the version already
-/// has a figure (HypoEval's first version keeps its train-split figure). Nothing is recorded
-/// when fewer than 3 items have both scores.
+/// Records the alignment of rubric `version` of the run's judge on one basis for every version:
+/// the train split (a re-score scores the train items too, see RunContext::targetItems), unless
+/// the version already has a train figure (HypoEval's first version keeps the one its selection
+/// measured). The test-split figure is recorded apart (RubricStore::setTestAlignment), for
+/// display on request only. A figure is recorded only when at least 3 items have both scores.
 Result<void> recordAlignment(RunContext &ctx, int version);
 
 } // namespace rescore

@@ -17,7 +17,13 @@ struct RubricVersionInfo
     QString method;
     QDateTime created;
     QString note;
-    std::optional<double> alignment; ///< e.g. the train-split correlation when it was saved
+    /// Pearson with the human scores on the train split (every version is measured there, so
+    /// versions compare on one basis); the note says on how many items.
+    std::optional<double> alignment;
+    /// The same on the test split, measured when the version scored the test items; shown only
+    /// on request (tuning a rubric on it would make the test figure meaningless).
+    std::optional<double> testAlignment;
+    QString testBasis; ///< e.g. "Pearson … on the test split, n = 40"
 };
 
 /// A rubric: the criteria tree of one version, in position order. A value type; the store

@@ -59,6 +59,21 @@ Result<RunEstimate> Run::estimate()
 
 Result<void> Run::start()
 {
+    // One judge name is one configuration (RunConfig::differences); --resume takes the stored one.
+    if (!m_spec.resume && m_project->judge(m_spec.judge)) {
+        if (m_spec.replace) {
+            m_method.reset(); // prepared (by estimate()) against the old judge
+            m_ctx.reset();
+            if (auto r = m_project->removeJudge(m_spec.judge); !r)
+                return r;
+        } else if (const QStringList diff = RunConfig::differences(m_project, m_spec); !diff.isEmpty()) {
+            return makeError(tr("judge '%1' was run with another configuration; one judge name is one "
+                                "configuration:\n  %2\nuse a new judge name, or --replace to delete the judge's "
+                                "scores and rubric and start afresh under this name")
+                                     .arg(m_spec.judge, diff.join(QStringLiteral("\n  "))),
+                             {}, 0, QStringLiteral("judge"));
+        }
+    }
     if (auto r = setUp(); !r)
         return r;
     const RunSpec &s = m_ctx->spec();

@@ -33,6 +33,9 @@ public:
     /// Calls, tokens and cost the run would need now (nothing is sent, nothing is written).
     Result<RunEstimate> estimate();
     /// Checks the spec, records the run and starts it; `finished` follows (unless this fails).
+    /// Refuses a judge name that was run with another configuration (RunConfig::differences:
+    /// the error lists the differences) unless the spec resumes (`resume`) or replaces it
+    /// (`replace`: the old judge's scores, rubric and record are deleted first; the cache stays).
     Result<void> start();
     /// Stops sending; the run is left resumable ("cancelled").
     void cancel();

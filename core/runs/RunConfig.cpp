@@ -2,6 +2,7 @@
 
 #include "judge/EndpointSecrets.h"
 #include "judge/Provider.h"
+#include "methods/PromptLibrary.h"
 #include "store/Project.h"
 #include "store/RubricStore.h"
 
@@ -158,6 +159,89 @@ Result<RunSpec> load(Project *project, const QString &judge)
         return makeError(tr("there is no judge '%1' in this project").arg(judge), {}, 0, QStringLiteral("judge"));
     RubricStore store(project);
     return fromConfig(judge, store.runConfig(judge));
+}
+
+QStringList differences(Project *project, const RunSpec &spec)
+{
+    QStringList out;
+    if (!project || !project->judge(spec.judge))
+        return out;
+    const QVariantMap stored = RubricStore(project).runConfig(spec.judge);
+    if (stored.value(QStringLiteral("method")).toString().isEmpty()) {
+        // Imported scores: no configuration, but the method is recorded on the judge.
+        if (const auto j = project->judge(spec.judge); j && j->method != spec.method)
+            out << tr("method: '%1' (stored) → '%2'").arg(j->method, spec.method);
+        return out;
+    }
+    // Roles left empty take the evaluator's (generator) or the generator's (refiner) endpoint, as
+    // the run does (RunContext).
+    RunSpec filled = spec;
+    if (filled.generator.baseUrl.isEmpty())
+        filled.generator = filled.evaluator;
+    if (filled.refiner.baseUrl.isEmpty())
+        filled.refiner = filled.generator;
+    const QVariantMap now = toConfig(filled);
+    const auto quoted = [](const QVariant &v) {
+        return v.typeId() == QMetaType::Bool ? (v.toBool() ? QStringLiteral("on") : QStringLiteral("off"))
+                                             : QStringLiteral("'%1'").arg(v.toString());
+    };
+    const auto compare = [&](const QString &label, const QVariant &before, const QVariant &after) {
+        if (before.toString() != after.toString())
+            out << tr("%1: %2 (stored) → %3").arg(label, quoted(before), quoted(after));
+    };
+    for (const char *key : {"method", "aspect"})
+        compare(QString::fromLatin1(key), stored.value(QString::fromLatin1(key)), now.value(QString::fromLatin1(key)));
+    for (const char *role : {"evaluator", "generator", "refiner"}) {
+        const QString r = QString::fromLatin1(role);
+        // Configurations stored without a role took the evaluator's (generator) or generator's (refiner).
+        QVariantMap before = stored.value(r).toMap();
+        if (before.isEmpty())
+            before = stored.value(r == QLatin1String("refiner")
+                                                  && !stored.value(QStringLiteral("generator")).toMap().isEmpty()
+                                          ? QStringLiteral("generator")
+                                          : QStringLiteral("evaluator"))
+                             .toMap();
+        const QVariantMap after = now.value(r).toMap();
+        compare(tr("%1 provider").arg(r), before.value(QStringLiteral("provider"), QStringLiteral("openai")),
+                after.value(QStringLiteral("provider")));
+        compare(tr("%1 base URL").arg(r), before.value(QStringLiteral("base_url")),
+                after.value(QStringLiteral("base_url")));
+        compare(tr("%1 model").arg(r), before.value(QStringLiteral("model")), after.value(QStringLiteral("model")));
+    }
+    if (spec.method == QLatin1String("geval")) {
+        compare(QStringLiteral("logprobs"), stored.value(QStringLiteral("logprobs"), false),
+                now.value(QStringLiteral("logprobs")));
+        if (!spec.logprobs)
+            compare(QStringLiteral("samples"), stored.value(QStringLiteral("samples")),
+                    now.value(QStringLiteral("samples")));
+    }
+    compare(tr("literature folder"), stored.value(QStringLiteral("literature")),
+            now.value(QStringLiteral("literature")));
+    QVariantMap before = stored.value(QStringLiteral("settings")).toMap();
+    QVariantMap after = spec.settings;
+    before.remove(QStringLiteral("max_source_tokens"));
+    after.remove(QStringLiteral("max_source_tokens"));
+    QStringList keys = before.keys() + after.keys();
+    keys.removeDuplicates();
+    keys.sort();
+    for (const QString &key : std::as_const(keys)) {
+        if (!before.contains(key))
+            out << tr("--set %1: not set (stored) → '%2'").arg(key, after.value(key).toString());
+        else if (!after.contains(key))
+            out << tr("--set %1: '%2' (stored) → not set").arg(key, before.value(key).toString());
+        else
+            compare(QStringLiteral("--set ") + key, before.value(key), after.value(key));
+    }
+    const QVariantMap templates = stored.value(QStringLiteral("templates")).toMap();
+    const PromptLibrary library(project);
+    for (auto it = templates.begin(); it != templates.end(); ++it) {
+        const QString was = it.value().toMap().value(QStringLiteral("hash")).toString();
+        const auto current = library.get(it.key());
+        const QString is = current ? current->hash : tr("unreadable: %1").arg(current.errorString());
+        if (!was.isEmpty() && was != is)
+            out << tr("template %1: %2 (stored) → %3 (edited since)").arg(it.key(), was, is);
+    }
+    return out;
 }
 
 } // namespace rubric::RunConfig

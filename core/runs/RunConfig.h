@@ -32,5 +32,16 @@ Result<RunSpec> fromConfig(const QString &judge, const QVariantMap &config);
 /// The stored configuration of `judge` in `project`, as a spec (error when it has none).
 Result<RunSpec> load(Project *project, const QString &judge);
 
+/// How `spec` differs from the configuration stored for its judge in `project` — one line per
+/// difference, naming the field and both values ("evaluator model: 'a' (stored) → 'b'"). One
+/// judge name is one configuration: method, aspect, each role's provider, base URL and model,
+/// G-Eval's logprobs and samples, the method settings, the literature folder and the prompt
+/// templates the stored run used (their current hash in the project). What may change between
+/// attempts is not compared: budget, concurrency, rate limits, prices, timeouts, retries, the
+/// key's variable, the item set (another split scores other items with the same judge) and
+/// `max_source_tokens` (a per-attempt truncation that `--retry-failed` pairs with). Empty when
+/// the judge has no stored configuration.
+QStringList differences(Project *project, const RunSpec &spec);
+
 } // namespace RunConfig
 } // namespace rubric

@@ -61,6 +61,22 @@ Result<void> RunContext::prepare()
     for (const QString &id : m_project->itemIds(SplitFilter::Train))
         if (m_human.contains(id))
             m_train.append(m_allItems[m_itemIndex.value(id)]);
+    // A re-score of a rubric version without a train-split figure (an edited version, or G-Eval's
+    // steps re-scored after a finished run) also scores the annotated train items, so every
+    // version's alignment is measured on the train split — the basis HypoEval's first version is
+    // measured on — and versions compare on one basis. Once the figure is there the train items
+    // are not asked again; resuming an unfinished first run does not ask them.
+    if (const auto versions = m_store.versions(m_spec.judge); !versions.isEmpty() && !versions.last().alignment) {
+        const auto judge = m_project->judge(m_spec.judge);
+        if (versions.last().version > 1 || (judge && judge->status == QLatin1String("done"))) {
+            QSet<QString> targetIds;
+            for (const QString &id : target)
+                targetIds.insert(id);
+            for (const Item &it : std::as_const(m_train))
+                if (!targetIds.contains(it.id))
+                    m_target.append(it);
+        }
+    }
     if (m_target.isEmpty())
         return makeError(
                 tr("no items to score: the %1 split is empty (make a split with 'rubric split', or pass --items all)")

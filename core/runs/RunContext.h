@@ -50,7 +50,9 @@ public:
     const PromptLibrary &prompts() const { return m_prompts; }
     /// Task nouns and aspect fields for templates.
     QVariantMap baseContext() const { return m_baseContext; }
-    /// Items to score (per spec.items) and the train items with a human score, in import order.
+    /// Items to score (per spec.items; in a re-score of a rubric version that has no train-split
+    /// alignment yet — an edited version, or a finished G-Eval run scored again — also the train
+    /// items with a human score, after them) and the train items with a human score, in import order.
     const QVector<Item> &targetItems() const { return m_target; }
     const QVector<Item> &trainItems() const { return m_train; }
     const Item *item(const QString &id) const;

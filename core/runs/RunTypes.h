@@ -32,6 +32,12 @@ struct RunSpec
     /// Ask again the items an earlier attempt recorded as refused by the endpoint (otherwise they
     /// are skipped and counted as failed). Not stored: it is about one attempt.
     bool retryFailed = false;
+    /// Continue the stored configuration (`--resume`, the studio's "Resume"): never refused for
+    /// differing from it. Not stored.
+    bool resume = false;
+    /// Start afresh under the name: the judge's scores, rubric versions and run record are
+    /// deleted first (the judge cache stays: paid answers are never thrown away). Not stored.
+    bool replace = false;
 };
 
 /// What a run will cost before it starts: calls that are not in the cache yet, approximate

@@ -39,8 +39,9 @@ QVector<RubricVersionInfo> RubricStore::versions(const QString &judge) const
     QSqlQuery q(m_project->database());
     q.setForwardOnly(true);
     if (!sql::exec(q,
-                   QStringLiteral("SELECT v.version, v.aspect, v.method, v.created_at, v.note, v.alignment "
-                                  "FROM rubric_versions v JOIN runs r ON r.id = v.run_id WHERE r.name = ? "
+                   QStringLiteral("SELECT v.version, v.aspect, v.method, v.created_at, v.note, v.alignment, "
+                                  "v.test_alignment, v.test_basis FROM rubric_versions v JOIN runs r ON r.id = "
+                                  "v.run_id WHERE r.name = ? "
                                   "ORDER BY v.version"),
                    {judge}))
         return out;
@@ -53,6 +54,9 @@ QVector<RubricVersionInfo> RubricStore::versions(const QString &judge) const
         v.note = q.value(4).toString();
         if (!q.value(5).isNull())
             v.alignment = q.value(5).toDouble();
+        if (!q.value(6).isNull())
+            v.testAlignment = q.value(6).toDouble();
+        v.testBasis = q.value(7).toString();
         out.append(v);
     }
     return out;
@@ -186,6 +190,21 @@ Result<int> RubricStore::saveVersion(const QString &judge, const Rubric &rubric,
         return r.error();
     emit m_project->judgesChanged(judge);
     return saved;
+}
+
+Result<void> RubricStore::setTestAlignment(const QString &judge, int version, double alignment, const QString &basis)
+{
+    QSqlQuery q(m_project->database());
+    auto r = sql::exec(q,
+                       QStringLiteral("UPDATE rubric_versions SET test_alignment = ?, test_basis = ? WHERE version = ? "
+                                      "AND run_id = (SELECT id FROM runs WHERE name = ?)"),
+                       {sql::nullableDouble(alignment), basis, version, judge});
+    if (r && q.numRowsAffected() != 1)
+        return makeError(tr("judge '%1' has no rubric version %2").arg(judge).arg(version), {}, 0,
+                         QStringLiteral("version"));
+    if (r)
+        emit m_project->judgesChanged(judge);
+    return r;
 }
 
 Result<void> RubricStore::setAlignment(const QString &judge, int version, double alignment, const QString &basis)

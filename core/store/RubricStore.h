@@ -71,6 +71,9 @@ public:
     /// was measured on, e.g. "Pearson with the human scores on the test split, n = 40") is
     /// appended to the version's note, so the number is never shown without it.
     Result<void> setAlignment(const QString &judge, int version, double alignment, const QString &basis = {});
+    /// Records the version's alignment on the test split with what it was measured on (kept
+    /// apart from the train-split figure above, shown only on request).
+    Result<void> setTestAlignment(const QString &judge, int version, double alignment, const QString &basis);
 
     // --- criterion scores
     /// Every stored sample of the judge, ordered by item position, criterion key, sample.

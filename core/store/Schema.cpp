@@ -131,6 +131,13 @@ QStringList stepStatements(int fromVersion)
                                " message TEXT NOT NULL,"
                                " created_at TEXT NOT NULL)"),
         };
+    case 2: // v3: a rubric version's alignment on the test split, beside its train-split figure.
+        return {QStringLiteral("ALTER TABLE rubric_versions ADD COLUMN test_alignment REAL"),
+                QStringLiteral("ALTER TABLE rubric_versions ADD COLUMN test_basis TEXT NOT NULL DEFAULT ''"),
+                // Figures earlier re-scores measured on the test split move to their own column.
+                QStringLiteral("UPDATE rubric_versions SET test_alignment = alignment, alignment = NULL, test_basis = "
+                               "'Pearson of the judge score with the human scores on the test split' WHERE "
+                               "alignment IS NOT NULL AND note LIKE '%human scores on the test split%'")};
     default:
         return {};
     }

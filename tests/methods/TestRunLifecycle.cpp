@@ -252,14 +252,20 @@ void TestRunLifecycle::rescoreSendsOnlyWhatAnEditChanged()
     edited.find(key)->origin.insert(QStringLiteral("edited_from"), selected.first().text);
     QCOMPARE(*store.saveVersion(name, edited, QStringLiteral("reworded one hypothesis")), 2);
 
+    // The re-score of version 2 (no train figure yet) scores the train items too, so the
+    // version's alignment is measured on the train split, as version 1's was.
+    QStringList trainIds = fx->project->itemIds(SplitFilter::Train);
+    const int nTrain = int(trainIds.size());
+    QCOMPARE(nTrain, 30);
     server.resetCounts();
     o = runToEnd(fx->project.get(), s);
     QVERIFY2(o.ok, qPrintable(o.error));
-    QCOMPARE(server.requestCount(), nTarget); // one per target item for the edited hypothesis
-    QCOMPARE(o.summary.value(QStringLiteral("sent")).toInt(), nTarget);
+    // one per item for the edited hypothesis; the others' train answers are the selection's
+    QCOMPARE(server.requestCount(), nTarget + nTrain);
+    QCOMPARE(o.summary.value(QStringLiteral("sent")).toInt(), server.requestCount());
 
     const QHash<QString, double> scoresV2 = fx->project->judgeScores(name, QStringLiteral("coherence"));
-    QCOMPARE(scoresV2.size(), nTarget);
+    QCOMPARE(scoresV2.size(), nTarget + nTrain);
     bool changed = false;
     for (const QString &id : std::as_const(fx->testIds)) {
         // the aggregate is the mean of the five enabled hypotheses' current answers
@@ -279,13 +285,12 @@ void TestRunLifecycle::rescoreSendsOnlyWhatAnEditChanged()
     int editedRows = 0;
     for (const auto &r : store.criterionScores(name)) {
         QVERIFY2(enabledKeys.contains(r.criterionKey), qPrintable(r.criterionKey));
-        if (r.criterionKey == key) { // its train rows (old text) are gone
+        if (r.criterionKey == key) { // its train rows hold the new text's answers
             ++editedRows;
-            QVERIFY(fx->testIds.contains(r.itemId));
             QCOMPARE(r.mean, judge.hypothesisScore(edited.find(key)->text, fx->project->item(r.itemId)->output));
         }
     }
-    QCOMPARE(editedRows, nTarget);
+    QCOMPARE(editedRows, nTarget + nTrain);
 
     // Disable it again (version 3): no request, and the aggregate goes back to version 1's.
     Rubric disabled = edited;
@@ -301,7 +306,7 @@ void TestRunLifecycle::rescoreSendsOnlyWhatAnEditChanged()
                      .toMap()
                      .value(QStringLiteral("cache_hits"))
                      .toInt(),
-             4 * nTarget);
+             4 * (nTarget + nTrain)); // version 3 has no train figure either: train items from the cache
     const QHash<QString, double> scoresV3 = fx->project->judgeScores(name, QStringLiteral("coherence"));
     for (const QString &id : std::as_const(fx->testIds)) {
         QCOMPARE(scoresV3.value(id), scoresV1.value(id)); // the four remaining SIGNAL hypotheses agree
@@ -313,29 +318,31 @@ void TestRunLifecycle::rescoreSendsOnlyWhatAnEditChanged()
     }
     QCOMPARE(targetRows, 4 * nTarget);
 
-    // Every version has its alignment, with the basis in its note.
+    // Every version has its alignment on one basis, the train split, with the basis in its note;
+    // the test figure apart (shown on request only).
     const auto versions = store.versions(name);
     QCOMPARE(versions.size(), 3);
-    for (const auto &v : versions)
+    for (const auto &v : versions) {
         QVERIFY2(v.alignment.has_value(), qPrintable(v.note));
-    QVERIFY(versions[0].note.contains(QLatin1String("train split")));
+        QVERIFY2(v.note.contains(QLatin1String("train split")), qPrintable(v.note));
+        QVERIFY2(!v.note.contains(QLatin1String("test split")), qPrintable(v.note));
+        QVERIFY(v.testAlignment.has_value());
+        QVERIFY2(v.testBasis.contains(QLatin1String("test split, n = 10")), qPrintable(v.testBasis));
+    }
     QVERIFY(versions[1].note.startsWith(QLatin1String("reworded one hypothesis")));
-    QVERIFY(versions[1].note.contains(QLatin1String("test split, n = 10")));
+    QVERIFY(versions[1].note.contains(QLatin1String("train split, n = 30")));
     QVERIFY(*versions[2].alignment > *versions[1].alignment); // noise dropped
-    QCOMPARE(*versions[2].alignment, stats::pearson(
-                                             [&] {
-                                                 std::vector<double> v;
-                                                 for (const QString &id : std::as_const(fx->testIds))
-                                                     v.push_back(scoresV3.value(id));
-                                                 return v;
-                                             }(),
-                                             [&] {
-                                                 std::vector<double> v;
-                                                 const auto h = fx->project->humanScores(QStringLiteral("coherence"));
-                                                 for (const QString &id : std::as_const(fx->testIds))
-                                                     v.push_back(h.value(id));
-                                                 return v;
-                                             }()));
+    const auto pearsonOn = [&](const QStringList &ids, const QHash<QString, double> &judged) {
+        std::vector<double> x, y;
+        const auto h = fx->project->humanScores(QStringLiteral("coherence"));
+        for (const QString &id : ids) {
+            x.push_back(judged.value(id));
+            y.push_back(h.value(id));
+        }
+        return stats::pearson(x, y);
+    };
+    QCOMPARE(*versions[2].alignment, pearsonOn(trainIds, scoresV3));
+    QCOMPARE(*versions[2].testAlignment, pearsonOn(fx->testIds, scoresV3));
 }
 
 void TestRunLifecycle::budgetStopsBeforeItIsPassed()

@@ -1,4 +1,5 @@
 #include "FakeLlmServer.h"
+#include "methods/PromptLibrary.h"
 #include "runs/Run.h"
 #include "runs/RunConfig.h"
 #include "runs/RunContext.h"
@@ -9,6 +10,7 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QSignalSpy>
+#include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -28,6 +30,8 @@ private slots:
     void cliResumeContinuesAFailedRun();
     void credentialsInBaseUrlNeverReachTheProject();
     void rolesThatShareAnEndpointKeepTheirOwnSettings();
+    void oneJudgeNameIsOneConfiguration();
+    void cliRefusesAnotherModelAndReplaces();
 };
 
 namespace {
@@ -65,6 +69,68 @@ void compareProfiles(const ProviderProfile &a, const ProviderProfile &b)
     QCOMPARE(a.pricePerMillionOut, b.pricePerMillionOut);
     QCOMPARE(a.timeoutMs, b.timeoutMs);
     QCOMPARE(a.maxRetries, b.maxRetries);
+}
+
+std::unique_ptr<Project> sixTestItems(const QString &path)
+{
+    auto opened = Project::open(path);
+    if (!opened)
+        return {};
+    auto project = std::move(opened).value();
+    QVector<Item> items;
+    QHash<QString, SplitRole> split;
+    for (int i = 0; i < 6; ++i) {
+        items.append(Item{QStringLiteral("i%1").arg(i),
+                          {},
+                          {},
+                          QStringLiteral("source %1").arg(i),
+                          QStringLiteral("output %1").arg(i),
+                          {},
+                          {},
+                          i});
+        split.insert(items.last().id, SplitRole::Test);
+    }
+    if (!project->addItems(items)
+        || !project->upsertAspect(Aspect{QStringLiteral("fluency"), QStringLiteral("Well written."), 1, 5})
+        || !project->setSplit(split))
+        return {};
+    return project;
+}
+
+// The synthetic judge: model "model-a" answers 2, any other model 4.
+test::FakeLlmServer::Judge byModel()
+{
+    return [](const QJsonObject &body) {
+        test::FakeAnswer a;
+        a.text = body.value(QStringLiteral("model")).toString() == QLatin1String("model-a")
+                         ? QStringLiteral("Rating: [[2]]")
+                         : QStringLiteral("Rating: [[4]]");
+        return a;
+    };
+}
+
+struct CliResult
+{
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+// Runs the CLI while this thread's event loop serves the fake server.
+CliResult runCli(const QStringList &args)
+{
+    QProcess cli;
+    cli.start(qEnvironmentVariable("RUBRIC_CLI"), args);
+    CliResult r;
+    if (!cli.waitForStarted())
+        return r;
+    QSignalSpy exited(&cli, &QProcess::finished);
+    if (!exited.wait(60000))
+        return r;
+    r.exitCode = cli.exitCode();
+    r.out = cli.readAllStandardOutput();
+    r.err = cli.readAllStandardError();
+    return r;
 }
 
 } // namespace
@@ -438,6 +504,154 @@ void TestRunConfig::rolesThatShareAnEndpointKeepTheirOwnSettings()
     QCOMPARE(got.value(0).status, JudgeStatus::Cached); // answered by the evaluator's call
     QCOMPARE(server.requestCount(), 2);
     QCOMPARE(ctx.progress().cost, 3.0);
+}
+
+void TestRunConfig::oneJudgeNameIsOneConfiguration()
+{
+    QTemporaryDir dir;
+    auto project = sixTestItems(dir.filePath(QStringLiteral("p.rubric")));
+    QVERIFY(project);
+    test::FakeLlmServer server;
+    QVERIFY(server.listen());
+    RunSpec s;
+    s.judge = QStringLiteral("g");
+    s.method = QStringLiteral("geval");
+    s.aspect = QStringLiteral("fluency");
+    s.samples = 1;
+    s.evaluator = profile(QStringLiteral("fake"), server.baseUrl());
+    s.evaluator.kind = ProviderKind::OpenAI;
+    s.evaluator.apiKeyEnv.clear();
+    s.generator = s.refiner = s.evaluator;
+    s.settings.insert(QStringLiteral("geval.temperature"), QStringLiteral("1"));
+    const auto runOnce = [&](const RunSpec &spec) -> Result<void> {
+        Run run(project.get(), spec);
+        QSignalSpy finished(&run, &Run::finished);
+        if (auto r = run.start(); !r)
+            return r;
+        if (finished.isEmpty() && !finished.wait(30000))
+            return makeError(QStringLiteral("no finish"));
+        return {};
+    };
+    QVERIFY(runOnce(s));
+    QVERIFY(RunConfig::differences(project.get(), s).isEmpty());
+
+    // Another method parameter: refused, the difference named with both values.
+    RunSpec other = s;
+    other.settings.insert(QStringLiteral("geval.temperature"), QStringLiteral("0.5"));
+    auto refused = runOnce(other);
+    QVERIFY(!refused);
+    QVERIFY2(refused.errorString().contains(QStringLiteral("--set geval.temperature: '1' (stored) → '0.5'")),
+             qPrintable(refused.errorString()));
+    QCOMPARE(project->judge(QStringLiteral("g"))->status, QStringLiteral("done"));
+    QCOMPARE(RubricStore(project.get()).runConfig(QStringLiteral("g")).value(QStringLiteral("attempts")).toInt(), 1);
+
+    // Another generator model counts too; the stored prompt template edited since counts too.
+    other = s;
+    other.generator.model = QStringLiteral("bigger");
+    QVERIFY(RunConfig::differences(project.get(), other).join(u'\n').contains(QStringLiteral("generator model")));
+    const QVariantMap templates
+            = RubricStore(project.get()).runConfig(QStringLiteral("g")).value(QStringLiteral("templates")).toMap();
+    QVERIFY(!templates.isEmpty());
+    const QString name = templates.firstKey();
+    auto builtin = PromptLibrary::builtin(name);
+    QVERIFY(builtin);
+    QVERIFY(PromptLibrary(project.get()).setOverride(name, builtin->body + QStringLiteral("\nBe strict.")));
+    QVERIFY(RunConfig::differences(project.get(), s).join(u'\n').contains(QStringLiteral("template ") + name));
+    QVERIFY(!runOnce(s));
+    RunSpec resumed = s; // --resume takes the stored configuration: never refused
+    resumed.resume = true;
+    QVERIFY(runOnce(resumed));
+    QVERIFY(RunConfig::differences(project.get(), s).isEmpty()); // the attempt recorded the edited template
+
+    // What may change between attempts: budget, concurrency, prices, key variable, the item set,
+    // max_source_tokens.
+    RunSpec allowed = s;
+    allowed.budget = 5;
+    allowed.evaluator.concurrency = 2;
+    allowed.evaluator.pricePerMillionIn = 9;
+    allowed.evaluator.apiKeyEnv = QStringLiteral("OTHER_KEY");
+    allowed.items = SplitFilter::All;
+    allowed.settings.insert(QStringLiteral("max_source_tokens"), QStringLiteral("100"));
+    QVERIFY2(RunConfig::differences(project.get(), allowed).isEmpty(),
+             qPrintable(RunConfig::differences(project.get(), allowed).join(u'\n')));
+
+    // --replace: the old judge's record goes, the new configuration starts afresh.
+    other.replace = true;
+    QVERIFY(runOnce(other));
+    const QVariantMap config = RubricStore(project.get()).runConfig(QStringLiteral("g"));
+    QCOMPARE(config.value(QStringLiteral("attempts")).toInt(), 1);
+    QCOMPARE(config.value(QStringLiteral("generator")).toMap().value(QStringLiteral("model")).toString(),
+             QStringLiteral("bigger"));
+}
+
+void TestRunConfig::cliRefusesAnotherModelAndReplaces()
+{
+    QVERIFY2(!qEnvironmentVariable("RUBRIC_CLI").isEmpty(), "run through ctest, which sets RUBRIC_CLI");
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("cli.rubric"));
+    auto project = sixTestItems(path);
+    QVERIFY(project);
+    test::FakeLlmServer server;
+    QVERIFY(server.listen());
+    server.setJudge(byModel());
+    const auto args = [&](const QString &model, const QStringList &more = {}) {
+        return QStringList{QStringLiteral("run"),
+                           QStringLiteral("--project"),
+                           path,
+                           QStringLiteral("--judge"),
+                           QStringLiteral("j"),
+                           QStringLiteral("--method"),
+                           QStringLiteral("geval"),
+                           QStringLiteral("--aspect"),
+                           QStringLiteral("fluency"),
+                           QStringLiteral("--base-url"),
+                           server.baseUrl(),
+                           QStringLiteral("--model"),
+                           model,
+                           QStringLiteral("--samples"),
+                           QStringLiteral("1")}
+               + more;
+    };
+    const auto scores = [&] { return project->judgeScores(QStringLiteral("j"), QStringLiteral("fluency")); };
+
+    CliResult first = runCli(args(QStringLiteral("model-a")));
+    QVERIFY2(first.exitCode == 0, first.err.constData());
+    QCOMPARE(scores().size(), 6);
+    for (double v : scores())
+        QCOMPARE(v, 2.0);
+
+    // The same name with another model: refused, both models named, nothing changed.
+    const int requests = server.requestCount();
+    CliResult refused = runCli(args(QStringLiteral("model-b")));
+    QCOMPARE(refused.exitCode, 1);
+    const QString err = QString::fromUtf8(refused.err);
+    QVERIFY2(err.contains(QStringLiteral("evaluator model: 'model-a' (stored) → 'model-b'")), qPrintable(err));
+    QVERIFY2(err.contains(QStringLiteral("--replace")), qPrintable(err));
+    QCOMPARE(server.requestCount(), requests);
+    for (double v : scores())
+        QCOMPARE(v, 2.0);
+
+    // Another concurrency is the same configuration.
+    CliResult again = runCli(args(QStringLiteral("model-a"), {QStringLiteral("--concurrency"), QStringLiteral("3")}));
+    QVERIFY2(again.exitCode == 0, again.err.constData());
+
+    // --replace: the new model's scores only; the judge cache keeps the old answers.
+    QSqlQuery q(project->database());
+    QVERIFY(q.exec(QStringLiteral("SELECT COUNT(*) FROM judge_cache WHERE model = 'model-a'")) && q.next());
+    const int cachedA = q.value(0).toInt();
+    QVERIFY(cachedA > 0);
+    q.finish(); // an open statement would keep this connection's snapshot from before the CLI's writes
+    CliResult replaced
+            = runCli(args(QStringLiteral("model-b"), {QStringLiteral("--replace"), QStringLiteral("--json")}));
+    QVERIFY2(replaced.exitCode == 0, replaced.err.constData());
+    const QJsonObject o = QJsonDocument::fromJson(replaced.out.trimmed()).object();
+    QCOMPARE(o.value(QStringLiteral("attempts")).toInt(), 1);
+    QCOMPARE(scores().size(), 6);
+    for (double v : scores())
+        QCOMPARE(v, 4.0);
+    QVERIFY(q.exec(QStringLiteral("SELECT COUNT(*) FROM judge_cache WHERE model = 'model-a'")) && q.next());
+    QCOMPARE(q.value(0).toInt(), cachedA);
+    QCOMPARE(RunConfig::load(project.get(), QStringLiteral("j"))->evaluator.model, QStringLiteral("model-b"));
 }
 
 QTEST_GUILESS_MAIN(TestRunConfig)

@@ -76,6 +76,7 @@ class TestProject : public QObject
 private slots:
     void createsCurrentSchemaWithWalAndForeignKeys();
     void migratesVersion1();
+    void migratesTestSplitAlignmentApart();
     void failedMigrationLeavesFileAsItWas();
     void refusesNewerSchema();
     void refusesNonProjectFile();
@@ -111,6 +112,43 @@ void TestProject::createsCurrentSchemaWithWalAndForeignKeys()
                 && q.next());
         QVERIFY2(q.value(0).toInt() == 1, table);
     }
+}
+
+void TestProject::migratesTestSplitAlignmentApart()
+{
+    // A schema-2 file whose re-score recorded its alignment on the test split (in the train
+    // figure's column): schema 3 moves that figure to its own column, a train figure stays.
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("v2.rubric"));
+    {
+        auto p = openOrFail(path);
+        QVERIFY(p);
+        QVERIFY(p->ensureJudge(QStringLiteral("j"), QStringLiteral("hypoeval")));
+        QSqlQuery q(p->database());
+        for (const auto &[version, note] :
+             {std::pair{1, "HypoEval bank of 5 — Pearson … with the human scores on the train split, n = 30"},
+              std::pair{2, "edited — alignment: Pearson of the judge score with the human scores on the test "
+                           "split, n = 10"}})
+            QVERIFY2(q.exec(QStringLiteral("INSERT INTO rubric_versions(run_id, aspect, method, version, note, "
+                                           "alignment, created_at) SELECT id, 'a', 'hypoeval', %1, '%2', 0.5, 'now' "
+                                           "FROM runs WHERE name = 'j'")
+                                    .arg(version)
+                                    .arg(QString::fromUtf8(note))),
+                     qPrintable(q.lastError().text()));
+        QVERIFY(q.exec(QStringLiteral("ALTER TABLE rubric_versions DROP COLUMN test_alignment")));
+        QVERIFY(q.exec(QStringLiteral("ALTER TABLE rubric_versions DROP COLUMN test_basis")));
+        QVERIFY(q.exec(QStringLiteral("PRAGMA user_version = 2")));
+    }
+    auto p = openOrFail(path);
+    QVERIFY(p);
+    QSqlQuery q(p->database());
+    QVERIFY(q.exec(QStringLiteral("SELECT version, alignment, test_alignment FROM rubric_versions ORDER BY version")));
+    QVERIFY(q.next());
+    QCOMPARE(q.value(1).toDouble(), 0.5);
+    QVERIFY(q.value(2).isNull());
+    QVERIFY(q.next());
+    QVERIFY(q.value(1).isNull());
+    QCOMPARE(q.value(2).toDouble(), 0.5);
 }
 
 void TestProject::migratesVersion1()

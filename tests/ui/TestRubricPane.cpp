@@ -5,6 +5,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QInputDialog>
 #include <QLabel>
@@ -96,7 +97,7 @@ void TestRubricPane::listsJudgesWithARubric()
     auto *versions = child<QTreeWidget>("rubricVersions");
     QCOMPARE(versions->topLevelItemCount(), 1);
     QCOMPARE(versions->topLevelItem(0)->text(2), QStringLiteral("0.610"));
-    QCOMPARE(versions->topLevelItem(0)->text(3), QStringLiteral("HypoEval bank of 5, 3 selected"));
+    QCOMPARE(versions->topLevelItem(0)->text(4), QStringLiteral("HypoEval bank of 5, 3 selected"));
     auto *tree = child<QTreeView>("rubricTree");
     QCOMPARE(tree->model(), m_pane->model());
     QCOMPARE(tree->model()->rowCount(), 1);
@@ -277,10 +278,24 @@ void TestRubricPane::followsANewVersionFromARun()
     QCOMPARE(*store.saveVersion(QStringLiteral("hypo"), r, QStringLiteral("run")), 2);
     QCOMPARE(m_pane->shownVersion(), 2);
     QCOMPARE(indexOf(QStringLiteral("h3")).data().toString(), QStringLiteral("Changed by a run"));
-    QVERIFY(store.setAlignment(QStringLiteral("hypo"), 2, 0.7, QStringLiteral("alignment: test split, n = 6")));
+    QVERIFY(store.setAlignment(QStringLiteral("hypo"), 2, 0.7, QStringLiteral("alignment: train split, n = 6")));
+    QVERIFY(store.setTestAlignment(QStringLiteral("hypo"), 2, 0.9, QStringLiteral("alignment: test split, n = 4")));
     auto *list = child<QTreeWidget>("rubricVersions");
+    // The versions compare on the train figure; the test figure is there only on request, labelled.
+    QCOMPARE(list->headerItem()->text(2), QStringLiteral("Alignment (train)"));
     QCOMPARE(list->topLevelItem(1)->text(2), QStringLiteral("0.700"));
-    QCOMPARE(list->topLevelItem(1)->text(3), QStringLiteral("run — alignment: test split, n = 6"));
+    QCOMPARE(list->topLevelItem(1)->text(4), QStringLiteral("run — alignment: train split, n = 6"));
+    QVERIFY(list->isColumnHidden(3));
+    auto *showTest = child<QCheckBox>("rubricShowTestAlignment");
+    QVERIFY(!showTest->isChecked());
+    showTest->setChecked(true);
+    QVERIFY(!list->isColumnHidden(3));
+    QCOMPARE(list->headerItem()->text(3), QStringLiteral("Alignment (test)"));
+    QCOMPARE(list->topLevelItem(1)->text(3), QStringLiteral("0.900"));
+    QCOMPARE(list->topLevelItem(1)->toolTip(3), QStringLiteral("alignment: test split, n = 4"));
+    QCOMPARE(list->topLevelItem(0)->text(3), QStringLiteral("—"));
+    showTest->setChecked(false);
+    QVERIFY(list->isColumnHidden(3));
     // an edit in progress is not thrown away by a new version
     QVERIFY(m_pane->model()->setData(indexOf(QStringLiteral("h1")), QStringLiteral("mine")));
     QCOMPARE(*store.saveVersion(QStringLiteral("hypo"), r, QStringLiteral("another run")), 3);
@@ -297,7 +312,7 @@ void TestRubricPane::showsGEvalSteps()
     QCOMPARE(tree->model()->rowCount(root), 3);
     QCOMPARE(tree->model()->index(0, RubricTreeModel::KindColumn, root).data().toString(), QStringLiteral("step"));
     QCOMPARE(tree->model()->index(2, 0, root).data().toString(), QStringLiteral("Step 3: read the summary."));
-    QCOMPARE(child<QTreeWidget>("rubricVersions")->topLevelItem(0)->text(3),
+    QCOMPARE(child<QTreeWidget>("rubricVersions")->topLevelItem(0)->text(4),
              QStringLiteral("auto-CoT evaluation steps"));
     // a step added to G-Eval's list is a step
     tree->setCurrentIndex(tree->model()->index(2, 0, root));

@@ -10,12 +10,14 @@
 #include "runs/RunConfig.h"
 #include "store/RubricStore.h"
 
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -23,6 +25,7 @@
 #include <QStackedWidget>
 #include <QTcpServer>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <QTreeWidget>
 #include <QtTest>
 
@@ -50,6 +53,7 @@ private slots:
     void httpErrorShowsStatusAndBodyAndAnIssue();
     void rescoreRebuildsTheSpecAndAsksNothingAgain();
     void closingMidRunLeavesItResumable();
+    void anotherConfigurationAsksBeforeMixing();
 
 private:
     template <typename T> T *child(const char *name) const
@@ -556,8 +560,22 @@ void TestRunPane::rescoreRebuildsTheSpecAndAsksNothingAgain()
     QVERIFY(finished.first().at(1).toBool());
     QCOMPARE(finished.first().at(0).toString(), QStringLiteral("again"));
     QCOMPARE(estimates.size(), 1);
+    // The test items came from the cache; the first re-score of the steps also asks the 30
+    // annotated train items, so the version's alignment is measured on the train split.
+    const int train = int(m_fx.project->itemIds(SplitFilter::Train).size());
+    QCOMPARE(train, 30);
+    QCOMPARE(m_pane->lastEstimate().calls, train);
+    QCOMPARE(m_server->requestCount(), sent + train);
+    QVERIFY(RubricStore(m_fx.project.get()).versions(QStringLiteral("again")).first().alignment.has_value());
+    // Once measured, a re-score asks nothing.
+    finished.clear();
+    estimates.clear();
+    m_pane->rescore(QStringLiteral("again"));
+    QVERIFY(finished.wait(60000));
+    QVERIFY(finished.first().at(1).toBool());
+    QCOMPARE(estimates.size(), 1);
     QCOMPARE(m_pane->lastEstimate().calls, 0);
-    QCOMPARE(m_server->requestCount(), sent); // everything came from the cache
+    QCOMPARE(m_server->requestCount(), sent + train); // everything came from the cache
     QCOMPARE(child<QLineEdit>("judgeName")->text(), QStringLiteral("again"));
     QCOMPARE(child<QComboBox>("items")->currentData().toString(), QStringLiteral("test"));
     QCOMPARE(child<QTreeWidget>("runList")->currentItem()->text(0), QStringLiteral("again"));
@@ -566,6 +584,61 @@ void TestRunPane::rescoreRebuildsTheSpecAndAsksNothingAgain()
     m_pane->rescore(QStringLiteral("nobody"));
     QVERIFY(m_pane->messageText().contains(QLatin1String("nobody")));
     QVERIFY(!m_pane->controller()->isRunning());
+}
+
+void TestRunPane::anotherConfigurationAsksBeforeMixing()
+{
+    addProfile(QStringLiteral("fake"), m_server->baseUrl());
+    fillGEval(QStringLiteral("cfg"), QStringLiteral("fake"));
+    QSignalSpy finished(m_pane.get(), &RunPane::runFinished);
+    m_pane->start();
+    QVERIFY(finished.wait(60000));
+    QVERIFY(finished.first().at(1).toBool());
+    const int sent = m_server->requestCount();
+
+    // Answers the configuration box once it is up: its text is kept, `button` pressed.
+    QString shown;
+    const auto answer = [this, &shown](const QString &button) {
+        auto *poll = new QTimer(this);
+        poll->setInterval(10);
+        connect(poll, &QTimer::timeout, this, [poll, &shown, button] {
+            auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget());
+            if (!box || box->objectName() != QLatin1String("configDifferenceBox"))
+                return;
+            poll->stop();
+            poll->deleteLater();
+            shown = box->informativeText();
+            QAbstractButton *b
+                    = button.isEmpty() ? box->button(QMessageBox::Cancel) : box->findChild<QPushButton *>(button);
+            b->click();
+        });
+        poll->start();
+    };
+
+    // The same name with another configuration (no logprobs): the box names the difference;
+    // Cancel starts nothing.
+    child<QCheckBox>("gevalLogprobs")->setChecked(false);
+    finished.clear();
+    answer({});
+    m_pane->start();
+    QVERIFY2(shown.contains(QStringLiteral("logprobs: on (stored) → off")), qPrintable(shown));
+    QVERIFY(!m_pane->controller()->isRunning());
+    QCOMPARE(m_server->requestCount(), sent);
+    QVERIFY(RubricStore(m_fx.project.get())
+                    .runConfig(QStringLiteral("cfg"))
+                    .value(QStringLiteral("logprobs"))
+                    .toBool());
+
+    // Replace: the judge starts afresh under the name with the new configuration.
+    shown.clear();
+    answer(QStringLiteral("replaceButton"));
+    m_pane->start();
+    QVERIFY(!shown.isEmpty());
+    QVERIFY(finished.wait(60000));
+    QVERIFY2(finished.first().at(1).toBool(), qPrintable(finished.first().at(2).toString()));
+    const QVariantMap config = RubricStore(m_fx.project.get()).runConfig(QStringLiteral("cfg"));
+    QVERIFY(!config.value(QStringLiteral("logprobs")).toBool());
+    QCOMPARE(config.value(QStringLiteral("attempts")).toInt(), 1);
 }
 
 void TestRunPane::closingMidRunLeavesItResumable()

@@ -11,6 +11,7 @@
 #include "widgets/MessageBar.h"
 
 #include <QAction>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDateTime>
 #include <QHBoxLayout>
@@ -37,7 +38,7 @@
 namespace rubric {
 namespace {
 
-enum VersionColumn { VersionNumber, VersionDate, VersionAlignment, VersionNote };
+enum VersionColumn { VersionNumber, VersionDate, VersionAlignment, VersionTestAlignment, VersionNote };
 
 } // namespace
 
@@ -72,8 +73,21 @@ RubricPane::RubricPane(QWidget *parent)
     m_message->hide();
 
     m_judge->setToolTip(tr("The judge whose rubric is shown (judges that have a saved rubric)"));
-    m_versions->setColumnCount(4);
-    m_versions->setHeaderLabels({tr("Version"), tr("Saved"), tr("Alignment"), tr("Note")});
+    m_versions->setColumnCount(5);
+    m_versions->setHeaderLabels(
+            {tr("Version"), tr("Saved"), tr("Alignment (train)"), tr("Alignment (test)"), tr("Note")});
+    // Every version is measured on the train split; the test figure only on request, so rubrics
+    // are not tuned on the items that report the judge's quality.
+    m_versions->setColumnHidden(VersionTestAlignment, true);
+    m_showTest = new QCheckBox(tr("Show the test-split alignment"), this);
+    m_showTest->setObjectName(QStringLiteral("rubricShowTestAlignment"));
+    m_showTest->setToolTip(tr("The versions' alignment on the test split. Choosing between versions by it tunes "
+                              "the rubric on the test labels: compare versions on the train figure."));
+    connect(m_showTest, &QCheckBox::toggled, this, [this](bool on) {
+        m_versions->setColumnHidden(VersionTestAlignment, !on);
+        if (on)
+            m_versions->resizeColumnToContents(VersionTestAlignment);
+    });
     m_versions->setRootIsDecorated(false);
     m_versions->setUniformRowHeights(true);
     m_versions->setSelectionMode(QAbstractItemView::ExtendedSelection);
@@ -241,7 +255,12 @@ RubricPane::RubricPane(QWidget *parent)
     inner->setSizes({900, 400});
 
     auto *outer = new QSplitter(Qt::Vertical, this);
-    outer->addWidget(m_versions);
+    auto *versionsBox = new QWidget(this);
+    auto *versionsLayout = new QVBoxLayout(versionsBox);
+    versionsLayout->setContentsMargins(0, 0, 0, 0);
+    versionsLayout->addWidget(m_versions);
+    versionsLayout->addWidget(m_showTest);
+    outer->addWidget(versionsBox);
     outer->addWidget(inner);
     outer->setStretchFactor(0, 1);
     outer->setStretchFactor(1, 4);
@@ -405,9 +424,14 @@ void RubricPane::refillVersions()
         item->setText(VersionDate, locale.toString(v.created.toLocalTime(), QLocale::ShortFormat));
         item->setText(VersionAlignment, v.alignment ? CriterionDetail::number(*v.alignment) : tr("—"));
         item->setTextAlignment(VersionAlignment, Qt::AlignRight | Qt::AlignVCenter);
-        item->setToolTip(VersionAlignment, v.alignment
-                                                   ? tr("Pearson with the human scores; the note says on which items")
-                                                   : tr("Not measured yet: re-score the judge to measure it"));
+        item->setToolTip(VersionAlignment,
+                         v.alignment ? tr("Pearson with the human scores on the train split; the note says on how "
+                                          "many items")
+                                     : tr("Not measured on the train split yet: re-score the judge to measure it "
+                                          "(a re-score also scores the annotated train items)"));
+        item->setText(VersionTestAlignment, v.testAlignment ? CriterionDetail::number(*v.testAlignment) : tr("—"));
+        item->setTextAlignment(VersionTestAlignment, Qt::AlignRight | Qt::AlignVCenter);
+        item->setToolTip(VersionTestAlignment, v.testAlignment ? v.testBasis : tr("Not measured on the test split"));
         item->setText(VersionNote, v.note);
         item->setToolTip(VersionNote, v.note);
         m_latestVersion = std::max(m_latestVersion, v.version);

@@ -7,6 +7,7 @@
 #include <QWidget>
 
 class QAction;
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QPlainTextEdit;
@@ -96,6 +97,7 @@ private:
     MessageBar *m_message = nullptr;
     QComboBox *m_judge = nullptr;
     QTreeWidget *m_versions = nullptr;
+    QCheckBox *m_showTest = nullptr;
     QToolBar *m_toolbar = nullptr;
     QTreeView *m_tree = nullptr;
     QLabel *m_status = nullptr;

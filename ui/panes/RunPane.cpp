@@ -13,9 +13,11 @@
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
+#include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
@@ -395,6 +397,38 @@ void RunPane::start()
         showError(spec.errorString());
         return;
     }
+    // One judge name is one configuration: a name run before with other settings is not mixed.
+    if (const QStringList diff = RunConfig::differences(m_project, *spec); !diff.isEmpty()) {
+        QMessageBox box(QMessageBox::Warning, tr("Another configuration"),
+                        tr("Judge '%1' was run with another configuration. One judge name is one configuration; "
+                           "its scores would mix two judges.")
+                                .arg(spec->judge),
+                        QMessageBox::Cancel, this);
+        box.setObjectName(QStringLiteral("configDifferenceBox"));
+        box.setInformativeText(diff.join(QLatin1Char('\n')));
+        QPushButton *rename = box.addButton(tr("Run under a new name…"), QMessageBox::AcceptRole);
+        rename->setObjectName(QStringLiteral("newNameButton"));
+        QPushButton *replace = box.addButton(tr("Replace"), QMessageBox::DestructiveRole);
+        replace->setObjectName(QStringLiteral("replaceButton"));
+        replace->setToolTip(tr("Delete the judge's scores and rubric and run afresh under this name (answers "
+                               "already paid for stay in the cache)."));
+        box.exec();
+        if (box.clickedButton() == replace) {
+            spec->replace = true;
+        } else if (box.clickedButton() == rename) {
+            bool ok = false;
+            const QString name = QInputDialog::getText(this, tr("Run under a new name"), tr("New judge name:"),
+                                                       QLineEdit::Normal, spec->judge + QStringLiteral("-2"), &ok)
+                                         .trimmed();
+            if (!ok || name.isEmpty())
+                return;
+            m_judgeName->setText(name);
+            start(); // checked again: the new name may be taken too
+            return;
+        } else {
+            return;
+        }
+    }
     startSpec(*spec);
 }
 
@@ -432,6 +466,7 @@ void RunPane::resumeSelected()
         showError(tr("Cannot resume '%1': %2").arg(judge, spec.errorString()));
         return;
     }
+    spec->resume = true;
     fillForm(*spec);
     startSpec(*spec);
 }
@@ -446,6 +481,7 @@ void RunPane::rescore(const QString &judge)
         showError(tr("Cannot re-score '%1': %2").arg(judge, spec.errorString()));
         return;
     }
+    spec->resume = true; // the stored configuration, possibly with edited criteria
     fillForm(*spec);
     if (startSpec(*spec))
         showInfo(tr("Re-scoring '%1': answers already in the cache are not asked again.").arg(judge));
