@@ -320,6 +320,15 @@ int run(const QStringList &args, Io &io)
         if (result.contains(QStringLiteral("scoring")))
             io.out << "scoring: " << result.value(QStringLiteral("scoring")).toString() << " — "
                    << result.value(QStringLiteral("scoring_reason")).toString() << '\n';
+        if (result.contains(QStringLiteral("too_few_hypotheses"))
+            && result.value(QStringLiteral("too_few_hypotheses")).toInt() > 0)
+            io.out << result.value(QStringLiteral("too_few_hypotheses")).toInt()
+                   << " item(s) without a score: fewer than min_hypotheses = "
+                   << result.value(QStringLiteral("min_hypotheses")).toInt() << " of "
+                   << result.value(QStringLiteral("hypotheses")).toInt() << " hypotheses gave a score\n";
+        const QVariantMap reasked = summary.value(QStringLiteral("reasked")).toMap();
+        for (auto it = reasked.begin(); it != reasked.end(); ++it)
+            io.out << "  re-asked " << it.value().toInt() << " answer(s): " << it.key() << '\n';
         const QVariantMap refused = summary.value(QStringLiteral("failed_items")).toMap();
         for (auto it = refused.begin(); it != refused.end(); ++it)
             io.out << "  refused " << it.key() << ": " << it.value().toString() << '\n';

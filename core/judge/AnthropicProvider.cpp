@@ -65,6 +65,8 @@ Result<JudgeResponse> AnthropicProvider::parseResponse(const QByteArray &body) c
             && block["text"].is_string())
             choice.text += QString::fromStdString(block["text"].get<std::string>());
     }
+    if (j.contains("stop_reason") && j["stop_reason"].is_string())
+        choice.finishReason = QString::fromStdString(j["stop_reason"].get<std::string>());
     JudgeResponse r;
     r.choices.append(choice);
     if (j.contains("usage") && j["usage"].is_object()) {

@@ -524,6 +524,8 @@ QString JudgeEngine::canonicalRequest(const JudgeRequest &r) const
                         {"top_logprobs", r.logprobs ? r.topLogprobs : 0},
                         {"response_format", r.responseFormat.toStdString()},
                         {"sample_index", r.sampleIndex}};
+    if (r.reask > 0)
+        j["reask"] = r.reask; // absent otherwise: the keys of every earlier call stay as they were
     return QString::fromStdString(j.dump());
 }
 

@@ -54,6 +54,7 @@ struct JudgeRequest
     int topLogprobs = 0;
     QString responseFormat; ///< "" or "json_object"
     int sampleIndex = 0;    ///< distinguishes repeated samples of the same prompt
+    int reask = 0;          ///< 1 when asked again after an answer that could not be read (in the key when set)
     QString tag;            ///< caller's label (e.g. "item:42/criterion:h3"); not part of the key
 };
 
@@ -69,6 +70,15 @@ struct JudgeChoice
 {
     QString text;
     QVector<QVector<TokenLogprob>> topLogprobs; ///< per generated token: the alternatives
+    /// Why generation stopped, as the endpoint said: OpenAI's finish_reason ("stop", "length"),
+    /// Anthropic's stop_reason ("end_turn", "max_tokens"); "" when it said nothing.
+    QString finishReason;
+
+    /// Cut off at max_tokens (finish_reason "length" or stop_reason "max_tokens").
+    bool cutOff() const
+    {
+        return finishReason == QLatin1String("length") || finishReason == QLatin1String("max_tokens");
+    }
 };
 
 enum class JudgeStatus { Ok, Cached, Failed, Cancelled };
@@ -88,6 +98,9 @@ struct JudgeResponse
     QString error;
     QString cacheKey;
     QString tag;
+    /// Set by RunContext when the first answer could not be read and the request was asked once
+    /// more: why ("cut off at max_tokens", "empty answer"); the response is the second answer.
+    QString reasked;
 
     bool ok() const { return status == JudgeStatus::Ok || status == JudgeStatus::Cached; }
     QString text() const { return choices.isEmpty() ? QString() : choices.first().text; }

@@ -83,6 +83,8 @@ Result<JudgeResponse> OpenAiProvider::parseResponse(const QByteArray &body) cons
         } else if (c.contains("text") && c["text"].is_string()) {
             choice.text = QString::fromStdString(c["text"].get<std::string>());
         }
+        if (c.contains("finish_reason") && c["finish_reason"].is_string())
+            choice.finishReason = QString::fromStdString(c["finish_reason"].get<std::string>());
         if (c.contains("logprobs") && c["logprobs"].is_object()) {
             const auto &content = c["logprobs"].value("content", nlohmann::json());
             if (content.is_array()) {

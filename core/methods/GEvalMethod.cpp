@@ -363,7 +363,7 @@ void GEvalMethod::scoreItems()
                 }
                 recordSamples(item.id, std::move(rows));
             },
-            [this] { askFollowUps(); });
+            [this] { askFollowUps(); }, [this](const JudgeResponse &r) { return readableScore(r); });
 }
 
 void GEvalMethod::askFollowUps()
@@ -423,7 +423,20 @@ void GEvalMethod::askFollowUps()
                 }
                 recordSamples(item.id, std::move(f.rows));
             },
-            [this] { askFollowUps(); });
+            [this] { askFollowUps(); }, [this](const JudgeResponse &r) { return readableScore(r); });
+}
+
+bool GEvalMethod::readableScore(const JudgeResponse &response) const
+{
+    const Aspect &aspect = m_ctx->aspect();
+    if (!response.choices.isEmpty() && !response.choices.first().topLogprobs.isEmpty())
+        return AnswerParser::scoreOf(response, int(std::ceil(aspect.min)), int(std::floor(aspect.max))).ok;
+    for (const JudgeChoice &c : response.choices) {
+        const ParsedAnswer one = AnswerParser::parseScore(c.text);
+        if (one.ok && one.score >= aspect.min && one.score <= aspect.max)
+            return true;
+    }
+    return false;
 }
 
 void GEvalMethod::recordSamples(const QString &itemId, QVector<CriterionScore> rows)

@@ -57,6 +57,10 @@ private:
     /// Records an item from its samples (rows with scores in the scale or NaN).
     void recordSamples(const QString &itemId, QVector<CriterionScore> rows);
     void recordFailed(const QString &itemId, const QVector<JudgeResponse> &responses);
+    /// Whether a score answer can be read: logprobs that give a score when they came back, else a
+    /// choice whose text has a score on the scale (RunContext asks it once more if not; an answer
+    /// at max_tokens that can be read, as logprobs at max_tokens 5 are, is not asked again).
+    bool readableScore(const JudgeResponse &response) const;
     void finish();
 
     double m_temperature = 1.0;

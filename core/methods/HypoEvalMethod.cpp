@@ -53,6 +53,7 @@ Result<void> HypoEvalMethod::readParams()
         m_params.scaleMin = p->scaleMin;
     if (m_ctx->spec().settings.contains(QStringLiteral("scale_max")))
         m_params.scaleMax = p->scaleMax;
+    m_params.fitScale();
     auto papers = Literature::read(m_ctx->spec().literatureDir);
     if (!papers)
         return papers.error();
@@ -237,8 +238,12 @@ void HypoEvalMethod::runBatch()
         requests.append(*r);
     }
     // A batch holds tasks of one kind, hence one role.
-    m_ctx->submit(roleOf(tasks.first().kind), tasks.first().phase, requests,
-                  [this, tasks](const QVector<JudgeResponse> &rs) { onBatchAnswered(tasks, rs); });
+    RunContext::Readable readable;
+    if (tasks.first().kind == HypoTask::Kind::Score)
+        readable = [this](const JudgeResponse &r) { return readableScore(r); };
+    m_ctx->submit(
+            roleOf(tasks.first().kind), tasks.first().phase, requests,
+            [this, tasks](const QVector<JudgeResponse> &rs) { onBatchAnswered(tasks, rs); }, readable);
 }
 
 void HypoEvalMethod::onBatchAnswered(const QVector<HypoTask> &tasks, const QVector<JudgeResponse> &responses)
@@ -258,6 +263,12 @@ void HypoEvalMethod::onBatchAnswered(const QVector<HypoTask> &tasks, const QVect
     }
     m_algo->deliver(answers);
     runBatch();
+}
+
+bool HypoEvalMethod::readableScore(const JudgeResponse &response) const
+{
+    const ParsedAnswer p = AnswerParser::parseScore(response.text());
+    return p.ok && p.score >= m_params.scaleMin && p.score <= m_params.scaleMax;
 }
 
 HypoAnswer HypoEvalMethod::answerOf(const HypoTask &task, const QString &text) const
@@ -397,12 +408,19 @@ void HypoEvalMethod::evaluate()
                     m_ctx->fail(r.errorString());
                     return;
                 }
+                QVariantMap parsed;
+                for (auto it = m_parsedCounts.cbegin(); it != m_parsedCounts.cend(); ++it)
+                    parsed.insert(QString::number(it.key()), it.value());
                 emit completed({{QStringLiteral("rubric_version"), m_rubric.version()},
                                 {QStringLiteral("hypotheses"), int(m_evalHyps.size())},
+                                {QStringLiteral("min_hypotheses"), m_params.minHypothesesFor(int(m_evalHyps.size()))},
+                                {QStringLiteral("hypotheses_parsed"), parsed},
+                                {QStringLiteral("too_few_hypotheses"), m_tooFew},
                                 {QStringLiteral("scored"), m_scored},
                                 {QStringLiteral("missing"), m_missing},
                                 {QStringLiteral("failed"), m_failed}});
-            });
+            },
+            [this](const JudgeResponse &r) { return readableScore(r); });
 }
 
 void HypoEvalMethod::onEvaluated(const QString &itemId, const QVector<JudgeResponse> &responses)
@@ -427,7 +445,7 @@ void HypoEvalMethod::onEvaluated(const QString &itemId, const QVector<JudgeRespo
             continue;
         }
         const ParsedAnswer p = AnswerParser::parseScore(r.text());
-        const bool ok = p.ok && p.score >= m_params.scaleMin && p.score <= m_params.scaleMax;
+        const bool ok = readableScore(r);
         if (ok) {
             sum += p.score;
             ++n;
@@ -436,11 +454,18 @@ void HypoEvalMethod::onEvaluated(const QString &itemId, const QVector<JudgeRespo
                      ok ? QStringLiteral("ok") : QStringLiteral("unparsed"), r.text(),
                      answer::reasoningBeforeScore(r.text()), r.cacheKey});
     }
-    // The unweighted mean of the hypotheses that gave a score; none (or a refusal) → no score,
-    // never zero.
-    const double score = n > 0 && !refused ? sum / n : std::numeric_limits<double>::quiet_NaN();
+    // The unweighted mean of the hypotheses that gave a score, when at least the minimum did
+    // (a majority by default: one parsed answer of five is not the method's score); fewer (or a
+    // refusal) → no score, never zero. The rows keep each hypothesis's parse status.
+    const bool enough = n > 0 && n >= m_params.minHypothesesFor(int(m_evalHyps.size()));
+    const double score = enough && !refused ? sum / n : std::numeric_limits<double>::quiet_NaN();
     m_ctx->recordScores(rows, {{itemId, score}});
-    (refused ? m_failed : n > 0 ? m_scored : m_missing)++;
+    if (!refused) {
+        ++m_parsedCounts[n];
+        if (n > 0 && !enough)
+            ++m_tooFew;
+    }
+    (refused ? m_failed : enough ? m_scored : m_missing)++;
 }
 
 Result<void> HypoEvalMethod::finishRescore()

@@ -6,6 +6,8 @@
 #include "rubric/Rubric.h"
 #include "store/RubricStore.h"
 
+#include <QMap>
+
 #include <memory>
 
 namespace rubric {
@@ -70,6 +72,10 @@ private:
     QVector<Criterion> m_evalHyps;
     QVector<int> m_items; ///< indices into the target items this run asks (refused ones skipped)
     int m_scored = 0, m_missing = 0, m_failed = 0;
+    int m_tooFew = 0;              ///< items left unscored: fewer parsed hypotheses than the minimum
+    QMap<int, int> m_parsedCounts; ///< parsed hypotheses per item → items (answered items)
+    /// Whether a score answer can be read on the aspect's scale (RunContext re-asks it once if not).
+    bool readableScore(const JudgeResponse &response) const;
     bool m_rescore = false; ///< scoring a stored rubric version (no preparation in this run)
 };
 

@@ -27,7 +27,8 @@ QStringList HypoEvalParams::keys()
             QStringLiteral("scale_max"),
             QStringLiteral("temperature"),
             QStringLiteral("max_tokens"),
-            QStringLiteral("min_parsed")};
+            QStringLiteral("min_parsed"),
+            QStringLiteral("min_hypotheses")};
 }
 
 int HypoEvalParams::minParsedFor(int trainSize) const
@@ -35,6 +36,22 @@ int HypoEvalParams::minParsedFor(int trainSize) const
     if (minParsed > 0)
         return minParsed;
     return std::min(trainSize, std::max(5, (trainSize + 1) / 2));
+}
+
+int HypoEvalParams::minHypothesesFor(int count) const
+{
+    if (minHypotheses > 0)
+        return std::min(count, minHypotheses);
+    return count / 2 + 1;
+}
+
+void HypoEvalParams::fitScale()
+{
+    const double range = scaleMax - scaleMin;
+    if (range <= 0)
+        return;
+    theta = theta * range / 4.0;
+    b = b * 16.0 / (range * range);
 }
 
 QVariantMap HypoEvalParams::toMap() const
@@ -58,7 +75,8 @@ QVariantMap HypoEvalParams::toMap() const
             {QStringLiteral("scale_max"), scaleMax},
             {QStringLiteral("temperature"), temperature},
             {QStringLiteral("max_tokens"), maxTokens},
-            {QStringLiteral("min_parsed"), minParsed}};
+            {QStringLiteral("min_parsed"), minParsed},
+            {QStringLiteral("min_hypotheses"), minHypotheses}};
 }
 
 Result<HypoEvalParams> HypoEvalParams::fromSettings(const QVariantMap &settings)
@@ -122,6 +140,8 @@ Result<HypoEvalParams> HypoEvalParams::fromSettings(const QVariantMap &settings)
             p.maxTokens = toInt(1);
         else if (key == QLatin1String("min_parsed"))
             p.minParsed = toInt(0);
+        else if (key == QLatin1String("min_hypotheses"))
+            p.minHypotheses = toInt(0);
         else
             return bad(it.key(), QCoreApplication::translate("HypoEvalParams", "unknown (known: %1)")
                                          .arg(keys().join(QStringLiteral(", "))));

@@ -11,6 +11,7 @@
 #include <QFile>
 #include <QRegularExpression>
 
+#include <cmath>
 #include <kainjow/mustache.hpp>
 
 namespace rubric {
@@ -266,7 +267,40 @@ QVariantMap PromptLibrary::taskContext(const QString &task, const Aspect &aspect
     c.insert(QStringLiteral("definition"), aspect.definition.isEmpty() ? aspect.name : aspect.definition);
     c.insert(QStringLiteral("scale_min"), QString::number(aspect.min, 'g', 6));
     c.insert(QStringLiteral("scale_max"), QString::number(aspect.max, 'g', 6));
+    c.insert(QStringLiteral("scale_points"), scalePoints(aspect.min, aspect.max));
     return c;
+}
+
+QVariantList PromptLibrary::scalePoints(double min, double max)
+{
+    static const char *const words[]
+            = {"zero",     "one",     "two",     "three",     "four",     "five",     "six",
+               "seven",    "eight",   "nine",    "ten",       "eleven",   "twelve",   "thirteen",
+               "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"};
+    const int lo = int(std::ceil(min)), hi = int(std::floor(max));
+    QVector<int> values;
+    if (hi - lo > 20) // a wide scale (0–100): its two ends
+        values = {lo, hi};
+    else
+        for (int v = lo; v <= hi; ++v)
+            values.append(v);
+    QVariantList out;
+    for (int i = 0; i < values.size(); ++i) {
+        const int v = values[i];
+        const bool last = i == values.size() - 1 && i > 0;
+        const bool two = values.size() == 2;
+        out.append(QVariantMap{
+                {QStringLiteral("value"), QString::number(v)},
+                {QStringLiteral("word"), v >= 0 && v <= 20 ? QString::fromLatin1(words[v]) : QString::number(v)},
+                {QStringLiteral("first"), i == 0},
+                {QStringLiteral("sep"), i == 0 ? QString()
+                                        : last ? (two ? QStringLiteral(" and ") : QStringLiteral(", and "))
+                                               : QStringLiteral(", ")},
+                {QStringLiteral("sep_or"), i == 0 ? QString()
+                                           : last ? (two ? QStringLiteral(" or ") : QStringLiteral(", or "))
+                                                  : QStringLiteral(", ")}});
+    }
+    return out;
 }
 
 QString PromptLibrary::projectTask(const Project *project)

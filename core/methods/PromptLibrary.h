@@ -64,6 +64,8 @@ public:
     static QVariantMap taskContext(const QString &task, const Aspect &aspect);
     /// The project's task type (meta key "task"), "summarization" when unset.
     static QString projectTask(const Project *project);
+    /// The integer points of a scale for templates (`scale_points`, see resources/prompts/README.md).
+    static QVariantList scalePoints(double min, double max);
 
 private:
     Project *m_project;

@@ -134,6 +134,9 @@ void Run::onCompleted(const QVariantMap &methodSummary)
         for (auto it = failed->begin(); it != failed->end(); ++it)
             refused.insert(it.key(), it.value());
     m_summary.insert(QStringLiteral("failed_items"), refused);
+    // Answers that were no answers (empty, cut off at max_tokens) and were asked once more.
+    if (const QVariantMap reasked = m_ctx->reasked(); !reasked.isEmpty())
+        m_summary.insert(QStringLiteral("reasked"), reasked);
     record(QStringLiteral("done"));
     for (auto it = refused.begin(); it != refused.end(); ++it)
         if (!m_ctx->failedBefore().contains(it.key()) || m_spec.retryFailed)

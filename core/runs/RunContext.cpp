@@ -176,14 +176,28 @@ void RunContext::noteTemplate(const RenderedPrompt &prompt)
                                                         {QStringLiteral("source"), prompt.templateSource}});
 }
 
-void RunContext::submit(JudgeRole role, const QString &phase, const QVector<JudgeRequest> &requests, Done done)
+void RunContext::submit(JudgeRole role, const QString &phase, const QVector<JudgeRequest> &requests, Done done,
+                        Readable readable)
 {
     auto responses = std::make_shared<QVector<JudgeResponse>>(requests.size());
     stream(
             role, phase, int(requests.size()),
             [requests](int unit) -> Result<QVector<JudgeRequest>> { return QVector<JudgeRequest>{requests[unit]}; },
             [responses](int unit, const QVector<JudgeResponse> &rs) { (*responses)[unit] = rs.first(); },
-            [responses, done = std::move(done)] { done(*responses); });
+            [responses, done = std::move(done)] { done(*responses); }, std::move(readable));
+}
+
+bool RunContext::readableText(const JudgeResponse &response)
+{
+    for (const JudgeChoice &c : response.choices)
+        if (c.cutOff() || c.text.trimmed().isEmpty())
+            return false;
+    return !response.choices.isEmpty();
+}
+
+QVariantMap RunContext::reasked() const
+{
+    return m_reasked;
 }
 
 double RunContext::projectedCost(JudgeEngine *engine, const JudgeRequest &request) const
@@ -196,7 +210,7 @@ double RunContext::projectedCost(JudgeEngine *engine, const JudgeRequest &reques
 }
 
 void RunContext::stream(JudgeRole role, const QString &phase, int units, UnitBuilder build, UnitAnswered answered,
-                        std::function<void()> done)
+                        std::function<void()> done, Readable readable)
 {
     if (m_stopped)
         return;
@@ -210,6 +224,7 @@ void RunContext::stream(JudgeRole role, const QString &phase, int units, UnitBui
     s.build = std::move(build);
     s.answered = std::move(answered);
     s.done = std::move(done);
+    s.readable = readable ? std::move(readable) : Readable(&RunContext::readableText);
     // Start from the event loop: the method's caller returns first, as with any answer.
     QTimer::singleShot(0, this, [this, id] { fill(id); });
 }
@@ -227,6 +242,7 @@ Result<void> RunContext::buildWindow(Stream &s)
         u.requests = std::move(built).value();
         u.responses.resize(u.requests.size());
         u.remaining = int(u.requests.size());
+        u.reasked.resize(u.requests.size());
         if (m_spec.budget > 0) {
             u.projected.resize(u.requests.size());
             for (int i = 0; i < u.requests.size(); ++i)
@@ -341,16 +357,43 @@ void RunContext::onAnswered(JudgeEngine *engine, const JudgeResponse &response)
     if (uit == s.pending.end() || index < 0 || index >= uit->responses.size())
         return;
     Unit &u = *uit;
-    u.responses[index] = response;
-    --u.remaining;
     --s.outstanding;
     ++m_done;
     if (!u.projected.isEmpty())
-        m_reserved = std::max(0.0, m_reserved - u.projected[index]);
+        m_reserved = std::max(0.0, m_reserved - std::exchange(u.projected[index], 0.0));
     if (response.status == JudgeStatus::Cached)
         ++m_phaseHits[s.phase];
     else if (response.status == JudgeStatus::Ok)
         ++m_phaseSent[s.phase];
+    if (response.ok() && u.reasked[index].isEmpty() && !s.readable(response)) {
+        // An answer that is no answer (empty, or cut off before anything could be read): ask once
+        // more, with room to finish when it was cut off. The request's key changes, so the cache
+        // keeps both and a re-run asks nothing.
+        ++s.succeeded; // the endpoint took the request: its settings are not the problem
+        JudgeRequest again = u.requests[index];
+        bool cutOff = false;
+        for (const JudgeChoice &c : response.choices)
+            cutOff = cutOff || c.cutOff();
+        if (cutOff)
+            again.maxTokens = std::max(1, again.maxTokens) * 2;
+        again.reask = 1;
+        again.tag = response.tag;
+        const QString why = cutOff                                ? QStringLiteral("cut off at max_tokens")
+                            : response.text().trimmed().isEmpty() ? QStringLiteral("empty answer")
+                                                                  : QStringLiteral("unreadable answer");
+        u.reasked[index] = why;
+        m_reasked.insert(why, m_reasked.value(why).toInt() + 1);
+        ++s.outstanding;
+        ++m_phaseCalls[s.phase];
+        ++m_total;
+        emit progressed(progress());
+        s.engine->submit({again}); // a cache hit answers inside: `u` may be gone after this
+        return;
+    }
+    u.responses[index] = response;
+    if (!u.reasked[index].isEmpty())
+        u.responses[index].reasked = u.reasked[index];
+    --u.remaining;
     if (response.ok()) {
         ++s.succeeded;
     } else if (itemFailure(response)) {

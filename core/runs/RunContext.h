@@ -69,13 +69,26 @@ public:
     void noteTemplate(const RenderedPrompt &prompt);
     QVariantMap templatesUsed() const { return m_templates; }
 
+    /// Whether an answer can be read (a score parsed, text that is not empty). RunContext asks a
+    /// request once more when its answer cannot: with max_tokens doubled when the answer was cut
+    /// off there, else with JudgeRequest::reask set (a new cache key); the second answer is the
+    /// one handed on, with JudgeResponse::reasked saying why. Both answers are cached, so a re-run
+    /// reads the same two without sending. An answer that merely hit max_tokens but can be read
+    /// (G-Eval's logprobs at max_tokens 5) is not asked again.
+    using Readable = std::function<bool(const JudgeResponse &)>;
+    /// The check where a method gives none: some text, not cut off at max_tokens.
+    static bool readableText(const JudgeResponse &response);
+    /// Re-asks so far by reason: {"cut off at max_tokens": n, "empty answer": n, …} (the run summary).
+    QVariantMap reasked() const;
+
     using Done = std::function<void(const QVector<JudgeResponse> &)>;
     /// Sends the requests (phase is a label for the call counts) and calls `done` once all are
     /// answered, with the responses in request order: a barrier, for steps that need every answer
     /// of the step (HypoEval's update rounds). The requests stream like stream()'s units of one
     /// request each; a response the endpoint refused for its own sake (see itemFailure()) comes in
     /// `responses` with its error, for the method to record.
-    void submit(JudgeRole role, const QString &phase, const QVector<JudgeRequest> &requests, Done done);
+    void submit(JudgeRole role, const QString &phase, const QVector<JudgeRequest> &requests, Done done,
+                Readable readable = {});
 
     /// Builds the requests of unit `unit` (0 … units-1): the answers that are used together, such as
     /// one item's samples or its hypotheses. Called when the stream has room for it.
@@ -100,7 +113,7 @@ public:
     /// a window whose uncached requests could take the attempt's cost past the budget, counting what
     /// is still in flight, is not sent: the run fails resumable with a message saying so.
     void stream(JudgeRole role, const QString &phase, int units, UnitBuilder build, UnitAnswered answered,
-                std::function<void()> done);
+                std::function<void()> done, Readable readable = {});
 
     /// True when a failed response is the endpoint refusing that one request (the run can go on),
     /// false when the failure belongs to the run (it must stop).
@@ -148,6 +161,7 @@ private:
         QVector<JudgeRequest> requests;
         QVector<JudgeResponse> responses;
         QVector<double> projected; ///< worst-case cost of each uncached request (budget)
+        QStringList reasked;       ///< per request: why it was asked again ("" = not)
         int remaining = 0;
         bool refused = false;
     };
@@ -167,6 +181,7 @@ private:
         UnitBuilder build;
         UnitAnswered answered;
         std::function<void()> done;
+        Readable readable;
         bool filling = false;
         bool finished = false;
     };
@@ -199,6 +214,7 @@ private:
     bool m_stopped = false;
     QVariantMap m_templates;
     QHash<QString, int> m_phaseCalls, m_phaseHits, m_phaseSent;
+    QVariantMap m_reasked;
     QString m_phase;
     int m_done = 0, m_total = 0;
     int m_outlook = -1, m_outlookBase = 0; ///< setOutlook's figure and the requests sent when it was given

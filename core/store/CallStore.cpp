@@ -48,6 +48,8 @@ QString CallStore::serialize(const JudgeResponse &r)
         nlohmann::json jc = {{"text", c.text.toStdString()}};
         if (!c.topLogprobs.isEmpty())
             jc["top_logprobs"] = std::move(top);
+        if (!c.finishReason.isEmpty())
+            jc["finish_reason"] = c.finishReason.toStdString();
         choices.push_back(std::move(jc));
     }
     const nlohmann::json j
@@ -66,6 +68,7 @@ std::optional<JudgeResponse> CallStore::deserialize(const QString &json)
     for (const auto &jc : j["choices"]) {
         JudgeChoice c;
         c.text = QString::fromStdString(jc.value("text", std::string()));
+        c.finishReason = QString::fromStdString(jc.value("finish_reason", std::string()));
         if (jc.contains("top_logprobs") && jc["top_logprobs"].is_array()) {
             for (const auto &pos : jc["top_logprobs"]) {
                 QVector<TokenLogprob> alts;

@@ -312,7 +312,8 @@ QByteArray FakeLlmServer::answerBody(const RecordedRequest &request, const QJson
                 {QStringLiteral("model"), model},
                 {QStringLiteral("content"), QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("text")},
                                                                    {QStringLiteral("text"), answer.text}}}},
-                {QStringLiteral("stop_reason"), QStringLiteral("end_turn")},
+                {QStringLiteral("stop_reason"),
+                 answer.cutOff ? QStringLiteral("max_tokens") : QStringLiteral("end_turn")},
                 {QStringLiteral("usage"), QJsonObject{{QStringLiteral("input_tokens"), tokensIn},
                                                       {QStringLiteral("output_tokens"), tokensOut}}}};
         return QJsonDocument(out).toJson(QJsonDocument::Compact);
@@ -327,7 +328,7 @@ QByteArray FakeLlmServer::answerBody(const RecordedRequest &request, const QJson
                 {QStringLiteral("index"), i},
                 {QStringLiteral("message"),
                  QJsonObject{{QStringLiteral("role"), QStringLiteral("assistant")}, {QStringLiteral("content"), text}}},
-                {QStringLiteral("finish_reason"), QStringLiteral("stop")}};
+                {QStringLiteral("finish_reason"), answer.cutOff ? QStringLiteral("length") : QStringLiteral("stop")}};
         if (logprobs && !answer.topLogprobs.isEmpty()) {
             QJsonArray content;
             for (const auto &alts : answer.topLogprobs) {

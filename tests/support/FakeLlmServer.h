@@ -29,6 +29,9 @@ struct FakeAnswer
     int completionTokens = -1;
     int httpStatus = 200; ///< anything else answers an error with `errorMessage`
     QString errorMessage;
+    /// Stopped at max_tokens: finish_reason "length" (OpenAI) / stop_reason "max_tokens"
+    /// (Anthropic) instead of "stop" / "end_turn".
+    bool cutOff = false;
 };
 
 enum class FakeFault {

@@ -20,6 +20,21 @@ quint64 stableHash(const QString &text, quint64 salt)
     return h;
 }
 
+const QStringList &numberWords()
+{
+    static const QStringList words{QStringLiteral("zero"),  QStringLiteral("one"),  QStringLiteral("two"),
+                                   QStringLiteral("three"), QStringLiteral("four"), QStringLiteral("five"),
+                                   QStringLiteral("six"),   QStringLiteral("seven")};
+    return words;
+}
+
+int numberOf(const QString &text)
+{
+    bool ok = false;
+    const int v = text.toInt(&ok);
+    return ok ? v : int(numberWords().indexOf(text.toLower()));
+}
+
 } // namespace
 
 SyntheticJudge::SyntheticJudge(QHash<QString, double> humanByOutput)
@@ -29,10 +44,16 @@ SyntheticJudge::SyntheticJudge(QHash<QString, double> humanByOutput)
 
 QString SyntheticJudge::outputIn(const QString &prompt) const
 {
-    // The output sits after the last "Summary:" label, up to the next blank line + label.
-    const qsizetype at = prompt.lastIndexOf(QLatin1String("Summary:"));
+    // The output sits after the last "Summary:" (dialogue: "Response:") label, up to the next
+    // blank line + label.
+    qsizetype at = prompt.lastIndexOf(QLatin1String("Summary:"));
+    qsizetype label = 8;
+    if (at < 0) {
+        at = prompt.lastIndexOf(QLatin1String("Response:"));
+        label = 9;
+    }
     if (at >= 0) {
-        QString rest = prompt.mid(at + 8);
+        QString rest = prompt.mid(at + label);
         for (const char *end : {"\n\nPattern:", "\n\nEvaluation Form"}) {
             const qsizetype e = rest.indexOf(QLatin1String(end));
             if (e >= 0)
@@ -49,11 +70,24 @@ QString SyntheticJudge::outputIn(const QString &prompt) const
     return best;
 }
 
-double SyntheticJudge::hypothesisScore(const QString &hypothesis, const QString &output) const
+double SyntheticJudge::hypothesisScore(const QString &hypothesis, const QString &output, int lo, int hi) const
 {
-    if (hypothesis.startsWith(QLatin1String("SIGNAL")))
-        return std::clamp(std::round(m_human.value(output)), 1.0, 5.0);
-    return double(1 + stableHash(hypothesis + QLatin1Char('|') + output, 11u) % 5);
+    // The hypothesis's own rubric decides the scale of the answer, as with a real judge: a
+    // hypothesis written for "one … five" is answered on 1–5 whatever the prompt's range says.
+    static const QRegularExpression rubric(QStringLiteral("a rubric from (\\w+) to (\\w+)"));
+    int rlo = lo, rhi = hi;
+    if (const auto m = rubric.match(hypothesis);
+        m.hasMatch() && numberOf(m.captured(1)) >= 0 && numberOf(m.captured(2)) > numberOf(m.captured(1))) {
+        rlo = numberOf(m.captured(1));
+        rhi = numberOf(m.captured(2));
+    }
+    if (hypothesis.startsWith(QLatin1String("SIGNAL"))) {
+        // The human score, taken from the prompt's scale to the rubric's.
+        const double h = std::clamp(m_human.value(output), double(lo), double(hi));
+        const double mapped = hi > lo ? rlo + (h - lo) * (rhi - rlo) / double(hi - lo) : h;
+        return std::clamp(std::round(mapped), double(rlo), double(rhi));
+    }
+    return double(rlo + int(stableHash(hypothesis + QLatin1Char('|') + output, 11u) % quint64(rhi - rlo + 1)));
 }
 
 QHash<int, double> SyntheticJudge::gevalDistribution(const QString &output) const
@@ -112,7 +146,11 @@ FakeAnswer SyntheticJudge::answer(const QJsonObject &body) const
     if (prompt.contains(QLatin1String("Pattern: "))) { // hypothesis-guided score
         static const QRegularExpression pattern(QStringLiteral("Pattern: (.*)\n"));
         const QString hyp = pattern.match(prompt).captured(1).trimmed();
-        const double s = hypothesisScore(hyp, outputIn(prompt));
+        // The range the prompt names: "a score (ranging from 1 to 3)".
+        static const QRegularExpression range(QStringLiteral("ranging from (-?\\d+) to (-?\\d+)"));
+        const auto r = range.match(prompt);
+        const int lo = r.hasMatch() ? r.captured(1).toInt() : 1, hi = r.hasMatch() ? r.captured(2).toInt() : 5;
+        const double s = hypothesisScore(hyp, outputIn(prompt), lo, hi);
         a.text = QStringLiteral("Step 1: the trait. Step 2: looked at it. Step 3: {Final score: %1}").arg(s);
         return a;
     }
@@ -137,12 +175,29 @@ FakeAnswer SyntheticJudge::answer(const QJsonObject &body) const
         // From the 5 initial samples: 2 informative of 5; from a bank of wrongly predicted
         // samples (10 observations): 4 of 5.
         const int signal = prompt.count(QLatin1String("Score on ")) >= 10 ? 4 : 2;
+        // Each hypothesis states its rubric on the scale the prompt's instructions name ("…
+        // when giving a score of one, two, or three.").
+        static const QRegularExpression giving(QStringLiteral("when giving a score of ([^.]*)\\."));
+        QString from = QStringLiteral("1"), to = QStringLiteral("5");
+        if (const auto m = giving.match(prompt); m.hasMatch()) {
+            static const QRegularExpression word(QStringLiteral("\\w+"));
+            QStringList named;
+            for (auto it = word.globalMatch(m.captured(1)); it.hasNext();) {
+                const QString w = it.next().captured(0);
+                if (numberOf(w) >= 0)
+                    named.append(w);
+            }
+            if (named.size() >= 2) {
+                from = named.first();
+                to = named.last();
+            }
+        }
         const char *traits[5] = {"flow", "order", "links", "focus", "names"};
         for (int i = 0; i < 5; ++i)
-            a.text += QStringLiteral("hypothesis%1. %2 %3 %4: a rubric from 1 to 5.\n")
+            a.text += QStringLiteral("hypothesis%1. %2 %3 %4: a rubric from %5 to %6.\n")
                               .arg(i + 1)
                               .arg(i < signal ? QStringLiteral("SIGNAL") : QStringLiteral("NOISE"),
-                                   QString::fromLatin1(traits[i]), tag);
+                                   QString::fromLatin1(traits[i]), tag, from, to);
         return a;
     }
     if (prompt.contains(QLatin1String("Answer with the number only."))) { // the connection test's probe

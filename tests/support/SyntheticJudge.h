@@ -15,7 +15,8 @@ namespace rubric::test {
 ///   "NOISE" hypotheses give a score that depends only on a hash of (hypothesis, output).
 /// - A generation call proposes 5 hypotheses: 2 SIGNAL from the initial samples, 4 SIGNAL from a
 ///   wrong-sample bank (texts derived from a hash of the prompt, so a replay gets the same texts);
-///   refinements keep each hypothesis's kind.
+///   refinements keep each hypothesis's kind. Each states "a rubric from X to Y" with the ends of
+///   the scale the generation prompt names ("when giving a score of one, two, or three").
 /// - Redundancy checks answer "no" unless both hypotheses contain "TWIN".
 /// - A literature paper to summarise gets "Summary: the paper finds … (tag)".
 /// - G-Eval: the steps prompt gets three steps; a score prompt gets top_logprobs over 1..5
@@ -27,8 +28,10 @@ public:
     explicit SyntheticJudge(QHash<QString, double> humanByOutput);
 
     FakeAnswer answer(const QJsonObject &body) const;
-    /// What a hypothesis scores on an output (the rule above).
-    double hypothesisScore(const QString &hypothesis, const QString &output) const;
+    /// What a hypothesis scores on an output (the rule above), asked on the scale lo…hi: on the
+    /// hypothesis's own rubric ("a rubric from one to five") when it states one, the human score
+    /// mapped onto it.
+    double hypothesisScore(const QString &hypothesis, const QString &output, int lo = 1, int hi = 5) const;
     /// The distribution the G-Eval answer for `output` carries (value → probability).
     QHash<int, double> gevalDistribution(const QString &output) const;
 
