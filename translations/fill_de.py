@@ -597,7 +597,7 @@ DE = {
     "Skipped when the judge runs again; 'rubric run … --retry-failed' asks them again (e.g. with --set max_source_tokens=N).": "Werden beim nächsten Lauf übersprungen; 'rubric run … --retry-failed' fragt sie erneut an (z. B. mit --set max_source_tokens=N).",
     ' · n: honoured': ' · n: beachtet',
     ' · n: ignored (%1 of %2 choices; G-Eval asks its samples one at a time)': ' · n: ignoriert (%1 von %2 Antworten; G-Eval fragt seine Stichproben einzeln an)',
-    "%n item(s) refused by the endpoint (see Issues; 'rubric run … --retry-failed' asks them again).": ("%n Element vom Endpunkt abgelehnt (siehe Probleme; 'rubric run … --retry-failed' fragt es erneut an).", "%n Elemente vom Endpunkt abgelehnt (siehe Probleme; 'rubric run … --retry-failed' fragt sie erneut an)."),
+    "%n item(s) refused by the endpoint (see Issues; tick 'Ask refused items again' and press Resume to ask them again).": ("%n Element vom Endpunkt abgelehnt (siehe Probleme; 'Abgelehnte Elemente erneut anfragen' ankreuzen und Fortsetzen drücken, um es erneut anzufragen).", "%n Elemente vom Endpunkt abgelehnt (siehe Probleme; 'Abgelehnte Elemente erneut anfragen' ankreuzen und Fortsetzen drücken, um sie erneut anzufragen)."),
     'Scoring: %1 (%2).': 'Bewertung: %1 (%2).',
     # honest numbers (issue 18)
     'Constant groups: left out': 'Konstante Gruppen: weggelassen',
@@ -612,6 +612,8 @@ DE = {
     'Could not make a group-disjoint split: %1': 'Keine gruppendisjunkte Aufteilung möglich: %1',
     'Min. parsed': 'Min. gelesen',
     'Training items a hypothesis must have a parsed score on to be selected, so that a correlation on two points cannot win (not in the paper). 0: automatic, the larger of 5 and half the training items.': 'Trainingselemente, auf denen eine Hypothese eine lesbare Punktzahl haben muss, um ausgewählt zu werden, damit eine Korrelation auf zwei Punkten nicht gewinnen kann (nicht im Artikel). 0: automatisch, das Größere von 5 und der Hälfte der Trainingselemente.',
+    'Ask refused items again': 'Abgelehnte Elemente erneut anfragen',
+    'Items the endpoint refused in an earlier attempt (e.g. too long for its context) are skipped when a judge runs again. Tick this to ask them again, e.g. after choosing another model; Resume then also takes a finished run.': 'Elemente, die der Endpunkt in einem früheren Versuch abgelehnt hat (z. B. zu lang für seinen Kontext), werden übersprungen, wenn ein Bewerter erneut läuft. Hier ankreuzen, um sie erneut anzufragen, z. B. nach der Wahl eines anderen Modells; Fortsetzen nimmt dann auch einen abgeschlossenen Lauf.',
 }
 
 path = sys.argv[1] if len(sys.argv) > 1 else 'translations/rubric_de.ts'

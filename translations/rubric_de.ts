@@ -2323,10 +2323,6 @@ HypoEval: aus etwa 30 annotierten Trainingselementen gelernte Hypothesen, dann e
         <source>%1 · %2 / %3 answered · %4 · %5 cache hits · %6 tokens · cost %7 · ETA %8</source>
         <translation>%1 · %2 / %3 beantwortet · %4 · %5 Cache-Treffer · %6 Tokens · Kosten %7 · fertig in %8</translation>
     </message>
-    <message numerus="yes">
-        <source>%n item(s) refused by the endpoint (see Issues; 'rubric run … --retry-failed' asks them again).</source>
-        <translation><numerusform>%n Element vom Endpunkt abgelehnt (siehe Probleme; 'rubric run … --retry-failed' fragt es erneut an).</numerusform><numerusform>%n Elemente vom Endpunkt abgelehnt (siehe Probleme; 'rubric run … --retry-failed' fragt sie erneut an).</numerusform></translation>
-    </message>
     <message>
         <source>Scoring: %1 (%2).</source>
         <translation>Bewertung: %1 (%2).</translation>
@@ -2358,6 +2354,18 @@ HypoEval: aus etwa 30 annotierten Trainingselementen gelernte Hypothesen, dann e
     <message>
         <source>New judge name:</source>
         <translation>Neuer Bewertername:</translation>
+    </message>
+    <message>
+        <source>Ask refused items again</source>
+        <translation>Abgelehnte Elemente erneut anfragen</translation>
+    </message>
+    <message>
+        <source>Items the endpoint refused in an earlier attempt (e.g. too long for its context) are skipped when a judge runs again. Tick this to ask them again, e.g. after choosing another model; Resume then also takes a finished run.</source>
+        <translation>Elemente, die der Endpunkt in einem früheren Versuch abgelehnt hat (z. B. zu lang für seinen Kontext), werden übersprungen, wenn ein Bewerter erneut läuft. Hier ankreuzen, um sie erneut anzufragen, z. B. nach der Wahl eines anderen Modells; Fortsetzen nimmt dann auch einen abgeschlossenen Lauf.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n item(s) refused by the endpoint (see Issues; tick 'Ask refused items again' and press Resume to ask them again).</source>
+        <translation><numerusform>%n Element vom Endpunkt abgelehnt (siehe Probleme; 'Abgelehnte Elemente erneut anfragen' ankreuzen und Fortsetzen drücken, um es erneut anzufragen).</numerusform><numerusform>%n Elemente vom Endpunkt abgelehnt (siehe Probleme; 'Abgelehnte Elemente erneut anfragen' ankreuzen und Fortsetzen drücken, um sie erneut anzufragen).</numerusform></translation>
     </message>
 </context>
 <context>

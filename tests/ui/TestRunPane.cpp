@@ -51,6 +51,7 @@ private slots:
     void progressCountsOutOfTheEstimate();
     void cancelThenResumeSendsOnlyWhatIsMissing();
     void httpErrorShowsStatusAndBodyAndAnIssue();
+    void refusedItemIsCountedAndAskedAgainOnRequest();
     void rescoreRebuildsTheSpecAndAsksNothingAgain();
     void closingMidRunLeavesItResumable();
     void anotherConfigurationAsksBeforeMixing();
@@ -538,6 +539,60 @@ void TestRunPane::httpErrorShowsStatusAndBodyAndAnIssue()
     QTRY_COMPARE(runs->topLevelItemCount(), 1);
     runs->setCurrentItem(runs->topLevelItem(0));
     QVERIFY(child<QPushButton>("resumeButton")->isEnabled());
+}
+
+void TestRunPane::refusedItemIsCountedAndAskedAgainOnRequest()
+{
+    // One item the endpoint refuses (its context is too long): the run ends done with it counted,
+    // and "Ask refused items again" with Resume asks it once more.
+    QString refusedOutput;
+    for (const Item &it : m_fx.project->items())
+        if (it.id == m_fx.testIds.value(3))
+            refusedOutput = it.output;
+    QVERIFY(!refusedOutput.isEmpty());
+    bool refuse = true;
+    m_server->setJudge([&](const QJsonObject &body) {
+        QString prompt;
+        for (const QJsonValue &m : body.value(QStringLiteral("messages")).toArray())
+            prompt += m.toObject().value(QStringLiteral("content")).toString();
+        if (refuse && body.value(QStringLiteral("logprobs")).toBool() && prompt.contains(refusedOutput)) {
+            FakeAnswer a;
+            a.httpStatus = 400;
+            a.errorMessage = QStringLiteral("maximum context length exceeded");
+            return a;
+        }
+        return m_judge->answer(body);
+    });
+    addProfile(QStringLiteral("fake"), m_server->baseUrl());
+    fillGEval(QStringLiteral("refusing"), QStringLiteral("fake"));
+    QSignalSpy finished(m_pane.get(), &RunPane::runFinished);
+    QTest::mouseClick(child<QPushButton>("startButton"), Qt::LeftButton);
+    QVERIFY(finished.wait(30000));
+    QVERIFY2(finished.first().at(1).toBool(), qPrintable(m_pane->messageText()));
+    QVERIFY2(m_pane->messageText().contains(QLatin1String("refused by the endpoint"))
+                     && m_pane->messageText().contains(QLatin1String("Ask refused items again")),
+             qPrintable(m_pane->messageText()));
+    QCOMPARE(m_fx.project->judgeScores(QStringLiteral("refusing"), QStringLiteral("coherence")).size(),
+             m_fx.testIds.size() - 1);
+
+    auto *runs = child<QTreeWidget>("runList");
+    QTRY_COMPARE(runs->topLevelItemCount(), 1);
+    runs->setCurrentItem(runs->topLevelItem(0));
+    if (const QString dir = qEnvironmentVariable("RUBRIC_SCREENSHOT_DIR"); !dir.isEmpty())
+        QVERIFY(m_pane->grab().save(dir + QStringLiteral("/run-refused.png"))); // to look at the message
+    auto *resume = child<QPushButton>("resumeButton");
+    QVERIFY(!resume->isEnabled()); // a finished run is not resumed …
+    child<QCheckBox>("retryFailed")->setChecked(true);
+    QVERIFY(resume->isEnabled()); // … unless its refused items are to be asked again
+    refuse = false;
+    finished.clear();
+    QTest::mouseClick(resume, Qt::LeftButton);
+    QVERIFY(finished.wait(60000));
+    QVERIFY2(finished.first().at(1).toBool(), qPrintable(m_pane->messageText()));
+    const QHash<QString, double> scores
+            = m_fx.project->judgeScores(QStringLiteral("refusing"), QStringLiteral("coherence"));
+    for (const QString &id : std::as_const(m_fx.testIds))
+        QVERIFY2(scores.contains(id), qPrintable(id));
 }
 
 void TestRunPane::rescoreRebuildsTheSpecAndAsksNothingAgain()

@@ -8,6 +8,7 @@
 #include "widgets/MethodParamsForm.h"
 #include "widgets/ProfileEditor.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -187,11 +188,19 @@ QWidget *RunPane::buildProgress()
             tr("Continue the selected failed or cancelled run with its stored configuration; answers "
                "already received are not asked again."));
     connect(m_resumeButton, &QPushButton::clicked, this, &RunPane::resumeSelected);
+    m_retryFailed = new QCheckBox(tr("Ask refused items again"), box);
+    m_retryFailed->setObjectName(QStringLiteral("retryFailed"));
+    m_retryFailed->setToolTip(
+            tr("Items the endpoint refused in an earlier attempt (e.g. too long for its context) are skipped when "
+               "a judge runs again. Tick this to ask them again, e.g. after choosing another model; Resume then "
+               "also takes a finished run."));
+    connect(m_retryFailed, &QCheckBox::toggled, this, &RunPane::updateButtons);
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_estimateButton);
     buttons->addWidget(m_startButton);
     buttons->addWidget(m_cancelButton);
     buttons->addWidget(m_resumeButton);
+    buttons->addWidget(m_retryFailed);
 
     m_estimateLabel = new QLabel(tr("No estimate yet."), box);
     m_estimateLabel->setObjectName(QStringLiteral("estimateLabel"));
@@ -350,6 +359,7 @@ Result<RunSpec> RunPane::specFromForm() const
         s.refiner = *p;
     }
     m_params->writeTo(s);
+    s.retryFailed = m_retryFailed->isChecked();
     return s;
 }
 
@@ -467,6 +477,7 @@ void RunPane::resumeSelected()
         return;
     }
     spec->resume = true;
+    spec->retryFailed = m_retryFailed->isChecked();
     fillForm(*spec);
     startSpec(*spec);
 }
@@ -574,8 +585,9 @@ void RunPane::onFinished(const QString &judge, bool ok, const QString &error, co
                                .arg(summary.value(QStringLiteral("cache_hits")).toInt());
         if (const int refused = result.value(QStringLiteral("failed")).toInt(); refused > 0)
             text += QLatin1Char(' ')
-                    + tr("%n item(s) refused by the endpoint (see Issues; 'rubric run … --retry-failed' asks them "
-                         "again).",
+                    + tr("%n item(s) refused by the endpoint (see Issues; tick 'Ask refused items again' and press "
+                         "Resume "
+                         "to ask them again).",
                          nullptr, refused);
         if (const QString scoring = result.value(QStringLiteral("scoring")).toString(); !scoring.isEmpty())
             text += QLatin1Char(' ')
@@ -600,7 +612,8 @@ void RunPane::updateButtons()
     if (const QTreeWidgetItem *item = m_runs->currentItem()) {
         const QString status = item->text(3);
         resumable = status == QLatin1String("failed") || status == QLatin1String("cancelled")
-                    || status == QLatin1String("running");
+                    || status == QLatin1String("running")
+                    || (status == QLatin1String("done") && m_retryFailed->isChecked());
     }
     m_resumeButton->setEnabled(bound && !running && resumable);
 }

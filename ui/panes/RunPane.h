@@ -8,6 +8,7 @@
 #include <QTimer>
 #include <QWidget>
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -116,6 +117,7 @@ private:
     QPushButton *m_startButton = nullptr;
     QPushButton *m_cancelButton = nullptr;
     QPushButton *m_resumeButton = nullptr;
+    QCheckBox *m_retryFailed = nullptr;
     QLabel *m_estimateLabel = nullptr;
     QProgressBar *m_progress = nullptr;
     QLabel *m_progressLabel = nullptr;
