@@ -30,10 +30,7 @@ namespace {
 
 bool isScorePrompt(const QJsonObject &body)
 {
-    for (const QJsonValue &m : body.value(QStringLiteral("messages")).toArray())
-        if (m.toObject().value(QStringLiteral("content")).toString().contains(QLatin1String("Evaluation Form")))
-            return true;
-    return false;
+    return promptText(body).contains(QLatin1String("Evaluation Form"));
 }
 
 /// Every item's stored samples: 20 per item (indices 0 … 19), and the judge score their mean.

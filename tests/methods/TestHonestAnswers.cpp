@@ -40,17 +40,9 @@ private:
 
 namespace {
 
-QString promptOf(const QJsonObject &body)
-{
-    QString prompt;
-    for (const QJsonValue &m : body.value(QStringLiteral("messages")).toArray())
-        prompt += m.toObject().value(QStringLiteral("content")).toString() + QLatin1Char('\n');
-    return prompt + body.value(QStringLiteral("system")).toString();
-}
-
 bool isScorePrompt(const QJsonObject &body)
 {
-    return promptOf(body).contains(QLatin1String("Evaluation Form"));
+    return promptText(body).contains(QLatin1String("Evaluation Form"));
 }
 
 int reasked(const QVariantMap &summary, const QString &why)
@@ -199,7 +191,7 @@ void TestHonestAnswers::emptyAnswerIsAskedAgainAndCached()
             return a;
         ++scoreCalls;
         a.topLogprobs.clear();
-        a.text = asked[promptOf(body)]++ == 0 ? QString() : QStringLiteral("3");
+        a.text = asked[promptText(body)]++ == 0 ? QString() : QStringLiteral("3");
         return a;
     });
     QVERIFY(server.listen());
@@ -264,7 +256,7 @@ void TestHonestAnswers::hypoEvalNeedsAMajorityOfHypotheses()
     FakeLlmServer server;
     server.setJudge([&](const QJsonObject &body) {
         FakeAnswer a = judge.answer(body);
-        const QString prompt = promptOf(body);
+        const QString prompt = promptText(body);
         if (!prompt.contains(QLatin1String("Pattern: ")))
             return a;
         for (const QString &out : std::as_const(testOutputs))
@@ -312,7 +304,7 @@ void TestHonestAnswers::hypoEvalOnAThreePointScale()
     FakeLlmServer server;
     QStringList hypothesisPrompts;
     server.setJudge([&](const QJsonObject &body) {
-        const QString prompt = promptOf(body);
+        const QString prompt = promptText(body);
         if (prompt.contains(QLatin1String("hypotheses:")))
             hypothesisPrompts.append(prompt);
         return judge.answer(body);

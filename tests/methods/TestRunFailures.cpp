@@ -36,14 +36,6 @@ private:
 
 namespace {
 
-QString promptOf(const QJsonObject &body)
-{
-    QString text;
-    for (const QJsonValue &m : body.value(QStringLiteral("messages")).toArray())
-        text += m.toObject().value(QStringLiteral("content")).toString();
-    return text;
-}
-
 int issuesOf(Project *project, const QString &itemId, QString *message)
 {
     QSqlQuery q(project->database());
@@ -92,7 +84,7 @@ void TestRunFailures::refusedItemDoesNotStopTheRun()
     bool refuse = true;
     int refusals = 0;
     server.setJudge([&](const QJsonObject &body) {
-        if (refuse && promptOf(body).contains(refusedOutput)) {
+        if (refuse && promptText(body).contains(refusedOutput)) {
             ++refusals;
             FakeAnswer a;
             a.httpStatus = 400;
@@ -318,7 +310,7 @@ void TestRunFailures::maxSourceTokensCutsLongSources()
     int longest = 0;
     server.setJudge([&](const QJsonObject &body) {
         if (body.value(QStringLiteral("logprobs")).toBool())
-            longest = std::max(longest, int(promptOf(body).size()));
+            longest = std::max(longest, int(promptText(body).size()));
         return judge.answer(body);
     });
     QVERIFY(server.listen());

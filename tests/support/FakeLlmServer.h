@@ -4,6 +4,7 @@
 
 #include <QByteArray>
 #include <QHash>
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QObject>
 #include <QQueue>
@@ -43,6 +44,16 @@ enum class FakeFault {
     InvalidJson, ///< 200 with a body that is not JSON
     BadRequest,  ///< 400 with a message
 };
+
+/// The text of a chat request's body: its messages' contents, one a line, then an Anthropic
+/// body's system prompt (what a fake judge looks into to decide its answer).
+inline QString promptText(const QJsonObject &body)
+{
+    QString prompt;
+    for (const auto &m : body.value(QStringLiteral("messages")).toArray())
+        prompt += m.toObject().value(QStringLiteral("content")).toString() + QLatin1Char('\n');
+    return prompt + body.value(QStringLiteral("system")).toString();
+}
 
 /// One request as received (header names lower-cased).
 struct RecordedRequest

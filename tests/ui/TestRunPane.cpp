@@ -552,10 +552,7 @@ void TestRunPane::refusedItemIsCountedAndAskedAgainOnRequest()
     QVERIFY(!refusedOutput.isEmpty());
     bool refuse = true;
     m_server->setJudge([&](const QJsonObject &body) {
-        QString prompt;
-        for (const QJsonValue &m : body.value(QStringLiteral("messages")).toArray())
-            prompt += m.toObject().value(QStringLiteral("content")).toString();
-        if (refuse && body.value(QStringLiteral("logprobs")).toBool() && prompt.contains(refusedOutput)) {
+        if (refuse && body.value(QStringLiteral("logprobs")).toBool() && promptText(body).contains(refusedOutput)) {
             FakeAnswer a;
             a.httpStatus = 400;
             a.errorMessage = QStringLiteral("maximum context length exceeded");
