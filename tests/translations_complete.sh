@@ -9,7 +9,9 @@ python_bin=${3:-python3}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cp "$src/translations/rubric_de.ts" "$work/rubric_de.ts"
-"$lupdate_bin" -silent -no-obsolete -locations none "$src/ui" "$src/app/studio/main.cpp" -ts "$work/rubric_de.ts"
+# shellcheck disable=SC2046 # the descriptors' paths have no spaces
+"$lupdate_bin" -silent -no-obsolete -locations none "$src/ui" "$src/app/studio/main.cpp" \
+    $(find "$src/core/methods" -name '*Descriptor.cpp' | sort) -ts "$work/rubric_de.ts"
 "$python_bin" "$src/translations/fill_de.py" "$work/rubric_de.ts"
 # …and the committed file is that result, so the build's .qm files carry it.
 if ! cmp -s "$work/rubric_de.ts" "$src/translations/rubric_de.ts"; then

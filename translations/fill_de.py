@@ -614,6 +614,22 @@ DE = {
     'Training items a hypothesis must have a parsed score on to be selected, so that a correlation on two points cannot win (not in the paper). 0: automatic, the larger of 5 and half the training items.': 'Trainingselemente, auf denen eine Hypothese eine lesbare Punktzahl haben muss, um ausgewählt zu werden, damit eine Korrelation auf zwei Punkten nicht gewinnen kann (nicht im Artikel). 0: automatisch, das Größere von 5 und der Hälfte der Trainingselemente.',
     'Ask refused items again': 'Abgelehnte Elemente erneut anfragen',
     'Items the endpoint refused in an earlier attempt (e.g. too long for its context) are skipped when a judge runs again. Tick this to ask them again, e.g. after choosing another model; Resume then also takes a finished run.': 'Elemente, die der Endpunkt in einem früheren Versuch abgelehnt hat (z. B. zu lang für seinen Kontext), werden übersprungen, wenn ein Bewerter erneut läuft. Hier ankreuzen, um sie erneut anzufragen, z. B. nach der Wahl eines anderen Modells; Fortsetzen nimmt dann auch einen abgeschlossenen Lauf.',
+    # method descriptors (core/methods/*/*Descriptor.cpp)
+    'G-Eval: generated evaluation steps, then one scoring call per item (Liu et al., 2023).': 'G-Eval: generierte Bewertungsschritte, dann ein Bewertungsaufruf je Element (Liu et al., 2023).',
+    'Weight the scale by logprobs': 'Skala mit Logprobs gewichten',
+    'Samples n': 'Stichproben n',
+    'Largest answer of a scoring call; the score is the first token (upstream: 5).': 'Längste Antwort eines Bewertungsaufrufs; die Bewertung ist das erste Token (Originalcode: 5).',
+    'Top logprobs': 'Top-Logprobs',
+    'Alternatives per token asked for with logprobs (the most OpenAI allows: 20).': 'Mit Logprobs erfragte Alternativen je Token (das Maximum bei OpenAI: 20).',
+    'HypoEval: hypotheses learned from about 30 annotated train items, then one call per item and hypothesis (Li et al., 2025).': 'HypoEval: Hypothesen, gelernt aus etwa 30 annotierten Trainingselementen, dann ein Aufruf je Element und Hypothese (Li et al., 2025).',
+    "Wrong-prediction threshold: a hypothesis's score counts as wrong when it is further than θ from the human score (paper: 0.5). Given on the paper's 1–5 scale; the run scales it to the aspect's scale (θ·R/4 for a range R).": 'Schwelle für falsche Vorhersagen: Die Bewertung einer Hypothese gilt als falsch, wenn sie weiter als θ von der menschlichen Bewertung entfernt ist (Artikel: 0,5). Angegeben auf der Skala 1–5 des Artikels; der Lauf rechnet sie auf die Skala des Aspekts um (θ·R/4 bei einer Spanne R).',
+    "Reward of a prediction is a − b·error² (paper: b = 1/16). Given on the paper's 1–5 scale; the run scales it to the aspect's scale (b·16/R² for a range R).": 'Belohnung einer Vorhersage ist a − b·Fehler² (Artikel: b = 1/16). Angegeben auf der Skala 1–5 des Artikels; der Lauf rechnet ihn auf die Skala des Aspekts um (b·16/R² bei einer Spanne R).',
+    'Min. hypotheses': 'Min. Hypothesen',
+    'Hypotheses whose answer on an item must give a score for the item to be scored (the mean of those); fewer leaves the item unscored (not in the paper). 0: automatic, a majority of the hypotheses used (3 of 5).': 'Hypothesen, deren Antwort auf ein Element eine Bewertung ergeben muss, damit das Element bewertet wird (deren Mittelwert); weniger lassen es unbewertet (nicht im Artikel). 0: automatisch, eine Mehrheit der verwendeten Hypothesen (3 von 5).',
+    'Merge': 'Zusammenführen',
+    'How new hypotheses join the bank: top keeps the H_max best of the top-k and the new ones (paper); all merges the whole bank with the new ones.': 'Wie neue Hypothesen in die Bank kommen: top behält die H_max besten aus den Top-k und den neuen (Artikel); all führt die ganze Bank mit den neuen zusammen.',
+    'Literature': 'Literatur',
+    'Choose the folder': 'Ordner wählen',
 }
 
 path = sys.argv[1] if len(sys.argv) > 1 else 'translations/rubric_de.ts'

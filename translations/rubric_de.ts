@@ -1312,7 +1312,55 @@
     </message>
 </context>
 <context>
-    <name>rubric::MethodParamsForm</name>
+    <name>rubric::MethodParams</name>
+    <message>
+        <source>G-Eval: generated evaluation steps, then one scoring call per item (Liu et al., 2023).</source>
+        <translation>G-Eval: generierte Bewertungsschritte, dann ein Bewertungsaufruf je Element (Liu et al., 2023).</translation>
+    </message>
+    <message>
+        <source>Weight the scale by logprobs</source>
+        <translation>Skala mit Logprobs gewichten</translation>
+    </message>
+    <message>
+        <source>Ask for top_logprobs and score the probability-weighted mean of the scale tokens (one call per item). Off: sample n answers and average them, as the paper does for models without logprobs.</source>
+        <translation>top_logprobs anfordern und den wahrscheinlichkeitsgewichteten Mittelwert der Skalentokens nehmen (ein Aufruf je Element). Aus: n Antworten ziehen und mitteln, wie der Artikel es für Modelle ohne Logprobs tut.</translation>
+    </message>
+    <message>
+        <source>Samples n</source>
+        <translation>Stichproben n</translation>
+    </message>
+    <message>
+        <source>Answers sampled per item without logprobs (paper: n = 20).</source>
+        <translation>Gezogene Antworten je Element ohne Logprobs (Artikel: n = 20).</translation>
+    </message>
+    <message>
+        <source>Temperature</source>
+        <translation>Temperatur</translation>
+    </message>
+    <message>
+        <source>Sampling temperature of the scoring calls (paper: 1 with n = 20 samples).</source>
+        <translation>Sampling-Temperatur der Bewertungsaufrufe (Artikel: 1 bei n = 20 Stichproben).</translation>
+    </message>
+    <message>
+        <source>Max tokens</source>
+        <translation>Max. Tokens</translation>
+    </message>
+    <message>
+        <source>Largest answer of a scoring call; the score is the first token (upstream: 5).</source>
+        <translation>Längste Antwort eines Bewertungsaufrufs; die Bewertung ist das erste Token (Originalcode: 5).</translation>
+    </message>
+    <message>
+        <source>Top logprobs</source>
+        <translation>Top-Logprobs</translation>
+    </message>
+    <message>
+        <source>Alternatives per token asked for with logprobs (the most OpenAI allows: 20).</source>
+        <translation>Mit Logprobs erfragte Alternativen je Token (das Maximum bei OpenAI: 20).</translation>
+    </message>
+    <message>
+        <source>HypoEval: hypotheses learned from about 30 annotated train items, then one call per item and hypothesis (Li et al., 2025).</source>
+        <translation>HypoEval: Hypothesen, gelernt aus etwa 30 annotierten Trainingselementen, dann ein Aufruf je Element und Hypothese (Li et al., 2025).</translation>
+    </message>
     <message>
         <source>|S_init|</source>
         <translation>|S_init|</translation>
@@ -1350,8 +1398,8 @@
         <translation>θ</translation>
     </message>
     <message>
-        <source>Wrong-prediction threshold: a hypothesis's score counts as wrong when it is further than θ from the human score (paper: 0.5).</source>
-        <translation>Schwelle für Fehlvorhersagen: eine Punktzahl gilt als falsch, wenn sie weiter als θ von der menschlichen Bewertung entfernt ist (Artikel: 0,5).</translation>
+        <source>Wrong-prediction threshold: a hypothesis's score counts as wrong when it is further than θ from the human score (paper: 0.5). Given on the paper's 1–5 scale; the run scales it to the aspect's scale (θ·R/4 for a range R).</source>
+        <translation>Schwelle für falsche Vorhersagen: Die Bewertung einer Hypothese gilt als falsch, wenn sie weiter als θ von der menschlichen Bewertung entfernt ist (Artikel: 0,5). Angegeben auf der Skala 1–5 des Artikels; der Lauf rechnet sie auf die Skala des Aspekts um (θ·R/4 bei einer Spanne R).</translation>
     </message>
     <message>
         <source>α</source>
@@ -1374,8 +1422,8 @@
         <translation>b</translation>
     </message>
     <message>
-        <source>Reward of a prediction is a − b·error² (paper: b = 1/16).</source>
-        <translation>Die Belohnung einer Vorhersage ist a − b·Fehler² (Artikel: b = 1/16).</translation>
+        <source>Reward of a prediction is a − b·error² (paper: b = 1/16). Given on the paper's 1–5 scale; the run scales it to the aspect's scale (b·16/R² for a range R).</source>
+        <translation>Belohnung einer Vorhersage ist a − b·Fehler² (Artikel: b = 1/16). Angegeben auf der Skala 1–5 des Artikels; der Lauf rechnet ihn auf die Skala des Aspekts um (b·16/R² bei einer Spanne R).</translation>
     </message>
     <message>
         <source>w_hyp</source>
@@ -1418,6 +1466,22 @@
         <translation>Hypothesen (die besten nach Trainingskorrelation), die die Testelemente bewerten (Artikel: 5).</translation>
     </message>
     <message>
+        <source>Min. parsed</source>
+        <translation>Min. gelesen</translation>
+    </message>
+    <message>
+        <source>Training items a hypothesis must have a parsed score on to be selected, so that a correlation on two points cannot win (not in the paper). 0: automatic, the larger of 5 and half the training items.</source>
+        <translation>Trainingselemente, auf denen eine Hypothese eine lesbare Punktzahl haben muss, um ausgewählt zu werden, damit eine Korrelation auf zwei Punkten nicht gewinnen kann (nicht im Artikel). 0: automatisch, das Größere von 5 und der Hälfte der Trainingselemente.</translation>
+    </message>
+    <message>
+        <source>Min. hypotheses</source>
+        <translation>Min. Hypothesen</translation>
+    </message>
+    <message>
+        <source>Hypotheses whose answer on an item must give a score for the item to be scored (the mean of those); fewer leaves the item unscored (not in the paper). 0: automatic, a majority of the hypotheses used (3 of 5).</source>
+        <translation>Hypothesen, deren Antwort auf ein Element eine Bewertung ergeben muss, damit das Element bewertet wird (deren Mittelwert); weniger lassen es unbewertet (nicht im Artikel). 0: automatisch, eine Mehrheit der verwendeten Hypothesen (3 von 5).</translation>
+    </message>
+    <message>
         <source>Seed</source>
         <translation>Startwert</translation>
     </message>
@@ -1426,68 +1490,35 @@
         <translation>Startwert der Zufallsziehungen (Anfangsbeispiele, Aktualisierungsreihenfolge); derselbe Startwert wiederholt den Lauf.</translation>
     </message>
     <message>
-        <source>Temperature</source>
-        <translation>Temperatur</translation>
-    </message>
-    <message>
         <source>Sampling temperature of every call (upstream code: 1e-5).</source>
         <translation>Sampling-Temperatur jedes Aufrufs (Originalcode: 1e-5).</translation>
-    </message>
-    <message>
-        <source>Max tokens</source>
-        <translation>Max. Tokens</translation>
     </message>
     <message>
         <source>Largest answer of one call (upstream code: 4000).</source>
         <translation>Längste Antwort eines Aufrufs (Originalcode: 4000).</translation>
     </message>
     <message>
-        <source>Weight the scale by &amp;logprobs</source>
-        <translation>Skala mit &amp;Logprobs gewichten</translation>
+        <source>Merge</source>
+        <translation>Zusammenführen</translation>
     </message>
     <message>
-        <source>Ask for top_logprobs and score the probability-weighted mean of the scale tokens (one call per item). Off: sample n answers and average them, as the paper does for models without logprobs.</source>
-        <translation>top_logprobs anfordern und den wahrscheinlichkeitsgewichteten Mittelwert der Skalentokens nehmen (ein Aufruf je Element). Aus: n Antworten ziehen und mitteln, wie der Artikel es für Modelle ohne Logprobs tut.</translation>
+        <source>How new hypotheses join the bank: top keeps the H_max best of the top-k and the new ones (paper); all merges the whole bank with the new ones.</source>
+        <translation>Wie neue Hypothesen in die Bank kommen: top behält die H_max besten aus den Top-k und den neuen (Artikel); all führt die ganze Bank mit den neuen zusammen.</translation>
     </message>
     <message>
-        <source>Answers sampled per item without logprobs (paper: n = 20).</source>
-        <translation>Gezogene Antworten je Element ohne Logprobs (Artikel: n = 20).</translation>
-    </message>
-    <message>
-        <source>Sampling temperature of the scoring calls (paper: 1 with n = 20 samples).</source>
-        <translation>Sampling-Temperatur der Bewertungsaufrufe (Artikel: 1 bei n = 20 Stichproben).</translation>
-    </message>
-    <message>
-        <source>&amp;Samples n:</source>
-        <translation>&amp;Stichproben n:</translation>
-    </message>
-    <message>
-        <source>&amp;Temperature:</source>
-        <translation>&amp;Temperatur:</translation>
+        <source>Literature</source>
+        <translation>Literatur</translation>
     </message>
     <message>
         <source>Literature folder for the literature-based hypotheses and refinements: papers as text (*.txt, *.md), which the generator summarises first, and summaries you wrote or edited (NAME.summary.txt, NAME.summary.md), used as written; empty: data only.</source>
         <translation>Literaturordner für literaturbasierte Hypothesen und Verfeinerungen: Artikel als Text (*.txt, *.md), die der Generator zuerst zusammenfasst, und Zusammenfassungen, die Sie geschrieben oder bearbeitet haben (NAME.summary.txt, NAME.summary.md), unverändert übernommen; leer: nur Daten.</translation>
     </message>
+</context>
+<context>
+    <name>rubric::MethodParamsForm</name>
     <message>
-        <source>Choose the literature folder</source>
-        <translation>Literaturordner wählen</translation>
-    </message>
-    <message>
-        <source>Literature folder</source>
-        <translation>Literaturordner</translation>
-    </message>
-    <message>
-        <source>Li&amp;terature:</source>
-        <translation>Li&amp;teratur:</translation>
-    </message>
-    <message>
-        <source>Min. parsed</source>
-        <translation>Min. gelesen</translation>
-    </message>
-    <message>
-        <source>Training items a hypothesis must have a parsed score on to be selected, so that a correlation on two points cannot win (not in the paper). 0: automatic, the larger of 5 and half the training items.</source>
-        <translation>Trainingselemente, auf denen eine Hypothese eine lesbare Punktzahl haben muss, um ausgewählt zu werden, damit eine Korrelation auf zwei Punkten nicht gewinnen kann (nicht im Artikel). 0: automatisch, das Größere von 5 und der Hälfte der Trainingselemente.</translation>
+        <source>Choose the folder</source>
+        <translation>Ordner wählen</translation>
     </message>
 </context>
 <context>
@@ -2084,20 +2115,6 @@ Definition: %2</translation>
     <message>
         <source>Method</source>
         <translation>Methode</translation>
-    </message>
-    <message>
-        <source>G-Eval</source>
-        <translation>G-Eval</translation>
-    </message>
-    <message>
-        <source>HypoEval</source>
-        <translation>HypoEval</translation>
-    </message>
-    <message>
-        <source>G-Eval: generated evaluation steps, then one scoring call per item (Liu et al., 2023).
-HypoEval: hypotheses learned from about 30 annotated train items, then one call per item and hypothesis (Li et al., 2025).</source>
-        <translation>G-Eval: erzeugte Bewertungsschritte, dann ein Bewertungsaufruf je Element (Liu et al., 2023).
-HypoEval: aus etwa 30 annotierten Trainingselementen gelernte Hypothesen, dann ein Aufruf je Element und Hypothese (Li et al., 2025).</translation>
     </message>
     <message>
         <source>The run's name in the project. Starting a name that failed or was cancelled resumes it.</source>

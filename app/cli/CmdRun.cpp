@@ -1,6 +1,7 @@
 #include "CliUtil.h"
 #include "judge/EndpointSecrets.h"
 #include "judge/Provider.h"
+#include "methods/MethodRegistry.h"
 #include "runs/Phases.h"
 #include "runs/Run.h"
 #include "runs/RunConfig.h"
@@ -168,14 +169,27 @@ int specFromOptions(const QCommandLineParser &parser, Io &io, RunSpec &spec)
 int run(const QStringList &args, Io &io)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-            "Run (or resume) a judge-building method and store its rubric and scores under --judge.\n"
-            "Endpoint roles: --base-url/--model set all three; --set generator.model=M, refiner.base_url=U, "
-            "evaluator.provider=anthropic … set one (also api_key_env, concurrency, price_in, price_out; "
-            "price.in/price.out for all). Other --set keys are method parameters (HypoEval: init_samples, "
-            "init_hypotheses, per_call, k, theta, alpha, a, b, w_hyp, w_max, refine_rounds, h_max, h_ev, seed, "
-            "merge=top|all, temperature, max_tokens; G-Eval: geval.temperature, geval.max_tokens, "
-            "geval.top_logprobs)."));
+    // Each method's --set keys, from the method registry (the RunSpec fields with options of
+    // their own, --logprobs, --samples and --literature, are listed as options).
+    QStringList perMethod;
+    for (const MethodInfo &m : MethodRegistry::all()) {
+        QStringList keys;
+        for (const MethodParam &p : m.params) {
+            if (p.key == QLatin1String("logprobs") || p.key == QLatin1String("samples")
+                || p.key == QLatin1String("literature"))
+                continue;
+            keys << (p.type == MethodParam::Type::Choice ? p.key + QLatin1Char('=') + p.choices.join(QLatin1Char('|'))
+                                                         : p.key);
+        }
+        perMethod << m.title + QStringLiteral(": ") + keys.join(QStringLiteral(", "));
+    }
+    parser.setApplicationDescription(
+            QStringLiteral("Run (or resume) a judge-building method and store its rubric and scores under --judge.\n"
+                           "Endpoint roles: --base-url/--model set all three; --set generator.model=M, "
+                           "refiner.base_url=U, evaluator.provider=anthropic … set one (also api_key_env, concurrency, "
+                           "price_in, price_out; price.in/price.out for all). Other --set keys are method parameters "
+                           "(")
+            + perMethod.join(QStringLiteral("; ")) + QStringLiteral(")."));
     const auto opt = [&](const char *name, const char *help, const char *value = nullptr, const char *def = nullptr) {
         if (value)
             parser.addOption({QString::fromLatin1(name), QString::fromLatin1(help), QString::fromLatin1(value),
@@ -184,7 +198,8 @@ int run(const QStringList &args, Io &io)
             parser.addOption({QString::fromLatin1(name), QString::fromLatin1(help)});
     };
     opt("project", "Project file.", "P");
-    opt("method", "geval or hypoeval.", "M");
+    parser.addOption({QStringLiteral("method"), MethodRegistry::names().join(QStringLiteral(", ")) + QLatin1Char('.'),
+                      QStringLiteral("M")});
     opt("aspect", "Aspect to judge.", "A");
     opt("judge", "Name of the judge (run); the same name resumes.", "NAME");
     opt("base-url", "Endpoint base URL (OpenAI-compatible or Anthropic).", "URL");
@@ -348,8 +363,8 @@ int run(const QStringList &args, Io &io)
     return rc;
 }
 
-const Registration reg({QStringLiteral("run"), QStringLiteral("Build and run a judge (geval, hypoeval); resumable."),
-                        &run});
+const Registration reg({QStringLiteral("run"),
+                        QStringLiteral("Build and run a judge (any method of `rubric run --help`); resumable."), &run});
 
 } // namespace
 } // namespace rubric::cli

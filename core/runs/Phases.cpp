@@ -1,23 +1,30 @@
 #include "Phases.h"
 
+#include "methods/MethodRegistry.h"
+
 #include <algorithm>
 
 namespace rubric::phases {
 
 QStringList inRunOrder(const QStringList &names)
 {
-    static const QStringList order{QStringLiteral("literature-summary"),
-                                   QStringLiteral("steps"),
-                                   QStringLiteral("init"),
-                                   QStringLiteral("init-score"),
-                                   QStringLiteral("update"),
-                                   QStringLiteral("wrong-generate"),
-                                   QStringLiteral("refine"),
-                                   QStringLiteral("wrong-score"),
-                                   QStringLiteral("literature-only"),
-                                   QStringLiteral("redundancy"),
-                                   QStringLiteral("selection"),
-                                   QStringLiteral("evaluate")};
+    // Every method's phases in its run order, merged (a phase another method also has, like
+    // "evaluate", stays after the phases each method puts before it).
+    static const QStringList order = [] {
+        QStringList merged;
+        for (const MethodInfo &m : MethodRegistry::all()) {
+            for (qsizetype i = 0; i < m.phases.size(); ++i) {
+                if (merged.contains(m.phases[i]))
+                    continue;
+                qsizetype at = merged.size();
+                for (qsizetype j = i + 1; j < m.phases.size() && at == merged.size(); ++j)
+                    if (const auto k = merged.indexOf(m.phases[j]); k >= 0)
+                        at = k;
+                merged.insert(at, m.phases[i]);
+            }
+        }
+        return merged;
+    }();
     QStringList known, other;
     for (const QString &name : order)
         if (names.contains(name))

@@ -3,8 +3,8 @@
 #include "RunConfig.h"
 #include "RunContext.h"
 #include "judge/Provider.h"
-#include "methods/GEvalMethod.h"
-#include "methods/HypoEvalMethod.h"
+#include "methods/Method.h"
+#include "methods/MethodRegistry.h"
 #include "store/Project.h"
 
 #include <QCoreApplication>
@@ -22,14 +22,15 @@ Run::~Run() = default;
 
 QStringList Run::methods()
 {
-    return {QStringLiteral("geval"), QStringLiteral("hypoeval")};
+    return MethodRegistry::names();
 }
 
 Result<void> Run::setUp()
 {
     if (m_method)
         return {};
-    if (!methods().contains(m_spec.method))
+    const MethodInfo *info = MethodRegistry::find(m_spec.method);
+    if (!info)
         return makeError(tr("unknown method '%1' (known: %2)").arg(m_spec.method, methods().join(QStringLiteral(", "))),
                          {}, 0, QStringLiteral("method"));
     if (m_spec.judge.trimmed().isEmpty())
@@ -40,10 +41,7 @@ Result<void> Run::setUp()
     m_ctx = std::make_unique<RunContext>(m_project, m_spec);
     if (auto r = m_ctx->prepare(); !r)
         return r;
-    if (m_spec.method == QLatin1String("geval"))
-        m_method = std::make_unique<GEvalMethod>(m_ctx.get());
-    else
-        m_method = std::make_unique<HypoEvalMethod>(m_ctx.get());
+    m_method = info->create(m_ctx.get());
     connect(m_ctx.get(), &RunContext::progressed, this, &Run::progressed);
     connect(m_ctx.get(), &RunContext::failed, this, &Run::onFailed);
     connect(m_method.get(), &Method::completed, this, &Run::onCompleted);

@@ -1,4 +1,4 @@
-#include "methods/HypoEvalAlgorithm.h"
+#include "methods/hypoeval/HypoEvalAlgorithm.h"
 #include "stats/Correlation.h"
 
 #include <QtTest>

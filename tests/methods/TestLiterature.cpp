@@ -1,4 +1,4 @@
-#include "methods/Literature.h"
+#include "methods/hypoeval/Literature.h"
 
 #include <QFile>
 #include <QTemporaryDir>

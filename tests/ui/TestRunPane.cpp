@@ -1,7 +1,7 @@
 #include "RunFixture.h"
 #include "UiTestProject.h"
 #include "judge/ProviderProfiles.h"
-#include "methods/HypoEvalParams.h"
+#include "methods/hypoeval/HypoEvalParams.h"
 #include "models/IssuesModel.h"
 #include "models/RunController.h"
 #include "models/ScoreModel.h"
@@ -128,7 +128,7 @@ void TestRunPane::fillGEval(const QString &judge, const QString &profile)
     items->setCurrentIndex(items->findData(QStringLiteral("test")));
     auto *evaluator = child<QComboBox>("evaluatorProfile");
     evaluator->setCurrentIndex(evaluator->findData(profile));
-    child<QCheckBox>("gevalLogprobs")->setChecked(true);
+    child<QCheckBox>("param_logprobs")->setChecked(true);
 }
 
 bool TestRunPane::waitIdle(int ms)
@@ -669,7 +669,7 @@ void TestRunPane::anotherConfigurationAsksBeforeMixing()
 
     // The same name with another configuration (no logprobs): the box names the difference;
     // Cancel starts nothing.
-    child<QCheckBox>("gevalLogprobs")->setChecked(false);
+    child<QCheckBox>("param_logprobs")->setChecked(false);
     finished.clear();
     answer({});
     m_pane->start();

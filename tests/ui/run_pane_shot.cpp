@@ -86,7 +86,7 @@ int main(int argc, char **argv)
         std::fprintf(stderr, "unknown method %s\n", qPrintable(parser.value(QStringLiteral("method"))));
         return 2;
     }
-    pane->findChild<QCheckBox *>(QStringLiteral("gevalLogprobs"))->setChecked(true);
+    pane->findChild<QCheckBox *>(QStringLiteral("param_logprobs"))->setChecked(true);
     auto *list = pane->findChild<QListWidget *>(QStringLiteral("profileList"));
     if (list && list->count() > 0)
         list->setCurrentRow(0);

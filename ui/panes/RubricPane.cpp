@@ -5,6 +5,7 @@
 #include "commands/EditCriterionTextCommand.h"
 #include "commands/MoveCriterionCommand.h"
 #include "commands/SetCriterionEnabledCommand.h"
+#include "methods/MethodRegistry.h"
 #include "models/CriterionDetail.h"
 #include "models/RubricTreeModel.h"
 #include "store/RubricStore.h"
@@ -578,16 +579,17 @@ void RubricPane::addCriterion(bool asChild)
         return;
     const QString key = currentKey();
     const Criterion *current = key.isEmpty() ? nullptr : m_model->criterion(key);
+    // The kind the method puts under a node of `parent`'s kind (a hypothesis, a step, a question).
+    const MethodInfo *method = MethodRegistry::find(m_model->rubric().method());
+    const auto handWrittenKind
+            = [method](CriterionKind parent) { return method ? method->childKind(parent) : CriterionKind::Criterion; };
     Criterion c;
     int row = 0;
     if (current && (asChild || current->kind == CriterionKind::Aspect)) {
         c.parentKey = current->key;
         const QStringList kids = m_model->childKeys(current->key);
         row = asChild ? int(kids.size()) : 0;
-        c.kind = !kids.isEmpty()                                           ? m_model->criterion(kids.first())->kind
-                 : m_model->rubric().method() == QLatin1String("geval")    ? CriterionKind::Step
-                 : m_model->rubric().method() == QLatin1String("hypoeval") ? CriterionKind::Hypothesis
-                                                                           : CriterionKind::Criterion;
+        c.kind = !kids.isEmpty() ? m_model->criterion(kids.first())->kind : handWrittenKind(current->kind);
         if (!asChild)
             row = int(kids.size());
     } else if (current) {
@@ -602,11 +604,9 @@ void RubricPane::addCriterion(bool asChild)
         } else {
             row = int(roots.size());
         }
-        c.kind = m_model->rubric().method() == QLatin1String("geval") ? CriterionKind::Step : CriterionKind::Hypothesis;
+        c.kind = handWrittenKind(roots.size() == 1 ? m_model->criterion(roots.first())->kind : CriterionKind::Aspect);
     }
-    const QString prefix = c.kind == CriterionKind::Step         ? QStringLiteral("s")
-                           : c.kind == CriterionKind::Hypothesis ? QStringLiteral("h")
-                                                                 : QStringLiteral("c");
+    const QString prefix = criterionKindName(c.kind).left(1);
     c.key = m_model->freshKey(prefix);
     c.text = tr("New criterion: describe what the judge should check");
     c.enabled = true;

@@ -1,6 +1,7 @@
 #include "panes/RunPane.h"
 
 #include "judge/ProviderProfiles.h"
+#include "methods/MethodRegistry.h"
 #include "models/RunController.h"
 #include "runs/Phases.h"
 #include "runs/RunConfig.h"
@@ -10,6 +11,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -121,12 +123,12 @@ QWidget *RunPane::buildMethod()
     auto *box = new QGroupBox(tr("Method"));
     m_method = new QComboBox(box);
     m_method->setObjectName(QStringLiteral("method"));
-    m_method->addItem(tr("G-Eval"), QStringLiteral("geval"));
-    m_method->addItem(tr("HypoEval"), QStringLiteral("hypoeval"));
-    m_method->setToolTip(
-            tr("G-Eval: generated evaluation steps, then one scoring call per item (Liu et al., 2023).\n"
-               "HypoEval: hypotheses learned from about 30 annotated train items, then one call per item and "
-               "hypothesis (Li et al., 2025)."));
+    QStringList summaries;
+    for (const MethodInfo &m : MethodRegistry::all()) {
+        m_method->addItem(m.title, m.name);
+        summaries << QCoreApplication::translate("rubric::MethodParams", m.summary);
+    }
+    m_method->setToolTip(summaries.join(QLatin1Char('\n')));
     m_aspect = new QComboBox(box);
     m_aspect->setObjectName(QStringLiteral("aspect"));
     m_judgeName = new QLineEdit(box);

@@ -2,27 +2,25 @@
 
 #include "runs/RunTypes.h"
 
+#include <QHash>
 #include <QStackedWidget>
 #include <QVector>
 
-class QCheckBox;
-class QDoubleSpinBox;
-class QLineEdit;
-class QSpinBox;
-
 namespace rubric {
 
-/// The Judge & Run pane's method parameters, one page per method: G-Eval's logprobs / samples /
-/// temperature, and every HypoEval hyperparameter (paper defaults from HypoEvalParams, each
-/// explained in its tooltip) with the literature folder. Object names: "gevalLogprobs",
-/// "gevalSamples", "gevalTemperature", "param_<key>" (property "paramKey"), "literatureDir".
+struct MethodParam;
+
+/// The Judge & Run pane's method parameters: one page per method of MethodRegistry, in its
+/// order, with a field per parameter (label, tooltip, range and the paper's default from the
+/// method's descriptor). Object names "param_<key>" (property "paramKey"); a Folder parameter
+/// is a line edit with a browse button.
 class MethodParamsForm : public QStackedWidget
 {
     Q_OBJECT
 public:
     explicit MethodParamsForm(QWidget *parent = nullptr);
 
-    /// Shows the page of the method at `index` in the pane's method list (0 G-Eval, 1 HypoEval).
+    /// Shows the page of the method at `index` in MethodRegistry::all().
     void showMethod(int index) { setCurrentIndex(index); }
     /// Writes the parameters of `spec.method` into the spec.
     void writeTo(RunSpec &spec) const;
@@ -30,11 +28,10 @@ public:
     void readFrom(const RunSpec &spec);
 
 private:
-    QCheckBox *m_gevalLogprobs = nullptr;
-    QSpinBox *m_gevalSamples = nullptr;
-    QDoubleSpinBox *m_gevalTemperature = nullptr;
-    QLineEdit *m_literature = nullptr;
-    QVector<QWidget *> m_hypoParams;
+    QWidget *makeField(const MethodParam &p, QWidget *page);
+
+    /// method name → its fields, in parameter order
+    QHash<QString, QVector<QWidget *>> m_fields;
 };
 
 } // namespace rubric

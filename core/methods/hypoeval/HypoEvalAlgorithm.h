@@ -1,6 +1,6 @@
 #pragma once
 
-#include "methods/HypoEvalParams.h"
+#include "methods/hypoeval/HypoEvalParams.h"
 #include "util/Shuffle.h"
 
 #include <QHash>

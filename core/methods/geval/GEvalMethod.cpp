@@ -1,9 +1,9 @@
 #include "GEvalMethod.h"
 
-#include "AnswerText.h"
-#include "Rescore.h"
 #include "judge/AnswerParser.h"
 #include "judge/Provider.h"
+#include "methods/AnswerText.h"
+#include "methods/Rescore.h"
 #include "runs/EndpointCapabilities.h"
 #include "runs/RunContext.h"
 #include "store/CallStore.h"

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "methods/HypoEvalAlgorithm.h"
-#include "methods/Literature.h"
 #include "methods/Method.h"
+#include "methods/hypoeval/HypoEvalAlgorithm.h"
+#include "methods/hypoeval/Literature.h"
 #include "rubric/Rubric.h"
 #include "store/RubricStore.h"
 

@@ -1,9 +1,9 @@
 #include "HypoEvalMethod.h"
 
-#include "AnswerText.h"
 #include "Literature.h"
-#include "Rescore.h"
 #include "judge/AnswerParser.h"
+#include "methods/AnswerText.h"
+#include "methods/Rescore.h"
 #include "runs/RunContext.h"
 #include "stats/Correlation.h"
 #include "store/Project.h"

@@ -1,0 +1,107 @@
+// The method registry: every method the CLI and the panes offer comes from one list, with
+// parameters whose defaults the method itself accepts.
+
+#include "methods/MethodRegistry.h"
+#include "methods/hypoeval/HypoEvalParams.h"
+#include "runs/Phases.h"
+#include "runs/Run.h"
+
+#include <QtTest>
+
+using namespace rubric;
+
+class TestMethodRegistry : public QObject
+{
+    Q_OBJECT
+private slots:
+    void everyMethodIsComplete();
+    void hypoEvalDefaultsAreTheParamsDefaults();
+    void paramsMapToTheRunSpec();
+    void childKindsFollowTheTree();
+    void phasesKeepEachMethodsOrder();
+};
+
+void TestMethodRegistry::everyMethodIsComplete()
+{
+    QVERIFY(MethodRegistry::names().contains(QStringLiteral("geval")));
+    QVERIFY(MethodRegistry::names().contains(QStringLiteral("hypoeval")));
+    QCOMPARE(Run::methods(), MethodRegistry::names());
+    QVERIFY(!MethodRegistry::find(QStringLiteral("nonsense")));
+    for (const MethodInfo &m : MethodRegistry::all()) {
+        QVERIFY2(!m.title.isEmpty() && m.summary && m.create, qPrintable(m.name));
+        QVERIFY2(m.kinds.size() >= 2 && m.kinds.first() == CriterionKind::Aspect, qPrintable(m.name));
+        QVERIFY2(!m.phases.isEmpty(), qPrintable(m.name));
+        QSet<QString> keys;
+        for (const MethodParam &p : m.params) {
+            QVERIFY2(p.label && p.help, qPrintable(m.name + QLatin1Char('.') + p.key));
+            QVERIFY2(!keys.contains(p.key), qPrintable(QStringLiteral("duplicate ") + p.key));
+            keys.insert(p.key);
+            if (p.type == MethodParam::Type::Int || p.type == MethodParam::Type::Double)
+                QVERIFY2(p.min <= p.defaultValue.toDouble() && p.defaultValue.toDouble() <= p.max,
+                         qPrintable(m.name + QLatin1Char('.') + p.key));
+            if (p.type == MethodParam::Type::Choice)
+                QVERIFY2(p.choices.contains(p.defaultValue.toString()), qPrintable(p.key));
+            if (!p.unusedWhen.isEmpty())
+                QVERIFY(m.param(p.unusedWhen) && m.param(p.unusedWhen)->type == MethodParam::Type::Bool);
+        }
+    }
+}
+
+void TestMethodRegistry::hypoEvalDefaultsAreTheParamsDefaults()
+{
+    const MethodInfo *m = MethodRegistry::find(QStringLiteral("hypoeval"));
+    QVERIFY(m);
+    RunSpec spec;
+    spec.method = m->name;
+    for (const MethodParam &p : m->params)
+        setMethodParamValue(spec, p, p.defaultValue);
+    // Every settings key the form writes is one HypoEval accepts, and the defaults are its own.
+    const auto params = HypoEvalParams::fromSettings(spec.settings);
+    QVERIFY2(params, qPrintable(params ? QString() : params.errorString()));
+    const QVariantMap own = HypoEvalParams{}.toMap();
+    for (auto it = spec.settings.begin(); it != spec.settings.end(); ++it)
+        QCOMPARE(it.value().toString(), own.value(it.key()).toString());
+    QVERIFY(spec.literatureDir.isEmpty()); // the folder is a RunSpec field, not a setting
+    QVERIFY(!spec.settings.contains(QStringLiteral("literature")));
+}
+
+void TestMethodRegistry::paramsMapToTheRunSpec()
+{
+    const MethodInfo *m = MethodRegistry::find(QStringLiteral("geval"));
+    QVERIFY(m && m->param(QStringLiteral("logprobs")) && m->param(QStringLiteral("samples")));
+    RunSpec spec;
+    spec.method = m->name;
+    setMethodParamValue(spec, *m->param(QStringLiteral("logprobs")), false);
+    setMethodParamValue(spec, *m->param(QStringLiteral("samples")), 7);
+    setMethodParamValue(spec, *m->param(QStringLiteral("temperature")), 0.5);
+    QCOMPARE(spec.logprobs, false);
+    QCOMPARE(spec.samples, 7);
+    QCOMPARE(spec.settings.value(QStringLiteral("temperature")).toString(), QStringLiteral("0.5"));
+    QVERIFY(!spec.settings.contains(QStringLiteral("samples")));
+    QCOMPARE(methodParamValue(spec, *m->param(QStringLiteral("samples"))).toInt(), 7);
+    QCOMPARE(methodParamValue(spec, *m->param(QStringLiteral("max_tokens"))).toInt(), 5); // unset: the default
+}
+
+void TestMethodRegistry::childKindsFollowTheTree()
+{
+    const MethodInfo *h = MethodRegistry::find(QStringLiteral("hypoeval"));
+    QCOMPARE(h->childKind(CriterionKind::Aspect), CriterionKind::Hypothesis);
+    QCOMPARE(h->childKind(CriterionKind::Hypothesis), CriterionKind::Hypothesis);
+    const MethodInfo *g = MethodRegistry::find(QStringLiteral("geval"));
+    QCOMPARE(g->childKind(CriterionKind::Aspect), CriterionKind::Step);
+}
+
+void TestMethodRegistry::phasesKeepEachMethodsOrder()
+{
+    for (const MethodInfo &m : MethodRegistry::all()) {
+        QStringList shuffled = m.phases;
+        std::reverse(shuffled.begin(), shuffled.end());
+        QCOMPARE(phases::inRunOrder(shuffled), m.phases);
+    }
+    // Unknown phases follow, alphabetically.
+    QCOMPARE(phases::inRunOrder({QStringLiteral("zeta"), QStringLiteral("evaluate"), QStringLiteral("alpha")}),
+             QStringList({QStringLiteral("evaluate"), QStringLiteral("alpha"), QStringLiteral("zeta")}));
+}
+
+QTEST_GUILESS_MAIN(TestMethodRegistry)
+#include "TestMethodRegistry.moc"
