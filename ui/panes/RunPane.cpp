@@ -24,6 +24,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QTreeWidget>
 #include <QVBoxLayout>
@@ -86,6 +87,13 @@ RunPane::RunPane(QWidget *parent)
     methodScroll->setWidgetResizable(true);
     methodScroll->setFrameShape(QFrame::NoFrame);
     methodScroll->setWidget(buildMethod());
+    // The forms scroll vertically only: a column is never narrower than its form, so no field is
+    // cut off at the right edge behind a horizontal scroll bar.
+    for (QScrollArea *scroll : {profilesScroll, methodScroll}) {
+        scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+        scroll->setMinimumWidth(scroll->widget()->minimumSizeHint().width()
+                                + scroll->verticalScrollBar()->sizeHint().width());
+    }
     splitter->addWidget(profilesScroll);
     splitter->addWidget(methodScroll);
     splitter->addWidget(buildProgress());
