@@ -48,8 +48,24 @@ Result<void> Run::setUp()
     return {};
 }
 
+Result<void> Run::checkConfiguration() const
+{
+    if (m_spec.resume || m_spec.replace || !m_project->judge(m_spec.judge))
+        return {};
+    if (const QStringList diff = RunConfig::differences(m_project, m_spec); !diff.isEmpty())
+        return makeError(tr("judge '%1' was run with another configuration; one judge name is one "
+                            "configuration:\n  %2\nuse a new judge name, or --replace to delete the judge's "
+                            "scores and rubric and start afresh under this name")
+                                 .arg(m_spec.judge, diff.join(QStringLiteral("\n  "))),
+                         {}, 0, QStringLiteral("judge"));
+    return {};
+}
+
 Result<RunEstimate> Run::estimate()
 {
+    // An estimate of another configuration under the name would count the stored judge's work.
+    if (auto r = checkConfiguration(); !r)
+        return r.error();
     if (auto r = setUp(); !r)
         return r.error();
     return m_method->estimate();
@@ -64,12 +80,8 @@ Result<void> Run::start()
             m_ctx.reset();
             if (auto r = m_project->removeJudge(m_spec.judge); !r)
                 return r;
-        } else if (const QStringList diff = RunConfig::differences(m_project, m_spec); !diff.isEmpty()) {
-            return makeError(tr("judge '%1' was run with another configuration; one judge name is one "
-                                "configuration:\n  %2\nuse a new judge name, or --replace to delete the judge's "
-                                "scores and rubric and start afresh under this name")
-                                     .arg(m_spec.judge, diff.join(QStringLiteral("\n  "))),
-                             {}, 0, QStringLiteral("judge"));
+        } else if (auto r = checkConfiguration(); !r) {
+            return r;
         }
     }
     if (auto r = setUp(); !r)

@@ -49,6 +49,9 @@ signals:
 
 private:
     Result<void> setUp();
+    /// Refuses a run (or estimate) under an existing judge name with another configuration
+    /// (RunConfig::differences), unless it resumes or replaces the judge.
+    Result<void> checkConfiguration() const;
     void onCompleted(const QVariantMap &methodSummary);
     void onFailed(const QString &message);
     void record(const QString &status, const QString &error = {});

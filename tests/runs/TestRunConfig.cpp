@@ -631,6 +631,15 @@ void TestRunConfig::cliRefusesAnotherModelAndReplaces()
     for (double v : scores())
         QCOMPARE(v, 2.0);
 
+    // --estimate of the other model under the name is refused the same way (it would count the
+    // stored judge's work as done).
+    CliResult estimate = runCli(args(QStringLiteral("model-b"), {QStringLiteral("--estimate")}));
+    QCOMPARE(estimate.exitCode, 1);
+    QVERIFY2(
+            QString::fromUtf8(estimate.err).contains(QStringLiteral("evaluator model: 'model-a' (stored) → 'model-b'")),
+            estimate.err.constData());
+    QCOMPARE(server.requestCount(), requests);
+
     // Another concurrency is the same configuration.
     CliResult again = runCli(args(QStringLiteral("model-a"), {QStringLiteral("--concurrency"), QStringLiteral("3")}));
     QVERIFY2(again.exitCode == 0, again.err.constData());
