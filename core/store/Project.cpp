@@ -635,8 +635,14 @@ Result<void> Project::setJudgeStatus(const QString &name, const QString &status)
 
 Result<void> Project::removeJudge(const QString &name)
 {
-    QSqlQuery q(database());
-    auto r = sql::exec(q, QStringLiteral("DELETE FROM runs WHERE name = ?"), {name});
+    // The judge's issues (refused items, run failures) go with it; the judge cache and the
+    // ledger stay (paid answers are never thrown away).
+    auto r = transact([&](QSqlDatabase &db) -> Result<void> {
+        QSqlQuery q(db);
+        if (auto d = sql::exec(q, QStringLiteral("DELETE FROM issues WHERE run = ?"), {name}); !d)
+            return d;
+        return sql::exec(q, QStringLiteral("DELETE FROM runs WHERE name = ?"), {name});
+    });
     if (r)
         emit judgesChanged(name);
     return r;

@@ -86,9 +86,30 @@ private slots:
     void splitRoundTrips();
     void judgeScoresKeepMissingApart();
     void connectionsPerThread();
+    void removingAJudgeTakesItsIssuesOnly();
     void unreadableTablesAreErrorsNotEmptiness_data();
     void unreadableTablesAreErrorsNotEmptiness();
 };
+
+void TestProject::removingAJudgeTakesItsIssuesOnly()
+{
+    QTemporaryDir dir;
+    auto p = openOrFail(dir.filePath(QStringLiteral("p.rubric")));
+    QVERIFY(p);
+    QVERIFY(p->ensureJudge(QStringLiteral("a"), QStringLiteral("geval")));
+    QVERIFY(p->ensureJudge(QStringLiteral("b"), QStringLiteral("geval")));
+    QVERIFY(p->addIssue(QStringLiteral("call"), QStringLiteral("refused"), QStringLiteral("a")).ok());
+    QVERIFY(p->addIssue(QStringLiteral("call"), QStringLiteral("refused"), QStringLiteral("b")).ok());
+    QVERIFY(p->addIssue(QStringLiteral("import"), QStringLiteral("bad line")).ok());
+    QVERIFY(p->removeJudge(QStringLiteral("a")).ok());
+    QSqlQuery q(p->database());
+    QVERIFY(q.exec(QStringLiteral("SELECT run FROM issues ORDER BY id")));
+    QStringList left;
+    while (q.next())
+        left << q.value(0).toString();
+    QCOMPARE(left, QStringList({QStringLiteral("b"), QString()}));
+    QVERIFY(!p->judge(QStringLiteral("a")));
+}
 
 void TestProject::createsCurrentSchemaWithWalAndForeignKeys()
 {
