@@ -74,6 +74,10 @@ private slots:
     void markdownExportReadsBack();
     void markdownErrorsNameTheLine();
     void stageCountsWithFilteredQuestions();
+    void polarityOnThePublishedQuestions();
+    void polarityFlagsFlawQuestions_data();
+    void polarityFlagsFlawQuestions();
+    void invertToggles();
 };
 
 void TestChecklist::presetFilesMatchThePublishedSplit_data()
@@ -509,6 +513,98 @@ void TestChecklist::stageCountsWithFilteredQuestions()
     QCOMPARE(c.elaboration, 21);
     QCOMPARE(c.removed, 5);
     QCOMPARE(c.final, 31 - 5 - 1);
+}
+
+void TestChecklist::polarityOnThePublishedQuestions()
+{
+    // Every distinct question of the 24 shipped files. CheckEval's questions are meant to read so
+    // that "yes" means better, but three augmented ones (before the paper's filter) ask about a
+    // flaw: yes = the summary has irrelevant sentences / details / inconsistent terms. The rule
+    // flags exactly those three (true positives, checked by hand) and no other (no false positive).
+    QSet<QString> seen;
+    QStringList flagged;
+    int total = 0;
+    for (const QString &name : ChecklistIo::presetNames()) {
+        if (name.count(QLatin1Char('/')) != 2)
+            continue;
+        const auto r = ChecklistIo::preset(name);
+        QVERIFY(r);
+        for (const Criterion &q : r->ofKind(CriterionKind::Question)) {
+            if (seen.contains(q.text))
+                continue;
+            seen.insert(q.text);
+            ++total;
+            if (const auto why = Checklist::negativePolarity(q.text)) {
+                QVERIFY(!why->isEmpty());
+                flagged << q.text;
+            }
+        }
+    }
+    qInfo("%d distinct published questions, %d flagged:", total, int(flagged.size()));
+    for (const QString &q : std::as_const(flagged))
+        qInfo("  %s -> %s", qPrintable(q), qPrintable(*Checklist::negativePolarity(q)));
+    QCOMPARE(total, 230);
+    QCOMPARE(flagged,
+             (QStringList{QStringLiteral("Are there any sentences in the summary that introduce irrelevant information "
+                                         "that detracts from the central topic?"),
+                          QStringLiteral("Are there any irrelevant details included in the summary that were not "
+                                         "present in the source document?"),
+                          QStringLiteral("Are there inconsistencies in the terminology used between the summary and "
+                                         "the source that could confuse the reader?")}));
+}
+
+void TestChecklist::polarityFlagsFlawQuestions_data()
+{
+    QTest::addColumn<QString>("question");
+    QTest::addColumn<bool>("negative");
+    const auto row = [](const char *q, bool negative) { QTest::newRow(q) << QString::fromLatin1(q) << negative; };
+    row("Does the summary contain factual errors?", true);
+    row("Are there any grammatical mistakes?", true);
+    row("Is the response repetitive?", true);
+    row("Does the summary include redundant sentences?", true);
+    row("Is any of the content irrelevant to the question?", true);
+    row("Does the response hallucinate facts not in the source?", true);
+    row("Are key details missing from the summary?", true);
+    row("Does the answer include unnecessary detail?", true);
+    row("Is the explanation confusing?", true);
+    row("Is the phrasing awkward in places?", true);
+    row("Does the summary contradict the source?", true);
+    row("Is the response free of errors, but awkward?", true);
+    row("Is the summary free of errors?", false);
+    row("Is the text error-free?", false);
+    row("Is the summary written without errors?", false);
+    row("Are there no grammatical mistakes?", false);
+    row("Does the response avoid unnecessary repetition?", false);
+    row("Does the summary avoid contradicting the source?", false);
+    row("Is the summary not confusing?", false);
+    row("Is every point needed, rather than filler or off-topic remarks?", false);
+    row("Does the response avoid introducing new, unrelated topics?", false);
+    row("Is the summary well organised?", false);
+    row("Does the answer cover every key point?", false);
+}
+
+void TestChecklist::polarityFlagsFlawQuestions()
+{
+    QFETCH(QString, question);
+    QFETCH(bool, negative);
+    const auto why = Checklist::negativePolarity(question);
+    QCOMPARE(why.has_value(), negative);
+    if (why)
+        QVERIFY2(why->contains(QStringLiteral("yes")), qPrintable(*why));
+}
+
+void TestChecklist::invertToggles()
+{
+    Criterion q{QStringLiteral("q1"), QStringLiteral("s1"), CriterionKind::Question,
+                QStringLiteral("Does the summary contain factual errors?")};
+    q.origin = {{QStringLiteral("method"), QStringLiteral("checkeval")}};
+    QVERIFY(!Checklist::isInverted(q));
+    Checklist::invert(q);
+    QVERIFY(Checklist::isInverted(q));
+    QCOMPARE(q.origin.value(QStringLiteral("inverted")), QVariant(true));
+    Checklist::invert(q);
+    QVERIFY(!Checklist::isInverted(q));
+    QCOMPARE(q.origin, (QVariantMap{{QStringLiteral("method"), QStringLiteral("checkeval")}}));
 }
 
 QTEST_GUILESS_MAIN(TestChecklist)

@@ -24,12 +24,21 @@ constexpr std::array<const char *, 18> kNegators{
         "no",  "not",  "without", "free",     "avoid",     "avoids",   "avoiding",  "never",   "none",
         "nor", "lack", "lacks",   "minimize", "minimizes", "minimise", "minimises", "prevent", "eliminate"};
 
-constexpr int kNegationWindow = 5;
+/// Words that end a negator's scope: "free of errors, but awkward".
+constexpr std::array<const char *, 6> kContrasts{"but", "however", "although", "though", "yet", "whereas"};
 
 bool isNegative(const QString &token)
 {
     for (const char *stem : kNegativeStems)
         if (token.startsWith(QLatin1String(stem)))
+            return true;
+    return false;
+}
+
+bool isContrast(const QString &token)
+{
+    for (const char *c : kContrasts)
+        if (token == QLatin1String(c))
             return true;
     return false;
 }
@@ -87,25 +96,31 @@ QString Checklist::normaliseQuestion(const QString &text)
 
 std::optional<QString> Checklist::negativePolarity(const QString &question)
 {
-    // Clauses end at , ; : ( ) and sentence marks; inside a clause the tokens are the words
-    // (apostrophes and hyphens kept, so "isn't" and "error-free" stay one token).
-    static const QRegularExpression clauseBreak(QStringLiteral(R"([,;:()?!.])"));
+    // Sentences end at ? ! . ; inside one the tokens are the words (apostrophes and hyphens
+    // kept, so "isn't" and "error-free" stay one token). A negator negates every flaw after it
+    // in its sentence until a contrast word ("but", "however", …) ends its scope.
+    static const QRegularExpression sentenceBreak(QStringLiteral(R"([?!.;])"));
     static const QRegularExpression word(QStringLiteral(R"([\p{L}\p{N}'’-]+)"));
-    for (const QString &clause : question.toLower().split(clauseBreak)) {
+    for (const QString &sentence : question.toLower().split(sentenceBreak)) {
         QStringList tokens;
-        for (auto it = word.globalMatch(clause); it.hasNext();)
+        for (auto it = word.globalMatch(sentence); it.hasNext();)
             tokens << it.next().captured().replace(QChar(0x2019), QLatin1Char('\''));
+        bool negated = false;
         for (int i = 0; i < tokens.size(); ++i) {
             const QString &t = tokens.at(i);
-            if (!isNegative(t) || t.endsWith(QLatin1String("-free")))
+            if (isContrast(t)) {
+                negated = false;
+                continue;
+            }
+            if (isNegator(t) || (t == QLatin1String("than") && i > 0 && tokens.at(i - 1) == QLatin1String("rather"))) {
+                negated = true;
+                continue;
+            }
+            if (!isNegative(t) || negated || t.endsWith(QLatin1String("-free")))
                 continue;
             if (i + 1 < tokens.size() && tokens.at(i + 1) == QLatin1String("free"))
                 continue;
-            bool negated = false;
-            for (int j = std::max(0, i - kNegationWindow); j < i && !negated; ++j)
-                negated = isNegator(tokens.at(j));
-            if (!negated)
-                return tr("asks about a flaw ('%1'): \"yes\" would mean worse").arg(t);
+            return tr("asks about a flaw ('%1'): \"yes\" would mean worse").arg(t);
         }
     }
     return std::nullopt;

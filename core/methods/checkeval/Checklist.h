@@ -37,10 +37,11 @@ public:
     /// A reason when the question reads so that "yes" means worse, else nullopt. The rule is
     /// deliberately simple: a negative-quality word (error, mistake, contradiction, repetitive,
     /// redundant, irrelevant, hallucination, missing, unnecessary, confusing, awkward, … see
-    /// the list in Checklist.cpp) that is not negated. A word counts as negated when a negator
-    /// (no, not, without, free, avoid, never, lack, minimise, prevent, … ) stands at most five
-    /// words before it in the same clause (no comma, semicolon or colon between), or when it
-    /// is followed by "free" ("error-free").
+    /// the list in Checklist.cpp) that is not negated. A negator (no, not, n't, without, free,
+    /// avoid, never, lack, minimise, prevent, instead, "rather than", …) negates every such word
+    /// after it in the same sentence until a contrast word (but, however, although, though, yet,
+    /// whereas); "error-free" / "errors free" are negated too. Ironic or double-negated phrasings
+    /// and flaws named without one of the listed words are not recognised.
     static std::optional<QString> negativePolarity(const QString &question);
 
     /// origin["inverted"]: the user said "yes" means worse for this question, so the scorer
