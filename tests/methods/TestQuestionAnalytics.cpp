@@ -1,6 +1,7 @@
 // CheckEval question analytics (yes-rate, point-biserial r, constant and near-duplicate
 // questions) and agreement between judges on one checklist, against reference values computed
 // independently in Python (tests/methods/make_checkeval_reference.py → checkeval_reference.json).
+#include "ChecklistFixture.h"
 #include "methods/checkeval/ChecklistIo.h"
 #include "methods/checkeval/QuestionAgreement.h"
 #include "methods/checkeval/QuestionAnalytics.h"
@@ -16,63 +17,9 @@
 #include <cmath>
 
 using namespace rubric;
+using namespace rubric::test;
 
 namespace {
-
-QJsonObject reference()
-{
-    QFile f(QStringLiteral(RUBRIC_TEST_DATA "/checkeval_reference.json"));
-    if (!f.open(QIODevice::ReadOnly))
-        return {};
-    return QJsonDocument::fromJson(f.readAll()).object();
-}
-
-/// The fixture's checklist: "Flow" (q1–q3) and "Facts" (q4–q6).
-Rubric fixtureChecklist()
-{
-    Rubric r(QStringLiteral("checkeval"), QStringLiteral("coherence"));
-    r.add({QStringLiteral("aspect"), {}, CriterionKind::Aspect, QStringLiteral("coherence"), QStringLiteral("d")});
-    r.add({QStringLiteral("s1"), QStringLiteral("aspect"), CriterionKind::SubAspect, QStringLiteral("Flow")});
-    r.add({QStringLiteral("s2"), QStringLiteral("aspect"), CriterionKind::SubAspect, QStringLiteral("Facts")});
-    const QStringList texts{QStringLiteral("Is the order of ideas logical?"),
-                            QStringLiteral("Do the sentences connect smoothly?"),
-                            QStringLiteral("Does each paragraph keep one topic?"),
-                            QStringLiteral("Are the numbers taken from the source?"),
-                            QStringLiteral("Are the names spelled as in the source?"),
-                            QStringLiteral("Is every claim supported by the source?")};
-    for (int i = 0; i < 6; ++i)
-        r.add({QStringLiteral("q%1").arg(i + 1), i < 3 ? QStringLiteral("s1") : QStringLiteral("s2"),
-               CriterionKind::Question, texts.at(i)});
-    return r;
-}
-
-/// The fixture's answers of one judge as stored criterion scores. A missing answer is stored
-/// as "unparsed" (NaN) for even items and left out for odd ones: both mean no answer.
-QVector<CriterionScore> fixtureScores(const QJsonObject &ref, const QString &judge)
-{
-    QVector<CriterionScore> out;
-    const QJsonObject byQ = ref.value(QStringLiteral("answers")).toObject().value(judge).toObject();
-    for (auto q = byQ.begin(); q != byQ.end(); ++q) {
-        const QJsonObject byItem = q.value().toObject();
-        for (auto it = byItem.begin(); it != byItem.end(); ++it) {
-            CriterionScore s;
-            s.itemId = it.key();
-            s.criterionKey = q.key();
-            if (it.value().isNull()) {
-                if (it.key().right(1).toInt() % 2 == 1)
-                    continue;
-                s.parseStatus = QStringLiteral("unparsed");
-            } else {
-                s.score = it.value().toDouble();
-                s.parseStatus = QStringLiteral("ok");
-            }
-            out.append(s);
-        }
-    }
-    // A second sample is not an answer of the checklist run (sample 0 only).
-    out.append({QStringLiteral("i00"), QStringLiteral("q1"), 1, 1.0 - out.first().score, QStringLiteral("ok")});
-    return out;
-}
 
 void compareNumber(const QJsonValue &expected, double actual, const char *what)
 {
@@ -107,7 +54,7 @@ private:
 
 void TestQuestionAnalytics::initTestCase()
 {
-    m_ref = reference();
+    m_ref = checklistReference();
     QVERIFY2(!m_ref.isEmpty(), "tests/methods/checkeval_reference.json is missing");
 }
 
