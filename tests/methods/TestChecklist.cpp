@@ -64,6 +64,7 @@ private slots:
     void presetUnionCountsMatchThePaper();
     void unionKeepsSeedsAndLinksAugmentedQuestions();
     void unknownPresetIsRefused();
+    void loadBySpec();
     void yamlSyntaxErrorNamesFileAndLineAndWritesNothing();
     void wrongStructureIsNamed_data();
     void wrongStructureIsNamed();
@@ -268,6 +269,30 @@ void TestChecklist::unknownPresetIsRefused()
         QVERIFY2(r.errorString().contains(QStringLiteral("no checklist preset")), qPrintable(r.errorString()));
         QVERIFY(r.errorString().contains(QStringLiteral("summeval/coherence/seed")));
     }
+}
+
+void TestChecklist::loadBySpec()
+{
+    const auto union_ = ChecklistIo::load(QStringLiteral("preset:summeval/coherence"));
+    QVERIFY2(union_, qPrintable(union_.errorString()));
+    QCOMPARE(Checklist::stageCounts(*union_).final, 23);
+    const auto stage = ChecklistIo::load(QStringLiteral("preset:summeval/coherence/seed"));
+    QVERIFY(stage);
+    QCOMPARE(Checklist::stageCounts(*stage).final, 3);
+    QTemporaryDir dir;
+    const QString path = writeFile(dir, QStringLiteral("mine.yaml"),
+                                   ChecklistIo::presetYaml(QStringLiteral("summeval/fluency/seed")));
+    const auto file = ChecklistIo::load(path, QStringLiteral("fluency"));
+    QVERIFY2(file, qPrintable(file.errorString()));
+    QCOMPARE(file->aspect(), QStringLiteral("fluency"));
+    QCOMPARE(Checklist::stageCounts(*file).seeds, 4);
+    const auto bad = ChecklistIo::load(QStringLiteral("preset:summeval"));
+    QVERIFY(!bad);
+    QCOMPARE(bad.error().field, QStringLiteral("preset"));
+    QVERIFY(!ChecklistIo::load(QString()));
+    const auto missing = ChecklistIo::load(dir.filePath(QStringLiteral("none.yaml")));
+    QVERIFY(!missing);
+    QCOMPARE(missing.error().file, dir.filePath(QStringLiteral("none.yaml")));
 }
 
 void TestChecklist::yamlSyntaxErrorNamesFileAndLineAndWritesNothing()

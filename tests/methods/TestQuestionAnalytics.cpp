@@ -47,6 +47,7 @@ private slots:
     void agreementOnRestrictedItems();
     void agreementRefusesDifferentChecklists();
     void agreementFromProject();
+    void statsForAJudgeSurviveTheStore();
 
 private:
     QJsonObject m_ref;
@@ -304,6 +305,59 @@ void TestQuestionAnalytics::agreementFromProject()
                                                         {QStringLiteral("J1"), QStringLiteral("nobody")});
     QVERIFY(!unknown);
     QVERIFY(unknown.errorString().contains(QStringLiteral("no judge named 'nobody'")));
+}
+
+void TestQuestionAnalytics::statsForAJudgeSurviveTheStore()
+{
+    QTemporaryDir dir;
+    auto p = Project::open(dir.filePath(QStringLiteral("p.rubric")));
+    QVERIFY2(p, qPrintable(p.errorString()));
+    Project &project = **p;
+    QVERIFY(project.upsertAspect({QStringLiteral("coherence"), QStringLiteral("d"), 1, 5}));
+    QVector<Item> items;
+    QVector<Annotation> ann;
+    const QJsonArray ids = m_ref.value(QStringLiteral("items")).toArray();
+    const QJsonObject human = m_ref.value(QStringLiteral("human")).toObject();
+    for (int i = 0; i < ids.size(); ++i) {
+        Item it;
+        it.id = ids.at(i).toString();
+        it.output = QStringLiteral("summary %1").arg(i);
+        it.position = i;
+        items.append(it);
+        ann.append({it.id, QStringLiteral("coherence"), QStringLiteral("a1"), human.value(it.id).toDouble(), {}, {}});
+    }
+    QVERIFY(project.addItems(items));
+    QVERIFY(project.addAnnotations(ann));
+    RubricStore store(&project);
+    QVERIFY(project.ensureJudge(QStringLiteral("J1"), QStringLiteral("checkeval")));
+    QVERIFY(store.saveVersion(QStringLiteral("J1"), fixtureChecklist()));
+    QVERIFY(store.writeCriterionScores(QStringLiteral("J1"), fixtureScores(m_ref, QStringLiteral("J1"))));
+
+    const auto r = QuestionAnalytics::forJudge(project, QStringLiteral("J1"));
+    QVERIFY2(r, qPrintable(r.errorString()));
+    QCOMPARE(*store.saveVersion(QStringLiteral("J1"), *r, QStringLiteral("question stats")), 2);
+    const auto back = store.load(QStringLiteral("J1"));
+    QVERIFY(back);
+    const QJsonObject exp = m_ref.value(QStringLiteral("analytics")).toObject();
+    for (const Criterion &q : back->ofKind(CriterionKind::Question)) {
+        const QJsonObject e = exp.value(q.key).toObject();
+        QCOMPARE(q.stats.value(QStringLiteral("answered")).toInt(), e.value(QStringLiteral("answered")).toInt());
+        compareNumber(e.value(QStringLiteral("yes_rate")), q.stats.value(QStringLiteral("yes_rate")).toDouble(),
+                      "yes_rate");
+        const QVariant d = q.stats.value(QStringLiteral("discrimination"));
+        compareNumber(e.value(QStringLiteral("point_biserial")), d.isValid() ? d.toDouble() : std::nan(""),
+                      "discrimination");
+        QCOMPARE(q.stats.value(QStringLiteral("constant")).toString(), e.value(QStringLiteral("constant")).toString());
+        QVERIFY(!q.stats.contains(QStringLiteral("near_duplicate_of")));
+    }
+    // On the first 10 items only, fewer answers.
+    QStringList first;
+    for (int i = 0; i < 10; ++i)
+        first << ids.at(i).toString();
+    const auto part = QuestionAnalytics::forJudge(project, QStringLiteral("J1"), first);
+    QVERIFY(part);
+    QVERIFY(part->find(QStringLiteral("q1"))->stats.value(QStringLiteral("answered")).toInt() <= 10);
+    QVERIFY(!QuestionAnalytics::forJudge(project, QStringLiteral("nobody")));
 }
 
 QTEST_GUILESS_MAIN(TestQuestionAnalytics)

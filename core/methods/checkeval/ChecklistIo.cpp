@@ -431,6 +431,16 @@ Result<Rubric> ChecklistIo::readFile(const QString &path, const QString &aspect)
     return r;
 }
 
+Result<Rubric> ChecklistIo::load(const QString &spec, const QString &aspect)
+{
+    if (spec.startsWith(QLatin1String("preset:")))
+        return preset(spec.mid(int(qstrlen("preset:"))));
+    if (spec.trimmed().isEmpty())
+        return makeError(tr("no checklist given (a file, or preset:<dataset>/<aspect>[/<stage>])"), {}, 0,
+                         QStringLiteral("checklist"));
+    return readFile(spec, aspect);
+}
+
 // --- presets
 
 QStringList ChecklistIo::presetNames()
