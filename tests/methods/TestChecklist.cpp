@@ -483,6 +483,7 @@ void TestChecklist::markdownExportReadsBack()
     r->find(QStringLiteral("q3"))->enabled = false;
     r->find(QStringLiteral("q4"))->text = QStringLiteral("# Does it start with a hash?");
     r->find(QStringLiteral("q5"))->stats = {{QStringLiteral("yes_rate"), 0.5}};
+    r->find(QStringLiteral("aspect"))->definition = QStringLiteral("# starts like a heading, continues plainly");
     r->setVersion(2);
     QTemporaryDir dir;
     const QString path = writeFile(dir, QStringLiteral("coh.md"), RubricExport::toMarkdown(*r).toUtf8());
@@ -532,7 +533,7 @@ void TestChecklist::stageCountsWithFilteredQuestions()
         }
     // A question a person switched off (not the filter) is not counted as removed by the filter.
     r->find(QStringLiteral("q1"))->enabled = false;
-    const StageCounts c = Checklist::stageCounts(*r);
+    const StageCounts c = stageCounts(*r);
     QCOMPARE(c.seeds, 5);
     QCOMPARE(c.diversification, 5);
     QCOMPARE(c.elaboration, 21);

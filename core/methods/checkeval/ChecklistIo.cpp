@@ -349,7 +349,7 @@ Result<Rubric> ChecklistIo::readMarkdown(const QString &text, const QString &fil
         if (inList && statsLine.match(line).hasMatch())
             continue;
         if (haveRoot && !inList) {
-            definition.append(line.trimmed());
+            definition.append(unescape(line.trimmed()));
             continue;
         }
         return makeError(tr("unexpected line: '%1'").arg(line.trimmed().left(60)), fileName, lineNo);
