@@ -94,18 +94,6 @@ std::optional<Sections> split(const QString &body)
     return s;
 }
 
-Result<QString> renderText(const QString &text, const mus::data &data)
-{
-    mus::mustache tmpl{text.toStdString()};
-    if (!tmpl.is_valid())
-        return makeError(QString::fromStdString(tmpl.error_message()));
-    tmpl.set_custom_escape([](const std::string &s) { return s; });
-    const std::string out = tmpl.render(data);
-    if (!tmpl.is_valid())
-        return makeError(QString::fromStdString(tmpl.error_message()));
-    return QString::fromStdString(out);
-}
-
 } // namespace
 
 PromptLibrary::PromptLibrary(Project *project)
@@ -125,6 +113,13 @@ QStringList PromptLibrary::builtinNames()
 
 Result<PromptTemplate> PromptLibrary::builtin(const QString &name)
 {
+    // The built-in templates are part of the program: read and hashed once (a run asks for its
+    // template once per request).
+    static QMutex mutex;
+    static QHash<QString, PromptTemplate> known;
+    QMutexLocker lock(&mutex);
+    if (const auto it = known.constFind(name); it != known.constEnd())
+        return *it;
     QFile f(QStringLiteral(":/prompts/%1.mustache").arg(name));
     if (!f.open(QIODevice::ReadOnly))
         return makeError(tr("no built-in prompt template named '%1'").arg(name), {}, 0, QStringLiteral("template"));
@@ -133,6 +128,7 @@ Result<PromptTemplate> PromptLibrary::builtin(const QString &name)
     t.body = QString::fromUtf8(f.readAll());
     t.source = QStringLiteral("builtin");
     t.hash = hashOf(t.body);
+    known.insert(name, t);
     return t;
 }
 
@@ -194,27 +190,62 @@ Result<void> PromptLibrary::removeOverride(const QString &name)
     return sql::exec(q, QStringLiteral("DELETE FROM prompt_templates WHERE name = ?"), {name});
 }
 
-Result<RenderedPrompt> PromptLibrary::render(const PromptTemplate &tmpl, const QVariantMap &context)
+struct PromptLibrary::Compiled
 {
+    QString error; ///< the template cannot be used (no sections, bad syntax)
+    bool noSections = false;
+    std::unique_ptr<mus::mustache> system;
+    std::unique_ptr<mus::mustache> user;
+};
+
+std::shared_ptr<PromptLibrary::Compiled> PromptLibrary::compile(const PromptTemplate &tmpl)
+{
+    auto c = std::make_shared<Compiled>();
     const auto sections = split(tmpl.body);
-    if (!sections)
-        return makeError(tr("prompt template '%1' needs a '=== system ===' and a '=== user ===' line").arg(tmpl.name),
-                         {}, 0, QStringLiteral("template"));
+    if (!sections) {
+        c->error = tr("prompt template '%1' needs a '=== system ===' and a '=== user ===' line").arg(tmpl.name);
+        c->noSections = true;
+        return c;
+    }
+    for (const auto &[text, slot] : {std::pair{&sections->system, &c->system}, std::pair{&sections->user, &c->user}}) {
+        *slot = std::make_unique<mus::mustache>(text->toStdString());
+        if (!(*slot)->is_valid()) {
+            c->error = tr("prompt template '%1': %2").arg(tmpl.name, QString::fromStdString((*slot)->error_message()));
+            return c;
+        }
+        (*slot)->set_custom_escape([](const std::string &x) { return x; });
+    }
+    return c;
+}
+
+Result<RenderedPrompt> PromptLibrary::fill(const PromptTemplate &tmpl, Compiled &compiled, const QVariantMap &context)
+{
+    if (!compiled.error.isEmpty())
+        return compiled.noSections ? makeError(compiled.error, {}, 0, QStringLiteral("template"))
+                                   : makeError(compiled.error);
     const mus::data data = toData(context);
     RenderedPrompt out;
     out.templateName = tmpl.name;
     out.templateHash = tmpl.hash;
     out.templateSource = tmpl.source;
-    auto system = renderText(sections->system, data);
-    if (!system)
-        return makeError(tr("prompt template '%1': %2").arg(tmpl.name, system.errorString()));
-    auto user = renderText(sections->user, data);
-    if (!user)
-        return makeError(tr("prompt template '%1': %2").arg(tmpl.name, user.errorString()));
-    if (!system->trimmed().isEmpty())
-        out.messages.append(ChatMessage{QStringLiteral("system"), system->trimmed()});
-    out.messages.append(ChatMessage{QStringLiteral("user"), user->trimmed()});
+    QString texts[2];
+    mus::mustache *parts[2] = {compiled.system.get(), compiled.user.get()};
+    for (int i = 0; i < 2; ++i) {
+        const std::string text = parts[i]->render(data);
+        if (!parts[i]->is_valid())
+            return makeError(
+                    tr("prompt template '%1': %2").arg(tmpl.name, QString::fromStdString(parts[i]->error_message())));
+        texts[i] = QString::fromStdString(text);
+    }
+    if (!texts[0].trimmed().isEmpty())
+        out.messages.append(ChatMessage{QStringLiteral("system"), texts[0].trimmed()});
+    out.messages.append(ChatMessage{QStringLiteral("user"), texts[1].trimmed()});
     return out;
+}
+
+Result<RenderedPrompt> PromptLibrary::render(const PromptTemplate &tmpl, const QVariantMap &context)
+{
+    return fill(tmpl, *compile(tmpl), context);
 }
 
 Result<RenderedPrompt> PromptLibrary::render(const QString &name, const QVariantMap &context) const
@@ -222,7 +253,20 @@ Result<RenderedPrompt> PromptLibrary::render(const QString &name, const QVariant
     auto t = get(name);
     if (!t)
         return t.error();
-    return render(*t, context);
+    const QString key = t->name + QLatin1Char('\n') + t->body; // the name is in its error messages
+    QMutexLocker lock(&m_mutex);
+    std::shared_ptr<Compiled> &compiled = m_compiled[key];
+    if (!compiled) {
+        if (m_compiled.size() > 64) { // templates edited over and over in one session
+            m_compiled.clear();
+            return render(*t, context);
+        }
+        compiled = compile(*t);
+    }
+    auto out = fill(*t, *compiled, context);
+    if (!out)
+        m_compiled.remove(key); // a failed render leaves its error in the parsed template
+    return out;
 }
 
 QVariantMap PromptLibrary::taskContext(const QString &task, const Aspect &aspect)

@@ -3,10 +3,14 @@
 #include "judge/JudgeTypes.h"
 #include "util/Result.h"
 
+#include <QHash>
+#include <QMutex>
 #include <QString>
 #include <QStringList>
 #include <QVariantMap>
 #include <QVector>
+
+#include <memory>
 
 namespace rubric {
 
@@ -34,8 +38,9 @@ struct RenderedPrompt
 /// The prompt templates of the methods: the built-in ones embedded from resources/prompts
 /// (Qt resource `:/prompts/<name>.mustache`) and the project's own edited copies
 /// (table prompt_templates), which take precedence. Rendering uses kainjow mustache with
-/// HTML escaping off (prompts are plain text). Stateless apart from the project pointer
-/// (not owned, may be null); usable from any thread.
+/// HTML escaping off (prompts are plain text). Holds the project pointer (not owned, may be
+/// null) and the templates it parsed (a run renders one template for every request: it is
+/// parsed once, not per request); usable from any thread.
 class PromptLibrary
 {
 public:
@@ -68,7 +73,13 @@ public:
     static QVariantList scalePoints(double min, double max);
 
 private:
+    struct Compiled;
+    static std::shared_ptr<Compiled> compile(const PromptTemplate &tmpl);
+    static Result<RenderedPrompt> fill(const PromptTemplate &tmpl, Compiled &compiled, const QVariantMap &context);
+
     Project *m_project;
+    mutable QMutex m_mutex;
+    mutable QHash<QString, std::shared_ptr<Compiled>> m_compiled; ///< by template name and body
 };
 
 } // namespace rubric

@@ -34,6 +34,48 @@ CallStore::~CallStore()
         (void)flush();
 }
 
+QSqlQuery *CallStore::statement(Statement which, QString *error) const
+{
+    QSqlDatabase db = m_project->database();
+    if (db.connectionName() != m_connection) {
+        for (auto &q : m_statements)
+            q.reset();
+        m_connection = db.connectionName();
+    }
+    std::unique_ptr<QSqlQuery> &slot = m_statements[size_t(which)];
+    if (slot)
+        return slot.get();
+    QString sqlText;
+    switch (which) {
+    case Statement::Lookup:
+        sqlText = QStringLiteral("SELECT response FROM judge_cache WHERE key = ?");
+        break;
+    case Statement::Contains:
+        sqlText = QStringLiteral("SELECT 1 FROM judge_cache WHERE key = ?");
+        break;
+    case Statement::InsertAnswer:
+        sqlText = QStringLiteral("INSERT OR REPLACE INTO judge_cache(key, base_url, model, request, response, "
+                                 "created_at) VALUES(?, ?, ?, ?, ?, ?)");
+        break;
+    case Statement::InsertLedger:
+        sqlText = QStringLiteral("INSERT INTO judge_ledger(key, run, base_url, model, outcome, http_status, tokens_in,"
+                                 " tokens_out, cost, latency_ms, retries, error, created_at)"
+                                 " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        break;
+    case Statement::Count:
+        break;
+    }
+    auto q = std::make_unique<QSqlQuery>(db);
+    q->setForwardOnly(true);
+    if (!q->prepare(sqlText)) {
+        if (error)
+            *error = q->lastError().text();
+        return nullptr;
+    }
+    slot = std::move(q);
+    return slot.get();
+}
+
 QString CallStore::serialize(const JudgeResponse &r)
 {
     nlohmann::json choices = nlohmann::json::array();
@@ -91,10 +133,16 @@ std::optional<JudgeResponse> CallStore::deserialize(const QString &json)
 
 std::optional<JudgeResponse> CallStore::lookup(const QString &key) const
 {
-    QSqlQuery q(m_project->database());
-    if (!sql::exec(q, QStringLiteral("SELECT response FROM judge_cache WHERE key = ?"), {key}) || !q.next())
+    QSqlQuery *q = statement(Statement::Lookup);
+    if (!q)
         return std::nullopt;
-    auto r = deserialize(q.value(0).toString());
+    q->bindValue(0, key);
+    const bool found = q->exec() && q->next();
+    const QString json = found ? q->value(0).toString() : QString();
+    q->finish(); // no read transaction stays open between calls
+    if (!found)
+        return std::nullopt;
+    auto r = deserialize(json);
     if (r)
         r->cacheKey = key;
     return r;
@@ -102,8 +150,13 @@ std::optional<JudgeResponse> CallStore::lookup(const QString &key) const
 
 bool CallStore::contains(const QString &key) const
 {
-    QSqlQuery q(m_project->database());
-    return sql::exec(q, QStringLiteral("SELECT 1 FROM judge_cache WHERE key = ?"), {key}) && q.next();
+    QSqlQuery *q = statement(Statement::Contains);
+    if (!q)
+        return false;
+    q->bindValue(0, key);
+    const bool found = q->exec() && q->next();
+    q->finish();
+    return found;
 }
 
 int CallStore::cacheSize() const
@@ -130,47 +183,49 @@ Result<void> CallStore::flush()
     if (m_answers.isEmpty() && m_ledger.isEmpty())
         return {};
     const QString now = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
-    auto r = m_project->transact([&](QSqlDatabase &db) -> Result<void> {
-        QSqlQuery q(db);
+    auto r = m_project->transact([&](QSqlDatabase &) -> Result<void> {
+        QString error;
         if (!m_answers.isEmpty()) {
-            if (!q.prepare(QStringLiteral(
-                        "INSERT OR REPLACE INTO judge_cache(key, base_url, model, request, response, created_at)"
-                        " VALUES(?, ?, ?, ?, ?, ?)")))
-                return makeError(q.lastError().text());
+            QSqlQuery *q = statement(Statement::InsertAnswer, &error);
+            if (!q)
+                return makeError(error);
             for (const PendingAnswer &a : std::as_const(m_answers)) {
-                q.addBindValue(text(a.key));
-                q.addBindValue(text(a.baseUrl));
-                q.addBindValue(text(a.model));
-                q.addBindValue(text(a.request));
-                q.addBindValue(text(a.response));
-                q.addBindValue(now);
-                if (!q.exec())
-                    return makeError(q.lastError().text());
+                q->bindValue(0, text(a.key));
+                q->bindValue(1, text(a.baseUrl));
+                q->bindValue(2, text(a.model));
+                q->bindValue(3, text(a.request));
+                q->bindValue(4, text(a.response));
+                q->bindValue(5, now);
+                const bool ok = q->exec();
+                const QString failure = ok ? QString() : q->lastError().text();
+                q->finish();
+                if (!ok)
+                    return makeError(failure);
             }
         }
         if (!m_ledger.isEmpty()) {
-            QSqlQuery l(db);
-            if (!l.prepare(QStringLiteral(
-                        "INSERT INTO judge_ledger(key, run, base_url, model, outcome, http_status, tokens_in,"
-                        " tokens_out, cost, latency_ms, retries, error, created_at)"
-                        " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")))
-                return makeError(l.lastError().text());
+            QSqlQuery *l = statement(Statement::InsertLedger, &error);
+            if (!l)
+                return makeError(error);
             for (const LedgerEntry &e : std::as_const(m_ledger)) {
-                l.addBindValue(text(e.key));
-                l.addBindValue(text(e.run));
-                l.addBindValue(text(e.baseUrl));
-                l.addBindValue(text(e.model));
-                l.addBindValue(text(e.outcome));
-                l.addBindValue(e.httpStatus > 0 ? QVariant(e.httpStatus) : QVariant(QMetaType(QMetaType::Int)));
-                l.addBindValue(e.tokensIn);
-                l.addBindValue(e.tokensOut);
-                l.addBindValue(e.cost);
-                l.addBindValue(e.latencyMs);
-                l.addBindValue(e.retries);
-                l.addBindValue(text(e.error));
-                l.addBindValue(now);
-                if (!l.exec())
-                    return makeError(l.lastError().text());
+                l->bindValue(0, text(e.key));
+                l->bindValue(1, text(e.run));
+                l->bindValue(2, text(e.baseUrl));
+                l->bindValue(3, text(e.model));
+                l->bindValue(4, text(e.outcome));
+                l->bindValue(5, e.httpStatus > 0 ? QVariant(e.httpStatus) : QVariant(QMetaType(QMetaType::Int)));
+                l->bindValue(6, e.tokensIn);
+                l->bindValue(7, e.tokensOut);
+                l->bindValue(8, e.cost);
+                l->bindValue(9, e.latencyMs);
+                l->bindValue(10, e.retries);
+                l->bindValue(11, text(e.error));
+                l->bindValue(12, now);
+                const bool ok = l->exec();
+                const QString failure = ok ? QString() : l->lastError().text();
+                l->finish();
+                if (!ok)
+                    return makeError(failure);
             }
         }
         return {};

@@ -6,7 +6,11 @@
 #include <QString>
 #include <QVector>
 
+#include <array>
+#include <memory>
 #include <optional>
+
+class QSqlQuery;
 
 namespace rubric {
 
@@ -78,7 +82,15 @@ private:
     {
         QString key, baseUrl, model, request, response;
     };
+    enum class Statement { Lookup, Contains, InsertAnswer, InsertLedger, Count };
+    /// The statement, prepared once per connection (a run asks and stores one call after the
+    /// other: parsing the SQL each time was a good part of an answer's cost); nullptr, with the
+    /// reason in `error`, when it cannot be prepared.
+    QSqlQuery *statement(Statement which, QString *error = nullptr) const;
+
     Project *m_project;
+    mutable QString m_connection; ///< the connection the statements are prepared on
+    mutable std::array<std::unique_ptr<QSqlQuery>, size_t(Statement::Count)> m_statements;
     QVector<PendingAnswer> m_answers;
     QVector<LedgerEntry> m_ledger;
 };

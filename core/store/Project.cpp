@@ -658,15 +658,16 @@ Result<void> Project::setJudgeScores(const QString &judge, const QString &aspect
         const qint64 aspectRow = aspectRowId(db, aspect);
         if (aspectRow < 0)
             return makeError(tr("no aspect named '%1' in the project").arg(aspect), {}, 0, QStringLiteral("aspect"));
+        if (auto p = sql::prepare(q, QStringLiteral("INSERT INTO judge_scores(run_id, item_id, aspect_id, score, "
+                                                    "status) SELECT ?, id, ?, ?, ? FROM items WHERE ext_id = ? "
+                                                    "ON CONFLICT(run_id, item_id, aspect_id) DO UPDATE SET "
+                                                    "score = excluded.score, status = excluded.status"));
+            !p)
+            return p;
         for (auto it = scores.begin(); it != scores.end(); ++it) {
             const bool missing = !(it.value() == it.value());
-            if (auto w = sql::exec(q,
-                                   QStringLiteral("INSERT INTO judge_scores(run_id, item_id, aspect_id, score, status) "
-                                                  "SELECT ?, id, ?, ?, ? FROM items WHERE ext_id = ? "
-                                                  "ON CONFLICT(run_id, item_id, aspect_id) DO UPDATE SET "
-                                                  "score = excluded.score, status = excluded.status"),
-                                   {runId, aspectRow, sql::nullableDouble(it.value()),
-                                    missing ? QStringLiteral("missing") : QStringLiteral("ok"), it.key()});
+            if (auto w = sql::rebind(q, {runId, aspectRow, sql::nullableDouble(it.value()),
+                                         missing ? QStringLiteral("missing") : QStringLiteral("ok"), it.key()});
                 !w)
                 return w;
             if (q.numRowsAffected() != 1)

@@ -322,20 +322,21 @@ Result<void> RubricStore::writeCriterionScores(const QString &judge, const QVect
         if (!sql::exec(q, QStringLiteral("SELECT id FROM runs WHERE name = ?"), {judge}) || !q.next())
             return makeError(tr("no judge named '%1'").arg(judge), {}, 0, QStringLiteral("judge"));
         const qint64 run = q.value(0).toLongLong();
+        if (auto p = sql::prepare(
+                    q, QStringLiteral("INSERT INTO criterion_scores(run_id, item_id, criterion_key, sample, "
+                                      "score, parse_status, raw, reasoning, call_key) "
+                                      "SELECT ?, id, ?, ?, ?, ?, COALESCE(?, ''), COALESCE(?, ''), COALESCE(?, '') "
+                                      "FROM items WHERE ext_id = ? "
+                                      "ON CONFLICT(run_id, item_id, criterion_key, sample) DO UPDATE SET "
+                                      "score = excluded.score, parse_status = excluded.parse_status, "
+                                      "raw = excluded.raw, reasoning = excluded.reasoning, "
+                                      "call_key = excluded.call_key"));
+            !p)
+            return p;
         for (const CriterionScore &s : rows) {
-            if (auto e = sql::exec(
-                        q,
-                        QStringLiteral("INSERT INTO criterion_scores(run_id, item_id, criterion_key, sample, "
-                                       "score, parse_status, raw, reasoning, call_key) "
-                                       "SELECT ?, id, ?, ?, ?, ?, COALESCE(?, ''), COALESCE(?, ''), COALESCE(?, '') "
-                                       "FROM items WHERE ext_id = ? "
-                                       "ON CONFLICT(run_id, item_id, criterion_key, sample) DO UPDATE SET "
-                                       "score = excluded.score, parse_status = excluded.parse_status, "
-                                       "raw = excluded.raw, reasoning = excluded.reasoning, "
-                                       "call_key = excluded.call_key"),
-                        {run, s.criterionKey, s.sample, sql::nullableDouble(s.score),
-                         s.parseStatus.isEmpty() ? QStringLiteral("ok") : s.parseStatus, s.raw, s.reasoning, s.callKey,
-                         s.itemId});
+            if (auto e = sql::rebind(q, {run, s.criterionKey, s.sample, sql::nullableDouble(s.score),
+                                         s.parseStatus.isEmpty() ? QStringLiteral("ok") : s.parseStatus, s.raw,
+                                         s.reasoning, s.callKey, s.itemId});
                 !e)
                 return e;
             if (q.numRowsAffected() != 1)

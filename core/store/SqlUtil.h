@@ -22,6 +22,25 @@ inline Result<void> exec(QSqlQuery &q, const QString &sql, std::initializer_list
     return {};
 }
 
+/// Prepares `sql` once, for runs of rebind() (a statement used row after row is parsed once).
+inline Result<void> prepare(QSqlQuery &q, const QString &sql)
+{
+    if (!q.prepare(sql))
+        return makeError(q.lastError().text() + QStringLiteral(" [") + sql + QStringLiteral("]"));
+    return {};
+}
+
+/// Runs a query made by prepare() again with new positional values.
+inline Result<void> rebind(QSqlQuery &q, std::initializer_list<QVariant> values)
+{
+    int i = 0;
+    for (const QVariant &v : values)
+        q.bindValue(i++, v);
+    if (!q.exec())
+        return makeError(q.lastError().text() + QStringLiteral(" [") + q.lastQuery() + QStringLiteral("]"));
+    return {};
+}
+
 /// A QString that binds as '' rather than NULL when it is null (text columns are NOT NULL).
 inline QVariant text(const QString &s)
 {

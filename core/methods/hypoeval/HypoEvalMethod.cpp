@@ -432,6 +432,8 @@ void HypoEvalMethod::onEvaluated(const QString &itemId, const QVector<JudgeRespo
     for (int i = 0; i < m_evalHyps.size(); ++i) {
         const Criterion &h = m_evalHyps[i];
         const JudgeResponse &r = responses[i];
+        if (r.reasked.isEmpty()) // the key of the request built from the current text
+            m_askedKeys.insert(h.key + QLatin1Char('|') + itemId, r.cacheKey);
         if (r.status == JudgeStatus::Failed) {
             refused = true;
             rows.append({itemId,
@@ -483,6 +485,11 @@ Result<void> HypoEvalMethod::finishRescore()
         const Item *item = m_ctx->item(s.itemId);
         if (text == texts.constEnd() || !item)
             return false;
+        // This run asked it: its key is the current one, without rendering the prompt again
+        // (1,500 renders and hashes at the end of an evaluation otherwise).
+        if (const auto asked = m_askedKeys.constFind(s.criterionKey + QLatin1Char('|') + s.itemId);
+            asked != m_askedKeys.constEnd() && *asked == s.callKey)
+            return true;
         auto request = scoreRequest(*text, *item);
         if (!request) {
             error = request.errorString();

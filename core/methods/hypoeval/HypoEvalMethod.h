@@ -74,6 +74,9 @@ private:
     int m_scored = 0, m_missing = 0, m_failed = 0;
     int m_tooFew = 0;              ///< items left unscored: fewer parsed hypotheses than the minimum
     QMap<int, int> m_parsedCounts; ///< parsed hypotheses per item → items (answered items)
+    /// "hypothesis key|item" → the call key of the request this run built for it (answers not
+    /// asked again only): finishRescore() knows these rows are current without rebuilding them.
+    QHash<QString, QString> m_askedKeys;
     /// Whether a score answer can be read on the aspect's scale (RunContext re-asks it once if not).
     bool readableScore(const JudgeResponse &response) const;
     bool m_rescore = false; ///< scoring a stored rubric version (no preparation in this run)
