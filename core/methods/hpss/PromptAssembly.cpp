@@ -31,7 +31,7 @@ public:
     }
 
     /// Appends a template whose {name} placeholders come from `values`; the literal text is
-    /// tagged `factor`, each filled value with its own tag (std::nullopt = the item's own text).
+    /// tagged `factor`, each filled value with its own tag or, without one, the template's.
     struct Value
     {
         QString text;
@@ -46,7 +46,7 @@ public:
             add(tmpl.mid(at, m.capturedStart() - at), factor);
             const auto v = values.constFind(m.captured(1));
             Q_ASSERT_X(v != values.cend(), "addTemplate", "placeholder without a value");
-            add(v->text, v->factor);
+            add(v->text, v->factor ? v->factor : factor);
             at = m.capturedEnd();
         }
         add(tmpl.mid(at), factor);
