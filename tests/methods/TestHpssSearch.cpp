@@ -1,6 +1,8 @@
 #include "methods/hpss/HpssSearch.h"
 #include "util/Json.h"
 
+#include <QDir>
+#include <QFile>
 #include <QSet>
 #include <QtTest>
 
@@ -329,6 +331,97 @@ private slots:
                 QCOMPARE(explore + exploit, 50);
                 QVERIFY(explore > 0);
             }
+            if (algorithm == QLatin1String("mutation"))
+                for (qsizetype k = 21; k < steps.size(); ++k) {
+                    QCOMPARE(steps[k].move, QStringLiteral("mutate"));
+                    QVERIFY(!steps[k].changed.isEmpty());
+                }
+        }
+    }
+
+    // The 21 initialisation strategies fed with the authors' published validation Spearmans
+    // (Qwen2.5-14B, SummEval; ../shared/data/hpss-artifacts, read at test time only, never shipped).
+    void initialisationOnPublishedSpearmans()
+    {
+        const QString dir
+                = QStringLiteral(RUBRIC_SHARED_DATA "/hpss-artifacts/initiation/metrics/summeval/qwen_2_5_14b");
+        if (!QDir(dir).exists())
+            QSKIP("../shared/data/hpss-artifacts is not here");
+        const QHash<QString, QString> files = {
+                {QStringLiteral("scale:3"), QStringLiteral("scale_3")},
+                {QStringLiteral("scale:10"), QStringLiteral("scale_10")},
+                {QStringLiteral("scale:50"), QStringLiteral("scale_50")},
+                {QStringLiteral("scale:100"), QStringLiteral("scale_100")},
+                {QStringLiteral("examples:3"), QStringLiteral("example_3")},
+                {QStringLiteral("examples:5"), QStringLiteral("example_5")},
+                {QStringLiteral("examples:10"), QStringLiteral("example_10")},
+                {QStringLiteral("criteria:none"), QStringLiteral("wo_criteria")},
+                {QStringLiteral("criteria:self"), QStringLiteral("self_generated_criteria")},
+                {QStringLiteral("reference:self"), QStringLiteral("self_generated_reference")},
+                {QStringLiteral("reference:dialectic"), QStringLiteral("dialectic")},
+                {QStringLiteral("cot:none"), QStringLiteral("cot_free")},
+                {QStringLiteral("cot:suffix"), QStringLiteral("cot_suffix")},
+                {QStringLiteral("autocot:on"), QStringLiteral("autocot")},
+                {QStringLiteral("metrics:on"), QStringLiteral("metrics")},
+                {QStringLiteral("order:TIE"), QStringLiteral("tie")},
+                {QStringLiteral("order:ETI"), QStringLiteral("eti")},
+                {QStringLiteral("order:EIT"), QStringLiteral("eit")},
+                {QStringLiteral("order:ITE"), QStringLiteral("ite")},
+                {QStringLiteral("order:IET"), QStringLiteral("iet")},
+        };
+        for (const QString &aspect : {QStringLiteral("coherence"), QStringLiteral("consistency"),
+                                      QStringLiteral("fluency"), QStringLiteral("relevance")}) {
+            HpssSearch s = makeSearch(SearchParams{});
+            QHash<QString, double> rho;
+            for (int k = 0; k < 21; ++k) {
+                const auto p = s.next();
+                QVERIFY(p.has_value());
+                QString name = QStringLiteral("baseline");
+                if (p->changedFactor >= 0) {
+                    const Factor f = Factor(p->changedFactor);
+                    name = files.value(factorName(f) + QLatin1Char(':') + p->strategy.valueName(f));
+                }
+                QVERIFY2(!name.isEmpty(), qPrintable(p->strategy.format()));
+                QFile file(dir + QLatin1Char('/') + name + QStringLiteral(".json"));
+                QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(file.fileName()));
+                const double r = json::parse(QString::fromUtf8(file.readAll()))
+                                         .toMap()
+                                         .value(aspect)
+                                         .toMap()
+                                         .value(QStringLiteral("correlation"))
+                                         .toMap()
+                                         .value(QStringLiteral("Spearman"))
+                                         .toDouble();
+                rho.insert(p->strategy.format(), r);
+                QVERIFY(s.report(p->strategy, r).ok());
+            }
+            QCOMPARE(rho.size(), 21);
+            const PromptStrategy o = PromptStrategy::mtBenchOrigin();
+            QStringList table;
+            for (int i = 0; i < kFactorCount; ++i) {
+                double sum = 0;
+                QStringList cells;
+                for (int j = 0; j < factorValues(Factor(i)).size(); ++j) {
+                    sum += s.advantage(Factor(i), j);
+                    // differences of advantages are differences of Spearman × 100 (Algorithm 1)
+                    const double expected
+                            = 100
+                              * (rho.value(o.with(Factor(i), j).format()) - rho.value(o.with(Factor(i), 0).format()));
+                    QVERIFY(std::abs(s.advantage(Factor(i), j) - s.advantage(Factor(i), 0) - expected) < 1e-9);
+                    cells.append(QStringLiteral("%1 %2")
+                                         .arg(factorValues(Factor(i)).at(j))
+                                         .arg(s.advantage(Factor(i), j), 0, 'f', 2));
+                }
+                QVERIFY(std::abs(sum) < 1e-9);
+                table.append(factorName(Factor(i)) + QStringLiteral(": ") + cells.join(QStringLiteral(", ")));
+            }
+            qInfo("SummEval %s (Qwen2.5-14B, published init): %s", qPrintable(aspect),
+                  qPrintable(table.join(QStringLiteral(" | "))));
+            // the search goes on from there: a new strategy, derived from a population member
+            const auto next = s.next();
+            QVERIFY(next.has_value());
+            QVERIFY(!rho.contains(next->strategy.format()));
+            QVERIFY(s.population().contains(*next->parent));
         }
     }
 
