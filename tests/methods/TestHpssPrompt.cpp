@@ -301,6 +301,18 @@ private slots:
         QCOMPARE(r.rule, rule);
         QCOMPARE(r.parsed, !rule.isEmpty());
     }
+
+    void scoreOutsideTheScaleIsMarked()
+    {
+        QVERIFY(hpss::readScore(QStringLiteral("Rating: [[7]]"), 1, 10).inScale);
+        const ScoreReading r = hpss::readScore(QStringLiteral("Rating: [[7]]"), 1, 5);
+        QVERIFY(r.parsed);
+        QCOMPARE(r.score, 7.0);
+        QVERIFY(!r.inScale);
+        QVERIFY(hpss::readScore(QStringLiteral("no idea"), 1, 5).inScale); // a parse failure is counted apart
+        QCOMPARE(scaleFraction(75, 1, 100), 74.0 / 99.0);
+        QCOMPARE(scaleFraction(3, 1, 5), 0.5);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestHpssPrompt)

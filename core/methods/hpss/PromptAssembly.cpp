@@ -340,10 +340,22 @@ ScoreReading readScore(const QString &answer, double fallback)
         for (auto it = re.globalMatch(answer); it.hasNext();) {
             const double v = it.next().captured(1).toDouble();
             if (v >= 0 && v <= 1000)
-                return ScoreReading{v, true, name};
+                return ScoreReading{v, true, name, true};
         }
     }
-    return ScoreReading{fallback, false, {}};
+    return ScoreReading{fallback, false, {}, true};
+}
+
+ScoreReading readScore(const QString &answer, int scaleMin, int scaleMax, double fallback)
+{
+    ScoreReading r = readScore(answer, fallback);
+    r.inScale = !r.parsed || (r.score >= scaleMin && r.score <= scaleMax);
+    return r;
+}
+
+double scaleFraction(double score, int scaleMin, int scaleMax)
+{
+    return scaleMax > scaleMin ? (score - scaleMin) / double(scaleMax - scaleMin) : 0.0;
 }
 
 } // namespace rubric::hpss

@@ -111,12 +111,19 @@ struct ScoreReading
 {
     double score = 0; ///< the number, or the fallback when nothing matched
     bool parsed = false;
-    QString rule; ///< "[[n]]", "[n]", "Rating: n", "first number" or "" when nothing matched
+    QString rule;        ///< "[[n]]", "[n]", "Rating: n", "first number" or "" when nothing matched
+    bool inScale = true; ///< the number lies on the strategy's scale [min, max] (readScore with a range)
 };
 
 /// Reads the rating from a free-text answer (spec §5, [code]'s cascade): [[n]], then [n], then
 /// "Rating: n", then the first number; n is 0–1000 with optional decimals. Nothing found gives
 /// `fallback` ([code] 2.51) with parsed = false, so a caller can count parse failures.
 ScoreReading readScore(const QString &answer, double fallback = 2.51);
+/// As above, and marks a number outside the strategy's scale [scaleMin, scaleMax] (kept as read:
+/// Spearman needs no mapping, but the studio counts such answers beside the parse failures).
+ScoreReading readScore(const QString &answer, int scaleMin, int scaleMax, double fallback = 2.51);
+/// A score on [scaleMin, scaleMax] as a fraction of the scale, for showing strategies with
+/// different scales side by side (0 = the minimum, 1 = the maximum).
+double scaleFraction(double score, int scaleMin, int scaleMax);
 
 } // namespace rubric::hpss
