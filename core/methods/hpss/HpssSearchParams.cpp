@@ -1,0 +1,216 @@
+#include "methods/hpss/HpssSearch.h"
+
+#include <QVariantList>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <sstream>
+
+namespace rubric::hpss {
+
+namespace {
+
+const QStringList &algorithmNames()
+{
+    static const QStringList names = {QStringLiteral("hpss"), QStringLiteral("greedy"), QStringLiteral("stepwise"),
+                                      QStringLiteral("mutation"), QStringLiteral("random")};
+    return names;
+}
+
+const QStringList &moveNames()
+{
+    static const QStringList names = {QStringLiteral("init"),   QStringLiteral("explore"), QStringLiteral("exploit"),
+                                      QStringLiteral("mutate"), QStringLiteral("greedy"),  QStringLiteral("stepwise"),
+                                      QStringLiteral("random")};
+    return names;
+}
+
+Error settingError(const QString &key, const QString &message)
+{
+    return makeError(message, {}, 0, key);
+}
+
+Result<int> readInt(const QString &key, const QString &value, int min)
+{
+    bool ok = false;
+    const int v = value.trimmed().toInt(&ok);
+    if (!ok || v < min)
+        return settingError(key, QStringLiteral("'%1' is not a whole number ≥ %2").arg(value).arg(min));
+    return v;
+}
+
+Result<double> readDouble(const QString &key, const QString &value, double min, double max, bool openMin)
+{
+    bool ok = false;
+    const double v = value.trimmed().toDouble(&ok);
+    if (!ok || !std::isfinite(v) || v < min || v > max || (openMin && v == min))
+        return settingError(key, QStringLiteral("'%1' is not a number in %2%3, %4]")
+                                         .arg(value, openMin ? QStringLiteral("(") : QStringLiteral("["))
+                                         .arg(min)
+                                         .arg(max));
+    return v;
+}
+
+} // namespace
+
+QString searchAlgorithmName(SearchAlgorithm a)
+{
+    return algorithmNames().at(int(a));
+}
+
+QString searchMoveName(SearchMove m)
+{
+    return moveNames().at(int(m));
+}
+
+// --- SearchParams -------------------------------------------------------------------------------
+
+Result<void> SearchParams::set(const QString &rawKey, const QString &value)
+{
+    const QString key = rawKey.trimmed().toLower();
+    auto assignInt = [&](int &target, int min) -> Result<void> {
+        auto v = readInt(key, value, min);
+        if (!v)
+            return v.error();
+        target = *v;
+        return {};
+    };
+    auto assignDouble = [&](double &target, double min, double max, bool openMin) -> Result<void> {
+        auto v = readDouble(key, value, min, max, openMin);
+        if (!v)
+            return v.error();
+        target = *v;
+        return {};
+    };
+    const double inf = std::numeric_limits<double>::max();
+    if (key == QLatin1String("search")) {
+        const int a = algorithmNames().indexOf(value.trimmed().toLower());
+        if (a < 0)
+            return settingError(key, QStringLiteral("unknown search '%1' (expected %2)")
+                                             .arg(value, algorithmNames().join(QLatin1Char('|'))));
+        algorithm = SearchAlgorithm(a);
+        return {};
+    }
+    if (key == QLatin1String("budget"))
+        return assignInt(budget, 1);
+    if (key == QLatin1String("population"))
+        return assignInt(population, 1);
+    if (key == QLatin1String("mutations"))
+        return assignInt(mutations, 1);
+    if (key == QLatin1String("greedy_batch"))
+        return assignInt(greedyBatch, 1);
+    if (key == QLatin1String("max_rounds"))
+        return assignInt(maxRounds, 1);
+    if (key == QLatin1String("exploit"))
+        return assignDouble(exploit, 0, 1, false);
+    if (key == QLatin1String("temperature"))
+        return assignDouble(temperature, 0, inf, true);
+    if (key == QLatin1String("ucb"))
+        return assignDouble(ucb, 0, inf, false);
+    if (key == QLatin1String("score_scale"))
+        return assignDouble(scoreScale, 0, inf, true);
+    if (key == QLatin1String("seed")) {
+        bool ok = false;
+        const quint64 v = value.trimmed().toULongLong(&ok);
+        if (!ok)
+            return settingError(key, QStringLiteral("'%1' is not a whole number ≥ 0").arg(value));
+        seed = v;
+        return {};
+    }
+    if (key == QLatin1String("origin")) {
+        auto s = PromptStrategy::parse(value);
+        if (!s)
+            return settingError(key, s.error().toString());
+        origin = *s;
+        return {};
+    }
+    if (key == QLatin1String("space")) {
+        if (value.trimmed() == QLatin1String("full"))
+            space = StrategySpace::full();
+        else if (value.trimmed() == QLatin1String("pairwise"))
+            space = StrategySpace::pairwise();
+        else
+            return settingError(key, QStringLiteral("unknown space '%1' (expected full|pairwise)").arg(value));
+        return {};
+    }
+    if (key == QLatin1String("disable")) {
+        // "disable=scale:3;reference:dialectic": values the search never visits
+        for (const QString &item : value.split(QLatin1Char(';'), Qt::SkipEmptyParts)) {
+            const qsizetype colon = item.indexOf(QLatin1Char(':'));
+            if (colon < 0)
+                return settingError(key, QStringLiteral("'%1' is not factor:value").arg(item));
+            auto f = factorFromName(item.left(colon));
+            if (!f)
+                return settingError(key, f.error().toString());
+            if (auto r = space.disable(*f, item.mid(colon + 1).trimmed()); !r)
+                return settingError(key, r.error().toString());
+        }
+        return {};
+    }
+    return settingError(key, QStringLiteral("unknown setting (expected search, budget, population, mutations, "
+                                            "exploit, temperature, ucb, seed, origin, space, disable, score_scale, "
+                                            "greedy_batch, max_rounds)"));
+}
+
+Result<void> SearchParams::validate() const
+{
+    if (!space.contains(origin))
+        return settingError(QStringLiteral("origin"), QStringLiteral("%1 uses a disabled value").arg(origin.format()));
+    const qint64 init = 1 + space.neighbours(origin).size();
+    if ((algorithm == SearchAlgorithm::Hpss || algorithm == SearchAlgorithm::Mutation) && budget < init)
+        return settingError(QStringLiteral("budget"),
+                            QStringLiteral("%1 does not cover the %2 initial evaluations").arg(budget).arg(init));
+    if (budget > space.size())
+        return settingError(
+                QStringLiteral("budget"),
+                QStringLiteral("%1 is larger than the space (%2 strategies)").arg(budget).arg(space.size()));
+    if (population < 1 || mutations < 1 || greedyBatch < 1 || maxRounds < 1 || budget < 1)
+        return settingError(QStringLiteral("population"), QStringLiteral("counts must be at least 1"));
+    if (!(temperature > 0) || !(ucb >= 0) || !(exploit >= 0 && exploit <= 1) || !(scoreScale > 0))
+        return settingError(QStringLiteral("temperature"), QStringLiteral("a real setting is out of range"));
+    return {};
+}
+
+QVariantMap SearchParams::toVariant() const
+{
+    return {{QStringLiteral("search"), searchAlgorithmName(algorithm)},
+            {QStringLiteral("budget"), budget},
+            {QStringLiteral("population"), population},
+            {QStringLiteral("mutations"), mutations},
+            {QStringLiteral("exploit"), exploit},
+            {QStringLiteral("temperature"), temperature},
+            {QStringLiteral("ucb"), ucb},
+            {QStringLiteral("seed"), QString::number(seed)},
+            {QStringLiteral("score_scale"), scoreScale},
+            {QStringLiteral("greedy_batch"), greedyBatch},
+            {QStringLiteral("max_rounds"), maxRounds},
+            {QStringLiteral("origin"), origin.format()},
+            {QStringLiteral("space"), space.toVariant()}};
+}
+
+Result<SearchParams> SearchParams::fromVariant(const QVariant &value)
+{
+    const QVariantMap map = value.toMap();
+    SearchParams p;
+    for (auto it = map.cbegin(); it != map.cend(); ++it) {
+        if (it.key() == QLatin1String("space")) {
+            auto space = StrategySpace::fromVariant(it.value());
+            if (!space)
+                return space.error();
+            p.space = *space;
+            continue;
+        }
+        // Doubles go through text with every digit, so a restored search computes the same.
+        const QString text = it.value().typeId() == QMetaType::Double ? QString::number(it.value().toDouble(), 'g', 17)
+                                                                      : it.value().toString();
+        if (auto r = p.set(it.key(), text); !r)
+            return r.error();
+    }
+    if (auto r = p.validate(); !r)
+        return r.error();
+    return p;
+}
+
+} // namespace rubric::hpss
