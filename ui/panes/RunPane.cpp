@@ -24,7 +24,6 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
-#include <QScrollBar>
 #include <QSplitter>
 #include <QTreeWidget>
 #include <QVBoxLayout>
@@ -87,19 +86,14 @@ RunPane::RunPane(QWidget *parent)
     methodScroll->setWidgetResizable(true);
     methodScroll->setFrameShape(QFrame::NoFrame);
     methodScroll->setWidget(buildMethod());
-    // The forms scroll vertically only: a column is never narrower than its form, so no field is
-    // cut off at the right edge behind a horizontal scroll bar.
-    for (QScrollArea *scroll : {profilesScroll, methodScroll}) {
-        scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-        scroll->setMinimumWidth(scroll->widget()->minimumSizeHint().width()
-                                + scroll->verticalScrollBar()->sizeHint().width());
-    }
     splitter->addWidget(profilesScroll);
     splitter->addWidget(methodScroll);
     splitter->addWidget(buildProgress());
-    splitter->setStretchFactor(0, 3);
-    splitter->setStretchFactor(1, 3);
-    splitter->setStretchFactor(2, 4);
+    // The forms get the room first (a field cut off at the right edge is worse than a narrower
+    // list of runs); below their width they scroll.
+    splitter->setStretchFactor(0, 4);
+    splitter->setStretchFactor(1, 4);
+    splitter->setStretchFactor(2, 3);
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -173,6 +167,7 @@ QWidget *RunPane::buildMethod()
     auto *v = new QVBoxLayout(box);
     v->addLayout(form);
     auto *paramsTitle = new QLabel(tr("<b>Parameters</b> (paper defaults; hover for what each does)"), box);
+    paramsTitle->setWordWrap(true);
     v->addWidget(paramsTitle);
     v->addWidget(m_params);
     v->addStretch(1);
