@@ -54,6 +54,10 @@ int run(const QStringList &args, Io &io)
                       QStringLiteral("K"), QStringLiteral("5")});
     parser.addOption({QStringLiteral("kinds"), QStringLiteral("Aggregator kinds, comma-separated (default all)."),
                       QStringLiteral("KIND,…"), aggregatorKindNames().join(QLatin1Char(','))});
+    parser.addOption({QStringLiteral("set"),
+                      QStringLiteral("An aggregator setting key=value (repeatable; keys: %1).")
+                              .arg(aggregatorSettingKeys().mid(1).join(QStringLiteral(", "))),
+                      QStringLiteral("KEY=VALUE")});
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print JSON.")});
     if (auto rc = parse(parser, QStringLiteral("bench aggregators"), args, io))
         return *rc;
@@ -85,6 +89,22 @@ int run(const QStringList &args, Io &io)
         kinds.append(*kind);
     }
 
+    QVariantMap overrides;
+    for (const QString &kv : parser.values(QStringLiteral("set"))) {
+        const qsizetype eq = kv.indexOf(QLatin1Char('='));
+        const QString key = kv.left(eq);
+        if (eq < 1 || !aggregatorSettingKeys().contains(key) || key == QLatin1String("aggregator")) {
+            io.err << "rubric bench aggregators: --set '" << kv << "': expected KEY=VALUE with KEY one of "
+                   << aggregatorSettingKeys().mid(1).join(QStringLiteral(", ")) << '\n';
+            return 2;
+        }
+        overrides.insert(key, kv.mid(eq + 1));
+    }
+    auto base = aggregatorSettingsFromMap(overrides);
+    if (!base) {
+        io.err << "rubric bench aggregators: --set: " << base.errorString() << '\n';
+        return 2;
+    }
     const bool json = parser.isSet(QStringLiteral("json"));
     QVariantList rows;
     if (!json)
@@ -101,7 +121,7 @@ int run(const QStringList &args, Io &io)
         Eigen::MatrixXd x, y;
         synthetic(n, p, q, 1, x, y);
         for (AggregatorKind kind : kinds) {
-            AggregatorSettings settings;
+            AggregatorSettings settings = *base;
             settings.kind = kind;
             Aggregator agg(settings);
             QElapsedTimer t;
