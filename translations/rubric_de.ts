@@ -142,6 +142,18 @@
         <source>Disable %1</source>
         <translation>%1 ausschalten</translation>
     </message>
+    <message>
+        <source>Invert polarity of %1</source>
+        <translation>Polarität von %1 umkehren</translation>
+    </message>
+    <message>
+        <source>Restore polarity of %1</source>
+        <translation>Polarität von %1 zurücksetzen</translation>
+    </message>
+    <message>
+        <source>Restore %1</source>
+        <translation>%1 wiederherstellen</translation>
+    </message>
 </context>
 <context>
     <name>main</name>
@@ -406,6 +418,79 @@
     <message>
         <source>Judges — %1</source>
         <translation>Bewerter — %1</translation>
+    </message>
+</context>
+<context>
+    <name>rubric::AnswerGridModel</name>
+    <message>
+        <source>—</source>
+        <translation>—</translation>
+    </message>
+    <message>
+        <source>%1/%2</source>
+        <translation>%1/%2</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>ja</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>nein</translation>
+    </message>
+    <message>
+        <source>%1  %2</source>
+        <translation>%1  %2</translation>
+    </message>
+    <message>
+        <source>%1
+
+%2</source>
+        <translation>%1
+
+%2</translation>
+    </message>
+    <message>
+        <source>%1: questions of "%2" met / answered</source>
+        <translation>%1: Fragen von „%2“ erfüllt / beantwortet</translation>
+    </message>
+    <message>
+        <source>%1: no answer stored</source>
+        <translation>%1: keine Antwort gespeichert</translation>
+    </message>
+    <message>
+        <source>%1: the endpoint refused the call</source>
+        <translation>%1: der Endpunkt hat den Aufruf abgelehnt</translation>
+    </message>
+    <message>
+        <source>%1: the answer did not cover this question (unanswered)</source>
+        <translation>%1: die Antwort ging nicht auf diese Frage ein (unbeantwortet)</translation>
+    </message>
+    <message>
+        <source>%1 answered %2</source>
+        <translation>%1 antwortete %2</translation>
+    </message>
+    <message>
+        <source>Polarity inverted: "no" meets the criterion</source>
+        <translation>Polarität umgekehrt: „nein“ erfüllt das Kriterium</translation>
+    </message>
+    <message>
+        <source>Click to read the judge's answer</source>
+        <translation>Klicken, um die Antwort des Bewerters zu lesen</translation>
+    </message>
+    <message>
+        <source>Question</source>
+        <translation>Frage</translation>
+    </message>
+    <message>
+        <source>%1
+coverage %2%</source>
+        <translation>%1
+Abdeckung %2 %</translation>
+    </message>
+    <message>
+        <source>%1 answered %2 of the %3 questions it asks on this item</source>
+        <translation>%1 beantwortete %2 der %3 Fragen, die er zu diesem Element stellt</translation>
     </message>
 </context>
 <context>
@@ -804,6 +889,46 @@
     <message>
         <source>(no reasoning given)</source>
         <translation>(keine Begründung angegeben)</translation>
+    </message>
+    <message>
+        <source>Columns: questions</source>
+        <translation>Spalten: Fragen</translation>
+    </message>
+    <message>
+        <source>Columns: sub-aspects</source>
+        <translation>Spalten: Teilaspekte</translation>
+    </message>
+    <message>
+        <source>A checklist's columns: its questions (yes = 1, no = 0), or its sub-aspects (the share of the answered questions that are met)</source>
+        <translation>Die Spalten einer Checkliste: ihre Fragen (ja = 1, nein = 0) oder ihre Teilaspekte (der Anteil der beantworteten Fragen, die erfüllt sind)</translation>
+    </message>
+    <message>
+        <source>The item's answers, question × judge; click a cell to read that judge's answer</source>
+        <translation>Die Antworten zum Element, Frage × Bewerter; eine Zelle anklicken, um die Antwort dieses Bewerters zu lesen</translation>
+    </message>
+    <message>
+        <source>Answers</source>
+        <translation>Antworten</translation>
+    </message>
+    <message>
+        <source>Checklist grid</source>
+        <translation>Checklisten-Raster</translation>
+    </message>
+    <message>
+        <source>A checklist judge's answers on the item, question × judge</source>
+        <translation>Die Antworten eines Checklisten-Bewerters zum Element, Frage × Bewerter</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; · %2 %3 · click a cell of the grid for the judge's answer</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; · %2 %3 · eine Zelle des Rasters anklicken für die Antwort des Bewerters</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; · &lt;b&gt;%2&lt;/b&gt; · %3: %4</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; · &lt;b&gt;%2&lt;/b&gt; · %3: %4</translation>
+    </message>
+    <message>
+        <source>The judge has no answer stored for this question.</source>
+        <translation>Der Bewerter hat für diese Frage keine Antwort gespeichert.</translation>
     </message>
 </context>
 <context>
@@ -1522,6 +1647,121 @@
     </message>
 </context>
 <context>
+    <name>rubric::NewChecklistDialog</name>
+    <message>
+        <source>A published &amp;checklist:</source>
+        <translation>Eine veröffentlichte &amp;Checkliste:</translation>
+    </message>
+    <message>
+        <source>A &amp;file:</source>
+        <translation>Eine &amp;Datei:</translation>
+    </message>
+    <message>
+        <source>&amp;Empty, typed here; first sub-aspect:</source>
+        <translation>&amp;Leer, hier eingetippt; erster Teilaspekt:</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>Durchsuchen…</translation>
+    </message>
+    <message>
+        <source>New checklist</source>
+        <translation>Neue Checkliste</translation>
+    </message>
+    <message>
+        <source>The aspect the checklist judges (an aspect of the project)</source>
+        <translation>Der Aspekt, den die Checkliste bewertet (ein Aspekt des Projekts)</translation>
+    </message>
+    <message>
+        <source>e.g. checkeval-coherence</source>
+        <translation>z. B. checkeval-coherence</translation>
+    </message>
+    <message>
+        <source>The new judge's name; the checklist is saved as its rubric version 1</source>
+        <translation>Der Name des neuen Bewerters; die Checkliste wird als Version 1 seiner Rubrik gespeichert</translation>
+    </message>
+    <message>
+        <source>CheckEval's published checklists (MIT): dataset/aspect is the union of the seed, diversification and elaboration questions; a /stage suffix is one of them</source>
+        <translation>Die veröffentlichten Checklisten von CheckEval (MIT): Datensatz/Aspekt ist die Vereinigung der Ausgangs-, Diversifizierungs- und Ausarbeitungsfragen; eine Endung /Stufe ist eine davon</translation>
+    </message>
+    <message>
+        <source>CheckEval YAML, or a rubric exported as JSON or Markdown</source>
+        <translation>CheckEval-YAML oder eine als JSON oder Markdown exportierte Rubrik</translation>
+    </message>
+    <message>
+        <source>General</source>
+        <translation>Allgemein</translation>
+    </message>
+    <message>
+        <source>The checklist starts with this sub-aspect; add questions (and more sub-aspects) with Add / Add child in the Rubric pane</source>
+        <translation>Die Checkliste beginnt mit diesem Teilaspekt; Fragen (und weitere Teilaspekte) mit Hinzufügen / Kind hinzufügen im Bereich Rubrik ergänzen</translation>
+    </message>
+    <message>
+        <source>&amp;Aspect:</source>
+        <translation>&amp;Aspekt:</translation>
+    </message>
+    <message>
+        <source>&amp;Judge name:</source>
+        <translation>&amp;Name des Bewerters:</translation>
+    </message>
+    <message>
+        <source>Create</source>
+        <translation>Anlegen</translation>
+    </message>
+    <message>
+        <source>Questions from:</source>
+        <translation>Fragen aus:</translation>
+    </message>
+    <message>
+        <source>Checklist file</source>
+        <translation>Checklisten-Datei</translation>
+    </message>
+    <message>
+        <source>Checklists (*.yaml *.yml *.json *.md *.markdown);;All files (*)</source>
+        <translation>Checklisten (*.yaml *.yml *.json *.md *.markdown);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>the project has no aspect to judge</source>
+        <translation>das Projekt hat keinen Aspekt zum Bewerten</translation>
+    </message>
+    <message>
+        <source>the file holds a %1 rubric, not a checklist</source>
+        <translation>die Datei enthält eine %1-Rubrik, keine Checkliste</translation>
+    </message>
+    <message>
+        <source>name the first sub-aspect</source>
+        <translation>den ersten Teilaspekt benennen</translation>
+    </message>
+    <message>
+        <source>no project is open</source>
+        <translation>kein Projekt ist geöffnet</translation>
+    </message>
+    <message>
+        <source>a judge needs a name</source>
+        <translation>ein Bewerter braucht einen Namen</translation>
+    </message>
+    <message>
+        <source>a judge named '%1' exists already; choose another name</source>
+        <translation>ein Bewerter namens '%1' existiert bereits; einen anderen Namen wählen</translation>
+    </message>
+    <message>
+        <source>Checklist from the preset %1</source>
+        <translation>Checkliste aus der Vorlage %1</translation>
+    </message>
+    <message>
+        <source>Checklist imported from %1</source>
+        <translation>Checkliste importiert aus %1</translation>
+    </message>
+    <message>
+        <source>Checklist typed in the studio</source>
+        <translation>Checkliste im Studio eingetippt</translation>
+    </message>
+    <message>
+        <source>Nothing was created: %1</source>
+        <translation>Nichts wurde angelegt: %1</translation>
+    </message>
+</context>
+<context>
     <name>rubric::ProfileEditor</name>
     <message>
         <source>Provider profiles</source>
@@ -1997,6 +2237,46 @@
         <source>Not measured on the test split</source>
         <translation>Auf dem Testteil nicht gemessen</translation>
     </message>
+    <message>
+        <source>Invert polarity</source>
+        <translation>Polarität umkehren</translation>
+    </message>
+    <message>
+        <source>The question reads so that "yes" means worse: count "no" as meeting the criterion (again: flip it back); undoable</source>
+        <translation>Die Frage ist so formuliert, dass „ja“ schlechter bedeutet: „nein“ als erfülltes Kriterium zählen (erneut: zurückdrehen); rückgängig machbar</translation>
+    </message>
+    <message>
+        <source>Restore</source>
+        <translation>Wiederherstellen</translation>
+    </message>
+    <message>
+        <source>Bring back the question the filter removed (it is asked again); undoable</source>
+        <translation>Die vom Filter entfernte Frage zurückholen (sie wird wieder gestellt); rückgängig machbar</translation>
+    </message>
+    <message>
+        <source>New checklist…</source>
+        <translation>Neue Checkliste…</translation>
+    </message>
+    <message>
+        <source>A CheckEval judge whose checklist comes from a published checklist, a file, or is typed here</source>
+        <translation>Ein CheckEval-Bewerter, dessen Checkliste aus einer veröffentlichten Checkliste, einer Datei stammt oder hier eingetippt wird</translation>
+    </message>
+    <message>
+        <source>Restore polarity</source>
+        <translation>Polarität zurücksetzen</translation>
+    </message>
+    <message>
+        <source>New question: does the output …?</source>
+        <translation>Neue Frage: Hat die Ausgabe …?</translation>
+    </message>
+    <message>
+        <source>New sub-aspect</source>
+        <translation>Neuer Teilaspekt</translation>
+    </message>
+    <message>
+        <source>Created the checklist judge %1 (version 1). Run it in the Judge &amp; run pane.</source>
+        <translation>Checklisten-Bewerter %1 angelegt (Version 1). Im Bereich Bewerter &amp; Lauf ausführen.</translation>
+    </message>
 </context>
 <context>
     <name>rubric::RubricTreeModel</name>
@@ -2098,12 +2378,96 @@ Definition: %2</translation>
         <source>Rank</source>
         <translation>Rang</translation>
     </message>
+    <message>
+        <source>removed by the filter</source>
+        <translation>vom Filter entfernt</translation>
+    </message>
+    <message>
+        <source>always yes</source>
+        <translation>immer ja</translation>
+    </message>
+    <message>
+        <source>always no</source>
+        <translation>immer nein</translation>
+    </message>
+    <message>
+        <source>≈ %1</source>
+        <translation>≈ %1</translation>
+    </message>
+    <message>
+        <source>“yes” = worse?</source>
+        <translation>„ja“ = schlechter?</translation>
+    </message>
+    <message>
+        <source>inverted</source>
+        <translation>umgekehrt</translation>
+    </message>
+    <message>
+        <source>seed</source>
+        <translation>Ausgangsfrage</translation>
+    </message>
+    <message>
+        <source>diversification</source>
+        <translation>Diversifizierung</translation>
+    </message>
+    <message>
+        <source>elaboration</source>
+        <translation>Ausarbeitung</translation>
+    </message>
+    <message>
+        <source>Share of "yes" among the answered items</source>
+        <translation>Anteil „ja“ unter den beantworteten Elementen</translation>
+    </message>
+    <message>
+        <source>Point-biserial correlation of this question's answers with the human scores on the train split: the questions that carry the judge have the highest</source>
+        <translation>Punktbiseriale Korrelation der Antworten auf diese Frage mit den menschlichen Bewertungen in der Trainingsmenge: Die Fragen, die den Bewerter tragen, haben die höchste</translation>
+    </message>
+    <message>
+        <source>Items on which the judge answered this question</source>
+        <translation>Elemente, auf denen der Bewerter diese Frage beantwortet hat</translation>
+    </message>
+    <message>
+        <source>Removed by the filter: %1 (Restore brings it back)</source>
+        <translation>Vom Filter entfernt: %1 (Wiederherstellen holt sie zurück)</translation>
+    </message>
+    <message>
+        <source>Constant: the judge answered "%1" on every item, so the question does not separate items</source>
+        <translation>Konstant: Der Bewerter hat auf jedem Element „%1“ geantwortet, die Frage unterscheidet also keine Elemente</translation>
+    </message>
+    <message>
+        <source>Near-duplicate of %1: %2</source>
+        <translation>Fast gleich wie %1: %2</translation>
+    </message>
+    <message>
+        <source>"Yes" seems to mean worse (%1): invert its polarity if so</source>
+        <translation>„Ja“ scheint schlechter zu bedeuten (%1): In diesem Fall die Polarität umkehren</translation>
+    </message>
+    <message>
+        <source>Polarity inverted: "no" counts as meeting the criterion</source>
+        <translation>Polarität umgekehrt: „nein“ zählt als erfülltes Kriterium</translation>
+    </message>
+    <message>
+        <source>Yes-rate</source>
+        <translation>Ja-Anteil</translation>
+    </message>
+    <message>
+        <source>Discrimination</source>
+        <translation>Trennschärfe</translation>
+    </message>
+    <message>
+        <source>Answered</source>
+        <translation>Beantwortet</translation>
+    </message>
+    <message>
+        <source>Flags</source>
+        <translation>Hinweise</translation>
+    </message>
 </context>
 <context>
     <name>rubric::RunController</name>
     <message>
         <source>no project is open</source>
-        <translation>kein Projekt geöffnet</translation>
+        <translation>kein Projekt ist geöffnet</translation>
     </message>
     <message>
         <source>cancelled</source>
@@ -2154,7 +2518,7 @@ Definition: %2</translation>
     </message>
     <message>
         <source>&amp;Judge name:</source>
-        <translation>&amp;Bewertername:</translation>
+        <translation>&amp;Name des Bewerters:</translation>
     </message>
     <message>
         <source>It&amp;ems:</source>
@@ -2459,6 +2823,57 @@ Definition: %2</translation>
     <message>
         <source>A new language takes effect the next time the studio starts.</source>
         <translation>Eine neue Sprache gilt ab dem nächsten Start des Studios.</translation>
+    </message>
+</context>
+<context>
+    <name>rubric::StageCountTable</name>
+    <message>
+        <source>Seeds</source>
+        <translation>Ausgangsfragen</translation>
+    </message>
+    <message>
+        <source>After diversification</source>
+        <translation>Nach Diversifizierung</translation>
+    </message>
+    <message>
+        <source>After elaboration</source>
+        <translation>Nach Ausarbeitung</translation>
+    </message>
+    <message>
+        <source>Removed by the filter</source>
+        <translation>Vom Filter entfernt</translation>
+    </message>
+    <message>
+        <source>Final</source>
+        <translation>Endgültig</translation>
+    </message>
+    <message>
+        <source>Questions written as seeds (by people or the paper)</source>
+        <translation>Als Ausgangsfragen geschriebene Fragen (von Menschen oder aus dem Artikel)</translation>
+    </message>
+    <message>
+        <source>Seeds plus the questions diversification added</source>
+        <translation>Ausgangsfragen und die durch Diversifizierung hinzugekommenen Fragen</translation>
+    </message>
+    <message>
+        <source>Seeds, diversification and elaboration questions</source>
+        <translation>Ausgangsfragen, Fragen aus Diversifizierung und Ausarbeitung</translation>
+    </message>
+    <message>
+        <source>Questions the filter removed (kept disabled, with the reason)</source>
+        <translation>Vom Filter entfernte Fragen (deaktiviert behalten, mit Begründung)</translation>
+    </message>
+    <message>
+        <source>The questions the judge asks (enabled)</source>
+        <translation>Die Fragen, die der Bewerter stellt (aktiviert)</translation>
+    </message>
+    <message>
+        <source>Questions per stage of the checklist's construction (as in the CheckEval paper's Tables 17–18)</source>
+        <translation>Fragen je Stufe des Aufbaus der Checkliste (wie in den Tabellen 17–18 des CheckEval-Artikels)</translation>
+    </message>
+    <message>
+        <source>All sub-aspects</source>
+        <translation>Alle Teilaspekte</translation>
     </message>
 </context>
 <context>
