@@ -18,6 +18,7 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QRadioButton>
+#include <QTextBrowser>
 #include <QTreeView>
 #include <QUndoStack>
 #include <QtTest>
@@ -141,6 +142,16 @@ void TestChecklistPane::flagsAndFigures()
     QVERIFY(!restore->isEnabled());
     m_pane->view()->setCurrentIndex(indexOf(QStringLiteral("q3")));
     QVERIFY(restore->isEnabled());
+    auto *detail = child<QTextBrowser>(m_pane.get(), "rubricDetail");
+    QVERIFY2(detail->toPlainText().contains(QStringLiteral("Removed by the filter: duplicate of q1")),
+             qPrintable(detail->toPlainText()));
+    // the detail of a question: its figures, lineage and flags
+    m_pane->view()->setCurrentIndex(indexOf(QStringLiteral("q5")));
+    const QString text = detail->toPlainText();
+    QVERIFY2(text.contains(QStringLiteral("yes-rate 0.600 · discrimination 0.350 · answered on 5 item(s)")),
+             qPrintable(text));
+    QVERIFY(text.contains(QStringLiteral("from seed q1")));
+    QVERIFY(text.contains(QStringLiteral("Flags: ≈ q1")));
 }
 
 void TestChecklistPane::sortsByDiscrimination()

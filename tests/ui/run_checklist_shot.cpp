@@ -29,6 +29,7 @@
 #include <QDir>
 #include <QHeaderView>
 #include <QRandomGenerator>
+#include <QSplitter>
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -136,7 +137,7 @@ int main(int argc, char **argv)
     QCommandLineParser parser;
     parser.addPositionalArgument(QStringLiteral("out-dir"), QStringLiteral("Folder for the PNGs."));
     parser.addOption(
-            {QStringLiteral("size"), QStringLiteral("WxH."), QStringLiteral("size"), QStringLiteral("1500x880")});
+            {QStringLiteral("size"), QStringLiteral("WxH."), QStringLiteral("size"), QStringLiteral("1600x900")});
     parser.process(app);
     if (parser.positionalArguments().size() != 1) {
         std::fprintf(stderr, "usage: checklist-shot OUT_DIR [--size WxH]\n");
@@ -205,6 +206,9 @@ int main(int argc, char **argv)
     window.showPane(QStringLiteral("rubric"));
     auto *rubricPane = window.findChild<RubricPane *>(QStringLiteral("rubricPane"));
     rubricPane->setJudge(QStringLiteral("checkeval-gpt4o"));
+    // room for the questions: the detail panel at its narrowest
+    if (auto *split = rubricPane->findChild<QSplitter *>(QStringLiteral("rubricSplitter")))
+        split->setSizes({1100, 300});
     QTimer::singleShot(300, &window, [&] {
         // sorted by discrimination: the questions that carry the judge first in each sub-aspect
         emit rubricPane->view()->header()->sectionClicked(RubricTreeModel::DiscriminationColumn);
@@ -218,6 +222,8 @@ int main(int argc, char **argv)
                 QApplication::exit(fail(QStringLiteral("cannot write checklist.png")));
             window.showPane(QStringLiteral("heatmap"));
             auto *heatmap = window.findChild<HeatmapPane *>();
+            if (auto *split = heatmap->findChild<QSplitter *>(QStringLiteral("heatmapSplitter")))
+                split->setSizes({760, 620});
             ScoreModel::of(window.project())->setJudge(QStringLiteral("checkeval-gpt4o"));
             QTimer::singleShot(300, &window, [&, heatmap] {
                 HeatmapView *view = heatmap->view();

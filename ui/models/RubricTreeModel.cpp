@@ -42,10 +42,13 @@ const QString kCheckEval = QStringLiteral("checkeval");
 
 QList<int> RubricTreeModel::columnsFor(const QString &method)
 {
-    QList<int> out{TextColumn, KindColumn, EnabledColumn, OriginColumn};
     const MethodInfo *info = MethodRegistry::find(method);
     // A method the registry does not list (yet) is known by its name for the checklist shape.
     const bool questions = method == kCheckEval || (info && info->kinds.contains(CriterionKind::Question));
+    // A checklist's kinds are its levels (aspect → sub-aspect → question): no kind column.
+    QList<int> out{TextColumn, EnabledColumn, OriginColumn};
+    if (!questions)
+        out.insert(1, KindColumn);
     const bool hypotheses = info && info->kinds.contains(CriterionKind::Hypothesis);
     if (hypotheses)
         out << RewardColumn << TrainPearsonColumn << RankColumn;

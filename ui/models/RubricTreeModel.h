@@ -47,8 +47,9 @@ public:
         SortRole, ///< the number a figure column sorts by (invalid when there is none)
     };
 
-    /// The columns that mean something for a rubric of `method` (the text, kind, on and origin
-    /// columns always; HypoEval's figures for hypotheses, the checklist figures for questions).
+    /// The columns that mean something for a rubric of `method` (the text, on and origin columns
+    /// always, the kind column but for a checklist, whose levels say it; HypoEval's figures for
+    /// hypotheses, the checklist figures for questions).
     static QList<int> columnsFor(const QString &method);
     /// A question whose "yes" reads as worse, not yet inverted: the reason, else empty.
     static QString polarityWarning(const Criterion &c);

@@ -112,7 +112,7 @@ HeatmapPane::HeatmapPane(QWidget *parent)
     m_detailTabs->addTab(m_answerTable, tr("Answers"));
     m_detailTabs->addTab(m_gridView, tr("Checklist grid"));
     m_detailTabs->setTabToolTip(1, tr("A checklist judge's answers on the item, question × judge"));
-    dl->addWidget(m_detailTabs, 3);
+    dl->addWidget(m_detailTabs, 4);
     dl->addWidget(new QLabel(tr("Reasoning"), detail));
     dl->addWidget(m_reasoning, 2);
     dl->addWidget(new QLabel(tr("Raw answer"), detail));

@@ -748,6 +748,12 @@ void RubricPane::showMethodColumns()
     for (int c = 0; c < RubricTreeModel::ColumnCount; ++c)
         m_tree->setColumnHidden(c, !shown.contains(c));
     const bool checklist = shown.contains(RubricTreeModel::YesRateColumn);
+    // A checklist's origin is a stage, or the file or preset of its aspect and sub-aspects (long):
+    // a fixed width leaves the room to the questions (the tooltip has it in full).
+    m_tree->header()->setSectionResizeMode(RubricTreeModel::OriginColumn,
+                                           checklist ? QHeaderView::Interactive : QHeaderView::ResizeToContents);
+    if (checklist)
+        m_tree->header()->resizeSection(RubricTreeModel::OriginColumn, 110);
     m_stages->setVisible(checklist);
     m_invert->setVisible(checklist);
     m_restore->setVisible(checklist);
