@@ -112,9 +112,9 @@ HeatmapPane::HeatmapPane(QWidget *parent)
     m_detailTabs->addTab(m_answerTable, tr("Answers"));
     m_detailTabs->addTab(m_gridView, tr("Checklist grid"));
     m_detailTabs->setTabToolTip(1, tr("A checklist judge's answers on the item, question × judge"));
-    dl->addWidget(m_detailTabs, 4);
+    dl->addWidget(m_detailTabs, 5);
     dl->addWidget(new QLabel(tr("Reasoning"), detail));
-    dl->addWidget(m_reasoning, 2);
+    dl->addWidget(m_reasoning, 1);
     dl->addWidget(new QLabel(tr("Raw answer"), detail));
     dl->addWidget(m_raw, 2);
 
