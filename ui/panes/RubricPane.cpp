@@ -124,6 +124,8 @@ RubricPane::RubricPane(QWidget *parent)
     m_editBase->setToolTip(tr("Take this older version as the base of the next edit (saved as a new version)"));
     m_editBase->hide();
     m_status->setTextFormat(Qt::PlainText);
+    // wraps rather than widening the window (the bar also holds New checklist…, Export, Compare)
+    m_status->setWordWrap(true);
 
     m_editor->setPlaceholderText(tr("The selected criterion's full text"));
     m_editor->setTabChangesFocus(true);
