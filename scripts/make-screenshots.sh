@@ -69,3 +69,7 @@ xvfb-run -a -s "-screen 0 ${size}x24" "$build/bin/run-pane-shot" "$work/estimate
 xvfb-run -a -s "-screen 0 ${size}x24" "$build/bin/rubric-studio" "$project" --judge hypoeval --pane correlation \
     --size "$size" --export-chart "$work/correlation-chart.svg" 2>/dev/null && echo "chart export: $(wc -c <"$work/correlation-chart.svg") bytes of SVG"
 "$build/bin/rubric" correlate --project "$project" --aspect coherence --judge hypoeval
+# A CheckEval checklist (the SummEval coherence preset under two judges, synthetic answers):
+# the Rubric pane with its figures and stage counts, and one item's answer grid.
+xvfb-run -a -s "-screen 0 ${size}x24" "$build/bin/checklist-shot" "$out" 2>>"$work/studio.log" \
+    && echo "$out/checklist.png $out/answer-grid.png" || { echo "no checklist screenshots:" >&2; tail -3 "$work/studio.log" >&2; }

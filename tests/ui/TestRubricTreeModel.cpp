@@ -1,7 +1,10 @@
+#include "ChecklistFixture.h"
 #include "RubricFixture.h"
 #include "commands/AddCriterionCommand.h"
 #include "commands/DeleteCriterionCommand.h"
+#include "commands/InvertPolarityCommand.h"
 #include "commands/MoveCriterionCommand.h"
+#include "commands/RestoreQuestionCommand.h"
 #include "models/RubricTreeModel.h"
 
 #include <QAbstractItemModelTester>
@@ -25,6 +28,8 @@ private slots:
     void addSiblingAndChild();
     void readOnlyRefusesEdits();
     void stepsOfGEval();
+    void sortsSiblingsByAFigure();
+    void restoreAndInvertAreUndoable();
 
 private:
     QStringList hypotheses() const { return m_model->childKeys(QStringLiteral("aspect")); }
@@ -246,6 +251,62 @@ void TestRubricTreeModel::stepsOfGEval()
     QCOMPARE(m_model->data(m_model->index(2, RubricTreeModel::OriginColumn, root)).toString(),
              QStringLiteral("auto-CoT step"));
     QCOMPARE(m_model->data(m_model->index(1, 0, root)).toString(), QStringLiteral("Step 2: read the summary."));
+}
+
+void TestRubricTreeModel::sortsSiblingsByAFigure()
+{
+    m_model->setRubric(fixture::checklistRubric());
+    const QVector<Criterion> stored = m_model->rubric().criteria();
+    const QPersistentModelIndex q4 = m_model->indexOfKey(QStringLiteral("q4"));
+    m_model->sort(RubricTreeModel::DiscriminationColumn, Qt::DescendingOrder);
+    QCOMPARE(m_model->sortColumn(), int(RubricTreeModel::DiscriminationColumn));
+    QCOMPARE(m_model->childKeys(QStringLiteral("s1")), fixture::keys({"q1", "q2", "q3"})); // q3: no figure, last
+    QCOMPARE(m_model->childKeys(QStringLiteral("s2")), fixture::keys({"q5", "q4"}));
+    QCOMPARE(q4.row(), 1); // persistent indexes follow
+    QCOMPARE(m_model->keyOf(q4), QStringLiteral("q4"));
+    QCOMPARE(m_model->rubric().criteria(), stored); // a view: positions untouched
+    QVERIFY(!m_model->canMove(QStringLiteral("q5"), 1));
+    QCOMPARE(m_model->index(0, RubricTreeModel::DiscriminationColumn, m_model->indexOfKey(QStringLiteral("s2")))
+                     .data(RubricTreeModel::SortRole)
+                     .toDouble(),
+             0.35);
+    // a structural edit goes back to the tree order first
+    Criterion q;
+    q.key = QStringLiteral("q6");
+    q.parentKey = QStringLiteral("s2");
+    q.kind = CriterionKind::Question;
+    q.text = QStringLiteral("Is it clear?");
+    m_stack->push(new AddCriterionCommand(m_model, q, 2));
+    QCOMPARE(m_model->sortColumn(), -1);
+    QCOMPARE(m_model->childKeys(QStringLiteral("s2")), fixture::keys({"q4", "q5", "q6"}));
+    m_model->sort(RubricTreeModel::YesRateColumn, Qt::AscendingOrder);
+    QCOMPARE(m_model->childKeys(QStringLiteral("s2")), fixture::keys({"q4", "q5", "q6"}));
+    m_model->sort(RubricTreeModel::TextColumn); // not a figure: the tree order
+    QCOMPARE(m_model->sortColumn(), -1);
+    // a rubric loaded while sorted is shown sorted
+    m_model->sort(RubricTreeModel::DiscriminationColumn, Qt::DescendingOrder);
+    m_model->setRubric(fixture::checklistRubric());
+    QCOMPARE(m_model->childKeys(QStringLiteral("s2")), fixture::keys({"q5", "q4"}));
+}
+
+void TestRubricTreeModel::restoreAndInvertAreUndoable()
+{
+    m_model->setRubric(fixture::checklistRubric());
+    QCOMPARE(RubricTreeModel::columnsFor(QStringLiteral("checkeval")).contains(RubricTreeModel::YesRateColumn), true);
+    QCOMPARE(RubricTreeModel::columnsFor(QStringLiteral("hypoeval")).contains(RubricTreeModel::YesRateColumn), false);
+    QCOMPARE(RubricTreeModel::columnsFor(QStringLiteral("geval")).contains(RubricTreeModel::RewardColumn), false);
+    m_stack->push(new RestoreQuestionCommand(m_model, QStringLiteral("q3")));
+    QVERIFY(m_model->criterion(QStringLiteral("q3"))->enabled);
+    QCOMPARE(m_model->criterion(QStringLiteral("q3"))->origin.value(QStringLiteral("restored_from_filter")).toString(),
+             QStringLiteral("duplicate of q1"));
+    m_stack->push(new InvertPolarityCommand(m_model, QStringLiteral("q4")));
+    QVERIFY(m_model->criterion(QStringLiteral("q4"))->origin.value(QStringLiteral("inverted")).toBool());
+    QVERIFY(RubricTreeModel::polarityWarning(*m_model->criterion(QStringLiteral("q4"))).isEmpty());
+    m_stack->undo();
+    QVERIFY(!m_model->criterion(QStringLiteral("q4"))->origin.contains(QStringLiteral("inverted")));
+    QVERIFY(!RubricTreeModel::polarityWarning(*m_model->criterion(QStringLiteral("q4"))).isEmpty());
+    m_stack->undo();
+    QCOMPARE(*m_model->criterion(QStringLiteral("q3")), *fixture::checklistRubric().find(QStringLiteral("q3")));
 }
 
 QTEST_MAIN(TestRubricTreeModel)

@@ -2,10 +2,15 @@
 
 #include "commands/EditCriterionTextCommand.h"
 #include "commands/SetCriterionEnabledCommand.h"
+#include "methods/MethodRegistry.h"
+#include "methods/checkeval/Checklist.h"
 
+#include <QApplication>
 #include <QColor>
 #include <QFont>
+#include <QIcon>
 #include <QSet>
+#include <QStyle>
 #include <QUndoStack>
 
 #include <cmath>
@@ -24,7 +29,65 @@ QString number(const QVariant &v, int decimals = 3)
     return QString::number(d, 'f', decimals);
 }
 
+double figure(const QVariant &v)
+{
+    bool ok = false;
+    const double d = (v.isValid() && !v.isNull()) ? v.toDouble(&ok) : 0.0;
+    return ok ? d : std::nan("");
+}
+
+const QString kCheckEval = QStringLiteral("checkeval");
+
 } // namespace
+
+QList<int> RubricTreeModel::columnsFor(const QString &method)
+{
+    const MethodInfo *info = MethodRegistry::find(method);
+    // A method the registry does not list (yet) is known by its name for the checklist shape.
+    const bool questions = method == kCheckEval || (info && info->kinds.contains(CriterionKind::Question));
+    // A checklist's kinds are its levels (aspect → sub-aspect → question): no kind column.
+    QList<int> out{TextColumn, EnabledColumn, OriginColumn};
+    if (!questions)
+        out.insert(1, KindColumn);
+    const bool hypotheses = info && info->kinds.contains(CriterionKind::Hypothesis);
+    if (hypotheses)
+        out << RewardColumn << TrainPearsonColumn << RankColumn;
+    else if (!questions)
+        out << RankColumn; // a criterion's weight
+    if (questions)
+        out << YesRateColumn << DiscriminationColumn << AnsweredColumn << FlagsColumn;
+    return out;
+}
+
+QString RubricTreeModel::polarityWarning(const Criterion &c)
+{
+    if (c.kind != CriterionKind::Question || Checklist::isInverted(c))
+        return {};
+    return Checklist::negativePolarity(c.text).value_or(QString());
+}
+
+QStringList RubricTreeModel::flagLabels(const Criterion &c)
+{
+    QStringList out;
+    if (c.kind != CriterionKind::Question)
+        return out;
+    const QString filtered = c.origin.value(QStringLiteral("filtered")).toString();
+    if (!c.enabled && !filtered.isEmpty())
+        out << tr("removed by the filter");
+    const QString constant = c.stats.value(QStringLiteral("constant")).toString();
+    if (constant == QLatin1String("yes"))
+        out << tr("always yes");
+    else if (constant == QLatin1String("no"))
+        out << tr("always no");
+    const QString duplicate = c.stats.value(QStringLiteral("near_duplicate_of")).toString();
+    if (!duplicate.isEmpty())
+        out << tr("≈ %1").arg(duplicate);
+    if (!polarityWarning(c).isEmpty())
+        out << tr("“yes” = worse?");
+    if (Checklist::isInverted(c))
+        out << tr("inverted");
+    return out;
+}
 
 RubricTreeModel::RubricTreeModel(QObject *parent)
     : QAbstractItemModel(parent)
@@ -37,6 +100,7 @@ void RubricTreeModel::setRubric(const Rubric &rubric, bool readOnly)
     m_rubric = rubric;
     m_readOnly = readOnly;
     rebuild();
+    applySort();
     endResetModel();
 }
 
@@ -137,8 +201,21 @@ void RubricTreeModel::setEnabled(const QString &key, bool enabled)
     emit rubricEdited();
 }
 
+void RubricTreeModel::setState(const QString &key, bool enabled, const QVariantMap &origin)
+{
+    Criterion *c = m_rubric.find(key);
+    if (!c)
+        return;
+    c->enabled = enabled;
+    c->origin = origin;
+    const QModelIndex first = indexOfKey(key, 0);
+    emit dataChanged(first, first.siblingAtColumn(ColumnCount - 1));
+    emit rubricEdited();
+}
+
 QVector<Criterion> RubricTreeModel::takeSubtree(const QString &key, int *row)
 {
+    unsort();
     QVector<Criterion> out;
     const Criterion *c = m_rubric.find(key);
     if (!c)
@@ -171,6 +248,7 @@ void RubricTreeModel::insertSubtree(const QVector<Criterion> &subtree, int row)
 {
     if (subtree.isEmpty())
         return;
+    unsort();
     const QString parentKey = subtree.first().parentKey;
     const QStringList siblings = m_children.value(parentKey);
     row = std::clamp(row, 0, int(siblings.size()));
@@ -206,7 +284,7 @@ void RubricTreeModel::insertSubtree(const QVector<Criterion> &subtree, int row)
 bool RubricTreeModel::canMove(const QString &key, int delta) const
 {
     const Criterion *c = m_rubric.find(key);
-    if (!c || (delta != -1 && delta != 1))
+    if (!c || (delta != -1 && delta != 1) || m_sortColumn >= 0)
         return false;
     const int to = rowOf(key) + delta;
     return to >= 0 && to < m_children.value(c->parentKey).size();
@@ -217,6 +295,7 @@ bool RubricTreeModel::move(const QString &key, int delta)
     const Criterion *c = m_rubric.find(key);
     if (!c || (delta != -1 && delta != 1))
         return false;
+    unsort();
     const QString parentKey = c->parentKey;
     QStringList &siblings = m_children[parentKey];
     const int row = int(siblings.indexOf(key));
@@ -302,7 +381,14 @@ QString RubricTreeModel::originLabel(const Criterion &c)
     const QVariantMap &o = c.origin;
     QString label;
     const QString source = o.value(QStringLiteral("source")).toString();
-    if (source == QLatin1String("init"))
+    const QString stage = o.value(QStringLiteral("stage")).toString();
+    if (stage == QLatin1String("seed"))
+        label = tr("seed");
+    else if (stage == QLatin1String("diversification"))
+        label = tr("diversification");
+    else if (stage == QLatin1String("elaboration"))
+        label = tr("elaboration");
+    else if (source == QLatin1String("init"))
         label = tr("initial");
     else if (source == QLatin1String("wrong-bank")) {
         const int refinements = std::max(0, int(o.value(QStringLiteral("chain")).toList().size()) - 1);
@@ -341,8 +427,35 @@ QVariant RubricTreeModel::data(const QModelIndex &index, int role) const
         f.setItalic(true);
         return f;
     }
-    if (role == Qt::TextAlignmentRole && (col == RewardColumn || col == TrainPearsonColumn || col == RankColumn))
+    if (role == Qt::TextAlignmentRole
+        && (col == RewardColumn || col == TrainPearsonColumn || col == RankColumn || col == YesRateColumn
+            || col == DiscriminationColumn || col == AnsweredColumn))
         return int(Qt::AlignRight | Qt::AlignVCenter);
+    if (role == SortRole) {
+        double v = std::nan("");
+        if (col == RewardColumn)
+            v = figure(c->stats.value(QStringLiteral("reward")));
+        else if (col == TrainPearsonColumn)
+            v = figure(c->stats.value(QStringLiteral("train_pearson")));
+        else if (col == YesRateColumn)
+            v = figure(c->stats.value(QStringLiteral("yes_rate")));
+        else if (col == DiscriminationColumn)
+            v = figure(c->stats.value(QStringLiteral("discrimination")));
+        else if (col == AnsweredColumn)
+            v = figure(c->stats.value(QStringLiteral("answered")));
+        return std::isnan(v) ? QVariant() : QVariant(v);
+    }
+    if (role == Qt::DecorationRole && col == FlagsColumn && c->kind == CriterionKind::Question) {
+        QStyle *style = QApplication::style();
+        if (!style)
+            return {};
+        if (!polarityWarning(*c).isEmpty() || !c->stats.value(QStringLiteral("constant")).toString().isEmpty())
+            return style->standardIcon(QStyle::SP_MessageBoxWarning);
+        if (!c->stats.value(QStringLiteral("near_duplicate_of")).toString().isEmpty()
+            || (!c->enabled && c->origin.contains(QStringLiteral("filtered"))))
+            return style->standardIcon(QStyle::SP_MessageBoxInformation);
+        return {};
+    }
     if (role == Qt::DisplayRole || role == Qt::EditRole) {
         switch (Column(col)) {
         case TextColumn:
@@ -357,6 +470,16 @@ QVariant RubricTreeModel::data(const QModelIndex &index, int role) const
             return number(c->stats.value(QStringLiteral("reward")));
         case TrainPearsonColumn:
             return number(c->stats.value(QStringLiteral("train_pearson")));
+        case YesRateColumn:
+            return number(c->stats.value(QStringLiteral("yes_rate")), 2);
+        case DiscriminationColumn:
+            return number(c->stats.value(QStringLiteral("discrimination")), 2);
+        case AnsweredColumn:
+            return c->stats.contains(QStringLiteral("answered"))
+                           ? QVariant(c->stats.value(QStringLiteral("answered")).toInt())
+                           : QVariant();
+        case FlagsColumn:
+            return flagLabels(*c).join(QStringLiteral(" · "));
         case RankColumn: {
             const int rank = c->stats.value(QStringLiteral("selected_rank")).toInt();
             if (rank > 0)
@@ -388,6 +511,35 @@ QVariant RubricTreeModel::data(const QModelIndex &index, int role) const
             return tr("Pearson of this criterion's scores with the human scores on the train split");
         case RankColumn:
             return tr("Rank among the selected hypotheses (or the criterion's weight)");
+        case YesRateColumn:
+            return tr("Share of \"yes\" among the answered items");
+        case DiscriminationColumn:
+            return tr("Point-biserial correlation of this question's answers with the human scores on the "
+                      "train split: the questions that carry the judge have the highest");
+        case AnsweredColumn:
+            return tr("Items on which the judge answered this question");
+        case FlagsColumn: {
+            QStringList lines;
+            const QString filtered = c->origin.value(QStringLiteral("filtered")).toString();
+            if (!c->enabled && !filtered.isEmpty())
+                lines << tr("Removed by the filter: %1 (Restore brings it back)").arg(filtered);
+            const QString constant = c->stats.value(QStringLiteral("constant")).toString();
+            if (!constant.isEmpty())
+                lines << tr("Constant: the judge answered \"%1\" on every item, so the question does not "
+                            "separate items")
+                                 .arg(constant);
+            const QString duplicate = c->stats.value(QStringLiteral("near_duplicate_of")).toString();
+            if (!duplicate.isEmpty()) {
+                const Criterion *other = m_rubric.find(duplicate);
+                lines << tr("Near-duplicate of %1: %2").arg(duplicate, other ? other->text : QString());
+            }
+            const QString polarity = polarityWarning(*c);
+            if (!polarity.isEmpty())
+                lines << tr("\"Yes\" seems to mean worse (%1): invert its polarity if so").arg(polarity);
+            if (Checklist::isInverted(*c))
+                lines << tr("Polarity inverted: \"no\" counts as meeting the criterion");
+            return lines.join(QLatin1Char('\n'));
+        }
         default:
             break;
         }
@@ -464,11 +616,73 @@ QVariant RubricTreeModel::headerData(int section, Qt::Orientation orientation, i
             return tr("Train r");
         case RankColumn:
             return tr("Rank");
+        case YesRateColumn:
+            return tr("Yes-rate");
+        case DiscriminationColumn:
+            return tr("Discrimination");
+        case AnsweredColumn:
+            return tr("Answered");
+        case FlagsColumn:
+            return tr("Flags");
         case ColumnCount:
             break;
         }
     }
     return {};
+}
+
+void RubricTreeModel::sort(int column, Qt::SortOrder order)
+{
+    const bool figureColumn = column == RewardColumn || column == TrainPearsonColumn || column == YesRateColumn
+                              || column == DiscriminationColumn || column == AnsweredColumn;
+    const int to = figureColumn ? column : -1;
+    if (to == m_sortColumn && (to < 0 || order == m_sortOrder))
+        return;
+    emit layoutAboutToBeChanged();
+    const QModelIndexList before = persistentIndexList();
+    QStringList keys;
+    for (const QModelIndex &i : before)
+        keys << keyOf(i);
+    m_sortColumn = to;
+    m_sortOrder = order;
+    if (to < 0)
+        rebuild();
+    else
+        applySort();
+    QModelIndexList after;
+    for (int i = 0; i < before.size(); ++i)
+        after << indexOfKey(keys[i], before[i].column());
+    changePersistentIndexList(before, after);
+    emit layoutChanged();
+}
+
+void RubricTreeModel::applySort()
+{
+    if (m_sortColumn < 0)
+        return;
+    // The figures first: data() finds rows through m_children, which is being reordered.
+    QHash<QString, double> figures;
+    for (auto it = m_children.cbegin(); it != m_children.cend(); ++it)
+        for (const QString &key : it.value()) {
+            const QVariant v = data(createIndex(0, m_sortColumn, idOf(key)), SortRole);
+            figures.insert(key, v.isValid() ? v.toDouble() : std::nan(""));
+        }
+    const auto value = [&figures](const QString &key) { return figures.value(key); };
+    for (auto it = m_children.begin(); it != m_children.end(); ++it) {
+        QStringList &kids = it.value();
+        std::stable_sort(kids.begin(), kids.end(), [&](const QString &a, const QString &b) {
+            const double x = value(a), y = value(b);
+            if (std::isnan(x) || std::isnan(y))
+                return !std::isnan(x) && std::isnan(y); // missing figures last either way
+            return m_sortOrder == Qt::AscendingOrder ? x < y : x > y;
+        });
+    }
+}
+
+void RubricTreeModel::unsort()
+{
+    if (m_sortColumn >= 0)
+        sort(-1);
 }
 
 } // namespace rubric

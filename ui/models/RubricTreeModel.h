@@ -19,7 +19,11 @@ namespace rubric {
 /// (setText(), setEnabled(), takeSubtree(), insertSubtree(), move()) are what the commands call.
 ///
 /// Columns: text (editable; full text and definition in the tool tip), kind, enabled
-/// (checkable), origin, reward, train Pearson, selected rank / weight.
+/// (checkable), origin, reward, train Pearson, selected rank / weight (HypoEval), and a
+/// checklist's yes-rate, discrimination, answered count and flags (constant, near-duplicate,
+/// "yes" reads as worse, removed by the filter). Which of them mean something for a method:
+/// columnsFor(). sort() orders siblings by a figure for display only (the rubric's positions
+/// stay); a structural edit goes back to the tree order first.
 class RubricTreeModel : public QAbstractItemModel
 {
     Q_OBJECT
@@ -32,9 +36,26 @@ public:
         RewardColumn,
         TrainPearsonColumn,
         RankColumn,
+        YesRateColumn,
+        DiscriminationColumn,
+        AnsweredColumn,
+        FlagsColumn,
         ColumnCount
     };
-    enum Role { KeyRole = Qt::UserRole + 1 };
+    enum Role {
+        KeyRole = Qt::UserRole + 1,
+        SortRole, ///< the number a figure column sorts by (invalid when there is none)
+    };
+
+    /// The columns that mean something for a rubric of `method` (the text, on and origin columns
+    /// always, the kind column but for a checklist, whose levels say it; HypoEval's figures for
+    /// hypotheses, the checklist figures for questions).
+    static QList<int> columnsFor(const QString &method);
+    /// A question whose "yes" reads as worse, not yet inverted: the reason, else empty.
+    static QString polarityWarning(const Criterion &c);
+    /// The flags of a checklist question as short labels (constant, near-duplicate, polarity,
+    /// removed by the filter); the tooltip explains each.
+    static QStringList flagLabels(const Criterion &c);
 
     explicit RubricTreeModel(QObject *parent = nullptr);
 
@@ -58,6 +79,8 @@ public:
     // --- raw mutators (no undo; used by the commands)
     void setText(const QString &key, const QString &text, const QVariantMap &origin);
     void setEnabled(const QString &key, bool enabled);
+    /// Replaces the enabled flag and origin of `key` in one change (restore, invert polarity).
+    void setState(const QString &key, bool enabled, const QVariantMap &origin);
     /// Removes `key` and its descendants; returns them (pre-order) with the row it had.
     QVector<Criterion> takeSubtree(const QString &key, int *row);
     /// Inserts a subtree (pre-order, first = its root) under the root's parentKey at `row`.
@@ -66,6 +89,10 @@ public:
     bool move(const QString &key, int delta);
     /// Whether move(key, delta) would succeed.
     bool canMove(const QString &key, int delta) const;
+
+    /// The figure column siblings are sorted by (-1: the tree order) and its order.
+    int sortColumn() const { return m_sortColumn; }
+    Qt::SortOrder sortOrder() const { return m_sortOrder; }
 
     // --- QAbstractItemModel
     QModelIndex index(int row, int column, const QModelIndex &parent = {}) const override;
@@ -76,6 +103,9 @@ public:
     bool setData(const QModelIndex &index, const QVariant &value, int role = Qt::EditRole) override;
     Qt::ItemFlags flags(const QModelIndex &index) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    /// Sorts every list of siblings by a figure column (missing figures last); any other
+    /// column (or -1) restores the tree order.
+    void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
 
     /// A short description of where a criterion came from ("initial", "wrong-bank refine 3",
     /// "literature", "auto-CoT step", "edited", "added").
@@ -90,10 +120,14 @@ private:
     quintptr idOf(const QString &key) const;
     QString keyOfId(quintptr id) const;
     int rowOf(const QString &key) const;
+    void applySort(); ///< orders m_children by m_sortColumn (no signals)
+    void unsort();    ///< back to the tree order before a structural edit
 
     Rubric m_rubric;
     bool m_readOnly = false;
     QUndoStack *m_stack = nullptr;
+    int m_sortColumn = -1;
+    Qt::SortOrder m_sortOrder = Qt::AscendingOrder;
     QHash<QString, QStringList> m_children;
     mutable QHash<QString, quintptr> m_ids;
     mutable QHash<quintptr, QString> m_keys;

@@ -1,5 +1,6 @@
 #include "ScoreModel.h"
 
+#include "methods/checkeval/Checklist.h"
 #include "store/Project.h"
 #include "store/RubricStore.h"
 
@@ -21,14 +22,55 @@ struct CriterionData
     QStringList keys;
     QStringList labels;
     QHash<QString, QHash<QString, double>> scores; ///< item id → criterion key → mean score
+    bool checklist = false;
 };
 
-CriterionData readCriteria(Project *project, const QString &judge)
+/// A checklist's sub-aspects as columns: per item, met / answered over the enabled questions
+/// of each sub-aspect (met: "yes", or "no" for an inverted question).
+CriterionData readSubAspects(const RubricStore &store, const QString &judge, const Rubric &rubric)
+{
+    CriterionData out;
+    out.checklist = true;
+    QHash<QString, QString> subAspectOf;
+    QSet<QString> inverted;
+    for (const Criterion &q : rubric.ofKind(CriterionKind::Question)) {
+        if (!q.enabled)
+            continue;
+        subAspectOf.insert(q.key, q.parentKey);
+        if (Checklist::isInverted(q))
+            inverted.insert(q.key);
+    }
+    QHash<QString, QHash<QString, QPair<int, int>>> counts; // item → sub-aspect → (met, answered)
+    for (const ItemCriterionScores &s : store.criterionScores(judge)) {
+        const auto sub = subAspectOf.constFind(s.criterionKey);
+        if (sub == subAspectOf.constEnd() || std::isnan(s.mean))
+            continue;
+        QPair<int, int> &n = counts[s.itemId][*sub];
+        ++n.second;
+        if ((s.mean >= 0.5) != inverted.contains(s.criterionKey))
+            ++n.first;
+    }
+    for (const Criterion &s : rubric.ofKind(CriterionKind::SubAspect)) {
+        out.keys << s.key;
+        out.labels << s.text;
+    }
+    for (auto it = counts.cbegin(); it != counts.cend(); ++it)
+        for (auto n = it->cbegin(); n != it->cend(); ++n)
+            out.scores[it.key()].insert(n.key(), double(n->first) / n->second);
+    return out;
+}
+
+CriterionData readCriteria(Project *project, const QString &judge, ScoreModel::ChecklistColumns checklistColumns)
 {
     CriterionData out;
     if (judge.isEmpty())
         return out;
     const RubricStore store(project);
+    if (const auto rubric = store.load(judge); rubric && rubric->method() == QLatin1String("checkeval")) {
+        if (checklistColumns == ScoreModel::ChecklistColumns::SubAspects)
+            return readSubAspects(store, judge, *rubric);
+        out.checklist = true;
+    }
     QSet<QString> scored;
     for (const ItemCriterionScores &s : store.criterionScores(judge)) {
         if (std::isnan(s.mean))
@@ -145,6 +187,14 @@ void ScoreModel::setAspect(const QString &aspect)
     emit aspectChanged(m_aspect);
 }
 
+void ScoreModel::setChecklistColumns(ChecklistColumns columns)
+{
+    if (columns == m_checklistColumns)
+        return;
+    m_checklistColumns = columns;
+    apply(read(), true);
+}
+
 void ScoreModel::reload()
 {
     m_refresh.stop();
@@ -181,7 +231,8 @@ ScoreModel::Snapshot ScoreModel::read() const
     Snapshot s;
     if (!m_project)
         return s;
-    const CriterionData criteria = readCriteria(m_project, m_judge);
+    const CriterionData criteria = readCriteria(m_project, m_judge, m_checklistColumns);
+    s.checklist = criteria.checklist;
     s.keys = criteria.keys;
     s.labels = criteria.labels;
     const int columns = FirstCriterionColumn + int(s.keys.size());
@@ -233,7 +284,11 @@ ScoreModel::Snapshot ScoreModel::read() const
                               && (s.minima[c] < aspectMin || s.maxima[c] > aspectMax) && s.maxima[c] > s.minima[c];
         if (offScale)
             continue;
-        if (c < FirstCriterionColumn || !std::isfinite(s.minima[c])) {
+        if (c >= FirstCriterionColumn && s.checklist) {
+            // answers and shares of met questions: 0 (no) … 1 (yes)
+            s.minima[c] = 0;
+            s.maxima[c] = 1;
+        } else if (c < FirstCriterionColumn || !std::isfinite(s.minima[c])) {
             s.minima[c] = aspectMin;
             s.maxima[c] = aspectMax;
         } else {
@@ -252,6 +307,7 @@ void ScoreModel::apply(Snapshot s, bool forceReset)
         prefix = s.rows[r].id == m_rows[r].id;
 
     auto adopt = [&] {
+        m_checklist = s.checklist;
         m_criterionKeys = std::move(s.keys);
         m_criterionLabels = std::move(s.labels);
         m_minima = std::move(s.minima);

@@ -37,6 +37,10 @@ public:
         ScaleMaxRole,
     };
     enum class ColumnKind { Human, Judge, Criterion };
+    /// What a checklist judge's criterion columns are: its questions (1 = yes, 0 = no), or its
+    /// sub-aspects (the share of the answered questions of the sub-aspect that are met: "yes",
+    /// or "no" for a question whose polarity the user inverted).
+    enum class ChecklistColumns { Questions, SubAspects };
 
     /// The project's shared score model (created on first call, owned by the project).
     static ScoreModel *of(Project *project);
@@ -53,6 +57,11 @@ public:
     /// Selects the aspect whose human and aggregated judge scores are shown.
     void setAspect(const QString &aspect);
     QString aspect() const { return m_aspect; }
+    /// Questions or sub-aspects as the columns of a checklist judge (other judges ignore it).
+    void setChecklistColumns(ChecklistColumns columns);
+    ChecklistColumns checklistColumns() const { return m_checklistColumns; }
+    /// Whether the selected judge's latest rubric is a CheckEval checklist.
+    bool isChecklist() const { return m_checklist; }
 
     static constexpr int HumanColumn = 0;
     static constexpr int JudgeColumn = 1;
@@ -99,6 +108,7 @@ private:
         QVector<double> minima; ///< per column
         QVector<double> maxima;
         QVector<Row> rows;
+        bool checklist = false;
     };
     Snapshot read() const;
     void apply(Snapshot snapshot, bool forceReset);
@@ -109,6 +119,8 @@ private:
     QPointer<Project> m_project;
     QString m_judge;
     QString m_aspect;
+    ChecklistColumns m_checklistColumns = ChecklistColumns::Questions;
+    bool m_checklist = false;
     QStringList m_criterionKeys;
     QStringList m_criterionLabels;
     QVector<double> m_minima;

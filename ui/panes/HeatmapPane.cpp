@@ -1,5 +1,6 @@
 #include "HeatmapPane.h"
 
+#include "models/AnswerGridModel.h"
 #include "models/CriterionScoreModel.h"
 #include "models/ScoreFilterModel.h"
 #include "models/ScoreModel.h"
@@ -13,6 +14,7 @@
 #include <QPlainTextEdit>
 #include <QSignalBlocker>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTextBrowser>
 #include <QVBoxLayout>
@@ -23,6 +25,10 @@ HeatmapPane::HeatmapPane(QWidget *parent)
     : QWidget(parent)
     , m_filter(new ScoreFilterModel(this))
     , m_answers(new CriterionScoreModel(this))
+    , m_grid(new AnswerGridModel(this))
+    , m_gridView(new QTableView(this))
+    , m_detailTabs(new QTabWidget(this))
+    , m_checklistColumns(new QComboBox(this))
     , m_view(new HeatmapView(this))
     , m_judge(new QComboBox(this))
     , m_aspect(new QComboBox(this))
@@ -45,6 +51,24 @@ HeatmapPane::HeatmapPane(QWidget *parent)
     m_answerTable->setObjectName(QStringLiteral("heatmapAnswers"));
     m_reasoning->setObjectName(QStringLiteral("heatmapReasoning"));
     m_raw->setObjectName(QStringLiteral("heatmapRaw"));
+    m_gridView->setObjectName(QStringLiteral("heatmapAnswerGrid"));
+    m_detailTabs->setObjectName(QStringLiteral("heatmapDetailTabs"));
+    m_checklistColumns->setObjectName(QStringLiteral("heatmapChecklistColumns"));
+    m_checklistColumns->addItem(tr("Columns: questions"), int(ScoreModel::ChecklistColumns::Questions));
+    m_checklistColumns->addItem(tr("Columns: sub-aspects"), int(ScoreModel::ChecklistColumns::SubAspects));
+    m_checklistColumns->setToolTip(tr("A checklist's columns: its questions (yes = 1, no = 0), or its sub-aspects "
+                                      "(the share of the answered questions that are met)"));
+    m_checklistColumns->hide();
+    m_gridView->setModel(m_grid);
+    m_gridView->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_gridView->setSelectionBehavior(QAbstractItemView::SelectItems);
+    m_gridView->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_gridView->setWordWrap(false);
+    m_gridView->verticalHeader()->hide();
+    m_gridView->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_gridView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_gridView->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_gridView->setToolTip(tr("The item's answers, question × judge; click a cell to read that judge's answer"));
 
     m_judge->setToolTip(tr("The judge (run or imported scores) whose criteria are shown"));
     m_aspect->setToolTip(tr("The aspect whose human and judge scores are shown"));
@@ -77,6 +101,7 @@ HeatmapPane::HeatmapPane(QWidget *parent)
     bar->addWidget(m_aspect, 1);
     bar->addWidget(m_colour);
     bar->addWidget(m_split);
+    bar->addWidget(m_checklistColumns);
     bar->addWidget(m_summary, 1);
 
     auto *detail = new QWidget(this);
@@ -84,9 +109,12 @@ HeatmapPane::HeatmapPane(QWidget *parent)
     auto *dl = new QVBoxLayout(detail);
     dl->setContentsMargins(0, 0, 0, 0);
     dl->addWidget(m_detailTitle);
-    dl->addWidget(m_answerTable, 1);
+    m_detailTabs->addTab(m_answerTable, tr("Answers"));
+    m_detailTabs->addTab(m_gridView, tr("Checklist grid"));
+    m_detailTabs->setTabToolTip(1, tr("A checklist judge's answers on the item, question × judge"));
+    dl->addWidget(m_detailTabs, 5);
     dl->addWidget(new QLabel(tr("Reasoning"), detail));
-    dl->addWidget(m_reasoning, 2);
+    dl->addWidget(m_reasoning, 1);
     dl->addWidget(new QLabel(tr("Raw answer"), detail));
     dl->addWidget(m_raw, 2);
 
@@ -117,6 +145,11 @@ HeatmapPane::HeatmapPane(QWidget *parent)
         m_filter->setSplitFilter(SplitFilter(m_split->currentData().toInt()));
         updateSummary();
     });
+    connect(m_checklistColumns, &QComboBox::currentIndexChanged, this, [this] {
+        if (m_scores)
+            m_scores->setChecklistColumns(ScoreModel::ChecklistColumns(m_checklistColumns->currentData().toInt()));
+    });
+    connect(m_gridView, &QTableView::clicked, this, &HeatmapPane::onGridCellClicked);
     connect(m_view, &HeatmapView::headerClicked, this, &HeatmapPane::onHeaderClicked);
     connect(m_view, &HeatmapView::cellActivated, this, &HeatmapPane::onCellActivated);
     connect(m_answerTable->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
@@ -140,6 +173,7 @@ void HeatmapPane::setProject(Project *project)
     m_scores = ScoreModel::of(project);
     m_filter->setSourceModel(m_scores);
     m_answers->setProject(project);
+    m_grid->setProject(project);
     m_sortColumn = -1;
     m_view->setSortIndicator(-1, Qt::AscendingOrder);
     if (m_project) {
@@ -148,7 +182,9 @@ void HeatmapPane::setProject(Project *project)
         connect(m_scores, &ScoreModel::judgeChanged, this, &HeatmapPane::refillJudges);
         connect(m_scores, &ScoreModel::aspectChanged, this, &HeatmapPane::refillAspects);
         connect(m_scores, &ScoreModel::refreshed, this, &HeatmapPane::updateSummary);
+        connect(m_scores, &ScoreModel::refreshed, this, &HeatmapPane::updateChecklistSwitch);
     }
+    updateChecklistSwitch();
     refillAspects();
     refillJudges();
     updateSummary();
@@ -228,6 +264,7 @@ void HeatmapPane::onCellActivated(const QModelIndex &index)
     const QString shown = value.isEmpty() ? tr("no score") : value;
     switch (kind) {
     case ScoreModel::ColumnKind::Human: {
+        m_detailTabs->setCurrentWidget(m_answerTable);
         QStringList lines;
         for (const Annotation &a : m_project->annotations(m_scores->aspect()))
             if (a.itemId == item)
@@ -240,6 +277,29 @@ void HeatmapPane::onCellActivated(const QModelIndex &index)
         return;
     }
     case ScoreModel::ColumnKind::Judge:
+    case ScoreModel::ColumnKind::Criterion:
+        if (m_scores->isChecklist()) {
+            // A checklist's answers read best side by side with the other judges of the checklist.
+            m_detailTitle->setText(tr("<b>%1</b> · %2 %3 · click a cell of the grid for the judge's answer")
+                                           .arg(item.toHtmlEscaped(), key.toHtmlEscaped(), shown));
+            m_answers->setCell(m_scores->judge(), item);
+            m_grid->setItem(m_scores->judge(), item);
+            m_detailTabs->setCurrentWidget(m_gridView);
+            const int row = m_grid->rowOfKey(key);
+            if (row >= 0) {
+                const QModelIndex cell = m_grid->index(row, 1);
+                m_gridView->setCurrentIndex(cell);
+                m_gridView->scrollTo(cell);
+                onGridCellClicked(cell);
+            }
+            return;
+        }
+        break;
+    }
+    switch (kind) {
+    case ScoreModel::ColumnKind::Human:
+        break;
+    case ScoreModel::ColumnKind::Judge:
         m_detailTitle->setText(tr("<b>%1</b> · judge score %2 (all criteria)").arg(item.toHtmlEscaped(), shown));
         m_answers->setCell(m_scores->judge(), item);
         return;
@@ -251,6 +311,34 @@ void HeatmapPane::onCellActivated(const QModelIndex &index)
                                                     .toHtmlEscaped()));
         m_answers->setCell(m_scores->judge(), item, key);
         return;
+    }
+}
+
+void HeatmapPane::onGridCellClicked(const QModelIndex &index)
+{
+    if (!index.isValid() || index.column() < 1 || index.data(AnswerGridModel::GroupRowRole).toBool())
+        return;
+    const QString judge = m_grid->judges().value(index.column() - 1);
+    const QString key = index.data(AnswerGridModel::CriterionKeyRole).toString();
+    const QString status = index.data(AnswerGridModel::StatusRole).toString();
+    const QString raw = index.data(AnswerGridModel::RawRole).toString();
+    const QString reasoning = index.data(AnswerGridModel::ReasoningRole).toString();
+    m_detailTitle->setText(tr("<b>%1</b> · <b>%2</b> · %3: %4")
+                                   .arg(m_grid->itemId().toHtmlEscaped(), judge.toHtmlEscaped(), key.toHtmlEscaped(),
+                                        index.data(Qt::DisplayRole).toString().toHtmlEscaped()));
+    m_reasoning->setPlainText(status.isEmpty()      ? tr("The judge has no answer stored for this question.")
+                              : reasoning.isEmpty() ? tr("(no reasoning given)")
+                                                    : reasoning);
+    m_raw->setPlainText(raw);
+}
+
+void HeatmapPane::updateChecklistSwitch()
+{
+    const bool checklist = m_scores && m_scores->isChecklist();
+    m_checklistColumns->setVisible(checklist);
+    if (checklist) {
+        const QSignalBlocker block(m_checklistColumns);
+        m_checklistColumns->setCurrentIndex(m_checklistColumns->findData(int(m_scores->checklistColumns())));
     }
 }
 

@@ -11,10 +11,12 @@ class QComboBox;
 class QLabel;
 class QPlainTextEdit;
 class QTableView;
+class QTabWidget;
 class QTextBrowser;
 
 namespace rubric {
 
+class AnswerGridModel;
 class CriterionScoreModel;
 class HeatmapView;
 class ScoreFilterModel;
@@ -23,6 +25,9 @@ class ScoreFilterModel;
 /// colour by score or residual, sort by any column (click its header), split filter, and a
 /// side panel with the judge's reasoning and raw answer behind the clicked cell.
 /// Reads the project's shared ScoreModel (the correlation pane reads the same one).
+/// For a CheckEval checklist judge the criterion columns are its questions or its sub-aspects
+/// (a switch), and a clicked item's answers show as a grid (AnswerGridModel): question × every
+/// judge on the same checklist, the clicked grid cell's raw answer below.
 class HeatmapPane : public QWidget, public ChartSource
 {
     Q_OBJECT
@@ -35,6 +40,8 @@ public:
 
     HeatmapView *view() const { return m_view; }
     ScoreFilterModel *filterModel() const { return m_filter; }
+    AnswerGridModel *answerGrid() const { return m_grid; }
+    QTableView *answerGridView() const { return m_gridView; }
 
     // ChartSource: the heatmap as shown (visible rows, headers and legend).
     QWidget *chartWidget() const override;
@@ -47,12 +54,18 @@ private:
     void onHeaderClicked(int column);
     void onCellActivated(const QModelIndex &index);
     void onAnswerSelected();
+    void onGridCellClicked(const QModelIndex &index);
+    void updateChecklistSwitch();
     void updateSummary();
 
     QPointer<Project> m_project;
     QPointer<ScoreModel> m_scores;
     ScoreFilterModel *m_filter = nullptr;
     CriterionScoreModel *m_answers = nullptr;
+    AnswerGridModel *m_grid = nullptr;
+    QTableView *m_gridView = nullptr;
+    QTabWidget *m_detailTabs = nullptr;
+    QComboBox *m_checklistColumns = nullptr;
     HeatmapView *m_view = nullptr;
     QComboBox *m_judge = nullptr;
     QComboBox *m_aspect = nullptr;

@@ -3,13 +3,18 @@
 #include "commands/AddCriterionCommand.h"
 #include "commands/DeleteCriterionCommand.h"
 #include "commands/EditCriterionTextCommand.h"
+#include "commands/InvertPolarityCommand.h"
 #include "commands/MoveCriterionCommand.h"
+#include "commands/RestoreQuestionCommand.h"
 #include "commands/SetCriterionEnabledCommand.h"
+#include "dialogs/NewChecklistDialog.h"
 #include "methods/MethodRegistry.h"
+#include "methods/checkeval/Checklist.h"
 #include "models/CriterionDetail.h"
 #include "models/RubricTreeModel.h"
 #include "store/RubricStore.h"
 #include "widgets/MessageBar.h"
+#include "widgets/StageCountTable.h"
 
 #include <QAction>
 #include <QCheckBox>
@@ -57,6 +62,7 @@ RubricPane::RubricPane(QWidget *parent)
     , m_editor(new QPlainTextEdit(this))
     , m_apply(new QPushButton(this))
     , m_detail(new QTextBrowser(this))
+    , m_stages(new StageCountTable(this))
 {
     setObjectName(QStringLiteral("rubricPane"));
     m_message->setObjectName(QStringLiteral("rubricMessage"));
@@ -69,6 +75,8 @@ RubricPane::RubricPane(QWidget *parent)
     m_editor->setObjectName(QStringLiteral("rubricTextEditor"));
     m_apply->setObjectName(QStringLiteral("rubricApplyText"));
     m_detail->setObjectName(QStringLiteral("rubricDetail"));
+    m_stages->setObjectName(QStringLiteral("rubricStageCounts"));
+    m_stages->hide();
 
     m_model->setUndoStack(m_stack);
     m_message->hide();
@@ -109,11 +117,15 @@ RubricPane::RubricPane(QWidget *parent)
     for (int c = RubricTreeModel::KindColumn; c < RubricTreeModel::ColumnCount; ++c)
         m_tree->header()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
     m_tree->setToolTip(tr("F2 edits the text, Space enables or disables, Del deletes, Alt+Up/Down reorders"));
+    m_tree->header()->setSectionsClickable(true);
+    connect(m_tree->header(), &QHeaderView::sectionClicked, this, &RubricPane::onHeaderClicked);
 
     m_editBase->setText(tr("Edit from this version"));
     m_editBase->setToolTip(tr("Take this older version as the base of the next edit (saved as a new version)"));
     m_editBase->hide();
     m_status->setTextFormat(Qt::PlainText);
+    // wraps rather than widening the window (the bar also holds New checklist…, Export, Compare)
+    m_status->setWordWrap(true);
 
     m_editor->setPlaceholderText(tr("The selected criterion's full text"));
     m_editor->setTabChangesFocus(true);
@@ -157,10 +169,20 @@ RubricPane::RubricPane(QWidget *parent)
     m_toggle = makeAction(QStringLiteral("rubricToggle"), tr("Enable / disable"),
                           tr("Enable or disable the selected criterion; disabled ones are not scored (Space)"),
                           {QKeySequence(Qt::Key_Space)});
-    for (QAction *a : {m_add, m_addChild, m_delete, m_up, m_down, m_toggle}) {
+    m_invert = makeAction(QStringLiteral("rubricInvert"), tr("Invert polarity"),
+                          tr("The question reads so that \"yes\" means worse: count \"no\" as meeting the "
+                             "criterion (again: flip it back); undoable"),
+                          {});
+    m_restore = makeAction(QStringLiteral("rubricRestore"), tr("Restore"),
+                           tr("Bring back the question the filter removed (it is asked again); undoable"), {});
+    for (QAction *a : {m_add, m_addChild, m_delete, m_up, m_down, m_toggle, m_invert, m_restore}) {
         a->setShortcutContext(Qt::WidgetShortcut);
         m_tree->addAction(a);
     }
+    m_newChecklist = makeAction(QStringLiteral("rubricNewChecklist"), tr("New checklist…"),
+                                tr("A CheckEval judge whose checklist comes from a published checklist, a file, or "
+                                   "is typed here"),
+                                {});
     m_save = makeAction(QStringLiteral("rubricSave"), tr("Save as new version…"),
                         tr("Save the edited rubric as a new version with a short note (Ctrl+S)"), {QKeySequence::Save});
     m_rescore = makeAction(QStringLiteral("rubricRescore"), tr("Re-score"),
@@ -181,7 +203,7 @@ RubricPane::RubricPane(QWidget *parent)
     m_toolbar->addAction(m_undo);
     m_toolbar->addAction(m_redo);
     m_toolbar->addSeparator();
-    for (QAction *a : {m_add, m_addChild, m_delete, m_up, m_down, m_toggle})
+    for (QAction *a : {m_add, m_addChild, m_delete, m_up, m_down, m_toggle, m_invert, m_restore})
         m_toolbar->addAction(a);
     m_toolbar->addSeparator();
     m_toolbar->addAction(m_save);
@@ -193,6 +215,9 @@ RubricPane::RubricPane(QWidget *parent)
     connect(m_up, &QAction::triggered, this, [this] { moveCurrent(-1); });
     connect(m_down, &QAction::triggered, this, [this] { moveCurrent(1); });
     connect(m_toggle, &QAction::triggered, this, &RubricPane::toggleCurrent);
+    connect(m_invert, &QAction::triggered, this, &RubricPane::invertCurrent);
+    connect(m_restore, &QAction::triggered, this, &RubricPane::restoreCurrent);
+    connect(m_newChecklist, &QAction::triggered, this, &RubricPane::newChecklist);
     connect(m_save, &QAction::triggered, this, &RubricPane::saveWithNote);
     connect(m_rescore, &QAction::triggered, this, [this] {
         if (!m_judgeName.isEmpty() && !isModified())
@@ -218,7 +243,7 @@ RubricPane::RubricPane(QWidget *parent)
     bar->addWidget(m_status, 2);
     bar->addWidget(m_editBase);
     // version-level actions sit with the version list, not in the (crowded) edit toolbar
-    for (QAction *a : {m_export, m_compare}) {
+    for (QAction *a : {m_newChecklist, m_export, m_compare}) {
         auto *button = new QToolButton(this);
         button->setObjectName(a->objectName() + QStringLiteral("Button"));
         button->setDefaultAction(a);
@@ -246,6 +271,7 @@ RubricPane::RubricPane(QWidget *parent)
     ll->setContentsMargins(0, 0, 0, 0);
     ll->addWidget(m_toolbar);
     ll->addWidget(m_tree, 1);
+    ll->addWidget(m_stages);
 
     auto *inner = new QSplitter(Qt::Horizontal, this);
     inner->setObjectName(QStringLiteral("rubricSplitter"));
@@ -300,6 +326,10 @@ RubricPane::RubricPane(QWidget *parent)
     connect(m_versions, &QTreeWidget::itemSelectionChanged, this, &RubricPane::updateActions);
     connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this, &RubricPane::onCurrentChanged);
     connect(m_model, &RubricTreeModel::rubricEdited, this, [this] {
+        if (m_model->sortColumn() < 0)
+            m_tree->header()->setSortIndicatorShown(false);
+        if (m_stages->isVisibleTo(this))
+            m_stages->setRubric(m_model->rubric());
         updateDetail();
         updateActions();
     });
@@ -474,6 +504,7 @@ void RubricPane::loadVersion(int version)
     } else {
         m_model->setRubric(Rubric(), true);
     }
+    showMethodColumns();
     m_tree->expandAll();
     if (m_model->rowCount() > 0) {
         const QModelIndex first = m_model->index(0, 0);
@@ -530,6 +561,10 @@ void RubricPane::updateActions()
     m_up->setEnabled(editable && c && m_model->canMove(key, -1));
     m_down->setEnabled(editable && c && m_model->canMove(key, 1));
     m_toggle->setEnabled(editable && c && c->kind != CriterionKind::Aspect);
+    const bool question = c && c->kind == CriterionKind::Question;
+    m_invert->setEnabled(editable && question);
+    m_invert->setText(question && Checklist::isInverted(*c) ? tr("Restore polarity") : tr("Invert polarity"));
+    m_restore->setEnabled(editable && question && !c->enabled && c->origin.contains(QStringLiteral("filtered")));
     m_save->setEnabled(editable && (isModified() || m_shownVersion != m_latestVersion));
     m_rescore->setEnabled(!m_judgeName.isEmpty() && m_latestVersion > 0 && !isModified());
     m_rescore->setToolTip(
@@ -581,8 +616,15 @@ void RubricPane::addCriterion(bool asChild)
     const Criterion *current = key.isEmpty() ? nullptr : m_model->criterion(key);
     // The kind the method puts under a node of `parent`'s kind (a hypothesis, a step, a question).
     const MethodInfo *method = MethodRegistry::find(m_model->rubric().method());
-    const auto handWrittenKind
-            = [method](CriterionKind parent) { return method ? method->childKind(parent) : CriterionKind::Criterion; };
+    const bool checklist = m_model->rubric().method() == QLatin1String("checkeval");
+    const auto handWrittenKind = [method, checklist](CriterionKind parent) {
+        if (method)
+            return method->childKind(parent);
+        // A checklist before its method is registered: aspect → sub-aspect → question.
+        if (checklist)
+            return parent == CriterionKind::Aspect ? CriterionKind::SubAspect : CriterionKind::Question;
+        return CriterionKind::Criterion;
+    };
     Criterion c;
     int row = 0;
     if (current && (asChild || current->kind == CriterionKind::Aspect)) {
@@ -608,11 +650,15 @@ void RubricPane::addCriterion(bool asChild)
     }
     const QString prefix = criterionKindName(c.kind).left(1);
     c.key = m_model->freshKey(prefix);
-    c.text = tr("New criterion: describe what the judge should check");
+    c.text = c.kind == CriterionKind::Question    ? tr("New question: does the output …?")
+             : c.kind == CriterionKind::SubAspect ? tr("New sub-aspect")
+                                                  : tr("New criterion: describe what the judge should check");
     c.enabled = true;
     c.origin = {{QStringLiteral("source"), QStringLiteral("added")},
                 {QStringLiteral("method"), m_model->rubric().method()},
                 {QStringLiteral("added_by"), EditCriterionTextCommand::editor()}};
+    if (c.kind == CriterionKind::Question) // a person's own question is a seed (CheckEval)
+        c.origin.insert(QStringLiteral("stage"), QStringLiteral("seed"));
     m_stack->push(new AddCriterionCommand(m_model, c, row));
     const QModelIndex index = m_model->indexOfKey(c.key);
     m_tree->setCurrentIndex(index);
@@ -656,6 +702,82 @@ void RubricPane::toggleCurrent()
     if (!c || m_model->isReadOnly() || c->kind == CriterionKind::Aspect)
         return;
     m_stack->push(new SetCriterionEnabledCommand(m_model, key, !c->enabled));
+}
+
+void RubricPane::invertCurrent()
+{
+    const QString key = currentKey();
+    const Criterion *c = key.isEmpty() ? nullptr : m_model->criterion(key);
+    if (!c || m_model->isReadOnly() || c->kind != CriterionKind::Question)
+        return;
+    m_stack->push(new InvertPolarityCommand(m_model, key));
+}
+
+void RubricPane::restoreCurrent()
+{
+    const QString key = currentKey();
+    const Criterion *c = key.isEmpty() ? nullptr : m_model->criterion(key);
+    if (!c || m_model->isReadOnly() || c->enabled || !c->origin.contains(QStringLiteral("filtered")))
+        return;
+    m_stack->push(new RestoreQuestionCommand(m_model, key));
+}
+
+void RubricPane::onHeaderClicked(int column)
+{
+    QHeaderView *header = m_tree->header();
+    static const QList<int> figures{RubricTreeModel::YesRateColumn, RubricTreeModel::DiscriminationColumn,
+                                    RubricTreeModel::AnsweredColumn, RubricTreeModel::RewardColumn,
+                                    RubricTreeModel::TrainPearsonColumn};
+    if (figures.contains(column)) {
+        // Highest first on the first click: the questions that carry the judge on top.
+        const Qt::SortOrder order = (m_model->sortColumn() == column && m_model->sortOrder() == Qt::DescendingOrder)
+                                            ? Qt::AscendingOrder
+                                            : Qt::DescendingOrder;
+        m_model->sort(column, order);
+        header->setSortIndicatorShown(true);
+        header->setSortIndicator(column, order);
+    } else {
+        m_model->sort(-1);
+        header->setSortIndicatorShown(false);
+    }
+    m_tree->expandAll();
+    updateActions();
+}
+
+void RubricPane::showMethodColumns()
+{
+    const QList<int> shown = RubricTreeModel::columnsFor(m_model->rubric().method());
+    for (int c = 0; c < RubricTreeModel::ColumnCount; ++c)
+        m_tree->setColumnHidden(c, !shown.contains(c));
+    const bool checklist = shown.contains(RubricTreeModel::YesRateColumn);
+    // A checklist's origin is a stage, or the file or preset of its aspect and sub-aspects (long):
+    // a fixed width leaves the room to the questions (the tooltip has it in full).
+    m_tree->header()->setSectionResizeMode(RubricTreeModel::OriginColumn,
+                                           checklist ? QHeaderView::Interactive : QHeaderView::ResizeToContents);
+    if (checklist)
+        m_tree->header()->resizeSection(RubricTreeModel::OriginColumn, 110);
+    m_stages->setVisible(checklist);
+    m_invert->setVisible(checklist);
+    m_restore->setVisible(checklist);
+    if (checklist)
+        m_stages->setRubric(m_model->rubric());
+    if (m_model->sortColumn() < 0)
+        m_tree->header()->setSortIndicatorShown(false);
+}
+
+void RubricPane::newChecklist()
+{
+    if (!m_project || !confirmDiscard())
+        return;
+    auto *dialog = new NewChecklistDialog(m_project, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        refillJudges();
+        if (setJudge(dialog->createdJudge()))
+            m_message->showMessage(tr("Created the checklist judge %1 (version 1). Run it in the Judge & run pane.")
+                                           .arg(dialog->createdJudge()));
+    });
+    dialog->open();
 }
 
 void RubricPane::applyEditorText()

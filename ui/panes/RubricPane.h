@@ -22,6 +22,7 @@ namespace rubric {
 
 class MessageBar;
 class RubricTreeModel;
+class StageCountTable;
 
 /// The rubric of a judge: its saved versions (date, note, alignment), the criteria tree of
 /// the selected version (HypoEval hypotheses with origin, reward and train correlation;
@@ -29,6 +30,10 @@ class RubricTreeModel;
 /// the base) is edited with undo / redo: text, enable / disable, delete, add, reorder; "Save as
 /// new version" stores the edit as version n + 1; "Re-score" asks the run pane (through
 /// rescoreRequested) to run the judge again, which costs calls only for what the edit changed.
+/// A CheckEval checklist shows its figures (yes-rate, discrimination, answered; click a header
+/// to sort the questions of each sub-aspect by it), its flags, the stage count table, "Invert
+/// polarity" and "Restore" (a question the filter removed); "New checklist…" makes a checklist
+/// judge (NewChecklistDialog).
 class RubricPane : public QWidget
 {
     Q_OBJECT
@@ -56,6 +61,10 @@ public:
     RubricTreeModel *model() const { return m_model; }
     QUndoStack *undoStack() const { return m_stack; }
     QTreeView *view() const { return m_tree; }
+    StageCountTable *stageTable() const { return m_stages; }
+
+    /// Opens the "New checklist…" dialog (not blocking); a created judge is shown.
+    void newChecklist();
 
 public slots:
     /// Saves the edited rubric as a new version with `note`; returns its number.
@@ -82,6 +91,10 @@ private:
     void deleteCurrent();
     void moveCurrent(int delta);
     void toggleCurrent();
+    void invertCurrent();
+    void restoreCurrent();
+    void onHeaderClicked(int column);
+    void showMethodColumns();
     void applyEditorText();
     void saveWithNote();
     QString currentKey() const;
@@ -105,9 +118,11 @@ private:
     QPlainTextEdit *m_editor = nullptr;
     QPushButton *m_apply = nullptr;
     QTextBrowser *m_detail = nullptr;
+    StageCountTable *m_stages = nullptr;
     QAction *m_undo = nullptr, *m_redo = nullptr, *m_add = nullptr, *m_addChild = nullptr, *m_delete = nullptr,
             *m_up = nullptr, *m_down = nullptr, *m_toggle = nullptr, *m_save = nullptr, *m_rescore = nullptr,
-            *m_export = nullptr, *m_compare = nullptr;
+            *m_export = nullptr, *m_compare = nullptr, *m_invert = nullptr, *m_restore = nullptr,
+            *m_newChecklist = nullptr;
 };
 
 } // namespace rubric

@@ -1,0 +1,261 @@
+#include "AnswerGridModel.h"
+
+#include "methods/checkeval/Checklist.h"
+#include "store/RubricStore.h"
+
+#include <QBrush>
+#include <QColor>
+#include <QFont>
+#include <QSet>
+
+#include <cmath>
+
+namespace rubric {
+namespace {
+
+const QString kCheckEval = QStringLiteral("checkeval");
+
+QSet<QString> questionKeys(const Rubric &r)
+{
+    QSet<QString> out;
+    for (const Criterion &c : r.ofKind(CriterionKind::Question))
+        out.insert(c.key);
+    return out;
+}
+
+} // namespace
+
+AnswerGridModel::AnswerGridModel(QObject *parent)
+    : QAbstractTableModel(parent)
+{
+}
+
+void AnswerGridModel::setProject(Project *project)
+{
+    if (m_project)
+        disconnect(m_project, nullptr, this, nullptr);
+    m_project = project;
+    if (m_project)
+        connect(m_project, &Project::judgesChanged, this, [this](const QString &judge) {
+            if (judge.isEmpty() || judges().contains(judge))
+                reload();
+        });
+    setItem({}, {});
+}
+
+void AnswerGridModel::setItem(const QString &judge, const QString &itemId)
+{
+    m_judge = judge;
+    m_itemId = itemId;
+    reload();
+}
+
+QStringList AnswerGridModel::judges() const
+{
+    QStringList out;
+    for (const Column &c : m_columns)
+        out << c.judge;
+    return out;
+}
+
+double AnswerGridModel::coverage(int index) const
+{
+    if (index < 0 || index >= m_columns.size() || m_columns[index].enabled == 0)
+        return std::nan("");
+    return double(m_columns[index].answered) / m_columns[index].enabled;
+}
+
+int AnswerGridModel::rowOfKey(const QString &key) const
+{
+    for (int r = 0; r < m_rows.size(); ++r)
+        if (m_rows[r].node.key == key)
+            return r;
+    return -1;
+}
+
+QStringList AnswerGridModel::sharingJudges(Project *project, const QString &judge)
+{
+    if (!project || judge.isEmpty())
+        return {};
+    const RubricStore store(project);
+    const auto own = store.load(judge);
+    if (!own || own->method() != kCheckEval)
+        return {};
+    const QSet<QString> keys = questionKeys(*own);
+    QStringList out{judge};
+    for (const JudgeInfo &j : project->judges()) {
+        if (j.name == judge || j.method != kCheckEval)
+            continue;
+        const auto other = store.load(j.name);
+        if (other && other->method() == kCheckEval && other->aspect() == own->aspect() && questionKeys(*other) == keys)
+            out << j.name;
+    }
+    return out;
+}
+
+void AnswerGridModel::reload()
+{
+    beginResetModel();
+    m_rows.clear();
+    m_columns.clear();
+    const QStringList shown = sharingJudges(m_project, m_judge);
+    if (!shown.isEmpty() && !m_itemId.isEmpty()) {
+        const RubricStore store(m_project);
+        // Rows from the given judge's checklist: each sub-aspect, then its enabled questions.
+        const auto rubric = store.load(m_judge);
+        for (const Criterion &s : rubric->ofKind(CriterionKind::SubAspect)) {
+            m_rows.append({s, true});
+            for (const Criterion &q : rubric->children(s.key))
+                if (q.kind == CriterionKind::Question && q.enabled)
+                    m_rows.append({q, false});
+        }
+        for (const QString &judge : shown) {
+            Column column;
+            column.judge = judge;
+            const auto own = store.load(judge);
+            QSet<QString> enabled;
+            for (const Criterion &q : own->ofKind(CriterionKind::Question)) {
+                if (!q.enabled)
+                    continue;
+                enabled.insert(q.key);
+                if (Checklist::isInverted(q))
+                    column.inverted.insert(q.key);
+            }
+            column.enabled = int(enabled.size());
+            for (const CriterionScore &s : store.sampleScores(judge)) {
+                if (s.itemId != m_itemId || s.sample != 0)
+                    continue;
+                column.answers.insert(s.criterionKey, {s.score, s.parseStatus, s.raw, s.reasoning});
+                if (enabled.contains(s.criterionKey) && !std::isnan(s.score))
+                    ++column.answered;
+            }
+            m_columns.append(std::move(column));
+        }
+    }
+    endResetModel();
+}
+
+int AnswerGridModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+
+int AnswerGridModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : 1 + int(m_columns.size());
+}
+
+QString AnswerGridModel::cellText(const Row &row, const Column &column) const
+{
+    if (row.group) {
+        // The sub-aspect's share of met questions (yes, or no for an inverted one).
+        int met = 0, answered = 0;
+        for (const Row &q : m_rows) {
+            if (q.group || q.node.parentKey != row.node.key)
+                continue;
+            const auto it = column.answers.constFind(q.node.key);
+            if (it == column.answers.constEnd() || std::isnan(it->score))
+                continue;
+            ++answered;
+            if ((it->score >= 0.5) != column.inverted.contains(q.node.key))
+                ++met;
+        }
+        return answered == 0 ? tr("—") : tr("%1/%2").arg(met).arg(answered);
+    }
+    const auto it = column.answers.constFind(row.node.key);
+    if (it == column.answers.constEnd() || std::isnan(it->score))
+        return tr("—");
+    return it->score >= 0.5 ? tr("yes") : tr("no");
+}
+
+QVariant AnswerGridModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const Row &row = m_rows[index.row()];
+    if (role == GroupRowRole)
+        return row.group;
+    if (role == CriterionKeyRole)
+        return row.node.key;
+    if (role == Qt::FontRole && row.group) {
+        QFont f;
+        f.setBold(true);
+        return f;
+    }
+    if (index.column() == 0) {
+        switch (role) {
+        case Qt::DisplayRole:
+            return row.group ? row.node.text : tr("%1  %2").arg(row.node.key, row.node.text);
+        case Qt::ToolTipRole:
+            return row.node.definition.isEmpty() ? row.node.text
+                                                 : tr("%1\n\n%2").arg(row.node.text, row.node.definition);
+        case Qt::BackgroundRole:
+            return row.group ? QBrush(QColor(0xe8, 0xea, 0xf0)) : QVariant();
+        default:
+            return {};
+        }
+    }
+    const Column &column = m_columns[index.column() - 1];
+    const auto it = column.answers.constFind(row.node.key);
+    const bool has = !row.group && it != column.answers.constEnd();
+    const bool answered = has && !std::isnan(it->score);
+    switch (role) {
+    case Qt::DisplayRole:
+        return cellText(row, column);
+    case Qt::TextAlignmentRole:
+        return int(Qt::AlignCenter);
+    case Qt::BackgroundRole:
+        if (row.group)
+            return QBrush(QColor(0xe8, 0xea, 0xf0));
+        if (!answered)
+            return QBrush(QColor(0xe0, 0xe0, 0xe0));
+        // green where the answer meets the criterion, red where it does not
+        return ((it->score >= 0.5) != column.inverted.contains(row.node.key)) ? QBrush(QColor(0xa5, 0xd6, 0xa7))
+                                                                              : QBrush(QColor(0xef, 0x9a, 0x9a));
+    case Qt::ToolTipRole: {
+        if (row.group)
+            return tr("%1: questions of \"%2\" met / answered").arg(column.judge, row.node.text);
+        QString tip = !has ? tr("%1: no answer stored").arg(column.judge)
+                      : it->status == QLatin1String("failed")
+                              ? tr("%1: the endpoint refused the call").arg(column.judge)
+                      : !answered ? tr("%1: the answer did not cover this question (unanswered)").arg(column.judge)
+                                  : tr("%1 answered %2").arg(column.judge, cellText(row, column));
+        if (column.inverted.contains(row.node.key))
+            tip += QLatin1Char('\n') + tr("Polarity inverted: \"no\" meets the criterion");
+        return QString(tip + QLatin1Char('\n') + tr("Click to read the judge's answer"));
+    }
+    case AnswerRole:
+        return answered ? (it->score >= 0.5 ? QStringLiteral("yes") : QStringLiteral("no")) : QString();
+    case RawRole:
+        return has ? it->raw : QString();
+    case ReasoningRole:
+        return has ? it->reasoning : QString();
+    case StatusRole:
+        return has ? it->status : QString();
+    default:
+        return {};
+    }
+}
+
+QVariant AnswerGridModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || section < 0 || section >= columnCount())
+        return {};
+    if (section == 0)
+        return role == Qt::DisplayRole ? QVariant(tr("Question")) : QVariant();
+    const Column &c = m_columns[section - 1];
+    const double cov = coverage(section - 1);
+    switch (role) {
+    case Qt::DisplayRole:
+        return std::isnan(cov) ? c.judge : tr("%1\ncoverage %2%").arg(c.judge).arg(std::lround(100 * cov));
+    case Qt::ToolTipRole:
+        return tr("%1 answered %2 of the %3 questions it asks on this item")
+                .arg(c.judge)
+                .arg(c.answered)
+                .arg(c.enabled);
+    default:
+        return {};
+    }
+}
+
+} // namespace rubric
