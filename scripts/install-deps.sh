@@ -13,6 +13,7 @@ packages=(
   libgl-dev libqt6opengl6-dev libxkbcommon-dev libvulkan-dev
   # libraries
   nlohmann-json3-dev libeigen3-dev libkainjow-mustache-dev qtkeychain-qt6-dev libboost-math-dev
+  libyaml-cpp-dev
   # running the studio headless / screenshots, statistics reference values
   xvfb xauth x11-apps imagemagick python3-scipy sqlite3
 )

@@ -1,0 +1,363 @@
+// CheckEval question analytics (yes-rate, point-biserial r, constant and near-duplicate
+// questions) and agreement between judges on one checklist, against reference values computed
+// independently in Python (tests/methods/make_checkeval_reference.py → checkeval_reference.json).
+#include "methods/checkeval/ChecklistIo.h"
+#include "methods/checkeval/QuestionAgreement.h"
+#include "methods/checkeval/QuestionAnalytics.h"
+#include "store/Project.h"
+#include "store/RubricStore.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+
+using namespace rubric;
+
+namespace {
+
+QJsonObject reference()
+{
+    QFile f(QStringLiteral(RUBRIC_TEST_DATA "/checkeval_reference.json"));
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    return QJsonDocument::fromJson(f.readAll()).object();
+}
+
+/// The fixture's checklist: "Flow" (q1–q3) and "Facts" (q4–q6).
+Rubric fixtureChecklist()
+{
+    Rubric r(QStringLiteral("checkeval"), QStringLiteral("coherence"));
+    r.add({QStringLiteral("aspect"), {}, CriterionKind::Aspect, QStringLiteral("coherence"), QStringLiteral("d")});
+    r.add({QStringLiteral("s1"), QStringLiteral("aspect"), CriterionKind::SubAspect, QStringLiteral("Flow")});
+    r.add({QStringLiteral("s2"), QStringLiteral("aspect"), CriterionKind::SubAspect, QStringLiteral("Facts")});
+    const QStringList texts{QStringLiteral("Is the order of ideas logical?"),
+                            QStringLiteral("Do the sentences connect smoothly?"),
+                            QStringLiteral("Does each paragraph keep one topic?"),
+                            QStringLiteral("Are the numbers taken from the source?"),
+                            QStringLiteral("Are the names spelled as in the source?"),
+                            QStringLiteral("Is every claim supported by the source?")};
+    for (int i = 0; i < 6; ++i)
+        r.add({QStringLiteral("q%1").arg(i + 1), i < 3 ? QStringLiteral("s1") : QStringLiteral("s2"),
+               CriterionKind::Question, texts.at(i)});
+    return r;
+}
+
+/// The fixture's answers of one judge as stored criterion scores. A missing answer is stored
+/// as "unparsed" (NaN) for even items and left out for odd ones: both mean no answer.
+QVector<CriterionScore> fixtureScores(const QJsonObject &ref, const QString &judge)
+{
+    QVector<CriterionScore> out;
+    const QJsonObject byQ = ref.value(QStringLiteral("answers")).toObject().value(judge).toObject();
+    for (auto q = byQ.begin(); q != byQ.end(); ++q) {
+        const QJsonObject byItem = q.value().toObject();
+        for (auto it = byItem.begin(); it != byItem.end(); ++it) {
+            CriterionScore s;
+            s.itemId = it.key();
+            s.criterionKey = q.key();
+            if (it.value().isNull()) {
+                if (it.key().right(1).toInt() % 2 == 1)
+                    continue;
+                s.parseStatus = QStringLiteral("unparsed");
+            } else {
+                s.score = it.value().toDouble();
+                s.parseStatus = QStringLiteral("ok");
+            }
+            out.append(s);
+        }
+    }
+    // A second sample is not an answer of the checklist run (sample 0 only).
+    out.append({QStringLiteral("i00"), QStringLiteral("q1"), 1, 1.0 - out.first().score, QStringLiteral("ok")});
+    return out;
+}
+
+void compareNumber(const QJsonValue &expected, double actual, const char *what)
+{
+    if (expected.isNull()) {
+        QVERIFY2(std::isnan(actual), what);
+    } else {
+        QVERIFY2(std::abs(actual - expected.toDouble()) < 1e-12,
+                 qPrintable(
+                         QStringLiteral("%1: %2 vs %3").arg(QLatin1String(what)).arg(actual).arg(expected.toDouble())));
+    }
+}
+
+} // namespace
+
+class TestQuestionAnalytics : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void pointBiserialMatchesScipy();
+    void edgeCasesSayWhyThereIsNoCorrelation();
+    void nearDuplicates();
+    void writesStatsPerContract();
+    void agreementMatchesReference();
+    void agreementOnRestrictedItems();
+    void agreementRefusesDifferentChecklists();
+    void agreementFromProject();
+
+private:
+    QJsonObject m_ref;
+};
+
+void TestQuestionAnalytics::initTestCase()
+{
+    m_ref = reference();
+    QVERIFY2(!m_ref.isEmpty(), "tests/methods/checkeval_reference.json is missing");
+}
+
+void TestQuestionAnalytics::pointBiserialMatchesScipy()
+{
+    const Rubric r = fixtureChecklist();
+    const QVector<QuestionAnswers> answers
+            = QuestionAnalytics::answersFromScores(r, fixtureScores(m_ref, QStringLiteral("J1")));
+    QHash<QString, double> human;
+    const QJsonObject h = m_ref.value(QStringLiteral("human")).toObject();
+    for (auto it = h.begin(); it != h.end(); ++it)
+        human.insert(it.key(), it.value().toDouble());
+    const QVector<QuestionStats> stats = QuestionAnalytics::analyse(answers, human);
+    QCOMPARE(stats.size(), 6);
+    const QJsonObject exp = m_ref.value(QStringLiteral("analytics")).toObject();
+    for (const QuestionStats &s : stats) {
+        const QJsonObject e = exp.value(s.key).toObject();
+        QCOMPARE(s.answered, e.value(QStringLiteral("answered")).toInt());
+        compareNumber(e.value(QStringLiteral("yes_rate")), s.yesRate, "yes_rate");
+        compareNumber(e.value(QStringLiteral("point_biserial")), s.discrimination, "point-biserial");
+        QCOMPARE(s.constant, e.value(QStringLiteral("constant")).toString());
+        QCOMPARE(s.correlationN, s.answered);
+        QCOMPARE(s.note.isEmpty(), !std::isnan(s.discrimination));
+    }
+    QCOMPARE(stats.at(5).constant, QStringLiteral("yes"));
+    QVERIFY(stats.at(5).note.contains(QStringLiteral("constant")));
+}
+
+void TestQuestionAnalytics::edgeCasesSayWhyThereIsNoCorrelation()
+{
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    const QHash<QString, double> human{{QStringLiteral("a"), 1}, {QStringLiteral("b"), 2}, {QStringLiteral("c"), 3}};
+    const QVector<QuestionStats> s = QuestionAnalytics::analyse(
+            {{QStringLiteral("none"), {{QStringLiteral("a"), nan}}},
+             {QStringLiteral("no"), {{QStringLiteral("a"), 0}, {QStringLiteral("b"), 0}}},
+             {QStringLiteral("one"), {{QStringLiteral("a"), 1}, {QStringLiteral("x"), 0}}},
+             {QStringLiteral("perfect"),
+              {{QStringLiteral("a"), 0}, {QStringLiteral("b"), 1}, {QStringLiteral("c"), 1}}}},
+            human);
+    QCOMPARE(s.at(0).answered, 0);
+    QVERIFY(std::isnan(s.at(0).yesRate));
+    QCOMPARE(s.at(0).note, QStringLiteral("no answers"));
+    QCOMPARE(s.at(1).constant, QStringLiteral("no"));
+    QCOMPARE(s.at(1).yesRate, 0.0);
+    QVERIFY(std::isnan(s.at(1).discrimination));
+    // "x" has no human score: one pair left.
+    QCOMPARE(s.at(2).answered, 2);
+    QCOMPARE(s.at(2).correlationN, 1);
+    QVERIFY(std::isnan(s.at(2).discrimination));
+    QVERIFY(s.at(2).note.contains(QStringLiteral("fewer than two")));
+    // scipy.stats.pointbiserialr([0, 1, 1], [1, 2, 3]) = 0.8660254037844387
+    QVERIFY(std::abs(s.at(3).discrimination - 0.8660254037844387) < 1e-12);
+}
+
+void TestQuestionAnalytics::nearDuplicates()
+{
+    Rubric r = fixtureChecklist();
+    // A rewording (one word changed), and an exact duplicate up to case and punctuation.
+    r.add({QStringLiteral("q7"), QStringLiteral("s1"), CriterionKind::Question,
+           QStringLiteral("Is the order of the ideas sensible?")});
+    r.add({QStringLiteral("q8"), QStringLiteral("s2"), CriterionKind::Question,
+           QStringLiteral("are the names spelled as in the source")});
+    const QVector<NearDuplicate> d = QuestionAnalytics::nearDuplicates(r);
+    QCOMPARE(d.size(), 2);
+    QCOMPARE(d.at(0).first, QStringLiteral("q1"));
+    QCOMPARE(d.at(0).second, QStringLiteral("q7"));
+    QCOMPARE(d.at(0).identical, false);
+    QCOMPARE(d.at(0).jaccard, 5.0 / 7.0); // {is the order of ideas} of 7 words
+    QCOMPARE(d.at(1).first, QStringLiteral("q5"));
+    QCOMPARE(d.at(1).second, QStringLiteral("q8"));
+    QCOMPARE(d.at(1).identical, true);
+    QCOMPARE(QuestionAnalytics::jaccard(QStringLiteral("a b c"), QStringLiteral("c d")), 0.25);
+
+    // The published lists keep no such pairs within an aspect (their highest Jaccard is 0.57).
+    for (const QString &name : ChecklistIo::presetNames()) {
+        if (name.count(QLatin1Char('/')) != 1)
+            continue;
+        const auto p = ChecklistIo::preset(name);
+        QVERIFY(p);
+        QVERIFY2(QuestionAnalytics::nearDuplicates(*p).isEmpty(), qPrintable(name));
+        QCOMPARE(QuestionAnalytics::nearDuplicates(*p, 0.55).isEmpty(),
+                 name != QLatin1String("summeval/consistency") && name != QLatin1String("summeval/relevance"));
+    }
+}
+
+void TestQuestionAnalytics::writesStatsPerContract()
+{
+    Rubric r = fixtureChecklist();
+    r.add({QStringLiteral("q7"), QStringLiteral("s1"), CriterionKind::Question,
+           QStringLiteral("Is the order of the ideas logical?")});
+    r.find(QStringLiteral("q2"))->stats
+            = {{QStringLiteral("constant"), QStringLiteral("no")}, {QStringLiteral("train_pearson"), 0.3}};
+    QVector<QuestionStats> stats(3);
+    stats[0].key = QStringLiteral("q1");
+    stats[0].answered = 10;
+    stats[0].yesRate = 0.4;
+    stats[0].discrimination = 0.25;
+    stats[1].key = QStringLiteral("q2");
+    stats[1].answered = 8;
+    stats[1].yesRate = 1.0;
+    stats[1].constant = QStringLiteral("yes");
+    stats[2].key = QStringLiteral("q3");
+    QuestionAnalytics::writeStats(r, stats, QuestionAnalytics::nearDuplicates(r));
+    QCOMPARE(r.find(QStringLiteral("q1"))->stats, (QVariantMap{{QStringLiteral("answered"), 10},
+                                                               {QStringLiteral("yes_rate"), 0.4},
+                                                               {QStringLiteral("discrimination"), 0.25}}));
+    // The old "constant" is replaced, a key of another method stays, no NaN is written.
+    QCOMPARE(r.find(QStringLiteral("q2"))->stats, (QVariantMap{{QStringLiteral("answered"), 8},
+                                                               {QStringLiteral("yes_rate"), 1.0},
+                                                               {QStringLiteral("constant"), QStringLiteral("yes")},
+                                                               {QStringLiteral("train_pearson"), 0.3}}));
+    QCOMPARE(r.find(QStringLiteral("q3"))->stats, (QVariantMap{{QStringLiteral("answered"), 0}}));
+    QCOMPARE(r.find(QStringLiteral("q7"))->stats,
+             (QVariantMap{{QStringLiteral("near_duplicate_of"), QStringLiteral("q1")}}));
+    QVERIFY(r.find(QStringLiteral("s1"))->stats.isEmpty());
+}
+
+void TestQuestionAnalytics::agreementMatchesReference()
+{
+    QVector<JudgeChecklist> judges;
+    for (const QString &j : {QStringLiteral("J1"), QStringLiteral("J2"), QStringLiteral("J3")})
+        judges.append({j, fixtureChecklist(), fixtureScores(m_ref, j)});
+    const auto a = QuestionAgreement::compute(judges);
+    QVERIFY2(a, qPrintable(a.errorString()));
+    const QJsonObject exp = m_ref.value(QStringLiteral("agreement")).toObject();
+    compareNumber(exp.value(QStringLiteral("alpha")), a->overall.alpha, "alpha");
+    compareNumber(exp.value(QStringLiteral("kappa")), a->overall.kappa, "kappa");
+    QCOMPARE(a->overall.pairs, exp.value(QStringLiteral("pairs")).toInt());
+    QCOMPARE(a->overall.kappaUnits, exp.value(QStringLiteral("kappa_units")).toInt());
+    QCOMPARE(a->questions, 6);
+    QCOMPARE(a->judges, (QStringList{QStringLiteral("J1"), QStringLiteral("J2"), QStringLiteral("J3")}));
+    QCOMPARE(a->perSubAspect.size(), 2);
+    QCOMPARE(a->perSubAspect.at(0).name, QStringLiteral("Flow"));
+    QCOMPARE(a->perSubAspect.at(1).name, QStringLiteral("Facts"));
+    for (const SubAspectAgreement &s : a->perSubAspect) {
+        const QJsonObject e = exp.value(QStringLiteral("per_sub_aspect")).toObject().value(s.name).toObject();
+        compareNumber(e.value(QStringLiteral("alpha")), s.figures.alpha, "sub alpha");
+        compareNumber(e.value(QStringLiteral("kappa")), s.figures.kappa, "sub kappa");
+        QCOMPARE(s.figures.pairs, e.value(QStringLiteral("pairs")).toInt());
+        QCOMPARE(s.figures.kappaUnits, e.value(QStringLiteral("kappa_units")).toInt());
+    }
+    QCOMPARE(a->disagreements.size(), 6);
+    const QJsonObject shares = exp.value(QStringLiteral("disagreements")).toObject();
+    for (int i = 0; i < a->disagreements.size(); ++i) {
+        const QuestionDisagreement &d = a->disagreements.at(i);
+        const QJsonObject e = shares.value(d.key).toObject();
+        compareNumber(e.value(QStringLiteral("share")), d.share, "share");
+        QCOMPARE(d.items, e.value(QStringLiteral("items")).toInt());
+        QCOMPARE(d.subAspect, d.key.mid(1).toInt() <= 3 ? QStringLiteral("Flow") : QStringLiteral("Facts"));
+        QCOMPARE(d.text, fixtureChecklist().find(d.key)->text);
+        if (i > 0)
+            QVERIFY(a->disagreements.at(i - 1).share >= d.share);
+    }
+    QCOMPARE(a->disagreements.first().key, QStringLiteral("q6"));
+}
+
+void TestQuestionAnalytics::agreementOnRestrictedItems()
+{
+    // Two judges, four items: on q1 they agree everywhere, on q2 they differ on one of three.
+    Rubric r = fixtureChecklist();
+    const auto score = [](const char *item, const char *q, double v) {
+        return CriterionScore{QString::fromLatin1(item), QString::fromLatin1(q), 0, v, QStringLiteral("ok")};
+    };
+    const QVector<CriterionScore> a{score("a", "q1", 1), score("b", "q1", 0), score("c", "q1", 1), score("a", "q2", 1),
+                                    score("b", "q2", 1), score("c", "q2", 0), score("d", "q2", 0)};
+    const QVector<CriterionScore> b{score("a", "q1", 1), score("b", "q1", 0), score("c", "q1", 1), score("a", "q2", 1),
+                                    score("b", "q2", 0), score("c", "q2", 0), score("d", "q2", 1)};
+    const auto all = QuestionAgreement::compute({{QStringLiteral("A"), r, a}, {QStringLiteral("B"), r, b}});
+    QVERIFY(all);
+    QCOMPARE(all->overall.pairs, 7);
+    QCOMPARE(all->disagreements.first().key, QStringLiteral("q2"));
+    QCOMPARE(all->disagreements.first().share, 0.5);
+    QCOMPARE(all->disagreements.last().share, 0.0);
+    const auto some = QuestionAgreement::compute({{QStringLiteral("A"), r, a}, {QStringLiteral("B"), r, b}},
+                                                 {QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c")});
+    QVERIFY(some);
+    QCOMPARE(some->overall.pairs, 6);
+    QCOMPARE(some->disagreements.first().share, 1.0 / 3.0);
+    // Hand-computed nominal alpha on these 6 units: o(0,0)=4, o(1,1)=6, o(0,1)=o(1,0)=1, n=12,
+    // n0=5, n1=7: alpha = 1 - 11 * 2 / (2 * 5 * 7) = 1 - 22/70.
+    QVERIFY(std::abs(some->overall.alpha - (1.0 - 22.0 / 70.0)) < 1e-12);
+}
+
+void TestQuestionAnalytics::agreementRefusesDifferentChecklists()
+{
+    const Rubric r = fixtureChecklist();
+    Rubric reworded = r;
+    reworded.find(QStringLiteral("q4"))->text = QStringLiteral("Are all numbers right?");
+    auto e = QuestionAgreement::compute({{QStringLiteral("J1"), r, {}}, {QStringLiteral("J2"), reworded, {}}});
+    QVERIFY(!e);
+    QVERIFY2(e.errorString().contains(QStringLiteral("judge 'J2' asks \"Are all numbers right?\"")),
+             qPrintable(e.errorString()));
+    QCOMPARE(e.error().field, QStringLiteral("q4"));
+
+    Rubric fewer = r;
+    fewer.find(QStringLiteral("q6"))->enabled = false;
+    e = QuestionAgreement::compute({{QStringLiteral("J1"), r, {}}, {QStringLiteral("J2"), fewer, {}}});
+    QVERIFY(!e);
+    QVERIFY2(e.errorString().contains(QStringLiteral("judge 'J2' has no (enabled) question q6")),
+             qPrintable(e.errorString()));
+    e = QuestionAgreement::compute({{QStringLiteral("J1"), fewer, {}}, {QStringLiteral("J2"), r, {}}});
+    QVERIFY(!e);
+    QVERIFY2(e.errorString().contains(QStringLiteral("judge 'J2' has question q6")), qPrintable(e.errorString()));
+    e = QuestionAgreement::compute({{QStringLiteral("J1"), r, {}}});
+    QVERIFY(!e);
+    QVERIFY(e.errorString().contains(QStringLiteral("at least two judges")));
+}
+
+void TestQuestionAnalytics::agreementFromProject()
+{
+    QTemporaryDir dir;
+    auto p = Project::open(dir.filePath(QStringLiteral("p.rubric")));
+    QVERIFY2(p, qPrintable(p.errorString()));
+    Project &project = **p;
+    QVERIFY(project.upsertAspect({QStringLiteral("coherence"), QStringLiteral("d"), 1, 5}));
+    QVector<Item> items;
+    const QJsonArray ids = m_ref.value(QStringLiteral("items")).toArray();
+    for (int i = 0; i < ids.size(); ++i) {
+        Item it;
+        it.id = ids.at(i).toString();
+        it.output = QStringLiteral("summary %1").arg(i);
+        it.position = i;
+        items.append(it);
+    }
+    QVERIFY(project.addItems(items));
+    RubricStore store(&project);
+    for (const QString &j : {QStringLiteral("J1"), QStringLiteral("J2"), QStringLiteral("J3")}) {
+        QVERIFY(project.ensureJudge(j, QStringLiteral("checkeval")));
+        QVERIFY(store.saveVersion(j, fixtureChecklist()));
+        QVERIFY(store.writeCriterionScores(j, fixtureScores(m_ref, j)));
+    }
+    QVERIFY(project.ensureJudge(QStringLiteral("G"), QStringLiteral("geval")));
+    const auto a = QuestionAgreement::fromProject(project, QStringLiteral("coherence"),
+                                                  {QStringLiteral("J1"), QStringLiteral("J2"), QStringLiteral("J3")});
+    QVERIFY2(a, qPrintable(a.errorString()));
+    compareNumber(m_ref.value(QStringLiteral("agreement")).toObject().value(QStringLiteral("alpha")), a->overall.alpha,
+                  "alpha from project");
+    const auto wrongAspect = QuestionAgreement::fromProject(project, QStringLiteral("fluency"),
+                                                            {QStringLiteral("J1"), QStringLiteral("J2")});
+    QVERIFY(!wrongAspect);
+    QVERIFY(wrongAspect.errorString().contains(QStringLiteral("judge 'J1' scores aspect 'coherence', not 'fluency'")));
+    const auto noRubric = QuestionAgreement::fromProject(project, QStringLiteral("coherence"),
+                                                         {QStringLiteral("J1"), QStringLiteral("G")});
+    QVERIFY(!noRubric);
+    QVERIFY(noRubric.errorString().contains(QStringLiteral("judge 'G' has no checklist")));
+    const auto unknown = QuestionAgreement::fromProject(project, QStringLiteral("coherence"),
+                                                        {QStringLiteral("J1"), QStringLiteral("nobody")});
+    QVERIFY(!unknown);
+    QVERIFY(unknown.errorString().contains(QStringLiteral("no judge named 'nobody'")));
+}
+
+QTEST_GUILESS_MAIN(TestQuestionAnalytics)
+#include "TestQuestionAnalytics.moc"
