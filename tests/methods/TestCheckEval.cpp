@@ -91,6 +91,7 @@ private slots:
     void callsMatchEstimate_data();
     void callsMatchEstimate();
     void badChecklistLeavesProjectUnchanged();
+    void rescoreAsksOnlyWhatAnEditChanged();
     void killedRunResumesWithoutResending();
     void augmentationAndFilter();
     void filterAnswerThatIsNotJsonFailsThePhase();
@@ -362,6 +363,54 @@ void TestCheckEval::badChecklistLeavesProjectUnchanged()
     const Outcome o3 = runToEnd(fx->project.get(), none);
     QVERIFY(!o3.ok);
     QVERIFY2(o3.error.contains(QLatin1String("ghost")), qPrintable(o3.error));
+}
+
+void TestCheckEval::rescoreAsksOnlyWhatAnEditChanged()
+{
+    auto fx = makeProject(m_projects.next(), 10);
+    QVERIFY(fx);
+    SyntheticJudge judge(fx->humanByOutput);
+    FakeLlmServer server;
+    server.setJudge([&judge](const QJsonObject &body) { return judge.answer(body); });
+    QVERIFY(server.listen());
+    const QString path
+            = writeChecklist(m_files.path(), QStringLiteral("coherence_seed.yaml"),
+                             {{QStringLiteral("Signal part"), kSignal}, {QStringLiteral("Noise part"), kNoise}});
+    RunSpec s = spec(QStringLiteral("e"), QStringLiteral("checkeval"), server.baseUrl());
+    s.settings.insert(QStringLiteral("checklist"), path);
+    QVERIFY(runToEnd(fx->project.get(), s).ok);
+    const int items = itemsAnswered(*fx);
+    QCOMPARE(server.requestCount(), 2 * items);
+
+    // The studio's edit: a NOISE question disabled (a new version). Only the Noise group's prompt
+    // changed: one call per item for it, none for the Signal group.
+    RubricStore store(fx->project.get());
+    auto rubric = store.load(QStringLiteral("e"));
+    QVERIFY(rubric.ok());
+    QString disabled;
+    for (Criterion &c : rubric->criteria())
+        if (c.text == kNoise[1]) {
+            c.enabled = false;
+            disabled = c.key;
+        }
+    QVERIFY(!disabled.isEmpty());
+    QVERIFY(store.saveVersion(QStringLiteral("e"), *rubric, QStringLiteral("edited")).ok());
+    server.resetCounts();
+    const Outcome o = runToEnd(fx->project.get(), s);
+    QVERIFY2(o.ok, qPrintable(o.error));
+    QCOMPARE(server.requestCount(), items);
+    QCOMPARE(result(o).value(QStringLiteral("rubric_version")).toInt(), 2);
+    // The disabled question's answers are gone; the others are there for every item.
+    const auto rows = store.sampleScores(QStringLiteral("e"));
+    QCOMPARE(rows.size(), 5 * items);
+    for (const CriterionScore &r : rows)
+        QVERIFY(r.criterionKey != disabled);
+    // The stats are the edited version's.
+    auto v2 = store.load(QStringLiteral("e"), 2);
+    QVERIFY(v2.ok());
+    for (const Criterion &q : v2->enabled(CriterionKind::Question))
+        QCOMPARE(q.stats.value(QStringLiteral("answered")).toInt(), items);
+    QVERIFY(!v2->find(disabled)->stats.contains(QStringLiteral("yes_rate")));
 }
 
 void TestCheckEval::killedRunResumesWithoutResending()
