@@ -4,6 +4,8 @@
 #include "FakeLlmServer.h"
 #include "PipelineFixture.h"
 #include "SyntheticJudge.h"
+#include "data/Aspect.h"
+#include "methods/PromptLibrary.h"
 #include "methods/checkeval/CheckEvalMethod.h"
 #include "methods/checkeval/CheckEvalParams.h"
 #include "methods/checkeval/ChecklistAnswers.h"
@@ -86,6 +88,7 @@ private slots:
     void initTestCase();
     void parsesAnswersStrictly();
     void paramsRefuseBadValues();
+    void answerPromptFollowsTheItem();
     void signalQuestionsCarryTheScore();
     void silentQuestionLowersCoverageNotScore();
     void callsMatchEstimate_data();
@@ -146,6 +149,47 @@ void TestCheckEval::paramsRefuseBadValues()
     auto range = CheckEvalParams::fromSettings({{QStringLiteral("elaborate_min"), QStringLiteral("5")},
                                                 {QStringLiteral("elaborate_max"), QStringLiteral("4")}});
     QVERIFY(!range.ok());
+}
+
+void TestCheckEval::answerPromptFollowsTheItem()
+{
+    // SummEval-style: the article and the summary, the questions numbered, the answer format.
+    auto t = PromptLibrary::builtin(QStringLiteral("checkeval_answer"));
+    QVERIFY(t.ok());
+    const Aspect aspect{QStringLiteral("coherence"), QStringLiteral("how the sentences fit"), 1, 5};
+    QVariantMap c = PromptLibrary::taskContext(QStringLiteral("summarization"), aspect);
+    const QVariantList qs{QVariantMap{{QStringLiteral("index"), 1}, {QStringLiteral("text"), QStringLiteral("Is A?")}},
+                          QVariantMap{{QStringLiteral("index"), 2}, {QStringLiteral("text"), QStringLiteral("Is B?")}}};
+    c.insert(QStringLiteral("questions"), qs);
+    c.insert(QStringLiteral("has_source"), true);
+    c.insert(QStringLiteral("source"), QStringLiteral("THE ARTICLE"));
+    c.insert(QStringLiteral("output"), QStringLiteral("THE SUMMARY"));
+    auto r = PromptLibrary::render(*t, c);
+    QVERIFY(r.ok());
+    const QString user = r->messages.last().content;
+    for (const char *part :
+         {"### Task Overview ###", "Coherence - how the sentences fit", "Q1: [Your Answer]", "Q2: [Your Answer]",
+          "### Source Text ###\n\"THE ARTICLE\"", "### Summary ###\n\"THE SUMMARY\"", "Q1: Is A?\nQ2: Is B?",
+          "following the specified Answer Format"})
+        QVERIFY2(user.contains(QString::fromUtf8(part)), part);
+    QVERIFY(!user.contains(QLatin1String("Fact")));
+    QVERIFY(!user.contains(QLatin1String("unanswered before")));
+    // Topical-Chat-style: the conversation, the fact, the response; the re-ask line.
+    QVariantMap d = PromptLibrary::taskContext(QStringLiteral("dialogue"), aspect);
+    d.insert(QStringLiteral("dialogue"), true);
+    d.insert(QStringLiteral("questions"), qs);
+    d.insert(QStringLiteral("has_source"), true);
+    d.insert(QStringLiteral("source"), QStringLiteral("A: hi"));
+    d.insert(QStringLiteral("has_fact"), true);
+    d.insert(QStringLiteral("fact"), QStringLiteral("THE FACT"));
+    d.insert(QStringLiteral("output"), QStringLiteral("B: hello"));
+    d.insert(QStringLiteral("reask"), true);
+    auto dr = PromptLibrary::render(*t, d);
+    QVERIFY(dr.ok());
+    const QString du = dr->messages.last().content;
+    for (const char *part : {"conversation between two individuals", "interesting fact", "### Fact ###\n\"THE FACT\"",
+                             "### Response ###\n\"B: hello\"", "unanswered before"})
+        QVERIFY2(du.contains(QString::fromUtf8(part)), part);
 }
 
 void TestCheckEval::signalQuestionsCarryTheScore()
