@@ -1,23 +1,138 @@
 #include "CliUtil.h"
 #include "data/Exporter.h"
+#include "store/RubricStore.h"
+
+#include <QFileInfo>
+#include <QLocale>
+#include <QSaveFile>
+
+#include <cmath>
+#include <functional>
 
 namespace rubric::cli {
 namespace {
+
+QString csvCell(const QString &s)
+{
+    if (!s.contains(QLatin1Char(',')) && !s.contains(QLatin1Char('"')) && !s.contains(QLatin1Char('\n'))
+        && !s.contains(QLatin1Char('\r')))
+        return s;
+    QString out = s;
+    out.replace(QLatin1String("\""), QLatin1String("\"\""));
+    return QLatin1Char('"') + out + QLatin1Char('"');
+}
+
+QString number(double v)
+{
+    return std::isnan(v) ? QString() : QString::number(v, 'g', QLocale::FloatingPointShortest);
+}
+
+/// --criteria: one row per item with the judge's per-criterion scores (any method): id, split,
+/// human.<aspect>, then one column per enabled criterion of the latest rubric version that has
+/// scores, in tree order; a cell is a checklist question's 1/0 answer (sample 0) or any other
+/// criterion's mean over its scored samples, empty when there is none.
+int exportCriteria(Project &project, const QString &judge, const QString &file, Io &io)
+{
+    if (QFileInfo(file).suffix().toLower() != QLatin1String("csv")) {
+        io.err << "rubric export: --criteria writes a .csv file\n";
+        return 2;
+    }
+    if (!project.judge(judge)) {
+        io.err << "rubric export: no judge named '" << judge << "'\n";
+        return 1;
+    }
+    RubricStore store(&project);
+    const auto rubric = store.load(judge);
+    if (!rubric) {
+        io.err << "rubric export: judge '" << judge << "' has no rubric: " << rubric.errorString() << '\n';
+        return 1;
+    }
+    const auto items = project.readItems();
+    const auto split = project.readSplit();
+    const auto human = project.readHumanScores(rubric->aspect());
+    for (const QString &e : {items.errorString(), split.errorString(), human.errorString()})
+        if (!e.isEmpty()) {
+            io.err << "rubric export: " << e << '\n';
+            return 1;
+        }
+    // criterion -> item -> value: a question's answer is sample 0, any other criterion's the mean.
+    QHash<QString, QHash<QString, double>> scores;
+    for (const ItemCriterionScores &s : store.criterionScores(judge)) {
+        const Criterion *c = rubric->find(s.criterionKey);
+        if (c && c->kind == CriterionKind::Question)
+            scores[s.criterionKey].insert(s.itemId, s.samples.isEmpty() ? std::nan("") : s.samples.first());
+        else
+            scores[s.criterionKey].insert(s.itemId, s.mean);
+    }
+    QStringList columns;
+    const std::function<void(const QString &)> walk = [&](const QString &parent) {
+        for (const Criterion &c : rubric->children(parent)) {
+            if (c.enabled && scores.contains(c.key))
+                columns.append(c.key);
+            walk(c.key);
+        }
+    };
+    walk(QString());
+    if (columns.isEmpty()) {
+        io.err << "rubric export: judge '" << judge << "' has no criterion scores for the enabled criteria of rubric "
+               << "version " << rubric->version() << '\n';
+        return 1;
+    }
+
+    QSaveFile out(file);
+    if (!out.open(QIODevice::WriteOnly)) {
+        io.err << "rubric export: " << file << ": cannot write the file: " << out.errorString() << '\n';
+        return 1;
+    }
+    QStringList header{QStringLiteral("id"), QStringLiteral("split"), QStringLiteral("human.") + rubric->aspect()};
+    for (const QString &c : std::as_const(columns))
+        header.append(csvCell(c));
+    out.write((header.join(QLatin1Char(',')) + QStringLiteral("\r\n")).toUtf8());
+    for (const Item &it : *items) {
+        QStringList cells{csvCell(it.id), splitRoleName(split->value(it.id, SplitRole::None)),
+                          human->contains(it.id) ? number(human->value(it.id)) : QString()};
+        for (const QString &c : std::as_const(columns)) {
+            const auto &byItem = scores[c];
+            const auto s = byItem.constFind(it.id);
+            cells.append(s == byItem.constEnd() ? QString() : number(s.value()));
+        }
+        out.write((cells.join(QLatin1Char(',')) + QStringLiteral("\r\n")).toUtf8());
+    }
+    if (!out.commit()) {
+        io.err << "rubric export: " << file << ": cannot write the file: " << out.errorString() << '\n';
+        return 1;
+    }
+    io.out << "exported " << items->size() << " items x " << columns.size() << " criteria of judge " << judge
+           << " (rubric version " << rubric->version() << ") to " << file << '\n';
+    return 0;
+}
 
 int run(const QStringList &args, Io &io)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
-            "Export items with their human means and judge scores to FILE.jsonl (one object per item) or FILE.csv."));
+            "Export items with their human means and judge scores to FILE.jsonl (one object per item) or FILE.csv.\n"
+            "With --judge NAME --criteria: one row per item with id, split, human.<aspect> and one column per\n"
+            "criterion of the judge's latest rubric (a checklist question's 1/0 answer, else the criterion's mean\n"
+            "score; empty = no score), CSV only."));
     parser.addOption({QStringLiteral("project"), QStringLiteral("Project file."), QStringLiteral("P")});
     parser.addOption({QStringLiteral("out"), QStringLiteral("Output file (.jsonl or .csv)."), QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("judge"), QStringLiteral("The judge whose criteria --criteria exports."),
+                      QStringLiteral("NAME")});
+    parser.addOption({QStringLiteral("criteria"), QStringLiteral("Per-criterion scores of --judge (CSV).")});
     if (auto rc = parse(parser, QStringLiteral("export"), args, io))
         return *rc;
     if (!require(parser, QStringLiteral("out"), io))
         return 2;
+    if (parser.isSet(QStringLiteral("criteria")) != parser.isSet(QStringLiteral("judge"))) {
+        io.err << "rubric export: --criteria and --judge go together\n";
+        return 2;
+    }
     auto project = openProject(parser, io);
     if (!project)
         return 1;
+    if (parser.isSet(QStringLiteral("criteria")))
+        return exportCriteria(*project, parser.value(QStringLiteral("judge")), parser.value(QStringLiteral("out")), io);
     auto n = Exporter::write(*project, parser.value(QStringLiteral("out")));
     if (!n) {
         io.err << "rubric export: " << n.errorString() << '\n';

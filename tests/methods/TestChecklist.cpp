@@ -64,6 +64,7 @@ private slots:
     void presetUnionCountsMatchThePaper();
     void unionKeepsSeedsAndLinksAugmentedQuestions();
     void unknownPresetIsRefused();
+    void loadBySpec();
     void yamlSyntaxErrorNamesFileAndLineAndWritesNothing();
     void wrongStructureIsNamed_data();
     void wrongStructureIsNamed();
@@ -270,6 +271,30 @@ void TestChecklist::unknownPresetIsRefused()
     }
 }
 
+void TestChecklist::loadBySpec()
+{
+    const auto union_ = ChecklistIo::load(QStringLiteral("preset:summeval/coherence"));
+    QVERIFY2(union_, qPrintable(union_.errorString()));
+    QCOMPARE(Checklist::stageCounts(*union_).final, 23);
+    const auto stage = ChecklistIo::load(QStringLiteral("preset:summeval/coherence/seed"));
+    QVERIFY(stage);
+    QCOMPARE(Checklist::stageCounts(*stage).final, 3);
+    QTemporaryDir dir;
+    const QString path = writeFile(dir, QStringLiteral("mine.yaml"),
+                                   ChecklistIo::presetYaml(QStringLiteral("summeval/fluency/seed")));
+    const auto file = ChecklistIo::load(path, QStringLiteral("fluency"));
+    QVERIFY2(file, qPrintable(file.errorString()));
+    QCOMPARE(file->aspect(), QStringLiteral("fluency"));
+    QCOMPARE(Checklist::stageCounts(*file).seeds, 4);
+    const auto bad = ChecklistIo::load(QStringLiteral("preset:summeval"));
+    QVERIFY(!bad);
+    QCOMPARE(bad.error().field, QStringLiteral("preset"));
+    QVERIFY(!ChecklistIo::load(QString()));
+    const auto missing = ChecklistIo::load(dir.filePath(QStringLiteral("none.yaml")));
+    QVERIFY(!missing);
+    QCOMPARE(missing.error().file, dir.filePath(QStringLiteral("none.yaml")));
+}
+
 void TestChecklist::yamlSyntaxErrorNamesFileAndLineAndWritesNothing()
 {
     QTemporaryDir dir;
@@ -458,6 +483,7 @@ void TestChecklist::markdownExportReadsBack()
     r->find(QStringLiteral("q3"))->enabled = false;
     r->find(QStringLiteral("q4"))->text = QStringLiteral("# Does it start with a hash?");
     r->find(QStringLiteral("q5"))->stats = {{QStringLiteral("yes_rate"), 0.5}};
+    r->find(QStringLiteral("aspect"))->definition = QStringLiteral("# starts like a heading, continues plainly");
     r->setVersion(2);
     QTemporaryDir dir;
     const QString path = writeFile(dir, QStringLiteral("coh.md"), RubricExport::toMarkdown(*r).toUtf8());
@@ -507,7 +533,7 @@ void TestChecklist::stageCountsWithFilteredQuestions()
         }
     // A question a person switched off (not the filter) is not counted as removed by the filter.
     r->find(QStringLiteral("q1"))->enabled = false;
-    const StageCounts c = Checklist::stageCounts(*r);
+    const StageCounts c = stageCounts(*r);
     QCOMPARE(c.seeds, 5);
     QCOMPARE(c.diversification, 5);
     QCOMPARE(c.elaboration, 21);

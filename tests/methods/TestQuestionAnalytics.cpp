@@ -1,6 +1,7 @@
 // CheckEval question analytics (yes-rate, point-biserial r, constant and near-duplicate
 // questions) and agreement between judges on one checklist, against reference values computed
 // independently in Python (tests/methods/make_checkeval_reference.py → checkeval_reference.json).
+#include "ChecklistFixture.h"
 #include "methods/checkeval/ChecklistIo.h"
 #include "methods/checkeval/QuestionAgreement.h"
 #include "methods/checkeval/QuestionAnalytics.h"
@@ -16,63 +17,9 @@
 #include <cmath>
 
 using namespace rubric;
+using namespace rubric::test;
 
 namespace {
-
-QJsonObject reference()
-{
-    QFile f(QStringLiteral(RUBRIC_TEST_DATA "/checkeval_reference.json"));
-    if (!f.open(QIODevice::ReadOnly))
-        return {};
-    return QJsonDocument::fromJson(f.readAll()).object();
-}
-
-/// The fixture's checklist: "Flow" (q1–q3) and "Facts" (q4–q6).
-Rubric fixtureChecklist()
-{
-    Rubric r(QStringLiteral("checkeval"), QStringLiteral("coherence"));
-    r.add({QStringLiteral("aspect"), {}, CriterionKind::Aspect, QStringLiteral("coherence"), QStringLiteral("d")});
-    r.add({QStringLiteral("s1"), QStringLiteral("aspect"), CriterionKind::SubAspect, QStringLiteral("Flow")});
-    r.add({QStringLiteral("s2"), QStringLiteral("aspect"), CriterionKind::SubAspect, QStringLiteral("Facts")});
-    const QStringList texts{QStringLiteral("Is the order of ideas logical?"),
-                            QStringLiteral("Do the sentences connect smoothly?"),
-                            QStringLiteral("Does each paragraph keep one topic?"),
-                            QStringLiteral("Are the numbers taken from the source?"),
-                            QStringLiteral("Are the names spelled as in the source?"),
-                            QStringLiteral("Is every claim supported by the source?")};
-    for (int i = 0; i < 6; ++i)
-        r.add({QStringLiteral("q%1").arg(i + 1), i < 3 ? QStringLiteral("s1") : QStringLiteral("s2"),
-               CriterionKind::Question, texts.at(i)});
-    return r;
-}
-
-/// The fixture's answers of one judge as stored criterion scores. A missing answer is stored
-/// as "unparsed" (NaN) for even items and left out for odd ones: both mean no answer.
-QVector<CriterionScore> fixtureScores(const QJsonObject &ref, const QString &judge)
-{
-    QVector<CriterionScore> out;
-    const QJsonObject byQ = ref.value(QStringLiteral("answers")).toObject().value(judge).toObject();
-    for (auto q = byQ.begin(); q != byQ.end(); ++q) {
-        const QJsonObject byItem = q.value().toObject();
-        for (auto it = byItem.begin(); it != byItem.end(); ++it) {
-            CriterionScore s;
-            s.itemId = it.key();
-            s.criterionKey = q.key();
-            if (it.value().isNull()) {
-                if (it.key().right(1).toInt() % 2 == 1)
-                    continue;
-                s.parseStatus = QStringLiteral("unparsed");
-            } else {
-                s.score = it.value().toDouble();
-                s.parseStatus = QStringLiteral("ok");
-            }
-            out.append(s);
-        }
-    }
-    // A second sample is not an answer of the checklist run (sample 0 only).
-    out.append({QStringLiteral("i00"), QStringLiteral("q1"), 1, 1.0 - out.first().score, QStringLiteral("ok")});
-    return out;
-}
 
 void compareNumber(const QJsonValue &expected, double actual, const char *what)
 {
@@ -100,6 +47,7 @@ private slots:
     void agreementOnRestrictedItems();
     void agreementRefusesDifferentChecklists();
     void agreementFromProject();
+    void statsForAJudgeSurviveTheStore();
 
 private:
     QJsonObject m_ref;
@@ -107,7 +55,7 @@ private:
 
 void TestQuestionAnalytics::initTestCase()
 {
-    m_ref = reference();
+    m_ref = checklistReference();
     QVERIFY2(!m_ref.isEmpty(), "tests/methods/checkeval_reference.json is missing");
 }
 
@@ -357,6 +305,59 @@ void TestQuestionAnalytics::agreementFromProject()
                                                         {QStringLiteral("J1"), QStringLiteral("nobody")});
     QVERIFY(!unknown);
     QVERIFY(unknown.errorString().contains(QStringLiteral("no judge named 'nobody'")));
+}
+
+void TestQuestionAnalytics::statsForAJudgeSurviveTheStore()
+{
+    QTemporaryDir dir;
+    auto p = Project::open(dir.filePath(QStringLiteral("p.rubric")));
+    QVERIFY2(p, qPrintable(p.errorString()));
+    Project &project = **p;
+    QVERIFY(project.upsertAspect({QStringLiteral("coherence"), QStringLiteral("d"), 1, 5}));
+    QVector<Item> items;
+    QVector<Annotation> ann;
+    const QJsonArray ids = m_ref.value(QStringLiteral("items")).toArray();
+    const QJsonObject human = m_ref.value(QStringLiteral("human")).toObject();
+    for (int i = 0; i < ids.size(); ++i) {
+        Item it;
+        it.id = ids.at(i).toString();
+        it.output = QStringLiteral("summary %1").arg(i);
+        it.position = i;
+        items.append(it);
+        ann.append({it.id, QStringLiteral("coherence"), QStringLiteral("a1"), human.value(it.id).toDouble(), {}, {}});
+    }
+    QVERIFY(project.addItems(items));
+    QVERIFY(project.addAnnotations(ann));
+    RubricStore store(&project);
+    QVERIFY(project.ensureJudge(QStringLiteral("J1"), QStringLiteral("checkeval")));
+    QVERIFY(store.saveVersion(QStringLiteral("J1"), fixtureChecklist()));
+    QVERIFY(store.writeCriterionScores(QStringLiteral("J1"), fixtureScores(m_ref, QStringLiteral("J1"))));
+
+    const auto r = QuestionAnalytics::forJudge(project, QStringLiteral("J1"));
+    QVERIFY2(r, qPrintable(r.errorString()));
+    QCOMPARE(*store.saveVersion(QStringLiteral("J1"), *r, QStringLiteral("question stats")), 2);
+    const auto back = store.load(QStringLiteral("J1"));
+    QVERIFY(back);
+    const QJsonObject exp = m_ref.value(QStringLiteral("analytics")).toObject();
+    for (const Criterion &q : back->ofKind(CriterionKind::Question)) {
+        const QJsonObject e = exp.value(q.key).toObject();
+        QCOMPARE(q.stats.value(QStringLiteral("answered")).toInt(), e.value(QStringLiteral("answered")).toInt());
+        compareNumber(e.value(QStringLiteral("yes_rate")), q.stats.value(QStringLiteral("yes_rate")).toDouble(),
+                      "yes_rate");
+        const QVariant d = q.stats.value(QStringLiteral("discrimination"));
+        compareNumber(e.value(QStringLiteral("point_biserial")), d.isValid() ? d.toDouble() : std::nan(""),
+                      "discrimination");
+        QCOMPARE(q.stats.value(QStringLiteral("constant")).toString(), e.value(QStringLiteral("constant")).toString());
+        QVERIFY(!q.stats.contains(QStringLiteral("near_duplicate_of")));
+    }
+    // On the first 10 items only, fewer answers.
+    QStringList first;
+    for (int i = 0; i < 10; ++i)
+        first << ids.at(i).toString();
+    const auto part = QuestionAnalytics::forJudge(project, QStringLiteral("J1"), first);
+    QVERIFY(part);
+    QVERIFY(part->find(QStringLiteral("q1"))->stats.value(QStringLiteral("answered")).toInt() <= 10);
+    QVERIFY(!QuestionAnalytics::forJudge(project, QStringLiteral("nobody")));
 }
 
 QTEST_GUILESS_MAIN(TestQuestionAnalytics)

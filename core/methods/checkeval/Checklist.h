@@ -51,4 +51,10 @@ public:
     static void invert(Criterion &question);
 };
 
+/// Checklist::stageCounts as a free function (the name the checklist contract uses).
+inline StageCounts stageCounts(const Rubric &rubric)
+{
+    return Checklist::stageCounts(rubric);
+}
+
 } // namespace rubric

@@ -349,7 +349,7 @@ Result<Rubric> ChecklistIo::readMarkdown(const QString &text, const QString &fil
         if (inList && statsLine.match(line).hasMatch())
             continue;
         if (haveRoot && !inList) {
-            definition.append(line.trimmed());
+            definition.append(unescape(line.trimmed()));
             continue;
         }
         return makeError(tr("unexpected line: '%1'").arg(line.trimmed().left(60)), fileName, lineNo);
@@ -429,6 +429,16 @@ Result<Rubric> ChecklistIo::readFile(const QString &path, const QString &aspect)
     if (auto v = validate(*r, path); !v)
         return v.error();
     return r;
+}
+
+Result<Rubric> ChecklistIo::load(const QString &spec, const QString &aspect)
+{
+    if (spec.startsWith(QLatin1String("preset:")))
+        return preset(spec.mid(int(qstrlen("preset:"))));
+    if (spec.trimmed().isEmpty())
+        return makeError(tr("no checklist given (a file, or preset:<dataset>/<aspect>[/<stage>])"), {}, 0,
+                         QStringLiteral("checklist"));
+    return readFile(spec, aspect);
 }
 
 // --- presets

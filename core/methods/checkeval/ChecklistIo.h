@@ -36,6 +36,10 @@ public:
     /// `_elaboration` file-name suffix, else "seed" (a person's own questions are seeds).
     static Result<Rubric> readFile(const QString &path, const QString &aspect = {});
 
+    /// A checklist named the way the CLI and the run configuration name one:
+    /// "preset:<dataset>/<aspect>[/<stage>]" (see preset()), or a file path (see readFile()).
+    static Result<Rubric> load(const QString &spec, const QString &aspect = {});
+
     /// The YAML form. `fileName` is used in messages and as origin.source.
     static Result<Rubric> readYaml(const QByteArray &text, const QString &fileName, const QString &aspect,
                                    const QString &stage, const QString &source);

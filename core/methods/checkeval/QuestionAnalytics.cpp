@@ -2,9 +2,11 @@
 
 #include "Checklist.h"
 #include "stats/Correlation.h"
+#include "store/Project.h"
 
 #include <QSet>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <vector>
@@ -138,6 +140,31 @@ void QuestionAnalytics::writeStats(Rubric &rubric, const QVector<QuestionStats> 
         if (duplicateOf.contains(c.key))
             c.stats.insert(QStringLiteral("near_duplicate_of"), duplicateOf.value(c.key));
     }
+}
+
+Result<Rubric> QuestionAnalytics::forJudge(Project &project, const QString &judge, const QStringList &items)
+{
+    if (!project.judge(judge))
+        return makeError(tr("no judge named '%1'").arg(judge), {}, 0, QStringLiteral("judge"));
+    RubricStore store(&project);
+    auto rubric = store.load(judge);
+    if (!rubric)
+        return rubric.error();
+    if (rubric->ofKind(CriterionKind::Question).isEmpty())
+        return makeError(tr("judge '%1' (method %2) has no checklist questions").arg(judge, rubric->method()), {}, 0,
+                         QStringLiteral("judge"));
+    auto human = project.readHumanScores(rubric->aspect());
+    if (!human)
+        return human.error();
+    QVector<CriterionScore> scores = store.sampleScores(judge);
+    if (!items.isEmpty()) {
+        const QSet<QString> keep(items.begin(), items.end());
+        scores.erase(std::remove_if(scores.begin(), scores.end(),
+                                    [&](const CriterionScore &s) { return !keep.contains(s.itemId); }),
+                     scores.end());
+    }
+    writeStats(*rubric, analyse(answersFromScores(*rubric, scores), *human), nearDuplicates(*rubric));
+    return rubric;
 }
 
 } // namespace rubric

@@ -2,6 +2,7 @@
 
 #include "rubric/Rubric.h"
 #include "store/RubricStore.h"
+#include "util/Result.h"
 
 #include <QCoreApplication>
 #include <QHash>
@@ -11,6 +12,8 @@
 #include <limits>
 
 namespace rubric {
+
+class Project;
 
 /// One checklist question's answers on the items: item id → 1 (yes, meets the criterion, polarity
 /// already applied) or 0 (no). Items without an answer are absent (or NaN).
@@ -76,6 +79,11 @@ public:
     /// a question with no answer gets answered = 0 and no yes_rate.
     static void writeStats(Rubric &rubric, const QVector<QuestionStats> &stats,
                            const QVector<NearDuplicate> &duplicates);
+
+    /// The whole pass for one judge of the project: its latest rubric with the question stats
+    /// written (answers from its criterion scores, human means of the rubric's aspect on
+    /// `items`, every item when empty). Returns the rubric; saving it is the caller's choice.
+    static Result<Rubric> forJudge(Project &project, const QString &judge, const QStringList &items = {});
 };
 
 } // namespace rubric
