@@ -122,15 +122,9 @@ Result<Rubric> CheckEvalMethod::loadChecklist() const
                              {}, 0, QStringLiteral("checklist_from"));
         source = *loaded;
         from = tr("judge %1, version %2").arg(other).arg(loaded->version());
-    } else if (m_params.checklist.startsWith(QLatin1String("preset:"))) {
-        auto preset = ChecklistIo::preset(m_params.checklist.mid(7));
-        if (!preset)
-            return makeError(tr("checklist %1: %2").arg(m_params.checklist, preset.errorString()), {}, 0,
-                             QStringLiteral("checklist"));
-        source = *preset;
-        from = m_params.checklist;
     } else if (!m_params.checklist.isEmpty()) {
-        auto read = ChecklistIo::readFile(m_params.checklist, m_ctx->aspect().name);
+        // "preset:<dataset>/<aspect>[/<stage>]" or a file; errors name the preset or the file and line.
+        auto read = ChecklistIo::load(m_params.checklist, m_ctx->aspect().name);
         if (!read)
             return read.error();
         source = *read;
