@@ -235,10 +235,11 @@ Result<int> CheckEvalMethod::applyFilter(const QString &answer)
     const QJsonObject o = doc.object();
     QHash<QString, QString> subByName;
     for (const Criterion &sub : m_rubric.ofKind(CriterionKind::SubAspect))
-        subByName.insert(sub.text.trimmed(), sub.key);
+        subByName.insert(Checklist::normaliseQuestion(sub.text), sub.key);
     QHash<QString, QSet<QString>> kept; // sub-aspect key → retained question texts
     for (auto it = o.begin(); it != o.end(); ++it) {
-        const QString sub = subByName.value(it.key().trimmed());
+        // A sub-aspect name as given, up to case and punctuation ("Logical flow" for "Logical Flow").
+        const QString sub = subByName.value(Checklist::normaliseQuestion(it.key()));
         if (sub.isEmpty())
             return makeError(
                     tr("the filter's answer names a sub-aspect the checklist does not have: '%1'").arg(it.key()), {}, 0,
