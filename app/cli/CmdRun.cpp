@@ -118,6 +118,8 @@ int specFromOptions(const QCommandLineParser &parser, Io &io, RunSpec &spec)
     }
     spec.items = *items;
     spec.literatureDir = parser.value(QStringLiteral("literature"));
+    if (parser.isSet(QStringLiteral("checklist")))
+        spec.settings.insert(QStringLiteral("checklist"), parser.value(QStringLiteral("checklist")));
 
     QHash<QString, QString> roleKeys[3];
     for (const QString &text : parser.values(QStringLiteral("set"))) {
@@ -218,6 +220,10 @@ int run(const QStringList &args, Io &io)
         "HypoEval: literature folder: papers as text (*.txt, *.md), which the generator summarises "
         "first, and summaries (*.summary.txt, *.summary.md), used as written.",
         "DIR");
+    opt("checklist",
+        "CheckEval: the checklist of the judge's first run: a file (CheckEval YAML, our JSON or Markdown export) "
+        "or preset:DATASET/ASPECT[/seed|/diversification|/elaboration] (sets --set checklist=…).",
+        "FILE|preset:NAME");
     opt("budget", "Stop (resumable) before this attempt could cost more than AMOUNT (prices from price_in/price_out).",
         "AMOUNT");
     opt("set", "KEY=VALUE (repeatable): endpoint roles or method parameters.", "KEY=VALUE");
@@ -236,7 +242,7 @@ int run(const QStringList &args, Io &io)
         if (!require(parser, QStringLiteral("judge"), io))
             return 2;
         for (const char *own : {"method", "aspect", "base-url", "model", "provider", "api-key-env", "header",
-                                "logprobs", "samples", "items", "literature", "set", "replace"})
+                                "logprobs", "samples", "items", "literature", "checklist", "set", "replace"})
             if (parser.isSet(QString::fromLatin1(own))) {
                 io.err << "rubric run: --resume takes the run's configuration from the project; leave out --" << own
                        << '\n';

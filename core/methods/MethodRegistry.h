@@ -22,7 +22,9 @@ class RunContext;
 /// methodParamValue()/setMethodParamValue() map.
 struct MethodParam
 {
-    enum class Type { Int, Double, Bool, Choice, Folder };
+    /// Folder / File: a path (line edit and a browse button; a File field also takes a typed value
+    /// such as CheckEval's "preset:…"); Text: a line edit.
+    enum class Type { Int, Double, Bool, Choice, Folder, File, Text };
 
     QString key;
     Type type = Type::Int;
@@ -77,5 +79,6 @@ void setMethodParamValue(RunSpec &spec, const MethodParam &param, const QVariant
 /// The descriptors, one per method folder (core/methods/<method>/<Method>Descriptor.cpp).
 MethodInfo gevalDescriptor();
 MethodInfo hypoEvalDescriptor();
+MethodInfo checkEvalDescriptor();
 
 } // namespace rubric

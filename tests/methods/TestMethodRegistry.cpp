@@ -2,6 +2,7 @@
 // parameters whose defaults the method itself accepts.
 
 #include "methods/MethodRegistry.h"
+#include "methods/checkeval/CheckEvalParams.h"
 #include "methods/hypoeval/HypoEvalParams.h"
 #include "runs/Phases.h"
 #include "runs/Run.h"
@@ -16,6 +17,7 @@ class TestMethodRegistry : public QObject
 private slots:
     void everyMethodIsComplete();
     void hypoEvalDefaultsAreTheParamsDefaults();
+    void checkEvalDefaultsAreTheParamsDefaults();
     void paramsMapToTheRunSpec();
     void childKindsFollowTheTree();
     void phasesKeepEachMethodsOrder();
@@ -82,8 +84,32 @@ void TestMethodRegistry::paramsMapToTheRunSpec()
     QCOMPARE(methodParamValue(spec, *m->param(QStringLiteral("max_tokens"))).toInt(), 5); // unset: the default
 }
 
+void TestMethodRegistry::checkEvalDefaultsAreTheParamsDefaults()
+{
+    const MethodInfo *m = MethodRegistry::find(QStringLiteral("checkeval"));
+    QVERIFY(m);
+    RunSpec spec;
+    spec.method = m->name;
+    for (const MethodParam &p : m->params)
+        setMethodParamValue(spec, p, p.defaultValue);
+    // What the run pane writes with every field at its default is what CheckEval takes by default
+    // (filter "auto" = on only when augmenting).
+    const auto params = CheckEvalParams::fromSettings(spec.settings);
+    QVERIFY2(params, qPrintable(params ? QString() : params.errorString()));
+    const QVariantMap own = CheckEvalParams{}.toMap();
+    QCOMPARE(params->toMap(), own);
+    for (auto it = spec.settings.begin(); it != spec.settings.end(); ++it)
+        if (it.key() != QLatin1String("filter"))
+            QCOMPARE(it.value().toString(), own.value(it.key()).toString());
+}
+
 void TestMethodRegistry::childKindsFollowTheTree()
 {
+    const MethodInfo *c = MethodRegistry::find(QStringLiteral("checkeval"));
+    QVERIFY(c);
+    QCOMPARE(c->childKind(CriterionKind::Aspect), CriterionKind::SubAspect);
+    QCOMPARE(c->childKind(CriterionKind::SubAspect), CriterionKind::Question);
+    QCOMPARE(c->childKind(CriterionKind::Question), CriterionKind::Question);
     const MethodInfo *h = MethodRegistry::find(QStringLiteral("hypoeval"));
     QCOMPARE(h->childKind(CriterionKind::Aspect), CriterionKind::Hypothesis);
     QCOMPARE(h->childKind(CriterionKind::Hypothesis), CriterionKind::Hypothesis);

@@ -1,6 +1,7 @@
 #include "SyntheticJudge.h"
 
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QRegularExpression>
 
 #include <algorithm>
@@ -117,6 +118,9 @@ FakeAnswer SyntheticJudge::answer(const QJsonObject &body) const
         prompt += body.value(QStringLiteral("system")).toString();
     FakeAnswer a;
     const QString tag = QString::number(stableHash(prompt, 3u) % 100000);
+    if (prompt.contains(QLatin1String("### Your Answer ###")) || prompt.contains(QLatin1String("### Task ###"))
+        || prompt.contains(QLatin1String("sub-sub-questions considering")))
+        return checkEval(prompt);
 
     if (prompt.contains(QLatin1String("Evaluation Form (scores ONLY)"))) {
         const auto dist = gevalDistribution(outputIn(prompt));
@@ -206,6 +210,122 @@ FakeAnswer SyntheticJudge::answer(const QJsonObject &body) const
     }
     a.httpStatus = 400;
     a.errorMessage = QStringLiteral("synthetic judge: unrecognised prompt");
+    return a;
+}
+
+int SyntheticJudge::checklistAnswer(const QString &question, const QString &output) const
+{
+    if (question.contains(QLatin1String("SILENT")) || question.contains(QLatin1String("SHY")))
+        return -1;
+    if (question.contains(QLatin1String("SIGNAL"))) {
+        static const QRegularExpression number(QStringLiteral("\\d+(?:\\.\\d+)?"));
+        const auto m = number.match(question);
+        const double threshold = m.hasMatch() ? m.captured(0).toDouble() : 3;
+        return m_human.value(output) >= threshold ? 1 : 0;
+    }
+    return int(stableHash(question + QLatin1Char('|') + output, 17u) % 2);
+}
+
+FakeAnswer SyntheticJudge::checkEval(const QString &prompt) const
+{
+    FakeAnswer a;
+    a.text.clear();
+    const QString tag = QString::number(stableHash(prompt, 5u) % 100000);
+    const QStringList lines = prompt.split(QLatin1Char('\n'));
+    if (prompt.contains(QLatin1String("### Your Answer ###"))) {
+        // The output sits between the quotes of the section before the questions.
+        static const QRegularExpression out(
+                QStringLiteral("### (?:Summary|Response) ###\n\"(.*)\"\n\n### Questions ###"),
+                QRegularExpression::DotMatchesEverythingOption);
+        const QString output = out.match(prompt).captured(1);
+        const bool again = prompt.contains(QLatin1String("left unanswered before"));
+        static const QRegularExpression question(QStringLiteral("^Q(\\d+): (.*)$"));
+        const qsizetype from = prompt.indexOf(QLatin1String("### Questions ###"));
+        for (const QString &line : prompt.mid(from).split(QLatin1Char('\n'))) {
+            const auto m = question.match(line);
+            if (!m.hasMatch())
+                continue;
+            const QString q = m.captured(2);
+            int answer = checklistAnswer(q, output);
+            if (again && q.contains(QLatin1String("SHY")))
+                answer = 1;
+            if (answer >= 0)
+                a.text += QStringLiteral("Q%1: %2\n")
+                                  .arg(m.captured(1), answer ? QStringLiteral("Yes") : QStringLiteral("No"));
+        }
+        return a;
+    }
+    if (prompt.contains(QLatin1String("Create additional sub-questions"))) {
+        static const QRegularExpression component(QStringLiteral("^(\\d+)\\. (.+):$"));
+        static const QRegularExpression seed(QStringLiteral("^- (.+)$"));
+        const qsizetype start = lines.indexOf(QStringLiteral("### Key Components and Seed Questions ###"));
+        QString firstSeed;
+        for (qsizetype i = start + 1; i < lines.size() && !lines[i].startsWith(QLatin1String("###")); ++i) {
+            if (const auto m = component.match(lines[i]); m.hasMatch()) {
+                if (!firstSeed.isEmpty())
+                    a.text += QStringLiteral("- %1\n").arg(firstSeed);
+                firstSeed.clear();
+                a.text += QStringLiteral("%1. %2:\n").arg(m.captured(1), m.captured(2));
+                for (int k = 1; k <= 2; ++k)
+                    a.text += QStringLiteral("- Does the summary cover view %1 of %2 (%3)?\n")
+                                      .arg(k)
+                                      .arg(m.captured(2), tag);
+            } else if (const auto s = seed.match(lines[i]); s.hasMatch() && firstSeed.isEmpty()) {
+                firstSeed = s.captured(1);
+            }
+        }
+        if (!firstSeed.isEmpty())
+            a.text += QStringLiteral("- %1\n").arg(firstSeed);
+        return a;
+    }
+    if (prompt.contains(QLatin1String("sub-sub-questions considering"))) {
+        static const QRegularExpression seed(QStringLiteral("^- (\\d+)-(\\d+)\\. (.+)$"));
+        static const QRegularExpression head(QStringLiteral("^(\\d+)\\. (.+):$"));
+        const qsizetype start = lines.indexOf(QStringLiteral("### Output Format ###"));
+        for (qsizetype i = start + 1; i < lines.size(); ++i) {
+            if (const auto h = head.match(lines[i]); h.hasMatch())
+                a.text += lines[i] + QLatin1Char('\n');
+            const auto m = seed.match(lines[i]);
+            if (!m.hasMatch())
+                continue;
+            a.text += lines[i] + QLatin1Char('\n');
+            for (int k = 1; k <= 3; ++k)
+                a.text += QStringLiteral("- %1-%2-%3. Is detail %3 of seed %2 right (%4)?\n")
+                                  .arg(m.captured(1), m.captured(2))
+                                  .arg(k)
+                                  .arg(tag);
+        }
+        return a;
+    }
+    if (prompt.contains(QLatin1String("Filter out questions from a list"))) {
+        if (prompt.contains(QLatin1String("BADJSON"))) {
+            a.text = QStringLiteral("I would keep most of them.");
+            return a;
+        }
+        const qsizetype start = lines.indexOf(QStringLiteral("### Sub-aspects and Questions ###"));
+        QJsonObject kept;
+        QString current;
+        QJsonArray list;
+        for (qsizetype i = start + 1; i < lines.size() && !lines[i].startsWith(QLatin1String("###")); ++i) {
+            const QString &line = lines[i];
+            if (line.startsWith(QLatin1String("- "))) {
+                const QString q = line.mid(2);
+                if (!q.contains(QLatin1String("detail 3")) && !q.contains(QLatin1String("DROPME")))
+                    list.append(q);
+            } else if (line.endsWith(QLatin1Char(':'))) {
+                if (!current.isEmpty())
+                    kept.insert(current, list);
+                current = line.chopped(1);
+                list = {};
+            }
+        }
+        if (!current.isEmpty())
+            kept.insert(current, list);
+        a.text = QStringLiteral("```json\n%1\n```").arg(QString::fromUtf8(QJsonDocument(kept).toJson()));
+        return a;
+    }
+    a.httpStatus = 400;
+    a.errorMessage = QStringLiteral("synthetic judge: unrecognised CheckEval prompt");
     return a;
 }
 

@@ -21,6 +21,15 @@ namespace rubric::test {
 /// - A literature paper to summarise gets "Summary: the paper finds … (tag)".
 /// - G-Eval: the steps prompt gets three steps; a score prompt gets top_logprobs over 1..5
 ///   peaked at the rounded human score (probabilities 0.1/0.6/0.2/0.05/0.05 style).
+/// - CheckEval answering (checkeval_answer): a "Qn: yes/no" line per question (checklistAnswer()):
+///   a question with "SIGNAL" answers yes iff the output's human score is at least the first
+///   number in the question (3 when none; "SIGNAL4.5": 4.5); "NOISE" (and any other question) answers from a hash of
+///   (question, output); "SILENT" gets no line, ever; "SHY" gets no line in a first ask and "yes"
+///   when asked again.
+/// - CheckEval augmentation: diversification gives two new questions per key component plus a
+///   copy of its first seed (a duplicate to drop); elaboration gives three sub-sub-questions
+///   ("detail 1..3") per seed; the filter keeps every question but those with "detail 3" or
+///   "DROPME" (JSON, exact texts). A filter prompt with "BADJSON" in it gets an answer that is not JSON.
 class SyntheticJudge
 {
 public:
@@ -34,9 +43,12 @@ public:
     double hypothesisScore(const QString &hypothesis, const QString &output, int lo = 1, int hi = 5) const;
     /// The distribution the G-Eval answer for `output` carries (value → probability).
     QHash<int, double> gevalDistribution(const QString &output) const;
+    /// The CheckEval answer (1 yes, 0 no, -1 no line) to `question` on `output` in a first ask.
+    int checklistAnswer(const QString &question, const QString &output) const;
 
 private:
     QString outputIn(const QString &prompt) const;
+    FakeAnswer checkEval(const QString &prompt) const;
 
     QHash<QString, double> m_human;
 };

@@ -47,18 +47,21 @@ MethodParamsForm::MethodParamsForm(QWidget *parent)
             fields.append(field);
             // The widget that takes the value (a folder row's line edit) carries the name.
             QWidget *row = field;
-            if (p.type == MethodParam::Type::Folder) {
+            if (p.type == MethodParam::Type::Folder || p.type == MethodParam::Type::File) {
                 row = new QWidget(page);
                 auto *h = new QHBoxLayout(row);
                 h->setContentsMargins(0, 0, 0, 0);
                 auto *browse = new QToolButton(row);
                 browse->setText(QStringLiteral("…"));
-                browse->setToolTip(tr("Choose the folder"));
+                const bool folder = p.type == MethodParam::Type::Folder;
+                browse->setToolTip(folder ? tr("Choose the folder") : tr("Choose the file"));
                 auto *edit = static_cast<QLineEdit *>(field);
-                connect(browse, &QToolButton::clicked, this, [this, edit] {
-                    const QString dir = QFileDialog::getExistingDirectory(this, tr("Choose the folder"), edit->text());
-                    if (!dir.isEmpty())
-                        edit->setText(dir);
+                connect(browse, &QToolButton::clicked, this, [this, edit, folder] {
+                    const QString path
+                            = folder ? QFileDialog::getExistingDirectory(this, tr("Choose the folder"), edit->text())
+                                     : QFileDialog::getOpenFileName(this, tr("Choose the file"), edit->text());
+                    if (!path.isEmpty())
+                        edit->setText(path);
                 });
                 h->addWidget(field, 1);
                 h->addWidget(browse);
@@ -124,7 +127,9 @@ QWidget *MethodParamsForm::makeField(const MethodParam &p, QWidget *page)
         w = c;
         break;
     }
-    case MethodParam::Type::Folder: {
+    case MethodParam::Type::Folder:
+    case MethodParam::Type::File:
+    case MethodParam::Type::Text: {
         auto *e = new QLineEdit(page);
         e->setObjectName(name);
         e->setToolTip(tip);

@@ -1,0 +1,668 @@
+#include "CheckEvalMethod.h"
+
+#include "methods/Rescore.h"
+#include "methods/checkeval/Checklist.h"
+#include "methods/checkeval/ChecklistAnswers.h"
+#include "methods/checkeval/ChecklistIo.h"
+#include "methods/checkeval/QuestionAnalytics.h"
+#include "runs/RunContext.h"
+#include "store/CallStore.h"
+#include "store/Project.h"
+#include "store/SqlUtil.h"
+#include "util/Json.h"
+
+#include <QSqlQuery>
+
+#include <Eigen/Dense>
+#include <cmath>
+#include <limits>
+
+namespace rubric {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+/// λ of the ridge fit of weights=regression. The answers are 0/1, so λ = 0.1 is small against
+/// XᵀX's diagonal (the yes count of a question over the train items) and only keeps constant or
+/// collinear questions from getting arbitrary weights.
+constexpr double kRidgeLambda = 0.1;
+
+QString fact(const Item &item)
+{
+    for (const char *key : {"fact", "knowledge"})
+        if (const QString v = item.context.value(QString::fromLatin1(key)).toString().trimmed(); !v.isEmpty())
+            return v;
+    return {};
+}
+
+} // namespace
+
+CheckEvalMethod::CheckEvalMethod(RunContext *context, QObject *parent)
+    : Method(context, parent)
+{
+}
+
+QVector<CheckEvalMethod::Group> CheckEvalMethod::groupsOf(const Rubric &rubric, CheckEvalParams::Group mode)
+{
+    QVector<Group> out;
+    if (mode == CheckEvalParams::Group::Aspect) {
+        Group g;
+        for (const Criterion &sub : rubric.ofKind(CriterionKind::SubAspect))
+            for (const Criterion &q : rubric.children(sub.key))
+                if (q.enabled && q.kind == CriterionKind::Question)
+                    g.questions.append(q);
+        if (!g.questions.isEmpty())
+            out.append(g);
+        return out;
+    }
+    for (const Criterion &sub : rubric.ofKind(CriterionKind::SubAspect)) {
+        if (!sub.enabled)
+            continue;
+        Group g{sub.key, {}};
+        for (const Criterion &q : rubric.children(sub.key)) {
+            if (!q.enabled || q.kind != CriterionKind::Question)
+                continue;
+            if (mode == CheckEvalParams::Group::Question)
+                out.append(Group{sub.key, {q}});
+            else
+                g.questions.append(q);
+        }
+        if (!g.questions.isEmpty())
+            out.append(g);
+    }
+    return out;
+}
+
+Result<void> CheckEvalMethod::readParams()
+{
+    auto p = CheckEvalParams::fromSettings(m_ctx->methodSettings());
+    if (!p)
+        return p.error();
+    m_params = *p;
+    if (m_ctx->store().latestVersion(m_ctx->spec().judge) > 0) {
+        auto loaded = m_ctx->store().load(m_ctx->spec().judge);
+        if (!loaded)
+            return loaded.error();
+        if (loaded->method() != QLatin1String("checkeval"))
+            return makeError(tr("judge '%1' holds a %2 rubric, not a CheckEval checklist")
+                                     .arg(m_ctx->spec().judge, loaded->method()),
+                             {}, 0, QStringLiteral("judge"));
+        m_rubric = *loaded;
+    }
+    // The items: the target items, then the annotated train items not among them.
+    m_items.clear();
+    QSet<QString> seen;
+    for (const QVector<Item> *list : {&m_ctx->targetItems(), &m_ctx->trainItems()})
+        for (const Item &it : *list) {
+            if (seen.contains(it.id))
+                continue;
+            seen.insert(it.id);
+            if (!m_ctx->spec().retryFailed && m_ctx->failedBefore().contains(it.id))
+                continue;
+            m_items.append(it);
+        }
+    return {};
+}
+
+Result<Rubric> CheckEvalMethod::loadChecklist() const
+{
+    Rubric source;
+    QString from;
+    if (!m_params.checklistFrom.isEmpty()) {
+        const QString other = m_params.checklistFrom;
+        if (m_ctx->store().latestVersion(other) == 0)
+            return makeError(tr("checklist_from: judge '%1' has no checklist").arg(other), {}, 0,
+                             QStringLiteral("checklist_from"));
+        auto loaded = m_ctx->store().load(other);
+        if (!loaded)
+            return loaded.error();
+        if (loaded->method() != QLatin1String("checkeval"))
+            return makeError(tr("checklist_from: judge '%1' holds a %2 rubric, not a CheckEval checklist")
+                                     .arg(other, loaded->method()),
+                             {}, 0, QStringLiteral("checklist_from"));
+        source = *loaded;
+        from = tr("judge %1, version %2").arg(other).arg(loaded->version());
+    } else if (!m_params.checklist.isEmpty()) {
+        // "preset:<dataset>/<aspect>[/<stage>]" or a file; errors name the preset or the file and line.
+        auto read = ChecklistIo::load(m_params.checklist, m_ctx->aspect().name);
+        if (!read)
+            return read.error();
+        source = *read;
+        from = m_params.checklist;
+    } else {
+        return makeError(tr("CheckEval needs a checklist: --checklist FILE, --checklist preset:DATASET/ASPECT[/STAGE] "
+                            "or --set checklist_from=JUDGE"),
+                         {}, 0, QStringLiteral("checklist"));
+    }
+    Rubric r(QStringLiteral("checkeval"), m_ctx->aspect().name);
+    for (Criterion c : source.criteria()) {
+        if (c.kind == CriterionKind::Question) {
+            // Measures belong to the run that made them; a copied checklist starts without them.
+            for (const char *k : {"yes_rate", "discrimination", "answered", "constant", "near_duplicate_of"})
+                c.stats.remove(QString::fromLatin1(k));
+            c.weight = 1.0;
+        }
+        if (c.kind == CriterionKind::Aspect) {
+            if (c.definition.trimmed().isEmpty())
+                c.definition = m_ctx->aspect().definition;
+            c.origin.insert(QStringLiteral("checklist"), from);
+            c.origin.remove(QStringLiteral("pipeline"));
+            c.stats.clear();
+        }
+        r.add(c);
+    }
+    if (r.enabled(CriterionKind::Question).isEmpty())
+        return makeError(tr("checklist %1 has no enabled question").arg(from), {}, 0, QStringLiteral("checklist"));
+    return r;
+}
+
+QVariantMap CheckEvalMethod::context() const
+{
+    QVariantMap c = m_ctx->baseContext();
+    c.insert(QStringLiteral("dialogue"), PromptLibrary::projectTask(m_ctx->project()) == QLatin1String("dialogue"));
+    if (const Criterion *root = m_rubric.find(QStringLiteral("aspect")); root && !root->definition.isEmpty())
+        c.insert(QStringLiteral("definition"), root->definition);
+    return c;
+}
+
+Result<JudgeRequest> CheckEvalMethod::request(const QString &templateName, const QVariantMap &context, JudgeRole role)
+{
+    auto prompt = m_ctx->prompts().render(templateName, context);
+    if (!prompt)
+        return prompt.error();
+    m_ctx->noteTemplate(*prompt);
+    JudgeRequest r;
+    r.messages = prompt->messages;
+    if (role == JudgeRole::Evaluator) {
+        r.temperature = m_params.temperature;
+        r.maxTokens = m_params.maxTokens;
+    } else {
+        r.temperature = 0;
+        r.maxTokens = CheckEvalParams::generatorMaxTokens;
+    }
+    return r;
+}
+
+Result<JudgeRequest> CheckEvalMethod::answerRequest(const QVector<Criterion> &questions, const Item &item, bool reask)
+{
+    QVariantMap c = context();
+    QVariantList qs;
+    int i = 0;
+    for (const Criterion &q : questions)
+        qs.append(QVariantMap{{QStringLiteral("index"), ++i}, {QStringLiteral("text"), q.text}});
+    c.insert(QStringLiteral("questions"), qs);
+    c.insert(QStringLiteral("has_source"), !item.source.trimmed().isEmpty());
+    c.insert(QStringLiteral("source"), item.source);
+    const QString f = fact(item);
+    c.insert(QStringLiteral("has_fact"), !f.isEmpty());
+    c.insert(QStringLiteral("fact"), f);
+    c.insert(QStringLiteral("output"), item.output);
+    c.insert(QStringLiteral("reask"), reask);
+    return request(QStringLiteral("checkeval_answer"), c, JudgeRole::Evaluator);
+}
+
+bool CheckEvalMethod::pipelinePending() const
+{
+    if (!m_params.augmenting() && !m_params.filter)
+        return false;
+    const Criterion *root = m_rubric.find(QStringLiteral("aspect"));
+    return !root || !root->origin.contains(QStringLiteral("pipeline"));
+}
+
+Result<RunEstimate> CheckEvalMethod::estimate()
+{
+    if (auto r = readParams(); !r)
+        return r.error();
+    RunEstimate e;
+    const RunSpec &spec = m_ctx->spec();
+    const auto price = [](const ProviderProfile &p, qint64 in, qint64 out) {
+        return (double(in) * p.pricePerMillionIn + double(out) * p.pricePerMillionOut) / 1e6;
+    };
+    if (m_rubric.version() == 0 && m_rubric.criteria().isEmpty()) {
+        auto loaded = loadChecklist();
+        if (!loaded)
+            return loaded.error();
+        m_rubric = *loaded;
+    }
+    const bool pipeline = pipelinePending();
+    if (pipeline) {
+        // Known from the checklist: diversify 1, elaborate 1 per sub-aspect with seeds, filter 1.
+        QVector<JudgeRequest> gen;
+        QVector<QString> phaseOf;
+        if (m_params.diversify) {
+            auto r = diversifyRequest(m_rubric);
+            if (!r)
+                return r.error();
+            gen.append(*r);
+            phaseOf.append(QStringLiteral("diversify"));
+        }
+        if (m_params.elaborate) {
+            QStringList subs;
+            auto rs = elaborateRequests(m_rubric, &subs);
+            if (!rs)
+                return rs.error();
+            for (const JudgeRequest &r : *rs) {
+                gen.append(r);
+                phaseOf.append(QStringLiteral("elaborate"));
+            }
+        }
+        for (int i = 0; i < gen.size(); ++i) {
+            if (m_ctx->isCached(JudgeRole::Generator, gen[i])) {
+                ++e.cached;
+                continue;
+            }
+            ++e.calls;
+            e.perPhase.insert(phaseOf[i], e.perPhase.value(phaseOf[i]).toInt() + 1);
+            const qint64 in = RunContext::approxTokens(gen[i]);
+            e.tokensIn += in;
+            e.tokensOut += CheckEvalParams::generatorMaxTokens / 2;
+            e.cost += price(spec.generator, in, CheckEvalParams::generatorMaxTokens / 2);
+        }
+        if (m_params.filter) {
+            // Its prompt holds the augmented pool, unknown before the augmentation's answers.
+            ++e.calls;
+            e.perPhase.insert(QStringLiteral("filter"), 1);
+            e.tokensOut += CheckEvalParams::generatorMaxTokens / 2;
+        }
+        // The questions to answer are known only after the augmentation and the filter.
+        e.exact = false;
+    }
+    const QVector<Group> groups = groupsOf(m_rubric, m_params.group);
+    int answerCalls = 0;
+    QSet<QString> keys;
+    for (const Item &item : std::as_const(m_items))
+        for (const Group &g : groups) {
+            auto r = answerRequest(g.questions, item, false);
+            if (!r)
+                return r.error();
+            const QString key = m_ctx->cacheKey(JudgeRole::Evaluator, *r);
+            if (keys.contains(key)) {
+                ++e.cached;
+                continue;
+            }
+            keys.insert(key);
+            if (!pipeline && m_ctx->isCached(JudgeRole::Evaluator, *r)) {
+                ++e.cached;
+                continue;
+            }
+            ++answerCalls;
+            const qint64 in = RunContext::approxTokens(*r);
+            const qint64 out = 4 * qint64(g.questions.size());
+            e.tokensIn += in;
+            e.tokensOut += out;
+            e.cost += price(spec.evaluator, in, out);
+        }
+    e.calls += answerCalls;
+    e.callsMin = e.calls;
+    e.perPhase.insert(QStringLiteral("evaluate"), answerCalls);
+    return e;
+}
+
+void CheckEvalMethod::start()
+{
+    if (auto r = readParams(); !r) {
+        m_ctx->fail(r.errorString());
+        return;
+    }
+    if (m_rubric.version() == 0) {
+        auto loaded = loadChecklist();
+        if (!loaded) {
+            m_ctx->fail(loaded.errorString());
+            return;
+        }
+        const QString from
+                = loaded->find(QStringLiteral("aspect"))
+                          ? loaded->find(QStringLiteral("aspect"))->origin.value(QStringLiteral("checklist")).toString()
+                          : QString();
+        auto saved = m_ctx->store().saveVersion(m_ctx->spec().judge, *loaded, tr("checklist from %1").arg(from));
+        if (!saved) {
+            m_ctx->fail(saved.errorString());
+            return;
+        }
+        m_rubric = *loaded;
+        m_rubric.setVersion(*saved);
+    }
+    if (pipelinePending()) {
+        runPipeline();
+        return;
+    }
+    evaluate();
+}
+
+void CheckEvalMethod::evaluate()
+{
+    m_groups = groupsOf(m_rubric, m_params.group);
+    if (m_groups.isEmpty()) {
+        m_ctx->fail(tr("the checklist of judge '%1' has no enabled question").arg(m_ctx->spec().judge));
+        return;
+    }
+    m_ctx->setOutlook(int(m_items.size() * m_groups.size()));
+    m_ctx->stream(
+            JudgeRole::Evaluator, QStringLiteral("evaluate"), int(m_items.size()),
+            [this](int unit) -> Result<QVector<JudgeRequest>> {
+                QVector<JudgeRequest> requests;
+                for (const Group &g : std::as_const(m_groups)) {
+                    auto r = answerRequest(g.questions, m_items[unit], false);
+                    if (!r)
+                        return r.error();
+                    requests.append(*r);
+                }
+                return requests;
+            },
+            [this](int unit, const QVector<JudgeResponse> &rs) { onItemAnswered(unit, rs); }, [this] { askMissing(); },
+            // Every answer is read here: the questions it leaves out are asked again, alone.
+            [](const JudgeResponse &) { return true; });
+}
+
+void CheckEvalMethod::onItemAnswered(int unit, const QVector<JudgeResponse> &responses)
+{
+    const Item &item = m_items[unit];
+    Pending p{unit, {}, {}};
+    bool refused = false;
+    for (int g = 0; g < m_groups.size(); ++g) {
+        const JudgeResponse &r = responses[g];
+        const QVector<Criterion> &qs = m_groups[g].questions;
+        if (r.status == JudgeStatus::Failed) {
+            refused = true;
+            for (const Criterion &q : qs)
+                p.rows.insert(q.key, {item.id,
+                                      q.key,
+                                      0,
+                                      kNaN,
+                                      QStringLiteral("failed"),
+                                      RunContext::failureText(r),
+                                      {},
+                                      r.cacheKey});
+            continue;
+        }
+        const QHash<int, bool> answers = checkeval::parseAnswers(r.text(), int(qs.size()));
+        QVector<Criterion> missing;
+        for (int i = 0; i < qs.size(); ++i) {
+            const Criterion &q = qs[i];
+            if (!answers.contains(i + 1)) {
+                missing.append(q);
+                p.rows.insert(q.key, {item.id, q.key, 0, kNaN, QStringLiteral("unparsed"), r.text(), {}, r.cacheKey});
+                continue;
+            }
+            const bool meets = answers.value(i + 1) != Checklist::isInverted(q);
+            p.rows.insert(q.key,
+                          {item.id, q.key, 0, meets ? 1.0 : 0.0, QStringLiteral("ok"), r.text(), {}, r.cacheKey});
+        }
+        if (!missing.isEmpty())
+            p.missing.append(missing);
+    }
+    if (refused || p.missing.isEmpty()) {
+        recordItem(item.id, p.rows.values().toVector());
+        return;
+    }
+    m_pending.append(std::move(p));
+}
+
+void CheckEvalMethod::askMissing()
+{
+    if (m_pending.isEmpty()) {
+        finish();
+        return;
+    }
+    // One more request per group for the questions its answer left out, numbered anew; what this
+    // answer leaves out too stays unanswered.
+    auto pending = std::make_shared<QVector<Pending>>(std::exchange(m_pending, {}));
+    int outlook = 0;
+    for (const Pending &p : std::as_const(*pending))
+        outlook += int(p.missing.size());
+    m_ctx->setOutlook(outlook);
+    m_ctx->stream(
+            JudgeRole::Evaluator, QStringLiteral("evaluate"), int(pending->size()),
+            [this, pending](int unit) -> Result<QVector<JudgeRequest>> {
+                QVector<JudgeRequest> requests;
+                const Pending &p = (*pending)[unit];
+                for (const QVector<Criterion> &qs : p.missing) {
+                    auto r = answerRequest(qs, m_items[p.item], true);
+                    if (!r)
+                        return r.error();
+                    requests.append(*r);
+                }
+                return requests;
+            },
+            [this, pending](int unit, const QVector<JudgeResponse> &rs) {
+                Pending &p = (*pending)[unit];
+                const Item &item = m_items[p.item];
+                for (int g = 0; g < p.missing.size(); ++g) {
+                    const JudgeResponse &r = rs[g];
+                    const QVector<Criterion> &qs = p.missing[g];
+                    ++m_reasked;
+                    if (r.status == JudgeStatus::Failed) {
+                        for (const Criterion &q : qs)
+                            p.rows.insert(q.key, {item.id,
+                                                  q.key,
+                                                  0,
+                                                  kNaN,
+                                                  QStringLiteral("failed"),
+                                                  RunContext::failureText(r),
+                                                  {},
+                                                  r.cacheKey});
+                        continue;
+                    }
+                    const QHash<int, bool> answers = checkeval::parseAnswers(r.text(), int(qs.size()));
+                    for (int i = 0; i < qs.size(); ++i) {
+                        const Criterion &q = qs[i];
+                        if (!answers.contains(i + 1)) {
+                            // The first answer and the re-ask's, both kept for the record.
+                            CriterionScore &row = p.rows[q.key];
+                            row.raw += QStringLiteral("\n--- asked again ---\n") + r.text();
+                            continue;
+                        }
+                        const bool meets = answers.value(i + 1) != Checklist::isInverted(q);
+                        p.rows.insert(
+                                q.key,
+                                {item.id, q.key, 0, meets ? 1.0 : 0.0, QStringLiteral("ok"), r.text(), {}, r.cacheKey});
+                    }
+                }
+                recordItem(item.id, p.rows.values().toVector());
+            },
+            [this] { finish(); }, [](const JudgeResponse &) { return true; });
+}
+
+void CheckEvalMethod::recordItem(const QString &itemId, const QVector<CriterionScore> &rows)
+{
+    QHash<QString, double> answers;
+    bool refused = false;
+    for (const CriterionScore &r : rows) {
+        answers.insert(r.criterionKey, r.parseStatus == QLatin1String("ok") ? r.score : kNaN);
+        refused = refused || r.parseStatus == QLatin1String("failed");
+        if (r.parseStatus == QLatin1String("unparsed"))
+            ++m_unanswered;
+        m_written.insert(itemId + QLatin1Char('|') + r.criterionKey);
+    }
+    const auto s = checkeval::scoreItem(m_rubric, answers, m_params.missingIsNo);
+    const double score = refused ? kNaN : s.score;
+    m_ctx->recordScores(rows, {{itemId, score}});
+    if (refused) {
+        ++m_failed;
+        return;
+    }
+    (std::isnan(score) ? m_missing : m_scored)++;
+    if (!std::isnan(s.coverage)) {
+        m_coverageSum += s.coverage;
+        ++m_coverageN;
+    }
+}
+
+Result<void> CheckEvalMethod::fitWeights(const QHash<QString, QHash<QString, double>> &answers)
+{
+    const QVector<Criterion> questions = m_rubric.enabled(CriterionKind::Question);
+    QVector<QString> train;
+    for (const Item &it : m_ctx->trainItems())
+        if (answers.contains(it.id) && !std::isnan(m_ctx->human(it.id)))
+            train.append(it.id);
+    const int n = int(train.size()), p = int(questions.size());
+    if (n < 3 || p == 0)
+        return makeError(tr("weights=regression needs answers on at least 3 annotated train items (has %1)").arg(n), {},
+                         0, QStringLiteral("weights"));
+    // A missing answer takes the question's mean over the train items that answered it.
+    Eigen::VectorXd mean = Eigen::VectorXd::Constant(p, 0.5);
+    for (int j = 0; j < p; ++j) {
+        double sum = 0;
+        int k = 0;
+        for (const QString &id : std::as_const(train))
+            if (const double a = answers[id].value(questions[j].key, kNaN); !std::isnan(a)) {
+                sum += a;
+                ++k;
+            }
+        if (k > 0)
+            mean[j] = sum / k;
+    }
+    const auto row = [&](const QHash<QString, double> &a) {
+        Eigen::VectorXd x(p);
+        for (int j = 0; j < p; ++j) {
+            const double v = a.value(questions[j].key, kNaN);
+            x[j] = std::isnan(v) ? mean[j] : v;
+        }
+        return x;
+    };
+    Eigen::MatrixXd X(n, p);
+    Eigen::VectorXd y(n);
+    for (int i = 0; i < n; ++i) {
+        X.row(i) = row(answers[train[i]]).transpose();
+        y[i] = m_ctx->human(train[i]);
+    }
+    const Eigen::RowVectorXd xMean = X.colwise().mean();
+    const double yMean = y.mean();
+    const Eigen::MatrixXd Xc = X.rowwise() - xMean;
+    const Eigen::MatrixXd A = Xc.transpose() * Xc + kRidgeLambda * Eigen::MatrixXd::Identity(p, p);
+    const Eigen::VectorXd w = A.ldlt().solve(Xc.transpose() * (y.array() - yMean).matrix());
+    const double intercept = yMean - xMean.dot(w);
+    for (int j = 0; j < p; ++j)
+        if (Criterion *c = m_rubric.find(questions[j].key))
+            c->weight = w[j];
+    if (Criterion *root = m_rubric.find(QStringLiteral("aspect")))
+        root->stats.insert(QStringLiteral("regression"), QVariantMap{{QStringLiteral("intercept"), intercept},
+                                                                     {QStringLiteral("lambda"), kRidgeLambda},
+                                                                     {QStringLiteral("train_items"), n}});
+    // The weighted score: the fitted human score, intercept + Σ w·answer (a missing answer at
+    // the question's train mean).
+    QHash<QString, double> scores;
+    for (const Item &it : std::as_const(m_items))
+        if (answers.contains(it.id))
+            scores.insert(it.id, intercept + row(answers[it.id]).dot(w));
+    m_ctx->recordScores({}, scores);
+    return m_ctx->flushScores();
+}
+
+Result<void> CheckEvalMethod::writeMeasures()
+{
+    const QString judge = m_ctx->spec().judge;
+    return m_ctx->project()->transact([&](QSqlDatabase &db) -> Result<void> {
+        QSqlQuery q(db);
+        for (const Criterion &c : m_rubric.criteria()) {
+            if (c.kind != CriterionKind::Question && c.kind != CriterionKind::Aspect)
+                continue;
+            if (auto e = sql::exec(q,
+                                   QStringLiteral("UPDATE criteria SET stats = ?, weight = ? WHERE key = ? AND "
+                                                  "rubric_version_id = (SELECT v.id FROM rubric_versions v JOIN runs r "
+                                                  "ON v.run_id = r.id WHERE r.name = ? AND v.version = ?)"),
+                                   {json::stringify(c.stats), c.weight, c.key, judge, m_rubric.version()});
+                !e)
+                return e;
+        }
+        return {};
+    });
+}
+
+void CheckEvalMethod::finish()
+{
+    if (auto f = m_ctx->flushScores(); !f) {
+        m_ctx->fail(f.errorString());
+        return;
+    }
+    const QString judge = m_ctx->spec().judge;
+    // Stale answers go: questions no longer enabled, and on the items this run answered, every
+    // row it did not write (a reworded question's old answer, a question moved to another group).
+    QSet<QString> enabled, runItems;
+    for (const Criterion &q : m_rubric.enabled(CriterionKind::Question))
+        enabled.insert(q.key);
+    for (const Item &it : std::as_const(m_items))
+        runItems.insert(it.id);
+    auto pruned = m_ctx->store().pruneCriterionScores(judge, [&](const CriterionScore &s) {
+        if (!enabled.contains(s.criterionKey))
+            return false;
+        return !runItems.contains(s.itemId) || m_written.contains(s.itemId + QLatin1Char('|') + s.criterionKey);
+    });
+    if (!pruned) {
+        m_ctx->fail(pruned.errorString());
+        return;
+    }
+    // Question analytics: yes-rate and answered over the run's items, discrimination on the
+    // annotated train items.
+    QVector<CriterionScore> scores;
+    QHash<QString, QHash<QString, double>> byItem;
+    for (const CriterionScore &s : m_ctx->store().sampleScores(judge))
+        if (runItems.contains(s.itemId)) {
+            scores.append(s);
+            if (s.sample == 0)
+                byItem[s.itemId].insert(s.criterionKey, s.parseStatus == QLatin1String("ok") ? s.score : kNaN);
+        }
+    QHash<QString, double> trainHuman;
+    for (const Item &it : m_ctx->trainItems())
+        if (!std::isnan(m_ctx->human(it.id)))
+            trainHuman.insert(it.id, m_ctx->human(it.id));
+    const auto stats = QuestionAnalytics::analyse(QuestionAnalytics::answersFromScores(m_rubric, scores), trainHuman);
+    QuestionAnalytics::writeStats(m_rubric, stats, QuestionAnalytics::nearDuplicates(m_rubric));
+    if (m_params.regression) {
+        if (auto w = fitWeights(byItem); !w) {
+            m_ctx->fail(w.errorString());
+            return;
+        }
+    } else {
+        for (Criterion &c : m_rubric.criteria())
+            if (c.kind == CriterionKind::Question)
+                c.weight = 1.0;
+        if (Criterion *root = m_rubric.find(QStringLiteral("aspect")))
+            root->stats.remove(QStringLiteral("regression"));
+    }
+    if (auto w = writeMeasures(); !w) {
+        m_ctx->fail(w.errorString());
+        return;
+    }
+    if (auto r = rescore::recordAlignment(*m_ctx, m_rubric.version()); !r) {
+        m_ctx->fail(r.errorString());
+        return;
+    }
+    const StageCounts counts = Checklist::stageCounts(m_rubric);
+    QVariantMap summary{
+            {QStringLiteral("rubric_version"), m_rubric.version()},
+            {QStringLiteral("params"), m_params.toMap()},
+            {QStringLiteral("group"), m_params.groupName()},
+            {QStringLiteral("groups"), int(m_groups.size())},
+            {QStringLiteral("questions"), int(m_rubric.enabled(CriterionKind::Question).size())},
+            {QStringLiteral("items"), int(m_items.size())},
+            {QStringLiteral("scored"), m_scored},
+            {QStringLiteral("missing"), m_missing},
+            {QStringLiteral("failed"), m_failed},
+            {QStringLiteral("reasked_calls"), m_reasked},
+            {QStringLiteral("unanswered"), m_unanswered},
+            {QStringLiteral("coverage"), m_coverageN > 0 ? m_coverageSum / m_coverageN : kNaN},
+            {QStringLiteral("missing_policy"),
+             m_params.missingIsNo ? tr("strict: an unanswered question counts as no (score = yes / questions)")
+                                  : tr("skip: unanswered questions leave the denominator (score = yes / answered)")},
+            {QStringLiteral("scoring"),
+             m_params.regression
+                     ? tr("weighted: ridge regression (λ = %1) of the human score on the train split's answers "
+                          "(appendix C.2); the score is the fitted human score")
+                               .arg(kRidgeLambda)
+                     : tr("uniform: the share of yes answers")},
+            {QStringLiteral("stages"), QVariantMap{{QStringLiteral("seeds"), counts.seeds},
+                                                   {QStringLiteral("diversification"), counts.diversification},
+                                                   {QStringLiteral("elaboration"), counts.elaboration},
+                                                   {QStringLiteral("removed"), counts.removed},
+                                                   {QStringLiteral("final"), counts.final}}}};
+    if (m_pipelineRan)
+        summary.insert(QStringLiteral("augmentation"),
+                       QVariantMap{{QStringLiteral("diversification_added"), m_added[0]},
+                                   {QStringLiteral("elaboration_added"), m_added[1]},
+                                   {QStringLiteral("dropped"), m_unplaced},
+                                   {QStringLiteral("filter_removed"), m_removed}});
+    emit completed(summary);
+}
+
+} // namespace rubric
