@@ -535,15 +535,17 @@ QString JudgeEngine::cacheKey(const JudgeRequest &request) const
             QCryptographicHash::hash(canonicalRequest(request).toUtf8(), QCryptographicHash::Sha256).toHex());
 }
 
-bool JudgeEngine::isCached(const JudgeRequest &request) const
-{
-    return d->store && d->store->contains(cacheKey(request));
-}
-
-std::optional<JudgeResponse> JudgeEngine::cached(const JudgeRequest &request) const
+Result<bool> JudgeEngine::isCached(const JudgeRequest &request) const
 {
     if (!d->store)
-        return std::nullopt;
+        return false;
+    return d->store->contains(cacheKey(request));
+}
+
+Result<std::optional<JudgeResponse>> JudgeEngine::cached(const JudgeRequest &request) const
+{
+    if (!d->store)
+        return std::optional<JudgeResponse>();
     return d->store->lookup(cacheKey(request));
 }
 
@@ -573,7 +575,15 @@ void JudgeEngine::submit(const QVector<JudgeRequest> &requests)
             continue;
         }
         if (d->cacheEnabled && d->store) {
-            if (auto cached = d->store->lookup(job.key)) {
+            auto hit = d->store->lookup(job.key);
+            if (!hit) { // a cache that cannot be read must not look empty and pay for the call again
+                auto &j = d->jobs.emplace(job.id, std::move(job)).first->second;
+                JudgeResponse r;
+                r.error = hit.errorString();
+                d->finish(j, JudgeStatus::Failed, r);
+                continue;
+            }
+            if (auto &cached = *hit) {
                 cached->tag = request.tag;
                 cached->cost = 0;
                 cached->retries = 0;

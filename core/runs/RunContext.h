@@ -59,9 +59,12 @@ public:
     double human(const QString &itemId) const;
 
     JudgeEngine *engine(JudgeRole role);
-    bool isCached(JudgeRole role, const JudgeRequest &request);
-    /// The cached answer to a request under the role's profile, or nullopt.
-    std::optional<JudgeResponse> cached(JudgeRole role, const JudgeRequest &request);
+    /// Whether the cache holds an answer to a request under the role's profile (an error when
+    /// the cache cannot be read).
+    Result<bool> isCached(JudgeRole role, const JudgeRequest &request);
+    /// The cached answer to a request under the role's profile, or nullopt; an error when the
+    /// cache cannot be read.
+    Result<std::optional<JudgeResponse>> cached(JudgeRole role, const JudgeRequest &request);
     /// The judge cache key of a request under the role's profile (identical requests of one
     /// run are sent once: estimates count distinct keys).
     QString cacheKey(JudgeRole role, const JudgeRequest &request);

@@ -89,29 +89,47 @@ std::optional<JudgeResponse> CallStore::deserialize(const QString &json)
     return r;
 }
 
-std::optional<JudgeResponse> CallStore::lookup(const QString &key) const
+Result<std::optional<JudgeResponse>> CallStore::lookup(const QString &key) const
 {
     QSqlQuery q(m_project->database());
-    if (!sql::exec(q, QStringLiteral("SELECT response FROM judge_cache WHERE key = ?"), {key}) || !q.next())
-        return std::nullopt;
+    if (auto r = sql::exec(q, QStringLiteral("SELECT response FROM judge_cache WHERE key = ?"), {key}); !r)
+        return readError(r);
+    if (!q.next()) {
+        if (q.lastError().isValid())
+            return readError(makeError(q.lastError().text()));
+        return std::optional<JudgeResponse>();
+    }
     auto r = deserialize(q.value(0).toString());
     if (r)
         r->cacheKey = key;
     return r;
 }
 
-bool CallStore::contains(const QString &key) const
+Result<bool> CallStore::contains(const QString &key) const
 {
     QSqlQuery q(m_project->database());
-    return sql::exec(q, QStringLiteral("SELECT 1 FROM judge_cache WHERE key = ?"), {key}) && q.next();
+    if (auto r = sql::exec(q, QStringLiteral("SELECT 1 FROM judge_cache WHERE key = ?"), {key}); !r)
+        return readError(r);
+    if (q.next())
+        return true;
+    if (q.lastError().isValid())
+        return readError(makeError(q.lastError().text()));
+    return false;
 }
 
-int CallStore::cacheSize() const
+Result<int> CallStore::cacheSize() const
 {
     QSqlQuery q(m_project->database());
-    if (!sql::exec(q, QStringLiteral("SELECT COUNT(*) FROM judge_cache")) || !q.next())
-        return 0;
+    if (auto r = sql::exec(q, QStringLiteral("SELECT COUNT(*) FROM judge_cache")); !r)
+        return readError(r);
+    if (!q.next())
+        return readError(makeError(q.lastError().text()));
     return q.value(0).toInt();
+}
+
+Error CallStore::readError(const Result<void> &failed) const
+{
+    return makeError(tr("cannot read the judge cache: %1").arg(failed.error().message), m_project->path());
 }
 
 void CallStore::addAnswer(const QString &key, const QString &baseUrl, const QString &model, const QString &requestJson,
