@@ -805,6 +805,10 @@
         <source>(no reasoning given)</source>
         <translation>(keine Begründung angegeben)</translation>
     </message>
+    <message>
+        <source>The answers cannot be read: %1</source>
+        <translation>Die Antworten können nicht gelesen werden: %1</translation>
+    </message>
 </context>
 <context>
     <name>rubric::HeatmapView</name>
@@ -1084,6 +1088,14 @@
         <source>Output</source>
         <translation>Ausgabe</translation>
     </message>
+    <message>
+        <source>cannot read the items from the project: %1</source>
+        <translation>die Elemente können nicht aus dem Projekt gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>cannot read the human scores from the project: %1</source>
+        <translation>die menschlichen Bewertungen können nicht aus dem Projekt gelesen werden: %1</translation>
+    </message>
 </context>
 <context>
     <name>rubric::MainWindow</name>
@@ -1302,6 +1314,10 @@
     <message>
         <source>Scales inferred from the data: %1.</source>
         <translation>Aus den Daten abgeleitete Skalen: %1.</translation>
+    </message>
+    <message>
+        <source>%1 · cannot be read</source>
+        <translation>%1 · kann nicht gelesen werden</translation>
     </message>
 </context>
 <context>
@@ -1689,12 +1705,20 @@
         <translation> · n: ignoriert (%1 von %2 Antworten; G-Eval fragt seine Stichproben einzeln an)</translation>
     </message>
     <message>
-        <source>Extra HTTP headers, separated by ';'. A header's value is never stored: give it as NAME=env:VARIABLE and set the environment variable to the value.</source>
-        <translation>Zusätzliche HTTP-Header, durch ';' getrennt. Der Wert eines Headers wird nie gespeichert: geben Sie ihn als NAME=env:VARIABLE an und setzen Sie die Umgebungsvariable auf den Wert.</translation>
-    </message>
-    <message>
         <source>&amp;Headers:</source>
         <translation>&amp;Header:</translation>
+    </message>
+    <message>
+        <source>Extra HTTP headers, separated by ';'. A header's value is never stored in the profile: give it as NAME=env:VARIABLE to read it from an environment variable, or type the value (NAME=value) and Save puts it in the system keychain and keeps only a reference (NAME=keychain:…).</source>
+        <translation>Zusätzliche HTTP-Header, durch ';' getrennt. Der Wert eines Headers wird nie im Profil gespeichert: geben Sie ihn als NAME=env:VARIABLE an, um ihn aus einer Umgebungsvariablen zu lesen, oder tippen Sie den Wert ein (NAME=Wert); Speichern legt ihn im Schlüsselbund des Systems ab und behält nur einen Verweis (NAME=keychain:…).</translation>
+    </message>
+    <message>
+        <source>The profile needs a name before a header value can be kept in the keychain.</source>
+        <translation>Das Profil braucht einen Namen, bevor ein Header-Wert im Schlüsselbund abgelegt werden kann.</translation>
+    </message>
+    <message>
+        <source>The profile was not saved: this build has no keychain for the value of the header '%1'; give it as %1=env:VARIABLE instead.</source>
+        <translation>Das Profil wurde nicht gespeichert: dieser Build hat keinen Schlüsselbund für den Wert des Headers '%1'; geben Sie ihn stattdessen als %1=env:VARIABLE an.</translation>
     </message>
 </context>
 <context>
