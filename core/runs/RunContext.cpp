@@ -263,9 +263,13 @@ Result<void> RunContext::buildWindow(Stream &s)
         u.reasked.resize(u.requests.size());
         if (m_spec.budget > 0) {
             u.projected.resize(u.requests.size());
-            for (int i = 0; i < u.requests.size(); ++i)
-                if (!s.engine->isCached(u.requests[i]))
+            for (int i = 0; i < u.requests.size(); ++i) {
+                const auto inCache = s.engine->isCached(u.requests[i]);
+                if (!inCache)
+                    return inCache.error();
+                if (!*inCache)
                     projected += u.projected[i] = projectedCost(s.engine, u.requests[i]);
+            }
         }
         requests += int(u.requests.size());
         s.pending.insert(s.next, std::move(u));
