@@ -927,6 +927,10 @@ Abdeckung %2 %</translation>
         <translation>(keine Begründung angegeben)</translation>
     </message>
     <message>
+        <source>The answers cannot be read: %1</source>
+        <translation>Die Antworten können nicht gelesen werden: %1</translation>
+    </message>
+    <message>
         <source>Columns: questions</source>
         <translation>Spalten: Fragen</translation>
     </message>
@@ -1245,6 +1249,14 @@ Abdeckung %2 %</translation>
         <source>Output</source>
         <translation>Ausgabe</translation>
     </message>
+    <message>
+        <source>cannot read the items from the project: %1</source>
+        <translation>die Elemente können nicht aus dem Projekt gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>cannot read the human scores from the project: %1</source>
+        <translation>die menschlichen Bewertungen können nicht aus dem Projekt gelesen werden: %1</translation>
+    </message>
 </context>
 <context>
     <name>rubric::MainWindow</name>
@@ -1464,6 +1476,10 @@ Abdeckung %2 %</translation>
         <source>Scales inferred from the data: %1.</source>
         <translation>Aus den Daten abgeleitete Skalen: %1.</translation>
     </message>
+    <message>
+        <source>%1 · cannot be read</source>
+        <translation>%1 · kann nicht gelesen werden</translation>
+    </message>
 </context>
 <context>
     <name>rubric::MessageBar</name>
@@ -1474,6 +1490,98 @@ Abdeckung %2 %</translation>
 </context>
 <context>
     <name>rubric::MethodParams</name>
+    <message>
+        <source>CheckEval: a checklist of yes/no questions per sub-aspect, answered per item; the score is the share of yes (Lee et al., 2025).</source>
+        <translation>CheckEval: eine Checkliste von Ja/Nein-Fragen je Unteraspekt, je Element beantwortet; die Bewertung ist der Anteil der Ja-Antworten (Lee et al., 2025).</translation>
+    </message>
+    <message>
+        <source>Checklist</source>
+        <translation>Checkliste</translation>
+    </message>
+    <message>
+        <source>Where the checklist comes from on the judge's first run: a file (CheckEval YAML, or our JSON/Markdown export) or a shipped preset, e.g. preset:summeval/coherence/elaboration. A judge that has a checklist uses its latest version.</source>
+        <translation>Woher die Checkliste beim ersten Lauf des Bewerters kommt: eine Datei (CheckEval-YAML oder unser JSON-/Markdown-Export) oder eine mitgelieferte Vorlage, z. B. preset:summeval/coherence/elaboration. Ein Bewerter, der schon eine Checkliste hat, nimmt deren neueste Version.</translation>
+    </message>
+    <message>
+        <source>Checklist of judge</source>
+        <translation>Checkliste des Bewerters</translation>
+    </message>
+    <message>
+        <source>Instead of a file: copy the latest checklist version of another judge (to answer one checklist with several models).</source>
+        <translation>Statt einer Datei: die neueste Checklisten-Version eines anderen Bewerters übernehmen (um eine Checkliste mit mehreren Modellen zu beantworten).</translation>
+    </message>
+    <message>
+        <source>Questions per call</source>
+        <translation>Fragen je Aufruf</translation>
+    </message>
+    <message>
+        <source>One call per item and sub-aspect (the authors' script), per item for the whole aspect, or per item and question.</source>
+        <translation>Ein Aufruf je Element und Unteraspekt (das Skript der Autoren), je Element für den ganzen Aspekt oder je Element und Frage.</translation>
+    </message>
+    <message>
+        <source>Augmentation</source>
+        <translation>Erweiterung</translation>
+    </message>
+    <message>
+        <source>Let the generator add questions from the seeds: diversification (other perspectives of each sub-aspect), elaboration (finer questions per seed), or both, each from the seeds as in the paper.</source>
+        <translation>Den Generator Fragen aus den Startfragen ergänzen lassen: Diversifizierung (andere Blickwinkel je Unteraspekt), Ausarbeitung (feinere Fragen je Startfrage) oder beides, jeweils aus den Startfragen wie im Artikel.</translation>
+    </message>
+    <message>
+        <source>Filter</source>
+        <translation>Filter</translation>
+    </message>
+    <message>
+        <source>The generator removes off-definition, redundant and non-yes/no questions (kept disabled, with the reason). auto: on when augmenting, as in the paper.</source>
+        <translation>Der Generator entfernt Fragen, die von der Definition abweichen, doppelt oder keine Ja/Nein-Fragen sind (sie bleiben deaktiviert, mit dem Grund). auto: an, wenn erweitert wird, wie im Artikel.</translation>
+    </message>
+    <message>
+        <source>Elaboration min</source>
+        <translation>Ausarbeitung min.</translation>
+    </message>
+    <message>
+        <source>Sub-sub-questions asked for per seed, at least (paper: 3).</source>
+        <translation>Mindestens erbetene Unterfragen je Startfrage (Artikel: 3).</translation>
+    </message>
+    <message>
+        <source>Elaboration max</source>
+        <translation>Ausarbeitung max.</translation>
+    </message>
+    <message>
+        <source>Sub-sub-questions per seed, at most (paper: 10); more are dropped.</source>
+        <translation>Höchstens so viele Unterfragen je Startfrage (Artikel: 10); weitere werden verworfen.</translation>
+    </message>
+    <message>
+        <source>Temperature</source>
+        <translation>Temperatur</translation>
+    </message>
+    <message>
+        <source>Sampling temperature of the answering calls (paper: 0).</source>
+        <translation>Temperatur der Antwortaufrufe (Artikel: 0).</translation>
+    </message>
+    <message>
+        <source>Max tokens</source>
+        <translation>Max. Tokens</translation>
+    </message>
+    <message>
+        <source>Largest answer of an answering call (paper: 200).</source>
+        <translation>Längste Antwort eines Antwortaufrufs (Artikel: 200).</translation>
+    </message>
+    <message>
+        <source>Question weights</source>
+        <translation>Fragengewichte</translation>
+    </message>
+    <message>
+        <source>uniform: the share of yes (the paper's method). regression: weights from a ridge regression of the human score on the train split's answers (the paper's appendix C.2, which found no reliable gain).</source>
+        <translation>uniform: der Anteil der Ja-Antworten (die Methode des Artikels). regression: Gewichte aus einer Ridge-Regression der menschlichen Bewertung auf die Antworten des Trainingsteils (Anhang C.2 des Artikels, der keinen verlässlichen Gewinn fand).</translation>
+    </message>
+    <message>
+        <source>Unanswered questions</source>
+        <translation>Unbeantwortete Fragen</translation>
+    </message>
+    <message>
+        <source>skip: a question the judge left unanswered (after one re-ask) leaves the denominator; no: the strict policy, it counts as no.</source>
+        <translation>skip: eine Frage, die der Bewerter (nach einer Nachfrage) unbeantwortet ließ, fällt aus dem Nenner; no: die strenge Regel, sie zählt als Nein.</translation>
+    </message>
     <message>
         <source>G-Eval: generated evaluation steps, then one scoring call per item (Liu et al., 2023).</source>
         <translation>G-Eval: generierte Bewertungsschritte, dann ein Bewertungsaufruf je Element (Liu et al., 2023).</translation>
@@ -1495,16 +1603,8 @@ Abdeckung %2 %</translation>
         <translation>Gezogene Antworten je Element ohne Logprobs (Artikel: n = 20).</translation>
     </message>
     <message>
-        <source>Temperature</source>
-        <translation>Temperatur</translation>
-    </message>
-    <message>
         <source>Sampling temperature of the scoring calls (paper: 1 with n = 20 samples).</source>
         <translation>Sampling-Temperatur der Bewertungsaufrufe (Artikel: 1 bei n = 20 Stichproben).</translation>
-    </message>
-    <message>
-        <source>Max tokens</source>
-        <translation>Max. Tokens</translation>
     </message>
     <message>
         <source>Largest answer of a scoring call; the score is the first token (upstream: 5).</source>
@@ -1673,90 +1773,6 @@ Abdeckung %2 %</translation>
     <message>
         <source>Literature folder for the literature-based hypotheses and refinements: papers as text (*.txt, *.md), which the generator summarises first, and summaries you wrote or edited (NAME.summary.txt, NAME.summary.md), used as written; empty: data only.</source>
         <translation>Literaturordner für literaturbasierte Hypothesen und Verfeinerungen: Artikel als Text (*.txt, *.md), die der Generator zuerst zusammenfasst, und Zusammenfassungen, die Sie geschrieben oder bearbeitet haben (NAME.summary.txt, NAME.summary.md), unverändert übernommen; leer: nur Daten.</translation>
-    </message>
-    <message>
-        <source>CheckEval: a checklist of yes/no questions per sub-aspect, answered per item; the score is the share of yes (Lee et al., 2025).</source>
-        <translation>CheckEval: eine Checkliste von Ja/Nein-Fragen je Unteraspekt, je Element beantwortet; die Bewertung ist der Anteil der Ja-Antworten (Lee et al., 2025).</translation>
-    </message>
-    <message>
-        <source>Checklist</source>
-        <translation>Checkliste</translation>
-    </message>
-    <message>
-        <source>Where the checklist comes from on the judge's first run: a file (CheckEval YAML, or our JSON/Markdown export) or a shipped preset, e.g. preset:summeval/coherence/elaboration. A judge that has a checklist uses its latest version.</source>
-        <translation>Woher die Checkliste beim ersten Lauf des Bewerters kommt: eine Datei (CheckEval-YAML oder unser JSON-/Markdown-Export) oder eine mitgelieferte Vorlage, z. B. preset:summeval/coherence/elaboration. Ein Bewerter, der schon eine Checkliste hat, nimmt deren neueste Version.</translation>
-    </message>
-    <message>
-        <source>Checklist of judge</source>
-        <translation>Checkliste des Bewerters</translation>
-    </message>
-    <message>
-        <source>Instead of a file: copy the latest checklist version of another judge (to answer one checklist with several models).</source>
-        <translation>Statt einer Datei: die neueste Checklisten-Version eines anderen Bewerters übernehmen (um eine Checkliste mit mehreren Modellen zu beantworten).</translation>
-    </message>
-    <message>
-        <source>Questions per call</source>
-        <translation>Fragen je Aufruf</translation>
-    </message>
-    <message>
-        <source>One call per item and sub-aspect (the authors' script), per item for the whole aspect, or per item and question.</source>
-        <translation>Ein Aufruf je Element und Unteraspekt (das Skript der Autoren), je Element für den ganzen Aspekt oder je Element und Frage.</translation>
-    </message>
-    <message>
-        <source>Augmentation</source>
-        <translation>Erweiterung</translation>
-    </message>
-    <message>
-        <source>Let the generator add questions from the seeds: diversification (other perspectives of each sub-aspect), elaboration (finer questions per seed), or both, each from the seeds as in the paper.</source>
-        <translation>Den Generator Fragen aus den Startfragen ergänzen lassen: Diversifizierung (andere Blickwinkel je Unteraspekt), Ausarbeitung (feinere Fragen je Startfrage) oder beides, jeweils aus den Startfragen wie im Artikel.</translation>
-    </message>
-    <message>
-        <source>Filter</source>
-        <translation>Filter</translation>
-    </message>
-    <message>
-        <source>The generator removes off-definition, redundant and non-yes/no questions (kept disabled, with the reason). auto: on when augmenting, as in the paper.</source>
-        <translation>Der Generator entfernt Fragen, die von der Definition abweichen, doppelt oder keine Ja/Nein-Fragen sind (sie bleiben deaktiviert, mit dem Grund). auto: an, wenn erweitert wird, wie im Artikel.</translation>
-    </message>
-    <message>
-        <source>Elaboration min</source>
-        <translation>Ausarbeitung min.</translation>
-    </message>
-    <message>
-        <source>Sub-sub-questions asked for per seed, at least (paper: 3).</source>
-        <translation>Mindestens erbetene Unterfragen je Startfrage (Artikel: 3).</translation>
-    </message>
-    <message>
-        <source>Elaboration max</source>
-        <translation>Ausarbeitung max.</translation>
-    </message>
-    <message>
-        <source>Sub-sub-questions per seed, at most (paper: 10); more are dropped.</source>
-        <translation>Höchstens so viele Unterfragen je Startfrage (Artikel: 10); weitere werden verworfen.</translation>
-    </message>
-    <message>
-        <source>Sampling temperature of the answering calls (paper: 0).</source>
-        <translation>Temperatur der Antwortaufrufe (Artikel: 0).</translation>
-    </message>
-    <message>
-        <source>Largest answer of an answering call (paper: 200).</source>
-        <translation>Längste Antwort eines Antwortaufrufs (Artikel: 200).</translation>
-    </message>
-    <message>
-        <source>Question weights</source>
-        <translation>Fragengewichte</translation>
-    </message>
-    <message>
-        <source>uniform: the share of yes (the paper's method). regression: weights from a ridge regression of the human score on the train split's answers (the paper's appendix C.2, which found no reliable gain).</source>
-        <translation>uniform: der Anteil der Ja-Antworten (die Methode des Artikels). regression: Gewichte aus einer Ridge-Regression der menschlichen Bewertung auf die Antworten des Trainingsteils (Anhang C.2 des Artikels, der keinen verlässlichen Gewinn fand).</translation>
-    </message>
-    <message>
-        <source>Unanswered questions</source>
-        <translation>Unbeantwortete Fragen</translation>
-    </message>
-    <message>
-        <source>skip: a question the judge left unanswered (after one re-ask) leaves the denominator; no: the strict policy, it counts as no.</source>
-        <translation>skip: eine Frage, die der Bewerter (nach einer Nachfrage) unbeantwortet ließ, fällt aus dem Nenner; no: die strenge Regel, sie zählt als Nein.</translation>
     </message>
 </context>
 <context>
@@ -2084,12 +2100,20 @@ Abdeckung %2 %</translation>
         <translation> · n: ignoriert (%1 von %2 Antworten; G-Eval fragt seine Stichproben einzeln an)</translation>
     </message>
     <message>
-        <source>Extra HTTP headers, separated by ';'. A header's value is never stored: give it as NAME=env:VARIABLE and set the environment variable to the value.</source>
-        <translation>Zusätzliche HTTP-Header, durch ';' getrennt. Der Wert eines Headers wird nie gespeichert: geben Sie ihn als NAME=env:VARIABLE an und setzen Sie die Umgebungsvariable auf den Wert.</translation>
-    </message>
-    <message>
         <source>&amp;Headers:</source>
         <translation>&amp;Header:</translation>
+    </message>
+    <message>
+        <source>Extra HTTP headers, separated by ';'. A header's value is never stored in the profile: give it as NAME=env:VARIABLE to read it from an environment variable, or type the value (NAME=value) and Save puts it in the system keychain and keeps only a reference (NAME=keychain:…).</source>
+        <translation>Zusätzliche HTTP-Header, durch ';' getrennt. Der Wert eines Headers wird nie im Profil gespeichert: geben Sie ihn als NAME=env:VARIABLE an, um ihn aus einer Umgebungsvariablen zu lesen, oder tippen Sie den Wert ein (NAME=Wert); Speichern legt ihn im Schlüsselbund des Systems ab und behält nur einen Verweis (NAME=keychain:…).</translation>
+    </message>
+    <message>
+        <source>The profile needs a name before a header value can be kept in the keychain.</source>
+        <translation>Das Profil braucht einen Namen, bevor ein Header-Wert im Schlüsselbund abgelegt werden kann.</translation>
+    </message>
+    <message>
+        <source>The profile was not saved: this build has no keychain for the value of the header '%1'; give it as %1=env:VARIABLE instead.</source>
+        <translation>Das Profil wurde nicht gespeichert: dieser Build hat keinen Schlüsselbund für den Wert des Headers '%1'; geben Sie ihn stattdessen als %1=env:VARIABLE an.</translation>
     </message>
 </context>
 <context>

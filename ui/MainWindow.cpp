@@ -106,6 +106,7 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_rubric, &RubricPane::exportRequested, this, &MainWindow::onExportRubric);
     connect(m_rubric, &RubricPane::diffRequested, this, &MainWindow::onDiffRubric);
     connect(m_annotate, &AnnotatePane::problem, m_messages, &MessageBar::showError);
+    connect(m_dataset, &DatasetPane::problem, m_messages, &MessageBar::showError);
     connect(m_annotate, &AnnotatePane::annotatorChanged, this, &MainWindow::updateStatus);
 
     resize(1360, 860);
@@ -266,6 +267,11 @@ void MainWindow::setProject(std::unique_ptr<Project> project)
         connect(m_project.get(), &Project::itemsChanged, this, &MainWindow::updateStatus);
         connect(m_project.get(), &Project::aspectsChanged, this, &MainWindow::updateStatus);
         connect(m_project.get(), &Project::judgesChanged, this, &MainWindow::updateStatus);
+        // The score table every pane shares: a project that cannot be read says so here.
+        ScoreModel *scores = ScoreModel::of(m_project.get());
+        connect(scores, &ScoreModel::loadFailed, m_messages, &MessageBar::showError);
+        if (!scores->loadError().isEmpty())
+            m_messages->showError(scores->loadError());
         Settings::addRecentProject(m_project->path());
         setWindowTitle(tr("%1 — Rubric Studio").arg(QFileInfo(m_project->path()).fileName()));
     } else {
@@ -328,11 +334,21 @@ void MainWindow::updateStatus()
         m_statusProject->setText(tr("No project open: File → Open Project… or New Project…"));
     } else {
         const QLocale locale;
-        m_statusProject->setText(
-                tr("%1 · %2 items · %3 aspects · %4 judges")
-                        .arg(QFileInfo(m_project->path()).fileName(), locale.toString(m_project->itemCount()))
-                        .arg(m_project->aspects().size())
-                        .arg(m_project->judges().size()));
+        const auto items = m_project->readItemCount();
+        const auto aspects = m_project->readAspects();
+        const auto judges = m_project->readJudges();
+        if (!items || !aspects || !judges) {
+            const QString error = !items     ? items.errorString()
+                                  : !aspects ? aspects.errorString()
+                                             : judges.errorString();
+            m_statusProject->setText(tr("%1 · cannot be read").arg(QFileInfo(m_project->path()).fileName()));
+            m_messages->showError(error);
+        } else {
+            m_statusProject->setText(tr("%1 · %2 items · %3 aspects · %4 judges")
+                                             .arg(QFileInfo(m_project->path()).fileName(), locale.toString(*items))
+                                             .arg(aspects->size())
+                                             .arg(judges->size()));
+        }
     }
     const QString who = m_annotate ? m_annotate->annotator() : QString();
     m_statusAnnotator->setText(who.isEmpty() ? QString() : tr("Annotator: %1").arg(who));

@@ -19,14 +19,22 @@ int run(const QStringList &args, Io &io)
     if (!project)
         return 1;
 
-    const int items = project->itemCount();
-    const int groups = int(project->groups().size());
-    const int systems = int(project->systems().size());
-
     const auto fail = [&io](const Error &e) {
         io.err << "rubric info: " << e.toString() << '\n';
         return 1;
     };
+    const auto itemCount = project->readItemCount();
+    if (!itemCount)
+        return fail(itemCount.error());
+    const auto groupList = project->readGroups();
+    if (!groupList)
+        return fail(groupList.error());
+    const auto systemList = project->readSystems();
+    if (!systemList)
+        return fail(systemList.error());
+    const int items = *itemCount;
+    const int groups = int(groupList->size());
+    const int systems = int(systemList->size());
     const auto aspectList = project->readAspects();
     if (!aspectList)
         return fail(aspectList.error());
@@ -36,6 +44,9 @@ int run(const QStringList &args, Io &io)
         if (!read)
             return fail(read.error());
         const QHash<QString, double> &human = *read;
+        const auto coders = project->readAnnotators(a.name);
+        if (!coders)
+            return fail(coders.error());
         double mean = std::nan("");
         if (!human.isEmpty())
             mean = std::accumulate(human.begin(), human.end(), 0.0) / double(human.size());
@@ -44,7 +55,7 @@ int run(const QStringList &args, Io &io)
                                    {QStringLiteral("max"), a.max},
                                    {QStringLiteral("human_mean"), jsonNumber(mean)},
                                    {QStringLiteral("annotated_items"), int(human.size())},
-                                   {QStringLiteral("annotators"), int(project->annotators(a.name).size())}});
+                                   {QStringLiteral("annotators"), int(coders->size())}});
     }
     const auto judgeList = project->readJudges();
     if (!judgeList)

@@ -42,9 +42,15 @@ Result<int> Exporter::write(const Project &project, const QString &file)
 
     QStringList aspects;
     QHash<QString, QHash<QString, double>> human;
-    for (const Aspect &a : project.aspects()) {
+    const auto aspectList = project.readAspects();
+    if (!aspectList)
+        return aspectList.error();
+    for (const Aspect &a : *aspectList) {
         aspects.append(a.name);
-        human.insert(a.name, project.humanScores(a.name));
+        auto scores = project.readHumanScores(a.name);
+        if (!scores)
+            return scores.error();
+        human.insert(a.name, std::move(scores).value());
     }
     struct Column
     {
@@ -52,14 +58,24 @@ Result<int> Exporter::write(const Project &project, const QString &file)
         QHash<QString, double> scores;
     };
     QVector<Column> judgeColumns;
-    for (const JudgeInfo &j : project.judges())
-        for (const QString &a : j.aspects)
-            judgeColumns.append({j.name, a, project.judgeScores(j.name, a)});
+    const auto judges = project.readJudges();
+    if (!judges)
+        return judges.error();
+    for (const JudgeInfo &j : *judges)
+        for (const QString &a : j.aspects) {
+            auto scores = project.readJudgeScores(j.name, a);
+            if (!scores)
+                return scores.error();
+            judgeColumns.append({j.name, a, std::move(scores).value()});
+        }
+    const auto readItems = project.readItems();
+    if (!readItems)
+        return readItems.error();
 
     QSaveFile out(file);
     if (!out.open(QIODevice::WriteOnly))
         return makeError(tr("cannot write the file: %1").arg(out.errorString()), file);
-    const QVector<Item> items = project.items();
+    const QVector<Item> &items = *readItems;
     if (!jsonl) {
         QStringList header{QStringLiteral("id"),     QStringLiteral("group"),  QStringLiteral("system"),
                            QStringLiteral("source"), QStringLiteral("output"), QStringLiteral("reference")};

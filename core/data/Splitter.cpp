@@ -158,7 +158,10 @@ Result<SplitSummary> Splitter::apply(Project &project, const SplitOptions &optio
     SplitSummary s;
     for (SplitRole r : std::as_const(*roles))
         (r == SplitRole::Train ? s.train : s.test)++;
-    s.unassigned = project.itemCount() - s.train - s.test;
+    const auto count = project.readItemCount();
+    if (!count)
+        return count.error();
+    s.unassigned = *count - s.train - s.test;
     return s;
 }
 

@@ -39,40 +39,46 @@ void ApiKeySource::start()
         emit resolved(qgetenv(name.constData()));
         return;
     }
+    readKeychain(m_profile.name, tr("the API key of \"%1\"").arg(m_profile.name));
+}
+
+void ApiKeySource::readKeychain(const QString &account, const QString &what)
+{
 #ifdef RUBRIC_HAVE_KEYCHAIN
     auto *job = new QKeychain::ReadPasswordJob(QString::fromLatin1(keychainService), this);
     job->setAutoDelete(true);
-    job->setKey(m_profile.name);
-    connect(job, &QKeychain::Job::finished, this, [this, job] {
+    job->setKey(account);
+    connect(job, &QKeychain::Job::finished, this, [this, job, what] {
         if (job->error() != QKeychain::NoError)
-            emit failed(tr("cannot read the API key of \"%1\" from the keychain: %2")
-                                .arg(m_profile.name, job->errorString()));
+            emit failed(tr("cannot read %1 from the keychain: %2").arg(what, job->errorString()));
         else
             emit resolved(job->binaryData());
     });
     job->start();
 #else
-    emit failed(tr("this build has no keychain support; name an environment variable for the key instead"));
+    Q_UNUSED(account)
+    emit failed(tr("this build has no keychain support; cannot read %1 from it: name an environment variable "
+                   "instead")
+                        .arg(what));
 #endif
 }
 
-void ApiKeySource::store(const QString &profileName, const QByteArray &key)
+void ApiKeySource::store(const QString &account, const QByteArray &key)
 {
 #ifdef RUBRIC_HAVE_KEYCHAIN
     auto *job = new QKeychain::WritePasswordJob(QString::fromLatin1(keychainService), this);
     job->setAutoDelete(true);
-    job->setKey(profileName);
+    job->setKey(account);
     job->setBinaryData(key);
-    connect(job, &QKeychain::Job::finished, this, [this, job, profileName] {
+    connect(job, &QKeychain::Job::finished, this, [this, job, account] {
         if (job->error() != QKeychain::NoError)
-            emit failed(
-                    tr("cannot store the API key of \"%1\" in the keychain: %2").arg(profileName, job->errorString()));
+            emit failed(tr("cannot store \"%1\" in the keychain: %2").arg(account, job->errorString()));
         else
             emit stored();
     });
     job->start();
 #else
-    Q_UNUSED(profileName)
+    Q_UNUSED(account)
     Q_UNUSED(key)
     emit failed(tr("this build has no keychain support"));
 #endif

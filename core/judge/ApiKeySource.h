@@ -20,9 +20,13 @@ public:
 
     explicit ApiKeySource(ProviderProfile profile, QObject *parent = nullptr);
     void start();
+    /// Reads another secret from the keychain: the entry `account` of the service (e.g. a header
+    /// value, EndpointSecrets::keychainAccount); `what` names it in error messages.
+    void readKeychain(const QString &account, const QString &what);
 
-    /// Stores a key in the keychain for `profileName` (asynchronous; `stored` or `failed`).
-    void store(const QString &profileName, const QByteArray &key);
+    /// Stores a secret in the keychain under `account` (the profile name for an API key;
+    /// asynchronous; `stored` or `failed`).
+    void store(const QString &account, const QByteArray &key);
     static bool keychainAvailable();
 
 signals:

@@ -73,7 +73,34 @@ QString stripUrl(const QString &url)
 
 bool isReference(const QString &value)
 {
-    return !envVariable(value).isEmpty();
+    return !envVariable(value).isEmpty() || !keychainName(value).isEmpty();
+}
+
+QString keychainName(const QString &value)
+{
+    const QString v = value.trimmed();
+    if (!v.startsWith(QLatin1String("keychain:")))
+        return {};
+    return v.mid(9).trimmed();
+}
+
+QString keychainAccount(const QString &name)
+{
+    return QStringLiteral("header:") + name;
+}
+
+QString keychainNameFor(const QString &profile, const QString &header)
+{
+    return profile.trimmed() + QLatin1Char(':') + header.trimmed();
+}
+
+QList<QPair<QString, QString>> keychainHeaders(const QVariantMap &headers)
+{
+    QList<QPair<QString, QString>> out;
+    for (auto it = headers.cbegin(); it != headers.cend(); ++it)
+        if (const QString name = keychainName(it.value().toString()); !name.isEmpty())
+            out.append({it.key(), keychainAccount(name)});
+    return out;
 }
 
 QString envVariable(const QString &value)
@@ -93,7 +120,8 @@ Result<void> checkHeaders(const QVariantMap &headers)
                              {}, 0, QStringLiteral("headers"));
         if (!isReference(it.value().toString()))
             return makeError(tr("the value of the header '%1' is not stored; give it as %1=env:VARIABLE and set "
-                                "the environment variable VARIABLE to the value")
+                                "the environment variable VARIABLE to the value, or keep it in the keychain "
+                                "(%1=keychain:NAME; the profile editor stores a typed value there)")
                                      .arg(it.key()),
                              {}, 0, QStringLiteral("headers"));
     }
@@ -114,6 +142,8 @@ Result<QList<QPair<QByteArray, QByteArray>>> resolveHeaders(const QVariantMap &h
     QList<QPair<QByteArray, QByteArray>> out;
     for (auto it = headers.cbegin(); it != headers.cend(); ++it) {
         const QString value = it.value().toString();
+        if (!keychainName(value).isEmpty())
+            continue; // read from the keychain by the engine
         const QString var = envVariable(value);
         if (var.isEmpty()) {
             out.append({it.key().toUtf8(), value.toUtf8()});

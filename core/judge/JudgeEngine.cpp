@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <unordered_map>
 
@@ -96,11 +97,23 @@ public:
     JudgeStats stats;
     bool emitting = false;
 
+    /// `text` with every secret removed: as it is, percent-encoded (a server that echoes the
+    /// request's URL or headers encoded) and JSON-escaped (an error body shown as it came).
     QString redact(QString text) const
     {
-        for (const QByteArray &secret : secrets)
-            if (secret.size() >= 4)
-                text.replace(QString::fromUtf8(secret), QStringLiteral("[redacted]"));
+        const QString mark = QStringLiteral("[redacted]");
+        for (const QByteArray &secret : secrets) {
+            if (secret.size() < 4)
+                continue;
+            const QString plain = QString::fromUtf8(secret);
+            text.replace(plain, mark);
+            text.replace(QString::fromLatin1(secret.toPercentEncoding()), mark, Qt::CaseInsensitive);
+            QString escaped = plain;
+            escaped.replace(QLatin1Char('\\'), QLatin1String("\\\\"))
+                    .replace(QLatin1Char('"'), QLatin1String("\\\""))
+                    .replace(QLatin1Char('/'), QLatin1String("\\/"));
+            text.replace(escaped, mark);
+        }
         return text;
     }
 
@@ -436,19 +449,43 @@ JudgeEngine::JudgeEngine(ProviderProfile profile, Project *project, QObject *par
         d->secrets.append(value);
     }
 
+    // The API key and the header values kept in the keychain are read asynchronously; requests
+    // wait until every one is there, and fail (unsent) when one cannot be read.
+    const auto fromKeychain = EndpointSecrets::keychainHeaders(d->profile.headers);
+    auto pending = std::make_shared<int>(1 + int(fromKeychain.size()));
+    const auto arrived = [this, pending] {
+        if (--*pending == 0 && d->keyError.isEmpty()) {
+            d->keyReady = true;
+            d->pump();
+        }
+    };
+    const auto failed = [this](ApiKeySource *source, const QString &reason) {
+        source->deleteLater();
+        if (!d->keyError.isEmpty())
+            return; // the first reason is the one reported
+        d->keyError = d->redact(reason);
+        d->failAllQueued(d->keyError);
+    };
+    for (const auto &[header, account] : fromKeychain) {
+        auto *source = new ApiKeySource(d->profile, this);
+        connect(source, &ApiKeySource::resolved, this, [this, source, header, arrived](const QByteArray &value) {
+            d->sendProfile.headers.insert(header, QString::fromUtf8(value));
+            d->secrets.append(value);
+            source->deleteLater();
+            arrived();
+        });
+        connect(source, &ApiKeySource::failed, this,
+                [source, failed](const QString &reason) { failed(source, reason); });
+        source->readKeychain(account, tr("the value of the header '%1'").arg(header));
+    }
     auto *keys = new ApiKeySource(d->profile, this);
-    connect(keys, &ApiKeySource::resolved, this, [this, keys](const QByteArray &key) {
+    connect(keys, &ApiKeySource::resolved, this, [this, keys, arrived](const QByteArray &key) {
         d->apiKey = key;
         d->secrets.prepend(key);
-        d->keyReady = true;
         keys->deleteLater();
-        d->pump();
+        arrived();
     });
-    connect(keys, &ApiKeySource::failed, this, [this, keys](const QString &reason) {
-        d->keyError = reason;
-        keys->deleteLater();
-        d->failAllQueued(reason);
-    });
+    connect(keys, &ApiKeySource::failed, this, [keys, failed](const QString &reason) { failed(keys, reason); });
     keys->start();
 }
 
@@ -535,15 +572,17 @@ QString JudgeEngine::cacheKey(const JudgeRequest &request) const
             QCryptographicHash::hash(canonicalRequest(request).toUtf8(), QCryptographicHash::Sha256).toHex());
 }
 
-bool JudgeEngine::isCached(const JudgeRequest &request) const
-{
-    return d->store && d->store->contains(cacheKey(request));
-}
-
-std::optional<JudgeResponse> JudgeEngine::cached(const JudgeRequest &request) const
+Result<bool> JudgeEngine::isCached(const JudgeRequest &request) const
 {
     if (!d->store)
-        return std::nullopt;
+        return false;
+    return d->store->contains(cacheKey(request));
+}
+
+Result<std::optional<JudgeResponse>> JudgeEngine::cached(const JudgeRequest &request) const
+{
+    if (!d->store)
+        return std::optional<JudgeResponse>();
     return d->store->lookup(cacheKey(request));
 }
 
@@ -573,7 +612,15 @@ void JudgeEngine::submit(const QVector<JudgeRequest> &requests)
             continue;
         }
         if (d->cacheEnabled && d->store) {
-            if (auto cached = d->store->lookup(job.key)) {
+            auto hit = d->store->lookup(job.key);
+            if (!hit) { // a cache that cannot be read must not look empty and pay for the call again
+                auto &j = d->jobs.emplace(job.id, std::move(job)).first->second;
+                JudgeResponse r;
+                r.error = hit.errorString();
+                d->finish(j, JudgeStatus::Failed, r);
+                continue;
+            }
+            if (auto &cached = *hit) {
                 cached->tag = request.tag;
                 cached->cost = 0;
                 cached->retries = 0;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "judge/JudgeTypes.h"
+#include "util/Result.h"
 
 #include <QObject>
 
@@ -66,10 +67,12 @@ public:
     /// The cache key of a request under this engine's profile (hash of base URL, model,
     /// messages, every sampling parameter and the sample index).
     QString cacheKey(const JudgeRequest &request) const;
-    /// True when the project's cache already holds an answer for the request.
-    bool isCached(const JudgeRequest &request) const;
-    /// The cached answer to a request, or nullopt (no project, or not asked yet).
-    std::optional<JudgeResponse> cached(const JudgeRequest &request) const;
+    /// True when the project's cache already holds an answer for the request; an error when
+    /// the cache cannot be read.
+    Result<bool> isCached(const JudgeRequest &request) const;
+    /// The cached answer to a request, or nullopt (no project, or not asked yet); an error when
+    /// the cache cannot be read.
+    Result<std::optional<JudgeResponse>> cached(const JudgeRequest &request) const;
 
     /// Queues requests; each ends in exactly one `answered` signal (possibly synchronously
     /// for cache hits, so connect before submitting).

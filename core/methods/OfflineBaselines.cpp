@@ -37,7 +37,10 @@ Result<QStringList> OfflineBaselines::computeAndStore(Project *project, const QS
     if (aspects.isEmpty())
         return makeError(QCoreApplication::translate("OfflineBaselines", "no aspect to store the baselines for"), {}, 0,
                          QStringLiteral("aspect"));
-    const QVector<Item> items = project->items();
+    const auto readItems = project->readItems();
+    if (!readItems)
+        return readItems.error();
+    const QVector<Item> &items = *readItems;
     QStringList written;
     for (const QString &variant : variants()) {
         QHash<QString, double> scores;

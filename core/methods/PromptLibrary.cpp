@@ -149,6 +149,9 @@ Result<PromptTemplate> PromptLibrary::get(const QString &name) const
             t.hash = hashOf(t.body);
             return t;
         }
+        if (q.lastError().isValid()) // the rows ended early: the file turned out unreadable
+            return makeError(tr("cannot read the project's prompt template '%1': %2").arg(name, q.lastError().text()),
+                             m_project->path());
     }
     return builtin(name);
 }
@@ -347,11 +350,11 @@ QVariantList PromptLibrary::scalePoints(double min, double max)
     return out;
 }
 
-QString PromptLibrary::projectTask(const Project *project)
+Result<QString> PromptLibrary::projectTask(const Project *project)
 {
     if (!project)
         return QStringLiteral("summarization");
-    return project->meta(QStringLiteral("task"), QStringLiteral("summarization"));
+    return project->readMeta(QStringLiteral("task"), QStringLiteral("summarization"));
 }
 
 } // namespace rubric

@@ -67,8 +67,9 @@ public:
     /// source_article, aspect, aspect_title, definition, scale_min, scale_max. `task` is
     /// "summarization" (default), "story" or "dialogue".
     static QVariantMap taskContext(const QString &task, const Aspect &aspect);
-    /// The project's task type (meta key "task"), "summarization" when unset.
-    static QString projectTask(const Project *project);
+    /// The project's task type (meta key "task"), "summarization" when unset; an error (never
+    /// the default in its place) when the project cannot be read.
+    static Result<QString> projectTask(const Project *project);
     /// The integer points of a scale for templates (`scale_points`, see resources/prompts/README.md).
     static QVariantList scalePoints(double min, double max);
 

@@ -11,15 +11,20 @@
 
 namespace rubric::rescore {
 
-Alignment alignment(RunContext &ctx, SplitFilter split)
+Result<Alignment> alignment(RunContext &ctx, SplitFilter split)
 {
     Alignment a;
-    const QHash<QString, double> judged = ctx.project()->judgeScores(ctx.spec().judge, ctx.spec().aspect);
+    const auto judged = ctx.project()->readJudgeScores(ctx.spec().judge, ctx.spec().aspect);
+    if (!judged)
+        return judged.error();
+    const auto ids = ctx.project()->readItemIds(split);
+    if (!ids)
+        return ids.error();
     std::vector<double> x, y;
-    for (const QString &id : ctx.project()->itemIds(split)) {
+    for (const QString &id : *ids) {
         const double h = ctx.human(id);
-        const auto j = judged.constFind(id);
-        if (std::isnan(h) || j == judged.constEnd() || std::isnan(*j))
+        const auto j = judged->constFind(id);
+        if (std::isnan(h) || j == judged->constEnd() || std::isnan(*j))
             continue;
         x.push_back(*j);
         y.push_back(h);
@@ -43,15 +48,25 @@ Result<void> recordAlignment(RunContext &ctx, int version)
         return {};
     const QString &judge = ctx.spec().judge;
     bool hasTrain = false;
-    for (const RubricVersionInfo &v : ctx.store().versions(judge))
+    const auto versions = ctx.store().readVersions(judge);
+    if (!versions)
+        return versions.error();
+    for (const RubricVersionInfo &v : *versions)
         if (v.version == version && v.alignment)
             hasTrain = true;
-    if (!hasTrain)
-        if (const Alignment train = alignment(ctx, SplitFilter::Train); !std::isnan(train.pearson))
-            if (auto r = ctx.store().setAlignment(judge, version, train.pearson, train.basis); !r)
+    if (!hasTrain) {
+        const auto train = alignment(ctx, SplitFilter::Train);
+        if (!train)
+            return train.error();
+        if (!std::isnan(train->pearson))
+            if (auto r = ctx.store().setAlignment(judge, version, train->pearson, train->basis); !r)
                 return r;
-    if (const Alignment test = alignment(ctx, SplitFilter::Test); !std::isnan(test.pearson))
-        return ctx.store().setTestAlignment(judge, version, test.pearson, test.basis);
+    }
+    const auto test = alignment(ctx, SplitFilter::Test);
+    if (!test)
+        return test.error();
+    if (!std::isnan(test->pearson))
+        return ctx.store().setTestAlignment(judge, version, test->pearson, test->basis);
     return {};
 }
 

@@ -24,8 +24,8 @@ struct Alignment
 };
 
 /// Pearson of the judge's aggregated scores with the human scores on the items of `split`
-/// (Train or Test) that have both.
-Alignment alignment(RunContext &ctx, SplitFilter split);
+/// (Train or Test) that have both; an error when the project cannot be read.
+Result<Alignment> alignment(RunContext &ctx, SplitFilter split);
 
 /// Records the alignment of rubric `version` of the run's judge on one basis for every version:
 /// the train split (a re-score scores the train items too, see RunContext::targetItems), unless

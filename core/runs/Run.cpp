@@ -52,11 +52,14 @@ Result<void> Run::checkConfiguration() const
 {
     if (m_spec.resume || m_spec.replace || !m_project->judge(m_spec.judge))
         return {};
-    if (const QStringList diff = RunConfig::differences(m_project, m_spec); !diff.isEmpty())
+    const auto diff = RunConfig::differences(m_project, m_spec);
+    if (!diff)
+        return diff.error();
+    if (!diff->isEmpty())
         return makeError(tr("judge '%1' was run with another configuration; one judge name is one "
                             "configuration:\n  %2\nuse a new judge name, or --replace to delete the judge's "
                             "scores and rubric and start afresh under this name")
-                                 .arg(m_spec.judge, diff.join(QStringLiteral("\n  "))),
+                                 .arg(m_spec.judge, diff->join(QStringLiteral("\n  "))),
                          {}, 0, QStringLiteral("judge"));
     return {};
 }
@@ -91,7 +94,10 @@ Result<void> Run::start()
     auto judge = m_project->ensureJudge(s.judge, s.method);
     if (!judge)
         return judge.error();
-    const QVariantMap previous = m_ctx->store().runConfig(s.judge);
+    const auto readPrevious = m_ctx->store().readRunConfig(s.judge);
+    if (!readPrevious)
+        return readPrevious.error();
+    const QVariantMap &previous = *readPrevious;
     if (previous.contains(QStringLiteral("aspect")) && previous.value(QStringLiteral("aspect")).toString() != s.aspect)
         return makeError(tr("judge '%1' was run for aspect '%2'; use another judge name for '%3'")
                                  .arg(s.judge, previous.value(QStringLiteral("aspect")).toString(), s.aspect),

@@ -157,16 +157,21 @@ Result<RunSpec> load(Project *project, const QString &judge)
         return makeError(tr("no project is open"));
     if (!project->judge(judge))
         return makeError(tr("there is no judge '%1' in this project").arg(judge), {}, 0, QStringLiteral("judge"));
-    RubricStore store(project);
-    return fromConfig(judge, store.runConfig(judge));
+    auto config = RubricStore(project).readRunConfig(judge);
+    if (!config)
+        return config.error();
+    return fromConfig(judge, *config);
 }
 
-QStringList differences(Project *project, const RunSpec &spec)
+Result<QStringList> differences(Project *project, const RunSpec &spec)
 {
     QStringList out;
     if (!project || !project->judge(spec.judge))
         return out;
-    const QVariantMap stored = RubricStore(project).runConfig(spec.judge);
+    const auto read = RubricStore(project).readRunConfig(spec.judge);
+    if (!read)
+        return read.error();
+    const QVariantMap &stored = *read;
     if (stored.value(QStringLiteral("method")).toString().isEmpty()) {
         // Imported scores: no configuration, but the method is recorded on the judge.
         if (const auto j = project->judge(spec.judge); j && j->method != spec.method)

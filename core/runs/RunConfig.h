@@ -40,8 +40,8 @@ Result<RunSpec> load(Project *project, const QString &judge);
 /// attempts is not compared: budget, concurrency, rate limits, prices, timeouts, retries, the
 /// key's variable, the item set (another split scores other items with the same judge) and
 /// `max_source_tokens` (a per-attempt truncation that `--retry-failed` pairs with). Empty when
-/// the judge has no stored configuration.
-QStringList differences(Project *project, const RunSpec &spec);
+/// the judge has no stored configuration; an error when the project cannot be read.
+Result<QStringList> differences(Project *project, const RunSpec &spec);
 
 } // namespace RunConfig
 } // namespace rubric

@@ -33,8 +33,15 @@ Result<void> RunContext::prepare()
     if (!aspect)
         return makeError(tr("no aspect named '%1' in the project").arg(m_spec.aspect), {}, 0, QStringLiteral("aspect"));
     m_aspect = *aspect;
-    m_baseContext = PromptLibrary::taskContext(PromptLibrary::projectTask(m_project), m_aspect);
-    m_allItems = m_project->items();
+    const auto task = PromptLibrary::projectTask(m_project);
+    if (!task)
+        return task.error();
+    m_task = *task;
+    m_baseContext = PromptLibrary::taskContext(m_task, m_aspect);
+    auto items = m_project->readItems();
+    if (!items)
+        return items.error();
+    m_allItems = std::move(items).value();
     if (const QVariant cap = m_spec.settings.value(QString::fromLatin1(maxSourceTokensKey)); cap.isValid()) {
         bool ok = false;
         const int tokens = cap.toString().toInt(&ok);
@@ -54,11 +61,20 @@ Result<void> RunContext::prepare()
         return failed.error();
     for (int i = 0; i < m_allItems.size(); ++i)
         m_itemIndex.insert(m_allItems[i].id, i);
-    m_human = m_project->humanScores(m_spec.aspect);
-    const QStringList target = m_project->itemIds(m_spec.items);
+    auto human = m_project->readHumanScores(m_spec.aspect);
+    if (!human)
+        return human.error();
+    m_human = std::move(human).value();
+    auto targetIds = m_project->readItemIds(m_spec.items);
+    if (!targetIds)
+        return targetIds.error();
+    const QStringList &target = *targetIds;
     for (const QString &id : target)
         m_target.append(m_allItems[m_itemIndex.value(id)]);
-    for (const QString &id : m_project->itemIds(SplitFilter::Train))
+    auto trainIds = m_project->readItemIds(SplitFilter::Train);
+    if (!trainIds)
+        return trainIds.error();
+    for (const QString &id : std::as_const(*trainIds))
         if (m_human.contains(id))
             m_train.append(m_allItems[m_itemIndex.value(id)]);
     // A re-score of a rubric version without a train-split figure (an edited version, or G-Eval's
@@ -66,7 +82,10 @@ Result<void> RunContext::prepare()
     // version's alignment is measured on the train split — the basis HypoEval's first version is
     // measured on — and versions compare on one basis. Once the figure is there the train items
     // are not asked again; resuming an unfinished first run does not ask them.
-    if (const auto versions = m_store.versions(m_spec.judge); !versions.isEmpty() && !versions.last().alignment) {
+    auto readVersions = m_store.readVersions(m_spec.judge);
+    if (!readVersions)
+        return readVersions.error();
+    if (const auto &versions = *readVersions; !versions.isEmpty() && !versions.last().alignment) {
         const auto judge = m_project->judge(m_spec.judge);
         if (versions.last().version > 1 || (judge && judge->status == QLatin1String("done"))) {
             QSet<QString> targetIds;
@@ -155,12 +174,12 @@ JudgeEngine *RunContext::engine(JudgeRole role)
     return raw;
 }
 
-bool RunContext::isCached(JudgeRole role, const JudgeRequest &request)
+Result<bool> RunContext::isCached(JudgeRole role, const JudgeRequest &request)
 {
     return engine(role)->isCached(request);
 }
 
-std::optional<JudgeResponse> RunContext::cached(JudgeRole role, const JudgeRequest &request)
+Result<std::optional<JudgeResponse>> RunContext::cached(JudgeRole role, const JudgeRequest &request)
 {
     return engine(role)->cached(request);
 }
@@ -245,9 +264,13 @@ Result<void> RunContext::buildWindow(Stream &s)
         u.reasked.resize(u.requests.size());
         if (m_spec.budget > 0) {
             u.projected.resize(u.requests.size());
-            for (int i = 0; i < u.requests.size(); ++i)
-                if (!s.engine->isCached(u.requests[i]))
+            for (int i = 0; i < u.requests.size(); ++i) {
+                const auto inCache = s.engine->isCached(u.requests[i]);
+                if (!inCache.ok())
+                    return inCache.error();
+                if (!*inCache)
                     projected += u.projected[i] = projectedCost(s.engine, u.requests[i]);
+            }
         }
         requests += int(u.requests.size());
         s.pending.insert(s.next, std::move(u));

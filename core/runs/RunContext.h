@@ -50,6 +50,8 @@ public:
     const PromptLibrary &prompts() const { return m_prompts; }
     /// Task nouns and aspect fields for templates.
     QVariantMap baseContext() const { return m_baseContext; }
+    /// The project's task ("summarization", "dialogue", …; PromptLibrary::projectTask), read by prepare().
+    QString task() const { return m_task; }
     /// Items to score (per spec.items; in a re-score of a rubric version that has no train-split
     /// alignment yet — an edited version, or a finished G-Eval run scored again — also the train
     /// items with a human score, after them) and the train items with a human score, in import order.
@@ -59,9 +61,12 @@ public:
     double human(const QString &itemId) const;
 
     JudgeEngine *engine(JudgeRole role);
-    bool isCached(JudgeRole role, const JudgeRequest &request);
-    /// The cached answer to a request under the role's profile, or nullopt.
-    std::optional<JudgeResponse> cached(JudgeRole role, const JudgeRequest &request);
+    /// Whether the cache holds an answer to a request under the role's profile (an error when
+    /// the cache cannot be read).
+    Result<bool> isCached(JudgeRole role, const JudgeRequest &request);
+    /// The cached answer to a request under the role's profile, or nullopt; an error when the
+    /// cache cannot be read.
+    Result<std::optional<JudgeResponse>> cached(JudgeRole role, const JudgeRequest &request);
     /// The judge cache key of a request under the role's profile (identical requests of one
     /// run are sent once: estimates count distinct keys).
     QString cacheKey(JudgeRole role, const JudgeRequest &request);
@@ -199,6 +204,7 @@ private:
     Aspect m_aspect;
     PromptLibrary m_prompts;
     QVariantMap m_baseContext;
+    QString m_task;
     QVector<Item> m_target, m_train;
     QHash<QString, int> m_itemIndex;
     QVector<Item> m_allItems;

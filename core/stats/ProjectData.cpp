@@ -160,7 +160,10 @@ Result<CoderMatrix> gatherCoders(const Project &project, const QString &aspect, 
     QHash<QString, int> row;
     for (int i = 0; i < m.itemIds.size(); ++i)
         row.insert(m.itemIds.at(i), i);
-    m.coders = project.annotators(aspect);
+    auto coders = project.readAnnotators(aspect);
+    if (!coders)
+        return coders.error();
+    m.coders = std::move(coders).value();
     m.coders.sort();
     QHash<QString, int> column;
     for (int c = 0; c < m.coders.size(); ++c)

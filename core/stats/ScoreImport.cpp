@@ -238,8 +238,10 @@ Result<ScoreImportSummary> importJudgeScores(Project &project, const ScoreImport
     const auto records = readScoreRecords(spec.file);
     if (!records)
         return records.error();
-    const QStringList ids = project.itemIds();
-    const QSet<QString> known(ids.begin(), ids.end());
+    const auto ids = project.readItemIds();
+    if (!ids)
+        return ids.error();
+    const QSet<QString> known(ids->begin(), ids->end());
     QHash<QString, int> seen;
     QVector<QHash<QString, double>> perAspect(spec.scores.size());
     ScoreImportSummary summary;

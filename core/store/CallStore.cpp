@@ -131,40 +131,59 @@ std::optional<JudgeResponse> CallStore::deserialize(const QString &json)
     return r;
 }
 
-std::optional<JudgeResponse> CallStore::lookup(const QString &key) const
+Result<std::optional<JudgeResponse>> CallStore::lookup(const QString &key) const
 {
-    QSqlQuery *q = statement(Statement::Lookup);
+    QString error;
+    QSqlQuery *q = statement(Statement::Lookup, &error);
     if (!q)
-        return std::nullopt;
+        return readError(makeError(error));
     q->bindValue(0, key);
-    const bool found = q->exec() && q->next();
+    if (!q->exec())
+        return readError(makeError(q->lastError().text()));
+    const bool found = q->next();
     const QString json = found ? q->value(0).toString() : QString();
+    const QString failure = found ? QString() : q->lastError().text();
     q->finish(); // no read transaction stays open between calls
+    if (!failure.isEmpty())
+        return readError(makeError(failure));
     if (!found)
-        return std::nullopt;
+        return std::optional<JudgeResponse>();
     auto r = deserialize(json);
     if (r)
         r->cacheKey = key;
     return r;
 }
 
-bool CallStore::contains(const QString &key) const
+Result<bool> CallStore::contains(const QString &key) const
 {
-    QSqlQuery *q = statement(Statement::Contains);
+    QString error;
+    QSqlQuery *q = statement(Statement::Contains, &error);
     if (!q)
-        return false;
+        return readError(makeError(error));
     q->bindValue(0, key);
-    const bool found = q->exec() && q->next();
+    if (!q->exec())
+        return readError(makeError(q->lastError().text()));
+    const bool found = q->next();
+    const QString failure = found ? QString() : q->lastError().text();
     q->finish();
+    if (!failure.isEmpty())
+        return readError(makeError(failure));
     return found;
 }
 
-int CallStore::cacheSize() const
+Result<int> CallStore::cacheSize() const
 {
     QSqlQuery q(m_project->database());
-    if (!sql::exec(q, QStringLiteral("SELECT COUNT(*) FROM judge_cache")) || !q.next())
-        return 0;
+    if (auto r = sql::exec(q, QStringLiteral("SELECT COUNT(*) FROM judge_cache")); !r)
+        return readError(r);
+    if (!q.next())
+        return readError(makeError(q.lastError().text()));
     return q.value(0).toInt();
+}
+
+Error CallStore::readError(const Result<void> &failed) const
+{
+    return makeError(tr("cannot read the judge cache: %1").arg(failed.error().message), m_project->path());
 }
 
 void CallStore::addAnswer(const QString &key, const QString &baseUrl, const QString &model, const QString &requestJson,

@@ -56,10 +56,11 @@ public:
     explicit CallStore(Project *project);
     ~CallStore();
 
-    /// The cached answer for `key` (status Cached), or nullopt.
-    std::optional<JudgeResponse> lookup(const QString &key) const;
-    bool contains(const QString &key) const;
-    int cacheSize() const;
+    /// The cached answer for `key` (status Cached), or nullopt when there is none; an error
+    /// (never "not cached", which would pay for the call again) when the file cannot be read.
+    Result<std::optional<JudgeResponse>> lookup(const QString &key) const;
+    Result<bool> contains(const QString &key) const;
+    Result<int> cacheSize() const;
 
     /// Buffers a cache row (the request's canonical JSON and the answer).
     void addAnswer(const QString &key, const QString &baseUrl, const QString &model, const QString &requestJson,
@@ -78,6 +79,8 @@ public:
     static std::optional<JudgeResponse> deserialize(const QString &json);
 
 private:
+    Error readError(const Result<void> &failed) const;
+
     struct PendingAnswer
     {
         QString key, baseUrl, model, request, response;

@@ -139,12 +139,22 @@ Result<void> Project::transact(const std::function<Result<void>(QSqlDatabase &)>
     return {};
 }
 
-QString Project::meta(const QString &key, const QString &fallback) const
+Result<QString> Project::readMeta(const QString &key, const QString &fallback) const
 {
     QSqlQuery q(database());
-    if (sql::exec(q, QStringLiteral("SELECT value FROM meta WHERE key = ?"), {key}) && q.next())
+    if (auto r = sql::exec(q, QStringLiteral("SELECT value FROM meta WHERE key = ?"), {key}); !r)
+        return readError(tr("the setting '%1'").arg(key), r);
+    if (q.next())
         return q.value(0).toString();
+    if (auto r = rowsRead(q); !r)
+        return readError(tr("the setting '%1'").arg(key), r);
     return fallback;
+}
+
+QString Project::meta(const QString &key, const QString &fallback) const
+{
+    const auto r = readMeta(key, fallback);
+    return r ? *r : fallback;
 }
 
 Result<void> Project::setMeta(const QString &key, const QString &value)
@@ -158,12 +168,19 @@ Result<void> Project::setMeta(const QString &key, const QString &value)
 
 // ---------------------------------------------------------------- items
 
-int Project::itemCount() const
+Result<int> Project::readItemCount() const
 {
     QSqlQuery q(database());
-    if (sql::exec(q, QStringLiteral("SELECT COUNT(*) FROM items")) && q.next())
-        return q.value(0).toInt();
-    return 0;
+    if (auto r = sql::exec(q, QStringLiteral("SELECT COUNT(*) FROM items")); !r)
+        return readError(tr("the number of items"), r);
+    if (!q.next()) // a count always has a row: none means reading it failed
+        return readError(tr("the number of items"), rowsRead(q));
+    return q.value(0).toInt();
+}
+
+int Project::itemCount() const
+{
+    return orEmpty(readItemCount());
 }
 
 static Item itemFromQuery(const QSqlQuery &q)
@@ -254,24 +271,47 @@ Result<void> Project::addItems(const QVector<Item> &items)
     return r;
 }
 
-static QStringList distinctColumn(const QSqlDatabase &db, const QString &column)
+/// The rows of a one-column query, or the SQL error.
+static Result<QStringList> stringColumn(QSqlQuery &q, const Result<void> &executed)
 {
+    if (!executed)
+        return executed.error();
     QStringList out;
-    QSqlQuery q(db);
-    if (sql::exec(q, QStringLiteral("SELECT DISTINCT %1 FROM items WHERE %1 <> '' ORDER BY %1").arg(column)))
-        while (q.next())
-            out.append(q.value(0).toString());
+    while (q.next())
+        out.append(q.value(0).toString());
+    if (auto r = rowsRead(q); !r)
+        return r.error();
     return out;
+}
+
+Result<QStringList> Project::readGroups() const
+{
+    QSqlQuery q(database());
+    auto r = stringColumn(
+            q, sql::exec(q, QStringLiteral("SELECT DISTINCT group_id FROM items WHERE group_id <> '' ORDER BY 1")));
+    if (!r)
+        return readError(tr("the groups"), Result<void>(r.error()));
+    return r;
 }
 
 QStringList Project::groups() const
 {
-    return distinctColumn(database(), QStringLiteral("group_id"));
+    return orEmpty(readGroups());
+}
+
+Result<QStringList> Project::readSystems() const
+{
+    QSqlQuery q(database());
+    auto r = stringColumn(
+            q, sql::exec(q, QStringLiteral("SELECT DISTINCT system_id FROM items WHERE system_id <> '' ORDER BY 1")));
+    if (!r)
+        return readError(tr("the systems"), Result<void>(r.error()));
+    return r;
 }
 
 QStringList Project::systems() const
 {
-    return distinctColumn(database(), QStringLiteral("system_id"));
+    return orEmpty(readSystems());
 }
 
 // ---------------------------------------------------------------- aspects
@@ -462,23 +502,25 @@ QHash<QString, double> Project::humanScores(const QString &aspect) const
     return orEmpty(readHumanScores(aspect));
 }
 
-QStringList Project::annotators(const QString &aspect) const
+Result<QStringList> Project::readAnnotators(const QString &aspect) const
 {
-    QStringList out;
     QSqlQuery q(database());
-    const bool ok
+    const Result<void> executed
             = aspect.isEmpty()
                       ? sql::exec(q, QStringLiteral("SELECT DISTINCT annotator FROM annotations ORDER BY annotator"))
-                                .ok()
                       : sql::exec(q,
                                   QStringLiteral("SELECT DISTINCT n.annotator FROM annotations n JOIN aspects a "
                                                  "ON a.id = n.aspect_id WHERE a.name = ? ORDER BY n.annotator"),
-                                  {aspect})
-                                .ok();
-    if (ok)
-        while (q.next())
-            out.append(q.value(0).toString());
-    return out;
+                                  {aspect});
+    auto r = stringColumn(q, executed);
+    if (!r)
+        return readError(tr("the annotators"), Result<void>(r.error()));
+    return r;
+}
+
+QStringList Project::annotators(const QString &aspect) const
+{
+    return orEmpty(readAnnotators(aspect));
 }
 
 // ---------------------------------------------------------------- split

@@ -56,10 +56,14 @@ public:
     Result<void> transact(const std::function<Result<void>(QSqlDatabase &)> &body);
 
     // --- key/value settings stored in the project (task description, seeds …)
+    /// The value stored under `key`, `fallback` when there is none; an error when the file
+    /// cannot be read.
+    Result<QString> readMeta(const QString &key, const QString &fallback = {}) const;
     QString meta(const QString &key, const QString &fallback = {}) const;
     Result<void> setMeta(const QString &key, const QString &value);
 
     // --- items
+    Result<int> readItemCount() const;
     int itemCount() const;
     Result<QVector<Item>> readItems() const;
     QVector<Item> items() const;
@@ -69,7 +73,9 @@ public:
     /// Appends items in one transaction; refuses (and writes nothing) when an id already exists.
     Result<void> addItems(const QVector<Item> &items);
     /// Distinct non-empty group / system ids, sorted.
+    Result<QStringList> readGroups() const;
     QStringList groups() const;
+    Result<QStringList> readSystems() const;
     QStringList systems() const;
 
     // --- aspects
@@ -90,6 +96,8 @@ public:
     /// Per item: the mean of its human scores for `aspect` (items without one are absent).
     Result<QHash<QString, double>> readHumanScores(const QString &aspect) const;
     QHash<QString, double> humanScores(const QString &aspect) const;
+    /// Distinct annotator names (of `aspect`, or of all aspects), sorted.
+    Result<QStringList> readAnnotators(const QString &aspect = {}) const;
     QStringList annotators(const QString &aspect = {}) const;
 
     // --- split

@@ -26,25 +26,45 @@ QVariantMap parseObject(const QString &text)
     return json::parse(text).toMap();
 }
 
+/// The value, or an empty one when reading failed (the plain readers; see RubricStore).
+template <typename T> T orEmpty(Result<T> r)
+{
+    return r ? std::move(r).value() : T{};
+}
+
+/// A query's rows end early when the file turns out locked or damaged while reading.
+Result<void> rowsRead(const QSqlQuery &q)
+{
+    if (q.lastError().isValid())
+        return makeError(q.lastError().text());
+    return {};
+}
+
 } // namespace
+
+Error RubricStore::readError(const QString &what, const Result<void> &failed) const
+{
+    return makeError(tr("cannot read %1 from the project: %2").arg(what, failed.error().message), m_project->path());
+}
 
 RubricStore::RubricStore(Project *project)
     : m_project(project)
 {
 }
 
-QVector<RubricVersionInfo> RubricStore::versions(const QString &judge) const
+Result<QVector<RubricVersionInfo>> RubricStore::readVersions(const QString &judge) const
 {
     QVector<RubricVersionInfo> out;
     QSqlQuery q(m_project->database());
     q.setForwardOnly(true);
-    if (!sql::exec(q,
-                   QStringLiteral("SELECT v.version, v.aspect, v.method, v.created_at, v.note, v.alignment, "
-                                  "v.test_alignment, v.test_basis FROM rubric_versions v JOIN runs r ON r.id = "
-                                  "v.run_id WHERE r.name = ? "
-                                  "ORDER BY v.version"),
-                   {judge}))
-        return out;
+    if (auto r = sql::exec(q,
+                           QStringLiteral("SELECT v.version, v.aspect, v.method, v.created_at, v.note, v.alignment, "
+                                          "v.test_alignment, v.test_basis FROM rubric_versions v JOIN runs r ON r.id = "
+                                          "v.run_id WHERE r.name = ? "
+                                          "ORDER BY v.version"),
+                           {judge});
+        !r)
+        return readError(tr("the rubric versions of '%1'").arg(judge), r);
     while (q.next()) {
         RubricVersionInfo v;
         v.version = q.value(0).toInt();
@@ -59,38 +79,57 @@ QVector<RubricVersionInfo> RubricStore::versions(const QString &judge) const
         v.testBasis = q.value(7).toString();
         out.append(v);
     }
+    if (auto r = rowsRead(q); !r)
+        return readError(tr("the rubric versions of '%1'").arg(judge), r);
     return out;
+}
+
+QVector<RubricVersionInfo> RubricStore::versions(const QString &judge) const
+{
+    return orEmpty(readVersions(judge));
+}
+
+Result<int> RubricStore::readLatestVersion(const QString &judge) const
+{
+    QSqlQuery q(m_project->database());
+    if (auto r = sql::exec(q,
+                           QStringLiteral("SELECT MAX(v.version) FROM rubric_versions v JOIN runs r ON r.id = "
+                                          "v.run_id WHERE r.name = ?"),
+                           {judge});
+        !r)
+        return readError(tr("the rubric versions of '%1'").arg(judge), r);
+    if (!q.next()) // an aggregate always has a row: none means reading it failed
+        return readError(tr("the rubric versions of '%1'").arg(judge), rowsRead(q));
+    return q.value(0).toInt();
 }
 
 int RubricStore::latestVersion(const QString &judge) const
 {
-    QSqlQuery q(m_project->database());
-    if (sql::exec(q,
-                  QStringLiteral("SELECT MAX(v.version) FROM rubric_versions v JOIN runs r ON r.id = v.run_id "
-                                 "WHERE r.name = ?"),
-                  {judge})
-        && q.next())
-        return q.value(0).toInt();
-    return 0;
+    return orEmpty(readLatestVersion(judge));
 }
 
-QVector<Criterion> RubricStore::criteria(const QString &judge, int version) const
+Result<QVector<Criterion>> RubricStore::readCriteria(const QString &judge, int version) const
 {
     QVector<Criterion> out;
-    if (version <= 0)
-        version = latestVersion(judge);
+    if (version <= 0) {
+        auto latest = readLatestVersion(judge);
+        if (!latest)
+            return latest.error();
+        version = *latest;
+    }
     if (version <= 0)
         return out;
     QSqlQuery q(m_project->database());
     q.setForwardOnly(true);
-    if (!sql::exec(q,
-                   QStringLiteral("SELECT c.key, c.parent_key, c.kind, c.text, c.definition, c.enabled, c.weight, "
-                                  "c.position, c.origin, c.stats FROM criteria c "
-                                  "JOIN rubric_versions v ON v.id = c.rubric_version_id "
-                                  "JOIN runs r ON r.id = v.run_id WHERE r.name = ? AND v.version = ? "
-                                  "ORDER BY c.position, c.id"),
-                   {judge, version}))
-        return out;
+    if (auto r = sql::exec(q,
+                           QStringLiteral("SELECT c.key, c.parent_key, c.kind, c.text, c.definition, c.enabled, "
+                                          "c.weight, c.position, c.origin, c.stats FROM criteria c "
+                                          "JOIN rubric_versions v ON v.id = c.rubric_version_id "
+                                          "JOIN runs r ON r.id = v.run_id WHERE r.name = ? AND v.version = ? "
+                                          "ORDER BY c.position, c.id"),
+                           {judge, version});
+        !r)
+        return readError(tr("the criteria of '%1'").arg(judge), r);
     while (q.next()) {
         Criterion c;
         c.key = q.value(0).toString();
@@ -106,12 +145,22 @@ QVector<Criterion> RubricStore::criteria(const QString &judge, int version) cons
         c.stats = parseObject(q.value(9).toString());
         out.append(c);
     }
+    if (auto r = rowsRead(q); !r)
+        return readError(tr("the criteria of '%1'").arg(judge), r);
     return out;
+}
+
+QVector<Criterion> RubricStore::criteria(const QString &judge, int version) const
+{
+    return orEmpty(readCriteria(judge, version));
 }
 
 Result<Rubric> RubricStore::load(const QString &judge, int version) const
 {
-    const QVector<RubricVersionInfo> all = versions(judge);
+    auto read = readVersions(judge);
+    if (!read)
+        return read.error();
+    const QVector<RubricVersionInfo> &all = *read;
     if (all.isEmpty())
         return makeError(tr("judge '%1' has no rubric").arg(judge), {}, 0, QStringLiteral("judge"));
     const RubricVersionInfo *info = &all.last();
@@ -124,7 +173,10 @@ Result<Rubric> RubricStore::load(const QString &judge, int version) const
             return makeError(tr("judge '%1' has no rubric version %2").arg(judge).arg(version), {}, 0,
                              QStringLiteral("version"));
     }
-    Rubric r(info->method, info->aspect, criteria(judge, info->version));
+    auto criteria = readCriteria(judge, info->version);
+    if (!criteria)
+        return criteria.error();
+    Rubric r(info->method, info->aspect, std::move(criteria).value());
     r.setVersion(info->version);
     return r;
 }
@@ -229,18 +281,19 @@ Result<void> RubricStore::setAlignment(const QString &judge, int version, double
     return r;
 }
 
-QVector<CriterionScore> RubricStore::sampleScores(const QString &judge) const
+Result<QVector<CriterionScore>> RubricStore::readSampleScores(const QString &judge) const
 {
     QVector<CriterionScore> out;
     QSqlQuery q(m_project->database());
     q.setForwardOnly(true);
-    if (!sql::exec(q,
-                   QStringLiteral("SELECT i.ext_id, s.criterion_key, s.sample, s.score, s.parse_status, s.raw, "
-                                  "s.reasoning, s.call_key FROM criterion_scores s JOIN runs r ON r.id = s.run_id "
-                                  "JOIN items i ON i.id = s.item_id WHERE r.name = ? "
-                                  "ORDER BY i.position, s.criterion_key, s.sample"),
-                   {judge}))
-        return out;
+    if (auto r = sql::exec(q,
+                           QStringLiteral("SELECT i.ext_id, s.criterion_key, s.sample, s.score, s.parse_status, s.raw, "
+                                          "s.reasoning, s.call_key FROM criterion_scores s JOIN runs r ON r.id = "
+                                          "s.run_id JOIN items i ON i.id = s.item_id WHERE r.name = ? "
+                                          "ORDER BY i.position, s.criterion_key, s.sample"),
+                           {judge});
+        !r)
+        return readError(tr("the criterion scores of '%1'").arg(judge), r);
     while (q.next()) {
         CriterionScore s;
         s.itemId = q.value(0).toString();
@@ -254,7 +307,14 @@ QVector<CriterionScore> RubricStore::sampleScores(const QString &judge) const
         s.callKey = q.value(7).toString();
         out.append(s);
     }
+    if (auto r = rowsRead(q); !r)
+        return readError(tr("the criterion scores of '%1'").arg(judge), r);
     return out;
+}
+
+QVector<CriterionScore> RubricStore::sampleScores(const QString &judge) const
+{
+    return orEmpty(readSampleScores(judge));
 }
 
 Result<QHash<QString, QString>> RubricStore::failedItems(const QString &judge) const
@@ -269,18 +329,22 @@ Result<QHash<QString, QString>> RubricStore::failedItems(const QString &judge) c
                                    "'failed' ORDER BY i.position, s.criterion_key, s.sample"),
                     {judge});
         !r)
-        return r.error();
+        return readError(tr("the refused calls of '%1'").arg(judge), r);
     while (q.next())
         if (!out.contains(q.value(0).toString()))
             out.insert(q.value(0).toString(), q.value(1).toString());
+    if (auto r = rowsRead(q); !r)
+        return readError(tr("the refused calls of '%1'").arg(judge), r);
     return out;
 }
 
-QVector<ItemCriterionScores> RubricStore::criterionScores(const QString &judge) const
+Result<QVector<ItemCriterionScores>> RubricStore::readCriterionScores(const QString &judge) const
 {
     QVector<ItemCriterionScores> out;
-    const QVector<CriterionScore> rows = sampleScores(judge);
-    for (const CriterionScore &s : rows) {
+    const auto rows = readSampleScores(judge);
+    if (!rows)
+        return rows.error();
+    for (const CriterionScore &s : *rows) {
         if (out.isEmpty() || out.last().itemId != s.itemId || out.last().criterionKey != s.criterionKey) {
             ItemCriterionScores g;
             g.itemId = s.itemId;
@@ -311,6 +375,11 @@ QVector<ItemCriterionScores> RubricStore::criterionScores(const QString &judge) 
             g.mean = sum / n;
     }
     return out;
+}
+
+QVector<ItemCriterionScores> RubricStore::criterionScores(const QString &judge) const
+{
+    return orEmpty(readCriterionScores(judge));
 }
 
 Result<void> RubricStore::writeCriterionScores(const QString &judge, const QVector<CriterionScore> &rows)
@@ -390,12 +459,21 @@ Result<int> RubricStore::pruneCriterionScores(const QString &judge,
     return int(drop.size());
 }
 
-QVariantMap RubricStore::runConfig(const QString &judge) const
+Result<QVariantMap> RubricStore::readRunConfig(const QString &judge) const
 {
     QSqlQuery q(m_project->database());
-    if (sql::exec(q, QStringLiteral("SELECT config FROM runs WHERE name = ?"), {judge}) && q.next())
+    if (auto r = sql::exec(q, QStringLiteral("SELECT config FROM runs WHERE name = ?"), {judge}); !r)
+        return readError(tr("the settings of '%1'").arg(judge), r);
+    if (q.next())
         return parseObject(q.value(0).toString());
-    return {};
+    if (auto r = rowsRead(q); !r)
+        return readError(tr("the settings of '%1'").arg(judge), r);
+    return QVariantMap(); // no judge of that name: no settings
+}
+
+QVariantMap RubricStore::runConfig(const QString &judge) const
+{
+    return orEmpty(readRunConfig(judge));
 }
 
 Result<void> RubricStore::setRunConfig(const QString &judge, const QVariantMap &config)
@@ -408,12 +486,21 @@ Result<void> RubricStore::setRunConfig(const QString &judge, const QVariantMap &
     return r;
 }
 
-QString RubricStore::runStatus(const QString &judge) const
+Result<QString> RubricStore::readRunStatus(const QString &judge) const
 {
     QSqlQuery q(m_project->database());
-    if (sql::exec(q, QStringLiteral("SELECT status FROM runs WHERE name = ?"), {judge}) && q.next())
+    if (auto r = sql::exec(q, QStringLiteral("SELECT status FROM runs WHERE name = ?"), {judge}); !r)
+        return readError(tr("the status of '%1'").arg(judge), r);
+    if (q.next())
         return q.value(0).toString();
-    return {};
+    if (auto r = rowsRead(q); !r)
+        return readError(tr("the status of '%1'").arg(judge), r);
+    return QString(); // no judge of that name
+}
+
+QString RubricStore::runStatus(const QString &judge) const
+{
+    return orEmpty(readRunStatus(judge));
 }
 
 } // namespace rubric

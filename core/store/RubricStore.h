@@ -49,6 +49,10 @@ struct ItemCriterionScores
 /// thread (the Project hands each thread its own connection). Every multi-row write is one
 /// transaction; after a successful write the project's `judgesChanged(judge)` is emitted.
 /// Errors come back as values; readers return empty results when the judge is unknown.
+/// The `read…()` readers return an error when the file cannot be read (locked, damaged, a table
+/// missing), so that a broken project never reads as one without rubrics or scores; the plain
+/// readers of the same data return an empty value then and are for tests and callers that have
+/// just read the same data successfully.
 class RubricStore
 {
 public:
@@ -56,10 +60,13 @@ public:
 
     // --- rubric versions
     /// Saved versions of the judge's rubric, oldest first.
+    Result<QVector<RubricVersionInfo>> readVersions(const QString &judge) const;
     QVector<RubricVersionInfo> versions(const QString &judge) const;
     /// Highest saved version, 0 when there is none.
+    Result<int> readLatestVersion(const QString &judge) const;
     int latestVersion(const QString &judge) const;
     /// Criteria of one version (0 = latest) in position order; empty when it does not exist.
+    Result<QVector<Criterion>> readCriteria(const QString &judge, int version = 0) const;
     QVector<Criterion> criteria(const QString &judge, int version = 0) const;
     /// The whole rubric of one version (0 = latest); an error when the judge has none.
     Result<Rubric> load(const QString &judge, int version = 0) const;
@@ -77,8 +84,10 @@ public:
 
     // --- criterion scores
     /// Every stored sample of the judge, ordered by item position, criterion key, sample.
+    Result<QVector<CriterionScore>> readSampleScores(const QString &judge) const;
     QVector<CriterionScore> sampleScores(const QString &judge) const;
     /// One row per (item, criterion) with its samples and mean.
+    Result<QVector<ItemCriterionScores>> readCriterionScores(const QString &judge) const;
     QVector<ItemCriterionScores> criterionScores(const QString &judge) const;
     /// Items with a call the endpoint refused (criterion scores with status "failed"), each with
     /// the recorded reason (the first of the item's refused calls).
@@ -93,11 +102,16 @@ public:
     Result<int> pruneCriterionScores(const QString &judge, const std::function<bool(const CriterionScore &)> &keep);
 
     // --- run state (runs.config / runs.status)
+    /// The judge's stored settings (empty when there is no such judge).
+    Result<QVariantMap> readRunConfig(const QString &judge) const;
     QVariantMap runConfig(const QString &judge) const;
     Result<void> setRunConfig(const QString &judge, const QVariantMap &config);
+    Result<QString> readRunStatus(const QString &judge) const;
     QString runStatus(const QString &judge) const;
 
 private:
+    Error readError(const QString &what, const Result<void> &failed) const;
+
     Project *m_project;
 };
 

@@ -3,6 +3,7 @@
 #include <QString>
 
 #include <optional>
+#include <type_traits>
 #include <utility>
 #include <variant>
 
@@ -45,7 +46,9 @@ public:
     }
 
     bool ok() const { return m_v.index() == 0; }
-    explicit operator bool() const { return ok(); }
+    /// Whether it holds a value. Not for Result<bool>, where `if (r)` would read as the value:
+    /// there, test `r.ok()` and read `*r`.
+    explicit operator bool() const requires(!std::is_same_v<T, bool>) { return ok(); }
 
     T &value() & { return std::get<0>(m_v); }
     const T &value() const & { return std::get<0>(m_v); }

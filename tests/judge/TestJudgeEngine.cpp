@@ -35,6 +35,8 @@ private slots:
     void killMidBatchResendsOnlyInFlight();
     void cacheKeyCoversEverySamplingParameter();
     void headerValuesComeFromTheEnvironmentAndAreRedacted();
+    void encodedHeaderValuesAreRedacted();
+    void keychainHeaderThatCannotBeReadFailsUnsent();
     void credentialInBaseUrlIsNeverSentNorStored();
 };
 
@@ -303,7 +305,7 @@ void TestJudgeEngine::cancelKeepsReceivedAnswers()
     QCOMPARE(ok + cancelled, 100);
     QVERIFY(ok >= 8);
     CallStore store(project->get());
-    QCOMPARE(store.cacheSize(), ok); // every answer reported as received is in the cache
+    QCOMPARE(store.cacheSize().value(), ok); // every answer reported as received is in the cache
     QCOMPARE(engine.pending(), 0);
 }
 
@@ -336,7 +338,7 @@ void TestJudgeEngine::killMidBatchResendsOnlyInFlight()
     {
         auto project = Project::open(path);
         QVERIFY(project.ok());
-        cached = CallStore(project->get()).cacheSize();
+        cached = CallStore(project->get()).cacheSize().value();
     }
     // Requests the server saw but whose answers did not reach the file: those in flight plus
     // those answered within the last flush interval (50 ms at ~320 answers/s ≈ 16; the bound
@@ -366,7 +368,7 @@ void TestJudgeEngine::killMidBatchResendsOnlyInFlight()
              qPrintable(QString::number(server.requestCount())));
     auto project = Project::open(path);
     QVERIFY(project.ok());
-    QCOMPARE(CallStore(project->get()).cacheSize(), n);
+    QCOMPARE(CallStore(project->get()).cacheSize().value(), n);
 }
 
 void TestJudgeEngine::cacheKeyCoversEverySamplingParameter()
@@ -452,6 +454,63 @@ void TestJudgeEngine::headerValuesComeFromTheEnvironmentAndAreRedacted()
     QTRY_VERIFY(c.idle);
     QCOMPARE(c.answers.value(0).status, JudgeStatus::Failed);
     QVERIFY(c.answers[0].error.contains(QStringLiteral("RUBRIC_TEST_TEAM_HEADER")));
+    QCOMPARE(server.requestCount(), 0);
+}
+
+void TestJudgeEngine::encodedHeaderValuesAreRedacted()
+{
+    // A server that echoes the request (its URL or headers) percent-encoded in an error: the
+    // message shows neither the value nor its encoded form (issue 18.9).
+    const QByteArray secret = "tok/en+secret==4711";
+    const QByteArray encoded = secret.toPercentEncoding(); // tok%2Fen%2Bsecret%3D%3D4711
+    qputenv("RUBRIC_TEST_ENCODED_HEADER", secret);
+    QTemporaryDir dir;
+    {
+        auto project = Project::open(dir.filePath(QStringLiteral("p.rubric")));
+        QVERIFY(project.ok());
+        FakeLlmServer server;
+        QVERIFY(server.listen());
+        server.setRecording(true);
+        FakeAnswer a;
+        a.httpStatus = 403;
+        a.errorMessage = QStringLiteral("GET /v1/models?team=%1 refused").arg(QString::fromLatin1(encoded).toLower());
+        server.setAnswer(a);
+        ProviderProfile p = profileFor(server, 1);
+        p.maxRetries = 0;
+        p.headers = {{QStringLiteral("X-Team"), QStringLiteral("env:RUBRIC_TEST_ENCODED_HEADER")}};
+        JudgeEngine engine(p, project->get());
+        Collector c(engine);
+        engine.submit(batch(1));
+        QTRY_VERIFY(c.idle);
+        QCOMPARE(c.answers.size(), 1);
+        QCOMPARE(c.answers[0].status, JudgeStatus::Failed);
+        QCOMPARE(server.recorded().value(0).headers.value("x-team"), secret);
+        const QString error = c.answers[0].error;
+        QVERIFY2(!error.contains(QString::fromLatin1(encoded), Qt::CaseInsensitive), qPrintable(error));
+        QVERIFY2(error.contains(QStringLiteral("team=[redacted] refused")), qPrintable(error));
+    }
+    QVERIFY(!projectBytes(dir).toLower().contains(encoded.toLower())); // nor the ledger
+    qunsetenv("RUBRIC_TEST_ENCODED_HEADER");
+}
+
+void TestJudgeEngine::keychainHeaderThatCannotBeReadFailsUnsent()
+{
+    // A header kept in the keychain (keychain:NAME) is read from it when the engine starts. Tests
+    // run without a keychain service (no D-Bus secret service), so this covers the path where it
+    // cannot be read: the calls fail before anything is sent, naming the header, and the
+    // reference is never sent as the value. The successful keychain read is not exercised here.
+    FakeLlmServer server;
+    QVERIFY(server.listen());
+    ProviderProfile p = profileFor(server, 1);
+    p.headers = {{QStringLiteral("X-Team"), QStringLiteral("keychain:rubric-test-nobody:X-Team")}};
+    JudgeEngine engine(p, nullptr);
+    Collector c(engine);
+    engine.submit(batch(1));
+    QTRY_VERIFY_WITH_TIMEOUT(c.idle, 60000);
+    QCOMPARE(c.answers.size(), 1);
+    QCOMPARE(c.answers[0].status, JudgeStatus::Failed);
+    QVERIFY2(c.answers[0].error.contains(QStringLiteral("X-Team")), qPrintable(c.answers[0].error));
+    QVERIFY2(c.answers[0].error.contains(QStringLiteral("keychain")), qPrintable(c.answers[0].error));
     QCOMPARE(server.requestCount(), 0);
 }
 

@@ -12,6 +12,8 @@
 #include <QProcess>
 #include <QSet>
 #include <QSignalSpy>
+#include <QSqlError>
+#include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -26,6 +28,7 @@ class TestJudgeFaults : public QObject
 private slots:
     void faultsAreRetriedAndNothingIsLost();
     void errorsAreNotCached();
+    void unreadableCacheFailsTheCallUnsent();
     void clientErrorsFailFast_data();
     void clientErrorsFailFast();
     void retryAfterIsHonoured();
@@ -84,7 +87,7 @@ void TestJudgeFaults::faultsAreRetriedAndNothingIsLost()
         retriesInAnswers += r.retries;
     QCOMPARE(retriesInAnswers, s.retries);
     CallStore store(project->get());
-    QCOMPARE(store.cacheSize(), n);
+    QCOMPARE(store.cacheSize().value(), n);
     const auto totals = store.totals();
     QVERIFY2(totals.ok(), qPrintable(totals.errorString()));
     QCOMPARE(totals->retries, s.retries);
@@ -106,15 +109,15 @@ void TestJudgeFaults::errorsAreNotCached()
     QTRY_VERIFY(c.idle);
     QCOMPARE(c.answers.size(), 1);
     QCOMPARE(c.answers[0].status, JudgeStatus::Failed);
-    QVERIFY(!engine.isCached(one[0]));
+    QVERIFY(!engine.isCached(one[0]).value());
     CallStore store(project->get());
-    QCOMPARE(store.cacheSize(), 0);
+    QCOMPARE(store.cacheSize().value(), 0);
     c.idle = false;
     engine.submit(one);
     QTRY_VERIFY(c.idle);
     QCOMPARE(server.requestCount(), 2);
     QCOMPARE(c.answers[1].status, JudgeStatus::Ok);
-    QVERIFY(engine.isCached(one[0]));
+    QVERIFY(engine.isCached(one[0]).value());
 }
 
 void TestJudgeFaults::clientErrorsFailFast_data()
@@ -339,6 +342,33 @@ void TestJudgeFaults::missingKeyVariableFails()
     for (const JudgeResponse &r : std::as_const(c.answers)) {
         QCOMPARE(r.status, JudgeStatus::Failed);
         QVERIFY(r.error.contains(QStringLiteral("RUBRIC_TEST_NO_SUCH_KEY")));
+    }
+    QCOMPARE(server.requestCount(), 0);
+}
+
+void TestJudgeFaults::unreadableCacheFailsTheCallUnsent()
+{
+    // Issue 18.8: a cache that cannot be read is not an empty cache. Asking again as if nothing
+    // were cached would pay for every answer a second time; the call fails with the SQL error.
+    QTemporaryDir dir;
+    auto project = Project::open(dir.filePath(QStringLiteral("p.rubric")));
+    QVERIFY(project.ok());
+    QSqlQuery q((*project)->database());
+    QVERIFY2(q.exec(QStringLiteral("DROP TABLE judge_cache")), qPrintable(q.lastError().text()));
+    FakeLlmServer server;
+    QVERIFY(server.listen());
+    JudgeEngine engine(profileFor(server), project->get());
+    Collector c(engine);
+    const auto one = batch(2);
+    QVERIFY(!engine.isCached(one[0]).ok());
+    QVERIFY(!engine.cached(one[0]).ok());
+    engine.submit(one);
+    QTRY_VERIFY(c.idle);
+    QCOMPARE(c.answers.size(), 2);
+    for (const JudgeResponse &r : std::as_const(c.answers)) {
+        QCOMPARE(r.status, JudgeStatus::Failed);
+        QVERIFY2(r.error.contains(QLatin1String("cannot read the judge cache")), qPrintable(r.error));
+        QVERIFY2(r.error.contains(QLatin1String("no such table: judge_cache")), qPrintable(r.error));
     }
     QCOMPARE(server.requestCount(), 0);
 }

@@ -1,3 +1,4 @@
+#include "judge/EndpointSecrets.h"
 #include "judge/ProviderProfiles.h"
 
 #include <QTemporaryDir>
@@ -21,6 +22,7 @@ private slots:
     void refusesKeysInHeaders();
     void refusesCredentialsInTheBaseUrl();
     void headerValuesAreNotStored();
+    void keychainReferencesAreStored();
 };
 
 void TestProviderProfiles::roundTrips()
@@ -123,6 +125,52 @@ void TestProviderProfiles::headerValuesAreNotStored()
     QVERIFY(!stored.contains("team-secret-42"));
     QCOMPARE(ProviderProfiles(file).load(QStringLiteral("x"))->headers.value(QStringLiteral("X-Team-Token")).toString(),
              QStringLiteral("env:TEAM_TOKEN"));
+}
+
+void TestProviderProfiles::keychainReferencesAreStored()
+{
+    // Issue 18.9: a header value may live in the keychain; the profile stores the reference.
+    using namespace EndpointSecrets;
+    QCOMPARE(keychainName(QStringLiteral(" keychain:lab:X-Team ")), QStringLiteral("lab:X-Team"));
+    QCOMPARE(keychainName(QStringLiteral("env:X")), QString());
+    QCOMPARE(keychainName(QStringLiteral("keychainless")), QString());
+    QVERIFY(isReference(QStringLiteral("keychain:lab:X-Team")));
+    QVERIFY(!isReference(QStringLiteral("keychain:")));
+    QCOMPARE(keychainNameFor(QStringLiteral("lab"), QStringLiteral("X-Team")), QStringLiteral("lab:X-Team"));
+    QCOMPARE(keychainAccount(QStringLiteral("lab:X-Team")), QStringLiteral("header:lab:X-Team"));
+    const QVariantMap headers{{QStringLiteral("X-Team"), QStringLiteral("keychain:lab:X-Team")},
+                              {QStringLiteral("X-Org"), QStringLiteral("env:RUBRIC_TEST_ORG")}};
+    const auto fromKeychain = keychainHeaders(headers);
+    QCOMPARE(fromKeychain.size(), 1);
+    QCOMPARE(fromKeychain[0].first, QStringLiteral("X-Team"));
+    QCOMPARE(fromKeychain[0].second, QStringLiteral("header:lab:X-Team"));
+    QVERIFY(checkHeaders(headers).ok());
+    QCOMPARE(storableHeaders(headers), headers);
+    // The environment's headers are resolved at once; the keychain's are left to the engine.
+    qputenv("RUBRIC_TEST_ORG", "org-7");
+    const auto resolved = resolveHeaders(headers);
+    QVERIFY2(resolved.ok(), qPrintable(resolved.errorString()));
+    QCOMPARE(resolved->size(), 1);
+    QCOMPARE(resolved->at(0).first, QByteArray("X-Org"));
+    QCOMPARE(resolved->at(0).second, QByteArray("org-7"));
+    qunsetenv("RUBRIC_TEST_ORG");
+
+    QTemporaryDir dir;
+    const QString file = dir.filePath(QStringLiteral("s.ini"));
+    ProviderProfiles profiles(file);
+    ProviderProfile p;
+    p.name = QStringLiteral("lab");
+    p.baseUrl = QStringLiteral("http://h/v1");
+    p.headers = headers;
+    QVERIFY2(profiles.save(p).ok(), qPrintable(profiles.save(p).errorString()));
+    profiles.sync();
+    QCOMPARE(ProviderProfiles(file).load(QStringLiteral("lab"))->headers, headers);
+    // A literal value is still refused, and the message says where it may go.
+    p.headers = {{QStringLiteral("X-Team"), QStringLiteral("team-secret-42")}};
+    const auto refused = profiles.save(p);
+    QVERIFY(!refused.ok());
+    QVERIFY(refused.errorString().contains(QStringLiteral("keychain:")));
+    QVERIFY(!refused.errorString().contains(QStringLiteral("team-secret-42")));
 }
 
 QTEST_GUILESS_MAIN(TestProviderProfiles)

@@ -139,6 +139,15 @@ void TestPromptLibrary::unreadableProjectIsAnErrorNotTheBuiltin()
     QVERIFY(!t.ok());
     QVERIFY2(t.errorString().contains(QLatin1String("prompt_templates")), qPrintable(t.errorString()));
     QVERIFY(!lib.render(QStringLiteral("hypoeval_score"), {}).ok());
+
+    // The task type picks the prompts' wording: an unreadable setting is an error, not the
+    // default task (issue 18.8).
+    QVERIFY((*p)->setMeta(QStringLiteral("task"), QStringLiteral("dialogue")).ok());
+    QCOMPARE(PromptLibrary::projectTask(p->get()).value(), QStringLiteral("dialogue"));
+    QVERIFY(q.exec(QStringLiteral("DROP TABLE meta")));
+    const auto task = PromptLibrary::projectTask(p->get());
+    QVERIFY(!task.ok());
+    QVERIFY2(task.errorString().contains(QLatin1String("no such table: meta")), qPrintable(task.errorString()));
 }
 
 void TestPromptLibrary::rejectsBadTemplates_data()

@@ -7,6 +7,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QSqlError>
+#include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -109,6 +111,25 @@ void TestRubricDiff::cliShowsTheDiff()
     QVERIFY(cli.waitForFinished(30000));
     QCOMPARE(cli.exitCode(), 1);
     QVERIFY(!cli.readAllStandardError().isEmpty());
+
+    // A damaged project (the criteria table gone) is an error naming the table, not an empty
+    // rubric (issue 18.8).
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("damage"));
+        db.setDatabaseName(path);
+        QVERIFY(db.open());
+        QSqlQuery q(db);
+        QVERIFY2(q.exec(QStringLiteral("DROP TABLE criteria")), qPrintable(q.lastError().text()));
+        q.finish();
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(QStringLiteral("damage"));
+    cli.start(qEnvironmentVariable("RUBRIC_CLI"), {QStringLiteral("show-rubric"), QStringLiteral("--project"), path,
+                                                   QStringLiteral("--judge"), QStringLiteral("hypo")});
+    QVERIFY(cli.waitForFinished(30000));
+    const QByteArray err = cli.readAllStandardError();
+    QCOMPARE(cli.exitCode(), 1);
+    QVERIFY2(err.contains("no such table: criteria"), err.constData());
 }
 
 QTEST_GUILESS_MAIN(TestRubricDiff)

@@ -2,6 +2,8 @@
 #include "store/RubricStore.h"
 
 #include <QSignalSpy>
+#include <QSqlError>
+#include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -20,6 +22,8 @@ private slots:
     void runConfigRoundTrip();
     void prunesScores();
     void alignmentBasisGoesToTheNote();
+    void unreadableTablesAreErrorsNotEmptiness_data();
+    void unreadableTablesAreErrorsNotEmptiness();
 
 private:
     QTemporaryDir m_dir;
@@ -247,6 +251,71 @@ void TestRubricStore::alignmentBasisGoesToTheNote()
     QCOMPARE(*v[0].alignment, 0.5);
     QCOMPARE(v[1].note, QStringLiteral("test split, n = 4"));
     QVERIFY(!store.setAlignment(QStringLiteral("j"), 9, 0.1, QStringLiteral("x")).ok());
+}
+
+void TestRubricStore::unreadableTablesAreErrorsNotEmptiness_data()
+{
+    QTest::addColumn<QString>("table");
+    QTest::addColumn<QString>("reader");
+    QTest::newRow("versions") << QStringLiteral("rubric_versions") << QStringLiteral("versions");
+    QTest::newRow("latest version") << QStringLiteral("rubric_versions") << QStringLiteral("latestVersion");
+    QTest::newRow("criteria") << QStringLiteral("criteria") << QStringLiteral("criteria");
+    QTest::newRow("load without criteria") << QStringLiteral("criteria") << QStringLiteral("load");
+    QTest::newRow("load without versions") << QStringLiteral("rubric_versions") << QStringLiteral("load");
+    QTest::newRow("sample scores") << QStringLiteral("criterion_scores") << QStringLiteral("sampleScores");
+    QTest::newRow("criterion scores") << QStringLiteral("criterion_scores") << QStringLiteral("criterionScores");
+    QTest::newRow("refused items") << QStringLiteral("criterion_scores") << QStringLiteral("failedItems");
+    QTest::newRow("run config") << QStringLiteral("runs") << QStringLiteral("runConfig");
+    QTest::newRow("run status") << QStringLiteral("runs") << QStringLiteral("runStatus");
+}
+
+void TestRubricStore::unreadableTablesAreErrorsNotEmptiness()
+{
+    // Issue 18.8: a damaged project must not read as one without rubrics, scores or settings.
+    QFETCH(QString, table);
+    QFETCH(QString, reader);
+    RubricStore store(m_project.get());
+    const QString j = QStringLiteral("j");
+    Rubric r(QStringLiteral("hypoeval"), QStringLiteral("coherence"));
+    r.add({QStringLiteral("a"), {}, CriterionKind::Aspect, QStringLiteral("coherence")});
+    r.add({QStringLiteral("h1"), QStringLiteral("a"), CriterionKind::Hypothesis, QStringLiteral("flows")});
+    QCOMPARE(store.saveVersion(j, r).value(), 1);
+    QVERIFY(store.writeCriterionScores(
+            j,
+            {{QStringLiteral("it1"), QStringLiteral("h1"), 0, 4, QStringLiteral("ok"), QStringLiteral("4"), {}, {}}}));
+    QVERIFY(store.setRunConfig(j, {{QStringLiteral("aspect"), QStringLiteral("coherence")}}));
+    // Before the damage the readers see the data.
+    QCOMPARE(store.readVersions(j).value().size(), 1);
+    QCOMPARE(store.readCriteria(j).value().size(), 2);
+    QCOMPARE(store.readSampleScores(j).value().size(), 1);
+    QCOMPARE(store.readRunConfig(j).value().value(QStringLiteral("aspect")).toString(), QStringLiteral("coherence"));
+
+    // The table is gone (foreign keys off, or SQLite refuses to drop a parent table).
+    QSqlQuery q(m_project->database());
+    QVERIFY(q.exec(QStringLiteral("PRAGMA foreign_keys = OFF")));
+    QVERIFY2(q.exec(QStringLiteral("DROP TABLE ") + table), qPrintable(q.lastError().text()));
+    QString error;
+    if (reader == QLatin1String("versions"))
+        error = store.readVersions(j).errorString();
+    else if (reader == QLatin1String("latestVersion"))
+        error = store.readLatestVersion(j).errorString();
+    else if (reader == QLatin1String("criteria"))
+        error = store.readCriteria(j).errorString();
+    else if (reader == QLatin1String("load"))
+        error = store.load(j).errorString();
+    else if (reader == QLatin1String("sampleScores"))
+        error = store.readSampleScores(j).errorString();
+    else if (reader == QLatin1String("criterionScores"))
+        error = store.readCriterionScores(j).errorString();
+    else if (reader == QLatin1String("failedItems"))
+        error = store.failedItems(j).errorString();
+    else if (reader == QLatin1String("runConfig"))
+        error = store.readRunConfig(j).errorString();
+    else if (reader == QLatin1String("runStatus"))
+        error = store.readRunStatus(j).errorString();
+    QVERIFY2(error.contains(QLatin1String("cannot read")), qPrintable(reader + QLatin1String(": ") + error));
+    QVERIFY2(error.contains(QLatin1String("no such table: ") + table), qPrintable(error));
+    QVERIFY2(error.contains(m_project->path()), qPrintable(error));
 }
 
 QTEST_GUILESS_MAIN(TestRubricStore)

@@ -533,7 +533,7 @@ void TestRunConfig::oneJudgeNameIsOneConfiguration()
         return {};
     };
     QVERIFY(runOnce(s));
-    QVERIFY(RunConfig::differences(project.get(), s).isEmpty());
+    QVERIFY(RunConfig::differences(project.get(), s).value().isEmpty());
 
     // Another method parameter: refused, the difference named with both values.
     RunSpec other = s;
@@ -548,7 +548,10 @@ void TestRunConfig::oneJudgeNameIsOneConfiguration()
     // Another generator model counts too; the stored prompt template edited since counts too.
     other = s;
     other.generator.model = QStringLiteral("bigger");
-    QVERIFY(RunConfig::differences(project.get(), other).join(u'\n').contains(QStringLiteral("generator model")));
+    QVERIFY(RunConfig::differences(project.get(), other)
+                    .value()
+                    .join(u'\n')
+                    .contains(QStringLiteral("generator model")));
     const QVariantMap templates
             = RubricStore(project.get()).runConfig(QStringLiteral("g")).value(QStringLiteral("templates")).toMap();
     QVERIFY(!templates.isEmpty());
@@ -556,12 +559,12 @@ void TestRunConfig::oneJudgeNameIsOneConfiguration()
     auto builtin = PromptLibrary::builtin(name);
     QVERIFY(builtin);
     QVERIFY(PromptLibrary(project.get()).setOverride(name, builtin->body + QStringLiteral("\nBe strict.")));
-    QVERIFY(RunConfig::differences(project.get(), s).join(u'\n').contains(QStringLiteral("template ") + name));
+    QVERIFY(RunConfig::differences(project.get(), s).value().join(u'\n').contains(QStringLiteral("template ") + name));
     QVERIFY(!runOnce(s));
     RunSpec resumed = s; // --resume takes the stored configuration: never refused
     resumed.resume = true;
     QVERIFY(runOnce(resumed));
-    QVERIFY(RunConfig::differences(project.get(), s).isEmpty()); // the attempt recorded the edited template
+    QVERIFY(RunConfig::differences(project.get(), s).value().isEmpty()); // the attempt recorded the edited template
 
     // What may change between attempts: budget, concurrency, prices, key variable, the item set,
     // max_source_tokens.
@@ -572,8 +575,8 @@ void TestRunConfig::oneJudgeNameIsOneConfiguration()
     allowed.evaluator.apiKeyEnv = QStringLiteral("OTHER_KEY");
     allowed.items = SplitFilter::All;
     allowed.settings.insert(QStringLiteral("max_source_tokens"), QStringLiteral("100"));
-    QVERIFY2(RunConfig::differences(project.get(), allowed).isEmpty(),
-             qPrintable(RunConfig::differences(project.get(), allowed).join(u'\n')));
+    QVERIFY2(RunConfig::differences(project.get(), allowed).value().isEmpty(),
+             qPrintable(RunConfig::differences(project.get(), allowed).value().join(u'\n')));
 
     // --replace: the old judge's record goes, the new configuration starts afresh.
     other.replace = true;

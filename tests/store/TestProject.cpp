@@ -438,6 +438,18 @@ void TestProject::unreadableTablesAreErrorsNotEmptiness_data()
     QTest::newRow("judge scores") << QStringLiteral("judge_scores") << QStringLiteral("judgeScores");
     QTest::newRow("call ledger") << QStringLiteral("judge_ledger") << QStringLiteral("ledger");
     QTest::newRow("call totals") << QStringLiteral("judge_ledger") << QStringLiteral("totals");
+    // Counts and lists that read as plausible data when empty (issue 18.8).
+    QTest::newRow("item count") << QStringLiteral("items") << QStringLiteral("itemCount");
+    QTest::newRow("groups") << QStringLiteral("items") << QStringLiteral("groups");
+    QTest::newRow("systems") << QStringLiteral("items") << QStringLiteral("systems");
+    QTest::newRow("annotators") << QStringLiteral("annotations") << QStringLiteral("annotators");
+    QTest::newRow("annotators of an aspect") << QStringLiteral("annotations") << QStringLiteral("aspectAnnotators");
+    QTest::newRow("setting") << QStringLiteral("meta") << QStringLiteral("meta");
+    // A cache that cannot be read must not look like a cache without the answer (the call
+    // would be paid for again).
+    QTest::newRow("cache lookup") << QStringLiteral("judge_cache") << QStringLiteral("lookup");
+    QTest::newRow("cache contains") << QStringLiteral("judge_cache") << QStringLiteral("contains");
+    QTest::newRow("cache size") << QStringLiteral("judge_cache") << QStringLiteral("cacheSize");
 }
 
 void TestProject::unreadableTablesAreErrorsNotEmptiness()
@@ -452,6 +464,22 @@ void TestProject::unreadableTablesAreErrorsNotEmptiness()
     QVERIFY(p->setAnnotation({QStringLiteral("a"), QStringLiteral("coh"), QStringLiteral("ann"), 3, {}, {}}).ok());
     QVERIFY(p->ensureJudge(QStringLiteral("j"), QStringLiteral("imported")).ok());
     QVERIFY(p->setJudgeScores(QStringLiteral("j"), QStringLiteral("coh"), {{QStringLiteral("a"), 2.0}}).ok());
+    QVERIFY(p->setMeta(QStringLiteral("task"), QStringLiteral("dialogue")).ok());
+    {
+        CallStore cache(p.get());
+        JudgeResponse answer;
+        answer.choices = {JudgeChoice{QStringLiteral("Rating: [[4]]"), {}, QStringLiteral("stop")}};
+        cache.addAnswer(QStringLiteral("k1"), QStringLiteral("http://127.0.0.1:1/v1"), QStringLiteral("m"),
+                        QStringLiteral("{}"), answer);
+        QVERIFY(cache.flush().ok());
+        // Before the damage every reader has the data (so the test below is about the damage).
+        QVERIFY(cache.lookup(QStringLiteral("k1")).value().has_value());
+        QCOMPARE(cache.cacheSize().value(), 1);
+    }
+    QCOMPARE(p->readItemCount().value(), 2);
+    QCOMPARE(p->readGroups().value(), QStringList{QStringLiteral("g")});
+    QCOMPARE(p->readAnnotators().value(), QStringList{QStringLiteral("ann")});
+    QCOMPARE(p->readMeta(QStringLiteral("task")).value(), QStringLiteral("dialogue"));
     // A damaged file: the table is gone (foreign keys off, or SQLite refuses to drop a parent).
     QSqlQuery q(p->database());
     QVERIFY(q.exec(QStringLiteral("PRAGMA foreign_keys = OFF")));
@@ -479,6 +507,24 @@ void TestProject::unreadableTablesAreErrorsNotEmptiness()
         error = calls.ledger().errorString();
     else if (reader == QLatin1String("totals"))
         error = calls.totals().errorString();
+    else if (reader == QLatin1String("itemCount"))
+        error = p->readItemCount().errorString();
+    else if (reader == QLatin1String("groups"))
+        error = p->readGroups().errorString();
+    else if (reader == QLatin1String("systems"))
+        error = p->readSystems().errorString();
+    else if (reader == QLatin1String("annotators"))
+        error = p->readAnnotators().errorString();
+    else if (reader == QLatin1String("aspectAnnotators"))
+        error = p->readAnnotators(coh).errorString();
+    else if (reader == QLatin1String("meta"))
+        error = p->readMeta(QStringLiteral("task"), QStringLiteral("summarization")).errorString();
+    else if (reader == QLatin1String("lookup"))
+        error = calls.lookup(QStringLiteral("k1")).errorString();
+    else if (reader == QLatin1String("contains"))
+        error = calls.contains(QStringLiteral("k1")).errorString();
+    else if (reader == QLatin1String("cacheSize"))
+        error = calls.cacheSize().errorString();
     QVERIFY2(error.contains(QLatin1String("cannot read")), qPrintable(reader + QLatin1String(": ") + error));
     QVERIFY2(error.contains(table), qPrintable(error)); // SQLite's "no such table: …" is kept
     QVERIFY2(error.contains(QLatin1String("p.rubric")), qPrintable(error));

@@ -1,10 +1,12 @@
 #include "UiTestProject.h"
 #include "models/ItemsFilterModel.h"
 #include "models/ItemsModel.h"
+#include "models/ScoreModel.h"
 
 #include <QAbstractItemModelTester>
 #include <QElapsedTimer>
 #include <QSignalSpy>
+#include <QSqlError>
 #include <QSqlQuery>
 #include <QtTest>
 
@@ -23,6 +25,8 @@ private slots:
     void filter();
     void sortsIdsNaturally();
     void hundredThousandRows();
+    void unreadableProjectIsAnErrorNotAnEmptyTable_data();
+    void unreadableProjectIsAnErrorNotAnEmptyTable();
 
 private:
     std::unique_ptr<QTemporaryDir> m_dir;
@@ -213,6 +217,37 @@ void TestItemsModel::hundredThousandRows()
     QCOMPARE(proxy.rowCount(), 11); // 9999 and 99990…99999
     const qint64 filterMs = timer.elapsed();
     qInfo("100k rows: load %lld ms, text filter %lld ms", loadMs, filterMs);
+}
+
+void TestItemsModel::unreadableProjectIsAnErrorNotAnEmptyTable_data()
+{
+    QTest::addColumn<QString>("table");
+    QTest::newRow("split gone") << QStringLiteral("splits");
+    QTest::newRow("annotations gone") << QStringLiteral("annotations");
+}
+
+void TestItemsModel::unreadableProjectIsAnErrorNotAnEmptyTable()
+{
+    // Issue 18.8: a damaged project shows no half-read table as if it were the data; the models
+    // say why (the studio puts it in its message bar).
+    QFETCH(QString, table);
+    QSqlQuery q(m_project->database());
+    QVERIFY(q.exec(QStringLiteral("PRAGMA foreign_keys = OFF")));
+    QVERIFY2(q.exec(QStringLiteral("DROP TABLE ") + table), qPrintable(q.lastError().text()));
+
+    ItemsModel items;
+    QSignalSpy itemsFailed(&items, &ItemsModel::loadFailed);
+    items.setProject(m_project.get());
+    QCOMPARE(itemsFailed.count(), 1);
+    QVERIFY2(items.loadError().contains(QLatin1String("no such table: ") + table), qPrintable(items.loadError()));
+    QCOMPARE(items.rowCount(), 0);
+
+    ScoreModel scores;
+    QSignalSpy scoresFailed(&scores, &ScoreModel::loadFailed);
+    scores.setProject(m_project.get());
+    QVERIFY(scoresFailed.count() >= 1);
+    QVERIFY2(scores.loadError().contains(QLatin1String("no such table: ") + table), qPrintable(scores.loadError()));
+    QCOMPARE(scores.rowCount(), 0);
 }
 
 QTEST_MAIN(TestItemsModel)

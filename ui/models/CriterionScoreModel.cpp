@@ -37,8 +37,12 @@ void CriterionScoreModel::setCell(const QString &judge, const QString &itemId, c
 void CriterionScoreModel::reload()
 {
     QVector<Answer> answers;
+    m_loadError.clear();
     if (m_project && !m_judge.isEmpty() && !m_itemId.isEmpty()) {
-        for (const CriterionScore &c : RubricStore(m_project).sampleScores(m_judge)) {
+        const auto scores = RubricStore(m_project).readSampleScores(m_judge);
+        if (!scores)
+            m_loadError = scores.errorString();
+        for (const CriterionScore &c : scores ? *scores : QVector<CriterionScore>()) {
             if (c.itemId != m_itemId || (!m_criterion.isEmpty() && c.criterionKey != m_criterion))
                 continue;
             Answer a;

@@ -27,6 +27,8 @@ public:
     QString itemId() const { return m_itemId; }
     QString criterionKey() const { return m_criterion; }
     void reload();
+    /// Why the answers could not be read (the project could not be read), empty after a good read.
+    QString loadError() const { return m_loadError; }
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
@@ -48,6 +50,7 @@ private:
     QString m_judge;
     QString m_itemId;
     QString m_criterion;
+    QString m_loadError;
     QVector<Answer> m_answers;
 };
 

@@ -2,6 +2,7 @@
 
 #include "store/Project.h"
 
+#include <QSqlError>
 #include <QSqlQuery>
 
 #include <cmath>
@@ -39,7 +40,7 @@ void ItemsModel::setProject(Project *project)
     resetAll();
 }
 
-QVector<ItemsModel::Row> ItemsModel::readRows(int fromIndex) const
+Result<QVector<ItemsModel::Row>> ItemsModel::readRows(int fromIndex) const
 {
     QVector<Row> out;
     if (!m_project)
@@ -47,12 +48,16 @@ QVector<ItemsModel::Row> ItemsModel::readRows(int fromIndex) const
     // Only a preview of the texts is cached: the full texts of 100k items would not fit lightly.
     QSqlQuery q(m_project->database());
     q.setForwardOnly(true);
-    q.prepare(QStringLiteral("SELECT ext_id, group_id, system_id, substr(source, 1, %1), substr(output, 1, %1) "
-                             "FROM items ORDER BY position LIMIT -1 OFFSET ?")
-                      .arg(previewLength));
+    const auto cannotRead = [&q, this] {
+        return makeError(tr("cannot read the items from the project: %1").arg(q.lastError().text()), m_project->path());
+    };
+    if (!q.prepare(QStringLiteral("SELECT ext_id, group_id, system_id, substr(source, 1, %1), substr(output, 1, %1) "
+                                  "FROM items ORDER BY position LIMIT -1 OFFSET ?")
+                           .arg(previewLength)))
+        return cannotRead();
     q.addBindValue(fromIndex);
     if (!q.exec())
-        return out;
+        return cannotRead();
     while (q.next()) {
         Row r;
         r.id = q.value(0).toString();
@@ -63,7 +68,16 @@ QVector<ItemsModel::Row> ItemsModel::readRows(int fromIndex) const
         r.human = QVector<double>(m_aspects.size(), kMissing);
         out.append(std::move(r));
     }
+    if (q.lastError().isValid())
+        return cannotRead();
     return out;
+}
+
+bool ItemsModel::report(const Error &error)
+{
+    m_loadError = error.toString();
+    emit loadFailed(m_loadError);
+    return true;
 }
 
 void ItemsModel::reindex()
@@ -79,26 +93,47 @@ void ItemsModel::resetAll()
     beginResetModel();
     m_aspects.clear();
     m_rows.clear();
-    if (m_project) {
-        for (const Aspect &a : m_project->aspects())
+    m_loadError.clear();
+    // Reads everything; the first read that fails leaves the model empty with the error said.
+    const auto load = [this]() -> Result<void> {
+        if (!m_project)
+            return {};
+        const auto aspects = m_project->readAspects();
+        if (!aspects)
+            return aspects.error();
+        for (const Aspect &a : *aspects)
             m_aspects.append(a.name);
-        m_rows = readRows(0);
-    }
-    reindex();
-    // Fill scores and split without emitting: the reset covers them.
-    if (m_project) {
+        auto rows = readRows(0);
+        if (!rows)
+            return rows.error();
+        m_rows = std::move(rows).value();
+        reindex();
+        // Fill scores and split without emitting: the reset covers them.
         for (int a = 0; a < m_aspects.size(); ++a) {
-            const auto scores = m_project->humanScores(m_aspects[a]);
-            for (auto it = scores.begin(); it != scores.end(); ++it)
+            const auto scores = m_project->readHumanScores(m_aspects[a]);
+            if (!scores)
+                return scores.error();
+            for (auto it = scores->begin(); it != scores->end(); ++it)
                 if (const int r = m_rowById.value(it.key(), -1); r >= 0)
                     m_rows[r].human[a] = it.value();
         }
-        const auto roles = m_project->split();
-        for (auto it = roles.begin(); it != roles.end(); ++it)
+        const auto roles = m_project->readSplit();
+        if (!roles)
+            return roles.error();
+        for (auto it = roles->begin(); it != roles->end(); ++it)
             if (const int r = m_rowById.value(it.key(), -1); r >= 0)
                 m_rows[r].split = splitRoleName(it.value());
+        return {};
+    };
+    const Result<void> loaded = load();
+    if (!loaded) {
+        m_aspects.clear();
+        m_rows.clear();
     }
+    reindex();
     endResetModel();
+    if (!loaded)
+        report(loaded.error());
 }
 
 void ItemsModel::reloadItems()
@@ -107,13 +142,19 @@ void ItemsModel::reloadItems()
         resetAll();
         return;
     }
-    const QStringList ids = m_project->itemIds();
+    const auto readIds = m_project->readItemIds();
+    if (failed(readIds))
+        return;
+    const QStringList &ids = *readIds;
     const int old = m_rows.size();
     bool oldIsPrefix = ids.size() >= old;
     for (int i = 0; oldIsPrefix && i < old; ++i)
         oldIsPrefix = ids[i] == m_rows[i].id;
     if (oldIsPrefix && ids.size() > old) {
-        QVector<Row> added = readRows(old);
+        auto read = readRows(old);
+        if (failed(read))
+            return;
+        QVector<Row> added = std::move(read).value();
         if (added.size() != ids.size() - old) {
             resetAll();
             return;
@@ -153,8 +194,13 @@ void ItemsModel::onAnnotationChanged(const QString &itemId, const QString &aspec
                              "JOIN aspects s ON s.id = n.aspect_id WHERE i.ext_id = ? AND s.name = ?"));
     q.addBindValue(itemId);
     q.addBindValue(aspect);
+    if (!q.exec()) {
+        report(makeError(tr("cannot read the human scores from the project: %1").arg(q.lastError().text()),
+                         m_project->path()));
+        return;
+    }
     double mean = kMissing;
-    if (q.exec() && q.next() && !q.value(0).isNull())
+    if (q.next() && !q.value(0).isNull())
         mean = q.value(0).toDouble();
     m_rows[r].human[a] = mean;
     const QModelIndex i = index(r, FirstAspectColumn + a);
@@ -168,8 +214,10 @@ void ItemsModel::reloadHumanScores()
     for (Row &row : m_rows)
         row.human.fill(kMissing);
     for (int a = 0; a < m_aspects.size(); ++a) {
-        const auto scores = m_project->humanScores(m_aspects[a]);
-        for (auto it = scores.begin(); it != scores.end(); ++it)
+        const auto scores = m_project->readHumanScores(m_aspects[a]);
+        if (failed(scores))
+            break; // the scores read so far are shown; the message says the rest is missing
+        for (auto it = scores->begin(); it != scores->end(); ++it)
             if (const int r = rowOf(it.key()); r >= 0)
                 m_rows[r].human[a] = it.value();
     }
@@ -182,10 +230,11 @@ void ItemsModel::reloadSplit()
         return;
     for (Row &row : m_rows)
         row.split.clear();
-    const auto roles = m_project->split();
-    for (auto it = roles.begin(); it != roles.end(); ++it)
-        if (const int r = rowOf(it.key()); r >= 0)
-            m_rows[r].split = splitRoleName(it.value());
+    const auto roles = m_project->readSplit();
+    if (!failed(roles))
+        for (auto it = roles->begin(); it != roles->end(); ++it)
+            if (const int r = rowOf(it.key()); r >= 0)
+                m_rows[r].split = splitRoleName(it.value());
     emit dataChanged(index(0, SplitColumn), index(rowCount() - 1, SplitColumn));
 }
 

@@ -56,6 +56,13 @@ public:
     /// Row of the item with `id`, or -1.
     int rowOf(const QString &id) const { return m_rowById.value(id, -1); }
     QStringList aspectNames() const { return m_aspects; }
+    /// Why the last read failed (the project could not be read), empty after a good read.
+    QString loadError() const { return m_loadError; }
+
+signals:
+    /// Reading the project failed: what is shown is incomplete (no rows after a failed reset)
+    /// and `message` says why.
+    void loadFailed(const QString &message);
 
 public slots:
     /// Re-reads the items and reports the difference as inserts, removals or a reset.
@@ -65,14 +72,18 @@ private:
     void onAnnotationChanged(const QString &itemId, const QString &aspect);
     void reloadHumanScores();
     void reloadSplit();
-    QVector<Row> readRows(int fromPosition) const;
+    Result<QVector<Row>> readRows(int fromPosition) const;
     void reindex();
     void resetAll();
+    /// Records a failed read and reports it (loadFailed); true when `r` failed.
+    template <typename T> bool failed(const Result<T> &r) { return !r.ok() && report(r.error()); }
+    bool report(const Error &error);
 
     QPointer<Project> m_project;
     QStringList m_aspects;
     QVector<Row> m_rows;
     QHash<QString, int> m_rowById;
+    QString m_loadError;
 };
 
 } // namespace rubric

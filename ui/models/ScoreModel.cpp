@@ -27,7 +27,7 @@ struct CriterionData
 
 /// A checklist's sub-aspects as columns: per item, met / answered over the enabled questions
 /// of each sub-aspect (met: "yes", or "no" for an inverted question).
-CriterionData readSubAspects(const RubricStore &store, const QString &judge, const Rubric &rubric)
+Result<CriterionData> readSubAspects(const RubricStore &store, const QString &judge, const Rubric &rubric)
 {
     CriterionData out;
     out.checklist = true;
@@ -41,7 +41,10 @@ CriterionData readSubAspects(const RubricStore &store, const QString &judge, con
             inverted.insert(q.key);
     }
     QHash<QString, QHash<QString, QPair<int, int>>> counts; // item → sub-aspect → (met, answered)
-    for (const ItemCriterionScores &s : store.criterionScores(judge)) {
+    const auto rows = store.readCriterionScores(judge);
+    if (!rows)
+        return rows.error();
+    for (const ItemCriterionScores &s : *rows) {
         const auto sub = subAspectOf.constFind(s.criterionKey);
         if (sub == subAspectOf.constEnd() || std::isnan(s.mean))
             continue;
@@ -60,7 +63,8 @@ CriterionData readSubAspects(const RubricStore &store, const QString &judge, con
     return out;
 }
 
-CriterionData readCriteria(Project *project, const QString &judge, ScoreModel::ChecklistColumns checklistColumns)
+Result<CriterionData> readCriteria(Project *project, const QString &judge,
+                                   ScoreModel::ChecklistColumns checklistColumns)
 {
     CriterionData out;
     if (judge.isEmpty())
@@ -72,7 +76,10 @@ CriterionData readCriteria(Project *project, const QString &judge, ScoreModel::C
         out.checklist = true;
     }
     QSet<QString> scored;
-    for (const ItemCriterionScores &s : store.criterionScores(judge)) {
+    const auto rows = store.readCriterionScores(judge);
+    if (!rows)
+        return rows.error();
+    for (const ItemCriterionScores &s : *rows) {
         if (std::isnan(s.mean))
             continue;
         out.scores[s.itemId].insert(s.criterionKey, s.mean);
@@ -81,7 +88,10 @@ CriterionData readCriteria(Project *project, const QString &judge, ScoreModel::C
     // Columns follow the order of the judge's latest rubric version: its enabled criteria, then
     // the disabled ones that have scores (e.g. hypotheses HypoEval tried on the train items and
     // did not select), then keys of older versions only, sorted.
-    const QVector<Criterion> criteria = store.criteria(judge);
+    const auto read = store.readCriteria(judge);
+    if (!read)
+        return read.error();
+    const QVector<Criterion> &criteria = *read;
     for (const bool enabled : {true, false})
         for (const Criterion &c : criteria) {
             if (c.enabled != enabled || !scored.contains(c.key))
@@ -226,23 +236,37 @@ void ScoreModel::onJudgesChanged(const QString &judge)
         scheduleRefresh();
 }
 
-ScoreModel::Snapshot ScoreModel::read() const
+Result<ScoreModel::Snapshot> ScoreModel::read() const
 {
     Snapshot s;
     if (!m_project)
         return s;
-    const CriterionData criteria = readCriteria(m_project, m_judge, m_checklistColumns);
+    const auto readCriterionData = readCriteria(m_project, m_judge, m_checklistColumns);
+    if (!readCriterionData)
+        return readCriterionData.error();
+    const CriterionData &criteria = *readCriterionData;
     s.checklist = criteria.checklist;
     s.keys = criteria.keys;
     s.labels = criteria.labels;
     const int columns = FirstCriterionColumn + int(s.keys.size());
 
-    const QHash<QString, double> human
-            = m_aspect.isEmpty() ? QHash<QString, double>() : m_project->humanScores(m_aspect);
-    const QHash<QString, double> judged = (m_judge.isEmpty() || m_aspect.isEmpty())
-                                                  ? QHash<QString, double>()
-                                                  : m_project->judgeScores(m_judge, m_aspect);
-    const QHash<QString, SplitRole> split = m_project->split();
+    QHash<QString, double> human, judged;
+    if (!m_aspect.isEmpty()) {
+        auto h = m_project->readHumanScores(m_aspect);
+        if (!h)
+            return h.error();
+        human = std::move(h).value();
+    }
+    if (!m_judge.isEmpty() && !m_aspect.isEmpty()) {
+        auto j = m_project->readJudgeScores(m_judge, m_aspect);
+        if (!j)
+            return j.error();
+        judged = std::move(j).value();
+    }
+    const auto readSplit = m_project->readSplit();
+    if (!readSplit)
+        return readSplit.error();
+    const QHash<QString, SplitRole> &split = *readSplit;
 
     double aspectMin = 1, aspectMax = 5;
     if (const auto a = m_project->aspect(m_aspect)) {
@@ -252,7 +276,10 @@ ScoreModel::Snapshot ScoreModel::read() const
     s.minima = QVector<double>(columns, std::numeric_limits<double>::infinity());
     s.maxima = QVector<double>(columns, -std::numeric_limits<double>::infinity());
 
-    const QVector<Item> items = m_project->items();
+    const auto readItems = m_project->readItems();
+    if (!readItems)
+        return readItems.error();
+    const QVector<Item> &items = *readItems;
     s.rows.reserve(items.size());
     for (const Item &item : items) {
         Row row;
@@ -299,8 +326,15 @@ ScoreModel::Snapshot ScoreModel::read() const
     return s;
 }
 
-void ScoreModel::apply(Snapshot s, bool forceReset)
+void ScoreModel::apply(Result<Snapshot> read, bool forceReset)
 {
+    // A project that cannot be read shows no rows and says why; it never passes for one
+    // without scores.
+    const QString error = read.errorString();
+    const bool failedBefore = !m_loadError.isEmpty();
+    m_loadError = error;
+    Snapshot s = read ? std::move(read).value() : Snapshot();
+    forceReset = forceReset || !error.isEmpty() || failedBefore;
     const bool sameColumns = s.keys == m_criterionKeys;
     bool prefix = sameColumns && !forceReset && s.rows.size() >= m_rows.size();
     for (int r = 0; prefix && r < m_rows.size(); ++r)
@@ -343,6 +377,8 @@ void ScoreModel::apply(Snapshot s, bool forceReset)
             endInsertRows();
         }
     }
+    if (!error.isEmpty())
+        emit loadFailed(error);
     emit refreshed();
 }
 

@@ -79,6 +79,8 @@ public:
 
     /// Re-reads everything now (normally done through the batched change signals).
     void reload();
+    /// Why the last read failed (the project could not be read), empty after a good read.
+    QString loadError() const { return m_loadError; }
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
@@ -91,6 +93,8 @@ signals:
     void aspectChanged(const QString &aspect);
     /// Emitted after every refresh (reset, insert or batched change).
     void refreshed();
+    /// Reading the project failed: the table is empty and `message` says why.
+    void loadFailed(const QString &message);
 
 private:
     struct Row
@@ -110,8 +114,8 @@ private:
         QVector<Row> rows;
         bool checklist = false;
     };
-    Snapshot read() const;
-    void apply(Snapshot snapshot, bool forceReset);
+    Result<Snapshot> read() const;
+    void apply(Result<Snapshot> snapshot, bool forceReset);
     void scheduleRefresh();
     void onAnnotationChanged(const QString &itemId, const QString &aspect);
     void onJudgesChanged(const QString &judge);
@@ -129,6 +133,7 @@ private:
     QHash<QString, int> m_rowOfItem;
     QTimer m_refresh;
     QVector<QMetaObject::Connection> m_connections;
+    QString m_loadError;
 };
 
 } // namespace rubric

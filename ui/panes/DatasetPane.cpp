@@ -156,6 +156,7 @@ DatasetPane::DatasetPane(QWidget *parent)
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex &current) { showItem(current.data(ItemsModel::ItemIdRole).toString()); });
     connect(m_import, &QPushButton::clicked, this, &DatasetPane::importRequested);
+    connect(m_model, &ItemsModel::loadFailed, this, &DatasetPane::problem);
     setProject(nullptr);
 }
 
@@ -189,8 +190,14 @@ void DatasetPane::refillFilters()
         const int i = combo->findData(keep);
         combo->setCurrentIndex(i < 0 ? 0 : i);
     };
-    refill(m_group, tr("All groups"), m_project ? m_project->groups() : QStringList());
-    refill(m_system, tr("All systems"), m_project ? m_project->systems() : QStringList());
+    // A project that cannot be read says so (problem) rather than offering no groups.
+    const auto values = [this](const Result<QStringList> &read) {
+        if (!read)
+            emit problem(read.errorString());
+        return read ? *read : QStringList();
+    };
+    refill(m_group, tr("All groups"), m_project ? values(m_project->readGroups()) : QStringList());
+    refill(m_system, tr("All systems"), m_project ? values(m_project->readSystems()) : QStringList());
     m_filter->setGroup(m_group->currentData().toString());
     m_filter->setSystem(m_system->currentData().toString());
     updateCount();

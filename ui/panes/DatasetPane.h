@@ -37,6 +37,8 @@ public:
 signals:
     void importRequested();
     void currentItemChanged(const QString &id);
+    /// The project could not be read (the table shows what was read, possibly nothing).
+    void problem(const QString &message);
 
 private:
     void refillFilters();

@@ -346,7 +346,9 @@ void HeatmapPane::onAnswerSelected()
 {
     const QModelIndex current = m_answerTable->currentIndex();
     if (!current.isValid()) {
-        if (m_answers->rowCount() == 0 && !m_answers->itemId().isEmpty())
+        if (!m_answers->loadError().isEmpty())
+            m_reasoning->setPlainText(tr("The answers cannot be read: %1").arg(m_answers->loadError()));
+        else if (m_answers->rowCount() == 0 && !m_answers->itemId().isEmpty())
             m_reasoning->setPlainText(tr("The judge has no answer stored for this cell."));
         m_raw->clear();
         return;

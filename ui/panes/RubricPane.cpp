@@ -433,9 +433,20 @@ void RubricPane::refillJudges()
     if (!m_project)
         return;
     RubricStore store(m_project);
-    for (const JudgeInfo &j : m_project->judges())
-        if (store.latestVersion(j.name) > 0)
+    const auto judges = m_project->readJudges();
+    if (!judges) {
+        m_message->showError(judges.errorString());
+        return;
+    }
+    for (const JudgeInfo &j : *judges) {
+        const auto latest = store.readLatestVersion(j.name);
+        if (!latest) {
+            m_message->showError(latest.errorString());
+            return;
+        }
+        if (*latest > 0)
             m_judge->addItem(tr("%1 (%2)").arg(j.name, j.method), j.name);
+    }
     const int i = m_judge->findData(m_judgeName);
     m_judge->setCurrentIndex(i >= 0 ? i : 0);
 }
@@ -448,7 +459,10 @@ void RubricPane::refillVersions()
     if (!m_project || m_judgeName.isEmpty())
         return;
     const QLocale locale;
-    for (const RubricVersionInfo &v : RubricStore(m_project).versions(m_judgeName)) {
+    const auto versions = RubricStore(m_project).readVersions(m_judgeName);
+    if (!versions)
+        m_message->showError(versions.errorString());
+    for (const RubricVersionInfo &v : versions ? *versions : QVector<RubricVersionInfo>()) {
         auto *item = new QTreeWidgetItem(m_versions);
         item->setData(VersionNumber, Qt::UserRole, v.version);
         item->setText(VersionNumber, tr("v%1").arg(v.version));
@@ -603,8 +617,13 @@ void RubricPane::updateDetail()
     if (m_editor->toPlainText() != c->text)
         m_editor->setPlainText(c->text);
     QString html = CriterionDetail::html(*c);
-    if (c->kind == CriterionKind::Aspect && m_project)
-        html += CriterionDetail::runHtml(RubricStore(m_project).runConfig(m_judgeName));
+    if (c->kind == CriterionKind::Aspect && m_project) {
+        const auto config = RubricStore(m_project).readRunConfig(m_judgeName);
+        if (config)
+            html += CriterionDetail::runHtml(*config);
+        else
+            m_message->showError(config.errorString());
+    }
     m_detail->setHtml(html);
 }
 

@@ -413,7 +413,12 @@ void RunPane::start()
         return;
     }
     // One judge name is one configuration: a name run before with other settings is not mixed.
-    if (const QStringList diff = RunConfig::differences(m_project, *spec); !diff.isEmpty()) {
+    const auto diffRead = RunConfig::differences(m_project, *spec);
+    if (!diffRead) {
+        showError(diffRead.errorString());
+        return;
+    }
+    if (const QStringList &diff = *diffRead; !diff.isEmpty()) {
         QMessageBox box(QMessageBox::Warning, tr("Another configuration"),
                         tr("Judge '%1' was run with another configuration. One judge name is one configuration; "
                            "its scores would mix two judges.")

@@ -18,6 +18,8 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include <utility>
+
 namespace rubric {
 namespace {
 
@@ -62,9 +64,11 @@ ProfileEditor::ProfileEditor(QWidget *parent)
     m_keyEnv->setPlaceholderText(QStringLiteral("OPENAI_API_KEY"));
     m_headers = new QLineEdit(this);
     m_headers->setObjectName(QStringLiteral("profileHeaders"));
-    m_headers->setPlaceholderText(QStringLiteral("X-Org=env:ORG_ID; X-Team=env:TEAM_TOKEN"));
-    m_headers->setToolTip(tr("Extra HTTP headers, separated by ';'. A header's value is never stored: give it as "
-                             "NAME=env:VARIABLE and set the environment variable to the value."));
+    m_headers->setPlaceholderText(QStringLiteral("X-Org=env:ORG_ID; X-Team=team-token"));
+    m_headers->setToolTip(tr("Extra HTTP headers, separated by ';'. A header's value is never stored in the "
+                             "profile: give it as NAME=env:VARIABLE to read it from an environment variable, or "
+                             "type the value (NAME=value) and Save puts it in the system keychain and keeps only "
+                             "a reference (NAME=keychain:…)."));
     connect(m_keySource, &QComboBox::currentIndexChanged, this,
             [this] { m_keyEnv->setEnabled(m_keySource->currentData().toInt() == int(KeySource::Environment)); });
 
@@ -243,11 +247,67 @@ void ProfileEditor::newProfile()
 
 void ProfileEditor::saveProfile()
 {
-    const ProviderProfile p = editedProfile();
+    ProviderProfile p = editedProfile();
     if (p.model.isEmpty()) {
         emit messageRaised(tr("The profile needs a model name."), true);
         return;
     }
+    // A header value typed as it is goes to the keychain; the profile keeps only its reference.
+    // Headers the profile refuses whatever their value (the API key's) are refused first, so
+    // that nothing is put in the keychain for them.
+    QVariantMap asReferences = p.headers;
+    for (QVariant &v : asReferences)
+        if (!v.toString().isEmpty() && !EndpointSecrets::isReference(v.toString()))
+            v = QStringLiteral("keychain:typed");
+    if (auto r = EndpointSecrets::checkHeaders(asReferences); !r) {
+        emit messageRaised(tr("The profile was not saved: %1").arg(r.errorString()), true);
+        return;
+    }
+    QList<QPair<QString, QByteArray>> typed; // account → value
+    for (auto it = p.headers.begin(); it != p.headers.end(); ++it) {
+        const QString value = it.value().toString();
+        if (value.isEmpty() || EndpointSecrets::isReference(value))
+            continue;
+        if (p.name.isEmpty()) {
+            emit messageRaised(tr("The profile needs a name before a header value can be kept in the keychain."), true);
+            return;
+        }
+        if (!ApiKeySource::keychainAvailable()) {
+            emit messageRaised(tr("The profile was not saved: this build has no keychain for the value of the header "
+                                  "'%1'; give it as %1=env:VARIABLE instead.")
+                                       .arg(it.key()),
+                               true);
+            return;
+        }
+        const QString name = EndpointSecrets::keychainNameFor(p.name, it.key());
+        typed.append({EndpointSecrets::keychainAccount(name), value.toUtf8()});
+        it.value() = QString(QStringLiteral("keychain:") + name);
+    }
+    if (typed.isEmpty()) {
+        storeProfile(p);
+        return;
+    }
+    auto remaining = std::make_shared<int>(int(typed.size()));
+    auto refused = std::make_shared<bool>(false);
+    for (const auto &[account, value] : std::as_const(typed)) {
+        auto *keychain = new ApiKeySource(p, this);
+        connect(keychain, &ApiKeySource::stored, this, [this, keychain, remaining, refused, p] {
+            keychain->deleteLater();
+            if (--*remaining == 0 && !*refused)
+                storeProfile(p);
+        });
+        connect(keychain, &ApiKeySource::failed, this, [this, keychain, refused](const QString &reason) {
+            keychain->deleteLater();
+            if (std::exchange(*refused, true))
+                return;
+            emit messageRaised(tr("The profile was not saved: %1").arg(reason), true);
+        });
+        keychain->store(account, value);
+    }
+}
+
+void ProfileEditor::storeProfile(const ProviderProfile &p)
+{
     if (auto r = m_profiles->save(p); !r) {
         emit messageRaised(tr("The profile was not saved: %1").arg(r.errorString()), true);
         return;

@@ -62,6 +62,8 @@ signals:
 private:
     void refill(const QString &select = {});
     void loadProfile(const QString &name);
+    /// Saves `p` (its header values are references by now) and reports it.
+    void storeProfile(const ProviderProfile &p);
     void onConnectionTested(const ConnectionTestResult &result);
 
     std::unique_ptr<ProviderProfiles> m_profiles;
@@ -73,7 +75,7 @@ private:
     QLineEdit *m_model = nullptr;
     QComboBox *m_keySource = nullptr;
     QLineEdit *m_keyEnv = nullptr;
-    QLineEdit *m_headers = nullptr; ///< "NAME=env:VAR; NAME2=env:VAR2"
+    QLineEdit *m_headers = nullptr; ///< "NAME=env:VAR; NAME2=keychain:NAME; NAME3=typed value"
     QDoubleSpinBox *m_priceIn = nullptr;
     QDoubleSpinBox *m_priceOut = nullptr;
     QSpinBox *m_concurrency = nullptr;

@@ -159,7 +159,7 @@ Result<Rubric> CheckEvalMethod::loadChecklist() const
 QVariantMap CheckEvalMethod::context() const
 {
     QVariantMap c = m_ctx->baseContext();
-    c.insert(QStringLiteral("dialogue"), PromptLibrary::projectTask(m_ctx->project()) == QLatin1String("dialogue"));
+    c.insert(QStringLiteral("dialogue"), m_ctx->task() == QLatin1String("dialogue"));
     if (const Criterion *root = m_rubric.find(QStringLiteral("aspect")); root && !root->definition.isEmpty())
         c.insert(QStringLiteral("definition"), root->definition);
     return c;
@@ -247,7 +247,10 @@ Result<RunEstimate> CheckEvalMethod::estimate()
             }
         }
         for (int i = 0; i < gen.size(); ++i) {
-            if (m_ctx->isCached(JudgeRole::Generator, gen[i])) {
+            const auto inCache = m_ctx->isCached(JudgeRole::Generator, gen[i]);
+            if (!inCache.ok())
+                return inCache.error();
+            if (*inCache) {
                 ++e.cached;
                 continue;
             }
@@ -281,9 +284,14 @@ Result<RunEstimate> CheckEvalMethod::estimate()
                 continue;
             }
             keys.insert(key);
-            if (!pipeline && m_ctx->isCached(JudgeRole::Evaluator, *r)) {
-                ++e.cached;
-                continue;
+            if (!pipeline) {
+                const auto inCache = m_ctx->isCached(JudgeRole::Evaluator, *r);
+                if (!inCache.ok())
+                    return inCache.error();
+                if (*inCache) {
+                    ++e.cached;
+                    continue;
+                }
             }
             ++answerCalls;
             const qint64 in = RunContext::approxTokens(*r);

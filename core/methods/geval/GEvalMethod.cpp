@@ -129,9 +129,11 @@ Result<QVector<JudgeRequest>> GEvalMethod::scoreRequests(const Rubric &rubric, c
         // Asked with n before the endpoint showed it ignores n: the answer it gave counts.
         JudgeRequest withN = base;
         withN.n = samples;
-        if (const auto cached = m_ctx->cached(JudgeRole::Evaluator, withN)) {
+        // A cache that cannot be read is no answer here; sending the requests then fails each
+        // of them with the cache's error (JudgeEngine::submit), so nothing is paid for twice.
+        if (const auto cached = m_ctx->cached(JudgeRole::Evaluator, withN); cached && *cached) {
             out.append(withN);
-            from = std::min(samples, int(cached->choices.size()));
+            from = std::min(samples, int((*cached)->choices.size()));
         }
     }
     for (int s = from; s < samples; ++s) {
@@ -185,9 +187,12 @@ Result<RunEstimate> GEvalMethod::estimate()
         if (!req)
             return req.error();
         const QString stepsKey = m_ctx->cacheKey(JudgeRole::Generator, *req);
-        if (auto cached = CallStore(m_ctx->project()).lookup(stepsKey)) {
+        const auto cached = CallStore(m_ctx->project()).lookup(stepsKey);
+        if (!cached)
+            return cached.error();
+        if (*cached) {
             ++e.cached; // the steps are known from the cache: the score prompts are exact
-            const QStringList steps = answer::steps(cached->text());
+            const QStringList steps = answer::steps((*cached)->text());
             if (!steps.isEmpty())
                 rubric = rubricFromSteps(steps, stepsKey);
         } else {
@@ -224,9 +229,14 @@ Result<RunEstimate> GEvalMethod::estimate()
                 continue;
             }
             keys.insert(key);
-            if (known && m_ctx->isCached(JudgeRole::Evaluator, r)) {
-                ++e.cached;
-                continue;
+            if (known) {
+                const auto inCache = m_ctx->isCached(JudgeRole::Evaluator, r);
+                if (!inCache.ok())
+                    return inCache.error();
+                if (*inCache) {
+                    ++e.cached;
+                    continue;
+                }
             }
             ++scoreCalls;
             const qint64 in = RunContext::approxTokens(r);

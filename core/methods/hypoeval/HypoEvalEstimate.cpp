@@ -38,10 +38,12 @@ Result<void> HypoEvalMethod::estimatePreparation(RunEstimate &e, QVector<Criteri
         auto req = summaryRequest(p);
         if (!req)
             return req.error();
-        if (const auto hit = m_ctx->cached(JudgeRole::Generator, *req);
-            hit && !Literature::summaryOf(hit->text()).isEmpty()) {
+        const auto hit = m_ctx->cached(JudgeRole::Generator, *req);
+        if (!hit)
+            return hit.error();
+        if (*hit && !Literature::summaryOf((*hit)->text()).isEmpty()) {
             ++e.cached;
-            p.summary = Literature::summaryOf(hit->text());
+            p.summary = Literature::summaryOf((*hit)->text());
             continue;
         }
         ++summaries;
@@ -83,9 +85,12 @@ Result<void> HypoEvalMethod::estimatePreparation(RunEstimate &e, QVector<Criteri
                 auto req = requestFor(algo, t);
                 if (!req)
                     return req.error();
-                if (const auto hit = m_ctx->cached(roleOf(t.kind), *req)) {
+                const auto hit = m_ctx->cached(roleOf(t.kind), *req);
+                if (!hit)
+                    return hit.error();
+                if (*hit) {
                     ++hits;
-                    answers.append(answerOf(t, hit->text()));
+                    answers.append(answerOf(t, (*hit)->text()));
                 }
             }
             e.cached += hits;
@@ -163,7 +168,10 @@ Result<RunEstimate> HypoEvalMethod::estimate()
                     continue;
                 }
                 keys.insert(key);
-                if (m_ctx->isCached(JudgeRole::Evaluator, *req)) {
+                const auto inCache = m_ctx->isCached(JudgeRole::Evaluator, *req);
+                if (!inCache.ok())
+                    return inCache.error();
+                if (*inCache) {
                     ++e.cached;
                     continue;
                 }
