@@ -12,10 +12,10 @@ packages=(
   qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-httpserver-dev
   libgl-dev libqt6opengl6-dev libxkbcommon-dev libvulkan-dev
   # libraries
-  nlohmann-json3-dev libeigen3-dev libkainjow-mustache-dev qtkeychain-qt6-dev libboost-math-dev
+  nlohmann-json3-dev libeigen3-dev libkainjow-mustache-dev qtkeychain-qt6-dev libboost-math-dev libxgboost-dev
   libyaml-cpp-dev
   # running the studio headless / screenshots, statistics reference values
-  xvfb xauth x11-apps imagemagick python3-scipy sqlite3
+  xvfb xauth x11-apps imagemagick python3-scipy python3-sklearn sqlite3
 )
 
 missing=()

@@ -1,0 +1,43 @@
+#pragma once
+
+#include "AspectModel.h"
+
+namespace rubric::learn {
+
+/// The paper's HD-EVAL-NN as a small network written with Eigen: inputs standardised on the
+/// training mean and sd (sd 0 → 1), one hidden layer of `hidden` ReLU units, one linear output
+/// predicting the standardised target. Weights start Glorot-uniform from the seeded generator
+/// (raw 53-bit draws, so a seed gives the same network on every standard library), biases 0.
+/// Training: full batch, Adam (β1 0.9, β2 0.999, ε 1e-8) on ½·mean squared error + ½·decay·‖W‖²
+/// for `epochs` epochs (a fixed count; no early stop on held-out data, which n≈30 cannot spare).
+/// Contributions: the DeepLIFT rescale rule against the training means as reference, exact for one
+/// hidden layer: base = the prediction at the training means, and per hidden unit the change of
+/// its activation is shared among the inputs in proportion to their change of its pre-activation,
+/// so base + Σ contributions = prediction. No built-in feature importance (permutation importance).
+class MlpModel : public AspectModel
+{
+public:
+    MlpModel(int hidden, int epochs, double learningRate, double weightDecay);
+    Result<void> fit(const Eigen::MatrixXd &x, const Eigen::VectorXd &y, quint64 seed) override;
+    Result<Eigen::VectorXd> predict(const Eigen::MatrixXd &x) const override;
+    Result<Contributions> contributions(const Eigen::MatrixXd &x) const override;
+    Result<Eigen::VectorXd> featureImportance() const override;
+    QVariantMap describe(const QStringList &features) const override;
+
+private:
+    Eigen::MatrixXd standardise(const Eigen::MatrixXd &x) const;
+
+    int m_hidden;
+    int m_epochs;
+    double m_rate;
+    double m_decay;
+    Eigen::RowVectorXd m_xMean, m_xSd;
+    double m_yMean = 0, m_ySd = 1;
+    Eigen::MatrixXd m_w1; ///< hidden × p
+    Eigen::VectorXd m_b1; ///< hidden
+    Eigen::VectorXd m_w2; ///< hidden
+    double m_b2 = 0;
+    double m_finalLoss = 0;
+};
+
+} // namespace rubric::learn
