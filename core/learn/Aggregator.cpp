@@ -1,5 +1,6 @@
 #include "Aggregator.h"
 
+#include "JsonArrays.h"
 #include "LinearModel.h"
 #include "MlpModel.h"
 #include "XgbModel.h"
@@ -222,10 +223,76 @@ Result<Eigen::VectorXd> Aggregator::featureImportance(int aspect) const
 
 QVariantMap Aggregator::describe(const QStringList &featureNames, const QStringList &aspectNames) const
 {
+    // Columns or aspects without a given name are called by their 0-based number.
+    QStringList names = featureNames;
+    for (qsizetype j = names.size(); j < m_means.size(); ++j)
+        names.append(QString::number(j));
     QVariantMap aspects;
     for (size_t a = 0; a < m_models.size(); ++a)
-        aspects.insert(aspectNames.value(int(a), QString::number(a)), m_models[a]->describe(featureNames));
+        aspects.insert(aspectNames.value(int(a), QString::number(a)), m_models[a]->describe(names));
     return {{QStringLiteral("kind"), aggregatorKindName(m_settings.kind)}, {QStringLiteral("aspects"), aspects}};
+}
+
+} // namespace rubric::learn
+
+namespace rubric::learn {
+
+QJsonObject Aggregator::toJson() const
+{
+    QJsonArray aspects;
+    for (const auto &m : m_models)
+        aspects.append(m->toJson());
+    QJsonArray mean;
+    for (const auto &cols : m_settings.meanFeatures) {
+        QJsonArray c;
+        for (int j : cols)
+            c.append(j);
+        mean.append(c);
+    }
+    QJsonObject settings = QJsonObject::fromVariantMap(aggregatorSettingsToMap(m_settings));
+    settings.insert(QStringLiteral("mean_features"), mean);
+    return {{QStringLiteral("format"), QStringLiteral("rubric-aggregator")},
+            {QStringLiteral("version"), 1},
+            {QStringLiteral("settings"), settings},
+            {QStringLiteral("feature_means"), toJsonArray(m_means)},
+            {QStringLiteral("aspects"), aspects}};
+}
+
+Result<Aggregator> Aggregator::fromJson(const QJsonObject &json)
+{
+    if (json.value(QStringLiteral("format")).toString() != QLatin1String("rubric-aggregator")
+        || json.value(QStringLiteral("version")).toInt() != 1)
+        return makeError(QStringLiteral("not a saved aggregator (format rubric-aggregator, version 1)"), {}, 0,
+                         QStringLiteral("format"));
+    const QJsonObject saved = json.value(QStringLiteral("settings")).toObject();
+    auto settings = aggregatorSettingsFromMap(saved.toVariantMap());
+    if (!settings)
+        return makeError(settings.error().message, {}, 0, QStringLiteral("settings.") + settings.error().field);
+    for (const QJsonValue &cols : saved.value(QStringLiteral("mean_features")).toArray()) {
+        QVector<int> c;
+        for (const QJsonValue &j : cols.toArray())
+            c.append(j.toInt());
+        settings->meanFeatures.append(c);
+    }
+    auto means = vectorFromJson(json, QStringLiteral("feature_means"));
+    if (!means)
+        return means.error();
+    const QJsonArray aspects = json.value(QStringLiteral("aspects")).toArray();
+    if (aspects.isEmpty() || means->size() == 0)
+        return makeError(QStringLiteral("the saved aggregator has no aspects or no features"), {}, 0,
+                         QStringLiteral("aspects"));
+    Aggregator out(*settings);
+    for (qsizetype a = 0; a < aspects.size(); ++a) {
+        auto model = makeModel(*settings, int(a));
+        if (!model)
+            return model.error();
+        if (auto ok = (*model)->fromJson(aspects[a].toObject()); !ok)
+            return makeError(QStringLiteral("aspect %1: %2").arg(a).arg(ok.error().message), {}, 0,
+                             QStringLiteral("aspects[%1].%2").arg(a).arg(ok.error().field));
+        out.m_models.push_back(std::move(*model));
+    }
+    out.m_means = *means;
+    return out;
 }
 
 } // namespace rubric::learn

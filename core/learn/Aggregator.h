@@ -48,6 +48,18 @@ struct AggregatorSettings
     double mlpWeightDecay = 1e-4; ///< L2 on the weights (not the biases), in the loss
 };
 
+/// The keys aggregatorSettingsFromMap() reads, with their meaning (for --set and a method's parameter list):
+/// "aggregator" (a kind name), "ridge_lambda", "tree_depth", "forest_trees", "forest_depth",
+/// "forest_subsample", "forest_colsample", "boost_rounds", "boost_depth", "boost_eta", "boost_lambda",
+/// "mlp_hidden", "mlp_epochs", "mlp_learning_rate", "mlp_weight_decay".
+QStringList aggregatorSettingKeys();
+/// Settings from a key → value map (values as strings or numbers); keys it does not know are left for
+/// the caller, keys it knows and cannot read give an error naming the key (Error::field) and the value.
+/// Starts from `base` (the defaults unless given).
+Result<AggregatorSettings> aggregatorSettingsFromMap(const QVariantMap &values, AggregatorSettings base = {});
+/// The inverse: every key of aggregatorSettingKeys() with the settings' value (meanFeatures excluded).
+QVariantMap aggregatorSettingsToMap(const AggregatorSettings &settings);
+
 /// Maps node scores (n × p, NaN = missing) to human scores per aspect (n × q, NaN = missing):
 /// one AspectModel per aspect, fitted on the rows where that aspect's target is present.
 /// Missing features are imputed with the training column mean, which the aggregator keeps and uses
@@ -77,6 +89,12 @@ public:
     Result<Eigen::VectorXd> featureImportance(int aspect) const;
     /// {"kind", "aspects": {aspect: model description}} for show-rubric. Names must match the shapes.
     QVariantMap describe(const QStringList &featureNames, const QStringList &aspectNames) const;
+
+    /// The fitted aggregator as JSON ({"format": "rubric-aggregator", "version": 1, "settings",
+    /// "feature_means", "aspects": [per-model JSON]}): enough to predict new items without the
+    /// training data. fromJson() restores it; a malformed object gives an error naming the field.
+    QJsonObject toJson() const;
+    static Result<Aggregator> fromJson(const QJsonObject &json);
 
 private:
     Eigen::MatrixXd imputed(const Eigen::MatrixXd &x) const;

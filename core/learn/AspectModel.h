@@ -2,6 +2,7 @@
 
 #include "util/Result.h"
 
+#include <QJsonObject>
 #include <QStringList>
 #include <QVariantMap>
 #include <QtGlobal>
@@ -35,6 +36,10 @@ public:
     virtual Result<Eigen::VectorXd> featureImportance() const = 0;
     /// JSON-able description (linear forms: "intercept" and "weights" keyed by feature name).
     virtual QVariantMap describe(const QStringList &features) const = 0;
+    /// Everything predict() needs, as JSON; fromJson() on a model built with the same settings
+    /// restores it (predictions bit for bit). fromJson() fails with a message on a malformed object.
+    virtual QJsonObject toJson() const = 0;
+    virtual Result<void> fromJson(const QJsonObject &json) = 0;
 };
 
 } // namespace rubric::learn

@@ -1,5 +1,7 @@
 #include "LinearModel.h"
 
+#include "JsonArrays.h"
+
 namespace rubric::learn {
 
 Result<void> LinearModel::fit(const Eigen::MatrixXd &x, const Eigen::VectorXd &y, quint64)
@@ -84,6 +86,49 @@ QVariantMap MeanModel::describe(const QStringList &features) const
         if (m_weights[j] != 0)
             weights.insert(features.value(j), m_weights[j]);
     return {{QStringLiteral("intercept"), 0.0}, {QStringLiteral("weights"), weights}};
+}
+
+} // namespace rubric::learn
+
+namespace rubric::learn {
+
+QJsonObject LinearModel::toJson() const
+{
+    return {{QStringLiteral("lambda"), m_lambda},
+            {QStringLiteral("intercept"), m_intercept},
+            {QStringLiteral("weights"), toJsonArray(m_weights)},
+            {QStringLiteral("means"), toJsonArray(m_means)}};
+}
+
+Result<void> LinearModel::fromJson(const QJsonObject &json)
+{
+    auto intercept = numberFromJson(json, QStringLiteral("intercept"));
+    auto weights = vectorFromJson(json, QStringLiteral("weights"));
+    if (!intercept)
+        return intercept.error();
+    if (!weights)
+        return weights.error();
+    auto means = vectorFromJson(json, QStringLiteral("means"), weights->size());
+    if (!means)
+        return means.error();
+    m_intercept = *intercept;
+    m_weights = *weights;
+    m_means = *means;
+    return {};
+}
+
+QJsonObject MeanModel::toJson() const
+{
+    return {{QStringLiteral("weights"), toJsonArray(m_weights)}};
+}
+
+Result<void> MeanModel::fromJson(const QJsonObject &json)
+{
+    auto weights = vectorFromJson(json, QStringLiteral("weights"));
+    if (!weights)
+        return weights.error();
+    m_weights = *weights;
+    return {};
 }
 
 } // namespace rubric::learn

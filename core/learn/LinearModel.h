@@ -26,6 +26,8 @@ public:
     Result<Contributions> contributions(const Eigen::MatrixXd &x) const override;
     Result<Eigen::VectorXd> featureImportance() const override { return m_weights; }
     QVariantMap describe(const QStringList &features) const override;
+    QJsonObject toJson() const override;
+    Result<void> fromJson(const QJsonObject &json) override;
 
     double intercept() const { return m_intercept; }
     const Eigen::VectorXd &weights() const { return m_weights; }
@@ -52,6 +54,8 @@ public:
     Result<Contributions> contributions(const Eigen::MatrixXd &x) const override;
     Result<Eigen::VectorXd> featureImportance() const override { return m_weights; }
     QVariantMap describe(const QStringList &features) const override;
+    QJsonObject toJson() const override;
+    Result<void> fromJson(const QJsonObject &json) override;
 
 private:
     QVector<int> m_columns; ///< empty = all

@@ -1,5 +1,6 @@
 #include "MlpModel.h"
 
+#include "JsonArrays.h"
 #include "util/Shuffle.h"
 
 #include <cmath>
@@ -146,6 +147,52 @@ QVariantMap MlpModel::describe(const QStringList &) const
             {QStringLiteral("learning_rate"), m_rate},
             {QStringLiteral("weight_decay"), m_decay},
             {QStringLiteral("final_train_loss"), m_finalLoss}};
+}
+
+} // namespace rubric::learn
+
+namespace rubric::learn {
+
+QJsonObject MlpModel::toJson() const
+{
+    return {{QStringLiteral("hidden"), m_hidden},
+            {QStringLiteral("x_mean"), toJsonArray(Eigen::VectorXd(m_xMean.transpose()))},
+            {QStringLiteral("x_sd"), toJsonArray(Eigen::VectorXd(m_xSd.transpose()))},
+            {QStringLiteral("y_mean"), m_yMean},
+            {QStringLiteral("y_sd"), m_ySd},
+            {QStringLiteral("w1"), toJsonArray(m_w1)},
+            {QStringLiteral("b1"), toJsonArray(m_b1)},
+            {QStringLiteral("w2"), toJsonArray(m_w2)},
+            {QStringLiteral("b2"), m_b2}};
+}
+
+Result<void> MlpModel::fromJson(const QJsonObject &json)
+{
+    auto xMean = vectorFromJson(json, QStringLiteral("x_mean"));
+    if (!xMean)
+        return xMean.error();
+    const Eigen::Index p = xMean->size();
+    auto xSd = vectorFromJson(json, QStringLiteral("x_sd"), p);
+    auto b1 = vectorFromJson(json, QStringLiteral("b1"), m_hidden);
+    auto w2 = vectorFromJson(json, QStringLiteral("w2"), m_hidden);
+    auto w1 = matrixFromJson(json, QStringLiteral("w1"), m_hidden, p);
+    auto yMean = numberFromJson(json, QStringLiteral("y_mean"));
+    auto ySd = numberFromJson(json, QStringLiteral("y_sd"));
+    auto b2 = numberFromJson(json, QStringLiteral("b2"));
+    for (const Error *e : {xSd ? nullptr : &xSd.error(), b1 ? nullptr : &b1.error(), w2 ? nullptr : &w2.error(),
+                           w1 ? nullptr : &w1.error(), yMean ? nullptr : &yMean.error(), ySd ? nullptr : &ySd.error(),
+                           b2 ? nullptr : &b2.error()})
+        if (e)
+            return *e;
+    m_xMean = xMean->transpose();
+    m_xSd = xSd->transpose();
+    m_yMean = *yMean;
+    m_ySd = *ySd;
+    m_w1 = *w1;
+    m_b1 = *b1;
+    m_w2 = *w2;
+    m_b2 = *b2;
+    return {};
 }
 
 } // namespace rubric::learn

@@ -23,6 +23,8 @@ public:
     Result<Contributions> contributions(const Eigen::MatrixXd &x) const override;
     Result<Eigen::VectorXd> featureImportance() const override;
     QVariantMap describe(const QStringList &features) const override;
+    QJsonObject toJson() const override;
+    Result<void> fromJson(const QJsonObject &json) override;
 
 private:
     Eigen::MatrixXd standardise(const Eigen::MatrixXd &x) const;

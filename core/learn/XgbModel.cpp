@@ -174,3 +174,43 @@ QVariantMap XgbModel::describe(const QStringList &features) const
 }
 
 } // namespace rubric::learn
+
+namespace rubric::learn {
+
+QJsonObject XgbModel::toJson() const
+{
+    // xgboost's own JSON model format, kept as text: it is xgboost's to read back.
+    bst_ulong length = 0;
+    const char *data = nullptr;
+    QJsonObject out{{QStringLiteral("features"), m_features}};
+    if (!m_booster || XGBoosterSaveModelToBuffer(m_booster, "{\"format\": \"json\"}", &length, &data) != 0)
+        out.insert(QStringLiteral("error"),
+                   m_booster ? QString::fromUtf8(XGBGetLastError()) : QStringLiteral("not fitted"));
+    else
+        out.insert(QStringLiteral("xgboost"), QString::fromUtf8(data, qsizetype(length)));
+    return out;
+}
+
+Result<void> XgbModel::fromJson(const QJsonObject &json)
+{
+    if (json.contains(QStringLiteral("error")))
+        return makeError(
+                QStringLiteral("the saved model has no trees: %1").arg(json.value(QStringLiteral("error")).toString()),
+                {}, 0, QStringLiteral("xgboost"));
+    const QByteArray model = json.value(QStringLiteral("xgboost")).toString().toUtf8();
+    const int features = json.value(QStringLiteral("features")).toInt(-1);
+    if (model.isEmpty() || features < 1)
+        return makeError(QStringLiteral("missing xgboost model or feature count"), {}, 0, QStringLiteral("xgboost"));
+    if (m_booster)
+        XGBoosterFree(m_booster);
+    m_booster = nullptr;
+    if (XGBoosterCreate(nullptr, 0, &m_booster) != 0)
+        return xgbError(QStringLiteral("creating the booster"));
+    if (XGBoosterLoadModelFromBuffer(m_booster, model.constData(), bst_ulong(model.size())) != 0)
+        return xgbError(QStringLiteral("loading the saved model"));
+    XGBoosterSetParam(m_booster, "nthread", "1");
+    m_features = features;
+    return {};
+}
+
+} // namespace rubric::learn

@@ -32,6 +32,8 @@ public:
     Result<Contributions> contributions(const Eigen::MatrixXd &x) const override;
     Result<Eigen::VectorXd> featureImportance() const override;
     QVariantMap describe(const QStringList &features) const override;
+    QJsonObject toJson() const override;
+    Result<void> fromJson(const QJsonObject &json) override;
 
 private:
     Result<Eigen::MatrixXd> predictType(const Eigen::MatrixXd &x, int type, int columns) const;

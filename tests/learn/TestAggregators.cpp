@@ -98,6 +98,10 @@ private slots:
     void describeGivesWeightsInNodeUnits();
     void builtInImportance();
     void badInputIsRefused();
+    void savedAggregatorPredictsAlike_data();
+    void savedAggregatorPredictsAlike();
+    void malformedSavedAggregatorIsRefused();
+    void settingsFromKeyValues();
 };
 
 void TestAggregators::linearAndRidgeMatchScikitLearn_data()
@@ -430,6 +434,84 @@ void TestAggregators::badInputIsRefused()
     Aggregator ridge(s);
     QVERIFY(ridge.fit(x, y, 1).errorString().contains(QStringLiteral("lambda must be > 0")));
     QVERIFY(parseAggregatorKind(QStringLiteral("svm")).errorString().contains(QStringLiteral("mean, linear, ridge")));
+}
+
+void TestAggregators::savedAggregatorPredictsAlike_data()
+{
+    everyKindFitsThirtyByForty_data();
+}
+
+void TestAggregators::savedAggregatorPredictsAlike()
+{
+    QFETCH(int, kind);
+    Eigen::MatrixXd x, y;
+    thirtyByForty(x, y);
+    AggregatorSettings s = settingsFor(AggregatorKind(kind));
+    s.meanFeatures = {{0, 1, 2}}; // read by mean only
+    s.mlpHidden = 8;
+    Aggregator agg(s);
+    QVERIFY(agg.fit(x, y, 3).ok());
+    // Through text, as a project file would store it.
+    const QByteArray text = QJsonDocument(agg.toJson()).toJson(QJsonDocument::Compact);
+    auto loaded = Aggregator::fromJson(QJsonDocument::fromJson(text).object());
+    QVERIFY2(loaded.ok(), qPrintable(loaded.errorString()));
+    QCOMPARE(loaded->settings().kind, AggregatorKind(kind));
+    QCOMPARE(loaded->aspectCount(), 2);
+    Eigen::MatrixXd fresh = nodeScores(15, 40, 77);
+    fresh(2, 5) = std::numeric_limits<double>::quiet_NaN();
+    const Eigen::MatrixXd before = agg.predict(fresh).value(), after = loaded->predict(fresh).value();
+    QVERIFY2(before == after,
+             qPrintable(QStringLiteral("max difference %1").arg((before - after).cwiseAbs().maxCoeff())));
+    const auto c = loaded->contributions(fresh, 1);
+    QVERIFY2(c.ok(), qPrintable(c.errorString()));
+    QVERIFY(c->values == agg.contributions(fresh, 1).value().values);
+}
+
+void TestAggregators::malformedSavedAggregatorIsRefused()
+{
+    Eigen::MatrixXd x, y;
+    thirtyByForty(x, y);
+    Aggregator agg(settingsFor(AggregatorKind::Linear));
+    QVERIFY(agg.fit(x, y, 1).ok());
+    QJsonObject json = agg.toJson();
+    QJsonArray aspects = json.value(QStringLiteral("aspects")).toArray();
+    QJsonObject first = aspects[0].toObject();
+    first.remove(QStringLiteral("intercept"));
+    aspects[0] = first;
+    json.insert(QStringLiteral("aspects"), aspects);
+    auto r = Aggregator::fromJson(json);
+    QVERIFY(!r.ok());
+    QCOMPARE(r.error().field, QStringLiteral("aspects[0].intercept"));
+    json = agg.toJson();
+    QJsonObject settings = json.value(QStringLiteral("settings")).toObject();
+    settings.insert(QStringLiteral("aggregator"), QStringLiteral("svm"));
+    json.insert(QStringLiteral("settings"), settings);
+    r = Aggregator::fromJson(json);
+    QVERIFY(!r.ok());
+    QCOMPARE(r.error().field, QStringLiteral("settings.aggregator"));
+    QVERIFY(!Aggregator::fromJson(QJsonObject{{QStringLiteral("format"), QStringLiteral("other")}}).ok());
+}
+
+void TestAggregators::settingsFromKeyValues()
+{
+    auto s = aggregatorSettingsFromMap({{QStringLiteral("aggregator"), QStringLiteral("forest")},
+                                        {QStringLiteral("forest_trees"), QStringLiteral("50")},
+                                        {QStringLiteral("ridge_lambda"), 2.5},
+                                        {QStringLiteral("layers"), QStringLiteral("3")}}); // not ours: left alone
+    QVERIFY(s.ok());
+    QCOMPARE(s->kind, AggregatorKind::Forest);
+    QCOMPARE(s->forestTrees, 50);
+    QCOMPARE(s->ridgeLambda, 2.5);
+    QCOMPARE(s->mlpHidden, 16);
+    const QVariantMap round = aggregatorSettingsToMap(*s);
+    QCOMPARE(round.keys().size(), aggregatorSettingKeys().size());
+    QCOMPARE(aggregatorSettingsFromMap(round)->forestTrees, 50);
+    auto bad = aggregatorSettingsFromMap({{QStringLiteral("boost_rounds"), QStringLiteral("many")}});
+    QVERIFY(!bad.ok());
+    QCOMPARE(bad.error().field, QStringLiteral("boost_rounds"));
+    QVERIFY(bad.errorString().contains(QStringLiteral("'many' is not a whole number")));
+    QCOMPARE(aggregatorSettingsFromMap({{QStringLiteral("boost_eta"), QStringLiteral("-1")}}).error().field,
+             QStringLiteral("boost_eta"));
 }
 
 QTEST_GUILESS_MAIN(TestAggregators)
