@@ -4,11 +4,13 @@
 #include "FakeLlmServer.h"
 #include "PipelineFixture.h"
 #include "SyntheticJudge.h"
+#include "methods/hdeval/HdEvalExplain.h"
 #include "methods/hdeval/HdEvalParams.h"
 #include "methods/hdeval/HdEvalTree.h"
 #include "rubric/RubricExport.h"
 #include "store/RubricStore.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -240,6 +242,46 @@ void TestHdEvalRun::callsPerPhaseAndExactEstimate()
     const auto scores = fx->project->judgeScores(QStringLiteral("b"), QStringLiteral("coherence"));
     QCOMPARE(scores.size(), itemsB);
     QVERIFY(std::abs(pearsonOf(scores, *fx) - testR) < 1e-9);
+
+    // One item's score node by node: base + Σ contributions = the stored judge score.
+    const QString item = fx->testIds.first();
+    auto e = hdeval::explainItem(fx->project.get(), QStringLiteral("b"), item);
+    QVERIFY2(e, qPrintable(e.errorString()));
+    QCOMPARE(e->nodes.size(), 13);
+    double sum = e->base;
+    for (const hdeval::NodeContribution &n : e->nodes)
+        sum += n.contribution;
+    QVERIFY(std::abs(sum - e->prediction) < 1e-9);
+    QVERIFY(std::abs(e->prediction - scores.value(item)) < 1e-9);
+    QVERIFY(std::abs(e->nodes.first().contribution) >= std::abs(e->nodes.last().contribution));
+    if (qEnvironmentVariableIsEmpty("RUBRIC_CLI"))
+        return;
+    for (const QStringList &args :
+         {QStringList{QStringLiteral("explain"), QStringLiteral("--item"), item, QStringLiteral("--json")},
+          QStringList{QStringLiteral("show-rubric"), QStringLiteral("--json")}}) {
+        QProcess cli;
+        cli.start(qEnvironmentVariable("RUBRIC_CLI"), QStringList(args)
+                                                              << QStringLiteral("--project") << fx->project->path()
+                                                              << QStringLiteral("--judge") << QStringLiteral("b"));
+        QVERIFY(cli.waitForFinished(30000));
+        QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+        const QJsonObject out = QJsonDocument::fromJson(cli.readAllStandardOutput()).object();
+        if (args.first() == QLatin1String("explain")) {
+            QCOMPARE(out.value(QStringLiteral("contributions")).toArray().size(), 13);
+            QVERIFY(std::abs(out.value(QStringLiteral("score")).toDouble() - scores.value(item)) < 1e-9);
+        } else {
+            const QJsonObject agg = out.value(QStringLiteral("aggregator")).toObject();
+            QCOMPARE(agg.value(QStringLiteral("kind")).toString(), QStringLiteral("linear"));
+            QCOMPARE(agg.value(QStringLiteral("aspects"))
+                             .toObject()
+                             .value(QStringLiteral("coherence"))
+                             .toObject()
+                             .value(QStringLiteral("weights"))
+                             .toObject()
+                             .size(),
+                     13);
+        }
+    }
 }
 
 void TestHdEvalRun::anotherAggregatorSendsNothing()
