@@ -33,6 +33,7 @@ private slots:
     void callsPerPhaseAndExactEstimate();
     void anotherAggregatorSendsNothing();
     void pruningPrefersSignal();
+    void batchedDecompositionOneCallPerLayer();
     void killedRunResumesWithoutResending();
 
 private:
@@ -367,6 +368,34 @@ void TestHdEvalRun::pruningPrefersSignal()
               qPrintable(kind), s, n);
         QVERIFY2(s >= 3 * n && s > 0, qPrintable(QStringLiteral("%1: SIGNAL %2, NOISE %3").arg(kind).arg(s).arg(n)));
     }
+}
+
+void TestHdEvalRun::batchedDecompositionOneCallPerLayer()
+{
+    auto fx = makeProject(m_projects.next(), 4);
+    QVERIFY(fx);
+    SyntheticJudge judge(fx->humanByOutput);
+    FakeLlmServer server;
+    server.setJudge([&judge](const QJsonObject &body) { return judge.answer(body); });
+    QVERIFY(server.listen());
+    const Outcome o = runToEnd(fx->project.get(), hdSpec(QStringLiteral("batched"), server.baseUrl(),
+                                                         {{QStringLiteral("decompose"), QStringLiteral("batched")},
+                                                          {QStringLiteral("aggregator"), QStringLiteral("ridge")},
+                                                          {QStringLiteral("children"), QStringLiteral("3")}}));
+    QVERIFY2(o.ok, qPrintable(o.error));
+    QCOMPARE(phaseCalls(o.summary, QStringLiteral("decompose-2")), 1);
+    QCOMPARE(phaseCalls(o.summary, QStringLiteral("decompose-3")), 1); // the three selected nodes in one call
+    auto tree = RubricStore(fx->project.get()).load(QStringLiteral("batched"));
+    QVERIFY(tree);
+    QCOMPARE(layerCount(*tree, 2), 3);
+    QCOMPARE(layerCount(*tree, 3), 9); // top_k 3 of 3, each with its own group of the batched answer
+    for (const Criterion &c : hdeval::layerNodes(*tree, 3)) {
+        const Criterion *parent = tree->find(c.parentKey);
+        QVERIFY(parent && parent->stats.value(QStringLiteral("selected")).toBool());
+        QCOMPARE(c.origin.value(QStringLiteral("parent")).toString(), parent->key);
+    }
+    const int items = 30 + int(fx->testIds.size());
+    QCOMPARE(phaseCalls(o.summary, QStringLiteral("score-3")), items * 9);
 }
 
 void TestHdEvalRun::killedRunResumesWithoutResending()
