@@ -244,6 +244,34 @@ void TestHdEvalRun::callsPerPhaseAndExactEstimate()
     QCOMPARE(scores.size(), itemsB);
     QVERIFY(std::abs(pearsonOf(scores, *fx) - testR) < 1e-9);
 
+    // The linear aggregator's intercept and weights equal a least-squares fit of the stored node
+    // scores of the train items to their human scores, solved here with Eigen's QR, apart from learn.
+    {
+        auto fitted = RubricStore(fx->project.get()).load(QStringLiteral("b"));
+        QVERIFY(fitted);
+        const QVariantMap agg = RubricExport::toJson(*fitted).value(QStringLiteral("aggregator")).toMap();
+        const QVariantMap lin = agg.value(QStringLiteral("aspects")).toMap().value(QStringLiteral("coherence")).toMap();
+        const QStringList keys = featureKeys(*fitted);
+        QHash<QString, QHash<QString, double>> byItem;
+        for (const CriterionScore &row : RubricStore(fx->project.get()).sampleScores(QStringLiteral("b")))
+            byItem[row.itemId].insert(row.criterionKey, row.score);
+        const auto human = fx->project->humanScores(QStringLiteral("coherence"));
+        const QStringList train = fx->project->itemIds(SplitFilter::Train);
+        Eigen::MatrixXd x(train.size(), keys.size() + 1);
+        Eigen::VectorXd y(train.size());
+        for (int r = 0; r < train.size(); ++r) {
+            x(r, 0) = 1;
+            for (int c = 0; c < keys.size(); ++c)
+                x(r, c + 1) = byItem.value(train[r]).value(keys[c]);
+            y[r] = human.value(train[r]);
+        }
+        const Eigen::VectorXd beta = x.colPivHouseholderQr().solve(y);
+        QVERIFY(std::abs(beta[0] - lin.value(QStringLiteral("intercept")).toDouble()) < 1e-6);
+        const QVariantMap w = lin.value(QStringLiteral("weights")).toMap();
+        for (int c = 0; c < keys.size(); ++c)
+            QVERIFY2(std::abs(beta[c + 1] - w.value(keys[c]).toDouble()) < 1e-6, qPrintable(keys[c]));
+    }
+
     // One item's score node by node: base + Σ contributions = the stored judge score.
     const QString item = fx->testIds.first();
     auto e = hdeval::explainItem(fx->project.get(), QStringLiteral("b"), item);
