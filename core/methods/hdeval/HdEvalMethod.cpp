@@ -51,6 +51,7 @@ Result<void> HdEvalMethod::readParams()
     // the aggregator learns from; items the endpoint refused before are skipped unless asked again.
     m_items.clear();
     m_trainIds.clear();
+    m_failed = 0;
     QSet<QString> seen;
     auto take = [&](const Item &it) {
         if (seen.contains(it.id))
