@@ -769,6 +769,25 @@ DE = {
     "uniform: the share of yes (the paper's method). regression: weights from a ridge regression of the human score on the train split's answers (the paper's appendix C.2, which found no reliable gain).": 'uniform: der Anteil der Ja-Antworten (die Methode des Artikels). regression: Gewichte aus einer Ridge-Regression der menschlichen Bewertung auf die Antworten des Trainingsteils (Anhang C.2 des Artikels, der keinen verlässlichen Gewinn fand).',
     'Unanswered questions': 'Unbeantwortete Fragen',
     'skip: a question the judge left unanswered (after one re-ask) leaves the denominator; no: the strict policy, it counts as no.': 'skip: eine Frage, die der Bewerter (nach einer Nachfrage) unbeantwortet ließ, fällt aus dem Nenner; no: die strenge Regel, sie zählt als Nein.',
+    # HD-Eval
+    "HD-Eval: the aspect decomposed into a tree of criteria, one call per item and node, an aggregator learned from the train split's human scores (Liu et al., 2024).": 'HD-Eval: der Aspekt zerlegt in einen Baum von Kriterien, ein Aufruf je Element und Knoten, ein Aggregator, gelernt aus den menschlichen Bewertungen der Trainingsaufteilung (Liu et al., 2024).',
+    'Layers': 'Ebenen',
+    "Layers of the criteria tree (paper: 3). 2 is the ablation without layer 3, 1 the aggregator on the aspect's direct score alone.": 'Ebenen des Kriterienbaums (Artikel: 3). 2 ist die Ablation ohne Ebene 3, 1 der Aggregator allein auf der direkten Bewertung des Aspekts.',
+    'Children': 'Kinder',
+    'Criteria asked for per decomposed node ("around N") and the most kept (paper: a maximum of 4).': 'Je zerlegtem Knoten erfragte Kriterien („etwa N“) und die meisten, die behalten werden (Artikel: höchstens 4).',
+    'Top-k': 'Top-k',
+    'Layer-2 criteria that attribution pruning selects for decomposition into layer 3 (paper: not stated; its trees imply at least 3).': 'Kriterien der Ebene 2, die das Attributions-Pruning zur Zerlegung in Ebene 3 auswählt (Artikel: nicht angegeben; seine Bäume legen mindestens 3 nahe).',
+    'Aggregator': 'Aggregator',
+    "Model from all node scores to the aspect score, fitted on the train split: mlp (the paper's headline HD-EVAL-NN, one hidden ReLU layer), linear, ridge, tree, forest, boosted, or mean (the paper's ablation without aggregator).": 'Modell von allen Knotenbewertungen zur Bewertung des Aspekts, angepasst auf der Trainingsaufteilung: mlp (das Hauptmodell HD-EVAL-NN des Artikels, eine verdeckte ReLU-Schicht), linear, ridge, tree, forest, boosted oder mean (die Ablation des Artikels ohne Aggregator).',
+    'Importance repeats': 'Wiederholungen der Wichtigkeit',
+    "Shuffles per criterion in the permutation importance on the train split (not in the paper; scikit-learn's default: 5).": 'Permutationen je Kriterium in der Permutationswichtigkeit auf der Trainingsaufteilung (nicht im Artikel; Vorgabe von scikit-learn: 5).',
+    'Seed of the aggregator fits, the cross-validation folds and the permutations; the same seed repeats the run.': 'Startwert der Aggregator-Anpassungen, der Kreuzvalidierungsfalten und der Permutationen; derselbe Startwert wiederholt den Lauf.',
+    'Decomposition': 'Zerlegung',
+    "per-node: one generator call per decomposed criterion; batched: one call for all criteria of a layer, as the paper's example prompt does, the answer grouped by criterion.": 'per-node: ein Generatoraufruf je zerlegtem Kriterium; batched: ein Aufruf für alle Kriterien einer Ebene wie im Beispielprompt des Artikels, die Antwort nach Kriterium gruppiert.',
+    'Sampling temperature of the node scores (paper: 0).': 'Sampling-Temperatur der Knotenbewertungen (Artikel: 0).',
+    'Largest answer of a node score (paper: 32; the score comes first, the reasoning is cut).': 'Längste Antwort einer Knotenbewertung (Artikel: 32; die Bewertung kommt zuerst, die Begründung wird abgeschnitten).',
+    'CV folds': 'CV-Falten',
+    'Folds of the cross-validation of the final aggregator on the train split; 0 = leave-one-out.': 'Falten der Kreuzvalidierung des endgültigen Aggregators auf der Trainingsaufteilung; 0 = Leave-one-out.',
 }
 
 path = sys.argv[1] if len(sys.argv) > 1 else 'translations/rubric_de.ts'

@@ -1774,6 +1774,78 @@ Abdeckung %2 %</translation>
         <source>Literature folder for the literature-based hypotheses and refinements: papers as text (*.txt, *.md), which the generator summarises first, and summaries you wrote or edited (NAME.summary.txt, NAME.summary.md), used as written; empty: data only.</source>
         <translation>Literaturordner für literaturbasierte Hypothesen und Verfeinerungen: Artikel als Text (*.txt, *.md), die der Generator zuerst zusammenfasst, und Zusammenfassungen, die Sie geschrieben oder bearbeitet haben (NAME.summary.txt, NAME.summary.md), unverändert übernommen; leer: nur Daten.</translation>
     </message>
+    <message>
+        <source>HD-Eval: the aspect decomposed into a tree of criteria, one call per item and node, an aggregator learned from the train split's human scores (Liu et al., 2024).</source>
+        <translation>HD-Eval: der Aspekt zerlegt in einen Baum von Kriterien, ein Aufruf je Element und Knoten, ein Aggregator, gelernt aus den menschlichen Bewertungen der Trainingsaufteilung (Liu et al., 2024).</translation>
+    </message>
+    <message>
+        <source>Layers</source>
+        <translation>Ebenen</translation>
+    </message>
+    <message>
+        <source>Layers of the criteria tree (paper: 3). 2 is the ablation without layer 3, 1 the aggregator on the aspect's direct score alone.</source>
+        <translation>Ebenen des Kriterienbaums (Artikel: 3). 2 ist die Ablation ohne Ebene 3, 1 der Aggregator allein auf der direkten Bewertung des Aspekts.</translation>
+    </message>
+    <message>
+        <source>Children</source>
+        <translation>Kinder</translation>
+    </message>
+    <message>
+        <source>Criteria asked for per decomposed node ("around N") and the most kept (paper: a maximum of 4).</source>
+        <translation>Je zerlegtem Knoten erfragte Kriterien („etwa N“) und die meisten, die behalten werden (Artikel: höchstens 4).</translation>
+    </message>
+    <message>
+        <source>Top-k</source>
+        <translation>Top-k</translation>
+    </message>
+    <message>
+        <source>Layer-2 criteria that attribution pruning selects for decomposition into layer 3 (paper: not stated; its trees imply at least 3).</source>
+        <translation>Kriterien der Ebene 2, die das Attributions-Pruning zur Zerlegung in Ebene 3 auswählt (Artikel: nicht angegeben; seine Bäume legen mindestens 3 nahe).</translation>
+    </message>
+    <message>
+        <source>Aggregator</source>
+        <translation>Aggregator</translation>
+    </message>
+    <message>
+        <source>Model from all node scores to the aspect score, fitted on the train split: mlp (the paper's headline HD-EVAL-NN, one hidden ReLU layer), linear, ridge, tree, forest, boosted, or mean (the paper's ablation without aggregator).</source>
+        <translation>Modell von allen Knotenbewertungen zur Bewertung des Aspekts, angepasst auf der Trainingsaufteilung: mlp (das Hauptmodell HD-EVAL-NN des Artikels, eine verdeckte ReLU-Schicht), linear, ridge, tree, forest, boosted oder mean (die Ablation des Artikels ohne Aggregator).</translation>
+    </message>
+    <message>
+        <source>Importance repeats</source>
+        <translation>Wiederholungen der Wichtigkeit</translation>
+    </message>
+    <message>
+        <source>Shuffles per criterion in the permutation importance on the train split (not in the paper; scikit-learn's default: 5).</source>
+        <translation>Permutationen je Kriterium in der Permutationswichtigkeit auf der Trainingsaufteilung (nicht im Artikel; Vorgabe von scikit-learn: 5).</translation>
+    </message>
+    <message>
+        <source>Seed of the aggregator fits, the cross-validation folds and the permutations; the same seed repeats the run.</source>
+        <translation>Startwert der Aggregator-Anpassungen, der Kreuzvalidierungsfalten und der Permutationen; derselbe Startwert wiederholt den Lauf.</translation>
+    </message>
+    <message>
+        <source>Decomposition</source>
+        <translation>Zerlegung</translation>
+    </message>
+    <message>
+        <source>per-node: one generator call per decomposed criterion; batched: one call for all criteria of a layer, as the paper's example prompt does, the answer grouped by criterion.</source>
+        <translation>per-node: ein Generatoraufruf je zerlegtem Kriterium; batched: ein Aufruf für alle Kriterien einer Ebene wie im Beispielprompt des Artikels, die Antwort nach Kriterium gruppiert.</translation>
+    </message>
+    <message>
+        <source>Sampling temperature of the node scores (paper: 0).</source>
+        <translation>Sampling-Temperatur der Knotenbewertungen (Artikel: 0).</translation>
+    </message>
+    <message>
+        <source>Largest answer of a node score (paper: 32; the score comes first, the reasoning is cut).</source>
+        <translation>Längste Antwort einer Knotenbewertung (Artikel: 32; die Bewertung kommt zuerst, die Begründung wird abgeschnitten).</translation>
+    </message>
+    <message>
+        <source>CV folds</source>
+        <translation>CV-Falten</translation>
+    </message>
+    <message>
+        <source>Folds of the cross-validation of the final aggregator on the train split; 0 = leave-one-out.</source>
+        <translation>Falten der Kreuzvalidierung des endgültigen Aggregators auf der Trainingsaufteilung; 0 = Leave-one-out.</translation>
+    </message>
 </context>
 <context>
     <name>rubric::MethodParamsForm</name>

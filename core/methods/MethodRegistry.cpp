@@ -24,7 +24,8 @@ namespace MethodRegistry {
 
 const QVector<MethodInfo> &all()
 {
-    static const QVector<MethodInfo> methods{gevalDescriptor(), hypoEvalDescriptor(), checkEvalDescriptor()};
+    static const QVector<MethodInfo> methods{gevalDescriptor(), hypoEvalDescriptor(), checkEvalDescriptor(),
+                                             hdEvalDescriptor()};
     return methods;
 }
 

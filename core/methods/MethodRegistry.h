@@ -80,5 +80,6 @@ void setMethodParamValue(RunSpec &spec, const MethodParam &param, const QVariant
 MethodInfo gevalDescriptor();
 MethodInfo hypoEvalDescriptor();
 MethodInfo checkEvalDescriptor();
+MethodInfo hdEvalDescriptor();
 
 } // namespace rubric

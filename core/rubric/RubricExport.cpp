@@ -70,10 +70,17 @@ QVariantMap RubricExport::toJson(const Rubric &rubric)
         }
     };
     walk(QString());
-    return {{QStringLiteral("method"), rubric.method()},
-            {QStringLiteral("aspect"), rubric.aspect()},
-            {QStringLiteral("version"), rubric.version()},
-            {QStringLiteral("criteria"), criteria}};
+    QVariantMap out{{QStringLiteral("method"), rubric.method()},
+                    {QStringLiteral("aspect"), rubric.aspect()},
+                    {QStringLiteral("version"), rubric.version()},
+                    {QStringLiteral("criteria"), criteria}};
+    // HD-Eval: the fitted aggregator (kind, per aspect intercept and weights or the model's own
+    // description, train / CV / test r) is kept in the stats of the aspect root; it is the
+    // rubric's, so it is shown at the top.
+    for (const Criterion &root : rubric.children(QString()))
+        if (root.stats.contains(QStringLiteral("aggregator")))
+            out.insert(QStringLiteral("aggregator"), root.stats.value(QStringLiteral("aggregator")));
+    return out;
 }
 
 QString RubricExport::toMarkdown(const Rubric &rubric)

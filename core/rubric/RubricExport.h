@@ -13,7 +13,8 @@ class RubricExport
 {
 public:
     /// {"method", "aspect", "version", "criteria": [{"id", "parent", "kind", "text", "definition",
-    ///  "enabled", "weight", "origin", "stats"}]} — criteria in tree order (parents before children).
+    ///  "enabled", "weight", "origin", "stats"}]} — criteria in tree order (parents before children);
+    ///  an HD-Eval rubric also has "aggregator" (from the aspect root's stats, see HdEvalMethod).
     static QVariantMap toJson(const Rubric &rubric);
     /// A readable document: the aspect and its definition, then the criteria as a nested list,
     /// enabled ones first-class and disabled ones struck through, each with what the method

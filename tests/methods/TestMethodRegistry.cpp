@@ -3,6 +3,7 @@
 
 #include "methods/MethodRegistry.h"
 #include "methods/checkeval/CheckEvalParams.h"
+#include "methods/hdeval/HdEvalParams.h"
 #include "methods/hypoeval/HypoEvalParams.h"
 #include "runs/Phases.h"
 #include "runs/Run.h"
@@ -18,6 +19,7 @@ private slots:
     void everyMethodIsComplete();
     void hypoEvalDefaultsAreTheParamsDefaults();
     void checkEvalDefaultsAreTheParamsDefaults();
+    void hdEvalDefaultsAreTheParamsDefaults();
     void paramsMapToTheRunSpec();
     void childKindsFollowTheTree();
     void phasesKeepEachMethodsOrder();
@@ -65,6 +67,23 @@ void TestMethodRegistry::hypoEvalDefaultsAreTheParamsDefaults()
         QCOMPARE(it.value().toString(), own.value(it.key()).toString());
     QVERIFY(spec.literatureDir.isEmpty()); // the folder is a RunSpec field, not a setting
     QVERIFY(!spec.settings.contains(QStringLiteral("literature")));
+}
+
+void TestMethodRegistry::hdEvalDefaultsAreTheParamsDefaults()
+{
+    const MethodInfo *m = MethodRegistry::find(QStringLiteral("hdeval"));
+    QVERIFY(m);
+    QCOMPARE(m->kinds.last(), CriterionKind::Criterion);
+    RunSpec spec;
+    spec.method = m->name;
+    for (const MethodParam &p : m->params)
+        setMethodParamValue(spec, p, p.defaultValue);
+    const auto params = HdEvalParams::fromSettings(spec.settings);
+    QVERIFY2(params, qPrintable(params ? QString() : params.errorString()));
+    const QVariantMap own = HdEvalParams{}.toMap();
+    for (auto it = spec.settings.begin(); it != spec.settings.end(); ++it)
+        QCOMPARE(it.value().toString(), own.value(it.key()).toString());
+    QCOMPARE(spec.settings.value(QStringLiteral("aggregator")).toString(), QStringLiteral("mlp"));
 }
 
 void TestMethodRegistry::paramsMapToTheRunSpec()

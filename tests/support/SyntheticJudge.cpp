@@ -55,7 +55,7 @@ QString SyntheticJudge::outputIn(const QString &prompt) const
     }
     if (at >= 0) {
         QString rest = prompt.mid(at + label);
-        for (const char *end : {"\n\nPattern:", "\n\nEvaluation Form"}) {
+        for (const char *end : {"\n\nPattern:", "\n\nEvaluation Form", "\n\n## Evaluation"}) {
             const qsizetype e = rest.indexOf(QLatin1String(end));
             if (e >= 0)
                 rest = rest.left(e);
@@ -106,6 +106,20 @@ QHash<int, double> SyntheticJudge::gevalDistribution(const QString &output) cons
     return p;
 }
 
+double SyntheticJudge::hdevalNodeScore(const QString &node, const QString &output) const
+{
+    const double human = m_human.value(output, 3.0);
+    const quint64 h = stableHash(node + QLatin1Char('|') + output, 17u);
+    double s = 0;
+    if (node.startsWith(QLatin1String("SIGNAL")))
+        s = std::round(human + double(h % 1000) / 1000.0 - 0.5);
+    else if (node.startsWith(QLatin1String("NOISE")))
+        s = double(1 + h % 5);
+    else
+        s = std::round(human) + double(int(h % 3) - 1);
+    return std::clamp(s, 1.0, 5.0);
+}
+
 FakeAnswer SyntheticJudge::answer(const QJsonObject &body) const
 {
     QString prompt;
@@ -122,6 +136,48 @@ FakeAnswer SyntheticJudge::answer(const QJsonObject &body) const
         || prompt.contains(QLatin1String("sub-sub-questions considering")))
         return checkEval(prompt);
 
+    if (prompt.contains(QLatin1String("fine-grained evaluation critics"))) { // HD-Eval decomposition
+        static const QRegularExpression around(QStringLiteral("around (\\d+) fine-grained"));
+        const int n = std::max(1, around.match(prompt).captured(1).toInt());
+        QStringList parents;
+        const qsizetype at = prompt.indexOf(QLatin1String("following criteria:"));
+        for (const QString &line : prompt.mid(at).split(QLatin1Char('\n')).mid(1)) {
+            if (!line.startsWith(QLatin1String("- ")))
+                break;
+            parents << line.mid(2).section(QLatin1Char(':'), 0, 0).trimmed();
+        }
+        static const QStringList words{QStringLiteral("clarity"),  QStringLiteral("order"), QStringLiteral("focus"),
+                                       QStringLiteral("detail"),   QStringLiteral("flow"),  QStringLiteral("precision"),
+                                       QStringLiteral("coverage"), QStringLiteral("style")};
+        a.text = QStringLiteral("Here are the fine-grained critics:\n");
+        for (const QString &parent : std::as_const(parents)) {
+            if (parents.size() > 1)
+                a.text += QStringLiteral("\n## %1\n").arg(parent);
+            const int signalCount = std::max(1, n / 2);
+            const int offset = int(stableHash(parent, 5u) % quint64(n));
+            for (int i = 0; i < n; ++i) {
+                const bool signal = (i + offset) % n < signalCount;
+                const quint64 h = stableHash(parent + QLatin1Char('|') + QString::number(i), 7u);
+                const QString word = words[int(h % quint64(words.size()))];
+                const QString tag = QString::number(h % 1000);
+                const QString name
+                        = QStringLiteral("%1 %2 %3")
+                                  .arg(signal ? QStringLiteral("SIGNAL") : QStringLiteral("NOISE"), word, tag);
+                a.text += QStringLiteral("%1. %2%3 | %4: how well the summary shows %5.\n")
+                                  .arg(i + 1)
+                                  .arg(signal ? QStringLiteral("sig") : QStringLiteral("noi"), tag, name, word);
+            }
+        }
+        return a;
+    }
+    if (prompt.contains(QLatin1String("Score (1-5):")) && prompt.contains(QLatin1String("following metric:"))) {
+        static const QRegularExpression metric(QStringLiteral("following metric:\\s*\\n\\s*([^\\n]+?): "));
+        const QString node = metric.match(prompt).captured(1).trimmed();
+        a.text = QStringLiteral("%1\nThe summary was read against the metric %2.")
+                         .arg(int(hdevalNodeScore(node, outputIn(prompt))))
+                         .arg(node);
+        return a;
+    }
     if (prompt.contains(QLatin1String("Evaluation Form (scores ONLY)"))) {
         const auto dist = gevalDistribution(outputIn(prompt));
         QVector<TokenLogprob> alts;

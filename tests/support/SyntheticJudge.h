@@ -19,6 +19,11 @@ namespace rubric::test {
 ///   the scale the generation prompt names ("when giving a score of one, two, or three").
 /// - Redundancy checks answer "no" unless both hypotheses contain "TWIN".
 /// - A literature paper to summarise gets "Summary: the paper finds … (tag)".
+/// - HD-Eval: a decomposition prompt ("around N fine-grained evaluation critics") gets N children
+///   per criterion it names, max(1, N/2) of them named "SIGNAL …" and the rest "NOISE …" (which
+///   ones and their words derived from a hash of the parent's name, so a replay gets the same
+///   tree), grouped under "## <parent>" when the prompt names several. A node-scoring prompt
+///   ("Score (1-5):") gets hdevalNodeScore() first, then a sentence of reasoning.
 /// - G-Eval: the steps prompt gets three steps; a score prompt gets top_logprobs over 1..5
 ///   peaked at the rounded human score (probabilities 0.1/0.6/0.2/0.05/0.05 style).
 /// - CheckEval answering (checkeval_answer): a "Qn: yes/no" line per question (checklistAnswer()):
@@ -41,6 +46,11 @@ public:
     /// hypothesis's own rubric ("a rubric from one to five") when it states one, the human score
     /// mapped onto it.
     double hypothesisScore(const QString &hypothesis, const QString &output, int lo = 1, int hi = 5) const;
+    /// HD-Eval's node score: a node named "SIGNAL…" scores the human score jittered by less than half
+    /// a point (a hash of node and output) and rounded, clamped to 1–5, so every SIGNAL node is a
+    /// different noisy view of it; "NOISE…" a hash of (node, output) in 1–5; any other node (the
+    /// aspect itself, layer 1) the rounded human score moved by −1, 0 or +1 (a hash), clamped.
+    double hdevalNodeScore(const QString &node, const QString &output) const;
     /// The distribution the G-Eval answer for `output` carries (value → probability).
     QHash<int, double> gevalDistribution(const QString &output) const;
     /// The CheckEval answer (1 yes, 0 no, -1 no line) to `question` on `output` in a first ask.

@@ -1,0 +1,50 @@
+#include "CliUtil.h"
+#include "methods/hdeval/HdEvalExplain.h"
+
+#include <cmath>
+
+namespace rubric::cli {
+namespace {
+
+int run(const QStringList &args, Io &io)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+            QStringLiteral("Explain one item's score under an HD-Eval judge: the aggregator's base and each "
+                           "node's contribution (prediction = base + the sum of the contributions)."));
+    parser.addOption({QStringLiteral("project"), QStringLiteral("Project file."), QStringLiteral("P")});
+    parser.addOption(
+            {QStringLiteral("judge"), QStringLiteral("Judge name (an HD-Eval judge)."), QStringLiteral("NAME")});
+    parser.addOption({QStringLiteral("item"), QStringLiteral("Item id."), QStringLiteral("ID")});
+    parser.addOption({QStringLiteral("json"), QStringLiteral("Print JSON.")});
+    if (auto rc = parse(parser, QStringLiteral("explain"), args, io))
+        return *rc;
+    if (!require(parser, QStringLiteral("judge"), io) || !require(parser, QStringLiteral("item"), io))
+        return 2;
+    auto project = openProject(parser, io);
+    if (!project)
+        return 1;
+    auto e = hdeval::explainItem(project.get(), parser.value(QStringLiteral("judge")),
+                                 parser.value(QStringLiteral("item")));
+    if (!e) {
+        io.err << "rubric: " << e.errorString() << '\n';
+        return 1;
+    }
+    if (parser.isSet(QStringLiteral("json"))) {
+        printJson(io, e->toMap());
+        return 0;
+    }
+    const auto num = [](double v) { return std::isfinite(v) ? QString::number(v, 'f', 3) : QStringLiteral("—"); };
+    io.out << "item " << e->item << ", " << e->aspect << ": " << num(e->prediction) << " (" << e->aggregator
+           << " aggregator, rubric version " << e->version << "; base " << num(e->base) << ")\n";
+    for (const hdeval::NodeContribution &n : e->nodes)
+        io.out << "  " << (n.contribution >= 0 ? "+" : "") << num(n.contribution) << "  L" << n.layer << ' ' << n.key
+               << " (score " << num(n.score) << "): " << n.text.simplified().left(80) << '\n';
+    return 0;
+}
+
+const Registration reg({QStringLiteral("explain"),
+                        QStringLiteral("Explain an item's HD-Eval score node by node (contributions)."), &run});
+
+} // namespace
+} // namespace rubric::cli

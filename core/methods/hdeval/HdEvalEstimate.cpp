@@ -1,0 +1,146 @@
+// HD-Eval's estimate: decomposition calls do not depend on the item count; scoring is one call per
+// (item, node). Exact once the tree is known (stored, or its decomposition answers are in the judge
+// cache, and for layer 3 the scores the pruning fit needs are stored or cached); before that an
+// upper bound from `children` (the most a decomposition keeps) and `top_k`.
+#include "HdEvalMethod.h"
+#include "HdEvalTree.h"
+#include "runs/RunContext.h"
+
+#include <QSet>
+
+namespace rubric {
+
+Result<RunEstimate> HdEvalMethod::estimate()
+{
+    if (auto r = readParams(); !r)
+        return r.error();
+    auto initial = initialTree(false);
+    if (!initial)
+        return initial.error();
+    Rubric tree = *initial;
+    loadStoredScores();
+    const RunSpec &spec = m_ctx->spec();
+    RunEstimate e;
+    QSet<QString> keys; // identical requests are sent once
+    const auto price = [](const ProviderProfile &p, qint64 in, qint64 out) {
+        return (double(in) * p.pricePerMillionIn + double(out) * p.pricePerMillionOut) / 1e6;
+    };
+    const auto count = [&](JudgeRole role, const JudgeRequest &r, const QString &phase, int outTokens) {
+        const QString key = m_ctx->cacheKey(role, r);
+        if (keys.contains(key) || m_ctx->isCached(role, r)) {
+            ++e.cached;
+            keys.insert(key);
+            return;
+        }
+        keys.insert(key);
+        ++e.calls;
+        ++e.callsMin;
+        e.perPhase.insert(phase, e.perPhase.value(phase).toInt() + 1);
+        const qint64 in = RunContext::approxTokens(r);
+        e.tokensIn += in;
+        e.tokensOut += outTokens;
+        e.cost += price(role == JudgeRole::Generator ? spec.generator : spec.evaluator, in, outTokens);
+    };
+    // An unknown part: `calls` calls of about `in` tokens each, of which at least `min` are sent.
+    const auto bound = [&](const QString &phase, int calls, int min, qint64 in, int outTokens, bool generator) {
+        e.exact = false;
+        e.calls += calls;
+        e.callsMin += min;
+        e.perPhase.insert(phase, e.perPhase.value(phase).toInt() + calls);
+        e.tokensIn += in * calls;
+        e.tokensOut += qint64(outTokens) * calls;
+        e.cost += price(generator ? spec.generator : spec.evaluator, in * calls, qint64(outTokens) * calls);
+    };
+    // A decomposition known from the cache is replayed into the tree; true when it was.
+    const auto replay = [&](const QVector<Criterion> &parents, int layer) -> Result<bool> {
+        auto requests = decomposeRequests(parents);
+        if (!requests)
+            return requests.error();
+        for (const JudgeRequest &r : std::as_const(*requests))
+            count(JudgeRole::Generator, r, QStringLiteral("decompose-%1").arg(layer), m_params.decomposeMaxTokens / 2);
+        QVector<JudgeResponse> answers;
+        for (const JudgeRequest &r : std::as_const(*requests)) {
+            auto cached = m_ctx->cached(JudgeRole::Generator, r);
+            if (!cached || hdeval::parseDecomposition(cached->text()).isEmpty())
+                return false;
+            answers.append(*cached);
+        }
+        auto added = addChildren(tree, parents, layer, answers);
+        return added.ok();
+    };
+    // The score requests of a known layer; their parsed cached answers join m_scores (for the
+    // pruning fit the estimate replays). Returns whether every train item has a score on the layer.
+    const auto scoreKnown = [&](int layer) -> Result<bool> {
+        bool complete = true;
+        for (const Pair &p : missingPairs(tree, layer)) {
+            auto r = scoreRequest(tree, *tree.find(p.key), m_items[p.item]);
+            if (!r)
+                return r.error();
+            count(JudgeRole::Evaluator, *r, QStringLiteral("score-%1").arg(layer), m_params.maxTokens);
+            const auto cached = m_ctx->cached(JudgeRole::Evaluator, *r);
+            const auto score = cached ? hdeval::firstScore(cached->text()) : std::nullopt;
+            if (score)
+                m_scores[m_items[p.item].id].insert(p.key, *score);
+            else if (m_trainIds.contains(m_items[p.item].id))
+                complete = false; // the pruning fit needs the train items' scores only
+        }
+        return complete;
+    };
+    // A typical score request's size, for the parts not known yet.
+    qint64 scoreIn = 0;
+    if (!m_items.isEmpty()) {
+        auto r = scoreRequest(tree, tree.criteria().first(), m_items.first());
+        if (!r)
+            return r.error();
+        scoreIn = RunContext::approxTokens(*r) + 20;
+    }
+    const int items = int(m_items.size());
+    const int k = m_params.children;
+    if (m_params.layers >= 2 && hdeval::layerNodes(tree, 2).isEmpty()) {
+        if (auto r = replay(hdeval::layerNodes(tree, 1), 2); !r)
+            return r.error();
+    }
+    bool scored = true, layer3Bounded = false;
+    for (int layer = 1; layer <= m_params.layers; ++layer) {
+        if (hdeval::layerNodes(tree, layer).isEmpty()) {
+            if (layer == 3 && scored) {
+                // Layers 1–2 are scored (stored or cached): the pruning fit says which nodes
+                // layer 3 decomposes, and the cache may know their children.
+                if (auto selected = selectForExpansion(tree)) {
+                    auto r = replay(*selected, 3);
+                    if (!r)
+                        return r.error();
+                    if (*r) {
+                        --layer; // layer 3 is known now: its scores are counted next
+                        continue;
+                    }
+                    const int parents = int(selected->size());
+                    bound(QStringLiteral("score-3"), items * parents * k, items * parents, scoreIn, m_params.maxTokens,
+                          false);
+                    layer3Bounded = true;
+                }
+            }
+            break;
+        }
+        auto r = scoreKnown(layer);
+        if (!r)
+            return r.error();
+        scored = scored && *r;
+    }
+    // The rest of the tree is not known: bounds from children (the most a decomposition keeps) and top_k.
+    const int layer2 = int(hdeval::layerNodes(tree, 2).size());
+    int parents3 = std::min(m_params.topK, layer2);
+    if (m_params.layers >= 2 && layer2 == 0) {
+        bound(QStringLiteral("score-2"), items * k, items, scoreIn, m_params.maxTokens, false);
+        parents3 = std::min(m_params.topK, k);
+    }
+    if (m_params.layers >= 3 && hdeval::layerNodes(tree, 3).isEmpty() && !layer3Bounded) {
+        bound(QStringLiteral("decompose-3"), m_params.batched ? 1 : parents3, 1, scoreIn,
+              m_params.decomposeMaxTokens / 2, true);
+        bound(QStringLiteral("score-3"), items * parents3 * k, items, scoreIn, m_params.maxTokens, false);
+    }
+    m_scores.clear(); // the cached answers replayed above are not stored scores
+    return e;
+}
+
+} // namespace rubric

@@ -1,0 +1,122 @@
+#include "HdEvalParams.h"
+
+#include <QCoreApplication>
+
+namespace rubric {
+
+learn::AggregatorSettings HdEvalParams::defaultAggregator()
+{
+    learn::AggregatorSettings s;
+    s.kind = learn::AggregatorKind::Mlp;
+    return s;
+}
+
+QStringList HdEvalParams::keys()
+{
+    QStringList k{QStringLiteral("layers"),
+                  QStringLiteral("children"),
+                  QStringLiteral("top_k"),
+                  QStringLiteral("importance_repeats"),
+                  QStringLiteral("seed"),
+                  QStringLiteral("decompose"),
+                  QStringLiteral("temperature"),
+                  QStringLiteral("max_tokens"),
+                  QStringLiteral("decompose_temperature"),
+                  QStringLiteral("decompose_max_tokens"),
+                  QStringLiteral("cv_folds"),
+                  QStringLiteral("tree_from")};
+    k += learn::aggregatorSettingKeys();
+    return k;
+}
+
+QVariantMap HdEvalParams::toMap() const
+{
+    QVariantMap m{{QStringLiteral("layers"), layers},
+                  {QStringLiteral("children"), children},
+                  {QStringLiteral("top_k"), topK},
+                  {QStringLiteral("importance_repeats"), importanceRepeats},
+                  {QStringLiteral("seed"), qint64(seed)},
+                  {QStringLiteral("decompose"), batched ? QStringLiteral("batched") : QStringLiteral("per-node")},
+                  {QStringLiteral("temperature"), temperature},
+                  {QStringLiteral("max_tokens"), maxTokens},
+                  {QStringLiteral("decompose_temperature"), decomposeTemperature},
+                  {QStringLiteral("decompose_max_tokens"), decomposeMaxTokens},
+                  {QStringLiteral("cv_folds"), cvFolds},
+                  {QStringLiteral("tree_from"), treeFrom}};
+    const QVariantMap agg = learn::aggregatorSettingsToMap(aggregator);
+    for (auto it = agg.begin(); it != agg.end(); ++it)
+        m.insert(it.key(), it.value());
+    return m;
+}
+
+Result<HdEvalParams> HdEvalParams::fromSettings(const QVariantMap &settings)
+{
+    HdEvalParams p;
+    const auto bad = [](const QString &key, const QString &why) {
+        return makeError(QCoreApplication::translate("HdEvalParams", "HD-Eval parameter %1: %2").arg(key, why), {}, 0,
+                         key);
+    };
+    QVariantMap aggregatorValues;
+    const QStringList aggregatorKeys = learn::aggregatorSettingKeys();
+    for (auto it = settings.begin(); it != settings.end(); ++it) {
+        QString key = it.key();
+        if (key.startsWith(QLatin1String("hdeval.")))
+            key = key.mid(7);
+        const QString text = it.value().toString().trimmed();
+        bool ok = true;
+        auto toInt = [&](int min, int max) {
+            const int v = text.toInt(&ok);
+            if (ok && (v < min || v > max))
+                ok = false;
+            return v;
+        };
+        auto toDouble = [&](double min, double max) {
+            const double v = text.toDouble(&ok);
+            if (ok && (v < min || v > max))
+                ok = false;
+            return v;
+        };
+        if (key == QLatin1String("layers"))
+            p.layers = toInt(1, 3);
+        else if (key == QLatin1String("children"))
+            p.children = toInt(1, 20);
+        else if (key == QLatin1String("top_k"))
+            p.topK = toInt(1, 100);
+        else if (key == QLatin1String("importance_repeats"))
+            p.importanceRepeats = toInt(1, 1000);
+        else if (key == QLatin1String("seed"))
+            p.seed = text.toULongLong(&ok);
+        else if (key == QLatin1String("decompose")) {
+            ok = text == QLatin1String("per-node") || text == QLatin1String("batched");
+            p.batched = text == QLatin1String("batched");
+        } else if (key == QLatin1String("temperature"))
+            p.temperature = toDouble(0, 2);
+        else if (key == QLatin1String("max_tokens"))
+            p.maxTokens = toInt(1, 100000);
+        else if (key == QLatin1String("decompose_temperature"))
+            p.decomposeTemperature = toDouble(0, 2);
+        else if (key == QLatin1String("decompose_max_tokens"))
+            p.decomposeMaxTokens = toInt(16, 100000);
+        else if (key == QLatin1String("cv_folds")) {
+            p.cvFolds = toInt(0, 1000);
+            ok = ok && p.cvFolds != 1;
+        } else if (key == QLatin1String("tree_from")) {
+            p.treeFrom = text;
+            ok = !text.isEmpty();
+        } else if (aggregatorKeys.contains(key)) {
+            aggregatorValues.insert(key, text);
+            continue;
+        } else
+            return bad(it.key(), QCoreApplication::translate("HdEvalParams", "unknown (known: %1)")
+                                         .arg(keys().join(QStringLiteral(", "))));
+        if (!ok)
+            return bad(it.key(), QCoreApplication::translate("HdEvalParams", "bad value '%1'").arg(text));
+    }
+    auto agg = learn::aggregatorSettingsFromMap(aggregatorValues, p.aggregator);
+    if (!agg)
+        return bad(agg.error().field.isEmpty() ? QStringLiteral("aggregator") : agg.error().field, agg.error().message);
+    p.aggregator = *agg;
+    return p;
+}
+
+} // namespace rubric

@@ -1,0 +1,43 @@
+#pragma once
+
+#include "learn/Aggregator.h"
+#include "util/Result.h"
+
+#include <QVariantMap>
+
+namespace rubric {
+
+/// HD-Eval's settings (specs/hdeval.md §3, the open points of §10 each a setting with a stated
+/// default). Set from `--set KEY=VALUE` pairs through fromSettings(); unknown keys and bad values
+/// are errors naming the key. The aggregator's own settings (ridge_lambda, mlp_hidden, …; see
+/// learn::aggregatorSettingKeys()) are accepted too and passed to the aggregator.
+struct HdEvalParams
+{
+    int layers = 3;   ///< max layers L (paper: 3); 1 = "w/o layers 2–3", 2 = "w/o layer 3"   key layers
+    int children = 4; ///< children per decomposed node, at most (paper: "a maximum of 4")  key children
+    int topK = 3;     ///< layer-2 nodes pruning selects for layer 3 (paper: not stated; ≥ 3 from its trees) key top_k
+    /// The aggregator (key aggregator): the paper's headline HD-EVAL-NN, learn's one-hidden-layer
+    /// ReLU MLP, is the default; "mean" is the paper's "w/o aggregator" ablation.
+    learn::AggregatorSettings aggregator = defaultAggregator();
+    int importanceRepeats = 5; ///< permutation repeats (sklearn's n_repeats)             key importance_repeats
+    quint64 seed = 1;          ///< aggregator fits, folds and permutations                key seed
+    bool batched = false;   ///< one decomposition call for all parents of a layer      key decompose=per-node|batched
+    double temperature = 0; ///< node scoring (paper: 0.0)                              key temperature
+    int maxTokens = 32;     ///< node scoring (paper: 32)                               key max_tokens
+    double decomposeTemperature
+            = 0; ///< decomposition calls (not in the paper; 0 so a replay gets the same tree) key decompose_temperature
+    int decomposeMaxTokens = 1024; ///< decomposition calls                              key decompose_max_tokens
+    int cvFolds
+            = 5; ///< k-fold cross-validation of the final aggregator on the train split; 0 = leave-one-out key cv_folds
+    /// Take the criteria tree (layers and selections) of this judge's latest rubric instead of
+    /// decomposing: "Re-fit" with another aggregator on the same nodes (their scores come from the
+    /// judge cache).                                                                      key tree_from
+    QString treeFrom;
+
+    static learn::AggregatorSettings defaultAggregator();
+    static Result<HdEvalParams> fromSettings(const QVariantMap &settings);
+    QVariantMap toMap() const;
+    static QStringList keys();
+};
+
+} // namespace rubric
