@@ -24,7 +24,7 @@ namespace MethodRegistry {
 
 const QVector<MethodInfo> &all()
 {
-    static const QVector<MethodInfo> methods{gevalDescriptor(), hypoEvalDescriptor()};
+    static const QVector<MethodInfo> methods{gevalDescriptor(), hypoEvalDescriptor(), hpssDescriptor()};
     return methods;
 }
 

@@ -77,5 +77,6 @@ void setMethodParamValue(RunSpec &spec, const MethodParam &param, const QVariant
 /// The descriptors, one per method folder (core/methods/<method>/<Method>Descriptor.cpp).
 MethodInfo gevalDescriptor();
 MethodInfo hypoEvalDescriptor();
+MethodInfo hpssDescriptor();
 
 } // namespace rubric

@@ -70,10 +70,17 @@ QVariantMap RubricExport::toJson(const Rubric &rubric)
         }
     };
     walk(QString());
-    return {{QStringLiteral("method"), rubric.method()},
-            {QStringLiteral("aspect"), rubric.aspect()},
-            {QStringLiteral("version"), rubric.version()},
-            {QStringLiteral("criteria"), criteria}};
+    QVariantMap out{{QStringLiteral("method"), rubric.method()},
+                    {QStringLiteral("aspect"), rubric.aspect()},
+                    {QStringLiteral("version"), rubric.version()},
+                    {QStringLiteral("criteria"), criteria}};
+    // An HPSS rubric: the winning strategy and its search at the top (its root's stats).
+    if (rubric.method() == QLatin1String("hpss"))
+        if (const Criterion *root = rubric.find(QStringLiteral("aspect")))
+            for (const char *key : {"strategy", "search"})
+                if (root->stats.contains(QLatin1String(key)))
+                    out.insert(QLatin1String(key), root->stats.value(QLatin1String(key)));
+    return out;
 }
 
 QString RubricExport::toMarkdown(const Rubric &rubric)

@@ -6,6 +6,8 @@
 #include <QJsonObject>
 #include <QString>
 
+#include <optional>
+
 namespace rubric::test {
 
 /// The fixture of the method pipeline tests: a scripted judge for the fake server that knows
@@ -19,6 +21,12 @@ namespace rubric::test {
 ///   the scale the generation prompt names ("when giving a score of one, two, or three").
 /// - Redundancy checks answer "no" unless both hypotheses contain "TWIN".
 /// - A literature paper to summarise gets "Summary: the paper finds … (tag)".
+/// - HPSS: a scoring prompt ("Please act as an impartial judge …", "[[rating]]") gets "Rating:
+///   [[n]]" with n = the output's human score (1–5) plus noise, mapped onto the prompt's scale and
+///   rounded. The noise is triangular on ±1.7·size with a size that depends on the factors in an
+///   additive way (hpssNoise): 2.0, −0.8 with reference = dialectic, −0.6 with metrics = on, −0.5
+///   with order = IET; its draw is a hash of the prompt. The reference, metrics, criteria and
+///   AutoCoT prompts get short fixed texts with a tag from the prompt's hash.
 /// - G-Eval: the steps prompt gets three steps; a score prompt gets top_logprobs over 1..5
 ///   peaked at the rounded human score (probabilities 0.1/0.6/0.2/0.05/0.05 style).
 class SyntheticJudge
@@ -34,6 +42,10 @@ public:
     double hypothesisScore(const QString &hypothesis, const QString &output, int lo = 1, int hi = 5) const;
     /// The distribution the G-Eval answer for `output` carries (value → probability).
     QHash<int, double> gevalDistribution(const QString &output) const;
+    /// The noise size of an HPSS scoring prompt (the rule above).
+    static double hpssNoise(const QString &prompt);
+    /// The HPSS score of a scoring prompt; nullopt when its output or scale is not known.
+    std::optional<int> hpssScore(const QString &prompt) const;
 
 private:
     QString outputIn(const QString &prompt) const;
