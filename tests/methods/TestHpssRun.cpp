@@ -157,11 +157,16 @@ void TestHpssRun::searchSpendsTheBudgetAndTheEstimate()
                 || QStringList({QStringLiteral("explore"), QStringLiteral("exploit")})
                            .contains(e.value(QStringLiteral("move")).toString()));
         distinct.insert(evaluatedOf(shown).at(i));
+        qInfo("%2d %-8s %.3f %s", i + 1, qPrintable(e.value(QStringLiteral("move")).toString()),
+              e.value(QStringLiteral("validation_spearman")).toDouble(), qPrintable(evaluatedOf(shown).at(i)));
     }
     QCOMPARE(distinct.size(), kBudget);
     QCOMPARE(result.value(QStringLiteral("validation_spearman")).toDouble(), best);
     // The advantages rank each helpful value first in its factor.
     const QJsonObject adv = search.value(QStringLiteral("advantages")).toObject();
+    for (const char *factor : {"reference", "metrics", "order"})
+        qInfo("advantages of %s: %s", factor,
+              QJsonDocument(adv.value(QLatin1String(factor)).toObject()).toJson(QJsonDocument::Compact).constData());
     for (const auto &[factor, value] : {std::pair{"reference", "dialectic"}, {"metrics", "on"}, {"order", "IET"}}) {
         const QJsonObject a = adv.value(QLatin1String(factor)).toObject();
         for (auto it = a.begin(); it != a.end(); ++it)

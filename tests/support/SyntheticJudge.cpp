@@ -113,7 +113,7 @@ double SyntheticJudge::hpssNoise(const QString &prompt)
     const qsizetype rules = prompt.indexOf(QLatin1String("Here are some rules of the evaluation"));
     const qsizetype instruction = prompt.indexOf(QLatin1String("[Instruction]"));
     const bool iet = target >= 0 && rules > target && instruction > rules;
-    return 2.0 - 0.8 * (dialectic ? 1 : 0) - 0.6 * (metrics ? 1 : 0) - 0.5 * (iet ? 1 : 0);
+    return 1.2 - 0.45 * (dialectic ? 1 : 0) - 0.35 * (metrics ? 1 : 0) - 0.35 * (iet ? 1 : 0);
 }
 
 std::optional<int> SyntheticJudge::hpssScore(const QString &prompt) const
@@ -131,10 +131,21 @@ std::optional<int> SyntheticJudge::hpssScore(const QString &prompt) const
     if (!m_human.contains(output))
         return std::nullopt;
     const int lo = m.captured(1).toInt(), hi = m.captured(2).toInt();
-    // Two hash-uniform draws: a triangular noise on [-1, 1], scaled by the factors' noise size.
-    const double u1 = double(stableHash(prompt, 21u) % 100000) / 100000.0;
-    const double u2 = double(stableHash(prompt, 22u) % 100000) / 100000.0;
-    const double value = m_human.value(output) + 1.7 * hpssNoise(prompt) * (u1 + u2 - 1.0);
+    // The item's own draw (two hash-uniforms of the output: triangular on [-1, 1]) and a small
+    // draw of the whole prompt, scaled by the factors' noise size: strategies with the same
+    // size differ a little, a smaller size is a better strategy.
+    const auto uniform = [](const QString &text, quint64 salt) {
+        quint64 h = stableHash(text, salt); // splitmix64's finaliser: salts give independent draws
+        h ^= h >> 33;
+        h *= 0xff51afd7ed558ccdull;
+        h ^= h >> 33;
+        h *= 0xc4ceb9fe1a85ec53ull;
+        h ^= h >> 33;
+        return double(h % 1000003ull) / 1000003.0;
+    };
+    const double itemDraw = uniform(output, 21u) + uniform(output, 22u) - 1.0;
+    const double promptDraw = uniform(prompt, 23u) - 0.5;
+    const double value = m_human.value(output) + 1.7 * hpssNoise(prompt) * (0.85 * itemDraw + 0.3 * promptDraw);
     const double mapped = lo + (value - 1.0) * (hi - lo) / 4.0;
     return int(std::clamp(std::round(mapped), double(lo), double(hi)));
 }

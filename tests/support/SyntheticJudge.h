@@ -23,9 +23,10 @@ namespace rubric::test {
 /// - A literature paper to summarise gets "Summary: the paper finds … (tag)".
 /// - HPSS: a scoring prompt ("Please act as an impartial judge …", "[[rating]]") gets "Rating:
 ///   [[n]]" with n = the output's human score (1–5) plus noise, mapped onto the prompt's scale and
-///   rounded. The noise is triangular on ±1.7·size with a size that depends on the factors in an
-///   additive way (hpssNoise): 2.0, −0.8 with reference = dialectic, −0.6 with metrics = on, −0.5
-///   with order = IET; its draw is a hash of the prompt. The reference, metrics, criteria and
+///   rounded. The noise is 1.7·size·(0.85·d_item + 0.3·d_prompt), with a size that depends on the
+///   factors in an additive way (hpssNoise): 1.2, −0.45 with reference = dialectic, −0.35 with
+///   metrics = on, −0.35 with order = IET; d_item is a triangular draw on ±1 from a hash of the
+///   output, d_prompt a uniform draw on ±0.5 from a hash of the whole prompt. The reference, metrics, criteria and
 ///   AutoCoT prompts get short fixed texts with a tag from the prompt's hash.
 /// - G-Eval: the steps prompt gets three steps; a score prompt gets top_logprobs over 1..5
 ///   peaked at the rounded human score (probabilities 0.1/0.6/0.2/0.05/0.05 style).
