@@ -1513,6 +1513,82 @@
         <source>Literature folder for the literature-based hypotheses and refinements: papers as text (*.txt, *.md), which the generator summarises first, and summaries you wrote or edited (NAME.summary.txt, NAME.summary.md), used as written; empty: data only.</source>
         <translation>Literaturordner für literaturbasierte Hypothesen und Verfeinerungen: Artikel als Text (*.txt, *.md), die der Generator zuerst zusammenfasst, und Zusammenfassungen, die Sie geschrieben oder bearbeitet haben (NAME.summary.txt, NAME.summary.md), unverändert übernommen; leer: nur Daten.</translation>
     </message>
+    <message>
+        <source>HPSS: searches the prompting strategies (scale, examples, criteria, reference, chain of thought, AutoCoT, metrics, order) for the judge prompt that agrees best with the human scores on the train split (Wen et al., 2025).</source>
+        <translation>HPSS: durchsucht die Prompt-Strategien (Skala, Beispiele, Kriterien, Referenz, Gedankenkette, AutoCoT, Metriken, Reihenfolge) nach dem Bewerter-Prompt, der auf dem Trainingsteil am besten mit den menschlichen Bewertungen übereinstimmt (Wen et al., 2025).</translation>
+    </message>
+    <message>
+        <source>Search</source>
+        <translation>Suche</translation>
+    </message>
+    <message>
+        <source>HPSS, or a baseline in the same space: greedy, stepwise greedy, random one-factor mutation (the paper's “w/o all”) or plain random search.</source>
+        <translation>HPSS oder ein Vergleichsverfahren im selben Raum: gierig, schrittweise gierig, zufällige Ein-Faktor-Mutation („w/o all“ des Artikels) oder reine Zufallssuche.</translation>
+    </message>
+    <message>
+        <source>Strategies evaluated</source>
+        <translation>Bewertete Strategien</translation>
+    </message>
+    <message>
+        <source>Strategies scored on the whole validation split, the 21 initial ones included (paper: 71).</source>
+        <translation>Strategien, die auf dem ganzen Validierungsteil bewertet werden, die 21 anfänglichen eingeschlossen (Artikel: 71).</translation>
+    </message>
+    <message>
+        <source>Population k</source>
+        <translation>Population k</translation>
+    </message>
+    <message>
+        <source>Best strategies kept per round (paper: k = 5).</source>
+        <translation>Je Runde behaltene beste Strategien (Artikel: k = 5).</translation>
+    </message>
+    <message>
+        <source>Mutations g</source>
+        <translation>Mutationen g</translation>
+    </message>
+    <message>
+        <source>Mutations per population member and round (paper: g = 2).</source>
+        <translation>Mutationen je Populationsmitglied und Runde (Artikel: g = 2).</translation>
+    </message>
+    <message>
+        <source>Exploitation ρ</source>
+        <translation>Ausnutzung ρ</translation>
+    </message>
+    <message>
+        <source>Probability that a step jumps to the unexplored strategy with the largest summed advantage (paper: 0.2).</source>
+        <translation>Wahrscheinlichkeit, dass ein Schritt zur unerforschten Strategie mit dem größten summierten Vorteil springt (Artikel: 0,2).</translation>
+    </message>
+    <message>
+        <source>Softmax temperature τ</source>
+        <translation>Softmax-Temperatur τ</translation>
+    </message>
+    <message>
+        <source>Temperature of the softmax over the neighbours' advantage gains, Spearman × 100 (paper: 5). Scoring itself is greedy.</source>
+        <translation>Temperatur des Softmax über die Vorteilsgewinne der Nachbarn, Spearman × 100 (Artikel: 5). Das Bewerten selbst ist gierig.</translation>
+    </message>
+    <message>
+        <source>Exploration weight λ</source>
+        <translation>Erkundungsgewicht λ</translation>
+    </message>
+    <message>
+        <source>Weight of the UCB bonus for rarely seen values (paper: 4).</source>
+        <translation>Gewicht des UCB-Bonus für selten gesehene Werte (Artikel: 4).</translation>
+    </message>
+    <message>
+        <source>Seed of the search's random choices and of the in-context example draw.</source>
+        <translation>Startwert der Zufallsentscheidungen der Suche und der Auswahl der Beispiele im Prompt.</translation>
+    </message>
+    <message>
+        <source>Task wording</source>
+        <translation>Aufgabenformulierung</translation>
+    </message>
+    <message>
+        <source>The paper's wording of the prompt for this kind of task: summaries, dialogue responses, data-to-text sentences or stories.</source>
+        <translation>Die Formulierung des Prompts aus dem Artikel für diese Art von Aufgabe: Zusammenfassungen, Dialogantworten, Daten-zu-Text-Sätze oder Geschichten.</translation>
+    </message>
+    <message>
+        <source>Largest answer of a scoring call (the explanation and the [[rating]]; upstream: 4096).</source>
+        <translation>Längste Antwort eines Bewertungsaufrufs (die Erklärung und die [[rating]]; Original: 4096).</translation>
+    </message>
 </context>
 <context>
     <name>rubric::MethodParamsForm</name>

@@ -30,7 +30,7 @@ MethodInfo hpssDescriptor()
              QT_TRANSLATE_NOOP("rubric::MethodParams", "Search"),
              QT_TRANSLATE_NOOP("rubric::MethodParams",
                                "HPSS, or a baseline in the same space: greedy, stepwise greedy, random one-factor "
-                               "mutation (the paper's \"w/o all\") or plain random search.")},
+                               "mutation (the paper's “w/o all”) or plain random search.")},
             {QStringLiteral("budget"),
              T::Int,
              71,
