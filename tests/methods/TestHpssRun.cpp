@@ -79,6 +79,7 @@ private slots:
     void initTestCase() { QVERIFY(m_projects.isValid()); }
     void searchSpendsTheBudgetAndTheEstimate();
     void killedSearchResumesIdentically();
+    void hpssAtLeastAsGoodAsRandomOverSeeds();
 
 private:
     TempProjects m_projects;
@@ -293,6 +294,53 @@ void TestHpssRun::killedSearchResumesIdentically()
     QCOMPARE(shown.value(QStringLiteral("strategy")).toObject(), refShown.value(QStringLiteral("strategy")).toObject());
     qInfo("SIGKILL after %d of %d requests (%d answers committed, %d strategies evaluated); the resumed run sent %d",
           firstRun, total, cached, evaluatedBeforeKill, server.requestCount());
+}
+
+void TestHpssRun::hpssAtLeastAsGoodAsRandomOverSeeds()
+{
+    // The same budget for HPSS, plain random search and random one-factor mutation ("w/o all"),
+    // three seeds each, on one project (strategies two searches share are asked once).
+    constexpr int budget = 35;
+    auto fx = makeProject(m_projects.next(), kTestItems);
+    QVERIFY(fx);
+    SyntheticJudge judge(fx->humanByOutput);
+    FakeLlmServer server;
+    server.setJudge([&judge](const QJsonObject &body) { return judge.answer(body); });
+    QVERIFY(server.listen());
+    const QStringList searches{QStringLiteral("hpss"), QStringLiteral("random"), QStringLiteral("mutation")};
+    QHash<QString, double> sum, helpful;
+    QStringList table;
+    for (const QString &search : searches)
+        for (int seed = 1; seed <= 3; ++seed) {
+            RunSpec s = spec(QStringLiteral("%1-%2").arg(search).arg(seed), QStringLiteral("hpss"), server.baseUrl());
+            s.settings.insert(QStringLiteral("budget"), QString::number(budget));
+            s.settings.insert(QStringLiteral("search"), search);
+            s.settings.insert(QStringLiteral("seed"), QString::number(seed));
+            const Outcome o = runToEnd(fx->project.get(), s);
+            QVERIFY2(o.ok, qPrintable(o.error));
+            const QVariantMap r = o.summary.value(QStringLiteral("result")).toMap();
+            QCOMPARE(r.value(QStringLiteral("evaluations")).toInt(), budget);
+            const double rho = r.value(QStringLiteral("validation_spearman")).toDouble();
+            auto winner = hpss::PromptStrategy::parse(r.value(QStringLiteral("strategy")).toString());
+            QVERIFY(winner);
+            const int good = helpfulValues(QJsonObject::fromVariantMap(winner->toVariant()));
+            sum[search] += rho;
+            helpful[search] += good;
+            table.append(QStringLiteral("%1 seed %2: validation %3, test %4, helpful values %5/3")
+                                 .arg(search)
+                                 .arg(seed)
+                                 .arg(rho, 0, 'f', 3)
+                                 .arg(r.value(QStringLiteral("test_spearman")).toDouble(), 0, 'f', 3)
+                                 .arg(good));
+        }
+    for (const QString &line : std::as_const(table))
+        qInfo("%s", qPrintable(line));
+    for (const QString &search : searches)
+        qInfo("%s: mean validation Spearman %.3f, mean helpful values %.2f/3", qPrintable(search), sum[search] / 3,
+              helpful[search] / 3);
+    QVERIFY(sum[QStringLiteral("hpss")] >= sum[QStringLiteral("random")]);
+    QVERIFY(sum[QStringLiteral("hpss")] >= sum[QStringLiteral("mutation")]);
+    QVERIFY(helpful[QStringLiteral("hpss")] / 3 >= 2);
 }
 
 QTEST_GUILESS_MAIN(TestHpssRun)
