@@ -202,6 +202,18 @@ void TestHpssRun::searchSpendsTheBudgetAndTheEstimate()
     QVERIFY(expected);
     QCOMPARE(printed, expected->text + QLatin1Char('\n'));
     QVERIFY(printed.startsWith(QLatin1String("[Instruction]\nPlease act as an impartial judge")));
+    // Without --strategy: the winner, with the auxiliary texts the judge stored.
+    QString winnerPrompt;
+    cliJson({QStringLiteral("show-prompt"), QStringLiteral("--project"), fx->project->path(), QStringLiteral("--judge"),
+             QStringLiteral("h"), QStringLiteral("--item"), fx->testIds.first()},
+            &rc, &winnerPrompt);
+    QCOMPARE(rc, 0);
+    const auto winnerState = hpss::state::load(*fx->project, QStringLiteral("h"));
+    QVERIFY(winnerState);
+    const hpss::Auxiliaries stored = hpss::Auxiliaries::fromVariant(winnerState->value(QStringLiteral("aux")));
+    if (winner.value(QStringLiteral("metrics")).toString() == QLatin1String("on"))
+        QVERIFY(winnerPrompt.contains(stored.metrics.value(fx->testIds.first())));
+    QVERIFY(winnerPrompt.contains(fx->project->item(fx->testIds.first())->output));
     // A strategy that needs an auxiliary text the judge never made says so.
     QString none;
     cliJson({QStringLiteral("show-prompt"), QStringLiteral("--project"), fx->project->path(), QStringLiteral("--judge"),
@@ -291,6 +303,9 @@ void TestHpssRun::killedSearchResumesIdentically()
     const QJsonObject shown = cliJson({QStringLiteral("show-rubric"), QStringLiteral("--project"), fx->project->path(),
                                        QStringLiteral("--judge"), QStringLiteral("k"), QStringLiteral("--json")});
     QCOMPARE(evaluatedOf(shown), refEvaluated); // same strategies, same order
+    // The search went on from its stored state: only the strategies not yet evaluated were asked.
+    const QVariantMap config = RubricStore(fx->project.get()).runConfig(QStringLiteral("k"));
+    QCOMPARE(phaseCalls(config, QStringLiteral("search")), (kBudget - evaluatedBeforeKill) * kValidation);
     QCOMPARE(shown.value(QStringLiteral("strategy")).toObject(), refShown.value(QStringLiteral("strategy")).toObject());
     qInfo("SIGKILL after %d of %d requests (%d answers committed, %d strategies evaluated); the resumed run sent %d",
           firstRun, total, cached, evaluatedBeforeKill, server.requestCount());
