@@ -227,6 +227,18 @@ void TestHpssRun::searchSpendsTheBudgetAndTheEstimate()
     const bool hasRef = hpss::Auxiliaries::fromVariant(stateMap->value(QStringLiteral("aux")))
                                 .references.contains(fx->testIds.last());
     QCOMPARE(rc, hasRef ? 0 : 1);
+
+    // --replace: the removed judge's stored search is not continued; the new search asks every
+    // strategy again, all from the judge cache.
+    const int sentBefore = server.requestCount();
+    RunSpec replaced = s;
+    replaced.replace = true;
+    const Outcome again = runToEnd(fx->project.get(), replaced);
+    QVERIFY2(again.ok, qPrintable(again.error));
+    QCOMPARE(phaseCalls(again.summary, QStringLiteral("search")), kBudget * kValidation);
+    QCOMPARE(server.requestCount(), sentBefore);
+    QCOMPARE(again.summary.value(QStringLiteral("result")).toMap().value(QStringLiteral("strategy")),
+             result.value(QStringLiteral("strategy")));
 }
 
 void TestHpssRun::killedSearchResumesIdentically()

@@ -115,11 +115,17 @@ Result<void> HpssMethod::readParams()
     return {};
 }
 
-Result<void> HpssMethod::restore()
+Result<void> HpssMethod::restore(bool starting)
 {
     auto stored = state::load(*m_ctx->project(), m_ctx->spec().judge);
     if (!stored)
         return stored.error();
+    // A state left by a removed judge of the same name (--replace) is no state of this one: a
+    // judge's first attempt (or an estimate before the judge exists) starts afresh.
+    const QString &judge = m_ctx->spec().judge;
+    if (!m_ctx->project()->judge(judge)
+        || (starting && m_ctx->store().runConfig(judge).value(QStringLiteral("attempts")).toInt() <= 1))
+        stored->clear();
     m_search.reset();
     m_aux = Auxiliaries::fromVariant(stored->value(QStringLiteral("aux")));
     m_auxGenerations = stored->value(QStringLiteral("aux_generations")).toInt();
@@ -293,7 +299,7 @@ Result<RunEstimate> HpssMethod::estimate()
 {
     if (auto r = readParams(); !r)
         return r.error();
-    if (auto r = restore(); !r)
+    if (auto r = restore(false); !r)
         return r.error();
     RunEstimate e;
     const RunSpec &spec = m_ctx->spec();
@@ -399,7 +405,7 @@ void HpssMethod::start()
         m_ctx->fail(r.errorString());
         return;
     }
-    if (auto r = restore(); !r) {
+    if (auto r = restore(true); !r) {
         m_ctx->fail(r.errorString());
         return;
     }

@@ -53,7 +53,8 @@ public:
 private:
     Result<void> readParams();
     /// Restores the stored state when its parameters equal the run's, else a fresh search.
-    Result<void> restore();
+    /// `starting`: called from start(), where the judge's first attempt ignores a stored state.
+    Result<void> restore(bool starting);
     Result<void> persist();
     void step();
     /// Makes the auxiliaries `strategy` needs on `items`, then calls `then`.
