@@ -788,6 +788,26 @@ DE = {
     'Largest answer of a node score (paper: 32; the score comes first, the reasoning is cut).': 'Längste Antwort einer Knotenbewertung (Artikel: 32; die Bewertung kommt zuerst, die Begründung wird abgeschnitten).',
     'CV folds': 'CV-Falten',
     'Folds of the cross-validation of the final aggregator on the train split; 0 = leave-one-out.': 'Falten der Kreuzvalidierung des endgültigen Aggregators auf der Trainingsaufteilung; 0 = Leave-one-out.',
+    # HPSS parameters (core/methods/hpss/HpssDescriptor.cpp)
+    'HPSS: searches the prompting strategies (scale, examples, criteria, reference, chain of thought, AutoCoT, metrics, order) for the judge prompt that agrees best with the human scores on the train split (Wen et al., 2025).': 'HPSS: durchsucht die Prompt-Strategien (Skala, Beispiele, Kriterien, Referenz, Gedankenkette, AutoCoT, Metriken, Reihenfolge) nach dem Bewerter-Prompt, der auf dem Trainingsteil am besten mit den menschlichen Bewertungen übereinstimmt (Wen et al., 2025).',
+    'Search': 'Suche',
+    'HPSS, or a baseline in the same space: greedy, stepwise greedy, random one-factor mutation (the paper\'s “w/o all”) or plain random search.': 'HPSS oder ein Vergleichsverfahren im selben Raum: gierig, schrittweise gierig, zufällige Ein-Faktor-Mutation („w/o all“ des Artikels) oder reine Zufallssuche.',
+    'Strategies evaluated': 'Bewertete Strategien',
+    'Strategies scored on the whole validation split, the 21 initial ones included (paper: 71).': 'Strategien, die auf dem ganzen Validierungsteil bewertet werden, die 21 anfänglichen eingeschlossen (Artikel: 71).',
+    'Population k': 'Population k',
+    'Best strategies kept per round (paper: k = 5).': 'Je Runde behaltene beste Strategien (Artikel: k = 5).',
+    'Mutations g': 'Mutationen g',
+    'Mutations per population member and round (paper: g = 2).': 'Mutationen je Populationsmitglied und Runde (Artikel: g = 2).',
+    'Exploitation ρ': 'Ausnutzung ρ',
+    'Probability that a step jumps to the unexplored strategy with the largest summed advantage (paper: 0.2).': 'Wahrscheinlichkeit, dass ein Schritt zur unerforschten Strategie mit dem größten summierten Vorteil springt (Artikel: 0,2).',
+    'Softmax temperature τ': 'Softmax-Temperatur τ',
+    "Temperature of the softmax over the neighbours' advantage gains, Spearman × 100 (paper: 5). Scoring itself is greedy.": 'Temperatur des Softmax über die Vorteilsgewinne der Nachbarn, Spearman × 100 (Artikel: 5). Das Bewerten selbst ist gierig.',
+    'Exploration weight λ': 'Erkundungsgewicht λ',
+    'Weight of the UCB bonus for rarely seen values (paper: 4).': 'Gewicht des UCB-Bonus für selten gesehene Werte (Artikel: 4).',
+    "Seed of the search's random choices and of the in-context example draw.": 'Startwert der Zufallsentscheidungen der Suche und der Auswahl der Beispiele im Prompt.',
+    'Task wording': 'Aufgabenformulierung',
+    "The paper's wording of the prompt for this kind of task: summaries, dialogue responses, data-to-text sentences or stories.": 'Die Formulierung des Prompts aus dem Artikel für diese Art von Aufgabe: Zusammenfassungen, Dialogantworten, Daten-zu-Text-Sätze oder Geschichten.',
+    'Largest answer of a scoring call (the explanation and the [[rating]]; upstream: 4096).': 'Längste Antwort eines Bewertungsaufrufs (die Erklärung und die [[rating]]; Original: 4096).',
 }
 
 path = sys.argv[1] if len(sys.argv) > 1 else 'translations/rubric_de.ts'

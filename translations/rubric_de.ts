@@ -927,10 +927,6 @@ Abdeckung %2 %</translation>
         <translation>(keine Begründung angegeben)</translation>
     </message>
     <message>
-        <source>The answers cannot be read: %1</source>
-        <translation>Die Antworten können nicht gelesen werden: %1</translation>
-    </message>
-    <message>
         <source>Columns: questions</source>
         <translation>Spalten: Fragen</translation>
     </message>
@@ -969,6 +965,10 @@ Abdeckung %2 %</translation>
     <message>
         <source>The judge has no answer stored for this question.</source>
         <translation>Der Bewerter hat für diese Frage keine Antwort gespeichert.</translation>
+    </message>
+    <message>
+        <source>The answers cannot be read: %1</source>
+        <translation>Die Antworten können nicht gelesen werden: %1</translation>
     </message>
 </context>
 <context>
@@ -1491,98 +1491,6 @@ Abdeckung %2 %</translation>
 <context>
     <name>rubric::MethodParams</name>
     <message>
-        <source>CheckEval: a checklist of yes/no questions per sub-aspect, answered per item; the score is the share of yes (Lee et al., 2025).</source>
-        <translation>CheckEval: eine Checkliste von Ja/Nein-Fragen je Unteraspekt, je Element beantwortet; die Bewertung ist der Anteil der Ja-Antworten (Lee et al., 2025).</translation>
-    </message>
-    <message>
-        <source>Checklist</source>
-        <translation>Checkliste</translation>
-    </message>
-    <message>
-        <source>Where the checklist comes from on the judge's first run: a file (CheckEval YAML, or our JSON/Markdown export) or a shipped preset, e.g. preset:summeval/coherence/elaboration. A judge that has a checklist uses its latest version.</source>
-        <translation>Woher die Checkliste beim ersten Lauf des Bewerters kommt: eine Datei (CheckEval-YAML oder unser JSON-/Markdown-Export) oder eine mitgelieferte Vorlage, z. B. preset:summeval/coherence/elaboration. Ein Bewerter, der schon eine Checkliste hat, nimmt deren neueste Version.</translation>
-    </message>
-    <message>
-        <source>Checklist of judge</source>
-        <translation>Checkliste des Bewerters</translation>
-    </message>
-    <message>
-        <source>Instead of a file: copy the latest checklist version of another judge (to answer one checklist with several models).</source>
-        <translation>Statt einer Datei: die neueste Checklisten-Version eines anderen Bewerters übernehmen (um eine Checkliste mit mehreren Modellen zu beantworten).</translation>
-    </message>
-    <message>
-        <source>Questions per call</source>
-        <translation>Fragen je Aufruf</translation>
-    </message>
-    <message>
-        <source>One call per item and sub-aspect (the authors' script), per item for the whole aspect, or per item and question.</source>
-        <translation>Ein Aufruf je Element und Unteraspekt (das Skript der Autoren), je Element für den ganzen Aspekt oder je Element und Frage.</translation>
-    </message>
-    <message>
-        <source>Augmentation</source>
-        <translation>Erweiterung</translation>
-    </message>
-    <message>
-        <source>Let the generator add questions from the seeds: diversification (other perspectives of each sub-aspect), elaboration (finer questions per seed), or both, each from the seeds as in the paper.</source>
-        <translation>Den Generator Fragen aus den Startfragen ergänzen lassen: Diversifizierung (andere Blickwinkel je Unteraspekt), Ausarbeitung (feinere Fragen je Startfrage) oder beides, jeweils aus den Startfragen wie im Artikel.</translation>
-    </message>
-    <message>
-        <source>Filter</source>
-        <translation>Filter</translation>
-    </message>
-    <message>
-        <source>The generator removes off-definition, redundant and non-yes/no questions (kept disabled, with the reason). auto: on when augmenting, as in the paper.</source>
-        <translation>Der Generator entfernt Fragen, die von der Definition abweichen, doppelt oder keine Ja/Nein-Fragen sind (sie bleiben deaktiviert, mit dem Grund). auto: an, wenn erweitert wird, wie im Artikel.</translation>
-    </message>
-    <message>
-        <source>Elaboration min</source>
-        <translation>Ausarbeitung min.</translation>
-    </message>
-    <message>
-        <source>Sub-sub-questions asked for per seed, at least (paper: 3).</source>
-        <translation>Mindestens erbetene Unterfragen je Startfrage (Artikel: 3).</translation>
-    </message>
-    <message>
-        <source>Elaboration max</source>
-        <translation>Ausarbeitung max.</translation>
-    </message>
-    <message>
-        <source>Sub-sub-questions per seed, at most (paper: 10); more are dropped.</source>
-        <translation>Höchstens so viele Unterfragen je Startfrage (Artikel: 10); weitere werden verworfen.</translation>
-    </message>
-    <message>
-        <source>Temperature</source>
-        <translation>Temperatur</translation>
-    </message>
-    <message>
-        <source>Sampling temperature of the answering calls (paper: 0).</source>
-        <translation>Temperatur der Antwortaufrufe (Artikel: 0).</translation>
-    </message>
-    <message>
-        <source>Max tokens</source>
-        <translation>Max. Tokens</translation>
-    </message>
-    <message>
-        <source>Largest answer of an answering call (paper: 200).</source>
-        <translation>Längste Antwort eines Antwortaufrufs (Artikel: 200).</translation>
-    </message>
-    <message>
-        <source>Question weights</source>
-        <translation>Fragengewichte</translation>
-    </message>
-    <message>
-        <source>uniform: the share of yes (the paper's method). regression: weights from a ridge regression of the human score on the train split's answers (the paper's appendix C.2, which found no reliable gain).</source>
-        <translation>uniform: der Anteil der Ja-Antworten (die Methode des Artikels). regression: Gewichte aus einer Ridge-Regression der menschlichen Bewertung auf die Antworten des Trainingsteils (Anhang C.2 des Artikels, der keinen verlässlichen Gewinn fand).</translation>
-    </message>
-    <message>
-        <source>Unanswered questions</source>
-        <translation>Unbeantwortete Fragen</translation>
-    </message>
-    <message>
-        <source>skip: a question the judge left unanswered (after one re-ask) leaves the denominator; no: the strict policy, it counts as no.</source>
-        <translation>skip: eine Frage, die der Bewerter (nach einer Nachfrage) unbeantwortet ließ, fällt aus dem Nenner; no: die strenge Regel, sie zählt als Nein.</translation>
-    </message>
-    <message>
         <source>G-Eval: generated evaluation steps, then one scoring call per item (Liu et al., 2023).</source>
         <translation>G-Eval: generierte Bewertungsschritte, dann ein Bewertungsaufruf je Element (Liu et al., 2023).</translation>
     </message>
@@ -1603,8 +1511,16 @@ Abdeckung %2 %</translation>
         <translation>Gezogene Antworten je Element ohne Logprobs (Artikel: n = 20).</translation>
     </message>
     <message>
+        <source>Temperature</source>
+        <translation>Temperatur</translation>
+    </message>
+    <message>
         <source>Sampling temperature of the scoring calls (paper: 1 with n = 20 samples).</source>
         <translation>Sampling-Temperatur der Bewertungsaufrufe (Artikel: 1 bei n = 20 Stichproben).</translation>
+    </message>
+    <message>
+        <source>Max tokens</source>
+        <translation>Max. Tokens</translation>
     </message>
     <message>
         <source>Largest answer of a scoring call; the score is the first token (upstream: 5).</source>
@@ -1773,6 +1689,166 @@ Abdeckung %2 %</translation>
     <message>
         <source>Literature folder for the literature-based hypotheses and refinements: papers as text (*.txt, *.md), which the generator summarises first, and summaries you wrote or edited (NAME.summary.txt, NAME.summary.md), used as written; empty: data only.</source>
         <translation>Literaturordner für literaturbasierte Hypothesen und Verfeinerungen: Artikel als Text (*.txt, *.md), die der Generator zuerst zusammenfasst, und Zusammenfassungen, die Sie geschrieben oder bearbeitet haben (NAME.summary.txt, NAME.summary.md), unverändert übernommen; leer: nur Daten.</translation>
+    </message>
+    <message>
+        <source>HPSS: searches the prompting strategies (scale, examples, criteria, reference, chain of thought, AutoCoT, metrics, order) for the judge prompt that agrees best with the human scores on the train split (Wen et al., 2025).</source>
+        <translation>HPSS: durchsucht die Prompt-Strategien (Skala, Beispiele, Kriterien, Referenz, Gedankenkette, AutoCoT, Metriken, Reihenfolge) nach dem Bewerter-Prompt, der auf dem Trainingsteil am besten mit den menschlichen Bewertungen übereinstimmt (Wen et al., 2025).</translation>
+    </message>
+    <message>
+        <source>Search</source>
+        <translation>Suche</translation>
+    </message>
+    <message>
+        <source>HPSS, or a baseline in the same space: greedy, stepwise greedy, random one-factor mutation (the paper's “w/o all”) or plain random search.</source>
+        <translation>HPSS oder ein Vergleichsverfahren im selben Raum: gierig, schrittweise gierig, zufällige Ein-Faktor-Mutation („w/o all“ des Artikels) oder reine Zufallssuche.</translation>
+    </message>
+    <message>
+        <source>Strategies evaluated</source>
+        <translation>Bewertete Strategien</translation>
+    </message>
+    <message>
+        <source>Strategies scored on the whole validation split, the 21 initial ones included (paper: 71).</source>
+        <translation>Strategien, die auf dem ganzen Validierungsteil bewertet werden, die 21 anfänglichen eingeschlossen (Artikel: 71).</translation>
+    </message>
+    <message>
+        <source>Population k</source>
+        <translation>Population k</translation>
+    </message>
+    <message>
+        <source>Best strategies kept per round (paper: k = 5).</source>
+        <translation>Je Runde behaltene beste Strategien (Artikel: k = 5).</translation>
+    </message>
+    <message>
+        <source>Mutations g</source>
+        <translation>Mutationen g</translation>
+    </message>
+    <message>
+        <source>Mutations per population member and round (paper: g = 2).</source>
+        <translation>Mutationen je Populationsmitglied und Runde (Artikel: g = 2).</translation>
+    </message>
+    <message>
+        <source>Exploitation ρ</source>
+        <translation>Ausnutzung ρ</translation>
+    </message>
+    <message>
+        <source>Probability that a step jumps to the unexplored strategy with the largest summed advantage (paper: 0.2).</source>
+        <translation>Wahrscheinlichkeit, dass ein Schritt zur unerforschten Strategie mit dem größten summierten Vorteil springt (Artikel: 0,2).</translation>
+    </message>
+    <message>
+        <source>Softmax temperature τ</source>
+        <translation>Softmax-Temperatur τ</translation>
+    </message>
+    <message>
+        <source>Temperature of the softmax over the neighbours' advantage gains, Spearman × 100 (paper: 5). Scoring itself is greedy.</source>
+        <translation>Temperatur des Softmax über die Vorteilsgewinne der Nachbarn, Spearman × 100 (Artikel: 5). Das Bewerten selbst ist gierig.</translation>
+    </message>
+    <message>
+        <source>Exploration weight λ</source>
+        <translation>Erkundungsgewicht λ</translation>
+    </message>
+    <message>
+        <source>Weight of the UCB bonus for rarely seen values (paper: 4).</source>
+        <translation>Gewicht des UCB-Bonus für selten gesehene Werte (Artikel: 4).</translation>
+    </message>
+    <message>
+        <source>Seed of the search's random choices and of the in-context example draw.</source>
+        <translation>Startwert der Zufallsentscheidungen der Suche und der Auswahl der Beispiele im Prompt.</translation>
+    </message>
+    <message>
+        <source>Task wording</source>
+        <translation>Aufgabenformulierung</translation>
+    </message>
+    <message>
+        <source>The paper's wording of the prompt for this kind of task: summaries, dialogue responses, data-to-text sentences or stories.</source>
+        <translation>Die Formulierung des Prompts aus dem Artikel für diese Art von Aufgabe: Zusammenfassungen, Dialogantworten, Daten-zu-Text-Sätze oder Geschichten.</translation>
+    </message>
+    <message>
+        <source>Largest answer of a scoring call (the explanation and the [[rating]]; upstream: 4096).</source>
+        <translation>Längste Antwort eines Bewertungsaufrufs (die Erklärung und die [[rating]]; Original: 4096).</translation>
+    </message>
+    <message>
+        <source>CheckEval: a checklist of yes/no questions per sub-aspect, answered per item; the score is the share of yes (Lee et al., 2025).</source>
+        <translation>CheckEval: eine Checkliste von Ja/Nein-Fragen je Unteraspekt, je Element beantwortet; die Bewertung ist der Anteil der Ja-Antworten (Lee et al., 2025).</translation>
+    </message>
+    <message>
+        <source>Checklist</source>
+        <translation>Checkliste</translation>
+    </message>
+    <message>
+        <source>Where the checklist comes from on the judge's first run: a file (CheckEval YAML, or our JSON/Markdown export) or a shipped preset, e.g. preset:summeval/coherence/elaboration. A judge that has a checklist uses its latest version.</source>
+        <translation>Woher die Checkliste beim ersten Lauf des Bewerters kommt: eine Datei (CheckEval-YAML oder unser JSON-/Markdown-Export) oder eine mitgelieferte Vorlage, z. B. preset:summeval/coherence/elaboration. Ein Bewerter, der schon eine Checkliste hat, nimmt deren neueste Version.</translation>
+    </message>
+    <message>
+        <source>Checklist of judge</source>
+        <translation>Checkliste des Bewerters</translation>
+    </message>
+    <message>
+        <source>Instead of a file: copy the latest checklist version of another judge (to answer one checklist with several models).</source>
+        <translation>Statt einer Datei: die neueste Checklisten-Version eines anderen Bewerters übernehmen (um eine Checkliste mit mehreren Modellen zu beantworten).</translation>
+    </message>
+    <message>
+        <source>Questions per call</source>
+        <translation>Fragen je Aufruf</translation>
+    </message>
+    <message>
+        <source>One call per item and sub-aspect (the authors' script), per item for the whole aspect, or per item and question.</source>
+        <translation>Ein Aufruf je Element und Unteraspekt (das Skript der Autoren), je Element für den ganzen Aspekt oder je Element und Frage.</translation>
+    </message>
+    <message>
+        <source>Augmentation</source>
+        <translation>Erweiterung</translation>
+    </message>
+    <message>
+        <source>Let the generator add questions from the seeds: diversification (other perspectives of each sub-aspect), elaboration (finer questions per seed), or both, each from the seeds as in the paper.</source>
+        <translation>Den Generator Fragen aus den Startfragen ergänzen lassen: Diversifizierung (andere Blickwinkel je Unteraspekt), Ausarbeitung (feinere Fragen je Startfrage) oder beides, jeweils aus den Startfragen wie im Artikel.</translation>
+    </message>
+    <message>
+        <source>Filter</source>
+        <translation>Filter</translation>
+    </message>
+    <message>
+        <source>The generator removes off-definition, redundant and non-yes/no questions (kept disabled, with the reason). auto: on when augmenting, as in the paper.</source>
+        <translation>Der Generator entfernt Fragen, die von der Definition abweichen, doppelt oder keine Ja/Nein-Fragen sind (sie bleiben deaktiviert, mit dem Grund). auto: an, wenn erweitert wird, wie im Artikel.</translation>
+    </message>
+    <message>
+        <source>Elaboration min</source>
+        <translation>Ausarbeitung min.</translation>
+    </message>
+    <message>
+        <source>Sub-sub-questions asked for per seed, at least (paper: 3).</source>
+        <translation>Mindestens erbetene Unterfragen je Startfrage (Artikel: 3).</translation>
+    </message>
+    <message>
+        <source>Elaboration max</source>
+        <translation>Ausarbeitung max.</translation>
+    </message>
+    <message>
+        <source>Sub-sub-questions per seed, at most (paper: 10); more are dropped.</source>
+        <translation>Höchstens so viele Unterfragen je Startfrage (Artikel: 10); weitere werden verworfen.</translation>
+    </message>
+    <message>
+        <source>Sampling temperature of the answering calls (paper: 0).</source>
+        <translation>Temperatur der Antwortaufrufe (Artikel: 0).</translation>
+    </message>
+    <message>
+        <source>Largest answer of an answering call (paper: 200).</source>
+        <translation>Längste Antwort eines Antwortaufrufs (Artikel: 200).</translation>
+    </message>
+    <message>
+        <source>Question weights</source>
+        <translation>Fragengewichte</translation>
+    </message>
+    <message>
+        <source>uniform: the share of yes (the paper's method). regression: weights from a ridge regression of the human score on the train split's answers (the paper's appendix C.2, which found no reliable gain).</source>
+        <translation>uniform: der Anteil der Ja-Antworten (die Methode des Artikels). regression: Gewichte aus einer Ridge-Regression der menschlichen Bewertung auf die Antworten des Trainingsteils (Anhang C.2 des Artikels, der keinen verlässlichen Gewinn fand).</translation>
+    </message>
+    <message>
+        <source>Unanswered questions</source>
+        <translation>Unbeantwortete Fragen</translation>
+    </message>
+    <message>
+        <source>skip: a question the judge left unanswered (after one re-ask) leaves the denominator; no: the strict policy, it counts as no.</source>
+        <translation>skip: eine Frage, die der Bewerter (nach einer Nachfrage) unbeantwortet ließ, fällt aus dem Nenner; no: die strenge Regel, sie zählt als Nein.</translation>
     </message>
     <message>
         <source>HD-Eval: the aspect decomposed into a tree of criteria, one call per item and node, an aggregator learned from the train split's human scores (Liu et al., 2024).</source>

@@ -25,7 +25,7 @@ namespace MethodRegistry {
 const QVector<MethodInfo> &all()
 {
     static const QVector<MethodInfo> methods{gevalDescriptor(), hypoEvalDescriptor(), checkEvalDescriptor(),
-                                             hdEvalDescriptor()};
+                                             hdEvalDescriptor(), hpssDescriptor()};
     return methods;
 }
 

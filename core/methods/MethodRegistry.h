@@ -81,5 +81,6 @@ MethodInfo gevalDescriptor();
 MethodInfo hypoEvalDescriptor();
 MethodInfo checkEvalDescriptor();
 MethodInfo hdEvalDescriptor();
+MethodInfo hpssDescriptor();
 
 } // namespace rubric

@@ -80,6 +80,12 @@ QVariantMap RubricExport::toJson(const Rubric &rubric)
     for (const Criterion &root : rubric.children(QString()))
         if (root.stats.contains(QStringLiteral("aggregator")))
             out.insert(QStringLiteral("aggregator"), root.stats.value(QStringLiteral("aggregator")));
+    // An HPSS rubric: the winning strategy and its search at the top (its root's stats).
+    if (rubric.method() == QLatin1String("hpss"))
+        if (const Criterion *root = rubric.find(QStringLiteral("aspect")))
+            for (const char *key : {"strategy", "search"})
+                if (root->stats.contains(QLatin1String(key)))
+                    out.insert(QLatin1String(key), root->stats.value(QLatin1String(key)));
     return out;
 }
 

@@ -13,8 +13,11 @@ class RubricExport
 {
 public:
     /// {"method", "aspect", "version", "criteria": [{"id", "parent", "kind", "text", "definition",
-    ///  "enabled", "weight", "origin", "stats"}]} — criteria in tree order (parents before children);
-    ///  an HD-Eval rubric also has "aggregator" (from the aspect root's stats, see HdEvalMethod).
+    ///  "enabled", "weight", "origin", "stats"}]} — criteria in tree order (parents before children).
+    /// An HD-Eval rubric also has "aggregator" (from the aspect root's stats, see HdEvalMethod).
+    /// An HPSS rubric adds "strategy" ({factor: value}, the winner) and "search" ({"evaluated":
+    /// [{"strategy", "validation_spearman", "step", "move", …}], "advantages": {factor: {value: A}}, …})
+    /// from its root criterion's stats.
     static QVariantMap toJson(const Rubric &rubric);
     /// A readable document: the aspect and its definition, then the criteria as a nested list,
     /// enabled ones first-class and disabled ones struck through, each with what the method

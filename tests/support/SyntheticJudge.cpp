@@ -120,6 +120,51 @@ double SyntheticJudge::hdevalNodeScore(const QString &node, const QString &outpu
     return std::clamp(s, 1.0, 5.0);
 }
 
+double SyntheticJudge::hpssNoise(const QString &prompt)
+{
+    const bool dialectic = prompt.contains(QLatin1String("Please generate your own"));
+    const bool metrics = prompt.contains(QLatin1String("[Questions about "));
+    const qsizetype target = prompt.lastIndexOf(QLatin1String("[The Start of the "));
+    const qsizetype rules = prompt.indexOf(QLatin1String("Here are some rules of the evaluation"));
+    const qsizetype instruction = prompt.indexOf(QLatin1String("[Instruction]"));
+    const bool iet = target >= 0 && rules > target && instruction > rules;
+    return 1.2 - 0.45 * (dialectic ? 1 : 0) - 0.35 * (metrics ? 1 : 0) - 0.35 * (iet ? 1 : 0);
+}
+
+std::optional<int> SyntheticJudge::hpssScore(const QString &prompt) const
+{
+    static const QRegularExpression scale(QStringLiteral("on a scale of (\\d+) to (\\d+)"));
+    const auto m = scale.match(prompt);
+    const qsizetype start = prompt.lastIndexOf(QLatin1String("[The Start of the "));
+    if (!m.hasMatch() || start < 0)
+        return std::nullopt;
+    const qsizetype open = prompt.indexOf(QLatin1Char('\n'), start);
+    const qsizetype close = prompt.indexOf(QLatin1String("\n[The End of the "), open);
+    if (open < 0 || close < 0)
+        return std::nullopt;
+    const QString output = prompt.mid(open + 1, close - open - 1);
+    if (!m_human.contains(output))
+        return std::nullopt;
+    const int lo = m.captured(1).toInt(), hi = m.captured(2).toInt();
+    // The item's own draw (two hash-uniforms of the output: triangular on [-1, 1]) and a small
+    // draw of the whole prompt, scaled by the factors' noise size: strategies with the same
+    // size differ a little, a smaller size is a better strategy.
+    const auto uniform = [](const QString &text, quint64 salt) {
+        quint64 h = stableHash(text, salt); // splitmix64's finaliser: salts give independent draws
+        h ^= h >> 33;
+        h *= 0xff51afd7ed558ccdull;
+        h ^= h >> 33;
+        h *= 0xc4ceb9fe1a85ec53ull;
+        h ^= h >> 33;
+        return double(h % 1000003ull) / 1000003.0;
+    };
+    const double itemDraw = uniform(output, 21u) + uniform(output, 22u) - 1.0;
+    const double promptDraw = uniform(prompt, 23u) - 0.5;
+    const double value = m_human.value(output) + 1.7 * hpssNoise(prompt) * (0.85 * itemDraw + 0.3 * promptDraw);
+    const double mapped = lo + (value - 1.0) * (hi - lo) / 4.0;
+    return int(std::clamp(std::round(mapped), double(lo), double(hi)));
+}
+
 FakeAnswer SyntheticJudge::answer(const QJsonObject &body) const
 {
     QString prompt;
@@ -178,6 +223,41 @@ FakeAnswer SyntheticJudge::answer(const QJsonObject &body) const
                          .arg(node);
         return a;
     }
+    // HPSS: the auxiliary generations, then the scoring prompt of a strategy.
+    if (userPrompt.contains(QLatin1String("Please write a high-quality reference"))) {
+        a.text = QStringLiteral("A reference that keeps the main event of the source and its cause (%1).").arg(tag);
+        return a;
+    }
+    if (userPrompt.contains(QLatin1String("Please propose at most three concise questions"))) {
+        a.text = QStringLiteral("1. Does it name the main event (%1)?\n2. Do its sentences follow one another?\n3. Is "
+                                "the cause stated?")
+                         .arg(tag);
+        return a;
+    }
+    if (userPrompt.contains(QLatin1String("Please write the evaluation criteria for rating"))) {
+        a.text = QStringLiteral("coherence: the sentences build one logical whole; 1 = a heap of unrelated "
+                                "statements, the top score = a clear, well-ordered text (%1).")
+                         .arg(tag);
+        return a;
+    }
+    if (userPrompt.contains(QLatin1String("Please generate the evaluation steps for this task"))) {
+        a.text = QStringLiteral("1. Read the source and note its main points.\n2. Check that the sentences follow "
+                                "one another.\n3. Rate on the scale the task names (%1).")
+                         .arg(tag);
+        return a;
+    }
+    if (userPrompt.contains(QLatin1String("Please act as an impartial judge and evaluate the quality of"))
+        && userPrompt.contains(QLatin1String("[[rating]]"))) {
+        const auto score = hpssScore(userPrompt);
+        if (!score) {
+            a.httpStatus = 400;
+            a.errorMessage = QStringLiteral("synthetic judge: an HPSS prompt without a known output or scale");
+            return a;
+        }
+        a.text = QStringLiteral("The text is judged on its own merits (%1). Rating: [[%2]]").arg(tag).arg(*score);
+        return a;
+    }
+
     if (prompt.contains(QLatin1String("Evaluation Form (scores ONLY)"))) {
         const auto dist = gevalDistribution(outputIn(prompt));
         QVector<TokenLogprob> alts;

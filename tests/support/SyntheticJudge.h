@@ -6,6 +6,8 @@
 #include <QJsonObject>
 #include <QString>
 
+#include <optional>
+
 namespace rubric::test {
 
 /// The fixture of the method pipeline tests: a scripted judge for the fake server that knows
@@ -24,6 +26,13 @@ namespace rubric::test {
 ///   ones and their words derived from a hash of the parent's name, so a replay gets the same
 ///   tree), grouped under "## <parent>" when the prompt names several. A node-scoring prompt
 ///   ("Score (1-5):") gets hdevalNodeScore() first, then a sentence of reasoning.
+/// - HPSS: a scoring prompt ("Please act as an impartial judge …", "[[rating]]") gets "Rating:
+///   [[n]]" with n = the output's human score (1–5) plus noise, mapped onto the prompt's scale and
+///   rounded. The noise is 1.7·size·(0.85·d_item + 0.3·d_prompt), with a size that depends on the
+///   factors in an additive way (hpssNoise): 1.2, −0.45 with reference = dialectic, −0.35 with
+///   metrics = on, −0.35 with order = IET; d_item is a triangular draw on ±1 from a hash of the
+///   output, d_prompt a uniform draw on ±0.5 from a hash of the whole prompt. The reference, metrics, criteria and
+///   AutoCoT prompts get short fixed texts with a tag from the prompt's hash.
 /// - G-Eval: the steps prompt gets three steps; a score prompt gets top_logprobs over 1..5
 ///   peaked at the rounded human score (probabilities 0.1/0.6/0.2/0.05/0.05 style).
 /// - CheckEval answering (checkeval_answer): a "Qn: yes/no" line per question (checklistAnswer()):
@@ -55,6 +64,10 @@ public:
     QHash<int, double> gevalDistribution(const QString &output) const;
     /// The CheckEval answer (1 yes, 0 no, -1 no line) to `question` on `output` in a first ask.
     int checklistAnswer(const QString &question, const QString &output) const;
+    /// The noise size of an HPSS scoring prompt (the rule above).
+    static double hpssNoise(const QString &prompt);
+    /// The HPSS score of a scoring prompt; nullopt when its output or scale is not known.
+    std::optional<int> hpssScore(const QString &prompt) const;
 
 private:
     QString outputIn(const QString &prompt) const;

@@ -1,0 +1,222 @@
+#include "HpssAuxiliary.h"
+
+#include "stats/Correlation.h"
+#include "store/Project.h"
+#include "util/Json.h"
+#include "util/Shuffle.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QJsonParseError>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+namespace rubric::hpss {
+namespace {
+
+QVariantMap hashToVariant(const QHash<QString, QString> &h)
+{
+    QVariantMap m;
+    for (auto it = h.begin(); it != h.end(); ++it)
+        m.insert(it.key(), it.value());
+    return m;
+}
+
+QHash<QString, QString> hashFromVariant(const QVariant &v)
+{
+    QHash<QString, QString> h;
+    const QVariantMap m = v.toMap();
+    for (auto it = m.begin(); it != m.end(); ++it)
+        h.insert(it.key(), it.value().toString());
+    return h;
+}
+
+} // namespace
+
+QString Auxiliaries::autocotKey(const PromptStrategy &s)
+{
+    const bool self = s.valueName(Factor::Criteria) == QLatin1String("self");
+    return QStringLiteral("%1/%2").arg(s.scaleMax()).arg(self ? QStringLiteral("self") : QStringLiteral("human"));
+}
+
+QVariantMap Auxiliaries::toVariant() const
+{
+    QVariantMap autocots;
+    for (auto it = autocot.begin(); it != autocot.end(); ++it)
+        autocots.insert(it.key(), it.value());
+    return {{QStringLiteral("criteria"), criteria},
+            {QStringLiteral("autocot"), autocots},
+            {QStringLiteral("references"), hashToVariant(references)},
+            {QStringLiteral("metrics"), hashToVariant(metrics)}};
+}
+
+Auxiliaries Auxiliaries::fromVariant(const QVariant &value)
+{
+    const QVariantMap m = value.toMap();
+    Auxiliaries a;
+    a.criteria = m.value(QStringLiteral("criteria")).toString();
+    const QVariantMap autocots = m.value(QStringLiteral("autocot")).toMap();
+    for (auto it = autocots.begin(); it != autocots.end(); ++it)
+        a.autocot.insert(it.key(), it.value().toString());
+    a.references = hashFromVariant(m.value(QStringLiteral("references")));
+    a.metrics = hashFromVariant(m.value(QStringLiteral("metrics")));
+    return a;
+}
+
+namespace state {
+
+QString metaKey(const QString &judge)
+{
+    return QStringLiteral("hpss.state.") + judge;
+}
+
+Result<QVariantMap> load(const Project &project, const QString &judge)
+{
+    const QString text = project.meta(metaKey(judge));
+    if (text.isEmpty())
+        return QVariantMap{};
+    QJsonParseError err;
+    const QJsonDocument doc = QJsonDocument::fromJson(text.toUtf8(), &err);
+    if (err.error != QJsonParseError::NoError || !doc.isObject())
+        return makeError(QStringLiteral("the stored HPSS state of judge '%1' (project meta '%2') is not a JSON "
+                                        "object: %3")
+                                 .arg(judge, metaKey(judge), err.errorString()),
+                         project.path(), 0, metaKey(judge));
+    return doc.object().toVariantMap();
+}
+
+Result<void> save(Project &project, const QString &judge, const QVariantMap &state)
+{
+    return project.setMeta(metaKey(judge), json::stringify(state));
+}
+
+} // namespace state
+
+PromptBuilder::PromptBuilder(TaskWording task, Aspect aspect, QVector<Item> validation, QHash<QString, double> human,
+                             quint64 seed)
+    : m_task(std::move(task))
+    , m_aspect(std::move(aspect))
+    , m_validation(std::move(validation))
+    , m_human(std::move(human))
+    , m_seed(seed)
+{
+}
+
+QVector<int> PromptBuilder::exampleSet(int n) const
+{
+    if (n <= 0)
+        return {};
+    if (auto it = m_examples.constFind(n); it != m_examples.constEnd())
+        return *it;
+    QVector<int> order(m_validation.size());
+    for (int i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [this](int a, int b) {
+        return m_human.value(m_validation[a].id) < m_human.value(m_validation[b].id);
+    });
+    SeededRng rng(m_seed * 1000003ull + quint64(n));
+    QVector<int> picked;
+    if (n >= order.size()) {
+        picked = order;
+    } else {
+        for (int s = 0; s < n; ++s) {
+            const qsizetype from = qsizetype(s) * order.size() / n;
+            const qsizetype to = qsizetype(s + 1) * order.size() / n;
+            picked.append(order[from + qsizetype(rng() % quint64(to - from))]);
+        }
+    }
+    seededShuffle(picked, rng);
+    m_examples.insert(n, picked);
+    return picked;
+}
+
+Result<PromptInputs> PromptBuilder::inputs(const PromptStrategy &strategy, const Item &item,
+                                           const Auxiliaries &aux) const
+{
+    PromptInputs in;
+    in.task = m_task;
+    in.aspect = m_aspect.name;
+    in.source = item.source;
+    in.output = item.output;
+    in.fact = item.context.value(QStringLiteral("fact")).toString();
+    in.humanMin = m_aspect.min;
+    in.humanMax = m_aspect.max;
+    const QString criteria = strategy.valueName(Factor::Criteria);
+    if (criteria == QLatin1String("self")) {
+        if (aux.criteria.isEmpty())
+            return makeError(QStringLiteral("the self-generated criteria of aspect '%1' have not been made yet")
+                                     .arg(m_aspect.name),
+                             {}, 0, QStringLiteral("criteria"));
+        in.criteria = aux.criteria;
+    } else if (criteria == QLatin1String("human")) {
+        in.criteria = m_aspect.definition;
+    }
+    if (strategy.valueName(Factor::Reference) == QLatin1String("self")) {
+        in.reference = aux.references.value(item.id);
+        if (in.reference.isEmpty())
+            return makeError(
+                    QStringLiteral("the self-generated reference of item '%1' has not been made yet").arg(item.id), {},
+                    0, QStringLiteral("reference"));
+    }
+    if (strategy.valueName(Factor::AutoCot) == QLatin1String("on")) {
+        in.autocot = aux.autocot.value(Auxiliaries::autocotKey(strategy));
+        if (in.autocot.isEmpty())
+            return makeError(QStringLiteral("the AutoCoT steps for %1 have not been made yet")
+                                     .arg(Auxiliaries::autocotKey(strategy)),
+                             {}, 0, QStringLiteral("autocot"));
+    }
+    if (strategy.valueName(Factor::Metrics) == QLatin1String("on")) {
+        in.metrics = aux.metrics.value(item.id);
+        if (in.metrics.isEmpty())
+            return makeError(QStringLiteral("the metrics questions of item '%1' have not been made yet").arg(item.id),
+                             {}, 0, QStringLiteral("metrics"));
+    }
+    for (int k : exampleSet(strategy.exampleCount())) {
+        const Item &e = m_validation[k];
+        if (e.id == item.id)
+            continue; // never the item being scored
+        in.examples.append({e.source, e.output, m_human.value(e.id)});
+    }
+    return in;
+}
+
+Result<RenderedPrompt> PromptBuilder::render(const PromptStrategy &strategy, const Item &item,
+                                             const Auxiliaries &aux) const
+{
+    auto in = inputs(strategy, item, aux);
+    if (!in)
+        return in.error();
+    return renderPrompt(strategy, *in);
+}
+
+MissingAux missingAux(const PromptStrategy &strategy, const QVector<Item> &items, const Auxiliaries &aux)
+{
+    MissingAux m;
+    const bool selfCriteria = strategy.valueName(Factor::Criteria) == QLatin1String("self");
+    m.criteria = selfCriteria && aux.criteria.isEmpty();
+    if (strategy.valueName(Factor::AutoCot) == QLatin1String("on")
+        && !aux.autocot.contains(Auxiliaries::autocotKey(strategy)))
+        m.autocot = Auxiliaries::autocotKey(strategy);
+    const bool refs = strategy.valueName(Factor::Reference) == QLatin1String("self");
+    const bool metrics = strategy.valueName(Factor::Metrics) == QLatin1String("on");
+    for (const Item &item : items) {
+        if (refs && !aux.references.contains(item.id))
+            m.references.append(item.id);
+        if (metrics && !aux.metrics.contains(item.id))
+            m.metrics.append(item.id);
+    }
+    return m;
+}
+
+double searchSpearman(const QVector<double> &scores, const QVector<double> &human, bool *constant)
+{
+    std::vector<double> x(scores.begin(), scores.end()), y(human.begin(), human.end());
+    const double r = x.size() >= 3 ? stats::spearman(x, y) : std::nan("");
+    if (constant)
+        *constant = !std::isfinite(r);
+    return std::isfinite(r) ? r : 0.0;
+}
+
+} // namespace rubric::hpss

@@ -1,0 +1,106 @@
+#pragma once
+
+#include "data/Aspect.h"
+#include "data/Item.h"
+#include "methods/hpss/PromptAssembly.h"
+#include "methods/hpss/PromptStrategy.h"
+#include "util/Result.h"
+
+#include <QHash>
+#include <QMap>
+#include <QString>
+#include <QVariantMap>
+#include <QVector>
+
+namespace rubric {
+class Project;
+}
+
+namespace rubric::hpss {
+
+/// The evaluator's auxiliary generations of one HPSS judge (spec hpss.md §4.5), each made once
+/// and only when a strategy that needs it is evaluated:
+/// - `criteria`: the self-generated criteria of the aspect ("" = not made yet);
+/// - `autocot`: the AutoCoT evaluation steps per "<scale>/<human|self>" (the steps made from the
+///   human criteria also serve Criteria = none, as in [code]);
+/// - `references`: the self-generated reference per item id (made once per distinct source);
+/// - `metrics`: the item-specific questions per item id (once per distinct source: the target
+///   text is not shown).
+/// They live in the judge's HPSS state (see HpssState), where the studio and `rubric show-prompt`
+/// read them; each entry's answer is in the judge cache as well.
+struct Auxiliaries
+{
+    QString criteria;
+    QMap<QString, QString> autocot;
+    QHash<QString, QString> references;
+    QHash<QString, QString> metrics;
+
+    /// The AutoCoT key of a strategy: "5/human", "10/self".
+    static QString autocotKey(const PromptStrategy &s);
+    QVariantMap toVariant() const;
+    static Auxiliaries fromVariant(const QVariant &value);
+};
+
+/// The persisted state of an HPSS judge: project meta key "hpss.state.<judge>", a JSON object
+/// {"params": SearchParams, "search": HpssSearch state, "evaluations": [{"step", "parse_failures",
+/// "out_of_scale", "constant"}], "aux": Auxiliaries, "aux_generations": n}. Written after every
+/// evaluation and every auxiliary generation, so a killed run resumes exactly where it was.
+namespace state {
+QString metaKey(const QString &judge);
+/// The stored state, or an empty map when the judge has none. A state that is not JSON is an
+/// error naming the key.
+Result<QVariantMap> load(const Project &project, const QString &judge);
+Result<void> save(Project &project, const QString &judge, const QVariantMap &state);
+} // namespace state
+
+/// Fills PromptInputs for a strategy and an item from the project's texts and the auxiliaries:
+/// the task wording, the aspect, the human criteria (the aspect definition), the in-context
+/// examples (stratified on the validation items' human scores, seeded; the item itself never
+/// among them) and the auxiliary texts the strategy needs.
+class PromptBuilder
+{
+public:
+    /// `validation`: the labelled items the examples come from, with `human` their scores.
+    PromptBuilder(TaskWording task, Aspect aspect, QVector<Item> validation, QHash<QString, double> human,
+                  quint64 seed);
+
+    /// The fixed example set of size n (indices into the validation items): the validation items
+    /// sorted by human score are cut into n strata of equal size and one item is drawn from each
+    /// with a generator seeded by (seed, n); the set is then shuffled with it. n larger than the
+    /// validation split gives every validation item.
+    QVector<int> exampleSet(int n) const;
+    /// The inputs for `item` under `strategy`. An auxiliary text the strategy needs and `aux`
+    /// lacks is an error naming it (and the item).
+    Result<PromptInputs> inputs(const PromptStrategy &strategy, const Item &item, const Auxiliaries &aux) const;
+    /// The rendered prompt (inputs + renderPrompt).
+    Result<RenderedPrompt> render(const PromptStrategy &strategy, const Item &item, const Auxiliaries &aux) const;
+
+    const TaskWording &task() const { return m_task; }
+    const Aspect &aspect() const { return m_aspect; }
+    const QVector<Item> &validation() const { return m_validation; }
+
+private:
+    TaskWording m_task;
+    Aspect m_aspect;
+    QVector<Item> m_validation;
+    QHash<QString, double> m_human;
+    quint64 m_seed = 1;
+    mutable QHash<int, QVector<int>> m_examples;
+};
+
+/// Which auxiliary texts a strategy needs for a set of items and lacks.
+struct MissingAux
+{
+    bool criteria = false;
+    QString autocot;        ///< the AutoCoT key still to make, "" when none
+    QStringList references; ///< item ids
+    QStringList metrics;    ///< item ids
+    bool empty() const { return !criteria && autocot.isEmpty() && references.isEmpty() && metrics.isEmpty(); }
+};
+MissingAux missingAux(const PromptStrategy &strategy, const QVector<Item> &items, const Auxiliaries &aux);
+
+/// Spearman of the strategy's scores with the human scores; a constant score list (or fewer than
+/// 3 items) has no rank correlation and counts as 0 in the search (stated in the run summary).
+double searchSpearman(const QVector<double> &scores, const QVector<double> &human, bool *constant = nullptr);
+
+} // namespace rubric::hpss

@@ -1,0 +1,131 @@
+#include "methods/MethodRegistry.h"
+#include "methods/hpss/HpssMethod.h"
+
+#include <QtGlobal>
+
+namespace rubric {
+
+MethodInfo hpssDescriptor()
+{
+    using T = MethodParam::Type;
+    MethodInfo m;
+    m.name = QStringLiteral("hpss");
+    m.title = QStringLiteral("HPSS");
+    m.summary = QT_TRANSLATE_NOOP("rubric::MethodParams",
+                                  "HPSS: searches the prompting strategies (scale, examples, criteria, reference, "
+                                  "chain of thought, AutoCoT, metrics, order) for the judge prompt that agrees best "
+                                  "with the human scores on the train split (Wen et al., 2025).");
+    m.create = [](RunContext *ctx) { return std::unique_ptr<Method>(new HpssMethod(ctx)); };
+    m.kinds = {CriterionKind::Aspect, CriterionKind::Criterion};
+    m.phases = {QStringLiteral("auxiliary"), QStringLiteral("search"), QStringLiteral("evaluate")};
+    m.params = {
+            {QStringLiteral("search"),
+             T::Choice,
+             QStringLiteral("hpss"),
+             0,
+             0,
+             0,
+             {QStringLiteral("hpss"), QStringLiteral("greedy"), QStringLiteral("stepwise"), QStringLiteral("mutation"),
+              QStringLiteral("random")},
+             QT_TRANSLATE_NOOP("rubric::MethodParams", "Search"),
+             QT_TRANSLATE_NOOP("rubric::MethodParams",
+                               "HPSS, or a baseline in the same space: greedy, stepwise greedy, random one-factor "
+                               "mutation (the paper's “w/o all”) or plain random search.")},
+            {QStringLiteral("budget"),
+             T::Int,
+             71,
+             1,
+             12960,
+             0,
+             {},
+             QT_TRANSLATE_NOOP("rubric::MethodParams", "Strategies evaluated"),
+             QT_TRANSLATE_NOOP("rubric::MethodParams",
+                               "Strategies scored on the whole validation split, the 21 initial ones included "
+                               "(paper: 71).")},
+            {QStringLiteral("population"),
+             T::Int,
+             5,
+             1,
+             100,
+             0,
+             {},
+             QT_TRANSLATE_NOOP("rubric::MethodParams", "Population k"),
+             QT_TRANSLATE_NOOP("rubric::MethodParams", "Best strategies kept per round (paper: k = 5).")},
+            {QStringLiteral("mutations"),
+             T::Int,
+             2,
+             1,
+             100,
+             0,
+             {},
+             QT_TRANSLATE_NOOP("rubric::MethodParams", "Mutations g"),
+             QT_TRANSLATE_NOOP("rubric::MethodParams", "Mutations per population member and round (paper: g = 2).")},
+            {QStringLiteral("exploit"),
+             T::Double,
+             0.2,
+             0,
+             1,
+             2,
+             {},
+             QT_TRANSLATE_NOOP("rubric::MethodParams", "Exploitation ρ"),
+             QT_TRANSLATE_NOOP("rubric::MethodParams",
+                               "Probability that a step jumps to the unexplored strategy with the largest summed "
+                               "advantage (paper: 0.2).")},
+            {QStringLiteral("temperature"),
+             T::Double,
+             5.0,
+             0.01,
+             100,
+             2,
+             {},
+             QT_TRANSLATE_NOOP("rubric::MethodParams", "Softmax temperature τ"),
+             QT_TRANSLATE_NOOP("rubric::MethodParams",
+                               "Temperature of the softmax over the neighbours' advantage gains, Spearman × 100 "
+                               "(paper: 5). Scoring itself is greedy.")},
+            {QStringLiteral("ucb"),
+             T::Double,
+             4.0,
+             0,
+             100,
+             2,
+             {},
+             QT_TRANSLATE_NOOP("rubric::MethodParams", "Exploration weight λ"),
+             QT_TRANSLATE_NOOP("rubric::MethodParams", "Weight of the UCB bonus for rarely seen values (paper: 4).")},
+            {QStringLiteral("seed"),
+             T::Int,
+             1,
+             0,
+             2147483647,
+             0,
+             {},
+             QT_TRANSLATE_NOOP("rubric::MethodParams", "Seed"),
+             QT_TRANSLATE_NOOP("rubric::MethodParams",
+                               "Seed of the search's random choices and of the in-context example draw.")},
+            {QStringLiteral("task"),
+             T::Choice,
+             QStringLiteral("summeval"),
+             0,
+             0,
+             0,
+             {QStringLiteral("summeval"), QStringLiteral("topical_chat"), QStringLiteral("sf"),
+              QStringLiteral("hanna")},
+             QT_TRANSLATE_NOOP("rubric::MethodParams", "Task wording"),
+             QT_TRANSLATE_NOOP("rubric::MethodParams",
+                               "The paper's wording of the prompt for this kind of task: summaries, dialogue "
+                               "responses, data-to-text sentences or stories.")},
+            {QStringLiteral("max_tokens"),
+             T::Int,
+             4096,
+             1,
+             100000,
+             0,
+             {},
+             QT_TRANSLATE_NOOP("rubric::MethodParams", "Max tokens"),
+             QT_TRANSLATE_NOOP("rubric::MethodParams",
+                               "Largest answer of a scoring call (the explanation and the [[rating]]; upstream: "
+                               "4096).")},
+    };
+    return m;
+}
+
+} // namespace rubric

@@ -1,0 +1,87 @@
+#pragma once
+
+#include "methods/Method.h"
+#include "methods/hpss/HpssAuxiliary.h"
+#include "methods/hpss/HpssSearch.h"
+
+#include <memory>
+#include <optional>
+
+namespace rubric {
+
+/// HPSS (Wen et al. 2025, spec hpss.md): searches the 12,960 prompting strategies for the judge
+/// prompt whose scores agree best (Spearman) with the human scores on the validation items (the
+/// train split with human scores), within a budget of evaluated strategies, then scores the
+/// winner once on the run's items (the test split).
+///
+/// Phases: "auxiliary" (the evaluator's own references, metrics questions, criteria and AutoCoT
+/// steps, each made once and only when a strategy that needs it is evaluated), "search" (one call
+/// per validation item and strategy, streamed), "evaluate" (the winner on the run's items).
+///
+/// State: the search (HpssSearch's JSON), the auxiliaries and per-evaluation notes are written
+/// to the project meta key "hpss.state.<judge>" (hpss::state) after every evaluation and every
+/// auxiliary generation. A run of the same judge with the same search parameters continues from
+/// it: the search goes on as if never stopped; answers already given come from the judge cache.
+/// Other parameters start a new search (the old state is replaced).
+///
+/// A strategy whose scores are constant on the validation items has no rank correlation: it
+/// counts as Spearman 0 (the summary lists how many). Example values larger than the validation
+/// split are disabled in the space (no prompt could show that many distinct examples).
+///
+/// The rubric version stores the winner: the root aspect criterion (stats: "strategy",
+/// "search", "validation_spearman", "test_spearman", "gap_warning") and one `criterion` node per
+/// factor ("scale: 5", origin {"method": "hpss", "factor", "value"}).
+///
+/// Parameters (--set): those of hpss::SearchParams::set, plus task (summeval|topical_chat|sf|
+/// hanna: the wording, default summeval) and max_tokens (the scoring answers' limit, 4096 as
+/// [code]). Decoding is greedy (temperature 0).
+class HpssMethod : public Method
+{
+    Q_OBJECT
+public:
+    explicit HpssMethod(RunContext *context, QObject *parent = nullptr);
+    ~HpssMethod() override;
+
+    Result<RunEstimate> estimate() override;
+    void start() override;
+
+    static constexpr const char *rootKey = "aspect";
+    /// Validation Spearman minus test Spearman above this is reported as a warning (the search
+    /// may have fitted a small validation split).
+    static constexpr double gapWarning = 0.10;
+
+private:
+    Result<void> readParams();
+    /// Restores the stored state when its parameters equal the run's, else a fresh search.
+    /// `starting`: called from start(), where the judge's first attempt ignores a stored state.
+    Result<void> restore(bool starting);
+    Result<void> persist();
+    void step();
+    /// Makes the auxiliaries `strategy` needs on `items`, then calls `then`.
+    void ensureAux(const hpss::PromptStrategy &strategy, const QVector<Item> &items, std::function<void()> then);
+    Result<QVector<JudgeRequest>> auxRequests(const hpss::PromptStrategy &strategy, const QVector<Item> &items,
+                                              QStringList *what) const;
+    Result<JudgeRequest> auxRequest(const QString &templ, const QVariantMap &extra) const;
+    Result<JudgeRequest> scoreRequest(const hpss::PromptStrategy &strategy, const Item &item) const;
+    void evaluate(const hpss::SearchProposal &proposal);
+    void scoreWinner();
+    void finish();
+    bool readable(const JudgeResponse &r) const;
+
+    hpss::SearchParams m_params;
+    QString m_taskName = QStringLiteral("summeval");
+    int m_maxTokens = 4096;
+    std::unique_ptr<hpss::PromptBuilder> m_builder;
+    std::optional<hpss::HpssSearch> m_search;
+    hpss::Auxiliaries m_aux;
+    int m_auxGenerations = 0;
+    QVariantList m_evaluations; ///< per evaluation: step, parse_failures, out_of_scale, constant
+    QStringList m_notes;        ///< what the summary says about the space (disabled example values)
+    QVector<double> m_validationHuman;
+    // the winner on the test split
+    QVector<QString> m_testIds;
+    QVector<double> m_testScores, m_testHuman;
+    int m_scored = 0, m_missing = 0, m_failed = 0;
+};
+
+} // namespace rubric
