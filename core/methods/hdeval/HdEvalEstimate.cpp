@@ -25,9 +25,18 @@ Result<RunEstimate> HdEvalMethod::estimate()
     const auto price = [](const ProviderProfile &p, qint64 in, qint64 out) {
         return (double(in) * p.pricePerMillionIn + double(out) * p.pricePerMillionOut) / 1e6;
     };
+    std::optional<Error> cacheUnreadable; // a cache that cannot be read must not look empty
     const auto count = [&](JudgeRole role, const JudgeRequest &r, const QString &phase, int outTokens) {
         const QString key = m_ctx->cacheKey(role, r);
-        if (keys.contains(key) || m_ctx->isCached(role, r)) {
+        bool cached = keys.contains(key);
+        if (!cached) {
+            const auto inCache = m_ctx->isCached(role, r);
+            if (!inCache.ok())
+                cacheUnreadable = inCache.error();
+            else
+                cached = *inCache;
+        }
+        if (cached) {
             ++e.cached;
             keys.insert(key);
             return;
@@ -61,9 +70,11 @@ Result<RunEstimate> HdEvalMethod::estimate()
         QVector<JudgeResponse> answers;
         for (const JudgeRequest &r : std::as_const(*requests)) {
             auto cached = m_ctx->cached(JudgeRole::Generator, r);
-            if (!cached || hdeval::parseDecomposition(cached->text()).isEmpty())
+            if (!cached)
+                return cached.error();
+            if (!*cached || hdeval::parseDecomposition((*cached)->text()).isEmpty())
                 return false;
-            answers.append(*cached);
+            answers.append(**cached);
         }
         auto added = addChildren(tree, parents, layer, answers);
         return added.ok();
@@ -78,7 +89,9 @@ Result<RunEstimate> HdEvalMethod::estimate()
                 return r.error();
             count(JudgeRole::Evaluator, *r, QStringLiteral("score-%1").arg(layer), m_params.maxTokens);
             const auto cached = m_ctx->cached(JudgeRole::Evaluator, *r);
-            const auto score = cached ? hdeval::firstScore(cached->text()) : std::nullopt;
+            if (!cached)
+                return cached.error();
+            const auto score = *cached ? hdeval::firstScore((*cached)->text()) : std::nullopt;
             if (score)
                 m_scores[m_items[p.item].id].insert(p.key, *score);
             else if (m_trainIds.contains(m_items[p.item].id))
@@ -97,7 +110,7 @@ Result<RunEstimate> HdEvalMethod::estimate()
     const int items = int(m_items.size());
     const int k = m_params.children;
     if (m_params.layers >= 2 && hdeval::layerNodes(tree, 2).isEmpty()) {
-        if (auto r = replay(hdeval::layerNodes(tree, 1), 2); !r)
+        if (auto r = replay(hdeval::layerNodes(tree, 1), 2); !r.ok())
             return r.error();
     }
     bool scored = true, layer3Bounded = false;
@@ -108,7 +121,7 @@ Result<RunEstimate> HdEvalMethod::estimate()
                 // layer 3 decomposes, and the cache may know their children.
                 if (auto selected = selectForExpansion(tree)) {
                     auto r = replay(*selected, 3);
-                    if (!r)
+                    if (!r.ok())
                         return r.error();
                     if (*r) {
                         --layer; // layer 3 is known now: its scores are counted next
@@ -123,7 +136,7 @@ Result<RunEstimate> HdEvalMethod::estimate()
             break;
         }
         auto r = scoreKnown(layer);
-        if (!r)
+        if (!r.ok())
             return r.error();
         scored = scored && *r;
     }
@@ -140,6 +153,8 @@ Result<RunEstimate> HdEvalMethod::estimate()
         bound(QStringLiteral("score-3"), items * parents3 * k, items, scoreIn, m_params.maxTokens, false);
     }
     m_scores.clear(); // the cached answers replayed above are not stored scores
+    if (cacheUnreadable)
+        return *cacheUnreadable;
     return e;
 }
 

@@ -308,13 +308,22 @@ Result<RunEstimate> HpssMethod::estimate()
     for (const Item &item : m_ctx->targetItems())
         if (spec.retryFailed || !m_ctx->failedBefore().contains(item.id))
             targets.append(item);
-    const auto uncached = [this](const PromptStrategy &s, const QVector<Item> &items, int *hits) {
+    std::optional<Error> cacheUnreadable; // a cache that cannot be read must not look empty
+    const auto uncached = [this, &cacheUnreadable](const PromptStrategy &s, const QVector<Item> &items, int *hits) {
         int calls = 0;
         QSet<QString> keys;
         for (const Item &item : items) {
             auto r = scoreRequest(s, item);
             const QString key = r ? m_ctx->cacheKey(JudgeRole::Evaluator, *r) : QString();
-            if (r && (keys.contains(key) || m_ctx->isCached(JudgeRole::Evaluator, *r))) {
+            bool cached = r && keys.contains(key);
+            if (r && !cached) {
+                const auto inCache = m_ctx->isCached(JudgeRole::Evaluator, *r);
+                if (!inCache.ok())
+                    cacheUnreadable = inCache.error();
+                else
+                    cached = *inCache;
+            }
+            if (cached) {
                 ++*hits;
                 continue;
             }
@@ -383,6 +392,8 @@ Result<RunEstimate> HpssMethod::estimate()
     e.calls = searchCalls + auxMax + evaluateCalls;
     e.callsMin = searchCalls + auxMin + evaluateCalls;
     e.exact = m_search->finished();
+    if (cacheUnreadable)
+        return *cacheUnreadable;
     e.perPhase.insert(QStringLiteral("auxiliary"), auxMax);
     e.perPhase.insert(QStringLiteral("search"), searchCalls);
     e.perPhase.insert(QStringLiteral("evaluate"), evaluateCalls);
