@@ -29,6 +29,10 @@ public:
 
     /// Calls, tokens and cost of a run from the current state (cache and store); sends nothing.
     virtual Result<RunEstimate> estimate() = 0;
+    /// What can be refused before the run records anything in the project (its parameters, a
+    /// checklist file that does not parse): Run::start calls it before the judge is created, so
+    /// bad input leaves the project as it was. The default refuses nothing.
+    virtual Result<void> check() { return {}; }
     /// Starts (or resumes) the run.
     virtual void start() = 0;
 

@@ -89,6 +89,8 @@ Result<void> Run::start()
     }
     if (auto r = setUp(); !r)
         return r;
+    if (auto r = m_method->check(); !r)
+        return r;
     const RunSpec &s = m_ctx->spec();
     QVariantMap config = RunConfig::toConfig(s);
     auto judge = m_project->ensureJudge(s.judge, s.method);

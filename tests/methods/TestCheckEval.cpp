@@ -397,11 +397,13 @@ void TestCheckEval::badChecklistLeavesProjectUnchanged()
     QVERIFY2(o.error.contains(QLatin1String("broken_seed.yaml")), qPrintable(o.error));
     QCOMPARE(server.requestCount(), 0);
     QCOMPARE(RubricStore(fx->project.get()).latestVersion(QStringLiteral("bad")), 0);
+    QVERIFY2(!fx->project->judge(QStringLiteral("bad")), "a refused checklist must not create the judge");
     // No checklist at all: a message that says how to give one.
     RunSpec none = spec(QStringLiteral("none"), QStringLiteral("checkeval"), server.baseUrl());
     const Outcome o2 = runToEnd(fx->project.get(), none);
     QVERIFY(!o2.ok);
     QVERIFY2(o2.error.contains(QLatin1String("--checklist")), qPrintable(o2.error));
+    QVERIFY(!fx->project->judge(QStringLiteral("none")));
     // checklist_from a judge that does not exist names it.
     none.settings.insert(QStringLiteral("checklist_from"), QStringLiteral("ghost"));
     const Outcome o3 = runToEnd(fx->project.get(), none);

@@ -104,6 +104,16 @@ Result<void> CheckEvalMethod::readParams()
     return {};
 }
 
+Result<void> CheckEvalMethod::check()
+{
+    if (auto r = readParams(); !r)
+        return r;
+    if (m_rubric.criteria().isEmpty())
+        if (auto loaded = loadChecklist(); !loaded)
+            return loaded.error();
+    return {};
+}
+
 Result<Rubric> CheckEvalMethod::loadChecklist() const
 {
     Rubric source;

@@ -42,6 +42,9 @@ public:
     explicit CheckEvalMethod(RunContext *context, QObject *parent = nullptr);
 
     Result<RunEstimate> estimate() override;
+    /// The parameters, and for a judge without a checklist yet the checklist to load (a file
+    /// that does not parse is refused before the judge is created).
+    Result<void> check() override;
     void start() override;
 
     /// One answering call's questions: a sub-aspect's enabled questions, the aspect's, or one.
