@@ -1,4 +1,4 @@
-// run-pane-shot PROJECT BASE_URL OUT.png [--judge NAME] [--method geval|hypoeval] [--at idle|running|done] [--size WxH]
+// run-pane-shot PROJECT BASE_URL OUT.png [--judge NAME] [--method NAME] [--at idle|running|done] [--size WxH]
 //
 // Screenshots of the "Judge & Run" pane in the main window, for docs/screenshots: settings are
 // isolated (test mode) and a provider profile "fake-local" for BASE_URL is written to a
@@ -38,8 +38,9 @@ int main(int argc, char **argv)
     parser.addPositionalArgument(QStringLiteral("out"), QStringLiteral("PNG to write."));
     parser.addOption({QStringLiteral("judge"), QStringLiteral("Judge name."), QStringLiteral("name"),
                       QStringLiteral("geval-local")});
-    parser.addOption({QStringLiteral("method"), QStringLiteral("geval or hypoeval."), QStringLiteral("method"),
-                      QStringLiteral("geval")});
+    parser.addOption({QStringLiteral("method"),
+                      QStringLiteral("A method of the registry (geval, hypoeval, checkeval, hdeval, hpss)."),
+                      QStringLiteral("method"), QStringLiteral("geval")});
     parser.addOption({QStringLiteral("at"), QStringLiteral("idle, running or done."), QStringLiteral("when"),
                       QStringLiteral("idle")});
     parser.addOption(
@@ -103,6 +104,7 @@ int main(int argc, char **argv)
     if (at == QLatin1String("idle")) {
         QTimer::singleShot(300, pane, &RunPane::estimate);
         QObject::connect(pane, &RunPane::estimateShown, &window, [grab] { QTimer::singleShot(200, grab); });
+        QTimer::singleShot(5000, &window, grab); // an estimate the pane refuses shows its message instead
     } else {
         QTimer::singleShot(300, pane, &RunPane::start);
         if (at == QLatin1String("running")) {
