@@ -1,9 +1,10 @@
 // CheckEval end to end against the loopback fake endpoint's synthetic judge (tests/support):
-// answering, scores, coverage, re-asks, call counts against the estimate, the cache, a SIGKILL
-// and resume through the CLI, augmentation and filter, and the CLI's run / show-rubric.
-#include "FakeLlmServer.h"
+// answering, scores, coverage, re-asks, call counts against the estimate, the cache, and a SIGKILL
+// and resume through the CLI. Generation (augment, filter), weights and the preset CLI run are in
+// TestCheckEvalGenerate.cpp.
+#include "CheckEvalTestUtil.h"
+#include "JudgedProject.h"
 #include "PipelineFixture.h"
-#include "SyntheticJudge.h"
 #include "data/Aspect.h"
 #include "methods/PromptLibrary.h"
 #include "methods/checkeval/CheckEvalMethod.h"
@@ -23,64 +24,6 @@
 using namespace rubric;
 using namespace rubric::test;
 
-namespace {
-
-/// A CheckEval YAML checklist (upstream's format: questions of a sub-aspect in one string).
-QString writeChecklist(const QString &dir, const QString &name, const QList<QPair<QString, QStringList>> &subs)
-{
-    QString text = QStringLiteral("definition: how well the sentences fit together\nsub_aspect:\n");
-    for (const auto &[sub, questions] : subs)
-        text += QStringLiteral("  %1:\n    %2\n").arg(sub, questions.join(QLatin1Char(' ')));
-    const QString path = dir + QLatin1Char('/') + name;
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly))
-        return {};
-    f.write(text.toUtf8());
-    return path;
-}
-
-// Thresholds on the human score (1-5) that split the fixture's train items (none is constant there).
-const QStringList kSignal{QStringLiteral("Is SIGNAL3 the order clear?"), QStringLiteral("Is SIGNAL4 the flow kept?"),
-                          QStringLiteral("Is SIGNAL4.5 every link sound?")};
-const QStringList kNoise{QStringLiteral("Is NOISE the wording alpha?"), QStringLiteral("Is NOISE the wording beta?"),
-                         QStringLiteral("Is NOISE the wording gamma?")};
-
-int itemsAnswered(Fixture &fx)
-{
-    // The target (test) items and the annotated train items: every run answers both.
-    return int(fx.testIds.size()) + 30;
-}
-
-/// The method's own summary within the run's.
-QVariantMap result(const Outcome &o)
-{
-    return o.summary.value(QStringLiteral("result")).toMap();
-}
-
-double aucOf(const QVector<double> &positive, const QVector<double> &negative)
-{
-    double wins = 0;
-    for (double p : positive)
-        for (double n : negative)
-            wins += p > n ? 1 : p == n ? 0.5 : 0;
-    return wins / (double(positive.size()) * negative.size());
-}
-
-QJsonObject cliJson(const QStringList &args, int *exitCode = nullptr)
-{
-    QProcess cli;
-    cli.start(qEnvironmentVariable("RUBRIC_CLI"), args);
-    cli.waitForFinished(120000);
-    if (exitCode)
-        *exitCode = cli.exitCode();
-    const QByteArray out = cli.readAllStandardOutput();
-    if (cli.exitCode() != 0)
-        qWarning("%s", cli.readAllStandardError().constData());
-    return QJsonDocument::fromJson(out).object();
-}
-
-} // namespace
-
 class TestCheckEval : public QObject
 {
     Q_OBJECT
@@ -96,10 +39,6 @@ private slots:
     void badChecklistLeavesProjectUnchanged();
     void rescoreAsksOnlyWhatAnEditChanged();
     void killedRunResumesWithoutResending();
-    void augmentationAndFilter();
-    void filterAnswerThatIsNotJsonFailsThePhase();
-    void regressionWeights();
-    void cliPresetRunAndShowRubric();
 
 private:
     TempProjects m_projects;
@@ -194,12 +133,9 @@ void TestCheckEval::answerPromptFollowsTheItem()
 
 void TestCheckEval::signalQuestionsCarryTheScore()
 {
-    auto fx = makeProject(m_projects.next(), 40);
-    QVERIFY(fx);
-    SyntheticJudge judge(fx->humanByOutput);
-    FakeLlmServer server;
-    server.setJudge([&judge](const QJsonObject &body) { return judge.answer(body); });
-    QVERIFY(server.listen());
+    auto env = judgedProject(m_projects.next(), 40);
+    QVERIFY(env);
+    auto &[fx, judge, server] = *env;
     const QString mixed
             = writeChecklist(m_files.path(), QStringLiteral("coherence_seed.yaml"),
                              {{QStringLiteral("Signal part"), kSignal}, {QStringLiteral("Noise part"), kNoise}});
@@ -269,12 +205,9 @@ void TestCheckEval::signalQuestionsCarryTheScore()
 
 void TestCheckEval::silentQuestionLowersCoverageNotScore()
 {
-    auto fx = makeProject(m_projects.next(), 20);
-    QVERIFY(fx);
-    SyntheticJudge judge(fx->humanByOutput);
-    FakeLlmServer server;
-    server.setJudge([&judge](const QJsonObject &body) { return judge.answer(body); });
-    QVERIFY(server.listen());
+    auto env = judgedProject(m_projects.next(), 20);
+    QVERIFY(env);
+    auto &[fx, judge, server] = *env;
     const QStringList base{kSignal[0], kSignal[1], kNoise[0], QStringLiteral("Is SHY the ending right?")};
     const QString plain
             = writeChecklist(m_files.path(), QStringLiteral("plain_seed.yaml"), {{QStringLiteral("Part"), base}});
@@ -352,12 +285,9 @@ void TestCheckEval::callsMatchEstimate()
 {
     QFETCH(QString, group);
     QFETCH(int, groups);
-    auto fx = makeProject(m_projects.next(), 10);
-    QVERIFY(fx);
-    SyntheticJudge judge(fx->humanByOutput);
-    FakeLlmServer server;
-    server.setJudge([&judge](const QJsonObject &body) { return judge.answer(body); });
-    QVERIFY(server.listen());
+    auto env = judgedProject(m_projects.next(), 10);
+    QVERIFY(env);
+    auto &[fx, judge, server] = *env;
     const QString path
             = writeChecklist(m_files.path(), QStringLiteral("coherence_seed.yaml"),
                              {{QStringLiteral("Signal part"), kSignal}, {QStringLiteral("Noise part"), kNoise}});
@@ -413,12 +343,9 @@ void TestCheckEval::badChecklistLeavesProjectUnchanged()
 
 void TestCheckEval::rescoreAsksOnlyWhatAnEditChanged()
 {
-    auto fx = makeProject(m_projects.next(), 10);
-    QVERIFY(fx);
-    SyntheticJudge judge(fx->humanByOutput);
-    FakeLlmServer server;
-    server.setJudge([&judge](const QJsonObject &body) { return judge.answer(body); });
-    QVERIFY(server.listen());
+    auto env = judgedProject(m_projects.next(), 10);
+    QVERIFY(env);
+    auto &[fx, judge, server] = *env;
     const QString path
             = writeChecklist(m_files.path(), QStringLiteral("coherence_seed.yaml"),
                              {{QStringLiteral("Signal part"), kSignal}, {QStringLiteral("Noise part"), kNoise}});
@@ -461,13 +388,10 @@ void TestCheckEval::rescoreAsksOnlyWhatAnEditChanged()
 
 void TestCheckEval::killedRunResumesWithoutResending()
 {
-    auto fx = makeProject(m_projects.next(), 40);
-    QVERIFY(fx);
-    SyntheticJudge judge(fx->humanByOutput);
-    FakeLlmServer server;
-    server.setJudge([&judge](const QJsonObject &body) { return judge.answer(body); });
+    auto env = judgedProject(m_projects.next(), 40);
+    QVERIFY(env);
+    auto &[fx, judge, server] = *env;
     server.setLatencyMs(15);
-    QVERIFY(server.listen());
     const QString path
             = writeChecklist(m_files.path(), QStringLiteral("coherence_seed.yaml"),
                              {{QStringLiteral("Signal part"), kSignal}, {QStringLiteral("Noise part"), kNoise}});
@@ -528,191 +452,6 @@ void TestCheckEval::killedRunResumesWithoutResending()
     QCOMPARE(est.value(QStringLiteral("calls")).toInt(), total - cached);
     QCOMPARE(RubricStore(fx->project.get()).sampleScores(QStringLiteral("k")).size(), total);
     QCOMPARE(fx->project->judge(QStringLiteral("k"))->status, QStringLiteral("done"));
-}
-
-void TestCheckEval::augmentationAndFilter()
-{
-    auto fx = makeProject(m_projects.next(), 5);
-    QVERIFY(fx);
-    SyntheticJudge judge(fx->humanByOutput);
-    FakeLlmServer server;
-    server.setJudge([&judge](const QJsonObject &body) { return judge.answer(body); });
-    QVERIFY(server.listen());
-    const QString path = writeChecklist(
-            m_files.path(), QStringLiteral("coherence_seed.yaml"),
-            {{QStringLiteral("Topic"),
-              {QStringLiteral("Is SIGNAL3 the topic kept?"), QStringLiteral("Is NOISE the focus tight?")}},
-             {QStringLiteral("Flow"),
-              {QStringLiteral("Is SIGNAL2 the order logical?"), QStringLiteral("Is DROPME the flow smooth?")}}});
-    RunSpec s = spec(QStringLiteral("aug"), QStringLiteral("checkeval"), server.baseUrl());
-    s.settings.insert(QStringLiteral("checklist"), path);
-    s.settings.insert(QStringLiteral("augment"), QStringLiteral("both"));
-    const auto est = Run(fx->project.get(), s).estimate();
-    QVERIFY2(est.ok(), qPrintable(est.errorString()));
-    QVERIFY(!est->exact);
-    QCOMPARE(est->perPhase.value(QStringLiteral("diversify")).toInt(), 1);
-    QCOMPARE(est->perPhase.value(QStringLiteral("elaborate")).toInt(), 2);
-    QCOMPARE(est->perPhase.value(QStringLiteral("filter")).toInt(), 1);
-    const Outcome o = runToEnd(fx->project.get(), s);
-    QVERIFY2(o.ok, qPrintable(o.error));
-    QCOMPARE(phaseCalls(o.summary, QStringLiteral("diversify")), 1);
-    QCOMPARE(phaseCalls(o.summary, QStringLiteral("elaborate")), 2);
-    QCOMPARE(phaseCalls(o.summary, QStringLiteral("filter")), 1);
-
-    RubricStore store(fx->project.get());
-    QCOMPARE(store.latestVersion(QStringLiteral("aug")), 2); // the checklist, then augmented + filtered
-    auto rubric = store.load(QStringLiteral("aug"));
-    QVERIFY(rubric.ok());
-    QMap<QString, int> stages;
-    int disabled = 0;
-    for (const Criterion &q : rubric->ofKind(CriterionKind::Question)) {
-        const QString stage = q.origin.value(QStringLiteral("stage")).toString();
-        ++stages[stage];
-        if (stage == QLatin1String("elaboration")) {
-            const Criterion *seed = rubric->find(q.origin.value(QStringLiteral("seed")).toString());
-            QVERIFY(seed);
-            QCOMPARE(seed->parentKey, q.parentKey);
-            QCOMPARE(q.origin.value(QStringLiteral("prompt")).toString(), QStringLiteral("checkeval_elaborate"));
-            QCOMPARE(q.origin.value(QStringLiteral("generator")).toString(), QStringLiteral("synthetic"));
-        }
-        if (stage == QLatin1String("diversification"))
-            QCOMPARE(q.origin.value(QStringLiteral("seeds")).toList().size(), 2);
-        if (!q.enabled) {
-            ++disabled;
-            QVERIFY(q.text.contains(QLatin1String("detail 3")) || q.text.contains(QLatin1String("DROPME")));
-            QCOMPARE(q.origin.value(QStringLiteral("filtered")).toString(),
-                     QStringLiteral("removed by the filter (generator synthetic)"));
-        }
-    }
-    // 4 seeds; 2 new per sub-aspect (the repeated seed dropped); 3 per seed; the filter drops
-    // "detail 3" of each seed and the DROPME seed.
-    QCOMPARE(stages.value(QStringLiteral("seed")), 4);
-    QCOMPARE(stages.value(QStringLiteral("diversification")), 4);
-    QCOMPARE(stages.value(QStringLiteral("elaboration")), 12);
-    QCOMPARE(disabled, 5);
-    const QVariantMap st = result(o).value(QStringLiteral("stages")).toMap();
-    QCOMPARE(st.value(QStringLiteral("removed")).toInt(), 5);
-    QCOMPARE(st.value(QStringLiteral("final")).toInt(), 15);
-    QCOMPARE(result(o).value(QStringLiteral("augmentation")).toMap().value(QStringLiteral("dropped")).toInt(), 2);
-    // Answering: the two sub-aspects' enabled questions per item.
-    QCOMPARE(phaseCalls(o.summary, QStringLiteral("evaluate")), itemsAnswered(*fx) * 2);
-    // A second run of the judge does not augment again: the version says it was done.
-    server.resetCounts();
-    const Outcome again = runToEnd(fx->project.get(), s);
-    QVERIFY2(again.ok, qPrintable(again.error));
-    QCOMPARE(server.requestCount(), 0);
-    QCOMPARE(store.latestVersion(QStringLiteral("aug")), 2);
-}
-
-void TestCheckEval::filterAnswerThatIsNotJsonFailsThePhase()
-{
-    auto fx = makeProject(m_projects.next(), 5);
-    QVERIFY(fx);
-    SyntheticJudge judge(fx->humanByOutput);
-    FakeLlmServer server;
-    server.setJudge([&judge](const QJsonObject &body) { return judge.answer(body); });
-    QVERIFY(server.listen());
-    const QString path = writeChecklist(m_files.path(), QStringLiteral("bad_seed.yaml"),
-                                        {{QStringLiteral("Part"), {QStringLiteral("Is BADJSON the text fine?")}}});
-    RunSpec s = spec(QStringLiteral("f"), QStringLiteral("checkeval"), server.baseUrl());
-    s.settings.insert(QStringLiteral("checklist"), path);
-    s.settings.insert(QStringLiteral("filter"), QStringLiteral("on"));
-    const Outcome o = runToEnd(fx->project.get(), s);
-    QVERIFY(!o.ok);
-    QVERIFY2(o.error.contains(QLatin1String("filter")) && o.error.contains(QLatin1String("JSON")), qPrintable(o.error));
-    QCOMPARE(server.requestCount(), 2); // asked, then asked once more
-    QCOMPARE(RubricStore(fx->project.get()).latestVersion(QStringLiteral("f")), 1);
-}
-
-void TestCheckEval::regressionWeights()
-{
-    auto fx = makeProject(m_projects.next(), 40);
-    QVERIFY(fx);
-    SyntheticJudge judge(fx->humanByOutput);
-    FakeLlmServer server;
-    server.setJudge([&judge](const QJsonObject &body) { return judge.answer(body); });
-    QVERIFY(server.listen());
-    const QString path
-            = writeChecklist(m_files.path(), QStringLiteral("coherence_seed.yaml"),
-                             {{QStringLiteral("Signal part"), kSignal}, {QStringLiteral("Noise part"), kNoise}});
-    RunSpec s = spec(QStringLiteral("w"), QStringLiteral("checkeval"), server.baseUrl());
-    s.settings.insert(QStringLiteral("checklist"), path);
-    s.settings.insert(QStringLiteral("weights"), QStringLiteral("regression"));
-    const Outcome o = runToEnd(fx->project.get(), s);
-    QVERIFY2(o.ok, qPrintable(o.error));
-    QVERIFY(result(o).value(QStringLiteral("scoring")).toString().contains(QLatin1String("regression")));
-    auto rubric = RubricStore(fx->project.get()).load(QStringLiteral("w"));
-    QVERIFY(rubric.ok());
-    double signal = 0, noise = 0;
-    for (const Criterion &q : rubric->enabled(CriterionKind::Question))
-        (q.text.contains(QLatin1String("SIGNAL")) ? signal : noise) += std::abs(q.weight);
-    qInfo("regression weights: |SIGNAL| sum %.3f, |NOISE| sum %.3f", signal, noise);
-    QVERIFY(signal > 2 * noise);
-    QVERIFY(rubric->find(QStringLiteral("aspect"))->stats.contains(QStringLiteral("regression")));
-    const double r = pearsonOf(fx->project->judgeScores(QStringLiteral("w"), QStringLiteral("coherence")), *fx);
-    qInfo("test-split Pearson with regression weights %.3f", r);
-    QVERIFY(r > 0.6);
-}
-
-void TestCheckEval::cliPresetRunAndShowRubric()
-{
-    auto fx = makeProject(m_projects.next(), 10);
-    QVERIFY(fx);
-    SyntheticJudge judge(fx->humanByOutput);
-    FakeLlmServer server;
-    server.setJudge([&judge](const QJsonObject &body) { return judge.answer(body); });
-    QVERIFY(server.listen());
-    const QStringList run{QStringLiteral("run"),
-                          QStringLiteral("--project"),
-                          fx->project->path(),
-                          QStringLiteral("--method"),
-                          QStringLiteral("checkeval"),
-                          QStringLiteral("--aspect"),
-                          QStringLiteral("coherence"),
-                          QStringLiteral("--judge"),
-                          QStringLiteral("p"),
-                          QStringLiteral("--base-url"),
-                          server.baseUrl(),
-                          QStringLiteral("--model"),
-                          QStringLiteral("synthetic"),
-                          QStringLiteral("--checklist"),
-                          QStringLiteral("preset:summeval/coherence/elaboration"),
-                          QStringLiteral("--json")};
-    int rc = -1;
-    const QJsonObject est = cliJson(QStringList(run) << QStringLiteral("--estimate"), &rc);
-    QCOMPARE(rc, 0);
-    // The published elaboration checklist: 3 sub-aspects.
-    QCOMPARE(est.value(QStringLiteral("calls")).toInt(), itemsAnswered(*fx) * 3);
-    // The fake server lives in this process: the event loop runs while the CLI does.
-    QProcess child;
-    child.start(qEnvironmentVariable("RUBRIC_CLI"), run);
-    QVERIFY(child.waitForStarted());
-    QTRY_COMPARE_WITH_TIMEOUT(child.state(), QProcess::NotRunning, 120000);
-    QCOMPARE(child.exitCode(), 0);
-    QCOMPARE(server.requestCount(), itemsAnswered(*fx) * 3);
-    const QJsonObject shown = cliJson({QStringLiteral("show-rubric"), QStringLiteral("--project"), fx->project->path(),
-                                       QStringLiteral("--judge"), QStringLiteral("p"), QStringLiteral("--json")},
-                                      &rc);
-    QCOMPARE(rc, 0);
-    QCOMPARE(shown.value(QStringLiteral("method")).toString(), QStringLiteral("checkeval"));
-    QMap<QString, int> kinds;
-    int questions = 0;
-    for (const auto &v : shown.value(QStringLiteral("criteria")).toArray()) {
-        const QJsonObject c = v.toObject();
-        ++kinds[c.value(QStringLiteral("kind")).toString()];
-        if (c.value(QStringLiteral("kind")).toString() != QLatin1String("question"))
-            continue;
-        ++questions;
-        const QString stage = c.value(QStringLiteral("origin")).toObject().value(QStringLiteral("stage")).toString();
-        QVERIFY2(stage == QLatin1String("seed") || stage == QLatin1String("elaboration"), qPrintable(stage));
-        const QJsonObject stats = c.value(QStringLiteral("stats")).toObject();
-        QVERIFY(stats.contains(QStringLiteral("yes_rate")));
-        QVERIFY(stats.contains(QStringLiteral("answered")));
-        QCOMPARE(stats.value(QStringLiteral("answered")).toInt(), itemsAnswered(*fx));
-    }
-    QCOMPARE(kinds.value(QStringLiteral("aspect")), 1);
-    QCOMPARE(kinds.value(QStringLiteral("sub-aspect")), 3);
-    QCOMPARE(questions, 16);
 }
 
 QTEST_MAIN(TestCheckEval)
