@@ -2263,6 +2263,18 @@ Abdeckung %2 %</translation>
         <source>The profile was not saved: this build has no keychain for the value of the header '%1'; give it as %1=env:VARIABLE instead.</source>
         <translation>Das Profil wurde nicht gespeichert: dieser Build hat keinen Schlüsselbund für den Wert des Headers '%1'; geben Sie ihn stattdessen als %1=env:VARIABLE an.</translation>
     </message>
+    <message>
+        <source>Price of one million input tokens the provider reads from its prompt cache (reported in its answers' usage); "as input" where it gives no discount.</source>
+        <translation>Preis von einer Million Eingabe-Tokens, die der Anbieter aus seinem Prompt-Cache liest (in der Nutzungsangabe seiner Antworten gemeldet); „wie Eingabe“, wo er keinen Rabatt gibt.</translation>
+    </message>
+    <message>
+        <source>as input</source>
+        <translation>wie Eingabe</translation>
+    </message>
+    <message>
+        <source>Price in, &amp;cached:</source>
+        <translation>Preis Eingabe, aus dem &amp;Cache:</translation>
+    </message>
 </context>
 <context>
     <name>rubric::RubricDiffDialog</name>

@@ -14,7 +14,9 @@ namespace {
 
 // --set keys that configure the endpoints rather than the method:
 //   generator.KEY / refiner.KEY / evaluator.KEY with KEY = base_url, model, provider, api_key_env,
-//   concurrency, price_in, price_out (per million tokens); price.in / price.out for every role.
+//   concurrency, price_in, price_out, price_cached (per million tokens; price_cached for input read
+//   from the provider's prompt cache, the input price where unset); price.in / price.out /
+//   price.cached for every role.
 bool applyProfileKey(ProviderProfile &p, const QString &key, const QString &value, QString *error)
 {
     bool ok = true;
@@ -39,9 +41,11 @@ bool applyProfileKey(ProviderProfile &p, const QString &key, const QString &valu
         p.pricePerMillionIn = value.toDouble(&ok);
     else if (key == QLatin1String("price_out"))
         p.pricePerMillionOut = value.toDouble(&ok);
+    else if (key == QLatin1String("price_cached"))
+        p.pricePerMillionCached = value.toDouble(&ok);
     else {
         *error = QStringLiteral("unknown endpoint setting '%1' (known: base_url, model, provider, api_key_env, "
-                                "concurrency, price_in, price_out)")
+                                "concurrency, price_in, price_out, price_cached)")
                          .arg(key);
         return false;
     }
@@ -134,10 +138,10 @@ int specFromOptions(const QCommandLineParser &parser, Io &io, RunSpec &spec)
                 roleKeys[r].insert(key.mid(roles[r].size()), value);
                 consumed = true;
             }
-        if (key == QLatin1String("price.in") || key == QLatin1String("price.out")) {
+        if (key == QLatin1String("price.in") || key == QLatin1String("price.out")
+            || key == QLatin1String("price.cached")) {
             for (auto &rk : roleKeys)
-                rk.insert(key == QLatin1String("price.in") ? QStringLiteral("price_in") : QStringLiteral("price_out"),
-                          value);
+                rk.insert(QStringLiteral("price_") + key.mid(6), value);
             consumed = true;
         }
         if (!consumed)
@@ -189,7 +193,8 @@ int run(const QStringList &args, Io &io)
             QStringLiteral("Run (or resume) a judge-building method and store its rubric and scores under --judge.\n"
                            "Endpoint roles: --base-url/--model set all three; --set generator.model=M, "
                            "refiner.base_url=U, evaluator.provider=anthropic … set one (also api_key_env, concurrency, "
-                           "price_in, price_out; price.in/price.out for all). Other --set keys are method parameters "
+                           "price_in, price_out, price_cached; price.in/price.out/price.cached for all). Other --set "
+                           "keys are method parameters "
                            "(")
             + perMethod.join(QStringLiteral("; ")) + QStringLiteral(")."));
     const auto opt = [&](const char *name, const char *help, const char *value = nullptr, const char *def = nullptr) {

@@ -3,6 +3,7 @@
 #include <QCoreApplication>
 #include <QUrl>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 namespace rubric {
@@ -22,8 +23,11 @@ ProviderCall AnthropicProvider::buildRequest(const ProviderProfile &profile, con
         }
         messages.push_back({{"role", m.role.toStdString()}, {"content", m.content.toStdString()}});
     }
+    // The system block is the static part of every prompt (instructions, rubric, examples): a cache
+    // breakpoint after it lets the provider read it from its prompt cache on the next call.
     if (!system.isEmpty())
-        body["system"] = system.toStdString();
+        body["system"] = nlohmann::json::array(
+                {{{"type", "text"}, {"text", system.toStdString()}, {"cache_control", {{"type", "ephemeral"}}}}});
     body["messages"] = std::move(messages);
     body["temperature"] = request.temperature;
     if (request.topP < 1.0)
@@ -71,8 +75,13 @@ Result<JudgeResponse> AnthropicProvider::parseResponse(const QByteArray &body) c
     r.choices.append(choice);
     if (j.contains("usage") && j["usage"].is_object()) {
         const auto &u = j["usage"];
-        if (u.contains("input_tokens") && u["input_tokens"].is_number_integer())
-            r.tokensIn = u["input_tokens"].get<int>();
+        // input_tokens counts only what came after the last cache breakpoint: the tokens read from
+        // the cache and those written to it are reported beside it, and all three are input.
+        const auto count = [&u](const char *field) {
+            return u.contains(field) && u[field].is_number_integer() ? std::max(0, u[field].get<int>()) : 0;
+        };
+        r.tokensCached = count("cache_read_input_tokens");
+        r.tokensIn = count("input_tokens") + r.tokensCached + count("cache_creation_input_tokens");
         if (u.contains("output_tokens") && u["output_tokens"].is_number_integer())
             r.tokensOut = u["output_tokens"].get<int>();
     }

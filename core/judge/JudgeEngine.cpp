@@ -178,11 +178,10 @@ public:
         response.latencyMs = job.started.isValid() ? double(job.started.nsecsElapsed()) / 1e6 : 0.0;
         response.error = redact(response.error);
         if (status == JudgeStatus::Ok) {
-            response.cost
-                    = (response.tokensIn * profile.pricePerMillionIn + response.tokensOut * profile.pricePerMillionOut)
-                      / 1e6;
+            response.cost = profile.cost(response.tokensIn, response.tokensOut, response.tokensCached);
             stats.tokensIn += response.tokensIn;
             stats.tokensOut += response.tokensOut;
+            stats.tokensCached += response.tokensCached;
             stats.cost += response.cost;
         }
         if (store) {
@@ -200,6 +199,7 @@ public:
                 e.httpStatus = response.httpStatus;
                 e.tokensIn = response.tokensIn;
                 e.tokensOut = response.tokensOut;
+                e.tokensCached = response.tokensCached;
                 e.cost = response.cost;
                 e.latencyMs = response.latencyMs;
                 e.retries = response.retries;

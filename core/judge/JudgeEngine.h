@@ -23,6 +23,7 @@ struct JudgeStats
     int retries = 0;
     qint64 tokensIn = 0;
     qint64 tokensOut = 0;
+    qint64 tokensCached = 0; ///< input tokens the provider read from its prompt cache
     double cost = 0;
 };
 

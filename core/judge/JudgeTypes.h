@@ -30,8 +30,18 @@ struct ProviderProfile
     double tokensPerMinute = 0;   ///< 0 = unlimited
     double pricePerMillionIn = 0;
     double pricePerMillionOut = 0;
+    /// Input tokens the provider read from its prompt cache; below 0 = the input price (no discount known).
+    double pricePerMillionCached = -1;
     int timeoutMs = 120000;
     int maxRetries = 6;
+
+    /// The price of one call: `in` input tokens of which `cached` came from the provider's prompt
+    /// cache (priced at pricePerMillionCached where set), and `out` output tokens.
+    double cost(double in, double out, double cached = 0) const
+    {
+        const double cachedPrice = pricePerMillionCached >= 0 ? pricePerMillionCached : pricePerMillionIn;
+        return ((in - cached) * pricePerMillionIn + cached * cachedPrice + out * pricePerMillionOut) / 1e6;
+    }
 };
 
 struct ChatMessage
@@ -89,8 +99,9 @@ struct JudgeResponse
 {
     JudgeStatus status = JudgeStatus::Failed;
     QVector<JudgeChoice> choices;
-    int tokensIn = 0;
+    int tokensIn = 0; ///< every input token, those read from the provider's prompt cache included
     int tokensOut = 0;
+    int tokensCached = 0; ///< input tokens the provider read from its prompt cache
     double latencyMs = 0;
     int retries = 0;
     int httpStatus = 0;

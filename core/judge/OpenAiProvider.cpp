@@ -3,6 +3,7 @@
 #include <QCoreApplication>
 #include <QUrl>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 namespace rubric {
@@ -115,6 +116,12 @@ Result<JudgeResponse> OpenAiProvider::parseResponse(const QByteArray &body) cons
             r.tokensIn = u["prompt_tokens"].get<int>();
         if (u.contains("completion_tokens") && u["completion_tokens"].is_number_integer())
             r.tokensOut = u["completion_tokens"].get<int>();
+        // Prompt caching (OpenAI, vLLM with prefix caching): the part of prompt_tokens read from the cache.
+        if (u.contains("prompt_tokens_details") && u["prompt_tokens_details"].is_object()) {
+            const auto &d = u["prompt_tokens_details"];
+            if (d.contains("cached_tokens") && d["cached_tokens"].is_number_integer())
+                r.tokensCached = std::clamp(d["cached_tokens"].get<int>(), 0, r.tokensIn);
+        }
     }
     return r;
 }

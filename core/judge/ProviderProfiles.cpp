@@ -60,6 +60,7 @@ std::optional<ProviderProfile> ProviderProfiles::load(const QString &name) const
     p.requestsPerMinute = m_settings->value(QStringLiteral("requestsPerMinute"), 0.0).toDouble();
     p.tokensPerMinute = m_settings->value(QStringLiteral("tokensPerMinute"), 0.0).toDouble();
     p.pricePerMillionIn = m_settings->value(QStringLiteral("pricePerMillionIn"), 0.0).toDouble();
+    p.pricePerMillionCached = m_settings->value(QStringLiteral("pricePerMillionCached"), -1.0).toDouble();
     p.pricePerMillionOut = m_settings->value(QStringLiteral("pricePerMillionOut"), 0.0).toDouble();
     p.timeoutMs = m_settings->value(QStringLiteral("timeoutMs"), p.timeoutMs).toInt();
     p.maxRetries = m_settings->value(QStringLiteral("maxRetries"), p.maxRetries).toInt();
@@ -90,6 +91,7 @@ Result<void> ProviderProfiles::save(const ProviderProfile &p)
     m_settings->setValue(QStringLiteral("requestsPerMinute"), p.requestsPerMinute);
     m_settings->setValue(QStringLiteral("tokensPerMinute"), p.tokensPerMinute);
     m_settings->setValue(QStringLiteral("pricePerMillionIn"), p.pricePerMillionIn);
+    m_settings->setValue(QStringLiteral("pricePerMillionCached"), p.pricePerMillionCached);
     m_settings->setValue(QStringLiteral("pricePerMillionOut"), p.pricePerMillionOut);
     m_settings->setValue(QStringLiteral("timeoutMs"), p.timeoutMs);
     m_settings->setValue(QStringLiteral("maxRetries"), p.maxRetries);

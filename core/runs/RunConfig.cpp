@@ -52,6 +52,7 @@ QVariantMap profileToMap(const ProviderProfile &p)
                   {QStringLiteral("tokens_per_minute"), p.tokensPerMinute},
                   {QStringLiteral("price_in"), p.pricePerMillionIn},
                   {QStringLiteral("price_out"), p.pricePerMillionOut},
+                  {QStringLiteral("price_cached"), p.pricePerMillionCached},
                   {QStringLiteral("timeout_ms"), p.timeoutMs},
                   {QStringLiteral("max_retries"), p.maxRetries}};
     if (const QVariantMap headers = EndpointSecrets::storableHeaders(p.headers); !headers.isEmpty())
@@ -86,6 +87,7 @@ Result<ProviderProfile> profileFromMap(const QVariantMap &m, const QString &role
     p.tokensPerMinute = m.value(QStringLiteral("tokens_per_minute"), 0.0).toDouble();
     p.pricePerMillionIn = m.value(QStringLiteral("price_in"), 0.0).toDouble();
     p.pricePerMillionOut = m.value(QStringLiteral("price_out"), 0.0).toDouble();
+    p.pricePerMillionCached = m.value(QStringLiteral("price_cached"), -1.0).toDouble();
     p.timeoutMs = m.value(QStringLiteral("timeout_ms"), p.timeoutMs).toInt();
     p.maxRetries = m.value(QStringLiteral("max_retries"), p.maxRetries).toInt();
     if (p.concurrency < 1)

@@ -59,8 +59,8 @@ QSqlQuery *CallStore::statement(Statement which, QString *error) const
         break;
     case Statement::InsertLedger:
         sqlText = QStringLiteral("INSERT INTO judge_ledger(key, run, base_url, model, outcome, http_status, tokens_in,"
-                                 " tokens_out, cost, latency_ms, retries, error, created_at)"
-                                 " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                                 " tokens_out, tokens_cached, cost, latency_ms, retries, error, created_at)"
+                                 " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
         break;
     case Statement::Count:
         break;
@@ -94,9 +94,13 @@ QString CallStore::serialize(const JudgeResponse &r)
             jc["finish_reason"] = c.finishReason.toStdString();
         choices.push_back(std::move(jc));
     }
-    const nlohmann::json j
-            = {{"choices", std::move(choices)}, {"tokens_in", r.tokensIn},     {"tokens_out", r.tokensOut},
-               {"latency_ms", r.latencyMs},     {"http_status", r.httpStatus}, {"cost", r.cost}};
+    const nlohmann::json j = {{"choices", std::move(choices)},
+                              {"tokens_in", r.tokensIn},
+                              {"tokens_out", r.tokensOut},
+                              {"tokens_cached", r.tokensCached},
+                              {"latency_ms", r.latencyMs},
+                              {"http_status", r.httpStatus},
+                              {"cost", r.cost}};
     return QString::fromStdString(j.dump());
 }
 
@@ -124,6 +128,7 @@ std::optional<JudgeResponse> CallStore::deserialize(const QString &json)
     }
     r.tokensIn = j.value("tokens_in", 0);
     r.tokensOut = j.value("tokens_out", 0);
+    r.tokensCached = j.value("tokens_cached", 0);
     r.latencyMs = j.value("latency_ms", 0.0);
     r.httpStatus = j.value("http_status", 0);
     r.cost = j.value("cost", 0.0);
@@ -235,11 +240,12 @@ Result<void> CallStore::flush()
                 l->bindValue(5, e.httpStatus > 0 ? QVariant(e.httpStatus) : QVariant(QMetaType(QMetaType::Int)));
                 l->bindValue(6, e.tokensIn);
                 l->bindValue(7, e.tokensOut);
-                l->bindValue(8, e.cost);
-                l->bindValue(9, e.latencyMs);
-                l->bindValue(10, e.retries);
-                l->bindValue(11, text(e.error));
-                l->bindValue(12, now);
+                l->bindValue(8, e.tokensCached);
+                l->bindValue(9, e.cost);
+                l->bindValue(10, e.latencyMs);
+                l->bindValue(11, e.retries);
+                l->bindValue(12, text(e.error));
+                l->bindValue(13, now);
                 const bool ok = l->exec();
                 const QString failure = ok ? QString() : l->lastError().text();
                 l->finish();
@@ -262,7 +268,7 @@ Result<QVector<LedgerEntry>> CallStore::ledger(const QString &run) const
     QSqlQuery q(m_project->database());
     const QString sqlText
             = QStringLiteral("SELECT key, run, base_url, model, outcome, COALESCE(http_status, 0), tokens_in,"
-                             " tokens_out, cost, latency_ms, retries, error FROM judge_ledger")
+                             " tokens_out, tokens_cached, cost, latency_ms, retries, error FROM judge_ledger")
               + (run.isEmpty() ? QString() : QStringLiteral(" WHERE run = ?")) + QStringLiteral(" ORDER BY id");
     Result<void> r = run.isEmpty() ? sql::exec(q, sqlText) : sql::exec(q, sqlText, {run});
     if (!r)
@@ -277,10 +283,11 @@ Result<QVector<LedgerEntry>> CallStore::ledger(const QString &run) const
         e.httpStatus = q.value(5).toInt();
         e.tokensIn = q.value(6).toInt();
         e.tokensOut = q.value(7).toInt();
-        e.cost = q.value(8).toDouble();
-        e.latencyMs = q.value(9).toDouble();
-        e.retries = q.value(10).toInt();
-        e.error = q.value(11).toString();
+        e.tokensCached = q.value(8).toInt();
+        e.cost = q.value(9).toDouble();
+        e.latencyMs = q.value(10).toDouble();
+        e.retries = q.value(11).toInt();
+        e.error = q.value(12).toString();
         out.append(e);
     }
     return out;
@@ -292,7 +299,8 @@ Result<LedgerTotals> CallStore::totals(const QString &run) const
     QSqlQuery q(m_project->database());
     const QString sqlText
             = QStringLiteral("SELECT COUNT(*), COALESCE(SUM(outcome = 'failed'), 0), COALESCE(SUM(retries), 0),"
-                             " COALESCE(SUM(tokens_in), 0), COALESCE(SUM(tokens_out), 0), COALESCE(SUM(cost), 0)"
+                             " COALESCE(SUM(tokens_in), 0), COALESCE(SUM(tokens_out), 0), COALESCE(SUM(cost), 0),"
+                             " COALESCE(SUM(tokens_cached), 0)"
                              " FROM judge_ledger")
               + (run.isEmpty() ? QString() : QStringLiteral(" WHERE run = ?"));
     Result<void> r = run.isEmpty() ? sql::exec(q, sqlText) : sql::exec(q, sqlText, {run});
@@ -305,6 +313,7 @@ Result<LedgerTotals> CallStore::totals(const QString &run) const
         t.tokensIn = q.value(3).toLongLong();
         t.tokensOut = q.value(4).toLongLong();
         t.cost = q.value(5).toDouble();
+        t.tokensCached = q.value(6).toLongLong();
     }
     return t;
 }

@@ -27,6 +27,7 @@ struct LedgerEntry
     int httpStatus = 0;
     int tokensIn = 0;
     int tokensOut = 0;
+    int tokensCached = 0; ///< input tokens read from the provider's prompt cache (part of tokensIn)
     double cost = 0;
     double latencyMs = 0;
     int retries = 0;
@@ -41,6 +42,7 @@ struct LedgerTotals
     int retries = 0;
     qint64 tokensIn = 0;
     qint64 tokensOut = 0;
+    qint64 tokensCached = 0;
     double cost = 0;
 };
 

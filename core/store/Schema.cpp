@@ -138,6 +138,8 @@ QStringList stepStatements(int fromVersion)
                 QStringLiteral("UPDATE rubric_versions SET test_alignment = alignment, alignment = NULL, test_basis = "
                                "'Pearson of the judge score with the human scores on the test split' WHERE "
                                "alignment IS NOT NULL AND note LIKE '%human scores on the test split%'")};
+    case 3: // v4: input tokens the provider read from its prompt cache, priced at the cached rate.
+        return {QStringLiteral("ALTER TABLE judge_ledger ADD COLUMN tokens_cached INTEGER NOT NULL DEFAULT 0")};
     default:
         return {};
     }

@@ -9,6 +9,7 @@
 
 #include <QElapsedTimer>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QProcess>
 #include <QSet>
 #include <QSignalSpy>
@@ -29,6 +30,8 @@ private slots:
     void duplicatesInOneBatchAreSentOnce();
     void requestCarriesSamplingParameters();
     void ledgerRecordsEveryCall();
+    void promptCacheReadsArePricedAtTheCachedRate_data();
+    void promptCacheReadsArePricedAtTheCachedRate();
     void probabilityWeightedScoreThroughHttp();
     void syntheticJudgeDerivesAnswersFromPrompt();
     void cancelKeepsReceivedAnswers();
@@ -209,6 +212,71 @@ void TestJudgeEngine::ledgerRecordsEveryCall()
     QCOMPARE(t.failed, 1);
     QCOMPARE(t.tokensIn, 2000);
     QCOMPARE(engine.stats().tokensIn, 2000);
+}
+
+void TestJudgeEngine::promptCacheReadsArePricedAtTheCachedRate_data()
+{
+    QTest::addColumn<int>("kindValue");
+    QTest::newRow("openai") << int(ProviderKind::OpenAI);
+    QTest::newRow("anthropic") << int(ProviderKind::Anthropic);
+}
+
+void TestJudgeEngine::promptCacheReadsArePricedAtTheCachedRate()
+{
+    QFETCH(int, kindValue);
+    const auto kind = ProviderKind(kindValue);
+    QTemporaryDir dir;
+    auto project = Project::open(dir.filePath(QStringLiteral("p.rubric")));
+    QVERIFY(project.ok());
+    FakeLlmServer server;
+    QVERIFY(server.listen());
+    FakeAnswer a;
+    a.promptTokens = 1000;
+    a.cachedTokens = 800; // the static prefix, read from the provider's prompt cache
+    a.completionTokens = 10;
+    server.setAnswer(a);
+    server.setRecording(true);
+    ProviderProfile p = profileFor(server, 1);
+    p.kind = kind;
+    p.pricePerMillionIn = 2.0;
+    p.pricePerMillionCached = 0.5;
+    p.pricePerMillionOut = 8.0;
+    JudgeEngine engine(p, project->get());
+    engine.setRunName(QStringLiteral("cached"));
+    Collector c(engine);
+    QVector<JudgeRequest> one = batch(1);
+    one.first().messages.prepend({QStringLiteral("system"), QStringLiteral("Rate the summary's coherence.")});
+    engine.submit(one);
+    QTRY_VERIFY(c.idle);
+    const double expected = (200 * 2.0 + 800 * 0.5 + 10 * 8.0) / 1e6;
+    const auto ledger = CallStore(project->get()).ledger(QStringLiteral("cached"));
+    QVERIFY2(ledger.ok(), qPrintable(ledger.errorString()));
+    QCOMPARE(ledger->size(), 1);
+    QCOMPARE(ledger->first().tokensIn, 1000); // every input token, the cached ones included
+    QCOMPARE(ledger->first().tokensCached, 800);
+    QCOMPARE(ledger->first().cost, expected);
+    const auto totals = CallStore(project->get()).totals(QStringLiteral("cached"));
+    QVERIFY(totals.ok());
+    QCOMPARE(totals->tokensCached, qint64(800));
+    QCOMPARE(engine.stats().tokensCached, qint64(800));
+    QCOMPARE(engine.stats().cost, expected);
+    if (kind == ProviderKind::Anthropic) {
+        // The static system block carries the cache breakpoint.
+        QCOMPARE(server.recorded().size(), 1);
+        const QJsonObject body = QJsonDocument::fromJson(server.recorded().first().body).object();
+        const QJsonArray system = body.value(QStringLiteral("system")).toArray();
+        QCOMPARE(system.size(), 1);
+        QVERIFY(system.first()
+                        .toObject()
+                        .value(QStringLiteral("text"))
+                        .toString()
+                        .startsWith(QStringLiteral("Rate the summary's coherence.\n\n")));
+        QCOMPARE(system.first()[QStringLiteral("cache_control")][QStringLiteral("type")].toString(),
+                 QStringLiteral("ephemeral"));
+    }
+    // Without a cached price, cached tokens cost what the other input tokens cost.
+    p.pricePerMillionCached = -1;
+    QCOMPARE(p.cost(1000, 10, 800), (1000 * 2.0 + 10 * 8.0) / 1e6);
 }
 
 void TestJudgeEngine::probabilityWeightedScoreThroughHttp()

@@ -158,6 +158,7 @@ void TestProject::migratesTestSplitAlignmentApart()
                      qPrintable(q.lastError().text()));
         QVERIFY(q.exec(QStringLiteral("ALTER TABLE rubric_versions DROP COLUMN test_alignment")));
         QVERIFY(q.exec(QStringLiteral("ALTER TABLE rubric_versions DROP COLUMN test_basis")));
+        QVERIFY(q.exec(QStringLiteral("ALTER TABLE judge_ledger DROP COLUMN tokens_cached"))); // added by v4
         QVERIFY(q.exec(QStringLiteral("PRAGMA user_version = 2")));
     }
     auto p = openOrFail(path);
@@ -190,6 +191,10 @@ void TestProject::migratesVersion1()
     const auto anns = p->annotations(QStringLiteral("coherence"));
     QCOMPARE(anns.size(), 3);
     QCOMPARE(anns.first().note, QString()); // the column added by v2 has its default
+    QVERIFY(q.exec(QStringLiteral(
+                    "SELECT COUNT(*) FROM pragma_table_info('judge_ledger') WHERE name = 'tokens_cached'"))
+            && q.next());
+    QCOMPARE(q.value(0).toInt(), 1); // added by v4
     QCOMPARE(p->humanScores(QStringLiteral("coherence")).value(QStringLiteral("a")), 3.5);
     QCOMPARE(p->split().value(QStringLiteral("a")), SplitRole::Train);
     // The migrated file takes v2 data.

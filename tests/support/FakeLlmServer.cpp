@@ -298,7 +298,7 @@ QByteArray FakeLlmServer::answerBody(const RecordedRequest &request, const QJson
     int promptChars = 0;
     for (const QJsonValue &m : body.value(QStringLiteral("messages")).toArray())
         promptChars += int(m.toObject().value(QStringLiteral("content")).toString().size());
-    promptChars += int(body.value(QStringLiteral("system")).toString().size());
+    promptChars += int(systemText(body).size());
     const int tokensIn = answer.promptTokens >= 0 ? answer.promptTokens : std::max(1, promptChars / 4);
     const int tokensOut
             = answer.completionTokens >= 0 ? answer.completionTokens : std::max(1, int(answer.text.size()) / 4);
@@ -314,7 +314,10 @@ QByteArray FakeLlmServer::answerBody(const RecordedRequest &request, const QJson
                                                                    {QStringLiteral("text"), answer.text}}}},
                 {QStringLiteral("stop_reason"),
                  answer.cutOff ? QStringLiteral("max_tokens") : QStringLiteral("end_turn")},
-                {QStringLiteral("usage"), QJsonObject{{QStringLiteral("input_tokens"), tokensIn},
+                // Anthropic's input_tokens leaves out what was read from the cache.
+                {QStringLiteral("usage"), QJsonObject{{QStringLiteral("input_tokens"), tokensIn - answer.cachedTokens},
+                                                      {QStringLiteral("cache_read_input_tokens"), answer.cachedTokens},
+                                                      {QStringLiteral("cache_creation_input_tokens"), 0},
                                                       {QStringLiteral("output_tokens"), tokensOut}}}};
         return QJsonDocument(out).toJson(QJsonDocument::Compact);
     }
@@ -348,14 +351,16 @@ QByteArray FakeLlmServer::answerBody(const RecordedRequest &request, const QJson
         }
         choices.append(choice);
     }
-    const QJsonObject out{
-            {QStringLiteral("id"), id},
-            {QStringLiteral("object"), QStringLiteral("chat.completion")},
-            {QStringLiteral("model"), model},
-            {QStringLiteral("choices"), choices},
-            {QStringLiteral("usage"), QJsonObject{{QStringLiteral("prompt_tokens"), tokensIn},
-                                                  {QStringLiteral("completion_tokens"), tokensOut * n},
-                                                  {QStringLiteral("total_tokens"), tokensIn + tokensOut * n}}}};
+    const QJsonObject out{{QStringLiteral("id"), id},
+                          {QStringLiteral("object"), QStringLiteral("chat.completion")},
+                          {QStringLiteral("model"), model},
+                          {QStringLiteral("choices"), choices},
+                          {QStringLiteral("usage"),
+                           QJsonObject{{QStringLiteral("prompt_tokens"), tokensIn},
+                                       {QStringLiteral("completion_tokens"), tokensOut * n},
+                                       {QStringLiteral("total_tokens"), tokensIn + tokensOut * n},
+                                       {QStringLiteral("prompt_tokens_details"),
+                                        QJsonObject{{QStringLiteral("cached_tokens"), answer.cachedTokens}}}}}};
     return QJsonDocument(out).toJson(QJsonDocument::Compact);
 }
 

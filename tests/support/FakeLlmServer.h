@@ -28,6 +28,9 @@ struct FakeAnswer
     QStringList moreChoices; ///< texts of choices 2..n (else `text` is repeated for n > 1)
     int promptTokens = -1;   ///< -1: characters of the messages / 4
     int completionTokens = -1;
+    /// Of the prompt tokens, those read from a prompt cache (reported as OpenAI's
+    /// prompt_tokens_details.cached_tokens / Anthropic's cache_read_input_tokens); 0 = none.
+    int cachedTokens = 0;
     int httpStatus = 200; ///< anything else answers an error with `errorMessage`
     QString errorMessage;
     /// Stopped at max_tokens: finish_reason "length" (OpenAI) / stop_reason "max_tokens"
@@ -45,6 +48,18 @@ enum class FakeFault {
     BadRequest,  ///< 400 with a message
 };
 
+/// An Anthropic body's system prompt: a string, or text blocks (with cache_control) joined.
+inline QString systemText(const QJsonObject &body)
+{
+    const QJsonValue system = body.value(QStringLiteral("system"));
+    if (!system.isArray())
+        return system.toString();
+    QString text;
+    for (const auto &block : system.toArray())
+        text += block.toObject().value(QStringLiteral("text")).toString();
+    return text;
+}
+
 /// The text of a chat request's body: its messages' contents, one a line, then an Anthropic
 /// body's system prompt (what a fake judge looks into to decide its answer).
 inline QString promptText(const QJsonObject &body)
@@ -52,7 +67,7 @@ inline QString promptText(const QJsonObject &body)
     QString prompt;
     for (const auto &m : body.value(QStringLiteral("messages")).toArray())
         prompt += m.toObject().value(QStringLiteral("content")).toString() + QLatin1Char('\n');
-    return prompt + body.value(QStringLiteral("system")).toString();
+    return prompt + systemText(body);
 }
 
 /// One request as received (header names lower-cased).

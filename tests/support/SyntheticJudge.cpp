@@ -174,7 +174,7 @@ FakeAnswer SyntheticJudge::answer(const QJsonObject &body) const
     // The messages alone (an Anthropic-shaped body carries its system prompt apart).
     const QString userPrompt = prompt;
     if (body.contains(QStringLiteral("system")))
-        prompt += body.value(QStringLiteral("system")).toString();
+        prompt += systemText(body);
     FakeAnswer a;
     const QString tag = QString::number(stableHash(prompt, 3u) % 100000);
     if (prompt.contains(QLatin1String("### Your Answer ###")) || prompt.contains(QLatin1String("### Task ###"))

@@ -76,7 +76,12 @@ ProfileEditor::ProfileEditor(QWidget *parent)
                                   tr("Price of one million input (prompt) tokens, for estimates and the ledger."));
     m_priceOut = makeDoubleSpinBox(this, QStringLiteral("profilePriceOut"), 0, 10000, 3,
                                    tr("Price of one million output (answer) tokens."));
-    for (QDoubleSpinBox *price : {m_priceIn, m_priceOut})
+    // The lowest value reads "as input": no cached price known, cached tokens cost the input price.
+    m_priceCached = makeDoubleSpinBox(this, QStringLiteral("profilePriceCached"), -1, 10000, 3,
+                                      tr("Price of one million input tokens the provider reads from its prompt cache "
+                                         "(reported in its answers' usage); \"as input\" where it gives no discount."));
+    m_priceCached->setSpecialValueText(tr("as input"));
+    for (QDoubleSpinBox *price : {m_priceIn, m_priceCached, m_priceOut})
         price->setSuffix(tr(" / 1M tokens"));
     m_concurrency = makeSpinBox(this, QStringLiteral("profileConcurrency"), 1, 512,
                                 tr("Requests in flight to this endpoint at the same time."));
@@ -101,6 +106,7 @@ ProfileEditor::ProfileEditor(QWidget *parent)
     form->addRow(tr("&Variable:"), m_keyEnv);
     form->addRow(tr("&Headers:"), m_headers);
     form->addRow(tr("Price &in:"), m_priceIn);
+    form->addRow(tr("Price in, &cached:"), m_priceCached);
     form->addRow(tr("Price &out:"), m_priceOut);
     form->addRow(tr("&Concurrency:"), m_concurrency);
     form->addRow(tr("Requests/min:"), m_rpm);
@@ -189,6 +195,7 @@ void ProfileEditor::loadProfile(const QString &name)
                                       : QString()); // a value stored by an older version
     m_headers->setText(headers.join(QStringLiteral("; ")));
     m_priceIn->setValue(p->pricePerMillionIn);
+    m_priceCached->setValue(std::max(-1.0, p->pricePerMillionCached));
     m_priceOut->setValue(p->pricePerMillionOut);
     m_concurrency->setValue(p->concurrency);
     m_rpm->setValue(p->requestsPerMinute);
@@ -213,6 +220,7 @@ ProviderProfile ProfileEditor::editedProfile() const
         p.headers.insert((eq < 0 ? h : h.left(eq)).trimmed(), eq < 0 ? QString() : h.mid(eq + 1).trimmed());
     }
     p.pricePerMillionIn = m_priceIn->value();
+    p.pricePerMillionCached = m_priceCached->value() < 0 ? -1 : m_priceCached->value();
     p.pricePerMillionOut = m_priceOut->value();
     p.concurrency = m_concurrency->value();
     p.requestsPerMinute = m_rpm->value();
@@ -235,6 +243,7 @@ void ProfileEditor::newProfile()
     m_keyEnv->clear();
     m_headers->clear();
     m_priceIn->setValue(defaults.pricePerMillionIn);
+    m_priceCached->setValue(defaults.pricePerMillionCached);
     m_priceOut->setValue(defaults.pricePerMillionOut);
     m_concurrency->setValue(defaults.concurrency);
     m_rpm->setValue(defaults.requestsPerMinute);

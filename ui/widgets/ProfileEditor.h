@@ -77,6 +77,7 @@ private:
     QLineEdit *m_keyEnv = nullptr;
     QLineEdit *m_headers = nullptr; ///< "NAME=env:VAR; NAME2=keychain:NAME; NAME3=typed value"
     QDoubleSpinBox *m_priceIn = nullptr;
+    QDoubleSpinBox *m_priceCached = nullptr;
     QDoubleSpinBox *m_priceOut = nullptr;
     QSpinBox *m_concurrency = nullptr;
     QDoubleSpinBox *m_rpm = nullptr;

@@ -179,7 +179,7 @@ Result<RunEstimate> GEvalMethod::estimate()
     RunEstimate e;
     const RunSpec &spec = m_ctx->spec();
     const auto price = [](const ProviderProfile &p, qint64 in, qint64 out) {
-        return (double(in) * p.pricePerMillionIn + double(out) * p.pricePerMillionOut) / 1e6;
+        return p.cost(double(in), double(out)); // an estimate counts no prompt-cache reads: an upper bound
     };
     Rubric rubric = m_rubric;
     if (!hasSteps(rubric)) {

@@ -14,7 +14,7 @@ namespace {
 
 double price(const ProviderProfile &p, qint64 in, qint64 out)
 {
-    return (double(in) * p.pricePerMillionIn + double(out) * p.pricePerMillionOut) / 1e6;
+    return p.cost(double(in), double(out)); // an estimate counts no prompt-cache reads: an upper bound
 }
 
 } // namespace
