@@ -300,5 +300,4 @@ void proposeChildren(Project *project, const QString &judge, const QString &node
     engine->submit({*request});
 }
 
-} // namespace hdeval
-} // namespace rubric
+} // namespace rubric::hdeval
