@@ -117,32 +117,40 @@ void TestHdEvalAcceptance::severalAspectsOneAggregatorPerScale()
     server.setJudge([&judge](const QJsonObject &body) { return judge.answer(body); });
     QVERIFY(server.listen());
     // The CLI's --aspect all: the project's aspects, the first (coherence) the run's own.
+    const QStringList runArgs{QStringLiteral("run"),
+                              QStringLiteral("--project"),
+                              fx->project->path(),
+                              QStringLiteral("--method"),
+                              QStringLiteral("hdeval"),
+                              QStringLiteral("--aspect"),
+                              QStringLiteral("all"),
+                              QStringLiteral("--judge"),
+                              QStringLiteral("m"),
+                              QStringLiteral("--base-url"),
+                              server.baseUrl(),
+                              QStringLiteral("--model"),
+                              QStringLiteral("synthetic"),
+                              QStringLiteral("--set"),
+                              QStringLiteral("aggregator=linear"),
+                              QStringLiteral("--set"),
+                              QStringLiteral("children=3"),
+                              QStringLiteral("--set"),
+                              QStringLiteral("top_k=2"),
+                              QStringLiteral("--json")};
+    const int items = 30 + int(fx->testIds.size());
     bool ok = false;
-    const QByteArray run = cli({QStringLiteral("run"),
-                                QStringLiteral("--project"),
-                                fx->project->path(),
-                                QStringLiteral("--method"),
-                                QStringLiteral("hdeval"),
-                                QStringLiteral("--aspect"),
-                                QStringLiteral("all"),
-                                QStringLiteral("--judge"),
-                                QStringLiteral("m"),
-                                QStringLiteral("--base-url"),
-                                server.baseUrl(),
-                                QStringLiteral("--model"),
-                                QStringLiteral("synthetic"),
-                                QStringLiteral("--set"),
-                                QStringLiteral("aggregator=linear"),
-                                QStringLiteral("--set"),
-                                QStringLiteral("children=3"),
-                                QStringLiteral("--set"),
-                                QStringLiteral("top_k=2"),
-                                QStringLiteral("--json")},
-                               &ok);
+    // Before the tree is known the estimate is a bound: 3 roots × ≤ 3 children, top_k 2 × ≤ 3 children.
+    const QJsonObject estimate
+            = QJsonDocument::fromJson(cli(QStringList(runArgs) << QStringLiteral("--estimate"), &ok)).object();
     QVERIFY(ok);
+    QVERIFY(!estimate.value(QStringLiteral("exact")).toBool());
+    QCOMPARE(estimate.value(QStringLiteral("calls")).toInt(), 3 + 2 + items * (3 + 9 + 6));
+    QCOMPARE(server.requestCount(), 0);
+    const QByteArray run = cli(runArgs, &ok);
+    QVERIFY(ok);
+    QCOMPARE(server.requestCount(), 3 + 2 + items * (3 + 9 + 6));
     const QJsonObject summary = QJsonDocument::fromJson(run).object();
     const QJsonObject calls = summary.value(QStringLiteral("calls")).toObject();
-    const int items = 30 + int(fx->testIds.size());
     // Decomposition: one call per layer-1 aspect, then one per selected node; scoring: items × nodes.
     QCOMPARE(calls.value(QStringLiteral("decompose-2")).toObject().value(QStringLiteral("calls")).toInt(), 3);
     QCOMPARE(calls.value(QStringLiteral("score-1")).toObject().value(QStringLiteral("calls")).toInt(), items * 3);

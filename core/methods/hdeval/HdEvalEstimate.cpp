@@ -151,8 +151,10 @@ Result<RunEstimate> HdEvalMethod::estimate()
         return e;
     }
     if (m_params.layers >= 2 && layer2 == 0) {
-        bound(QStringLiteral("score-2"), items * k, items, scoreIn, m_params.maxTokens, false);
-        parents3 = std::min(m_params.topK, k);
+        // every layer-1 aspect gets between 1 and `children` children
+        const int roots = std::max(1, int(hdeval::layerNodes(tree, 1).size()));
+        bound(QStringLiteral("score-2"), items * k * roots, items * roots, scoreIn, m_params.maxTokens, false);
+        parents3 = std::min(m_params.topK, k * roots);
     }
     if (m_params.layers >= 3 && hdeval::layerNodes(tree, 3).isEmpty() && !layer3Bounded) {
         bound(QStringLiteral("decompose-3"), m_params.batched ? 1 : parents3, 1, scoreIn,
