@@ -16,6 +16,10 @@ int run(const QStringList &args, Io &io)
     parser.addOption(
             {QStringLiteral("judge"), QStringLiteral("Judge name (an HD-Eval judge)."), QStringLiteral("NAME")});
     parser.addOption({QStringLiteral("item"), QStringLiteral("Item id."), QStringLiteral("ID")});
+    parser.addOption(
+            {QStringLiteral("aspect"),
+             QStringLiteral("Which aspect's score, for a tree over several aspects (default: the judge's own)."),
+             QStringLiteral("A")});
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print JSON.")});
     if (auto rc = parse(parser, QStringLiteral("explain"), args, io))
         return *rc;
@@ -25,7 +29,7 @@ int run(const QStringList &args, Io &io)
     if (!project)
         return 1;
     auto e = hdeval::explainItem(project.get(), parser.value(QStringLiteral("judge")),
-                                 parser.value(QStringLiteral("item")));
+                                 parser.value(QStringLiteral("item")), parser.value(QStringLiteral("aspect")));
     if (!e) {
         io.err << "rubric: " << e.errorString() << '\n';
         return 1;

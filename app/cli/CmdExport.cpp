@@ -28,9 +28,9 @@ QString number(double v)
 }
 
 /// --criteria: one row per item with the judge's per-criterion scores (any method): id, split,
-/// human.<aspect>, then one column per enabled criterion of the latest rubric version that has
-/// scores, in tree order; a cell is a checklist question's 1/0 answer (sample 0) or any other
-/// criterion's mean over its scored samples, empty when there is none.
+/// human.<aspect> (an HD-Eval tree over several aspects: one per aspect, the run's own first), then one column per
+/// enabled criterion of the latest rubric version that has scores, in tree order; a cell is a checklist question's 1/0
+/// answer (sample 0) or any other criterion's mean over its scored samples, empty when there is none.
 int exportCriteria(Project &project, const QString &judge, const QString &file, Io &io)
 {
     if (QFileInfo(file).suffix().toLower() != QLatin1String("csv")) {
@@ -49,12 +49,26 @@ int exportCriteria(Project &project, const QString &judge, const QString &file, 
     }
     const auto items = project.readItems();
     const auto split = project.readSplit();
-    const auto human = project.readHumanScores(rubric->aspect());
-    for (const QString &e : {items.errorString(), split.errorString(), human.errorString()})
+    for (const QString &e : {items.errorString(), split.errorString()})
         if (!e.isEmpty()) {
             io.err << "rubric export: " << e << '\n';
             return 1;
         }
+    // The rubric's aspect; an HD-Eval tree over several aspects has one human column per layer-1 aspect.
+    QStringList aspects{rubric->aspect()};
+    for (const Criterion &root : rubric->children(QString()))
+        if (const QString a = root.stats.value(QStringLiteral("aspect")).toString();
+            !a.isEmpty() && !aspects.contains(a))
+            aspects.append(a);
+    QVector<QHash<QString, double>> human;
+    for (const QString &a : std::as_const(aspects)) {
+        auto h = project.readHumanScores(a);
+        if (!h) {
+            io.err << "rubric export: " << h.errorString() << '\n';
+            return 1;
+        }
+        human.append(*h);
+    }
     // criterion -> item -> value: a question's answer is sample 0, any other criterion's the mean.
     QHash<QString, QHash<QString, double>> scores;
     for (const ItemCriterionScores &s : store.criterionScores(judge)) {
@@ -84,13 +98,16 @@ int exportCriteria(Project &project, const QString &judge, const QString &file, 
         io.err << "rubric export: " << file << ": cannot write the file: " << out.errorString() << '\n';
         return 1;
     }
-    QStringList header{QStringLiteral("id"), QStringLiteral("split"), QStringLiteral("human.") + rubric->aspect()};
+    QStringList header{QStringLiteral("id"), QStringLiteral("split")};
+    for (const QString &a : std::as_const(aspects))
+        header.append(csvCell(QStringLiteral("human.") + a));
     for (const QString &c : std::as_const(columns))
         header.append(csvCell(c));
     out.write((header.join(QLatin1Char(',')) + QStringLiteral("\r\n")).toUtf8());
     for (const Item &it : *items) {
-        QStringList cells{csvCell(it.id), splitRoleName(split->value(it.id, SplitRole::None)),
-                          human->contains(it.id) ? number(human->value(it.id)) : QString()};
+        QStringList cells{csvCell(it.id), splitRoleName(split->value(it.id, SplitRole::None))};
+        for (const QHash<QString, double> &h : std::as_const(human))
+            cells.append(h.contains(it.id) ? number(h.value(it.id)) : QString());
         for (const QString &c : std::as_const(columns)) {
             const auto &byItem = scores[c];
             const auto s = byItem.constFind(it.id);

@@ -76,6 +76,38 @@ bool readBudget(const QCommandLineParser &parser, Io &io, RunSpec &spec)
     return true;
 }
 
+// --aspect A,B or all (HD-Eval: layer 1 is several aspects): the run's own aspect is the first,
+// the list goes to the method as the setting "aspects". 0 when done, else the exit code.
+int resolveAspects(const Project &project, Io &io, RunSpec &spec)
+{
+    if (!spec.aspect.contains(QLatin1Char(',')) && spec.aspect != QLatin1String("all"))
+        return 0;
+    if (spec.method != QLatin1String("hdeval")) {
+        io.err << "rubric run: --aspect " << spec.aspect << ": only --method hdeval judges several aspects at once\n";
+        return 2;
+    }
+    QStringList aspects;
+    if (spec.aspect == QLatin1String("all")) {
+        for (const Aspect &a : project.aspects())
+            aspects << a.name;
+    } else {
+        for (const QString &part : spec.aspect.split(QLatin1Char(','), Qt::SkipEmptyParts))
+            if (!aspects.contains(part.trimmed()))
+                aspects << part.trimmed();
+    }
+    if (aspects.isEmpty()) {
+        io.err << "rubric run: --aspect " << spec.aspect << ": the project has no aspect\n";
+        return 2;
+    }
+    if (spec.settings.contains(QStringLiteral("aspects"))) {
+        io.err << "rubric run: give the aspects with --aspect A,B or with --set aspects=…, not both\n";
+        return 2;
+    }
+    spec.aspect = aspects.first();
+    spec.settings.insert(QStringLiteral("aspects"), aspects.join(QLatin1Char(',')));
+    return 0;
+}
+
 // Builds the spec from the command line; 0 when done, else the exit code (the error is printed).
 int specFromOptions(const QCommandLineParser &parser, Io &io, RunSpec &spec)
 {
@@ -207,7 +239,7 @@ int run(const QStringList &args, Io &io)
     opt("project", "Project file.", "P");
     parser.addOption({QStringLiteral("method"), MethodRegistry::names().join(QStringLiteral(", ")) + QLatin1Char('.'),
                       QStringLiteral("M")});
-    opt("aspect", "Aspect to judge.", "A");
+    opt("aspect", "Aspect to judge (hdeval: A,B,… or all for several; the first is the run's own).", "A");
     opt("judge", "Name of the judge (run); the same name resumes.", "NAME");
     opt("base-url", "Endpoint base URL (OpenAI-compatible or Anthropic).", "URL");
     opt("model", "Model name.", "M");
@@ -275,6 +307,8 @@ int run(const QStringList &args, Io &io)
             return 2;
     } else if (const int rc = specFromOptions(parser, io, spec)) {
         return rc;
+    } else if (const int rc2 = resolveAspects(*project, io, spec)) {
+        return rc2;
     }
 
     spec.retryFailed = parser.isSet(QStringLiteral("retry-failed"));

@@ -258,6 +258,19 @@ QJsonObject Aggregator::toJson() const
             {QStringLiteral("aspects"), aspects}};
 }
 
+QJsonObject Aggregator::toJson(int aspect) const
+{
+    if (aspect < 0 || aspect >= aspectCount())
+        return {};
+    QJsonObject json = toJson();
+    json.insert(QStringLiteral("aspects"), QJsonArray{json.value(QStringLiteral("aspects")).toArray().at(aspect)});
+    QJsonObject settings = json.value(QStringLiteral("settings")).toObject();
+    const QJsonArray mean = settings.value(QStringLiteral("mean_features")).toArray();
+    settings.insert(QStringLiteral("mean_features"), aspect < mean.size() ? QJsonArray{mean.at(aspect)} : QJsonArray{});
+    json.insert(QStringLiteral("settings"), settings);
+    return json;
+}
+
 Result<Aggregator> Aggregator::fromJson(const QJsonObject &json)
 {
     if (json.value(QStringLiteral("format")).toString() != QLatin1String("rubric-aggregator")

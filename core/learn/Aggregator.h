@@ -97,6 +97,9 @@ public:
     /// "feature_means", "aspects": [per-model JSON]}): enough to predict new items without the
     /// training data. fromJson() restores it; a malformed object gives an error naming the field.
     QJsonObject toJson() const;
+    /// The same, holding aspect `aspect` alone (its model, its mean mask, the shared feature means):
+    /// a one-output aggregator that predicts that aspect exactly as this one does. Empty when out of range.
+    QJsonObject toJson(int aspect) const;
     static Result<Aggregator> fromJson(const QJsonObject &json);
 
 private:

@@ -471,6 +471,14 @@ void TestAggregators::savedAggregatorPredictsAlike()
     const auto c = loaded->contributions(fresh, 1);
     QVERIFY2(c.ok(), qPrintable(c.errorString()));
     QVERIFY(c->values == agg.contributions(fresh, 1).value().values);
+    // Each aspect alone (what HD-Eval keeps on each layer-1 node) predicts that aspect bit for bit.
+    for (int a = 0; a < 2; ++a) {
+        auto one = Aggregator::fromJson(agg.toJson(a));
+        QVERIFY2(one.ok(), qPrintable(one.errorString()));
+        QCOMPARE(one->aspectCount(), 1);
+        QVERIFY(one->predict(fresh).value().col(0) == before.col(a));
+    }
+    QVERIFY(agg.toJson(2).isEmpty());
 }
 
 void TestAggregators::malformedSavedAggregatorIsRefused()

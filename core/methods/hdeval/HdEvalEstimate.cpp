@@ -109,14 +109,15 @@ Result<RunEstimate> HdEvalMethod::estimate()
     }
     const int items = int(m_items.size());
     const int k = m_params.children;
-    if (m_params.layers >= 2 && hdeval::layerNodes(tree, 2).isEmpty()) {
+    const bool apply = !m_params.applyFrom.isEmpty(); // the tree is known: its nodes are scored, nothing else
+    if (!apply && m_params.layers >= 2 && hdeval::layerNodes(tree, 2).isEmpty()) {
         if (auto r = replay(hdeval::layerNodes(tree, 1), 2); !r.ok())
             return r.error();
     }
     bool scored = true, layer3Bounded = false;
     for (int layer = 1; layer <= m_params.layers; ++layer) {
         if (hdeval::layerNodes(tree, layer).isEmpty()) {
-            if (layer == 3 && scored) {
+            if (layer == 3 && scored && !apply) {
                 // Layers 1–2 are scored (stored or cached): the pruning fit says which nodes
                 // layer 3 decomposes, and the cache may know their children.
                 if (auto selected = selectForExpansion(tree)) {
@@ -143,9 +144,17 @@ Result<RunEstimate> HdEvalMethod::estimate()
     // The rest of the tree is not known: bounds from children (the most a decomposition keeps) and top_k.
     const int layer2 = int(hdeval::layerNodes(tree, 2).size());
     int parents3 = std::min(m_params.topK, layer2);
+    if (apply) {
+        m_scores.clear();
+        if (cacheUnreadable)
+            return *cacheUnreadable;
+        return e;
+    }
     if (m_params.layers >= 2 && layer2 == 0) {
-        bound(QStringLiteral("score-2"), items * k, items, scoreIn, m_params.maxTokens, false);
-        parents3 = std::min(m_params.topK, k);
+        // every layer-1 aspect gets between 1 and `children` children
+        const int roots = std::max(1, int(hdeval::layerNodes(tree, 1).size()));
+        bound(QStringLiteral("score-2"), items * k * roots, items * roots, scoreIn, m_params.maxTokens, false);
+        parents3 = std::min(m_params.topK, k * roots);
     }
     if (m_params.layers >= 3 && hdeval::layerNodes(tree, 3).isEmpty() && !layer3Bounded) {
         bound(QStringLiteral("decompose-3"), m_params.batched ? 1 : parents3, 1, scoreIn,

@@ -46,7 +46,7 @@ QVariantMap Explanation::toMap() const
             {QStringLiteral("contributions"), list}};
 }
 
-Result<Explanation> explainItem(Project *project, const QString &judge, const QString &itemId)
+Result<Explanation> explainItem(Project *project, const QString &judge, const QString &itemId, const QString &aspect)
 {
     RubricStore store(project);
     auto rubric = store.load(judge);
@@ -55,13 +55,27 @@ Result<Explanation> explainItem(Project *project, const QString &judge, const QS
     if (rubric->method() != QLatin1String("hdeval"))
         return makeError(trc("judge '%1' is a %2 judge: explain reads HD-Eval judges").arg(judge, rubric->method()), {},
                          0, QStringLiteral("judge"));
+    const QString wanted = aspect.isEmpty() ? rubric->aspect() : aspect;
     const QVector<Criterion> roots = rubric->children(QString());
-    if (roots.isEmpty() || !roots.first().stats.contains(QStringLiteral("aggregator_model")))
+    const Criterion *root = nullptr;
+    QStringList known;
+    for (const Criterion &r : roots) {
+        const QString a
+                = r.stats.value(QStringLiteral("aspect"), roots.size() == 1 ? rubric->aspect() : r.text).toString();
+        known << a;
+        if (a == wanted && !root)
+            root = &r;
+    }
+    if (!root)
+        return makeError(trc("judge '%1' has no layer-1 node for aspect '%2' (it has %3)")
+                                 .arg(judge, wanted, known.join(QStringLiteral(", "))),
+                         {}, 0, QStringLiteral("aspect"));
+    if (!root->stats.contains(QStringLiteral("aggregator_model")))
         return makeError(trc("judge '%1' has no fitted aggregator yet (the run has not finished)").arg(judge), {}, 0,
                          QStringLiteral("judge"));
-    const QVariantMap description = roots.first().stats.value(QStringLiteral("aggregator")).toMap();
+    const QVariantMap description = root->stats.value(QStringLiteral("aggregator")).toMap();
     auto aggregator = learn::Aggregator::fromJson(
-            QJsonObject::fromVariantMap(roots.first().stats.value(QStringLiteral("aggregator_model")).toMap()));
+            QJsonObject::fromVariantMap(root->stats.value(QStringLiteral("aggregator_model")).toMap()));
     if (!aggregator)
         return makeError(
                 trc("judge '%1': the stored aggregator cannot be read: %2").arg(judge, aggregator.errorString()), {}, 0,
@@ -95,12 +109,12 @@ Result<Explanation> explainItem(Project *project, const QString &judge, const QS
         return parts.error();
     Explanation e;
     e.item = itemId;
-    e.aspect = rubric->aspect();
+    e.aspect = wanted;
     e.aggregator = description.value(QStringLiteral("kind")).toString();
     e.version = rubric->version();
     e.prediction = (*predicted)(0, 0);
     e.base = parts->base[0];
-    e.stored = project->judgeScores(judge, rubric->aspect()).value(itemId, std::numeric_limits<double>::quiet_NaN());
+    e.stored = project->judgeScores(judge, wanted).value(itemId, std::numeric_limits<double>::quiet_NaN());
     for (int j = 0; j < features.size(); ++j) {
         const Criterion *c = rubric->find(features[j]);
         e.nodes.append(

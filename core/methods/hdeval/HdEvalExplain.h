@@ -40,7 +40,9 @@ struct Explanation
 
 /// Explains item `itemId` under judge `judge` from the stored tree, aggregator and node scores;
 /// sends nothing. Fails when the judge is not a finished HD-Eval judge or the item has no node score.
-Result<Explanation> explainItem(Project *project, const QString &judge, const QString &itemId);
+/// `aspect`: which layer-1 aspect's score (a tree over several aspects); empty = the judge's own.
+Result<Explanation> explainItem(Project *project, const QString &judge, const QString &itemId,
+                                const QString &aspect = {});
 
 } // namespace hdeval
 } // namespace rubric

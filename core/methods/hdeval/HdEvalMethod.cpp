@@ -1,5 +1,6 @@
 #include "HdEvalMethod.h"
 
+#include "HdEvalAggregate.h"
 #include "HdEvalTree.h"
 #include "runs/RunContext.h"
 #include "store/Project.h"
@@ -7,6 +8,7 @@
 #include <QCoreApplication>
 #include <QRegularExpression>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -16,19 +18,19 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-QString rootKeyFor(const QString &aspect)
-{
-    QString key = aspect.toLower();
-    key.replace(QRegularExpression(QStringLiteral("[^a-z0-9_-]+")), QStringLiteral("_"));
-    return key.isEmpty() ? QStringLiteral("aspect") : key;
-}
-
 QString phaseOf(const char *what, int layer)
 {
     return QStringLiteral("%1-%2").arg(QLatin1String(what)).arg(layer);
 }
 
 } // namespace
+
+QString HdEvalMethod::rootKeyFor(const QString &aspect)
+{
+    QString key = aspect.toLower();
+    key.replace(QRegularExpression(QStringLiteral("[^a-z0-9_-]+")), QStringLiteral("_"));
+    return key.isEmpty() ? QStringLiteral("aspect") : key;
+}
 
 HdEvalMethod::HdEvalMethod(RunContext *context, QObject *parent)
     : Method(context, parent)
@@ -47,8 +49,31 @@ Result<void> HdEvalMethod::readParams()
     if (!p)
         return p.error();
     m_params = *p;
+    if (!m_params.applyFrom.isEmpty())
+        m_params.layers = 3; // apply_from scores the nodes the stored aggregator reads, of any layer
+    // Layer 1: the run's aspect first, then the others named (each must exist), with their human
+    // scores and scales.
+    const QString own = m_ctx->spec().aspect;
+    m_aspects = QStringList{own};
+    for (const QString &a : std::as_const(m_params.aspects))
+        if (!m_aspects.contains(a))
+            m_aspects.append(a);
+    m_human.clear();
+    m_scales.clear();
+    for (const QString &a : std::as_const(m_aspects)) {
+        const auto aspect = m_ctx->project()->aspect(a);
+        if (!aspect)
+            return makeError(tr("HD-Eval parameter aspects: no aspect named '%1' in the project").arg(a), {}, 0,
+                             QStringLiteral("aspects"));
+        m_scales.insert(a, {aspect->min, aspect->max});
+        auto human = m_ctx->project()->readHumanScores(a);
+        if (!human)
+            return human.error();
+        m_human.insert(a, *human);
+    }
     // The items scored: the target items (the test split by default) and the annotated train items
-    // the aggregator learns from; items the endpoint refused before are skipped unless asked again.
+    // the aggregator learns from (annotated on any of the aspects); items the endpoint refused
+    // before are skipped unless asked again. apply_from scores the target items alone.
     m_items.clear();
     m_trainIds.clear();
     m_failed = 0;
@@ -65,9 +90,20 @@ Result<void> HdEvalMethod::readParams()
     };
     for (const Item &it : m_ctx->targetItems())
         take(it);
-    for (const Item &it : m_ctx->trainItems()) {
-        m_trainIds.insert(it.id);
-        take(it);
+    if (!m_params.applyFrom.isEmpty())
+        return {};
+    auto trainIds = m_ctx->project()->readItemIds(SplitFilter::Train);
+    if (!trainIds)
+        return trainIds.error();
+    for (const QString &id : std::as_const(*trainIds)) {
+        bool annotated = false;
+        for (const QString &a : std::as_const(m_aspects))
+            annotated = annotated || m_human.value(a).contains(id);
+        const Item *it = m_ctx->item(id);
+        if (!annotated || !it)
+            continue;
+        m_trainIds.insert(id);
+        take(*it);
     }
     return {};
 }
@@ -83,35 +119,60 @@ Result<Rubric> HdEvalMethod::initialTree(bool save)
     }
     Rubric tree(QStringLiteral("hdeval"), m_ctx->spec().aspect);
     QString note;
-    if (!m_params.treeFrom.isEmpty()) {
-        auto other = m_ctx->store().load(m_params.treeFrom);
+    const QString from = m_params.applyFrom.isEmpty() ? m_params.treeFrom : m_params.applyFrom;
+    const QString fromKey = m_params.applyFrom.isEmpty() ? QStringLiteral("tree_from") : QStringLiteral("apply_from");
+    if (!from.isEmpty()) {
+        auto other = m_ctx->store().load(from);
         if (!other)
-            return makeError(tr("tree_from: judge '%1' has no rubric: %2").arg(m_params.treeFrom, other.errorString()),
-                             {}, 0, QStringLiteral("tree_from"));
+            return makeError(tr("%1: judge '%2' has no rubric: %3").arg(fromKey, from, other.errorString()), {}, 0,
+                             fromKey);
         if (other->method() != QLatin1String("hdeval") || other->aspect() != m_ctx->spec().aspect)
-            return makeError(tr("tree_from: judge '%1' holds a %2 rubric for '%3', not an HD-Eval tree for '%4'")
-                                     .arg(m_params.treeFrom, other->method(), other->aspect(), m_ctx->spec().aspect),
-                             {}, 0, QStringLiteral("tree_from"));
+            return makeError(tr("%1: judge '%2' holds a %3 rubric for '%4', not an HD-Eval tree for '%5'")
+                                     .arg(fromKey, from, other->method(), other->aspect(), m_ctx->spec().aspect),
+                             {}, 0, fromKey);
+        QStringList roots;
+        for (const Criterion &c : other->children(QString()))
+            roots << hdeval::rootAspect(*other, c);
+        for (const QString &a : std::as_const(m_aspects))
+            if (!roots.contains(a))
+                return makeError(tr("%1: the tree of judge '%2' has no layer-1 node for aspect '%3' (it has %4)")
+                                         .arg(fromKey, from, a, roots.join(QStringLiteral(", "))),
+                                 {}, 0, fromKey);
+        const bool apply = !m_params.applyFrom.isEmpty();
+        if (apply && !other->children(QString()).first().stats.contains(QStringLiteral("aggregator_model")))
+            return makeError(tr("apply_from: judge '%1' has no fitted aggregator (its run has not finished)").arg(from),
+                             {}, 0, fromKey);
         for (Criterion c : other->criteria()) {
-            c.stats.remove(QStringLiteral("aggregator"));
-            c.stats.remove(QStringLiteral("aggregator_model"));
-            c.stats.remove(QStringLiteral("importance"));
-            c.origin.insert(QStringLiteral("copied_from"), m_params.treeFrom);
+            if (!apply) {
+                c.stats.remove(QStringLiteral("aggregator"));
+                c.stats.remove(QStringLiteral("aggregator_model"));
+                c.stats.remove(QStringLiteral("importance"));
+            }
+            c.origin.insert(apply ? QStringLiteral("applied_from") : QStringLiteral("copied_from"), from);
             tree.add(c);
         }
-        note = tr("HD-Eval: the criteria tree of judge '%1' (version %2)").arg(m_params.treeFrom).arg(other->version());
+        note = (apply ? tr("HD-Eval: the finished tree and aggregator of judge '%1' (version %2), applied")
+                      : tr("HD-Eval: the criteria tree of judge '%1' (version %2)"))
+                       .arg(from)
+                       .arg(other->version());
     } else {
-        Criterion root;
-        root.key = rootKeyFor(m_ctx->spec().aspect);
-        root.kind = CriterionKind::Aspect;
-        root.text = m_ctx->aspect().name;
-        root.definition = m_ctx->aspect().definition;
-        root.stats = {{QStringLiteral("layer"), 1}};
-        root.origin = {{QStringLiteral("method"), QStringLiteral("hdeval")},
-                       {QStringLiteral("parent"), QString()},
-                       {QStringLiteral("step"), QStringLiteral("aspect")}};
-        tree.add(root);
-        note = tr("HD-Eval layer 1: the aspect");
+        int position = 0;
+        for (const QString &a : std::as_const(m_aspects)) {
+            const auto aspect = m_ctx->project()->aspect(a);
+            Criterion root;
+            root.key = rootKeyFor(a);
+            root.kind = CriterionKind::Aspect;
+            root.text = aspect->name;
+            root.definition = aspect->definition;
+            root.position = position++;
+            root.stats = {{QStringLiteral("layer"), 1}, {QStringLiteral("aspect"), a}};
+            root.origin = {{QStringLiteral("method"), QStringLiteral("hdeval")},
+                           {QStringLiteral("parent"), QString()},
+                           {QStringLiteral("step"), QStringLiteral("aspect")}};
+            tree.add(root);
+        }
+        note = m_aspects.size() == 1 ? tr("HD-Eval layer 1: the aspect")
+                                     : tr("HD-Eval layer 1: the aspects %1").arg(m_aspects.join(QStringLiteral(", ")));
     }
     if (save) {
         auto v = m_ctx->store().saveVersion(judge, tree, note);
@@ -152,13 +213,15 @@ void HdEvalMethod::advance()
 {
     if (m_ctx->stopped())
         return;
-    const int layers = m_params.layers;
+    const bool apply = !m_params.applyFrom.isEmpty();
+    const int layers = apply ? 3 : m_params.layers;
     // 1. Layer 2: every layer-1 node is decomposed (App. C.2: no pruning of the human aspects).
-    if (layers >= 2 && hdeval::layerNodes(m_rubric, 2).isEmpty()) {
+    if (!apply && layers >= 2 && hdeval::layerNodes(m_rubric, 2).isEmpty()) {
         decompose(hdeval::layerNodes(m_rubric, 1), 2);
         return;
     }
-    // 2. Every node of the layers so far scored on every item, layer by layer.
+    // 2. Every node of the layers so far scored on every item, layer by layer (apply_from: the
+    // aggregator's nodes).
     for (int layer = 1; layer <= layers; ++layer) {
         if (hdeval::layerNodes(m_rubric, layer).isEmpty())
             break;
@@ -167,7 +230,11 @@ void HdEvalMethod::advance()
             return;
         }
     }
-    // 3. Layer 3 under the nodes attribution pruning selects.
+    if (apply) {
+        finishApply();
+        return;
+    }
+    // 3. Layer 3 under the nodes attribution pruning (or the setting "select") selects.
     if (layers >= 3 && hdeval::layerNodes(m_rubric, 3).isEmpty()) {
         auto selected = selectForExpansion(m_rubric);
         if (!selected) {
@@ -368,7 +435,19 @@ Result<JudgeRequest> HdEvalMethod::scoreRequest(const Rubric &tree, const Criter
 QVector<HdEvalMethod::Pair> HdEvalMethod::missingPairs(const Rubric &tree, int layer) const
 {
     QVector<Pair> out;
-    const QVector<Criterion> nodes = hdeval::layerNodes(tree, layer);
+    QVector<Criterion> nodes = hdeval::layerNodes(tree, layer);
+    if (!m_params.applyFrom.isEmpty()) {
+        // apply_from: only the nodes the stored aggregator reads
+        const QStringList features = tree.children(QString())
+                                             .first()
+                                             .stats.value(QStringLiteral("aggregator"))
+                                             .toMap()
+                                             .value(QStringLiteral("features"))
+                                             .toStringList();
+        nodes.erase(std::remove_if(nodes.begin(), nodes.end(),
+                                   [&](const Criterion &c) { return !features.contains(c.key); }),
+                    nodes.end());
+    }
     for (int i = 0; i < m_items.size(); ++i) {
         const auto have = m_scores.constFind(m_items[i].id);
         for (const Criterion &n : nodes)

@@ -33,7 +33,14 @@ struct JudgeResponse;
 /// train_r, cv_r, test_r, baselines) and stats["aggregator_model"] (the fitted model as JSON, enough
 /// to score new items without training data).
 ///
-/// One aspect per run (RunSpec::aspect); the aggregator is learn's multi-output one with one output.
+/// Layer 1 is the run's aspect, or several (setting "aspects", `--aspect A,B|all`): one root per
+/// aspect, layer 2 for all of them, and the aggregator maps all node scores to every aspect's human
+/// score (learn's multi-output aggregator; one per scale where the aspects' scales differ). Every
+/// root holds the whole description in stats["aggregator"] and its own aspect's one-output model in
+/// stats["aggregator_model"] (stats["aspect"] names it). Pruning averages importance over the aspects.
+///
+/// Setting "select" overrides pruning by hand; "apply_from" applies another judge's finished tree
+/// and aggregator to the run's items without fitting (no training data).
 class HdEvalMethod : public Method
 {
     Q_OBJECT
@@ -72,9 +79,11 @@ private:
     void scoreLayer(int layer);
 
     // fitting (HdEvalFit.cpp)
-    /// n × p node scores of `items` (NaN where none) and their human scores (n × 1).
+    /// n × p node scores of `items` (NaN where none) and their human scores (n × q, one column per
+    /// aspect of `aspects`, NaN where none).
     Eigen::MatrixXd features(const QVector<Criterion> &nodes, const QVector<int> &items) const;
-    Eigen::MatrixXd targets(const QVector<int> &items) const;
+    Eigen::MatrixXd targets(const QVector<int> &items, const QStringList &aspects) const;
+    double humanOf(const QString &aspect, int item) const;
     QVector<int> trainRows() const;
     QVector<int> testRows() const;
     /// Attribution pruning: the proxy aggregator on layers 1–2, permutation importance, top-k of
@@ -82,11 +91,18 @@ private:
     /// "pruning_importance" into the tree's stats; returns the selected nodes.
     Result<QVector<Criterion>> selectForExpansion(Rubric &tree) const;
     void finish();
+    /// apply_from: the stored aggregator predicts the scored items; nothing is fitted.
+    void finishApply();
+    /// The root (layer-1 node) of an aspect.
+    static QString rootKeyFor(const QString &aspect);
 
     HdEvalParams m_params;
     Rubric m_rubric;
     QVector<Item> m_items;                           ///< items scored: the target items, then the other train items
     QSet<QString> m_trainIds;                        ///< annotated train items
+    QStringList m_aspects;                           ///< layer 1: the run's aspect first
+    QHash<QString, QHash<QString, double>> m_human;  ///< aspect → item → human score
+    QHash<QString, QPair<double, double>> m_scales;  ///< aspect → scale (min, max)
     QHash<QString, QHash<QString, double>> m_scores; ///< item → node key → score (NaN: recorded missing)
     int m_scored = 0, m_missing = 0, m_failed = 0;
 };

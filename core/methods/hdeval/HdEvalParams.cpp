@@ -24,7 +24,10 @@ QStringList HdEvalParams::keys()
                   QStringLiteral("decompose_temperature"),
                   QStringLiteral("decompose_max_tokens"),
                   QStringLiteral("cv_folds"),
-                  QStringLiteral("tree_from")};
+                  QStringLiteral("tree_from"),
+                  QStringLiteral("aspects"),
+                  QStringLiteral("select"),
+                  QStringLiteral("apply_from")};
     k += learn::aggregatorSettingKeys();
     return k;
 }
@@ -42,7 +45,10 @@ QVariantMap HdEvalParams::toMap() const
                   {QStringLiteral("decompose_temperature"), decomposeTemperature},
                   {QStringLiteral("decompose_max_tokens"), decomposeMaxTokens},
                   {QStringLiteral("cv_folds"), cvFolds},
-                  {QStringLiteral("tree_from"), treeFrom}};
+                  {QStringLiteral("tree_from"), treeFrom},
+                  {QStringLiteral("aspects"), aspects.join(QLatin1Char(','))},
+                  {QStringLiteral("select"), select.join(QLatin1Char(','))},
+                  {QStringLiteral("apply_from"), applyFrom}};
     const QVariantMap agg = learn::aggregatorSettingsToMap(aggregator);
     for (auto it = agg.begin(); it != agg.end(); ++it)
         m.insert(it.key(), it.value());
@@ -103,6 +109,15 @@ Result<HdEvalParams> HdEvalParams::fromSettings(const QVariantMap &settings)
         } else if (key == QLatin1String("tree_from")) {
             p.treeFrom = text;
             ok = !text.isEmpty();
+        } else if (key == QLatin1String("aspects") || key == QLatin1String("select")) {
+            QStringList list;
+            for (const QString &part : text.split(QLatin1Char(','), Qt::SkipEmptyParts))
+                if (!list.contains(part.trimmed()))
+                    list.append(part.trimmed());
+            (key == QLatin1String("aspects") ? p.aspects : p.select) = list;
+        } else if (key == QLatin1String("apply_from")) {
+            p.applyFrom = text;
+            ok = !text.isEmpty();
         } else if (aggregatorKeys.contains(key)) {
             aggregatorValues.insert(key, text);
             continue;
@@ -116,6 +131,9 @@ Result<HdEvalParams> HdEvalParams::fromSettings(const QVariantMap &settings)
     if (!agg)
         return bad(agg.error().field.isEmpty() ? QStringLiteral("aggregator") : agg.error().field, agg.error().message);
     p.aggregator = *agg;
+    if (!p.applyFrom.isEmpty() && !p.treeFrom.isEmpty())
+        return bad(QStringLiteral("apply_from"),
+                   QCoreApplication::translate("HdEvalParams", "apply_from and tree_from exclude each other"));
     return p;
 }
 

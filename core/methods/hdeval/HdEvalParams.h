@@ -33,6 +33,17 @@ struct HdEvalParams
     /// decomposing: "Re-fit" with another aggregator on the same nodes (their scores come from the
     /// judge cache).                                                                      key tree_from
     QString treeFrom;
+    /// The human aspects of layer 1 (key aspects, comma-separated; `rubric run --aspect A,B|all`
+    /// sets it): the run's own aspect comes first; empty = the run's aspect alone. The aggregator
+    /// maps all node scores to every aspect's human score (one multi-output aggregator per scale).
+    QStringList aspects;
+    /// Hand override of attribution pruning (key select, comma-separated layer-2 node keys): these
+    /// nodes are decomposed into layer 3 whatever their importance; empty = pruning's top_k.
+    QStringList select;
+    /// Apply the finished tree and aggregator of this judge to the run's items (key apply_from):
+    /// the nodes are scored on the target items only and the stored aggregator predicts; nothing
+    /// is decomposed or fitted, no human score is needed.
+    QString applyFrom;
 
     static learn::AggregatorSettings defaultAggregator();
     static Result<HdEvalParams> fromSettings(const QVariantMap &settings);

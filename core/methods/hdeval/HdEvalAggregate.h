@@ -1,0 +1,77 @@
+#pragma once
+
+#include "learn/Aggregator.h"
+#include "rubric/Rubric.h"
+#include "util/Result.h"
+
+#include <QHash>
+#include <QJsonObject>
+#include <QPair>
+#include <QStringList>
+#include <QVariantMap>
+#include <QVector>
+
+#include <Eigen/Dense>
+
+namespace rubric::hdeval {
+
+/// What the final HD-Eval fit reads: node scores and human scores of the train and test items
+/// (NaN where none), the feature nodes in column order, the aspects in target column order.
+struct FitData
+{
+    QStringList aspects;                                ///< layer 1; the judge's own first
+    QHash<QString, QPair<double, double>> scales;       ///< aspect → (min, max)
+    QVector<Criterion> nodes;                           ///< one per column
+    Eigen::MatrixXd xTrain, yTrain, xTest, yTest, xAll; ///< y: one column per aspect
+};
+
+struct FitSettings
+{
+    learn::AggregatorSettings aggregator;
+    quint64 seed = 1;
+    int cvFolds = 5; ///< 0 = leave-one-out
+    int importanceRepeats = 5;
+    int layers = 3; ///< recorded in the description
+};
+
+/// One aspect's part of the fit.
+struct AspectFit
+{
+    double trainR = 0, cvR = 0, testR = 0, directR = 0, meanR = 0, bestR = 0; ///< NaN when undefined
+    bool cvWarning = false;
+    QString bestNode;
+    QVariantMap nodeTestR;
+    Eigen::VectorXd importance; ///< p: permutation importance on the train split
+    Eigen::VectorXd predicted;  ///< one per row of xAll
+    QJsonObject model;          ///< this aspect's one-output aggregator (learn::Aggregator::toJson(int))
+};
+
+struct FitResult
+{
+    /// show-rubric's top-level "aggregator": kind, aspects {aspect: model description}, train_r,
+    /// cv_r, test_r, cv_warning ({aspect: …}), cv, n_train, n_test, features, layers, seed,
+    /// aspect_order, scale_groups (when the scales differ), baselines.
+    QVariantMap description;
+    QHash<QString, AspectFit> aspects;
+};
+
+/// The aspects grouped by scale: one multi-output aggregator per group (an aspect on another
+/// scale, like Topical-Chat's groundedness, gets its own).
+QVector<QStringList> scaleGroups(const QStringList &aspects, const QHash<QString, QPair<double, double>> &scales);
+
+/// Fits the aggregators on the train rows, cross-validates them there, predicts every row of
+/// xAll, scores the test rows against the baselines (the aspect's own layer-1 node, the mean of
+/// all nodes, the best single node) and measures permutation importance on the train rows.
+/// Sends nothing; deterministic for the seed.
+Result<FitResult> fitAggregators(const FitData &data, const FitSettings &settings);
+
+/// Writes a fit into the tree: every node's "layer", the feature nodes' "importance" {aspect: x},
+/// and on each layer-1 node "aspect", "aggregator" (the description) and "aggregator_model" (its
+/// aspect's model). A layer-1 node of an aspect the fit does not cover is an error.
+Result<void> storeFit(Rubric &tree, const FitResult &fit);
+
+/// The aspect a layer-1 node stands for: stats["aspect"], else (a tree from before several
+/// aspects) the rubric's aspect.
+QString rootAspect(const Rubric &tree, const Criterion &root);
+
+} // namespace rubric::hdeval
