@@ -56,7 +56,7 @@ void printCorrelations(Io &io, const QVariantMap &result)
 {
     if (!result.contains(QStringLiteral("validation_spearman")) && !result.contains(QStringLiteral("test_spearman")))
         return;
-    const auto rho = [&result](const char *key, const char *n) {
+    const auto rho = [&result](const char *key, const char *n) -> QString { // not a QStringBuilder of temporaries
         const QVariant v = result.value(QLatin1String(key));
         return (v.isNull() || !v.isValid() ? QStringLiteral("—") : QString::number(v.toDouble(), 'f', 3))
                + QStringLiteral(" (n = %1)").arg(result.value(QLatin1String(n)).toInt());
