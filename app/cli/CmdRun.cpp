@@ -54,6 +54,28 @@ bool applyProfileKey(ProviderProfile &p, const QString &key, const QString &valu
     return ok;
 }
 
+/// A method that reports a validation and a test correlation (HPSS): both side by side, then the
+/// overfitting warning when the method gave one.
+void printCorrelations(Io &io, const QVariantMap &result)
+{
+    if (!result.contains(QStringLiteral("validation_spearman")) && !result.contains(QStringLiteral("test_spearman")))
+        return;
+    const auto rho = [&result](const char *key, const char *n) -> QString { // not a QStringBuilder of temporaries
+        const QVariant v = result.value(QLatin1String(key));
+        return (v.isNull() || !v.isValid() ? QStringLiteral("—") : QString::number(v.toDouble(), 'f', 3))
+               + QStringLiteral(" (n = %1)").arg(result.value(QLatin1String(n)).toInt());
+    };
+    if (result.contains(QStringLiteral("strategy")))
+        io.out << "strategy: " << result.value(QStringLiteral("strategy")).toString();
+    if (result.contains(QStringLiteral("transfer_from")))
+        io.out << " (transferred from " << result.value(QStringLiteral("transfer_from")).toString() << ")";
+    io.out << '\n';
+    io.out << "Spearman  validation " << rho("validation_spearman", "validation_n") << "  |  test "
+           << rho("test_spearman", "test_n") << '\n';
+    if (const QString w = result.value(QStringLiteral("gap_warning")).toString(); !w.isEmpty())
+        io.out << "warning: " << w << '\n';
+}
+
 QVariantMap estimateJson(const RunEstimate &e)
 {
     return {{QStringLiteral("calls"), e.calls},          {QStringLiteral("calls_min"), e.callsMin},
@@ -386,6 +408,7 @@ int run(const QStringList &args, Io &io)
                    << " item(s) without a score: fewer than min_hypotheses = "
                    << result.value(QStringLiteral("min_hypotheses")).toInt() << " of "
                    << result.value(QStringLiteral("hypotheses")).toInt() << " hypotheses gave a score\n";
+        printCorrelations(io, result);
         const QVariantMap reasked = summary.value(QStringLiteral("reasked")).toMap();
         for (auto it = reasked.begin(); it != reasked.end(); ++it)
             io.out << "  re-asked " << it.value().toInt() << " answer(s): " << it.key() << '\n';

@@ -80,10 +80,12 @@ QVariantMap RubricExport::toJson(const Rubric &rubric)
     for (const Criterion &root : rubric.children(QString()))
         if (root.stats.contains(QStringLiteral("aggregator")))
             out.insert(QStringLiteral("aggregator"), root.stats.value(QStringLiteral("aggregator")));
-    // An HPSS rubric: the winning strategy and its search at the top (its root's stats).
+    // An HPSS rubric: the winning strategy, its search (or where a transferred one came from) and
+    // the validation vs test Spearman with the overfitting warning at the top (its root's stats).
     if (rubric.method() == QLatin1String("hpss"))
         if (const Criterion *root = rubric.find(QStringLiteral("aspect")))
-            for (const char *key : {"strategy", "search"})
+            for (const char *key : {"strategy", "search", "validation_spearman", "validation_n", "test_spearman",
+                                    "test_n", "gap_warning", "transfer_from"})
                 if (root->stats.contains(QLatin1String(key)))
                     out.insert(QLatin1String(key), root->stats.value(QLatin1String(key)));
     return out;

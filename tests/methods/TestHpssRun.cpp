@@ -1,22 +1,19 @@
 // HPSS end to end on a real project against the loopback fake judge: the search evaluates exactly
-// `budget` strategies on the whole validation split, the calls are the estimate's, a killed run
-// resumes into the same search without sending an answered request again, the synthetic judge's
-// helpful factor values are found, and show-rubric / show-prompt show the result.
+// `budget` strategies on the whole validation split, the calls are the estimate's, the synthetic
+// judge's helpful factor values are found, and show-rubric / show-prompt show the result.
+// (The killed-and-resumed search is test_hpss_resume, HPSS against the baselines test_hpss_compare.)
 
 #include "FakeLlmServer.h"
+#include "HpssCli.h"
 #include "PipelineFixture.h"
 #include "SyntheticJudge.h"
 #include "methods/hpss/HpssAuxiliary.h"
 #include "methods/hpss/PromptAssembly.h"
 #include "store/RubricStore.h"
 
-#include <QEventLoop>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
-#include <QSqlQuery>
-#include <QTimer>
 #include <QtTest>
 
 using namespace rubric;
@@ -28,48 +25,6 @@ constexpr int kBudget = 25;
 constexpr int kTestItems = 10;
 constexpr int kValidation = 30; // the fixture's train split
 
-QJsonObject cliJson(const QStringList &args, int *exitCode = nullptr, QString *out = nullptr)
-{
-    // An event loop, not waitForFinished: the fake server lives in this thread.
-    QProcess cli;
-    QEventLoop loop;
-    QObject::connect(&cli, &QProcess::finished, &loop, &QEventLoop::quit);
-    QTimer::singleShot(120000, &loop, &QEventLoop::quit);
-    cli.start(qEnvironmentVariable("RUBRIC_CLI"), args);
-    loop.exec();
-    if (cli.state() != QProcess::NotRunning) {
-        cli.kill();
-        cli.waitForFinished();
-    }
-    if (cli.exitCode() != 0)
-        qWarning("%s", cli.readAllStandardError().constData());
-    if (exitCode)
-        *exitCode = cli.exitCode();
-    const QByteArray text = cli.readAllStandardOutput();
-    if (out)
-        *out = QString::fromUtf8(text);
-    return QJsonDocument::fromJson(text).object();
-}
-
-/// The strategies the stored search evaluated, in order ("scale:5,…" each).
-QStringList evaluatedOf(const QJsonObject &shown)
-{
-    QStringList out;
-    for (const auto &e :
-         shown.value(QStringLiteral("search")).toObject().value(QStringLiteral("evaluated")).toArray()) {
-        auto s = hpss::PromptStrategy::fromVariant(e.toObject().value(QStringLiteral("strategy")).toVariant());
-        out.append(s ? s->format() : QStringLiteral("?"));
-    }
-    return out;
-}
-
-int helpfulValues(const QJsonObject &strategy)
-{
-    return (strategy.value(QStringLiteral("reference")).toString() == QLatin1String("dialectic") ? 1 : 0)
-           + (strategy.value(QStringLiteral("metrics")).toString() == QLatin1String("on") ? 1 : 0)
-           + (strategy.value(QStringLiteral("order")).toString() == QLatin1String("IET") ? 1 : 0);
-}
-
 } // namespace
 
 class TestHpssRun : public QObject
@@ -78,8 +33,6 @@ class TestHpssRun : public QObject
 private slots:
     void initTestCase() { QVERIFY(m_projects.isValid()); }
     void searchSpendsTheBudgetAndTheEstimate();
-    void killedSearchResumesIdentically();
-    void hpssAtLeastAsGoodAsRandomOverSeeds();
 
 private:
     TempProjects m_projects;
@@ -239,135 +192,6 @@ void TestHpssRun::searchSpendsTheBudgetAndTheEstimate()
     QCOMPARE(server.requestCount(), sentBefore);
     QCOMPARE(again.summary.value(QStringLiteral("result")).toMap().value(QStringLiteral("strategy")),
              result.value(QStringLiteral("strategy")));
-}
-
-void TestHpssRun::killedSearchResumesIdentically()
-{
-    auto fx = makeProject(m_projects.next(), kTestItems);
-    auto reference = makeProject(m_projects.next(), kTestItems);
-    QVERIFY(fx && reference);
-    SyntheticJudge judge(fx->humanByOutput);
-    FakeLlmServer server;
-    server.setJudge([&judge](const QJsonObject &body) { return judge.answer(body); });
-    server.setLatencyMs(2);
-    QVERIFY(server.listen());
-    QStringList args{QStringLiteral("run"),
-                     QStringLiteral("--project"),
-                     fx->project->path(),
-                     QStringLiteral("--method"),
-                     QStringLiteral("hpss"),
-                     QStringLiteral("--aspect"),
-                     QStringLiteral("coherence"),
-                     QStringLiteral("--judge"),
-                     QStringLiteral("k"),
-                     QStringLiteral("--base-url"),
-                     server.baseUrl(),
-                     QStringLiteral("--model"),
-                     QStringLiteral("synthetic"),
-                     QStringLiteral("--concurrency"),
-                     QStringLiteral("4"),
-                     QStringLiteral("--set"),
-                     QStringLiteral("budget=%1").arg(kBudget),
-                     QStringLiteral("--json")};
-
-    // The uninterrupted search on another project file.
-    QStringList refArgs = args;
-    refArgs[2] = reference->project->path();
-    int rc = -1;
-    cliJson(refArgs, &rc);
-    QCOMPARE(rc, 0);
-    const int total = server.requestCount();
-    const QJsonObject refShown
-            = cliJson({QStringLiteral("show-rubric"), QStringLiteral("--project"), reference->project->path(),
-                       QStringLiteral("--judge"), QStringLiteral("k"), QStringLiteral("--json")});
-    const QStringList refEvaluated = evaluatedOf(refShown);
-    QCOMPARE(refEvaluated.size(), kBudget);
-    server.resetCounts();
-
-    QProcess child;
-    child.start(qEnvironmentVariable("RUBRIC_CLI"), args);
-    QVERIFY(child.waitForStarted());
-    QTRY_VERIFY_WITH_TIMEOUT(server.requestCount() >= total / 2, 60000);
-    child.kill(); // SIGKILL, mid-search
-    QTRY_COMPARE_WITH_TIMEOUT(child.state(), QProcess::NotRunning, 10000);
-    const int firstRun = server.requestCount();
-    QVERIFY(firstRun < total);
-    int cached = 0;
-    {
-        QSqlQuery q(fx->project->database());
-        QVERIFY(q.exec(QStringLiteral("SELECT COUNT(*) FROM judge_cache")) && q.next());
-        cached = q.value(0).toInt();
-    }
-    const auto midState = hpss::state::load(*fx->project, QStringLiteral("k"));
-    QVERIFY(midState && !midState->isEmpty());
-    const int evaluatedBeforeKill
-            = midState->value(QStringLiteral("search")).toMap().value(QStringLiteral("evaluated")).toList().size();
-    QVERIFY(evaluatedBeforeKill > 0 && evaluatedBeforeKill < kBudget);
-    server.resetCounts();
-
-    QProcess resume;
-    resume.start(qEnvironmentVariable("RUBRIC_CLI"), args);
-    QVERIFY(resume.waitForStarted());
-    QTRY_COMPARE_WITH_TIMEOUT(resume.state(), QProcess::NotRunning, 120000);
-    QCOMPARE(resume.exitCode(), 0);
-    // Nothing answered is sent again: the resumed run sends exactly what the cache lacked.
-    QCOMPARE(server.requestCount(), total - cached);
-    const QJsonObject shown = cliJson({QStringLiteral("show-rubric"), QStringLiteral("--project"), fx->project->path(),
-                                       QStringLiteral("--judge"), QStringLiteral("k"), QStringLiteral("--json")});
-    QCOMPARE(evaluatedOf(shown), refEvaluated); // same strategies, same order
-    // The search went on from its stored state: only the strategies not yet evaluated were asked.
-    const QVariantMap config = RubricStore(fx->project.get()).runConfig(QStringLiteral("k"));
-    QCOMPARE(phaseCalls(config, QStringLiteral("search")), (kBudget - evaluatedBeforeKill) * kValidation);
-    QCOMPARE(shown.value(QStringLiteral("strategy")).toObject(), refShown.value(QStringLiteral("strategy")).toObject());
-    qInfo("SIGKILL after %d of %d requests (%d answers committed, %d strategies evaluated); the resumed run sent %d",
-          firstRun, total, cached, evaluatedBeforeKill, server.requestCount());
-}
-
-void TestHpssRun::hpssAtLeastAsGoodAsRandomOverSeeds()
-{
-    // The same budget for HPSS, plain random search and random one-factor mutation ("w/o all"),
-    // three seeds each, on one project (strategies two searches share are asked once).
-    constexpr int budget = 35;
-    auto fx = makeProject(m_projects.next(), kTestItems);
-    QVERIFY(fx);
-    SyntheticJudge judge(fx->humanByOutput);
-    FakeLlmServer server;
-    server.setJudge([&judge](const QJsonObject &body) { return judge.answer(body); });
-    QVERIFY(server.listen());
-    const QStringList searches{QStringLiteral("hpss"), QStringLiteral("random"), QStringLiteral("mutation")};
-    QHash<QString, double> sum, helpful;
-    QStringList table;
-    for (const QString &search : searches)
-        for (int seed = 1; seed <= 3; ++seed) {
-            RunSpec s = spec(QStringLiteral("%1-%2").arg(search).arg(seed), QStringLiteral("hpss"), server.baseUrl());
-            s.settings.insert(QStringLiteral("budget"), QString::number(budget));
-            s.settings.insert(QStringLiteral("search"), search);
-            s.settings.insert(QStringLiteral("seed"), QString::number(seed));
-            const Outcome o = runToEnd(fx->project.get(), s);
-            QVERIFY2(o.ok, qPrintable(o.error));
-            const QVariantMap r = o.summary.value(QStringLiteral("result")).toMap();
-            QCOMPARE(r.value(QStringLiteral("evaluations")).toInt(), budget);
-            const double rho = r.value(QStringLiteral("validation_spearman")).toDouble();
-            auto winner = hpss::PromptStrategy::parse(r.value(QStringLiteral("strategy")).toString());
-            QVERIFY(winner);
-            const int good = helpfulValues(QJsonObject::fromVariantMap(winner->toVariant()));
-            sum[search] += rho;
-            helpful[search] += good;
-            table.append(QStringLiteral("%1 seed %2: validation %3, test %4, helpful values %5/3")
-                                 .arg(search)
-                                 .arg(seed)
-                                 .arg(rho, 0, 'f', 3)
-                                 .arg(r.value(QStringLiteral("test_spearman")).toDouble(), 0, 'f', 3)
-                                 .arg(good));
-        }
-    for (const QString &line : std::as_const(table))
-        qInfo("%s", qPrintable(line));
-    for (const QString &search : searches)
-        qInfo("%s: mean validation Spearman %.3f, mean helpful values %.2f/3", qPrintable(search), sum[search] / 3,
-              helpful[search] / 3);
-    QVERIFY(sum[QStringLiteral("hpss")] >= sum[QStringLiteral("random")]);
-    QVERIFY(sum[QStringLiteral("hpss")] >= sum[QStringLiteral("mutation")]);
-    QVERIFY(helpful[QStringLiteral("hpss")] / 3 >= 2);
 }
 
 QTEST_GUILESS_MAIN(TestHpssRun)

@@ -46,10 +46,14 @@ QVariantMap Auxiliaries::toVariant() const
     QVariantMap autocots;
     for (auto it = autocot.begin(); it != autocot.end(); ++it)
         autocots.insert(it.key(), it.value());
+    QVariantMap edits;
+    for (auto it = edited.begin(); it != edited.end(); ++it)
+        edits.insert(it.key(), it.value());
     return {{QStringLiteral("criteria"), criteria},
             {QStringLiteral("autocot"), autocots},
             {QStringLiteral("references"), hashToVariant(references)},
-            {QStringLiteral("metrics"), hashToVariant(metrics)}};
+            {QStringLiteral("metrics"), hashToVariant(metrics)},
+            {QStringLiteral("edited"), edits}};
 }
 
 Auxiliaries Auxiliaries::fromVariant(const QVariant &value)
@@ -62,6 +66,9 @@ Auxiliaries Auxiliaries::fromVariant(const QVariant &value)
         a.autocot.insert(it.key(), it.value().toString());
     a.references = hashFromVariant(m.value(QStringLiteral("references")));
     a.metrics = hashFromVariant(m.value(QStringLiteral("metrics")));
+    const QVariantMap edits = m.value(QStringLiteral("edited")).toMap();
+    for (auto it = edits.begin(); it != edits.end(); ++it)
+        a.edited.insert(it.key(), it.value().toString());
     return a;
 }
 

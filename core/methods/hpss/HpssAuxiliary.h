@@ -34,6 +34,10 @@ struct Auxiliaries
     QMap<QString, QString> autocot;
     QHash<QString, QString> references;
     QHash<QString, QString> metrics;
+    /// The user's edits (see HpssArtefacts.h): entry id ("criteria", "autocot:5/human",
+    /// "reference:<item>", "metrics:<item>") → the evaluator's text it replaced ("" when the
+    /// user wrote the entry before the evaluator made it). An edited entry is never made again.
+    QMap<QString, QString> edited;
 
     /// The AutoCoT key of a strategy: "5/human", "10/self".
     static QString autocotKey(const PromptStrategy &s);
@@ -45,6 +49,9 @@ struct Auxiliaries
 /// {"params": SearchParams, "search": HpssSearch state, "evaluations": [{"step", "parse_failures",
 /// "out_of_scale", "constant"}], "aux": Auxiliaries, "aux_generations": n}. Written after every
 /// evaluation and every auxiliary generation, so a killed run resumes exactly where it was.
+/// "stale_steps": [step, …] (set by an auxiliary edit, hpss::artefacts::edit) names the evaluated
+/// strategies that used an edited text: the next run searches again from the start, and every
+/// answer whose prompt did not change comes from the judge cache.
 namespace state {
 QString metaKey(const QString &judge);
 /// The stored state, or an empty map when the judge has none. A state that is not JSON is an

@@ -1,8 +1,10 @@
 #include "HpssMethod.h"
 
 #include "methods/Rescore.h"
+#include "methods/hpss/HpssArtefacts.h"
 #include "runs/RunContext.h"
 #include "store/Project.h"
+#include "store/RubricStore.h"
 #include "util/Json.h"
 
 #include <QSet>
@@ -62,6 +64,10 @@ Result<void> HpssMethod::readParams()
 {
     m_params = SearchParams{};
     m_notes.clear();
+    m_transfer.reset();
+    m_transferFrom.clear();
+    m_gapWarning = gapWarning;
+    QString fromJudge, fromProject;
     const QVariantMap s = m_ctx->methodSettings();
     for (auto it = s.begin(); it != s.end(); ++it) {
         const QString key = it.key().startsWith(QLatin1String("hpss.")) ? it.key().mid(5) : it.key();
@@ -76,10 +82,38 @@ Result<void> HpssMethod::readParams()
             if (!ok || m_maxTokens < 1)
                 return makeError(tr("bad value '%1' for HPSS parameter 'max_tokens' (a positive integer)").arg(value),
                                  {}, 0, QStringLiteral("max_tokens"));
+        } else if (key == QLatin1String("gap_warning")) {
+            bool ok = false;
+            m_gapWarning = value.toDouble(&ok);
+            if (!ok || !std::isfinite(m_gapWarning) || std::abs(m_gapWarning) > 2)
+                return makeError(
+                        tr("bad value '%1' for HPSS parameter 'gap_warning' (a Spearman difference in [-2, 2])")
+                                .arg(value),
+                        {}, 0, QStringLiteral("gap_warning"));
+        } else if (key == QLatin1String("strategy")) {
+            auto strategy = PromptStrategy::parse(value);
+            if (!strategy)
+                return makeError(tr("HPSS parameter 'strategy': %1").arg(strategy.errorString()), {}, 0,
+                                 QStringLiteral("strategy"));
+            m_transfer = *strategy;
+            m_transferFrom = QStringLiteral("strategy");
+        } else if (key == QLatin1String("transfer_from")) {
+            fromJudge = value;
+        } else if (key == QLatin1String("transfer_project")) {
+            fromProject = value;
         } else if (auto r = m_params.set(key, value); !r) {
             return makeError(r.errorString(), {}, 0, key);
         }
     }
+    if (m_transfer && !fromJudge.isEmpty())
+        return makeError(tr("HPSS parameters 'strategy' and 'transfer_from' exclude each other: give one"), {}, 0,
+                         QStringLiteral("transfer_from"));
+    if (!fromProject.isEmpty() && fromJudge.isEmpty())
+        return makeError(tr("HPSS parameter 'transfer_project' needs 'transfer_from' (the judge in that project)"), {},
+                         0, QStringLiteral("transfer_project"));
+    if (!fromJudge.isEmpty())
+        if (auto r = readTransfer(fromJudge, fromProject); !r)
+            return r;
     QVector<Item> validation;
     QHash<QString, double> human;
     for (const Item &item : m_ctx->trainItems()) {
@@ -89,7 +123,15 @@ Result<void> HpssMethod::readParams()
         validation.append(item);
         human.insert(item.id, h);
     }
-    if (validation.size() < 3)
+    if (m_transfer && m_transfer->exampleCount() > validation.size())
+        return makeError(tr("the transferred strategy %1 shows %2 in-context examples, but aspect '%3' has %4 train "
+                            "items with human scores to draw them from")
+                                 .arg(m_transfer->format())
+                                 .arg(m_transfer->exampleCount())
+                                 .arg(m_ctx->aspect().name)
+                                 .arg(validation.size()),
+                         {}, 0, QStringLiteral("strategy"));
+    if (!m_transfer && validation.size() < 3)
         return makeError(tr("HPSS needs at least 3 train items with human scores on aspect '%1' as its validation "
                             "split (found %2): set a split first (rubric split)")
                                  .arg(m_ctx->aspect().name)
@@ -115,6 +157,41 @@ Result<void> HpssMethod::readParams()
     return {};
 }
 
+Result<void> HpssMethod::check()
+{
+    return readParams();
+}
+
+Result<void> HpssMethod::readTransfer(const QString &fromJudge, const QString &fromProject)
+{
+    std::unique_ptr<Project> other;
+    Project *source = m_ctx->project();
+    if (!fromProject.isEmpty()) {
+        auto opened = Project::open(fromProject, Project::OpenMode::OpenExisting);
+        if (!opened)
+            return makeError(tr("HPSS parameter 'transfer_project': %1").arg(opened.errorString()), fromProject, 0,
+                             QStringLiteral("transfer_project"));
+        other = std::move(opened).value();
+        source = other.get();
+    }
+    const auto info = source->judge(fromJudge);
+    if (!info || info->method != QLatin1String("hpss"))
+        return makeError(tr("HPSS parameter 'transfer_from': %1 has no HPSS judge '%2'").arg(source->path(), fromJudge),
+                         source->path(), 0, QStringLiteral("transfer_from"));
+    auto rubric = RubricStore(source).load(fromJudge);
+    const Criterion *root = rubric ? rubric->find(QString::fromLatin1(rootKey)) : nullptr;
+    auto strategy = root ? PromptStrategy::fromVariant(root->stats.value(QStringLiteral("strategy")))
+                         : Result<PromptStrategy>(makeError(tr("it has no finished search")));
+    if (!strategy)
+        return makeError(tr("HPSS parameter 'transfer_from': the winner of judge '%1' in %2 cannot be read: %3")
+                                 .arg(fromJudge, source->path(), strategy.errorString()),
+                         source->path(), 0, QStringLiteral("transfer_from"));
+    m_transfer = *strategy;
+    m_transferFrom = fromProject.isEmpty() ? tr("judge %1").arg(fromJudge)
+                                           : tr("judge %1 of %2").arg(fromJudge, source->path());
+    return {};
+}
+
 Result<void> HpssMethod::restore(bool starting)
 {
     auto stored = state::load(*m_ctx->project(), m_ctx->spec().judge);
@@ -123,17 +200,28 @@ Result<void> HpssMethod::restore(bool starting)
     // A state left by a removed judge of the same name (--replace) is no state of this one: a
     // judge's first attempt (or an estimate before the judge exists) starts afresh.
     const QString &judge = m_ctx->spec().judge;
+    // Only the user's edits of its auxiliaries stay.
     if (!m_ctx->project()->judge(judge)
-        || (starting && m_ctx->store().runConfig(judge).value(QStringLiteral("attempts")).toInt() <= 1))
+        || (starting && m_ctx->store().runConfig(judge).value(QStringLiteral("attempts")).toInt() <= 1)) {
+        const Auxiliaries edits = artefacts::editedOnly(Auxiliaries::fromVariant(stored->value(QStringLiteral("aux"))));
         stored->clear();
+        if (!edits.edited.isEmpty())
+            stored->insert(QStringLiteral("aux"), edits.toVariant());
+    }
     m_search.reset();
     m_aux = Auxiliaries::fromVariant(stored->value(QStringLiteral("aux")));
     m_auxGenerations = stored->value(QStringLiteral("aux_generations")).toInt();
     m_evaluations.clear();
+    if (m_transfer)
+        return {};
+    // An edited auxiliary text some evaluation used: the search starts again from the origin (the
+    // prompts without the text are answered from the judge cache).
+    const bool stale = !stored->value(QStringLiteral("stale_steps")).toList().isEmpty();
     // The same search: the stored parameters, read back, equal the run's.
     const auto storedParams = stored->isEmpty() ? Result<SearchParams>(makeError(QStringLiteral("none")))
                                                 : SearchParams::fromVariant(stored->value(QStringLiteral("params")));
-    if (storedParams && json::stringify(storedParams->toVariant()) == json::stringify(m_params.toVariant())) {
+    if (!stale && storedParams && json::stringify(storedParams->toVariant()) == json::stringify(m_params.toVariant())
+        && stored->contains(QStringLiteral("search"))) {
         auto search = HpssSearch::fromVariant(stored->value(QStringLiteral("search")));
         if (!search)
             return makeError(tr("the stored HPSS search of judge '%1' cannot be read: %2")
@@ -153,6 +241,14 @@ Result<void> HpssMethod::restore(bool starting)
 
 Result<void> HpssMethod::persist()
 {
+    if (m_transfer)
+        return state::save(*m_ctx->project(), m_ctx->spec().judge,
+                           {{QStringLiteral("params"), m_params.toVariant()},
+                            {QStringLiteral("task"), m_taskName},
+                            {QStringLiteral("transfer"), m_transfer->toVariant()},
+                            {QStringLiteral("transfer_from"), m_transferFrom},
+                            {QStringLiteral("aux"), m_aux.toVariant()},
+                            {QStringLiteral("aux_generations"), m_auxGenerations}});
     return state::save(*m_ctx->project(), m_ctx->spec().judge,
                        {{QStringLiteral("params"), m_params.toVariant()},
                         {QStringLiteral("task"), m_taskName},
@@ -295,121 +391,6 @@ bool HpssMethod::readable(const JudgeResponse &r) const
     return readScore(r.text()).parsed;
 }
 
-Result<RunEstimate> HpssMethod::estimate()
-{
-    if (auto r = readParams(); !r)
-        return r.error();
-    if (auto r = restore(false); !r)
-        return r.error();
-    RunEstimate e;
-    const RunSpec &spec = m_ctx->spec();
-    const QVector<Item> &validation = m_builder->validation();
-    QVector<Item> targets;
-    for (const Item &item : m_ctx->targetItems())
-        if (spec.retryFailed || !m_ctx->failedBefore().contains(item.id))
-            targets.append(item);
-    std::optional<Error> cacheUnreadable; // a cache that cannot be read must not look empty
-    const auto uncached = [this, &cacheUnreadable](const PromptStrategy &s, const QVector<Item> &items, int *hits) {
-        int calls = 0;
-        QSet<QString> keys;
-        for (const Item &item : items) {
-            auto r = scoreRequest(s, item);
-            const QString key = r ? m_ctx->cacheKey(JudgeRole::Evaluator, *r) : QString();
-            bool cached = r && keys.contains(key);
-            if (r && !cached) {
-                const auto inCache = m_ctx->isCached(JudgeRole::Evaluator, *r);
-                if (!inCache.ok())
-                    cacheUnreadable = inCache.error();
-                else
-                    cached = *inCache;
-            }
-            if (cached) {
-                ++*hits;
-                continue;
-            }
-            keys.insert(key);
-            ++calls;
-        }
-        return calls;
-    };
-    // Search: the pending evaluation counted exactly where its prompts are known; every further
-    // one costs one call per validation item (the budget is reached unless the space runs out).
-    int searchCalls = 0;
-    const auto pending = m_search->next(); // none: the search is finished
-    int remaining = m_search->finished() ? 0 : m_params.budget - int(m_search->evaluated().size());
-    if (pending && remaining > 0) {
-        if (missingAux(pending->strategy, validation, m_aux).empty()) {
-            searchCalls += uncached(pending->strategy, validation, &e.cached);
-            --remaining;
-        }
-    }
-    searchCalls += remaining * int(validation.size());
-    // Auxiliaries: exact for a finished search (the winner's needs on the run's items); before,
-    // the most the remaining strategies could need: the criteria, every AutoCoT variant, and a
-    // reference and questions per distinct source of the validation and run items.
-    int auxMax = 0, auxMin = 0, evaluateCalls = 0;
-    if (m_search->finished()) {
-        const SearchRecord *best = m_search->best();
-        if (!best)
-            return makeError(tr("the HPSS search of judge '%1' ended without a strategy").arg(spec.judge));
-        const MissingAux m = missingAux(best->proposal.strategy, targets, m_aux);
-        QSet<QString> refSources, metricSources;
-        for (const QString &id : m.references)
-            refSources.insert(m_ctx->item(id)->source);
-        for (const QString &id : m.metrics)
-            metricSources.insert(m_ctx->item(id)->source);
-        auxMax = auxMin
-                = int(refSources.size() + metricSources.size()) + (m.autocot.isEmpty() ? 0 : 1) + (m.criteria ? 1 : 0);
-        evaluateCalls = auxMax == 0 ? uncached(best->proposal.strategy, targets, &e.cached) : int(targets.size());
-    } else {
-        QSet<QString> sources, refDone, metricsDone;
-        for (const Item &item : validation + targets) {
-            sources.insert(item.source);
-            if (m_aux.references.contains(item.id))
-                refDone.insert(item.source);
-            if (m_aux.metrics.contains(item.id))
-                metricsDone.insert(item.source);
-        }
-        const auto enabled = [this](Factor f, const char *value) {
-            return m_params.space.isEnabled(f, int(factorValues(f).indexOf(QLatin1String(value))));
-        };
-        if (enabled(Factor::Reference, "self"))
-            auxMax += int(sources.size() - refDone.size());
-        if (enabled(Factor::Metrics, "on"))
-            auxMax += int(sources.size() - metricsDone.size());
-        const bool selfCriteria = enabled(Factor::Criteria, "self");
-        if (selfCriteria && m_aux.criteria.isEmpty())
-            ++auxMax;
-        if (enabled(Factor::AutoCot, "on"))
-            for (int j : m_params.space.enabledValues(Factor::Scale))
-                for (const char *variant : {"human", "self"})
-                    if ((selfCriteria || QLatin1String(variant) == QLatin1String("human"))
-                        && !m_aux.autocot.contains(
-                                QStringLiteral("%1/%2").arg(factorValues(Factor::Scale)[j], QLatin1String(variant))))
-                        ++auxMax;
-        evaluateCalls = int(targets.size());
-    }
-    e.calls = searchCalls + auxMax + evaluateCalls;
-    e.callsMin = searchCalls + auxMin + evaluateCalls;
-    e.exact = m_search->finished();
-    if (cacheUnreadable)
-        return *cacheUnreadable;
-    e.perPhase.insert(QStringLiteral("auxiliary"), auxMax);
-    e.perPhase.insert(QStringLiteral("search"), searchCalls);
-    e.perPhase.insert(QStringLiteral("evaluate"), evaluateCalls);
-    // Tokens: the origin prompt of the first validation item stands for a typical prompt.
-    qint64 perCall = 1000;
-    if (auto r = scoreRequest(m_params.origin, validation.first()); r)
-        perCall = RunContext::approxTokens(*r);
-    const qint64 outPerCall = 150;
-    e.tokensIn = perCall * e.calls;
-    e.tokensOut = outPerCall * e.calls;
-    e.cost = (double(e.tokensIn) * spec.evaluator.pricePerMillionIn
-              + double(e.tokensOut) * spec.evaluator.pricePerMillionOut)
-             / 1e6;
-    return e;
-}
-
 void HpssMethod::start()
 {
     if (auto r = readParams(); !r) {
@@ -424,7 +405,10 @@ void HpssMethod::start()
         m_ctx->fail(r.errorString());
         return;
     }
-    step();
+    if (m_transfer)
+        scoreWinner();
+    else
+        step();
 }
 
 void HpssMethod::step()
@@ -509,8 +493,8 @@ void HpssMethod::evaluate(const SearchProposal &proposal)
 
 void HpssMethod::scoreWinner()
 {
-    const SearchRecord *best = m_search->best();
-    if (!best) {
+    const SearchRecord *best = m_transfer ? nullptr : m_search->best();
+    if (!m_transfer && !best) {
         m_ctx->fail(tr("the HPSS search evaluated no strategy: %1").arg(m_search->stopReason()));
         return;
     }
@@ -521,7 +505,7 @@ void HpssMethod::scoreWinner()
         else
             targets.append(item);
     }
-    const PromptStrategy winner = best->proposal.strategy;
+    const PromptStrategy winner = m_transfer ? *m_transfer : best->proposal.strategy;
     ensureAux(winner, targets, [this, winner, targets] {
         m_ctx->setOutlook(int(targets.size()));
         m_ctx->stream(
@@ -572,34 +556,33 @@ void HpssMethod::scoreWinner()
 
 void HpssMethod::finish()
 {
-    const SearchRecord &best = *m_search->best();
-    const PromptStrategy winner = best.proposal.strategy;
+    const SearchRecord *best = m_transfer ? nullptr : m_search->best();
+    const PromptStrategy winner = m_transfer ? *m_transfer : best->proposal.strategy;
+    const QVariant validationRho = best ? QVariant(best->spearman) : QVariant();
     bool constantTest = false;
     const double testRho = searchSpearman(m_testScores, m_testHuman, &constantTest);
-    const double gap = best.spearman - testRho;
+    const QVariant testValue = constantTest ? QVariant() : QVariant(testRho);
+    // The gap needs both correlations: a transfer has no validation one, constant test scores no test one.
+    const double gap = best && !constantTest ? best->spearman - testRho : 0.0;
     QString warning;
-    if (gap > gapWarning)
+    if (best && !constantTest && gap > m_gapWarning)
         warning = tr("the winner's Spearman on the validation split (%1, n = %2) exceeds its Spearman on the test "
                      "split (%3, n = %4) by %5 > %6: the search may have fitted the small validation split")
-                          .arg(best.spearman, 0, 'f', 3)
+                          .arg(best->spearman, 0, 'f', 3)
                           .arg(m_validationHuman.size())
                           .arg(testRho, 0, 'f', 3)
                           .arg(m_testScores.size())
                           .arg(gap, 0, 'f', 3)
-                          .arg(gapWarning, 0, 'f', 2);
+                          .arg(m_gapWarning, 0, 'f', 2);
     QVariantList evaluated;
     int constants = 0, parseFailures = 0;
-    for (const SearchRecord &r : m_search->evaluated())
-        evaluated.append(recordToVariant(r));
+    if (!m_transfer)
+        for (const SearchRecord &r : m_search->evaluated())
+            evaluated.append(recordToVariant(r));
     for (const QVariant &e : std::as_const(m_evaluations)) {
         constants += e.toMap().value(QStringLiteral("constant")).toBool() ? 1 : 0;
         parseFailures += e.toMap().value(QStringLiteral("parse_failures")).toInt();
     }
-    const QVariantMap search{{QStringLiteral("algorithm"), searchAlgorithmName(m_params.algorithm)},
-                             {QStringLiteral("evaluated"), evaluated},
-                             {QStringLiteral("advantages"), m_search->advantagesVariant()},
-                             {QStringLiteral("stop_reason"), m_search->stopReason()},
-                             {QStringLiteral("params"), m_params.toVariant()}};
 
     Rubric rubric(QStringLiteral("hpss"), m_ctx->spec().aspect);
     Criterion root;
@@ -610,13 +593,22 @@ void HpssMethod::finish()
     root.origin
             = {{QStringLiteral("method"), QStringLiteral("hpss")}, {QStringLiteral("step"), QStringLiteral("aspect")}};
     root.stats = {{QStringLiteral("strategy"), winner.toVariant()},
-                  {QStringLiteral("search"), search},
                   {QStringLiteral("task"), m_taskName},
-                  {QStringLiteral("validation_spearman"), best.spearman},
-                  {QStringLiteral("validation_n"), int(m_validationHuman.size())},
-                  {QStringLiteral("test_spearman"), constantTest ? QVariant() : QVariant(testRho)},
+                  {QStringLiteral("test_spearman"), testValue},
                   {QStringLiteral("test_n"), int(m_testScores.size())},
                   {QStringLiteral("gap_warning"), warning}};
+    if (m_transfer) {
+        root.stats.insert(QStringLiteral("transfer_from"), m_transferFrom);
+    } else {
+        root.stats.insert(QStringLiteral("search"),
+                          QVariantMap{{QStringLiteral("algorithm"), searchAlgorithmName(m_params.algorithm)},
+                                      {QStringLiteral("evaluated"), evaluated},
+                                      {QStringLiteral("advantages"), m_search->advantagesVariant()},
+                                      {QStringLiteral("stop_reason"), m_search->stopReason()},
+                                      {QStringLiteral("params"), m_params.toVariant()}});
+        root.stats.insert(QStringLiteral("validation_spearman"), validationRho);
+        root.stats.insert(QStringLiteral("validation_n"), int(m_validationHuman.size()));
+    }
     rubric.add(root);
     for (int i = 0; i < kFactorCount; ++i) {
         Criterion c;
@@ -636,7 +628,9 @@ void HpssMethod::finish()
     } else {
         auto saved = m_ctx->store().saveVersion(
                 m_ctx->spec().judge, rubric,
-                tr("HPSS winner after %n evaluation(s): %1", nullptr, int(evaluated.size())).arg(winner.format()));
+                m_transfer ? tr("HPSS strategy transferred from %1: %2").arg(m_transferFrom, winner.format())
+                           : tr("HPSS winner after %n evaluation(s): %1", nullptr, int(evaluated.size()))
+                                     .arg(winner.format()));
         if (!saved) {
             m_ctx->fail(saved.errorString());
             return;
@@ -649,23 +643,27 @@ void HpssMethod::finish()
     }
     if (!warning.isEmpty())
         (void)m_ctx->project()->addIssue(QStringLiteral("run"), warning, m_ctx->spec().judge);
-    emit completed({{QStringLiteral("rubric_version"), version},
-                    {QStringLiteral("strategy"), winner.format()},
-                    {QStringLiteral("validation_spearman"), best.spearman},
-                    {QStringLiteral("validation_n"), int(m_validationHuman.size())},
-                    {QStringLiteral("test_spearman"), constantTest ? QVariant() : QVariant(testRho)},
-                    {QStringLiteral("test_n"), int(m_testScores.size())},
-                    {QStringLiteral("gap_warning"), warning},
-                    {QStringLiteral("evaluations"), int(evaluated.size())},
-                    {QStringLiteral("constant_strategies"), constants},
-                    {QStringLiteral("constant_rule"), tr("a strategy with constant scores counts as Spearman 0")},
-                    {QStringLiteral("validation_parse_failures"), parseFailures},
-                    {QStringLiteral("aux_generations"), m_auxGenerations},
-                    {QStringLiteral("stop_reason"), m_search->stopReason()},
-                    {QStringLiteral("notes"), m_notes},
-                    {QStringLiteral("scored"), m_scored},
-                    {QStringLiteral("missing"), m_missing},
-                    {QStringLiteral("failed"), m_failed}});
+    QVariantMap result{{QStringLiteral("rubric_version"), version},
+                       {QStringLiteral("strategy"), winner.format()},
+                       {QStringLiteral("validation_spearman"), validationRho},
+                       {QStringLiteral("validation_n"), m_transfer ? 0 : int(m_validationHuman.size())},
+                       {QStringLiteral("test_spearman"), testValue},
+                       {QStringLiteral("test_n"), int(m_testScores.size())},
+                       {QStringLiteral("gap_warning"), warning},
+                       {QStringLiteral("evaluations"), int(evaluated.size())},
+                       {QStringLiteral("constant_strategies"), constants},
+                       {QStringLiteral("constant_rule"), tr("a strategy with constant scores counts as Spearman 0")},
+                       {QStringLiteral("validation_parse_failures"), parseFailures},
+                       {QStringLiteral("aux_generations"), m_auxGenerations},
+                       {QStringLiteral("stop_reason"),
+                        m_transfer ? tr("no search: a transferred strategy") : m_search->stopReason()},
+                       {QStringLiteral("notes"), m_notes},
+                       {QStringLiteral("scored"), m_scored},
+                       {QStringLiteral("missing"), m_missing},
+                       {QStringLiteral("failed"), m_failed}};
+    if (m_transfer)
+        result.insert(QStringLiteral("transfer_from"), m_transferFrom);
+    emit completed(result);
 }
 
 } // namespace rubric

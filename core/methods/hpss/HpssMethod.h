@@ -33,8 +33,18 @@ namespace rubric {
 /// factor ("scale: 5", origin {"method": "hpss", "factor", "value"}).
 ///
 /// Parameters (--set): those of hpss::SearchParams::set, plus task (summeval|topical_chat|sf|
-/// hanna: the wording, default summeval) and max_tokens (the scoring answers' limit, 4096 as
-/// [code]). Decoding is greedy (temperature 0).
+/// hanna: the wording, default summeval), max_tokens (the scoring answers' limit, 4096 as
+/// [code]) and gap_warning (see gapWarning). Decoding is greedy (temperature 0).
+///
+/// Transfer (the paper's Table 4): `strategy=scale:5,examples:3,…` or `transfer_from=JUDGE` (the
+/// latest winner of an HPSS judge; of the project at `transfer_project=PATH` when given) runs no
+/// search: the strategy's auxiliaries are made for the run's items as needed and the strategy is
+/// scored on the test split. The rubric's root stats name it ("transfer_from") and carry no
+/// "search". The train split is needed only for the in-context examples the strategy shows.
+///
+/// Auxiliary edits (hpss::artefacts) are the user's: a run never makes an edited text again, a
+/// replaced judge (--replace) keeps them, and a state whose "stale_steps" an edit set searches
+/// again from the start (the unchanged prompts' answers come from the judge cache).
 class HpssMethod : public Method
 {
     Q_OBJECT
@@ -43,15 +53,19 @@ public:
     ~HpssMethod() override;
 
     Result<RunEstimate> estimate() override;
+    /// The parameters (a bad setting, a transfer source that cannot be read) before the judge exists.
+    Result<void> check() override;
     void start() override;
 
     static constexpr const char *rootKey = "aspect";
     /// Validation Spearman minus test Spearman above this is reported as a warning (the search
-    /// may have fitted a small validation split).
+    /// may have fitted a small validation split); --set gap_warning=X changes it for a run.
     static constexpr double gapWarning = 0.10;
 
 private:
     Result<void> readParams();
+    /// Resolves transfer_from / transfer_project into m_transfer.
+    Result<void> readTransfer(const QString &fromJudge, const QString &fromProject);
     /// Restores the stored state when its parameters equal the run's, else a fresh search.
     /// `starting`: called from start(), where the judge's first attempt ignores a stored state.
     Result<void> restore(bool starting);
@@ -71,8 +85,11 @@ private:
     hpss::SearchParams m_params;
     QString m_taskName = QStringLiteral("summeval");
     int m_maxTokens = 4096;
+    double m_gapWarning = gapWarning; ///< --set gap_warning: the validation − test gap that warns
     std::unique_ptr<hpss::PromptBuilder> m_builder;
     std::optional<hpss::HpssSearch> m_search;
+    std::optional<hpss::PromptStrategy> m_transfer; ///< a transfer's strategy (no search)
+    QString m_transferFrom;                         ///< where it came from: "judge J", "judge J of P", "strategy"
     hpss::Auxiliaries m_aux;
     int m_auxGenerations = 0;
     QVariantList m_evaluations; ///< per evaluation: step, parse_failures, out_of_scale, constant
