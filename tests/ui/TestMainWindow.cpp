@@ -92,9 +92,10 @@ void TestMainWindow::opensAProject()
     MainWindow w;
     QVERIFY(w.openProject(m_path));
     QVERIFY(w.project());
-    QCOMPARE(w.paneKeys(), (QStringList{QStringLiteral("dataset"), QStringLiteral("annotate"), QStringLiteral("run"),
-                                        QStringLiteral("rubric"), QStringLiteral("heatmap"),
-                                        QStringLiteral("correlation"), QStringLiteral("issues")}));
+    QCOMPARE(w.paneKeys(),
+             (QStringList{QStringLiteral("dataset"), QStringLiteral("annotate"), QStringLiteral("run"),
+                          QStringLiteral("rubric"), QStringLiteral("heatmap"), QStringLiteral("correlation"),
+                          QStringLiteral("hpss"), QStringLiteral("issues")}));
     QVERIFY(w.windowTitle().contains(QLatin1String("m.rubric")));
     // The pane list shows titles without menu mnemonics; the View menu keeps the ampersand.
     auto *nav = w.findChild<QListWidget *>(QStringLiteral("paneList"));
@@ -182,7 +183,7 @@ void TestMainWindow::addPaneBindsAndKeepsIssuesLast()
     QCOMPARE(w.paneKeys(),
              (QStringList{QStringLiteral("dataset"), QStringLiteral("annotate"), QStringLiteral("run"),
                           QStringLiteral("rubric"), QStringLiteral("heatmap"), QStringLiteral("correlation"),
-                          QStringLiteral("probe"), QStringLiteral("issues")}));
+                          QStringLiteral("hpss"), QStringLiteral("probe"), QStringLiteral("issues")}));
     QVERIFY(w.showPane(QStringLiteral("probe")));
     QCOMPARE(w.currentPaneKey(), QStringLiteral("probe"));
     // Opening another project rebinds it.
