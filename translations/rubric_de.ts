@@ -1153,10 +1153,6 @@ Abdeckung %2 %</translation>
         <translation>Prompt</translation>
     </message>
     <message>
-        <source>Diff</source>
-        <translation>Unterschiede</translation>
-    </message>
-    <message>
         <source>Strategy (the legend: each factor's snippets have its colour)</source>
         <translation>Strategie (Legende: die Textbausteine jedes Faktors haben seine Farbe)</translation>
     </message>
@@ -1167,6 +1163,10 @@ Abdeckung %2 %</translation>
     <message>
         <source>%1 for item '%2': %3</source>
         <translation>%1 für Element '%2': %3</translation>
+    </message>
+    <message>
+        <source>Diff (− the strategy, + the comparison)</source>
+        <translation>Unterschiede (− die Strategie, + der Vergleich)</translation>
     </message>
 </context>
 <context>
@@ -1190,10 +1190,6 @@ Abdeckung %2 %</translation>
     <message>
         <source>Strategies evaluated</source>
         <translation>Bewertete Strategien</translation>
-    </message>
-    <message>
-        <source>Validation Spearman ρ</source>
-        <translation>Validierungs-Spearman ρ</translation>
     </message>
     <message>
         <source>Step</source>

@@ -170,18 +170,18 @@ void TestHpssPane::searchViewFollowsTheRun()
     QTreeWidget *log = view->stepLog();
     QCOMPARE(log->topLevelItemCount(), kBudget);
     QCOMPARE(log->topLevelItem(0)->text(1), QStringLiteral("init"));
-    QVERIFY(log->topLevelItem(0)->text(4).isEmpty()); // the origin has no parent
+    QVERIFY(log->topLevelItem(0)->text(5).isEmpty()); // the origin has no parent
     QSet<QString> moves;
     for (int i = 0; i < kBudget; ++i) {
         const SearchProposal &p = records[i].proposal;
         QTreeWidgetItem *row = log->topLevelItem(i);
         moves.insert(row->text(1));
-        QCOMPARE(row->text(5), p.strategy.format());
+        QCOMPARE(row->text(4), p.strategy.format());
         if (p.changedFactor >= 0) {
             const Factor f = factorAt(p.changedFactor);
             QCOMPARE(row->text(2),
                      QStringLiteral("%1: %2 → %3").arg(factorName(f), p.parent->valueName(f), p.strategy.valueName(f)));
-            QCOMPARE(row->text(4), p.parent->format());
+            QCOMPARE(row->text(5), p.parent->format());
         }
     }
     QVERIFY(moves.contains(QStringLiteral("init")));

@@ -169,6 +169,8 @@ void TestMainWindow::ctrlNumberSwitchesPanes()
     QTest::keyClick(&w, Qt::Key_6, Qt::ControlModifier);
     QCOMPARE(w.currentPaneKey(), QStringLiteral("correlation"));
     QTest::keyClick(&w, Qt::Key_7, Qt::ControlModifier);
+    QCOMPARE(w.currentPaneKey(), QStringLiteral("hpss"));
+    QTest::keyClick(&w, Qt::Key_8, Qt::ControlModifier);
     QCOMPARE(w.currentPaneKey(), QStringLiteral("issues"));
     QTest::keyClick(&w, Qt::Key_1, Qt::ControlModifier);
     QCOMPARE(w.currentPaneKey(), QStringLiteral("dataset"));

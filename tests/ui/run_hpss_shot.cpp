@@ -13,6 +13,7 @@
 #include "SummEvalFixture.h"
 #include "SyntheticJudge.h"
 #include "hpss/HpssLeaderboard.h"
+#include "hpss/HpssLeaderboardModel.h"
 #include "hpss/HpssPane.h"
 #include "hpss/HpssPromptInspector.h"
 #include "hpss/HpssSearchView.h"
@@ -24,6 +25,7 @@
 #include <QCommandLineParser>
 #include <QDir>
 #include <QScatterSeries>
+#include <QSortFilterProxyModel>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -125,6 +127,11 @@ int main(int argc, char **argv)
                              if (!liveTaken)
                                  ok = save(QStringLiteral("hpss-search.png")) && ok;
                              pane->tabs()->setCurrentWidget(pane->leaderboard());
+                             pane->leaderboard()->selectStrategy(pane->leaderboard()->model()->strategy(
+                                     pane->leaderboard()
+                                             ->proxy()
+                                             ->mapToSource(pane->leaderboard()->proxy()->index(0, 0))
+                                             .row()));
                          });
                          QTimer::singleShot(600, &window, [&] {
                              ok = save(QStringLiteral("hpss-leaderboard.png")) && ok;
@@ -135,7 +142,13 @@ int main(int argc, char **argv)
                                  return;
                              }
                              HpssPromptInspector *inspector = pane->promptInspector();
-                             inspector->setStrategy(view->search().best()->proposal.strategy);
+                             // The best strategy without in-context examples: a prompt that fits the window.
+                             const hpss::SearchRecord *shown = view->search().best();
+                             for (const hpss::SearchRecord &r : view->search().evaluated())
+                                 if (r.proposal.strategy.exampleCount() == 0
+                                     && (shown->proposal.strategy.exampleCount() > 0 || r.spearman > shown->spearman))
+                                     shown = &r;
+                             inspector->setStrategy(shown->proposal.strategy);
                              inspector->setCompareStrategy(view->search().evaluated().first().proposal.strategy);
                              inspector->setItem(view->builder().validation().at(2).id);
                              pane->tabs()->setCurrentWidget(inspector);

@@ -9,7 +9,7 @@
 #include <QLabel>
 #include <QLocale>
 #include <QSet>
-#include <QTabWidget>
+#include <QSplitter>
 #include <QTextBlock>
 #include <QTextCursor>
 #include <QTextEdit>
@@ -84,7 +84,7 @@ HpssPromptInspector::HpssPromptInspector(QWidget *parent)
     , m_item(new QComboBox(this))
     , m_compare(new QComboBox(this))
     , m_error(new QLabel(this))
-    , m_tabs(new QTabWidget(this))
+    , m_split(new QSplitter(Qt::Horizontal, this))
     , m_prompt(new QTextEdit(this))
     , m_diff(new QTextEdit(this))
 {
@@ -105,6 +105,7 @@ HpssPromptInspector::HpssPromptInspector(QWidget *parent)
     }
     m_prompt->viewport()->installEventFilter(this);
     m_diff->setToolTip(tr("Lines only in the strategy are marked −, lines only in the comparison +."));
+    m_split->setObjectName(QStringLiteral("hpssInspectorSplitter"));
 
     auto *factors = new QGridLayout;
     for (int i = 0; i < kFactorCount; ++i) {
@@ -126,15 +127,27 @@ HpssPromptInspector::HpssPromptInspector(QWidget *parent)
     form->addRow(tr("Evaluated strategy:"), m_evaluated);
     form->addRow(tr("Item:"), m_item);
     form->addRow(tr("Compare with:"), m_compare);
-    m_tabs->addTab(m_prompt, tr("Prompt"));
-    m_tabs->addTab(m_diff, tr("Diff"));
+    auto *promptBox = new QWidget(this);
+    auto *pl = new QVBoxLayout(promptBox);
+    pl->setContentsMargins(0, 0, 0, 0);
+    pl->addWidget(new QLabel(tr("Prompt"), promptBox));
+    pl->addWidget(m_prompt, 1);
+    auto *diffBox = new QWidget(this);
+    auto *dl = new QVBoxLayout(diffBox);
+    dl->setContentsMargins(0, 0, 0, 0);
+    dl->addWidget(new QLabel(tr("Diff (− the strategy, + the comparison)"), diffBox));
+    dl->addWidget(m_diff, 1);
+    m_split->addWidget(promptBox);
+    m_split->addWidget(diffBox);
+    m_split->setStretchFactor(0, 1);
+    m_split->setStretchFactor(1, 1);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(form);
     layout->addWidget(new QLabel(tr("Strategy (the legend: each factor's snippets have its colour)"), this));
     layout->addLayout(factors);
     layout->addWidget(m_error);
-    layout->addWidget(m_tabs, 1);
+    layout->addWidget(m_split, 1);
 
     connect(m_evaluated, &QComboBox::activated, this, [this](int i) {
         if (i < 0 || !m_view)

@@ -9,7 +9,7 @@
 
 class QComboBox;
 class QLabel;
-class QTabWidget;
+class QSplitter;
 class QTextEdit;
 
 namespace rubric {
@@ -69,7 +69,7 @@ private:
     QComboBox *m_item;
     QComboBox *m_compare;
     QLabel *m_error;
-    QTabWidget *m_tabs;
+    QSplitter *m_split;
     QTextEdit *m_prompt;
     QTextEdit *m_diff;
     QVector<hpss::PromptSpan> m_spans;

@@ -41,7 +41,7 @@ HpssSearchView::HpssSearchView(QWidget *parent)
     setObjectName(QStringLiteral("hpssSearchView"));
     m_chartView->setObjectName(QStringLiteral("hpssSearchChart"));
     m_chartView->setRenderHint(QPainter::Antialiasing);
-    m_chartView->setMinimumHeight(260);
+    m_chartView->setMinimumHeight(340);
     m_chart->setTitle(tr("Best validation ρ so far"));
     m_init->setName(tr("Initialisation"));
     m_init->setColor(QColor(0xd0, 0xd8, 0xe8, 0x90));
@@ -59,7 +59,7 @@ HpssSearchView::HpssSearchView(QWidget *parent)
     m_chart->addSeries(m_best);
     m_x->setTitleText(tr("Strategies evaluated"));
     m_x->setLabelFormat(QStringLiteral("%d"));
-    m_y->setTitleText(tr("Validation Spearman ρ"));
+    m_y->setTitleText(tr("Validation ρ"));
     m_y->setLabelFormat(QStringLiteral("%.2f"));
     m_chart->addAxis(m_x, Qt::AlignBottom);
     m_chart->addAxis(m_y, Qt::AlignLeft);
@@ -93,13 +93,13 @@ HpssSearchView::HpssSearchView(QWidget *parent)
     auto *bottom = new QSplitter(Qt::Horizontal, this);
     bottom->addWidget(populationBox);
     bottom->addWidget(logBox);
-    bottom->setStretchFactor(0, 1);
+    bottom->setStretchFactor(0, 2);
     bottom->setStretchFactor(1, 3);
     auto *split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_chartView);
     split->addWidget(bottom);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_status);
@@ -143,7 +143,8 @@ void HpssSearchView::setView(const JudgeView *view)
     }
     m_best->replace(bestPoints);
     m_points->replace(dots);
-    const double yLo = std::floor(lo * 10) / 10, yHi = std::min(1.0, std::ceil(hi * 10 + 0.5) / 10);
+    // Headroom above the best so that a line at ρ ≈ 1 stays visible.
+    const double yLo = std::floor(lo * 10) / 10, yHi = std::min(1.1, std::ceil((hi + 0.05) * 10) / 10);
     m_x->setRange(0, std::max(budget, int(records.size())) + 1);
     m_x->setTickCount(std::min(budget + 2, 9));
     m_y->setRange(yLo, std::max(yHi, yLo + 0.1));
@@ -161,13 +162,13 @@ void HpssSearchView::setView(const JudgeView *view)
                              .arg(budget)
                              .arg(searchAlgorithmName(search.params().algorithm));
     if (top)
-        status += QLatin1String(" · ")
+        status += QStringLiteral(" · ")
                   + tr("best ρ %1 at step %2: %3")
                             .arg(locale.toString(top->spearman, 'f', 3))
                             .arg(top->proposal.step)
                             .arg(top->proposal.strategy.format());
     if (search.finished())
-        status += QLatin1String(" · ") + tr("finished (%1)").arg(search.stopReason());
+        status += QStringLiteral(" · ") + tr("finished (%1)").arg(search.stopReason());
     m_status->setText(status);
 
     for (const PromptStrategy &s : search.population()) {
@@ -190,8 +191,8 @@ void HpssSearchView::setView(const JudgeView *view)
         }
         row->setText(3, locale.toString(r.spearman, 'f', 3));
         row->setTextAlignment(3, Qt::AlignRight | Qt::AlignVCenter);
-        row->setText(4, p.parent ? p.parent->format() : QString());
-        row->setText(5, p.strategy.format());
+        row->setText(4, p.strategy.format());
+        row->setText(5, p.parent ? p.parent->format() : QString());
         rows.append(row);
     }
     m_log->addTopLevelItems(rows);
