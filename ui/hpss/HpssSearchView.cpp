@@ -60,7 +60,7 @@ HpssSearchView::HpssSearchView(QWidget *parent)
     m_x->setTitleText(tr("Strategies evaluated"));
     m_x->setLabelFormat(QStringLiteral("%d"));
     m_y->setTitleText(tr("Validation ρ"));
-    m_y->setLabelFormat(QStringLiteral("%.2f"));
+    m_y->setLabelFormat(QStringLiteral("%.1f"));
     m_chart->addAxis(m_x, Qt::AlignBottom);
     m_chart->addAxis(m_y, Qt::AlignLeft);
     for (auto *s : {static_cast<QAbstractSeries *>(m_init), static_cast<QAbstractSeries *>(m_points),
@@ -77,7 +77,7 @@ HpssSearchView::HpssSearchView(QWidget *parent)
     m_log->setRootIsDecorated(false);
     m_log->setAlternatingRowColors(true);
     m_log->setHeaderLabels(
-            {tr("Step"), tr("Move"), tr("Changed factor"), tr("Validation ρ"), tr("Parent"), tr("Strategy")});
+            {tr("Step"), tr("Move"), tr("Changed factor"), tr("Validation ρ"), tr("Strategy"), tr("Parent")});
     m_log->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
 
     auto *populationBox = new QWidget(this);
@@ -144,10 +144,13 @@ void HpssSearchView::setView(const JudgeView *view)
     m_best->replace(bestPoints);
     m_points->replace(dots);
     // Headroom above the best so that a line at ρ ≈ 1 stays visible.
-    const double yLo = std::floor(lo * 10) / 10, yHi = std::min(1.1, std::ceil((hi + 0.05) * 10) / 10);
+    const double yLo = std::floor(lo * 10) / 10, yHi = std::min(1.05, std::ceil((hi + 0.05) * 10) / 10);
     m_x->setRange(0, std::max(budget, int(records.size())) + 1);
     m_x->setTickCount(std::min(budget + 2, 9));
     m_y->setRange(yLo, std::max(yHi, yLo + 0.1));
+    m_y->setTickType(QValueAxis::TicksDynamic);
+    m_y->setTickAnchor(0);
+    m_y->setTickInterval(m_y->max() - m_y->min() > 1 ? 0.2 : 0.1);
     const int init = view->initCount();
     if (init > 0) {
         m_initUpper->append({QPointF(0.5, m_y->max()), QPointF(init + 0.5, m_y->max())});
