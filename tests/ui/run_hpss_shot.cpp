@@ -3,7 +3,8 @@
 // Screenshots of the HPSS pane for docs/screenshots: hpss-search.png (the live search view,
 // grabbed while the search runs, two thirds through its budget), hpss-leaderboard.png and
 // hpss-prompt.png (after the run: the leaderboard by validation ρ, the prompt inspector with the
-// winner for a validation item compared with the origin). The project is the SummEval coherence
+// best strategy without examples for a validation item compared with the origin), and
+// hpss-advantages.png (the per-factor A, N, M bars). The project is the SummEval coherence
 // fixture of the tests (30 validation items, 10 test items) in a temporary folder, the judge the
 // synthetic judge on an in-process loopback fake server; settings are isolated (test mode).
 // Test tooling only.
@@ -12,6 +13,7 @@
 #include "MainWindow.h"
 #include "SummEvalFixture.h"
 #include "SyntheticJudge.h"
+#include "hpss/HpssAdvantageView.h"
 #include "hpss/HpssLeaderboard.h"
 #include "hpss/HpssLeaderboardModel.h"
 #include "hpss/HpssPane.h"
@@ -155,6 +157,10 @@ int main(int argc, char **argv)
                          });
                          QTimer::singleShot(900, &window, [&] {
                              ok = save(QStringLiteral("hpss-prompt.png")) && ok;
+                             pane->tabs()->setCurrentWidget(pane->advantageView());
+                         });
+                         QTimer::singleShot(1200, &window, [&] {
+                             ok = save(QStringLiteral("hpss-advantages.png")) && ok;
                              QApplication::exit(ok ? 0 : 1);
                          });
                      });

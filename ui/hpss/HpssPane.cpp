@@ -182,15 +182,27 @@ void HpssPane::reload()
         m_inspector->setView(nullptr);
         return;
     }
-    QHash<QString, StrategySpend> spend;
-    if (auto s = view->spend(m_project)) {
-        spend = *s;
+    if (m_spendJudge != judge) {
+        m_spend.clear();
+        m_spendJudge = judge;
+    }
+    // A strategy evaluated again by a new search of the judge (other parameters) is read again.
+    QSet<QString> known;
+    for (const SearchRecord &r : view->search().evaluated())
+        if (m_spend.contains(r.proposal.strategy.format()))
+            known.insert(r.proposal.strategy.format());
+    if (view->search().evaluated().size() < m_spend.size())
+        known.clear();
+    if (auto s = view->spend(m_project, known)) {
+        if (known.isEmpty())
+            m_spend.clear();
+        m_spend.insert(*s);
         showMessage({});
     } else {
         showMessage(tr("Calls and cost are not shown: %1").arg(s.errorString()));
     }
     m_search->setView(&*view);
-    m_leaderboard->model()->setEvaluations(view->search().evaluated(), spend);
+    m_leaderboard->model()->setEvaluations(view->search().evaluated(), m_spend);
     m_advantages->setView(&*view);
     m_inspector->setView(&*view);
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "methods/hpss/HpssJudgeView.h"
 #include "runs/RunTypes.h"
 
 #include <QPointer>
@@ -73,6 +74,9 @@ private:
     HpssPromptInspector *m_inspector;
     QTimer m_refresh;
     int m_reloads = 0;
+    /// The calls and cost read so far, of m_spendJudge's strategies (an evaluation's are final).
+    QHash<QString, hpss::StrategySpend> m_spend;
+    QString m_spendJudge;
 };
 
 } // namespace rubric

@@ -89,7 +89,7 @@ Result<RenderedPrompt> JudgeView::render(const PromptStrategy &strategy, const Q
     return m_builder->render(strategy, m_itemList.at(*it), m_aux);
 }
 
-Result<QHash<QString, StrategySpend>> JudgeView::spend(Project *project) const
+Result<QHash<QString, StrategySpend>> JudgeView::spend(Project *project, const QSet<QString> &known) const
 {
     CallStore calls(project);
     auto ledger = calls.ledger(m_judge);
@@ -104,6 +104,8 @@ Result<QHash<QString, StrategySpend>> JudgeView::spend(Project *project) const
     JudgeEngine engine(m_spec.evaluator, nullptr);
     QHash<QString, StrategySpend> out;
     for (const SearchRecord &r : m_search->evaluated()) {
+        if (known.contains(r.proposal.strategy.format()))
+            continue;
         StrategySpend total;
         bool rendered = true;
         for (const Item &item : m_builder->validation()) {

@@ -7,6 +7,7 @@
 #include "util/Result.h"
 
 #include <QHash>
+#include <QSet>
 #include <QString>
 #include <QVariantList>
 
@@ -61,8 +62,10 @@ public:
     /// The validation calls and cost of every evaluated strategy, keyed by PromptStrategy::format():
     /// the judge's ledger rows whose request key is one of the strategy's validation prompts (under
     /// the judge's evaluator, temperature 0 and its max_tokens). A strategy whose prompts cannot be
-    /// rendered any more is left out. An error when the ledger cannot be read.
-    Result<QHash<QString, StrategySpend>> spend(Project *project) const;
+    /// rendered any more is left out. The strategies in `known` are skipped (a caller that keeps
+    /// what it read before: an evaluation's calls do not change later). An error when the ledger
+    /// cannot be read.
+    Result<QHash<QString, StrategySpend>> spend(Project *project, const QSet<QString> &known = {}) const;
 
 private:
     JudgeView() = default;
