@@ -88,6 +88,7 @@ void HpssAdvantageView::setView(const JudgeView *view)
         x->append(categories);
         auto *y = new QValueAxis;
         y->setRange(std::floor(lo), std::ceil(hi));
+        y->applyNiceNumbers();
         y->setLabelFormat(QStringLiteral("%.0f"));
         chart->addAxis(x, Qt::AlignBottom);
         chart->addAxis(y, Qt::AlignLeft);
