@@ -1011,6 +1011,236 @@ Abdeckung %2 %</translation>
     </message>
 </context>
 <context>
+    <name>rubric::HpssAdvantageView</name>
+    <message>
+        <source>A: advantage of the value (Spearman × 100 above the factor's average), N: times the search explored it, M: times it appeared in an evaluated strategy.</source>
+        <translation>A: Vorteil des Werts (Spearman × 100 über dem Mittel des Faktors), N: wie oft die Suche ihn erkundet hat, M: wie oft er in einer bewerteten Strategie vorkam.</translation>
+    </message>
+</context>
+<context>
+    <name>rubric::HpssLeaderboard</name>
+    <message>
+        <source>Send to test split</source>
+        <translation>Auf dem Testteil bewerten</translation>
+    </message>
+    <message>
+        <source>Show prompt</source>
+        <translation>Prompt zeigen</translation>
+    </message>
+    <message>
+        <source>Start a run that scores the selected strategy once on the test split (a new judge; its validation answers come from the cache)</source>
+        <translation>Einen Lauf starten, der die gewählte Strategie einmal auf dem Testteil bewertet (ein neuer Bewerter; seine Validierungsantworten kommen aus dem Cache)</translation>
+    </message>
+</context>
+<context>
+    <name>rubric::HpssLeaderboardModel</name>
+    <message>
+        <source>parent: %1</source>
+        <translation>Elternstrategie: %1</translation>
+    </message>
+    <message>
+        <source>The prompts of this strategy cannot be rendered from the judge's current auxiliary texts.</source>
+        <translation>Die Prompts dieser Strategie lassen sich aus den aktuellen Hilfstexten des Bewerters nicht erzeugen.</translation>
+    </message>
+    <message>
+        <source>Spearman correlation of the strategy's scores with the human scores on the validation split</source>
+        <translation>Spearman-Korrelation der Bewertungen der Strategie mit den menschlichen Bewertungen auf dem Validierungsteil</translation>
+    </message>
+    <message>
+        <source>Validation Spearman minus the origin's (the first evaluated strategy)</source>
+        <translation>Validierungs-Spearman minus dem des Ursprungs (der ersten bewerteten Strategie)</translation>
+    </message>
+    <message>
+        <source>Calls this judge sent for the strategy's validation prompts (answers from the cache are free)</source>
+        <translation>Aufrufe, die dieser Bewerter für die Validierungsprompts der Strategie gesendet hat (Antworten aus dem Cache kosten nichts)</translation>
+    </message>
+    <message>
+        <source>Cost of those calls, from the judge's ledger</source>
+        <translation>Kosten dieser Aufrufe laut Aufrufprotokoll des Bewerters</translation>
+    </message>
+    <message>
+        <source>How the search reached the strategy: init, explore, exploit, …</source>
+        <translation>Wie die Suche die Strategie erreicht hat: init, explore, exploit, …</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>Schritt</translation>
+    </message>
+    <message>
+        <source>Validation ρ</source>
+        <translation>Validierungs-ρ</translation>
+    </message>
+    <message>
+        <source>Δ origin</source>
+        <translation>Δ Ursprung</translation>
+    </message>
+    <message>
+        <source>Calls</source>
+        <translation>Aufrufe</translation>
+    </message>
+    <message>
+        <source>Cost</source>
+        <translation>Kosten</translation>
+    </message>
+    <message>
+        <source>Move</source>
+        <translation>Zug</translation>
+    </message>
+</context>
+<context>
+    <name>rubric::HpssPane</name>
+    <message>
+        <source>Search</source>
+        <translation>Suche</translation>
+    </message>
+    <message>
+        <source>Leaderboard</source>
+        <translation>Rangliste</translation>
+    </message>
+    <message>
+        <source>Advantages</source>
+        <translation>Vorteile</translation>
+    </message>
+    <message>
+        <source>Prompt inspector</source>
+        <translation>Prompt-Inspektor</translation>
+    </message>
+    <message>
+        <source>Reload</source>
+        <translation>Neu laden</translation>
+    </message>
+    <message>
+        <source>HPSS judge:</source>
+        <translation>HPSS-Bewerter:</translation>
+    </message>
+    <message>
+        <source>The project has no HPSS judge yet: run one from "Judge &amp; Run" (method hpss).</source>
+        <translation>Das Projekt hat noch keinen HPSS-Bewerter: starten Sie einen unter „Bewerter &amp; Lauf“ (Methode hpss).</translation>
+    </message>
+    <message>
+        <source>Calls and cost are not shown: %1</source>
+        <translation>Aufrufe und Kosten werden nicht gezeigt: %1</translation>
+    </message>
+    <message>
+        <source>Cannot send %1 to the test split: %2</source>
+        <translation>%1 kann nicht auf dem Testteil bewertet werden: %2</translation>
+    </message>
+</context>
+<context>
+    <name>rubric::HpssPromptInspector</name>
+    <message>
+        <source>Lines only in the strategy are marked −, lines only in the comparison +.</source>
+        <translation>Zeilen nur in der Strategie sind mit − markiert, Zeilen nur im Vergleich mit +.</translation>
+    </message>
+    <message>
+        <source>Snippets of the factor '%1' have this background</source>
+        <translation>Textbausteine des Faktors '%1' haben diesen Hintergrund</translation>
+    </message>
+    <message>
+        <source>Evaluated strategy:</source>
+        <translation>Bewertete Strategie:</translation>
+    </message>
+    <message>
+        <source>Item:</source>
+        <translation>Element:</translation>
+    </message>
+    <message>
+        <source>Compare with:</source>
+        <translation>Vergleichen mit:</translation>
+    </message>
+    <message>
+        <source>Prompt</source>
+        <translation>Prompt</translation>
+    </message>
+    <message>
+        <source>Strategy (the legend: each factor's snippets have its colour)</source>
+        <translation>Strategie (Legende: die Textbausteine jedes Faktors haben seine Farbe)</translation>
+    </message>
+    <message>
+        <source>%1 (validation)</source>
+        <translation>%1 (Validierung)</translation>
+    </message>
+    <message>
+        <source>%1 for item '%2': %3</source>
+        <translation>%1 für Element '%2': %3</translation>
+    </message>
+    <message>
+        <source>Diff (− the strategy, + the comparison)</source>
+        <translation>Unterschiede (− die Strategie, + der Vergleich)</translation>
+    </message>
+</context>
+<context>
+    <name>rubric::HpssSearchView</name>
+    <message>
+        <source>Best validation ρ so far</source>
+        <translation>Bestes Validierungs-ρ bisher</translation>
+    </message>
+    <message>
+        <source>Initialisation</source>
+        <translation>Initialisierung</translation>
+    </message>
+    <message>
+        <source>Best so far</source>
+        <translation>Bisher bestes</translation>
+    </message>
+    <message>
+        <source>Evaluated strategy</source>
+        <translation>Bewertete Strategie</translation>
+    </message>
+    <message>
+        <source>Strategies evaluated</source>
+        <translation>Bewertete Strategien</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>Schritt</translation>
+    </message>
+    <message>
+        <source>Move</source>
+        <translation>Zug</translation>
+    </message>
+    <message>
+        <source>Changed factor</source>
+        <translation>Geänderter Faktor</translation>
+    </message>
+    <message>
+        <source>Validation ρ</source>
+        <translation>Validierungs-ρ</translation>
+    </message>
+    <message>
+        <source>Parent</source>
+        <translation>Elternstrategie</translation>
+    </message>
+    <message>
+        <source>Strategy</source>
+        <translation>Strategie</translation>
+    </message>
+    <message>
+        <source>Current population (best first)</source>
+        <translation>Aktuelle Population (beste zuerst)</translation>
+    </message>
+    <message>
+        <source>Step log</source>
+        <translation>Schrittprotokoll</translation>
+    </message>
+    <message>
+        <source>No HPSS search to show.</source>
+        <translation>Keine HPSS-Suche zum Anzeigen.</translation>
+    </message>
+    <message>
+        <source>%1: %2 of %3 strategies evaluated (%4)</source>
+        <translation>%1: %2 von %3 Strategien bewertet (%4)</translation>
+    </message>
+    <message>
+        <source>best ρ %1 at step %2: %3</source>
+        <translation>bestes ρ %1 in Schritt %2: %3</translation>
+    </message>
+    <message>
+        <source>finished (%1)</source>
+        <translation>beendet (%1)</translation>
+    </message>
+</context>
+<context>
     <name>rubric::ImportDialog</name>
     <message>
         <source>Browse…</source>
@@ -1479,6 +1709,10 @@ Abdeckung %2 %</translation>
     <message>
         <source>%1 · cannot be read</source>
         <translation>%1 · kann nicht gelesen werden</translation>
+    </message>
+    <message>
+        <source>HPSS</source>
+        <translation>HPSS</translation>
     </message>
 </context>
 <context>
@@ -3055,6 +3289,10 @@ Definition: %2</translation>
     <message numerus="yes">
         <source>%n item(s) refused by the endpoint (see Issues; tick 'Ask refused items again' and press Resume to ask them again).</source>
         <translation><numerusform>%n Element vom Endpunkt abgelehnt (siehe Probleme; 'Abgelehnte Elemente erneut anfragen' ankreuzen und Fortsetzen drücken, um es erneut anzufragen).</numerusform><numerusform>%n Elemente vom Endpunkt abgelehnt (siehe Probleme; 'Abgelehnte Elemente erneut anfragen' ankreuzen und Fortsetzen drücken, um sie erneut anzufragen).</numerusform></translation>
+    </message>
+    <message>
+        <source>Started '%1' (%2 on the %3 split).</source>
+        <translation>'%1' gestartet (%2 auf dem Teil %3).</translation>
     </message>
 </context>
 <context>

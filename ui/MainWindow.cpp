@@ -6,6 +6,7 @@
 #include "dialogs/ImportDialog.h"
 #include "dialogs/RubricDiffDialog.h"
 #include "dialogs/SettingsDialog.h"
+#include "hpss/HpssPane.h"
 #include "models/ScoreModel.h"
 #include "panes/AnnotatePane.h"
 #include "panes/CorrelationPane.h"
@@ -96,6 +97,12 @@ MainWindow::MainWindow(QWidget *parent)
     m_rubric = addPane(new RubricPane(this), tr("Rubric"), QStringLiteral("rubric"));
     addPane(new HeatmapPane(this), tr("Heatmap"), QStringLiteral("heatmap"));
     addPane(new CorrelationPane(this), tr("Correlation"), QStringLiteral("correlation"));
+    auto *hpss = addPane(new HpssPane(this), tr("HPSS"), QStringLiteral("hpss"));
+    hpss->setRunController(m_run->controller());
+    connect(hpss, &HpssPane::testRunRequested, this, [this](const RunSpec &spec) {
+        showPane(QStringLiteral("run"));
+        m_run->startRun(spec);
+    });
     m_issues = addPane(new IssuesPane(this), tr("Issues"), QStringLiteral("issues"));
     connect(m_dataset, &DatasetPane::importRequested, this, &MainWindow::onImport);
     connect(m_issues, &IssuesPane::goToItemRequested, this, &MainWindow::goToItem);

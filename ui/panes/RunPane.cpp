@@ -508,6 +508,14 @@ void RunPane::rescore(const QString &judge)
         showInfo(tr("Re-scoring '%1': answers already in the cache are not asked again.").arg(judge));
 }
 
+void RunPane::startRun(const RunSpec &spec)
+{
+    fillForm(spec);
+    if (startSpec(spec))
+        showInfo(tr("Started '%1' (%2 on the %3 split).")
+                         .arg(spec.judge, spec.method, RunConfig::itemsName(spec.items)));
+}
+
 void RunPane::shutdown()
 {
     m_controller->shutdown();

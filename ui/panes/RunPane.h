@@ -56,6 +56,9 @@ public slots:
     /// and starts it (answers already in the cache are not asked again). Used by the rubric
     /// pane's "Re-score". Errors are shown in the message line.
     void rescore(const QString &judge);
+    /// Fills the form with `spec`, shows its estimate and starts it (the HPSS pane's "Send to
+    /// test split"). Errors are shown in the message line.
+    void startRun(const rubric::RunSpec &spec);
     /// Estimate of the form's spec.
     void estimate();
     /// Starts the form's spec (a judge name that exists resumes that run).

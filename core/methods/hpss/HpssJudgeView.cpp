@@ -1,0 +1,158 @@
+#include "methods/hpss/HpssJudgeView.h"
+
+#include "judge/JudgeEngine.h"
+#include "runs/RunConfig.h"
+#include "store/CallStore.h"
+#include "store/Project.h"
+
+#include <QSet>
+
+#include <cmath>
+#include <limits>
+
+namespace rubric::hpss {
+
+Result<JudgeView> JudgeView::load(Project *project, const QString &judge)
+{
+    const auto info = project->judge(judge);
+    if (!info)
+        return makeError(QStringLiteral("no judge '%1' in the project").arg(judge), project->path());
+    if (info->method != QLatin1String("hpss"))
+        return makeError(QStringLiteral("judge '%1' was built by %2, not hpss").arg(judge, info->method),
+                         project->path());
+    auto stored = state::load(*project, judge);
+    if (!stored)
+        return stored.error();
+    if (stored->isEmpty())
+        return makeError(QStringLiteral("judge '%1' has no HPSS search state yet").arg(judge), project->path(), 0,
+                         state::metaKey(judge));
+    auto spec = RunConfig::load(project, judge);
+    if (!spec)
+        return spec.error();
+    auto search = HpssSearch::fromVariant(stored->value(QStringLiteral("search")));
+    if (!search)
+        return makeError(
+                QStringLiteral("the HPSS search of judge '%1' cannot be read: %2").arg(judge, search.errorString()),
+                project->path(), 0, state::metaKey(judge));
+    const auto aspect = project->aspect(spec->aspect);
+    if (!aspect)
+        return makeError(
+                QStringLiteral("judge '%1' names aspect '%2', which the project lacks").arg(judge, spec->aspect),
+                project->path(), 0, QStringLiteral("aspect"));
+    const QString taskName = stored->value(QStringLiteral("task"), QStringLiteral("summeval")).toString();
+    auto task = TaskWording::preset(taskName);
+    if (!task)
+        return makeError(task.errorString(), project->path(), 0, state::metaKey(judge));
+
+    JudgeView v;
+    v.m_judge = judge;
+    v.m_spec = *spec;
+    v.m_search = std::make_shared<HpssSearch>(std::move(search).value());
+    v.m_aux = Auxiliaries::fromVariant(stored->value(QStringLiteral("aux")));
+    v.m_evaluations = stored->value(QStringLiteral("evaluations")).toList();
+    v.m_itemList = project->items();
+    for (int i = 0; i < v.m_itemList.size(); ++i)
+        v.m_items.insert(v.m_itemList[i].id, i);
+    // The validation split as the run saw it: the train items with a human score, in import order.
+    const QHash<QString, double> human = project->humanScores(aspect->name);
+    QVector<Item> validation;
+    for (const QString &id : project->itemIds(SplitFilter::Train))
+        if (human.contains(id) && !std::isnan(human.value(id)) && v.m_items.contains(id))
+            validation.append(v.m_itemList.at(v.m_items.value(id)));
+    v.m_builder = std::make_shared<PromptBuilder>(*task, *aspect, validation, human, v.m_search->params().seed);
+    const QVariant maxTokens = spec->settings.value(QStringLiteral("max_tokens"),
+                                                    spec->settings.value(QStringLiteral("hpss.max_tokens")));
+    if (maxTokens.isValid())
+        v.m_maxTokens = maxTokens.toInt();
+    return v;
+}
+
+int JudgeView::initCount() const
+{
+    const SearchParams &p = m_search->params();
+    if (p.algorithm != SearchAlgorithm::Hpss && p.algorithm != SearchAlgorithm::Mutation)
+        return 0;
+    return 1 + int(p.space.neighbours(p.origin).size());
+}
+
+double JudgeView::originSpearman() const
+{
+    const auto &records = m_search->evaluated();
+    return records.isEmpty() ? std::numeric_limits<double>::quiet_NaN() : records.first().spearman;
+}
+
+Result<RenderedPrompt> JudgeView::render(const PromptStrategy &strategy, const QString &itemId) const
+{
+    const auto it = m_items.constFind(itemId);
+    if (it == m_items.constEnd())
+        return makeError(QStringLiteral("no item '%1' in the project").arg(itemId), {}, 0, QStringLiteral("item"));
+    return m_builder->render(strategy, m_itemList.at(*it), m_aux);
+}
+
+Result<QHash<QString, StrategySpend>> JudgeView::spend(Project *project, const QSet<QString> &known) const
+{
+    CallStore calls(project);
+    auto ledger = calls.ledger(m_judge);
+    if (!ledger)
+        return ledger.error();
+    QHash<QString, StrategySpend> byKey;
+    for (const LedgerEntry &e : std::as_const(*ledger)) {
+        StrategySpend &s = byKey[e.key];
+        ++s.calls;
+        s.cost += e.cost;
+    }
+    JudgeEngine engine(m_spec.evaluator, nullptr);
+    QHash<QString, StrategySpend> out;
+    for (const SearchRecord &r : m_search->evaluated()) {
+        if (known.contains(r.proposal.strategy.format()))
+            continue;
+        StrategySpend total;
+        bool rendered = true;
+        for (const Item &item : m_builder->validation()) {
+            auto prompt = m_builder->render(r.proposal.strategy, item, m_aux);
+            if (!prompt) {
+                rendered = false;
+                break;
+            }
+            JudgeRequest request;
+            request.messages = prompt->messages;
+            request.temperature = 0;
+            request.maxTokens = m_maxTokens;
+            const StrategySpend s = byKey.value(engine.cacheKey(request));
+            total.calls += s.calls;
+            total.cost += s.cost;
+        }
+        if (rendered)
+            out.insert(r.proposal.strategy.format(), total);
+    }
+    return out;
+}
+
+Result<RunSpec> testSplitSpec(Project *project, const QString &judge, const PromptStrategy &strategy)
+{
+    auto spec = RunConfig::load(project, judge);
+    if (!spec)
+        return spec.error();
+    QSet<QString> names;
+    for (const JudgeInfo &j : project->judges())
+        names.insert(j.name);
+    int n = 1;
+    while (names.contains(QStringLiteral("%1-test-%2").arg(judge).arg(n)))
+        ++n;
+    spec->judge = QStringLiteral("%1-test-%2").arg(judge).arg(n);
+    spec->items = SplitFilter::Test;
+    spec->resume = false;
+    spec->replace = false;
+    spec->retryFailed = false;
+    // The strategy alone: the origin of a one-evaluation random search is its winner.
+    for (const QString &key : {QStringLiteral("search"), QStringLiteral("budget"), QStringLiteral("origin")}) {
+        spec->settings.remove(key);
+        spec->settings.remove(QStringLiteral("hpss.") + key);
+    }
+    spec->settings.insert(QStringLiteral("search"), QStringLiteral("random"));
+    spec->settings.insert(QStringLiteral("budget"), QStringLiteral("1"));
+    spec->settings.insert(QStringLiteral("origin"), strategy.format());
+    return *spec;
+}
+
+} // namespace rubric::hpss

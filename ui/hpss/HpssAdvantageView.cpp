@@ -1,0 +1,100 @@
+#include "hpss/HpssAdvantageView.h"
+
+#include "methods/hpss/HpssJudgeView.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSeries>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QGridLayout>
+#include <QLabel>
+#include <QVBoxLayout>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+
+namespace rubric {
+
+using namespace hpss;
+
+HpssAdvantageView::HpssAdvantageView(QWidget *parent)
+    : QWidget(parent)
+    , m_note(new QLabel(this))
+{
+    setObjectName(QStringLiteral("hpssAdvantageView"));
+    m_note->setWordWrap(true);
+    m_note->setText(tr("A: advantage of the value (Spearman × 100 above the factor's average), N: times the "
+                       "search explored it, M: times it appeared in an evaluated strategy."));
+    auto *grid = new QGridLayout;
+    for (int i = 0; i < kFactorCount; ++i) {
+        auto *chart = new QChart;
+        chart->setTitle(factorName(factorAt(i)));
+        chart->legend()->setAlignment(Qt::AlignBottom);
+        chart->setMargins(QMargins(2, 2, 2, 2));
+        auto *view = new QChartView(chart, this);
+        view->setObjectName(QStringLiteral("hpssAdvantageChart_%1").arg(factorName(factorAt(i))));
+        view->setRenderHint(QPainter::Antialiasing);
+        view->setMinimumSize(220, 200);
+        grid->addWidget(view, i / 4, i % 4);
+        m_charts.append(chart);
+    }
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_note);
+    layout->addLayout(grid, 1);
+    setView(nullptr);
+}
+
+void HpssAdvantageView::setView(const JudgeView *view)
+{
+    for (int i = 0; i < kFactorCount; ++i) {
+        QChart *chart = m_charts[i];
+        chart->removeAllSeries();
+        const QList<QAbstractAxis *> axes = chart->axes();
+        for (QAbstractAxis *axis : axes) {
+            chart->removeAxis(axis);
+            delete axis;
+        }
+        if (!view)
+            continue;
+        const Factor f = factorAt(i);
+        const HpssSearch &search = view->search();
+        auto *a = new QBarSet(QStringLiteral("A"));
+        auto *n = new QBarSet(QStringLiteral("N"));
+        auto *m = new QBarSet(QStringLiteral("M"));
+        a->setColor(QColor(0x1f, 0x5f, 0xa8));
+        n->setColor(QColor(0xe0, 0x80, 0x30));
+        m->setColor(QColor(0x6a, 0xa8, 0x4f));
+        QStringList categories;
+        double lo = 0, hi = 1;
+        for (int j : search.params().space.enabledValues(f)) {
+            categories.append(factorValues(f).at(j));
+            const double av = search.advantage(f, j), nv = search.explorationCount(f, j),
+                         mv = search.appearanceCount(f, j);
+            a->append(av);
+            n->append(nv);
+            m->append(mv);
+            lo = std::min({lo, av, nv, mv});
+            hi = std::max({hi, av, nv, mv});
+        }
+        auto *series = new QBarSeries;
+        series->append(a);
+        series->append(n);
+        series->append(m);
+        chart->addSeries(series);
+        auto *x = new QBarCategoryAxis;
+        x->append(categories);
+        auto *y = new QValueAxis;
+        y->setRange(std::floor(lo), std::ceil(hi));
+        y->applyNiceNumbers();
+        y->setLabelFormat(QStringLiteral("%.0f"));
+        chart->addAxis(x, Qt::AlignBottom);
+        chart->addAxis(y, Qt::AlignLeft);
+        series->attachAxis(x);
+        series->attachAxis(y);
+    }
+}
+
+} // namespace rubric

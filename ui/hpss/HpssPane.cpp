@@ -1,0 +1,227 @@
+#include "hpss/HpssPane.h"
+
+#include "hpss/HpssAdvantageView.h"
+#include "hpss/HpssLeaderboard.h"
+#include "hpss/HpssLeaderboardModel.h"
+#include "hpss/HpssPromptInspector.h"
+#include "hpss/HpssSearchView.h"
+#include "methods/hpss/HpssJudgeView.h"
+#include "models/RunController.h"
+#include "store/Project.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+namespace rubric {
+
+using namespace hpss;
+
+HpssPane::HpssPane(QWidget *parent)
+    : QWidget(parent)
+    , m_judge(new QComboBox(this))
+    , m_message(new QLabel(this))
+    , m_tabs(new QTabWidget(this))
+    , m_search(new HpssSearchView(this))
+    , m_leaderboard(new HpssLeaderboard(this))
+    , m_advantages(new HpssAdvantageView(this))
+    , m_inspector(new HpssPromptInspector(this))
+{
+    setObjectName(QStringLiteral("hpssPane"));
+    m_judge->setObjectName(QStringLiteral("hpssJudge"));
+    m_judge->setMinimumContentsLength(20);
+    m_message->setObjectName(QStringLiteral("hpssMessage"));
+    m_message->setWordWrap(true);
+    m_message->setVisible(false);
+    m_tabs->setObjectName(QStringLiteral("hpssTabs"));
+    m_tabs->addTab(m_search, tr("Search"));
+    m_tabs->addTab(m_leaderboard, tr("Leaderboard"));
+    m_tabs->addTab(m_advantages, tr("Advantages"));
+    m_tabs->addTab(m_inspector, tr("Prompt inspector"));
+    auto *reloadButton = new QPushButton(tr("Reload"), this);
+    reloadButton->setObjectName(QStringLiteral("hpssReload"));
+
+    auto *top = new QHBoxLayout;
+    top->addWidget(new QLabel(tr("HPSS judge:"), this));
+    top->addWidget(m_judge);
+    top->addWidget(reloadButton);
+    top->addStretch(1);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addWidget(m_message);
+    layout->addWidget(m_tabs, 1);
+
+    m_refresh.setSingleShot(true);
+    m_refresh.setInterval(300);
+    connect(&m_refresh, &QTimer::timeout, this, &HpssPane::reload);
+    connect(reloadButton, &QPushButton::clicked, this, [this] {
+        refillJudges();
+        reload();
+    });
+    connect(m_judge, &QComboBox::currentIndexChanged, this, &HpssPane::reload);
+    connect(m_leaderboard, &HpssLeaderboard::inspectRequested, this, [this](const PromptStrategy &s) {
+        m_inspector->setStrategy(s);
+        m_tabs->setCurrentWidget(m_inspector);
+    });
+    connect(m_leaderboard, &HpssLeaderboard::sendToTestRequested, this,
+            [this](const PromptStrategy &s) { sendToTest(s.format()); });
+    reload();
+}
+
+void HpssPane::setProject(Project *project)
+{
+    m_project = project;
+    refillJudges();
+    reload();
+}
+
+void HpssPane::setRunController(RunController *controller)
+{
+    if (m_controller)
+        disconnect(m_controller, nullptr, this, nullptr);
+    m_controller = controller;
+    if (!controller)
+        return;
+    connect(controller, &RunController::progressed, this, [this] {
+        if (!m_controller)
+            return;
+        const QString running = m_controller->runningJudge();
+        // A new HPSS judge appears once its run has written it; with none shown, it is shown.
+        if (m_judge->findText(running) < 0) {
+            const bool none = currentJudge().isEmpty();
+            refillJudges();
+            if (none && m_judge->findText(running) >= 0) {
+                const QSignalBlocker block(m_judge);
+                m_judge->setCurrentIndex(m_judge->findText(running));
+                reload();
+            }
+        }
+        if (running == currentJudge() && !m_refresh.isActive())
+            m_refresh.start();
+    });
+    connect(controller, &RunController::started, this, [this](const QString &judge) {
+        m_leaderboard->setSendEnabled(false);
+        if (m_judge->findText(judge) < 0)
+            refillJudges();
+    });
+    connect(controller, &RunController::finished, this, [this](const QString &judge) {
+        m_leaderboard->setSendEnabled(true);
+        refillJudges();
+        if (judge == currentJudge()) {
+            m_refresh.stop();
+            reload();
+        }
+    });
+}
+
+void HpssPane::refillJudges()
+{
+    const QString keep = currentJudge();
+    const QSignalBlocker block(m_judge);
+    m_judge->clear();
+    if (m_project)
+        for (const JudgeInfo &j : m_project->judges())
+            if (j.method == QLatin1String("hpss"))
+                m_judge->addItem(j.name);
+    if (const int i = m_judge->findText(keep); i >= 0)
+        m_judge->setCurrentIndex(i);
+}
+
+bool HpssPane::showJudge(const QString &judge)
+{
+    if (m_judge->findText(judge) < 0)
+        refillJudges();
+    const int i = m_judge->findText(judge);
+    if (i < 0)
+        return false;
+    if (i == m_judge->currentIndex())
+        reload();
+    else
+        m_judge->setCurrentIndex(i);
+    return true;
+}
+
+QString HpssPane::currentJudge() const
+{
+    return m_judge->currentText();
+}
+
+QString HpssPane::messageText() const
+{
+    return m_message->isVisible() ? m_message->text() : QString();
+}
+
+void HpssPane::showMessage(const QString &text)
+{
+    m_message->setText(text);
+    m_message->setVisible(!text.isEmpty());
+}
+
+void HpssPane::reload()
+{
+    ++m_reloads;
+    const QString judge = currentJudge();
+    if (!m_project || judge.isEmpty()) {
+        showMessage(m_project ? tr("The project has no HPSS judge yet: run one from \"Judge & Run\" (method hpss).")
+                              : QString());
+        m_search->setView(nullptr);
+        m_leaderboard->model()->clear();
+        m_advantages->setView(nullptr);
+        m_inspector->setView(nullptr);
+        return;
+    }
+    auto view = JudgeView::load(m_project, judge);
+    if (!view) {
+        showMessage(view.errorString());
+        m_search->setView(nullptr);
+        m_leaderboard->model()->clear();
+        m_advantages->setView(nullptr);
+        m_inspector->setView(nullptr);
+        return;
+    }
+    if (m_spendJudge != judge) {
+        m_spend.clear();
+        m_spendJudge = judge;
+    }
+    // A strategy evaluated again by a new search of the judge (other parameters) is read again.
+    QSet<QString> known;
+    for (const SearchRecord &r : view->search().evaluated())
+        if (m_spend.contains(r.proposal.strategy.format()))
+            known.insert(r.proposal.strategy.format());
+    if (view->search().evaluated().size() < m_spend.size())
+        known.clear();
+    if (auto s = view->spend(m_project, known)) {
+        if (known.isEmpty())
+            m_spend.clear();
+        m_spend.insert(*s);
+        showMessage({});
+    } else {
+        showMessage(tr("Calls and cost are not shown: %1").arg(s.errorString()));
+    }
+    m_search->setView(&*view);
+    m_leaderboard->model()->setEvaluations(view->search().evaluated(), m_spend);
+    m_advantages->setView(&*view);
+    m_inspector->setView(&*view);
+}
+
+void HpssPane::sendToTest(const QString &strategy)
+{
+    if (!m_project)
+        return;
+    auto s = PromptStrategy::parse(strategy);
+    if (!s) {
+        showMessage(s.errorString());
+        return;
+    }
+    auto spec = testSplitSpec(m_project, currentJudge(), *s);
+    if (!spec) {
+        showMessage(tr("Cannot send %1 to the test split: %2").arg(strategy, spec.errorString()));
+        return;
+    }
+    emit testRunRequested(*spec);
+}
+
+} // namespace rubric
