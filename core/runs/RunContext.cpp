@@ -152,6 +152,7 @@ QString RunContext::profileKey(const ProviderProfile &p) const
                        QString::number(p.tokensPerMinute, 'g', 17),
                        QString::number(p.pricePerMillionIn, 'g', 17),
                        QString::number(p.pricePerMillionOut, 'g', 17),
+                       QString::number(p.pricePerMillionCached, 'g', 17),
                        QString::number(p.timeoutMs),
                        QString::number(p.maxRetries)}
             .join(QLatin1Char('\n'));
@@ -223,9 +224,7 @@ double RunContext::projectedCost(JudgeEngine *engine, const JudgeRequest &reques
 {
     // Worst case: the request uses its whole max_tokens of output.
     const ProviderProfile &p = engine->profile();
-    return (double(approxTokens(request)) * p.pricePerMillionIn
-            + double(request.maxTokens) * std::max(1, request.n) * p.pricePerMillionOut)
-           / 1e6;
+    return p.cost(double(approxTokens(request)), double(request.maxTokens) * std::max(1, request.n));
 }
 
 void RunContext::stream(JudgeRole role, const QString &phase, int units, UnitBuilder build, UnitAnswered answered,

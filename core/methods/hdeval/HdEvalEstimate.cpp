@@ -23,7 +23,7 @@ Result<RunEstimate> HdEvalMethod::estimate()
     RunEstimate e;
     QSet<QString> keys; // identical requests are sent once
     const auto price = [](const ProviderProfile &p, qint64 in, qint64 out) {
-        return (double(in) * p.pricePerMillionIn + double(out) * p.pricePerMillionOut) / 1e6;
+        return p.cost(double(in), double(out)); // an estimate counts no prompt-cache reads: an upper bound
     };
     std::optional<Error> cacheUnreadable; // a cache that cannot be read must not look empty
     const auto count = [&](JudgeRole role, const JudgeRequest &r, const QString &phase, int outTokens) {

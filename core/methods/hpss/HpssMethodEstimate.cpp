@@ -121,9 +121,7 @@ Result<RunEstimate> HpssMethod::estimate()
     const qint64 outPerCall = 150;
     e.tokensIn = perCall * e.calls;
     e.tokensOut = outPerCall * e.calls;
-    e.cost = (double(e.tokensIn) * spec.evaluator.pricePerMillionIn
-              + double(e.tokensOut) * spec.evaluator.pricePerMillionOut)
-             / 1e6;
+    e.cost = spec.evaluator.cost(double(e.tokensIn), double(e.tokensOut));
     return e;
 }
 
