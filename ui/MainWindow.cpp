@@ -8,6 +8,7 @@
 #include "dialogs/SettingsDialog.h"
 #include "models/ScoreModel.h"
 #include "panes/AnnotatePane.h"
+#include "panes/ComparePane.h"
 #include "panes/CorrelationPane.h"
 #include "panes/DatasetPane.h"
 #include "panes/HeatmapPane.h"
@@ -96,6 +97,7 @@ MainWindow::MainWindow(QWidget *parent)
     m_rubric = addPane(new RubricPane(this), tr("Rubric"), QStringLiteral("rubric"));
     addPane(new HeatmapPane(this), tr("Heatmap"), QStringLiteral("heatmap"));
     addPane(new CorrelationPane(this), tr("Correlation"), QStringLiteral("correlation"));
+    addPane(new ComparePane(this), tr("Compare"), QStringLiteral("compare"));
     m_issues = addPane(new IssuesPane(this), tr("Issues"), QStringLiteral("issues"));
     connect(m_dataset, &DatasetPane::importRequested, this, &MainWindow::onImport);
     connect(m_issues, &IssuesPane::goToItemRequested, this, &MainWindow::goToItem);

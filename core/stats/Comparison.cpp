@@ -15,10 +15,8 @@
 namespace rubric::stats {
 namespace {
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("rubric::stats", text);
-}
+// Strings go through QCoreApplication::translate with the context spelled out at each call, so
+// that lupdate (scripts/update-translations.sh reads this file) finds them for the studio's German.
 
 QJsonValue jsonValue(double v)
 {
@@ -38,11 +36,14 @@ QString levelInWords(Level level)
 {
     switch (level) {
     case Level::Dataset:
-        return tr("dataset level: one correlation over all items");
+        return QCoreApplication::translate("rubric::stats", "dataset level: one correlation over all items");
     case Level::Group:
-        return tr("group level: one correlation per group (document or prompt), averaged over the groups");
+        return QCoreApplication::translate(
+                "rubric::stats",
+                "group level: one correlation per group (document or prompt), averaged over the groups");
     case Level::System:
-        return tr("system level: the mean score of each system, correlated over the systems");
+        return QCoreApplication::translate("rubric::stats",
+                                           "system level: the mean score of each system, correlated over the systems");
     }
     return {};
 }
@@ -73,19 +74,23 @@ Result<QVector<JudgeInfo>> chooseJudges(const Project &project, const CompareOpt
             if (j.aspects.contains(options.aspect))
                 out.append(j);
         if (out.isEmpty())
-            return makeError(tr("no judge has scored the aspect '%1'").arg(options.aspect), project.path(), 0,
-                             QStringLiteral("aspect"));
+            return makeError(QCoreApplication::translate("rubric::stats", "no judge has scored the aspect '%1'")
+                                     .arg(options.aspect),
+                             project.path(), 0, QStringLiteral("aspect"));
         return out;
     }
     for (const QString &name : options.judges) {
         const auto found = std::find_if(all->cbegin(), all->cend(), [&](const JudgeInfo &j) { return j.name == name; });
         if (found == all->cend())
-            return makeError(tr("unknown judge '%1'").arg(name), project.path(), 0, QStringLiteral("judge"));
+            return makeError(QCoreApplication::translate("rubric::stats", "unknown judge '%1'").arg(name),
+                             project.path(), 0, QStringLiteral("judge"));
         if (!found->aspects.contains(options.aspect))
-            return makeError(tr("judge '%1' has not scored the aspect '%2'").arg(name, options.aspect), project.path(),
-                             0, QStringLiteral("judge"));
+            return makeError(QCoreApplication::translate("rubric::stats", "judge '%1' has not scored the aspect '%2'")
+                                     .arg(name, options.aspect),
+                             project.path(), 0, QStringLiteral("judge"));
         if (std::any_of(out.cbegin(), out.cend(), [&](const JudgeInfo &j) { return j.name == name; }))
-            return makeError(tr("judge '%1' is named twice").arg(name), project.path(), 0, QStringLiteral("judge"));
+            return makeError(QCoreApplication::translate("rubric::stats", "judge '%1' is named twice").arg(name),
+                             project.path(), 0, QStringLiteral("judge"));
         out.append(*found);
     }
     return out;
@@ -224,8 +229,11 @@ QString interval(double lo, double hi)
 QString ceilingInWords(const AnnotatorCeiling &c)
 {
     if (!c.available)
-        return tr("Human ceiling: not available (fewer than two annotators scored the same items).");
-    return tr("Human ceiling: Krippendorff's alpha (interval) between the %1 annotators is %2 on %3 items.")
+        return QCoreApplication::translate(
+                "rubric::stats", "Human ceiling: not available (fewer than two annotators scored the same items).");
+    return QCoreApplication::translate(
+                   "rubric::stats",
+                   "Human ceiling: Krippendorff's alpha (interval) between the %1 annotators is %2 on %3 items.")
             .arg(c.annotators)
             .arg(formatStatistic(c.alpha))
             .arg(c.n);
@@ -295,12 +303,16 @@ QString pairInWords(const PairComparison &pair, Coefficient coefficient, double 
     const QString coef = coefficientLabel(coefficient);
     const QString pct = QString::number(confidence * 100.0, 'g', 3);
     if (std::isnan(pair.difference))
-        return tr("%1 and %2 cannot be compared on %3: a correlation is not defined on their %4 shared items.")
+        return QCoreApplication::translate(
+                       "rubric::stats",
+                       "%1 and %2 cannot be compared on %3: a correlation is not defined on their %4 shared items.")
                 .arg(pair.a, pair.b, coef)
                 .arg(pair.n);
     if (pair.difference == 0.0)
-        return tr("%1 and %2 agree with people equally (%3 %4 each on the same %5 items): there is no difference "
-                  "to test.")
+        return QCoreApplication::translate(
+                       "rubric::stats",
+                       "%1 and %2 agree with people equally (%3 %4 each on the same %5 items): there is no difference "
+                       "to test.")
                 .arg(pair.a, pair.b, coef, formatStatistic(pair.ra))
                 .arg(pair.n);
     const bool aBetter = pair.difference > 0;
@@ -311,18 +323,25 @@ QString pairInWords(const PairComparison &pair, Coefficient coefficient, double 
     const double gap = std::abs(pair.difference);
     const double from = aBetter ? pair.lo : -pair.hi;
     const double to = aBetter ? pair.hi : -pair.lo;
-    const QString numbers = tr("%1 %2 against %3 on the same %4 items, a difference of %5 (%6% interval %7 to %8)")
+    const QString numbers = QCoreApplication::translate(
+                                    "rubric::stats",
+                                    "%1 %2 against %3 on the same %4 items, a difference of %5 (%6% interval %7 to %8)")
                                     .arg(coef, formatStatistic(rBetter), formatStatistic(rWorse))
                                     .arg(pair.n)
                                     .arg(formatStatistic(gap), pct, formatStatistic(from), formatStatistic(to));
     const bool clear = pair.p < 1.0 - confidence && !(pair.lo <= 0.0 && pair.hi >= 0.0);
     if (clear)
-        return tr("%1 agrees with people more than %2: %3. If the two judges were equally good, a difference this "
-                  "large would turn up by chance with probability %4, so it is unlikely to be chance.")
+        return QCoreApplication::translate(
+                       "rubric::stats",
+                       "%1 agrees with people more than %2: %3. If the two judges were equally good, a difference this "
+                       "large would turn up by chance with probability %4, so it is unlikely to be chance.")
                 .arg(better, worse, numbers, formatP(pair.p));
-    return tr("%1 scores higher than %2 here (%3), but a difference this large turns up by chance with probability "
-              "%4 even when two judges are equally good. The data do not show that either agrees with people "
-              "better; they do not show that the two are equal either.")
+    return QCoreApplication::translate(
+                   "rubric::stats",
+                   "%1 scores higher than %2 here (%3), but a difference this large turns up by chance with "
+                   "probability "
+                   "%4 even when two judges are equally good. The data do not show that either agrees with people "
+                   "better; they do not show that the two are equal either.")
             .arg(better, worse, numbers, formatP(pair.p));
 }
 
@@ -346,7 +365,9 @@ Result<Comparison> compareJudges(const Project &project, const CompareOptions &o
     if (options.level == Level::Group)
         out.convention += QStringLiteral("; ") + constantGroupsConvention(options.constantGroups);
 
-    const auto stopped = [&]() -> Error { return makeError(tr("the comparison was cancelled"), project.path()); };
+    const auto stopped = [&]() -> Error {
+        return makeError(QCoreApplication::translate("rubric::stats", "the comparison was cancelled"), project.path());
+    };
     for (const JudgeInfo &info : *judges) {
         if (options.stop.stop_requested())
             return stopped();
@@ -446,7 +467,10 @@ QString comparisonToMarkdown(const Comparison &c)
     const QString coef = coefficientLabel(c.options.primary);
     const QString pct = QString::number(c.options.confidence * 100.0, 'g', 3);
     QString md = QStringLiteral("| %1 | %2 | Pearson | Spearman | Kendall τ-b | %3 %4% CI | n | %5 | %6 |\n")
-                         .arg(tr("Judge"), tr("Method"), coef, pct, tr("Calls per item"), tr("Cost per item ($)"));
+                         .arg(QCoreApplication::translate("rubric::stats", "Judge"),
+                              QCoreApplication::translate("rubric::stats", "Method"), coef, pct,
+                              QCoreApplication::translate("rubric::stats", "Calls per item"),
+                              QCoreApplication::translate("rubric::stats", "Cost per item ($)"));
     md += QStringLiteral("|---|---|---:|---:|---:|---|---:|---:|---:|\n");
     for (const JudgeAlignment &j : c.judges)
         md += QStringLiteral("| %1 | %2 | %3 | %4 | %5 | %6 | %7 | %8 | %9 |\n")
@@ -463,8 +487,9 @@ QString comparisonToMarkdown(const Comparison &c)
                           .arg(formatStatistic(p.difference), interval(p.lo, p.hi), formatP(p.p));
     }
     md += QLatin1Char('\n') + ceilingInWords(c.ceiling) + QLatin1Char('\n');
-    md += tr("Aspect %1, split %2; %3. Intervals: percentile bootstrap, %4 resamples; p: paired permutation test, %5 "
-             "permutations; seed %6.")
+    md += QCoreApplication::translate("rubric::stats", "Aspect %1, split %2; %3. Intervals: percentile bootstrap, %4 "
+                                                       "resamples; p: paired permutation test, %5 "
+                                                       "permutations; seed %6.")
                   .arg(markdownCell(c.options.aspect), splitFilterName(c.options.split), c.convention)
                   .arg(c.options.bootstrap)
                   .arg(c.options.permutations)
@@ -481,8 +506,10 @@ QString comparisonToLatex(const Comparison &c)
     QString tex = QStringLiteral("%% %1\n").arg(latexEscape(c.convention));
     tex += QStringLiteral("\\begin{tabular}{llrrrlrrr}\n\\toprule\n");
     tex += QStringLiteral("%1 & %2 & Pearson & Spearman & Kendall $\\tau_b$ & %3 %4\\%% CI & $n$ & %5 & %6 \\\\\n")
-                   .arg(latexEscape(tr("Judge")), latexEscape(tr("Method")), coef, pct,
-                        latexEscape(tr("Calls per item")), latexEscape(tr("Cost per item ($)")));
+                   .arg(latexEscape(QCoreApplication::translate("rubric::stats", "Judge")),
+                        latexEscape(QCoreApplication::translate("rubric::stats", "Method")), coef, pct,
+                        latexEscape(QCoreApplication::translate("rubric::stats", "Calls per item")),
+                        latexEscape(QCoreApplication::translate("rubric::stats", "Cost per item ($)")));
     tex += QStringLiteral("\\midrule\n");
     for (const JudgeAlignment &j : c.judges)
         tex += QStringLiteral("%1 & %2 & %3 & %4 & %5 & %6 & %7 & %8 & %9 \\\\\n")
