@@ -92,9 +92,10 @@ void TestMainWindow::opensAProject()
     MainWindow w;
     QVERIFY(w.openProject(m_path));
     QVERIFY(w.project());
-    QCOMPARE(w.paneKeys(), (QStringList{QStringLiteral("dataset"), QStringLiteral("annotate"), QStringLiteral("run"),
-                                        QStringLiteral("rubric"), QStringLiteral("heatmap"),
-                                        QStringLiteral("correlation"), QStringLiteral("issues")}));
+    QCOMPARE(w.paneKeys(),
+             (QStringList{QStringLiteral("dataset"), QStringLiteral("annotate"), QStringLiteral("run"),
+                          QStringLiteral("rubric"), QStringLiteral("heatmap"), QStringLiteral("correlation"),
+                          QStringLiteral("compare"), QStringLiteral("issues")}));
     QVERIFY(w.windowTitle().contains(QLatin1String("m.rubric")));
     // The pane list shows titles without menu mnemonics; the View menu keeps the ampersand.
     auto *nav = w.findChild<QListWidget *>(QStringLiteral("paneList"));
@@ -168,6 +169,8 @@ void TestMainWindow::ctrlNumberSwitchesPanes()
     QTest::keyClick(&w, Qt::Key_6, Qt::ControlModifier);
     QCOMPARE(w.currentPaneKey(), QStringLiteral("correlation"));
     QTest::keyClick(&w, Qt::Key_7, Qt::ControlModifier);
+    QCOMPARE(w.currentPaneKey(), QStringLiteral("compare"));
+    QTest::keyClick(&w, Qt::Key_8, Qt::ControlModifier);
     QCOMPARE(w.currentPaneKey(), QStringLiteral("issues"));
     QTest::keyClick(&w, Qt::Key_1, Qt::ControlModifier);
     QCOMPARE(w.currentPaneKey(), QStringLiteral("dataset"));
@@ -182,7 +185,7 @@ void TestMainWindow::addPaneBindsAndKeepsIssuesLast()
     QCOMPARE(w.paneKeys(),
              (QStringList{QStringLiteral("dataset"), QStringLiteral("annotate"), QStringLiteral("run"),
                           QStringLiteral("rubric"), QStringLiteral("heatmap"), QStringLiteral("correlation"),
-                          QStringLiteral("probe"), QStringLiteral("issues")}));
+                          QStringLiteral("compare"), QStringLiteral("probe"), QStringLiteral("issues")}));
     QVERIFY(w.showPane(QStringLiteral("probe")));
     QCOMPARE(w.currentPaneKey(), QStringLiteral("probe"));
     // Opening another project rebinds it.
