@@ -852,6 +852,7 @@ DE = {
     'LaTeX (*.tex)': 'LaTeX (*.tex)',
     'Markdown (*.md)': 'Markdown (*.md)',
     'Export comparison': 'Vergleich exportieren',
+    '%1 · %2 · %3 · %4': '%1 · %2 · %3 · %4',
     'Written: %1': 'Geschrieben: %1',
     'dataset level: one correlation over all items': 'Datensatzebene: eine Korrelation über alle Elemente',
     'group level: one correlation per group (document or prompt), averaged over the groups': 'Gruppenebene: eine Korrelation je Gruppe (Dokument oder Prompt), gemittelt über die Gruppen',

@@ -778,6 +778,10 @@ Abdeckung %2 %</translation>
         <source>Written: %1</source>
         <translation>Geschrieben: %1</translation>
     </message>
+    <message>
+        <source>%1 · %2 · %3 · %4</source>
+        <translation>%1 · %2 · %3 · %4</translation>
+    </message>
 </context>
 <context>
     <name>rubric::CorrelationModel</name>

@@ -1,3 +1,4 @@
+#include "ChartExport.h"
 #include "panes/ComparePane.h"
 #include "stats/Comparison.h"
 #include "store/CallStore.h"
@@ -275,6 +276,14 @@ void TestComparePane::paretoFront()
     pane.findChild<QComboBox *>(QStringLiteral("compareAxis"))->setCurrentIndex(1); // calls per item
     QCOMPARE(pane.paretoFront().first(), QStringLiteral("rouge-l"));
     QVERIFY(view->chart()->title().contains(QStringLiteral("calls per item")));
+    // File → Export Chart writes it as SVG (vector: the judges' names stay text).
+    QCOMPARE(pane.chartWidget(), view);
+    const QString svg = m_dir.filePath(QStringLiteral("front.svg"));
+    QVERIFY(ChartExport::write(pane.chartWidget(), pane.chartTitle(), svg));
+    QFile in(svg);
+    QVERIFY(in.open(QIODevice::ReadOnly));
+    const QByteArray text = in.readAll();
+    QVERIFY(text.contains("<svg") && text.contains("hypoeval"));
 }
 
 void TestComparePane::inMainWindowList()

@@ -513,6 +513,25 @@ void ComparePane::comparePair()
             }));
 }
 
+QWidget *ComparePane::chartWidget() const
+{
+    return current() ? m_chartView : nullptr;
+}
+
+QString ComparePane::chartTitle() const
+{
+    const stats::Comparison *c = current();
+    if (!c)
+        return {};
+    return tr("%1 · %2 · %3 · %4")
+            .arg(m_chart->title(), m_level->currentText(), m_split->currentText(), m_coefficient->currentText());
+}
+
+QString ComparePane::chartFileStem() const
+{
+    return QStringLiteral("compare-%1").arg(m_aspect->currentText());
+}
+
 Result<void> ComparePane::exportTo(const QString &path) const
 {
     const stats::Comparison *c = current();

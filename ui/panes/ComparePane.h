@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ChartExport.h"
 #include "stats/Comparison.h"
 #include "store/Project.h"
 
@@ -25,7 +26,7 @@ namespace rubric {
 /// ceiling; two judges picked for a significance test said in words; the table exported as CSV,
 /// LaTeX or Markdown; and a chart of alignment against cost (or calls) per item with the Pareto
 /// front. Computes with stats::compareJudges (what `rubric compare` prints) off the GUI thread.
-class ComparePane : public QWidget
+class ComparePane : public QWidget, public ChartSource
 {
     Q_OBJECT
 public:
@@ -47,6 +48,11 @@ public:
     /// The judges on the Pareto front of the chart (cheapest first).
     QStringList paretoFront() const { return m_front; }
     QTableView *table() const { return m_table; }
+
+    // ChartSource (File → Export Chart): alignment against cost or calls per item.
+    QWidget *chartWidget() const override;
+    QString chartTitle() const override;
+    QString chartFileStem() const override;
 
 signals:
     void comparisonsReady();
