@@ -541,6 +541,249 @@ Abdeckung %2 %</translation>
     </message>
 </context>
 <context>
+    <name>rubric::ComparePane</name>
+    <message>
+        <source>Export table</source>
+        <translation>Tabelle exportieren</translation>
+    </message>
+    <message>
+        <source>Dataset level</source>
+        <translation>Datensatzebene</translation>
+    </message>
+    <message>
+        <source>Group level (per document, averaged)</source>
+        <translation>Gruppenebene (je Dokument, gemittelt)</translation>
+    </message>
+    <message>
+        <source>System level (per-system means)</source>
+        <translation>Systemebene (Mittelwerte je System)</translation>
+    </message>
+    <message>
+        <source>All items</source>
+        <translation>Alle Elemente</translation>
+    </message>
+    <message>
+        <source>Train split</source>
+        <translation>Trainingsteil</translation>
+    </message>
+    <message>
+        <source>Test split</source>
+        <translation>Testteil</translation>
+    </message>
+    <message>
+        <source>Pearson</source>
+        <translation>Pearson</translation>
+    </message>
+    <message>
+        <source>Spearman</source>
+        <translation>Spearman</translation>
+    </message>
+    <message>
+        <source>Kendall τ-b</source>
+        <translation>Kendall τ-b</translation>
+    </message>
+    <message>
+        <source>The coefficient whose bootstrap interval the table shows, that the chart plots and that the two judges are compared on</source>
+        <translation>Der Koeffizient, dessen Bootstrap-Intervall die Tabelle zeigt, den das Diagramm aufträgt und auf dem die zwei Bewerter verglichen werden</translation>
+    </message>
+    <message>
+        <source>Cost per item</source>
+        <translation>Kosten je Element</translation>
+    </message>
+    <message>
+        <source>Calls per item</source>
+        <translation>Aufrufe je Element</translation>
+    </message>
+    <message>
+        <source>First judge of the pair to test</source>
+        <translation>Erster Bewerter des zu prüfenden Paars</translation>
+    </message>
+    <message>
+        <source>Second judge of the pair to test</source>
+        <translation>Zweiter Bewerter des zu prüfenden Paars</translation>
+    </message>
+    <message>
+        <source>The aspect whose judges the chart, the pair and the export use</source>
+        <translation>Der Aspekt, dessen Bewerter Diagramm, Paarvergleich und Export verwenden</translation>
+    </message>
+    <message>
+        <source>CSV…</source>
+        <translation>CSV …</translation>
+    </message>
+    <message>
+        <source>LaTeX…</source>
+        <translation>LaTeX …</translation>
+    </message>
+    <message>
+        <source>Markdown…</source>
+        <translation>Markdown …</translation>
+    </message>
+    <message>
+        <source>Judge</source>
+        <translation>Bewerter</translation>
+    </message>
+    <message>
+        <source>Method</source>
+        <translation>Methode</translation>
+    </message>
+    <message>
+        <source>Aspect</source>
+        <translation>Aspekt</translation>
+    </message>
+    <message>
+        <source>95% interval</source>
+        <translation>95-%-Intervall</translation>
+    </message>
+    <message>
+        <source>n</source>
+        <translation>n</translation>
+    </message>
+    <message>
+        <source>Calls / item</source>
+        <translation>Aufrufe / Element</translation>
+    </message>
+    <message>
+        <source>Cost / item ($)</source>
+        <translation>Kosten / Element ($)</translation>
+    </message>
+    <message>
+        <source>Every judge × every aspect at the chosen level and split; click a header to sort</source>
+        <translation>Jeder Bewerter × jeder Aspekt auf der gewählten Ebene und Teilmenge; zum Sortieren auf eine Spaltenüberschrift klicken</translation>
+    </message>
+    <message>
+        <source>Aspect:</source>
+        <translation>Aspekt:</translation>
+    </message>
+    <message>
+        <source>Is the difference real? Compare</source>
+        <translation>Ist der Unterschied echt? Vergleiche</translation>
+    </message>
+    <message>
+        <source>with</source>
+        <translation>mit</translation>
+    </message>
+    <message>
+        <source>Chart against:</source>
+        <translation>Diagramm gegen:</translation>
+    </message>
+    <message>
+        <source>Cannot compare the two judges: %1</source>
+        <translation>Die zwei Bewerter können nicht verglichen werden: %1</translation>
+    </message>
+    <message>
+        <source>Cannot read the project: %1</source>
+        <translation>Das Projekt kann nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>No judge has scored this project yet: run a method or import scores first.</source>
+        <translation>In diesem Projekt hat noch kein Bewerter bewertet: zuerst eine Methode ausführen oder Bewertungen importieren.</translation>
+    </message>
+    <message>
+        <source>Computing correlations, intervals and costs…</source>
+        <translation>Korrelationen, Intervalle und Kosten werden berechnet …</translation>
+    </message>
+    <message>
+        <source>%1 %2 interval</source>
+        <translation>%1 %2-Intervall</translation>
+    </message>
+    <message>
+        <source>n/a</source>
+        <translation>k. A.</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>unbekannt</translation>
+    </message>
+    <message>
+        <source>%1: α = %2 on %3 items (%4 annotators)</source>
+        <translation>%1: α = %2 auf %3 Elementen (%4 Annotierende)</translation>
+    </message>
+    <message>
+        <source>%1: not available (fewer than two annotators per item)</source>
+        <translation>%1: nicht verfügbar (weniger als zwei Annotierende je Element)</translation>
+    </message>
+    <message>
+        <source>Human ceiling (agreement between annotators, Krippendorff's α): %1</source>
+        <translation>Menschliche Obergrenze (Übereinstimmung der Annotierenden, Krippendorffs α): %1</translation>
+    </message>
+    <message>
+        <source>Cannot compare: %1</source>
+        <translation>Vergleich nicht möglich: %1</translation>
+    </message>
+    <message>
+        <source>%1: agreement with people against %2</source>
+        <translation>%1: Übereinstimmung mit Menschen gegen %2</translation>
+    </message>
+    <message>
+        <source>calls per item</source>
+        <translation>Aufrufe je Element</translation>
+    </message>
+    <message>
+        <source>cost per item</source>
+        <translation>Kosten je Element</translation>
+    </message>
+    <message>
+        <source>Cost per item ($)</source>
+        <translation>Kosten je Element ($)</translation>
+    </message>
+    <message>
+        <source>%1 with people</source>
+        <translation>%1 mit Menschen</translation>
+    </message>
+    <message>
+        <source>Pareto front</source>
+        <translation>Pareto-Front</translation>
+    </message>
+    <message>
+        <source>On the Pareto front (no judge agrees more for less): %1.</source>
+        <translation>Auf der Pareto-Front (kein Bewerter stimmt für weniger Geld besser überein): %1.</translation>
+    </message>
+    <message>
+        <source>Not on the chart (cost unknown, e.g. imported scores): %1.</source>
+        <translation>Nicht im Diagramm (Kosten unbekannt, z. B. importierte Bewertungen): %1.</translation>
+    </message>
+    <message>
+        <source>Pick two different judges to see whether one agrees with people more than the other.</source>
+        <translation>Zwei verschiedene Bewerter wählen, um zu sehen, ob einer besser mit Menschen übereinstimmt als der andere.</translation>
+    </message>
+    <message>
+        <source>Comparing %1 with %2…</source>
+        <translation>%1 wird mit %2 verglichen …</translation>
+    </message>
+    <message>
+        <source>nothing to export yet</source>
+        <translation>noch nichts zu exportieren</translation>
+    </message>
+    <message>
+        <source>cannot write the table: %1</source>
+        <translation>die Tabelle kann nicht geschrieben werden: %1</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>LaTeX (*.tex)</source>
+        <translation>LaTeX (*.tex)</translation>
+    </message>
+    <message>
+        <source>Markdown (*.md)</source>
+        <translation>Markdown (*.md)</translation>
+    </message>
+    <message>
+        <source>Export comparison</source>
+        <translation>Vergleich exportieren</translation>
+    </message>
+    <message>
+        <source>Written: %1</source>
+        <translation>Geschrieben: %1</translation>
+    </message>
+    <message>
+        <source>%1 · %2 · %3 · %4</source>
+        <translation>%1 · %2 · %3 · %4</translation>
+    </message>
+</context>
+<context>
     <name>rubric::CorrelationModel</name>
     <message>
         <source>n/a</source>
@@ -1153,6 +1396,10 @@ Abdeckung %2 %</translation>
         <translation>Prompt</translation>
     </message>
     <message>
+        <source>Diff (− the strategy, + the comparison)</source>
+        <translation>Unterschiede (− die Strategie, + der Vergleich)</translation>
+    </message>
+    <message>
         <source>Strategy (the legend: each factor's snippets have its colour)</source>
         <translation>Strategie (Legende: die Textbausteine jedes Faktors haben seine Farbe)</translation>
     </message>
@@ -1163,10 +1410,6 @@ Abdeckung %2 %</translation>
     <message>
         <source>%1 for item '%2': %3</source>
         <translation>%1 für Element '%2': %3</translation>
-    </message>
-    <message>
-        <source>Diff (− the strategy, + the comparison)</source>
-        <translation>Unterschiede (− die Strategie, + der Vergleich)</translation>
     </message>
 </context>
 <context>
@@ -1192,6 +1435,10 @@ Abdeckung %2 %</translation>
         <translation>Bewertete Strategien</translation>
     </message>
     <message>
+        <source>Validation ρ</source>
+        <translation>Validierungs-ρ</translation>
+    </message>
+    <message>
         <source>Step</source>
         <translation>Schritt</translation>
     </message>
@@ -1204,16 +1451,12 @@ Abdeckung %2 %</translation>
         <translation>Geänderter Faktor</translation>
     </message>
     <message>
-        <source>Validation ρ</source>
-        <translation>Validierungs-ρ</translation>
+        <source>Strategy</source>
+        <translation>Strategie</translation>
     </message>
     <message>
         <source>Parent</source>
         <translation>Elternstrategie</translation>
-    </message>
-    <message>
-        <source>Strategy</source>
-        <translation>Strategie</translation>
     </message>
     <message>
         <source>Current population (best first)</source>
@@ -1709,6 +1952,10 @@ Abdeckung %2 %</translation>
     <message>
         <source>%1 · cannot be read</source>
         <translation>%1 · kann nicht gelesen werden</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>Vergleich</translation>
     </message>
     <message>
         <source>HPSS</source>
@@ -3471,6 +3718,89 @@ Definition: %2</translation>
     <message>
         <source>Could not make a group-disjoint split: %1</source>
         <translation>Keine gruppendisjunkte Aufteilung möglich: %1</translation>
+    </message>
+</context>
+<context>
+    <name>rubric::stats</name>
+    <message>
+        <source>dataset level: one correlation over all items</source>
+        <translation>Datensatzebene: eine Korrelation über alle Elemente</translation>
+    </message>
+    <message>
+        <source>group level: one correlation per group (document or prompt), averaged over the groups</source>
+        <translation>Gruppenebene: eine Korrelation je Gruppe (Dokument oder Prompt), gemittelt über die Gruppen</translation>
+    </message>
+    <message>
+        <source>system level: the mean score of each system, correlated over the systems</source>
+        <translation>Systemebene: die mittlere Bewertung jedes Systems, über die Systeme korreliert</translation>
+    </message>
+    <message>
+        <source>no judge has scored the aspect '%1'</source>
+        <translation>kein Bewerter hat den Aspekt '%1' bewertet</translation>
+    </message>
+    <message>
+        <source>unknown judge '%1'</source>
+        <translation>unbekannter Bewerter '%1'</translation>
+    </message>
+    <message>
+        <source>judge '%1' has not scored the aspect '%2'</source>
+        <translation>Bewerter '%1' hat den Aspekt '%2' nicht bewertet</translation>
+    </message>
+    <message>
+        <source>judge '%1' is named twice</source>
+        <translation>Bewerter '%1' ist zweimal genannt</translation>
+    </message>
+    <message>
+        <source>Human ceiling: not available (fewer than two annotators scored the same items).</source>
+        <translation>Menschliche Obergrenze: nicht verfügbar (weniger als zwei Annotierende haben dieselben Elemente bewertet).</translation>
+    </message>
+    <message>
+        <source>Human ceiling: Krippendorff's alpha (interval) between the %1 annotators is %2 on %3 items.</source>
+        <translation>Menschliche Obergrenze: Krippendorffs Alpha (Intervall) zwischen den %1 Annotierenden ist %2 auf %3 Elementen.</translation>
+    </message>
+    <message>
+        <source>%1 and %2 cannot be compared on %3: a correlation is not defined on their %4 shared items.</source>
+        <translation>%1 und %2 können auf %3 nicht verglichen werden: auf ihren %4 gemeinsamen Elementen ist eine Korrelation nicht definiert.</translation>
+    </message>
+    <message>
+        <source>%1 and %2 agree with people equally (%3 %4 each on the same %5 items): there is no difference to test.</source>
+        <translation>%1 und %2 stimmen gleich gut mit Menschen überein (%3 jeweils %4 auf denselben %5 Elementen): es gibt keinen Unterschied zu prüfen.</translation>
+    </message>
+    <message>
+        <source>%1 %2 against %3 on the same %4 items, a difference of %5 (%6% interval %7 to %8)</source>
+        <translation>%1 %2 gegen %3 auf denselben %4 Elementen, ein Unterschied von %5 (%6-%-Intervall %7 bis %8)</translation>
+    </message>
+    <message>
+        <source>%1 agrees with people more than %2: %3. If the two judges were equally good, a difference this large would turn up by chance with probability %4, so it is unlikely to be chance.</source>
+        <translation>%1 stimmt besser mit Menschen überein als %2: %3. Wären beide Bewerter gleich gut, träte ein so großer Unterschied nur mit Wahrscheinlichkeit %4 zufällig auf; Zufall ist also unwahrscheinlich.</translation>
+    </message>
+    <message>
+        <source>%1 scores higher than %2 here (%3), but a difference this large turns up by chance with probability %4 even when two judges are equally good. The data do not show that either agrees with people better; they do not show that the two are equal either.</source>
+        <translation>%1 liegt hier vor %2 (%3), aber ein so großer Unterschied tritt auch bei zwei gleich guten Bewertern mit Wahrscheinlichkeit %4 zufällig auf. Die Daten zeigen nicht, dass einer besser mit Menschen übereinstimmt; sie zeigen aber auch nicht, dass beide gleich gut sind.</translation>
+    </message>
+    <message>
+        <source>the comparison was cancelled</source>
+        <translation>der Vergleich wurde abgebrochen</translation>
+    </message>
+    <message>
+        <source>Judge</source>
+        <translation>Bewerter</translation>
+    </message>
+    <message>
+        <source>Method</source>
+        <translation>Methode</translation>
+    </message>
+    <message>
+        <source>Calls per item</source>
+        <translation>Aufrufe je Element</translation>
+    </message>
+    <message>
+        <source>Cost per item ($)</source>
+        <translation>Kosten je Element ($)</translation>
+    </message>
+    <message>
+        <source>Aspect %1, split %2; %3. Intervals: percentile bootstrap, %4 resamples; p: paired permutation test, %5 permutations; seed %6.</source>
+        <translation>Aspekt %1, Teilmenge %2; %3. Intervalle: Perzentil-Bootstrap, %4 Stichproben; p: gepaarter Permutationstest, %5 Permutationen; Seed %6.</translation>
     </message>
 </context>
 </TS>

@@ -9,6 +9,7 @@
 #include "hpss/HpssPane.h"
 #include "models/ScoreModel.h"
 #include "panes/AnnotatePane.h"
+#include "panes/ComparePane.h"
 #include "panes/CorrelationPane.h"
 #include "panes/DatasetPane.h"
 #include "panes/HeatmapPane.h"
@@ -97,6 +98,7 @@ MainWindow::MainWindow(QWidget *parent)
     m_rubric = addPane(new RubricPane(this), tr("Rubric"), QStringLiteral("rubric"));
     addPane(new HeatmapPane(this), tr("Heatmap"), QStringLiteral("heatmap"));
     addPane(new CorrelationPane(this), tr("Correlation"), QStringLiteral("correlation"));
+    addPane(new ComparePane(this), tr("Compare"), QStringLiteral("compare"));
     auto *hpss = addPane(new HpssPane(this), tr("HPSS"), QStringLiteral("hpss"));
     hpss->setRunController(m_run->controller());
     connect(hpss, &HpssPane::testRunRequested, this, [this](const RunSpec &spec) {

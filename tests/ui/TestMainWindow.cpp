@@ -95,7 +95,7 @@ void TestMainWindow::opensAProject()
     QCOMPARE(w.paneKeys(),
              (QStringList{QStringLiteral("dataset"), QStringLiteral("annotate"), QStringLiteral("run"),
                           QStringLiteral("rubric"), QStringLiteral("heatmap"), QStringLiteral("correlation"),
-                          QStringLiteral("hpss"), QStringLiteral("issues")}));
+                          QStringLiteral("compare"), QStringLiteral("hpss"), QStringLiteral("issues")}));
     QVERIFY(w.windowTitle().contains(QLatin1String("m.rubric")));
     // The pane list shows titles without menu mnemonics; the View menu keeps the ampersand.
     auto *nav = w.findChild<QListWidget *>(QStringLiteral("paneList"));
@@ -169,8 +169,10 @@ void TestMainWindow::ctrlNumberSwitchesPanes()
     QTest::keyClick(&w, Qt::Key_6, Qt::ControlModifier);
     QCOMPARE(w.currentPaneKey(), QStringLiteral("correlation"));
     QTest::keyClick(&w, Qt::Key_7, Qt::ControlModifier);
-    QCOMPARE(w.currentPaneKey(), QStringLiteral("hpss"));
+    QCOMPARE(w.currentPaneKey(), QStringLiteral("compare"));
     QTest::keyClick(&w, Qt::Key_8, Qt::ControlModifier);
+    QCOMPARE(w.currentPaneKey(), QStringLiteral("hpss"));
+    QTest::keyClick(&w, Qt::Key_9, Qt::ControlModifier);
     QCOMPARE(w.currentPaneKey(), QStringLiteral("issues"));
     QTest::keyClick(&w, Qt::Key_1, Qt::ControlModifier);
     QCOMPARE(w.currentPaneKey(), QStringLiteral("dataset"));
@@ -182,10 +184,10 @@ void TestMainWindow::addPaneBindsAndKeepsIssuesLast()
     QVERIFY(w.openProject(m_path));
     auto *probe = w.addPane(new ProbePane, QStringLiteral("Probe"), QStringLiteral("probe"));
     QCOMPARE(probe->bound, w.project());
-    QCOMPARE(w.paneKeys(),
-             (QStringList{QStringLiteral("dataset"), QStringLiteral("annotate"), QStringLiteral("run"),
-                          QStringLiteral("rubric"), QStringLiteral("heatmap"), QStringLiteral("correlation"),
-                          QStringLiteral("hpss"), QStringLiteral("probe"), QStringLiteral("issues")}));
+    QCOMPARE(w.paneKeys(), (QStringList{QStringLiteral("dataset"), QStringLiteral("annotate"), QStringLiteral("run"),
+                                        QStringLiteral("rubric"), QStringLiteral("heatmap"),
+                                        QStringLiteral("correlation"), QStringLiteral("compare"),
+                                        QStringLiteral("hpss"), QStringLiteral("probe"), QStringLiteral("issues")}));
     QVERIFY(w.showPane(QStringLiteral("probe")));
     QCOMPARE(w.currentPaneKey(), QStringLiteral("probe"));
     // Opening another project rebinds it.
