@@ -176,11 +176,12 @@ Result<CoderMatrix> gatherCoders(const Project &project, const QString &aspect, 
         if (r != row.constEnd() && c != column.constEnd())
             m.data[size_t(*r)][size_t(*c)] = a.score;
     }
+    const qsizetype people = m.coders.size(); // the judges' columns follow the annotators'
     for (int j = 0; j < judges.size(); ++j) {
         const auto scores = project.readJudgeScores(judges.at(j), aspect);
         if (!scores)
             return scores.error();
-        const size_t c = size_t(m.coders.size() + j);
+        const size_t c = size_t(people + j);
         for (auto it = scores->constBegin(); it != scores->constEnd(); ++it) {
             const auto r = row.constFind(it.key());
             if (r != row.constEnd())
