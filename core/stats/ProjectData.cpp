@@ -176,12 +176,13 @@ Result<CoderMatrix> gatherCoders(const Project &project, const QString &aspect, 
         if (r != row.constEnd() && c != column.constEnd())
             m.data[size_t(*r)][size_t(*c)] = a.score;
     }
-    const qsizetype people = m.coders.size(); // the judges' columns follow the annotators'
+    // The judges' columns follow the annotators' (m.coders grows in the loop: count them first).
+    const qsizetype annotators = m.coders.size();
     for (int j = 0; j < judges.size(); ++j) {
         const auto scores = project.readJudgeScores(judges.at(j), aspect);
         if (!scores)
             return scores.error();
-        const size_t c = size_t(people + j);
+        const size_t c = size_t(annotators + j);
         for (auto it = scores->constBegin(); it != scores->constEnd(); ++it) {
             const auto r = row.constFind(it.key());
             if (r != row.constEnd())

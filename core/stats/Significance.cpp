@@ -152,7 +152,8 @@ JudgeComparison compareJudges(const QVector<PairedItem> &items, Level level, con
     std::iota(all.begin(), all.end(), 0);
     detail::Workspace ws;
     const auto eval = [&](const std::vector<double> &judge, std::span<const int> rows, detail::Workspace &w) {
-        return detail::evaluate(level, d.human, judge, d.group, d.system, d.groupCount, d.systemCount, rows, w);
+        return detail::evaluate(level, d.human, judge, d.group, d.system, d.groupCount, d.systemCount, rows, w,
+                                options.constantGroups);
     };
     out.a = eval(d.a, all, ws);
     out.b = eval(d.b, all, ws);
@@ -225,8 +226,10 @@ JudgeComparison compareJudges(const QVector<PairedItem> &items, Level level, con
                 std::vector<int> ident(rows.size());
                 std::iota(ident.begin(), ident.end(), 0);
                 const std::vector<int> noSystem(rows.size(), -1);
-                const auto ca = detail::evaluate(level, h, a, groupOf, noSystem, units, 0, ident, w);
-                const auto cb = detail::evaluate(level, h, b, groupOf, noSystem, units, 0, ident, w);
+                const auto ca
+                        = detail::evaluate(level, h, a, groupOf, noSystem, units, 0, ident, w, options.constantGroups);
+                const auto cb
+                        = detail::evaluate(level, h, b, groupOf, noSystem, units, 0, ident, w, options.constantGroups);
                 const auto dd = diff(ca, cb);
                 for (size_t c = 0; c < 3; ++c)
                     reps[c][size_t(i)] = dd[c];

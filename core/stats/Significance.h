@@ -47,6 +47,7 @@ struct ComparisonOptions
     int permutations = 1000;
     quint64 seed = 0;
     double confidence = 0.95;
+    ConstantGroups constantGroups = ConstantGroups::Skip; ///< Group level: the rule for constant groups
 };
 
 /// Judge A against judge B on the items both scored (and people scored).
