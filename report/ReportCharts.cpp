@@ -141,8 +141,11 @@ void scatter(QPainter &p, const QRectF &rect, const ReportChart &c)
 void pareto(QPainter &p, const QRectF &rect, const ReportChart &c)
 {
     const double u = unit(rect);
+    // Cost starts at 0; judges that cost nothing (offline metrics) sit on the left edge.
     auto xr = range(c.x);
-    xr.first = std::min(xr.first, 0.0);
+    xr.first = 0.0;
+    if (!(xr.second > 0))
+        xr.second = 1e-3;
     const Axes a = axes(p, rect, c, xr, range(c.y));
     // The front: cheapest first, a judge is on it when it beats every cheaper one.
     QVector<int> order(c.x.size());
