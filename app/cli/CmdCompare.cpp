@@ -1,26 +1,15 @@
 #include "CliUtil.h"
+#include "stats/Comparison.h"
 #include "stats/ProjectData.h"
-#include "stats/Significance.h"
+
+#include <QJsonDocument>
 
 namespace rubric::cli {
 namespace {
 
 using namespace rubric::stats;
 
-QString number(double v)
-{
-    return v == v ? QString::number(v, 'f', 4) : QStringLiteral("n/a");
-}
-
-QVariantMap coefficients(const std::array<double, 3> &v)
-{
-    QVariantMap m;
-    for (Coefficient k : kCoefficients)
-        m.insert(coefficientName(k), jsonNumber(v[size_t(k)]));
-    return m;
-}
-
-std::optional<int> positive(const QCommandLineParser &parser, const QString &option, Io &io)
+std::optional<int> nonNegative(const QCommandLineParser &parser, const QString &option, Io &io)
 {
     bool ok = false;
     const int v = parser.value(option).toInt(&ok);
@@ -31,118 +20,152 @@ std::optional<int> positive(const QCommandLineParser &parser, const QString &opt
     return v;
 }
 
+/// "item" is the dataset level under the name the contract uses (one correlation over
+/// all items); the other three are Levels.h's names.
+std::optional<Level> compareLevel(const QString &name)
+{
+    if (name == QLatin1String("item"))
+        return Level::Dataset;
+    return parseLevel(name);
+}
+
+std::optional<Coefficient> parseCoefficient(const QString &name)
+{
+    for (Coefficient c : kCoefficients)
+        if (coefficientName(c) == name)
+            return c;
+    return std::nullopt;
+}
+
+void printText(Io &io, const Comparison &c)
+{
+    const CompareOptions &o = c.options;
+    io.out << "aspect " << o.aspect << ", " << c.convention << ", split " << splitFilterName(o.split) << '\n';
+    int width = 5;
+    for (const JudgeAlignment &j : c.judges)
+        width = std::max(width, int(j.judge.size()));
+    const QString pct = QString::number(o.confidence * 100.0, 'g', 3);
+    io.out << "  " << QStringLiteral("judge").leftJustified(width) << "  pearson spearman  kendall  "
+           << QString(coefficientName(o.primary) + QLatin1Char(' ') + pct + QStringLiteral("% CI")).leftJustified(22)
+           << "     n  calls/item  cost/item\n";
+    for (const JudgeAlignment &j : c.judges) {
+        const QString ci = QStringLiteral("[%1, %2]").arg(formatStatistic(j.lo), formatStatistic(j.hi));
+        io.out << "  " << j.judge.leftJustified(width) << ' ' << formatStatistic(j.pearson).rightJustified(8) << ' '
+               << formatStatistic(j.spearman).rightJustified(8) << ' ' << formatStatistic(j.kendall).rightJustified(8)
+               << "  " << ci.leftJustified(22) << ' ' << QString::number(j.n).rightJustified(5) << ' '
+               << formatCalls(j.callsPerItem).rightJustified(11) << ' ' << formatCost(j.costPerItem).rightJustified(10)
+               << '\n';
+    }
+    if (c.ceiling.available)
+        io.out << "human ceiling: Krippendorff's alpha (interval) " << formatStatistic(c.ceiling.alpha) << " between "
+               << c.ceiling.annotators << " annotators on " << c.ceiling.n << " items\n";
+    else
+        io.out << "human ceiling: not available (fewer than two annotators on the same items)\n";
+    for (const PairComparison &p : c.pairs) {
+        io.out << '\n'
+               << p.a << " − " << p.b << ": " << formatStatistic(p.difference) << " [" << formatStatistic(p.lo) << ", "
+               << formatStatistic(p.hi) << "], permutation p " << formatP(p.p);
+        if (p.williamsP == p.williamsP)
+            io.out << ", Williams p " << formatP(p.williamsP);
+        io.out << ", n " << p.n << '\n' << "  " << p.plainWords << '\n';
+    }
+}
+
 int run(const QStringList &args, Io &io)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
-            "Compare two judges against the same human scores on the items all three scored: both\n"
-            "correlations, their difference (X − Y) with a paired percentile bootstrap interval, Williams'\n"
-            "test (Pearson; dataset or system level) and a paired permutation test p-value.\n"
+            "Compare judges against the same human scores: each judge's Pearson, Spearman and Kendall tau-b\n"
+            "with a percentile bootstrap interval of the chosen coefficient, n, calls and cost per item (the\n"
+            "judge's whole call ledger over the items it scored; n/a for imported scores), and the annotators'\n"
+            "Krippendorff alpha as the human ceiling. Every pair of judges (in the order given) on the items\n"
+            "both scored: the difference A − B of the chosen coefficient, its paired bootstrap interval, a\n"
+            "paired permutation test p (every level) and Williams' test p (Pearson; dataset or system level),\n"
+            "with the result in words. No --judge: every judge that scored the aspect.\n"
             "The default split is 'test' when the project has a split, otherwise 'all'."));
     parser.addOption({QStringLiteral("project"), QStringLiteral("Project file."), QStringLiteral("P")});
     parser.addOption({QStringLiteral("aspect"), QStringLiteral("Aspect."), QStringLiteral("A")});
-    parser.addOption(
-            {QStringLiteral("judge"), QStringLiteral("Judge; give it twice (X then Y)."), QStringLiteral("NAME")});
-    parser.addOption({QStringLiteral("level"), QStringLiteral("dataset (default), group or system."),
+    parser.addOption({QStringLiteral("judge"), QStringLiteral("Judge (repeat; none = every judge of the aspect)."),
+                      QStringLiteral("NAME")});
+    parser.addOption({QStringLiteral("level"),
+                      QStringLiteral("item or dataset (the same: one correlation over all items; default), group "
+                                     "or system."),
                       QStringLiteral("L"), QStringLiteral("dataset")});
     parser.addOption({QStringLiteral("split"),
                       QStringLiteral("all, train or test (default: test if the project has a split, else all)."),
                       QStringLiteral("S")});
-    parser.addOption({QStringLiteral("bootstrap"), QStringLiteral("Paired bootstrap resamples (default 1000)."),
+    parser.addOption({QStringLiteral("coefficient"),
+                      QStringLiteral("pearson (default), spearman or kendall: the interval and the pair test."),
+                      QStringLiteral("C"), QStringLiteral("pearson")});
+    parser.addOption({QStringLiteral("constant-groups"),
+                      QStringLiteral("Group level: skip (default) or one (see rubric correlate --help)."),
+                      QStringLiteral("RULE"), QStringLiteral("skip")});
+    parser.addOption({QStringLiteral("bootstrap"), QStringLiteral("Bootstrap resamples (default 1000)."),
                       QStringLiteral("N"), QStringLiteral("1000")});
     parser.addOption({QStringLiteral("permutations"), QStringLiteral("Permutations (default 1000)."),
                       QStringLiteral("N"), QStringLiteral("1000")});
     parser.addOption(
-            {QStringLiteral("seed"), QStringLiteral("Seed (default 0)."), QStringLiteral("S"), QStringLiteral("0")});
+            {QStringLiteral("seed"), QStringLiteral("Seed (default 1)."), QStringLiteral("S"), QStringLiteral("1")});
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print one line of JSON.")});
     if (auto rc = parse(parser, QStringLiteral("compare"), args, io))
         return *rc;
     if (!require(parser, QStringLiteral("aspect"), io))
         return 2;
-    const QStringList judges = parser.values(QStringLiteral("judge"));
-    if (judges.size() != 2) {
-        io.err << "rubric compare: give --judge exactly twice\n";
-        return 2;
-    }
-    const auto level = parseLevel(parser.value(QStringLiteral("level")));
+    CompareOptions options;
+    options.aspect = parser.value(QStringLiteral("aspect"));
+    options.judges = parser.values(QStringLiteral("judge"));
+    const auto level = compareLevel(parser.value(QStringLiteral("level")));
     if (!level) {
-        io.err << "rubric compare: --level must be dataset, group or system\n";
+        io.err << "rubric compare: --level must be item, group, system or dataset\n";
         return 2;
     }
-    const auto resamples = positive(parser, QStringLiteral("bootstrap"), io);
-    const auto permutations = positive(parser, QStringLiteral("permutations"), io);
+    options.level = *level;
+    const auto coefficient = parseCoefficient(parser.value(QStringLiteral("coefficient")));
+    if (!coefficient) {
+        io.err << "rubric compare: --coefficient must be pearson, spearman or kendall\n";
+        return 2;
+    }
+    options.primary = *coefficient;
+    const auto rule = parseConstantGroups(parser.value(QStringLiteral("constant-groups")));
+    if (!rule) {
+        io.err << "rubric compare: --constant-groups must be skip or one\n";
+        return 2;
+    }
+    options.constantGroups = *rule;
+    const auto resamples = nonNegative(parser, QStringLiteral("bootstrap"), io);
+    const auto permutations = nonNegative(parser, QStringLiteral("permutations"), io);
     bool seedOk = false;
-    const quint64 seed = parser.value(QStringLiteral("seed")).toULongLong(&seedOk);
+    options.seed = parser.value(QStringLiteral("seed")).toULongLong(&seedOk);
     if (!resamples || !permutations || !seedOk) {
         if (!seedOk)
             io.err << "rubric compare: --seed expects a non-negative integer\n";
         return 2;
     }
+    options.bootstrap = *resamples;
+    options.permutations = *permutations;
     auto project = openProject(parser, io);
     if (!project)
         return 1;
-    const auto splitFilter = splitOption(parser, *project, QStringLiteral("compare"), io);
-    if (!splitFilter)
+    const auto split = splitOption(parser, *project, QStringLiteral("compare"), io);
+    if (!split)
         return 2;
-    const SplitFilter split = *splitFilter;
-    const QString aspect = parser.value(QStringLiteral("aspect"));
-    const auto items = gatherPaired(*project, aspect, judges[0], judges[1], split);
-    if (!items) {
-        io.err << "rubric compare: " << items.errorString() << '\n';
+    options.split = *split;
+    const auto comparison = compareJudges(*project, options);
+    if (!comparison) {
+        io.err << "rubric compare: " << comparison.errorString() << '\n';
         return 1;
     }
-    const JudgeComparison c = compareJudges(*items, *level, {*resamples, *permutations, seed, 0.95});
-    const auto triple = [](const LevelCorrelation &l) {
-        return std::array<double, 3>{l.pearson, l.spearman, l.kendall};
-    };
-
     if (parser.isSet(QStringLiteral("json"))) {
-        QVariantMap ci;
-        for (Coefficient k : kCoefficients)
-            ci.insert(coefficientName(k),
-                      QVariantList{jsonNumber(c.differenceCi[size_t(k)].lo), jsonNumber(c.differenceCi[size_t(k)].hi)});
-        printJson(io, QVariantMap{{QStringLiteral("aspect"), aspect},
-                                  {QStringLiteral("judges"), judges},
-                                  {QStringLiteral("level"), levelName(*level)},
-                                  {QStringLiteral("split"), splitFilterName(split)},
-                                  {QStringLiteral("n"), c.a.n},
-                                  {QStringLiteral("groups_used"), QVariantList{c.a.groupsUsed, c.b.groupsUsed}},
-                                  {QStringLiteral("x"), coefficients(triple(c.a))},
-                                  {QStringLiteral("y"), coefficients(triple(c.b))},
-                                  {QStringLiteral("difference"), coefficients(c.difference)},
-                                  {QStringLiteral("ci"), ci},
-                                  {QStringLiteral("permutation_p"), coefficients(c.permutationP)},
-                                  {QStringLiteral("williams"),
-                                   QVariantMap{{QStringLiteral("t"), jsonNumber(c.williams.t)},
-                                               {QStringLiteral("df"), c.williams.df},
-                                               {QStringLiteral("p"), jsonNumber(c.williams.p)},
-                                               {QStringLiteral("n"), c.williams.n},
-                                               {QStringLiteral("r23"), jsonNumber(c.williams.r23)}}},
-                                  {QStringLiteral("bootstrap"), c.resamples},
-                                  {QStringLiteral("permutations"), c.permutations},
-                                  {QStringLiteral("seed"), QString::number(seed)}});
+        io.out << QString::fromUtf8(QJsonDocument(comparisonToJson(*comparison)).toJson(QJsonDocument::Compact))
+               << '\n';
         return 0;
     }
-    io.out << "X = " << judges[0] << ", Y = " << judges[1] << "; aspect " << aspect << ", level " << levelName(*level)
-           << ", split " << splitFilterName(split) << ", n " << c.a.n << '\n';
-    io.out << "  coefficient       X        Y    X − Y   95% CI (paired bootstrap)   permutation p\n";
-    for (Coefficient k : kCoefficients) {
-        const size_t i = size_t(k);
-        io.out << "  " << coefficientName(k).leftJustified(11) << ' ' << number(c.a.value(k)).rightJustified(8) << ' '
-               << number(c.b.value(k)).rightJustified(8) << ' ' << number(c.difference[i]).rightJustified(8) << "   ["
-               << number(c.differenceCi[i].lo) << ", " << number(c.differenceCi[i].hi) << "]            "
-               << number(c.permutationP[i]) << '\n';
-    }
-    if (c.williams.t == c.williams.t)
-        io.out << "Williams (Pearson, n " << c.williams.n << "): t(" << c.williams.df << ") = " << number(c.williams.t)
-               << ", p = " << number(c.williams.p) << '\n';
-    else
-        io.out << "Williams: not defined here (group level, too few units, or identical judges)\n";
+    printText(io, *comparison);
     return 0;
 }
 
 const Registration reg({QStringLiteral("compare"),
-                        QStringLiteral("Compare two judges: difference, paired bootstrap CI, Williams, permutation."),
+                        QStringLiteral("Compare judges: correlations with intervals, cost per item, pairwise tests."),
                         &run});
 
 } // namespace

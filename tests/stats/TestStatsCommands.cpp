@@ -261,28 +261,70 @@ void TestStatsCommands::correlateDefaultSplitAndBootstrap()
 
 void TestStatsCommands::compareTwoJudges()
 {
-    const Run r = rubricCli(
-            {QStringLiteral("compare"), QStringLiteral("--project"), m_project, QStringLiteral("--aspect"),
-             QStringLiteral("coherence"), QStringLiteral("--judge"), QStringLiteral("mean"), QStringLiteral("--judge"),
-             QStringLiteral("noisy"), QStringLiteral("--split"), QStringLiteral("all"), QStringLiteral("--bootstrap"),
-             QStringLiteral("300"), QStringLiteral("--permutations"), QStringLiteral("300"), QStringLiteral("--json")});
+    const QStringList base{QStringLiteral("compare"),
+                           QStringLiteral("--project"),
+                           m_project,
+                           QStringLiteral("--aspect"),
+                           QStringLiteral("coherence"),
+                           QStringLiteral("--split"),
+                           QStringLiteral("all"),
+                           QStringLiteral("--bootstrap"),
+                           QStringLiteral("300"),
+                           QStringLiteral("--permutations"),
+                           QStringLiteral("300")};
+    Run r = rubricCli(base
+                      + QStringList{QStringLiteral("--judge"), QStringLiteral("mean"), QStringLiteral("--judge"),
+                                    QStringLiteral("noisy"), QStringLiteral("--json")});
     QVERIFY2(r.code == 0, r.err.constData());
     const QJsonObject o = r.json();
-    QCOMPARE(o.value(QStringLiteral("n")).toInt(), 39);
-    const double x = o.value(QStringLiteral("x")).toObject().value(QStringLiteral("pearson")).toDouble();
-    const double y = o.value(QStringLiteral("y")).toObject().value(QStringLiteral("pearson")).toDouble();
-    QCOMPARE(x, 1.0);
-    QVERIFY(std::abs(o.value(QStringLiteral("difference")).toObject().value(QStringLiteral("pearson")).toDouble()
-                     - (x - y))
-            < 1e-12);
-    const QJsonArray ci = o.value(QStringLiteral("ci")).toObject().value(QStringLiteral("pearson")).toArray();
+    const QJsonArray judges = o.value(QStringLiteral("judges")).toArray();
+    QCOMPARE(judges.size(), 2);
+    const QJsonObject x = judges[0].toObject();
+    const QJsonObject y = judges[1].toObject();
+    QCOMPARE(x.value(QStringLiteral("judge")).toString(), QStringLiteral("mean"));
+    QCOMPARE(x.value(QStringLiteral("n")).toInt(), 40);
+    QCOMPARE(y.value(QStringLiteral("n")).toInt(), 39); // "noisy" has no score for one item
+    QCOMPARE(x.value(QStringLiteral("pearson")).toDouble(), 1.0); // "mean" is the human mean itself
+    const double yp = y.value(QStringLiteral("pearson")).toDouble();
+    QVERIFY(yp < 1.0);
+    const QJsonArray ci = x.value(QStringLiteral("ci")).toArray();
     QCOMPARE(ci.size(), 2);
-    QVERIFY(ci[0].toDouble() <= x - y && x - y <= ci[1].toDouble());
-    const QJsonObject w = o.value(QStringLiteral("williams")).toObject();
-    QCOMPARE(w.value(QStringLiteral("df")).toInt(), 36);
-    QVERIFY(w.value(QStringLiteral("t")).toDouble() > 0);
-    const double pp = o.value(QStringLiteral("permutation_p")).toObject().value(QStringLiteral("pearson")).toDouble();
-    QVERIFY(pp > 0 && pp <= 1);
+    QVERIFY(x.value(QStringLiteral("cost_per_item")).isNull()); // imported scores: what they cost is not known
+    const QJsonArray pairs = o.value(QStringLiteral("pairs")).toArray();
+    QCOMPARE(pairs.size(), 1);
+    const QJsonObject pair = pairs[0].toObject();
+    QCOMPARE(pair.value(QStringLiteral("a")).toString(), QStringLiteral("mean"));
+    QCOMPARE(pair.value(QStringLiteral("b")).toString(), QStringLiteral("noisy"));
+    QCOMPARE(pair.value(QStringLiteral("n")).toInt(), 39); // the items both scored
+    // Both rounded to 3 decimals: the difference of the rounded values is within one rounding step.
+    QVERIFY(std::abs(pair.value(QStringLiteral("difference")).toDouble() - (1.0 - yp)) <= 0.0010001);
+    const QJsonArray dci = pair.value(QStringLiteral("ci")).toArray();
+    QVERIFY(dci[0].toDouble() <= pair.value(QStringLiteral("difference")).toDouble());
+    QVERIFY(pair.value(QStringLiteral("difference")).toDouble() <= dci[1].toDouble());
+    const double p = pair.value(QStringLiteral("p")).toDouble();
+    QVERIFY(p > 0 && p <= 1);
+    QVERIFY(pair.value(QStringLiteral("williams_p")).isDouble());
+    QVERIFY(o.value(QStringLiteral("human_ceiling")).toObject().contains(QStringLiteral("alpha")));
+
+    // "item" is the dataset level under the contract's name: the same JSON.
+    const Run item
+            = rubricCli(base
+                        + QStringList{QStringLiteral("--judge"), QStringLiteral("mean"), QStringLiteral("--judge"),
+                                      QStringLiteral("noisy"), QStringLiteral("--level"), QStringLiteral("item"),
+                                      QStringLiteral("--json")});
+    QCOMPARE(item.code, 0);
+    QCOMPARE(item.out, r.out);
+
+    // No --judge: every judge that scored the aspect; the text output names each.
+    r = rubricCli(base);
+    QVERIFY2(r.code == 0, r.err.constData());
+    QVERIFY(r.out.contains("mean") && r.out.contains("noisy"));
+    QVERIFY(r.out.contains("human ceiling"));
+    r = rubricCli(base + QStringList{QStringLiteral("--judge"), QStringLiteral("nobody")});
+    QCOMPARE(r.code, 1);
+    QVERIFY2(r.err.contains("unknown judge 'nobody'"), r.err.constData());
+    r = rubricCli(base + QStringList{QStringLiteral("--level"), QStringLiteral("summary")});
+    QCOMPARE(r.code, 2);
 }
 
 void TestStatsCommands::agreement()
