@@ -29,7 +29,7 @@ int run(const QStringList &args, Io &io)
     parser.addOption(
             {QStringLiteral("out"), QStringLiteral("report.html, report.pdf or a folder."), QStringLiteral("PATH")});
     parser.addOption({QStringLiteral("level"),
-                      QStringLiteral("Level of the comparison: dataset (default), group or system."),
+                      QStringLiteral("Level of the comparison: item = dataset (default), group or system."),
                       QStringLiteral("L"), QStringLiteral("dataset")});
     parser.addOption({QStringLiteral("split"),
                       QStringLiteral("all, train or test (default: test if the project has a split, else all)."),
@@ -44,9 +44,13 @@ int run(const QStringList &args, Io &io)
     if (!require(parser, QStringLiteral("project"), io) || !require(parser, QStringLiteral("out"), io))
         return 2;
     ReportOptions options;
-    const auto level = stats::parseLevel(parser.value(QStringLiteral("level")));
+    // "item" is the dataset level (one correlation over the items), as in `rubric compare`.
+    QString levelText = parser.value(QStringLiteral("level"));
+    if (levelText == QLatin1String("item"))
+        levelText = QStringLiteral("dataset");
+    const auto level = stats::parseLevel(levelText);
     if (!level) {
-        io.err << "rubric report: --level must be dataset, group or system\n";
+        io.err << "rubric report: --level must be item, dataset, group or system\n";
         return 2;
     }
     options.level = *level;
