@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 namespace rubric::report {
 
@@ -84,19 +85,32 @@ public:
     {
         const QFont cellFont = font(7), headFont = font(7, true), captionFont = font(8, false, true);
         const int cols = int(t.header.size());
-        // Column widths by content length, each at least a sixth of an even share.
-        QVector<double> weight(cols, 1.0);
+        // Each column gets at least its longest word (so no word breaks inside), the rest of the
+        // width goes by the columns' text length.
+        const double pad = 2 * m_pt;
+        const QFontMetricsF cellMetrics(cellFont, &m_writer), headMetrics(headFont, &m_writer);
+        QVector<double> weight(cols, 1.0), minimum(cols, 0.0);
         for (int c = 0; c < cols; ++c) {
             double longest = t.header[c].size();
-            for (const QStringList &row : t.rows)
+            const auto words = [&](const QString &text, const QFontMetricsF &fm) {
+                for (const QString &w : text.split(QLatin1Char(' '), Qt::SkipEmptyParts))
+                    minimum[c] = std::max(minimum[c], fm.horizontalAdvance(w) + 2 * pad + 1);
+            };
+            words(t.header[c], headMetrics);
+            for (const QStringList &row : t.rows) {
                 longest = std::max<double>(longest, std::min<qsizetype>(row.value(c).size(), 90));
+                words(row.value(c), cellMetrics);
+            }
+            minimum[c] = std::min(minimum[c], m_body.width() * 0.3);
             weight[c] = std::max(4.0, longest);
         }
+        const double fixedPart = std::accumulate(minimum.begin(), minimum.end(), 0.0);
+        const double spare = std::max(0.0, m_body.width() - fixedPart);
         const double sum = std::accumulate(weight.begin(), weight.end(), 0.0);
         QVector<double> width(cols);
         for (int c = 0; c < cols; ++c)
-            width[c] = m_body.width() * weight[c] / sum;
-        const double pad = 2 * m_pt;
+            width[c] = fixedPart > m_body.width() ? m_body.width() * minimum[c] / fixedPart
+                                                  : minimum[c] + spare * weight[c] / sum;
         const auto rowHeight = [&](const QStringList &cells, const QFont &f) {
             double h = 0;
             for (int c = 0; c < cols; ++c)
