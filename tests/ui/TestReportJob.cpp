@@ -8,6 +8,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTimer>
+#include <QTranslator>
 #include <QtTest>
 
 #include <cmath>
@@ -24,6 +25,7 @@ private slots:
     void initTestCase();
     void writesOffTheGuiThreadWithProgress();
     void mainWindowActionWritesThePdf();
+    void germanWhenTheStudioIsGerman();
 
 private:
     QTemporaryDir m_dir;
@@ -98,6 +100,27 @@ void TestReportJob::mainWindowActionWritesThePdf()
     QFile pdf(out);
     QVERIFY(pdf.open(QIODevice::ReadOnly));
     QVERIFY(pdf.read(5) == "%PDF-");
+}
+
+void TestReportJob::germanWhenTheStudioIsGerman()
+{
+    QTranslator german;
+    QVERIFY(german.load(QStringLiteral(":/i18n/rubric_de.qm")));
+    QCoreApplication::installTranslator(&german);
+    ReportJob job;
+    QSignalSpy finished(&job, &ReportJob::finished);
+    const QString out = m_dir.filePath(QStringLiteral("de.html"));
+    job.start(m_project, out, {});
+    QVERIFY(finished.wait(240000));
+    QCoreApplication::removeTranslator(&german);
+    QCOMPARE(finished.first().at(1).toString(), QString());
+    QFile f(out);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QString page = QString::fromUtf8(f.readAll());
+    QVERIFY(page.contains(QStringLiteral("<html lang=\"de\">")));
+    QVERIFY(page.contains(QStringLiteral("Bewerter im Vergleich")));
+    QVERIFY(page.contains(QStringLiteral("Korrelation mit Menschen")));
+    QVERIFY(page.contains(QStringLiteral("Inhalt")));
 }
 
 QTEST_MAIN(TestReportJob)
