@@ -144,7 +144,7 @@ void TestReport::pdfCarriesTheComparisonDigitForDigitAndVectorCharts()
                     QStringLiteral("%1\\s.*%2")
                             .arg(QRegularExpression::escape(judge), QRegularExpression::escape(printed)));
             QVERIFY2(row.match(body).hasMatch(),
-                     qPrintable(judge + QLatin1Char(' ') + key + QLatin1Char(' ') + printed));
+                     qPrintable(judge + QLatin1Char(' ') + QLatin1String(key) + QLatin1Char(' ') + printed));
         }
     }
     // Vector charts: the PDF holds no raster image at all (pdfimages lists only its header).

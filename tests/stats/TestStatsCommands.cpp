@@ -283,7 +283,7 @@ void TestStatsCommands::compareTwoJudges()
     const QJsonObject y = judges[1].toObject();
     QCOMPARE(x.value(QStringLiteral("judge")).toString(), QStringLiteral("mean"));
     QCOMPARE(x.value(QStringLiteral("n")).toInt(), 40);
-    QCOMPARE(y.value(QStringLiteral("n")).toInt(), 39); // "noisy" has no score for one item
+    QCOMPARE(y.value(QStringLiteral("n")).toInt(), 39);           // "noisy" has no score for one item
     QCOMPARE(x.value(QStringLiteral("pearson")).toDouble(), 1.0); // "mean" is the human mean itself
     const double yp = y.value(QStringLiteral("pearson")).toDouble();
     QVERIFY(yp < 1.0);
