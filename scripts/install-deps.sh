@@ -16,6 +16,8 @@ packages=(
   libyaml-cpp-dev
   # running the studio headless / screenshots, statistics reference values
   xvfb xauth x11-apps imagemagick python3-scipy python3-sklearn sqlite3
+  # checking reports: pdftotext / pdfimages / pdftoppm, and a browser to open the HTML headless
+  poppler-utils chromium
 )
 
 missing=()

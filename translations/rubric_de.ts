@@ -149,6 +149,417 @@
     </message>
 </context>
 <context>
+    <name>ReportBuilder</name>
+    <message>
+        <source>train split</source>
+        <translation>Trainingsteil</translation>
+    </message>
+    <message>
+        <source>test split</source>
+        <translation>Testteil</translation>
+    </message>
+    <message>
+        <source>all items</source>
+        <translation>alle Elemente</translation>
+    </message>
+    <message>
+        <source>Project</source>
+        <translation>Projekt</translation>
+    </message>
+    <message>
+        <source>Dataset: %1 items, %2 groups (documents / prompts), %3 systems. Split: %4 train, %5 test, %6 unassigned. Statistics below are on the %7.</source>
+        <translation>Datensatz: %1 Elemente, %2 Gruppen (Dokumente / Prompts), %3 Systeme. Aufteilung: %4 Training, %5 Test, %6 nicht zugeordnet. Die Statistiken unten beziehen sich auf: %7.</translation>
+    </message>
+    <message>
+        <source>Aspects, their scale, annotators and agreement between them</source>
+        <translation>Aspekte, ihre Skala, Annotierende und deren Übereinstimmung</translation>
+    </message>
+    <message>
+        <source>aspect</source>
+        <translation>Aspekt</translation>
+    </message>
+    <message>
+        <source>definition</source>
+        <translation>Definition</translation>
+    </message>
+    <message>
+        <source>scale</source>
+        <translation>Skala</translation>
+    </message>
+    <message>
+        <source>annotators</source>
+        <translation>Annotierende</translation>
+    </message>
+    <message>
+        <source>scored items</source>
+        <translation>bewertete Elemente</translation>
+    </message>
+    <message>
+        <source>Krippendorff's α (interval)</source>
+        <translation>Krippendorffs α (Intervall)</translation>
+    </message>
+    <message>
+        <source>ceiling (Spearman, one vs rest)</source>
+        <translation>Obergrenze (Spearman, eine Person gegen die übrigen)</translation>
+    </message>
+    <message>
+        <source>%1 (%2 units)</source>
+        <translation>%1 (%2 Einheiten)</translation>
+    </message>
+    <message>
+        <source>the project has no judge '%1'</source>
+        <translation>das Projekt hat keinen Bewerter '%1'</translation>
+    </message>
+    <message>
+        <source>en</source>
+        <comment>the report's language code</comment>
+        <translation>de</translation>
+    </message>
+    <message>
+        <source>Judge report: %1</source>
+        <translation>Bewerter-Bericht: %1</translation>
+    </message>
+    <message>
+        <source>the project has no aspect '%1'</source>
+        <translation>das Projekt hat keinen Aspekt '%1'</translation>
+    </message>
+    <message>
+        <source>the project has no human scores to report on</source>
+        <translation>das Projekt hat keine menschlichen Bewertungen, über die berichtet werden kann</translation>
+    </message>
+    <message>
+        <source>no judge has scores for the aspect '%1'</source>
+        <translation>kein Bewerter hat Bewertungen für den Aspekt '%1'</translation>
+    </message>
+    <message>
+        <source>%1 · %2 · comparison at the %3 level · %4 bootstrap resamples, seed %5</source>
+        <translation>%1 · %2 · Vergleich auf Ebene %3 · %4 Bootstrap-Stichproben, Seed %5</translation>
+    </message>
+    <message>
+        <source>Aspect: %1</source>
+        <translation>Aspekt: %1</translation>
+    </message>
+    <message>
+        <source>the report was cancelled</source>
+        <translation>der Bericht wurde abgebrochen</translation>
+    </message>
+    <message>
+        <source>Judges compared</source>
+        <translation>Bewerter im Vergleich</translation>
+    </message>
+    <message>
+        <source>Every judge against the human mean on %1 (%2 level); the interval is the 95% bootstrap interval of Pearson</source>
+        <translation>Jeder Bewerter gegen den menschlichen Mittelwert für %1 (Ebene %2); das Intervall ist das 95-%-Bootstrap-Intervall von Pearson</translation>
+    </message>
+    <message>
+        <source>judge</source>
+        <translation>Bewerter</translation>
+    </message>
+    <message>
+        <source>method</source>
+        <translation>Methode</translation>
+    </message>
+    <message>
+        <source>95% interval</source>
+        <translation>95-%-Intervall</translation>
+    </message>
+    <message>
+        <source>calls / item</source>
+        <translation>Aufrufe / Element</translation>
+    </message>
+    <message>
+        <source>cost / item ($)</source>
+        <translation>Kosten / Element ($)</translation>
+    </message>
+    <message>
+        <source>Human ceiling: the %1 annotators agree with Krippendorff's α = %2 (interval scale) on %3 items.</source>
+        <translation>Menschliche Obergrenze: Die %1 Annotierenden stimmen mit Krippendorffs α = %2 (Intervallskala) auf %3 Elementen überein.</translation>
+    </message>
+    <message>
+        <source>Human ceiling: not available (fewer than two annotators per item).</source>
+        <translation>Menschliche Obergrenze: nicht verfügbar (weniger als zwei Annotierende je Element).</translation>
+    </message>
+    <message>
+        <source>Is the difference real? Paired bootstrap interval of the difference in Pearson, paired permutation p and Williams' p</source>
+        <translation>Ist der Unterschied echt? Gepaartes Bootstrap-Intervall des Pearson-Unterschieds, p des gepaarten Permutationstests und p nach Williams</translation>
+    </message>
+    <message>
+        <source>judge A</source>
+        <translation>Bewerter A</translation>
+    </message>
+    <message>
+        <source>judge B</source>
+        <translation>Bewerter B</translation>
+    </message>
+    <message>
+        <source>A − B</source>
+        <translation>A − B</translation>
+    </message>
+    <message>
+        <source>Williams p</source>
+        <translation>p nach Williams</translation>
+    </message>
+    <message>
+        <source>Agreement with people against cost per item (Pareto front joined)</source>
+        <translation>Übereinstimmung mit Menschen gegen Kosten je Element (Pareto-Front verbunden)</translation>
+    </message>
+    <message>
+        <source>cost per item ($)</source>
+        <translation>Kosten je Element ($)</translation>
+    </message>
+    <message>
+        <source>the comparison of %1 as LaTeX tables (booktabs)</source>
+        <translation>der Vergleich für %1 als LaTeX-Tabellen (booktabs)</translation>
+    </message>
+    <message>
+        <source>the comparison of %1 as Markdown tables</source>
+        <translation>der Vergleich für %1 als Markdown-Tabellen</translation>
+    </message>
+    <message>
+        <source>the comparison of %1 exactly as `rubric compare --json` prints it</source>
+        <translation>der Vergleich für %1 genau so, wie `rubric compare --json` ihn ausgibt</translation>
+    </message>
+    <message>
+        <source>%1: %2 entries</source>
+        <translation>%1: %2 Einträge</translation>
+    </message>
+    <message>
+        <source>Judge %1 (%2)</source>
+        <translation>Bewerter %1 (%2)</translation>
+    </message>
+    <message>
+        <source>imported</source>
+        <translation>importiert</translation>
+    </message>
+    <message>
+        <source>The judge scored none of the items people scored in this split.</source>
+        <translation>Der Bewerter hat keines der Elemente bewertet, die Menschen in diesem Teil bewertet haben.</translation>
+    </message>
+    <message>
+        <source>Correlation with people</source>
+        <translation>Korrelation mit Menschen</translation>
+    </message>
+    <message>
+        <source>%1 against the human mean, %2 bootstrap resamples (95% percentile intervals)</source>
+        <translation>%1 gegen den menschlichen Mittelwert, %2 Bootstrap-Stichproben (95-%-Perzentilintervalle)</translation>
+    </message>
+    <message>
+        <source>level</source>
+        <translation>Ebene</translation>
+    </message>
+    <message>
+        <source>n</source>
+        <translation>n</translation>
+    </message>
+    <message>
+        <source>units</source>
+        <translation>Einheiten</translation>
+    </message>
+    <message>
+        <source>%1: judge score against the human mean (%2 items)</source>
+        <translation>%1: Bewerter-Punkte gegen den menschlichen Mittelwert (%2 Elemente)</translation>
+    </message>
+    <message>
+        <source>human mean</source>
+        <translation>menschlicher Mittelwert</translation>
+    </message>
+    <message>
+        <source>This judge has no rubric (offline metric or imported scores): its scores are reported without criteria.</source>
+        <translation>Dieser Bewerter hat keine Rubrik (Offline-Metrik oder importierte Bewertungen): Seine Bewertungen werden ohne Kriterien berichtet.</translation>
+    </message>
+    <message>
+        <source>Rubric (version %1, made by %2)</source>
+        <translation>Rubrik (Version %1, erstellt mit %2)</translation>
+    </message>
+    <message>
+        <source>Every node of the rubric in tree order; mean score on the report's items (for a yes/no question: its yes-rate) and what the method measured</source>
+        <translation>Jeder Knoten der Rubrik in Baumreihenfolge; mittlere Bewertung auf den Elementen des Berichts (bei einer Ja/Nein-Frage: ihre Ja-Rate) und was die Methode gemessen hat</translation>
+    </message>
+    <message>
+        <source>criterion</source>
+        <translation>Kriterium</translation>
+    </message>
+    <message>
+        <source>kind</source>
+        <translation>Art</translation>
+    </message>
+    <message>
+        <source>weight</source>
+        <translation>Gewicht</translation>
+    </message>
+    <message>
+        <source>mean score / yes-rate</source>
+        <translation>mittlere Bewertung / Ja-Rate</translation>
+    </message>
+    <message>
+        <source>measured</source>
+        <translation>gemessen</translation>
+    </message>
+    <message>
+        <source> (disabled)</source>
+        <translation> (deaktiviert)</translation>
+    </message>
+    <message>
+        <source>%1's rubric as JSON</source>
+        <translation>Rubrik von %1 als JSON</translation>
+    </message>
+    <message>
+        <source>%1's rubric as Markdown</source>
+        <translation>Rubrik von %1 als Markdown</translation>
+    </message>
+    <message>
+        <source>%1: Pearson of each criterion's score with the human mean</source>
+        <translation>%1: Pearson jedes Kriteriums mit dem menschlichen Mittelwert</translation>
+    </message>
+    <message>
+        <source>%1: criterion scores of the %2 items with the largest residuals</source>
+        <translation>%1: Kriterienbewertungen der %2 Elemente mit den größten Residuen</translation>
+    </message>
+    <message>
+        <source>%1: criterion scores of every item</source>
+        <translation>%1: Kriterienbewertungen aller Elemente</translation>
+    </message>
+    <message>
+        <source>Where the judge and people disagree most</source>
+        <translation>Wo Bewerter und Menschen am stärksten abweichen</translation>
+    </message>
+    <message>
+        <source>Item %1 (group %2, system %3): people %4, judge %5.</source>
+        <translation>Element %1 (Gruppe %2, System %3): Menschen %4, Bewerter %5.</translation>
+    </message>
+    <message>
+        <source>Source: %1</source>
+        <translation>Quelle: %1</translation>
+    </message>
+    <message>
+        <source>Output: %1</source>
+        <translation>Ausgabe: %1</translation>
+    </message>
+    <message>
+        <source>The judge gave no reasoning for this item.</source>
+        <translation>Der Bewerter hat für dieses Element keine Begründung gegeben.</translation>
+    </message>
+    <message>
+        <source>Judge: %1</source>
+        <translation>Bewerter: %1</translation>
+    </message>
+    <message>
+        <source>Cost and calls</source>
+        <translation>Kosten und Aufrufe</translation>
+    </message>
+    <message>
+        <source>No calls are recorded for this judge (offline metric, imported scores, or every answer came from the cache).</source>
+        <translation>Für diesen Bewerter sind keine Aufrufe verzeichnet (Offline-Metrik, importierte Bewertungen, oder jede Antwort kam aus dem Cache).</translation>
+    </message>
+    <message>
+        <source>%1 calls (%2 failed, %3 retries), %4 tokens in and %5 out, cost $%6: %7 calls and $%8 per scored item.</source>
+        <translation>%1 Aufrufe (%2 fehlgeschlagen, %3 Wiederholungen), %4 Token hinein und %5 heraus, Kosten $%6: %7 Aufrufe und $%8 je bewertetem Element.</translation>
+    </message>
+    <message>
+        <source>Reproduction</source>
+        <translation>Reproduktion</translation>
+    </message>
+    <message>
+        <source>Rubric Studio %1. Intervals: percentile bootstrap, %2 resamples, seed %3. The settings of each judge as stored with its run (API keys are never stored):</source>
+        <translation>Rubric Studio %1. Intervalle: Perzentil-Bootstrap, %2 Stichproben, Seed %3. Die Einstellungen jedes Bewerters, wie sie mit seinem Lauf gespeichert sind (API-Schlüssel werden nie gespeichert):</translation>
+    </message>
+    <message>
+        <source>(version unknown)</source>
+        <translation>(Version unbekannt)</translation>
+    </message>
+    <message>
+        <source>Settings that reproduce each judge</source>
+        <translation>Einstellungen, die jeden Bewerter reproduzieren</translation>
+    </message>
+    <message>
+        <source>endpoint kind</source>
+        <translation>Endpunkt-Art</translation>
+    </message>
+    <message>
+        <source>model</source>
+        <translation>Modell</translation>
+    </message>
+    <message>
+        <source>rubric version</source>
+        <translation>Rubrik-Version</translation>
+    </message>
+    <message>
+        <source>seeds</source>
+        <translation>Seeds</translation>
+    </message>
+    <message>
+        <source>prompt templates (SHA-256, first 12)</source>
+        <translation>Prompt-Vorlagen (SHA-256, erste 12)</translation>
+    </message>
+    <message>
+        <source>other settings</source>
+        <translation>weitere Einstellungen</translation>
+    </message>
+</context>
+<context>
+    <name>ReportWriter</name>
+    <message>
+        <source>Contents</source>
+        <translation>Inhalt</translation>
+    </message>
+    <message>
+        <source>page %1 of %2</source>
+        <translation>Seite %1 von %2</translation>
+    </message>
+    <message>
+        <source>page %1</source>
+        <translation>Seite %1</translation>
+    </message>
+    <message>
+        <source>cannot paint the PDF</source>
+        <translation>das PDF kann nicht gezeichnet werden</translation>
+    </message>
+    <message>
+        <source>cannot create the bundle's folders</source>
+        <translation>die Ordner des Pakets können nicht angelegt werden</translation>
+    </message>
+    <message>
+        <source>Written by Rubric Studio's `rubric report`. Every number here comes from the same source as report.html and report.pdf.</source>
+        <translation>Geschrieben von `rubric report` aus Rubric Studio. Jede Zahl hier stammt aus derselben Quelle wie report.html und report.pdf.</translation>
+    </message>
+    <message>
+        <source>file</source>
+        <translation>Datei</translation>
+    </message>
+    <message>
+        <source>what it is</source>
+        <translation>was sie enthält</translation>
+    </message>
+    <message>
+        <source>the report as one self-contained HTML file</source>
+        <translation>der Bericht als eine in sich geschlossene HTML-Datei</translation>
+    </message>
+    <message>
+        <source>the report as PDF (vector charts, contents, page numbers)</source>
+        <translation>der Bericht als PDF (Vektordiagramme, Inhaltsverzeichnis, Seitenzahlen)</translation>
+    </message>
+    <message>
+        <source> (vector)</source>
+        <translation> (Vektor)</translation>
+    </message>
+    <message>
+        <source>cannot write the chart</source>
+        <translation>das Diagramm kann nicht geschrieben werden</translation>
+    </message>
+    <message>
+        <source> (PNG, 1440 px wide)</source>
+        <translation> (PNG, 1440 px breit)</translation>
+    </message>
+    <message>
+        <source>this list</source>
+        <translation>diese Liste</translation>
+    </message>
+    <message>
+        <source>neither .html, .pdf nor a folder: a bundle is written into a folder</source>
+        <translation>weder .html noch .pdf noch ein Ordner: ein Paket wird in einen Ordner geschrieben</translation>
+    </message>
+</context>
+<context>
     <name>RubricCommands</name>
     <message>
         <source>Add %1</source>
@@ -751,6 +1162,10 @@ Abdeckung %2 %</translation>
         <translation>%1 wird mit %2 verglichen …</translation>
     </message>
     <message>
+        <source>%1 · %2 · %3 · %4</source>
+        <translation>%1 · %2 · %3 · %4</translation>
+    </message>
+    <message>
         <source>nothing to export yet</source>
         <translation>noch nichts zu exportieren</translation>
     </message>
@@ -777,10 +1192,6 @@ Abdeckung %2 %</translation>
     <message>
         <source>Written: %1</source>
         <translation>Geschrieben: %1</translation>
-    </message>
-    <message>
-        <source>%1 · %2 · %3 · %4</source>
-        <translation>%1 · %2 · %3 · %4</translation>
     </message>
 </context>
 <context>
@@ -1952,6 +2363,38 @@ Abdeckung %2 %</translation>
     <message>
         <source>%1 · cannot be read</source>
         <translation>%1 · kann nicht gelesen werden</translation>
+    </message>
+    <message>
+        <source>Report %p%</source>
+        <translation>Bericht %p%</translation>
+    </message>
+    <message>
+        <source>Wrote the report to %1.</source>
+        <translation>Der Bericht wurde nach %1 geschrieben.</translation>
+    </message>
+    <message>
+        <source>The report could not be written: %1</source>
+        <translation>Der Bericht konnte nicht geschrieben werden: %1</translation>
+    </message>
+    <message>
+        <source>&amp;Report…</source>
+        <translation>&amp;Bericht…</translation>
+    </message>
+    <message>
+        <source>Write a report of the judges (HTML or PDF) for people who do not use the studio</source>
+        <translation>Einen Bericht über die Bewerter (HTML oder PDF) für Menschen schreiben, die das Studio nicht nutzen</translation>
+    </message>
+    <message>
+        <source>Writing the report to %1 …</source>
+        <translation>Der Bericht wird nach %1 geschrieben …</translation>
+    </message>
+    <message>
+        <source>Write Report</source>
+        <translation>Bericht schreiben</translation>
+    </message>
+    <message>
+        <source>HTML report (*.html);;PDF report (*.pdf)</source>
+        <translation>HTML-Bericht (*.html);;PDF-Bericht (*.pdf)</translation>
     </message>
     <message>
         <source>Compare</source>

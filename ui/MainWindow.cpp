@@ -1,6 +1,7 @@
 #include "MainWindow.h"
 
 #include "ChartExport.h"
+#include "ReportJob.h"
 #include "ScoreExport.h"
 #include "Settings.h"
 #include "dialogs/ImportDialog.h"
@@ -34,6 +35,7 @@
 #include <QLocale>
 #include <QMenu>
 #include <QMenuBar>
+#include <QProgressBar>
 #include <QSaveFile>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -89,6 +91,25 @@ MainWindow::MainWindow(QWidget *parent)
     m_statusAnnotator->setObjectName(QStringLiteral("statusAnnotator"));
     statusBar()->addWidget(m_statusProject, 1);
     statusBar()->addPermanentWidget(m_statusAnnotator);
+    m_reportProgress = new QProgressBar(this);
+    m_reportProgress->setObjectName(QStringLiteral("reportProgress"));
+    m_reportProgress->setMaximumWidth(220);
+    m_reportProgress->setFormat(tr("Report %p%"));
+    m_reportProgress->hide();
+    statusBar()->addPermanentWidget(m_reportProgress);
+    m_reportJob = new ReportJob(this);
+    connect(m_reportJob, &ReportJob::progressed, this, [this](int done, int total) {
+        m_reportProgress->setRange(0, total);
+        m_reportProgress->setValue(done);
+    });
+    connect(m_reportJob, &ReportJob::finished, this, [this](const QString &path, const QString &error) {
+        m_reportProgress->hide();
+        if (error.isEmpty())
+            m_messages->showMessage(tr("Wrote the report to %1.").arg(path));
+        else
+            m_messages->showError(tr("The report could not be written: %1").arg(error));
+        emit reportFinished(path, error);
+    });
 
     createMenus();
 
@@ -233,6 +254,10 @@ void MainWindow::createMenus()
     m_exportChartAction->setObjectName(QStringLiteral("exportChartAction"));
     m_exportChartAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
     m_exportChartAction->setStatusTip(tr("Save the chart of the current pane as a PNG image or an SVG drawing"));
+    m_reportAction = file->addAction(tr("&Report…"), this, &MainWindow::onReport);
+    m_reportAction->setObjectName(QStringLiteral("reportAction"));
+    m_reportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
+    m_reportAction->setStatusTip(tr("Write a report of the judges (HTML or PDF) for people who do not use the studio"));
     file->addSeparator();
     QAction *settings = file->addAction(tr("&Settings…"), this, &MainWindow::onSettings);
     settings->setObjectName(QStringLiteral("settingsAction"));
@@ -338,6 +363,7 @@ void MainWindow::updateStatus()
 {
     m_importAction->setEnabled(m_project != nullptr);
     m_exportAction->setEnabled(m_project != nullptr);
+    m_reportAction->setEnabled(m_project != nullptr);
     updateChartAction();
     if (!m_project) {
         m_statusProject->setText(tr("No project open: File → Open Project… or New Project…"));
@@ -423,6 +449,38 @@ void MainWindow::onExport()
         m_messages->showMessage((r.value() == 1
                                          ? tr("Exported the scores of 1 item to %1.").arg(path)
                                          : tr("Exported the scores of %1 items to %2.").arg(r.value()).arg(path)));
+}
+
+bool MainWindow::writeReport(const QString &path, const report::ReportOptions &options)
+{
+    if (!m_project)
+        return false;
+    report::ReportOptions o = options;
+    if (o.softwareVersion.isEmpty())
+        o.softwareVersion = QCoreApplication::applicationVersion();
+    m_reportProgress->setRange(0, 0); // busy until the first step is done
+    m_reportProgress->show();
+    m_messages->showMessage(tr("Writing the report to %1 …").arg(path));
+    m_reportJob->start(m_project->path(), path, o);
+    return true;
+}
+
+void MainWindow::onReport()
+{
+    if (!m_project)
+        return;
+    QString filter;
+    const QString suggested
+            = QFileInfo(m_project->path())
+                      .absoluteDir()
+                      .filePath(QFileInfo(m_project->path()).completeBaseName() + QStringLiteral("-report.html"));
+    QString path = QFileDialog::getSaveFileName(this, tr("Write Report"), suggested,
+                                                tr("HTML report (*.html);;PDF report (*.pdf)"), &filter);
+    if (path.isEmpty())
+        return;
+    if (QFileInfo(path).suffix().isEmpty())
+        path += filter.contains(QLatin1String("*.pdf")) ? QStringLiteral(".pdf") : QStringLiteral(".html");
+    writeReport(path);
 }
 
 void MainWindow::updateChartAction()

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "report/ReportBuilder.h"
 #include "util/Result.h"
 
 #include <QMainWindow>
@@ -13,6 +14,7 @@ class QAction;
 class QLabel;
 class QListWidget;
 class QMenu;
+class QProgressBar;
 class QStackedWidget;
 
 namespace rubric {
@@ -24,6 +26,7 @@ class RubricPane;
 class RunPane;
 class MessageBar;
 class Project;
+class ReportJob;
 
 /// The studio's main window: owns the open Project and hands it to every pane.
 ///
@@ -67,6 +70,9 @@ public:
     /// File → Export Chart without the dialog: the current pane's chart into `path` (.png/.svg).
     Result<void> exportChart(const QString &path);
     QStringList paneKeys() const;
+    /// File → Report… without the dialog: writes the open project's report to `path` (.html, .pdf
+    /// or a folder) on a worker thread; reportFinished() says when. False when no project is open.
+    bool writeReport(const QString &path, const report::ReportOptions &options = {});
 
     DatasetPane *datasetPane() const { return m_dataset; }
     AnnotatePane *annotatePane() const { return m_annotate; }
@@ -75,6 +81,10 @@ public:
 
     /// Selects `itemId` in the dataset pane and shows it.
     void goToItem(const QString &itemId);
+
+signals:
+    /// A report started by writeReport() or File → Report… is written (`error` empty) or failed.
+    void reportFinished(const QString &path, const QString &error);
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -97,6 +107,7 @@ private:
     void onImport();
     void onExport();
     void onExportChart();
+    void onReport();
     void onExportRubric(const QString &judge, int version);
     void onDiffRubric(const QString &judge, int fromVersion, int toVersion);
     void updateChartAction();
@@ -114,6 +125,9 @@ private:
     QAction *m_importAction = nullptr;
     QAction *m_exportAction = nullptr;
     QAction *m_exportChartAction = nullptr;
+    QAction *m_reportAction = nullptr;
+    ReportJob *m_reportJob = nullptr;
+    QProgressBar *m_reportProgress = nullptr;
     DatasetPane *m_dataset = nullptr;
     AnnotatePane *m_annotate = nullptr;
     IssuesPane *m_issues = nullptr;

@@ -1,15 +1,32 @@
 #include "CommandRegistry.h"
 
 #include <QCoreApplication>
+#ifdef RUBRIC_HAVE_REPORT
+#include <QGuiApplication>
+#endif
 #include <QTextStream>
 
 #include <cstdio>
+#include <cstring>
+#include <memory>
 
 using namespace rubric::cli;
 
 int main(int argc, char **argv)
 {
-    QCoreApplication app(argc, argv);
+    // `rubric report` paints (fonts, PDF, SVG): it needs QtGui, which runs headless on the
+    // offscreen platform. Every other command stays a plain QCoreApplication.
+    std::unique_ptr<QCoreApplication> application;
+#ifdef RUBRIC_HAVE_REPORT
+    if (argc > 1 && std::strcmp(argv[1], "report") == 0) {
+        if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+            qputenv("QT_QPA_PLATFORM", "offscreen");
+        application = std::make_unique<QGuiApplication>(argc, argv);
+    }
+#endif
+    if (!application)
+        application = std::make_unique<QCoreApplication>(argc, argv);
+    QCoreApplication &app = *application;
     QCoreApplication::setApplicationName(QStringLiteral("rubric"));
     QCoreApplication::setOrganizationName(QStringLiteral("RubricStudio"));
     QCoreApplication::setApplicationVersion(QStringLiteral(RUBRIC_VERSION));
