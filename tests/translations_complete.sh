@@ -10,7 +10,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cp "$src/translations/rubric_de.ts" "$work/rubric_de.ts"
 # shellcheck disable=SC2046 # the descriptors' paths have no spaces
-"$lupdate_bin" -silent -no-obsolete -locations none "$src/ui" "$src/app/studio/main.cpp" "$src/core/stats/Comparison.cpp" "$src/core/report" "$src/report" \
+"$lupdate_bin" -silent -no-obsolete -locations none "$src/ui" "$src/app/studio/main.cpp" "$src/core/stats/Comparison.cpp" "$src/core/report" \
     $(find "$src/core/methods" -name '*Descriptor.cpp' | sort) -ts "$work/rubric_de.ts"
 "$python_bin" "$src/translations/fill_de.py" "$work/rubric_de.ts"
 # …and the committed file is that result, so the build's .qm files carry it.
