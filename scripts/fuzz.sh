@@ -16,8 +16,9 @@ targets=("$@")
 cxx=${RUBRIC_FUZZ_CXX:-clang++-14}
 
 # -O1 and line tables: the usual fuzzing trade of speed against compile time and readable stacks.
+# Tests are configured so that `ctest -L fuzz` and `ctest -L sanitize` work in the same folder.
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS="-O1 -gline-tables-only" \
-  -DCMAKE_CXX_COMPILER="$cxx" -DRUBRIC_FUZZ=ON -DRUBRIC_BUILD_UI=OFF -DRUBRIC_BUILD_TESTS=OFF >/dev/null || exit 1
+  -DCMAKE_CXX_COMPILER="$cxx" -DRUBRIC_FUZZ=ON -DRUBRIC_BUILD_UI=OFF -DRUBRIC_BUILD_TESTS=ON >/dev/null || exit 1
 cmake --build "$build" --parallel "$(nproc)" --target "${targets[@]}" || exit 1
 
 failed=()
