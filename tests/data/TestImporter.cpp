@@ -110,6 +110,8 @@ private slots:
     void previewFlattensNestedFields();
     void annotationsLongFormat();
     void hannaSystemsFromStoryId();
+    void hostileJsonRefused_data();
+    void hostileJsonRefused();
 };
 
 void TestImporter::formatFor_data()
