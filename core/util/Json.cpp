@@ -91,6 +91,7 @@ QString stringify(const QVariant &value, bool pretty)
     return QString::fromStdString(toJson(value).dump(pretty ? 2 : -1));
 }
 
+// A failure is also a number beyond double's range (1e999) and nesting deeper than kMaxDepth.
 QVariant parse(const QString &text, QString *error)
 {
     try {

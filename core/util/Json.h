@@ -9,8 +9,7 @@ namespace rubric::json {
 /// nlohmann/json stays inside core .cpp files; public headers use Qt value types (STYLE.md 5).
 QString stringify(const QVariant &value, bool pretty = false);
 
-/// Parses JSON text; on failure (malformed text, a number beyond double's range, nesting deeper
-/// than 512 levels) returns an invalid QVariant and sets *error (with byte offset where known).
+/// Parses JSON text; on failure returns an invalid QVariant and sets *error (with byte offset).
 QVariant parse(const QString &text, QString *error = nullptr);
 
 } // namespace rubric::json
