@@ -19,6 +19,11 @@ QString toolTip(const QString &text, int maxChars = 2000);
 /// the words of the sentence around it. Empty text stays empty.
 QString isolate(const QString &text);
 
+/// `text` for a text viewer: each line longer than `maxLine` characters is cut there and marked
+/// "… [N characters not shown]". Qt lays a paragraph out as one block, and a 1 MB line froze
+/// the dataset pane for minutes (test_untrusted_text); no reader reads past the cut anyway.
+QString forViewer(const QString &text, int maxLine = 20000);
+
 /// `text` cut to `maxChars` characters with an ellipsis, for one-line labels and titles.
 QString elide(const QString &text, int maxChars);
 

@@ -237,7 +237,9 @@ void TestUntrustedText::datasetPane()
     QVERIFY(title->text().contains(QChar(0x2068) + m_hostileId + QChar(0x2069)));
     auto *source = pane.findChild<QTextBrowser *>(QStringLiteral("sourceView"));
     QVERIFY(source->toPlainText().contains(kLink));
-    QVERIFY(source->toPlainText().size() > 1024 * 1024); // the 1 MB line whole in the viewer
+    // the 1 MB line is cut for the viewer (laid out whole it froze the pane for minutes)
+    QVERIFY(source->toPlainText().size() < 30000);
+    QVERIFY(source->toPlainText().contains(QLatin1String("characters not shown]")));
     const QStringList problems = checkWidgets(&pane);
     QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
 

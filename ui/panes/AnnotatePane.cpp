@@ -381,8 +381,8 @@ void AnnotatePane::showCurrent()
         QString source = item->source;
         for (auto it = item->context.begin(); it != item->context.end(); ++it)
             source += QStringLiteral("\n\n[") + it.key() + QStringLiteral("]\n") + it.value().toString();
-        m_source->setPlainText(source);
-        m_output->setPlainText(item->output);
+        m_source->setPlainText(plain::forViewer(source));
+        m_output->setPlainText(plain::forViewer(item->output));
 
         // This annotator's own scores and note for the item.
         QHash<QString, double> mine;

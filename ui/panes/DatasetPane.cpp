@@ -257,9 +257,9 @@ void DatasetPane::showItem(const QString &id)
     QString source = item->source;
     for (auto it = item->context.begin(); it != item->context.end(); ++it)
         source += QStringLiteral("\n\n[") + it.key() + QStringLiteral("]\n") + it.value().toString();
-    m_source->setPlainText(source);
-    m_output->setPlainText(item->output);
-    m_reference->setPlainText(item->reference.isEmpty() ? tr("(no reference)") : item->reference);
+    m_source->setPlainText(plain::forViewer(source));
+    m_output->setPlainText(plain::forViewer(item->output));
+    m_reference->setPlainText(item->reference.isEmpty() ? tr("(no reference)") : plain::forViewer(item->reference));
     emit currentItemChanged(id);
 }
 
