@@ -76,9 +76,11 @@ QStringList checkWidgets(QWidget *root)
     widgets.prepend(root);
     for (QWidget *w : std::as_const(widgets)) {
         const QString name = QString::fromLatin1(w->metaObject()->className()) + QLatin1Char('#') + w->objectName();
-        if (auto *label = qobject_cast<QLabel *>(w))
-            problems << interpreted(rendered(label->text(), label->textFormat()), name);
-        else if (auto *edit = qobject_cast<QTextEdit *>(w))
+        if (auto *label = qobject_cast<QLabel *>(w)) {
+            // A plain-text label shows its text as it is (a cut tag included): nothing to interpret.
+            if (label->textFormat() != Qt::PlainText)
+                problems << interpreted(rendered(label->text(), label->textFormat()), name);
+        } else if (auto *edit = qobject_cast<QTextEdit *>(w))
             problems << interpreted(edit->toPlainText(), name);
         else if (auto *plain = qobject_cast<QPlainTextEdit *>(w))
             problems << interpreted(plain->toPlainText(), name);

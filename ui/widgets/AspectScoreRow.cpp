@@ -30,6 +30,7 @@ AspectScoreRow::AspectScoreRow(const Aspect &aspect, QWidget *parent)
 
     auto *definition = new QLabel(aspect.definition.isEmpty() ? tr("No definition yet.") : aspect.definition, this);
     definition->setObjectName(QStringLiteral("definition"));
+    definition->setTextFormat(Qt::PlainText); // the aspect definition comes from the dataset or a preset
     definition->setWordWrap(true);
     definition->setForegroundRole(QPalette::PlaceholderText);
 
