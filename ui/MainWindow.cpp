@@ -89,6 +89,8 @@ MainWindow::MainWindow(QWidget *parent)
 
     m_statusProject->setObjectName(QStringLiteral("statusProject"));
     m_statusAnnotator->setObjectName(QStringLiteral("statusAnnotator"));
+    m_statusProject->setTextFormat(Qt::PlainText);   // a file name
+    m_statusAnnotator->setTextFormat(Qt::PlainText); // a name someone typed
     statusBar()->addWidget(m_statusProject, 1);
     statusBar()->addPermanentWidget(m_statusAnnotator);
     m_reportProgress = new QProgressBar(this);

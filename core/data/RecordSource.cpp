@@ -98,10 +98,24 @@ QString parseReason(const char *what)
     return bracket >= 0 ? s.mid(bracket + 2) : s;
 }
 
+/// Records nested deeper than this are refused: toVariant() and columnsOf() recurse once per level,
+/// and a file of "[[[[…" a megabyte deep must not overflow the stack.
+constexpr int kMaxJsonDepth = 512;
+
 Result<Json> parseJson(const std::string &bytes, const QString &file, int lineOffset)
 {
     try {
-        return Json::parse(bytes);
+        bool tooDeep = false;
+        Json j = Json::parse(bytes, [&tooDeep](int depth, Json::parse_event_t, Json &) {
+            tooDeep = tooDeep || depth > kMaxJsonDepth;
+            return !tooDeep; // drop what lies deeper (the parser itself keeps no recursion)
+        });
+        if (tooDeep)
+            return makeError(tr("invalid JSON: nested deeper than %1 levels").arg(kMaxJsonDepth), file, lineOffset);
+        return j;
+    } catch (const Json::out_of_range &e) {
+        // A number beyond double's range ("1e999"): nlohmann reports it without a position.
+        return makeError(tr("invalid JSON: %1").arg(parseReason(e.what())), file, lineOffset);
     } catch (const Json::parse_error &e) {
         // `byte` is 1-based and points at the character that broke the parse.
         const size_t at = std::min(e.byte > 0 ? size_t(e.byte - 1) : size_t(0), bytes.size());

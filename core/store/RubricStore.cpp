@@ -190,7 +190,7 @@ Result<int> RubricStore::saveVersion(const QString &judge, const Rubric &rubric,
         if (!sql::exec(q, QStringLiteral("SELECT id FROM runs WHERE name = ?"), {judge}) || !q.next())
             return makeError(tr("no judge named '%1'").arg(judge), {}, 0, QStringLiteral("judge"));
         const qint64 run = q.value(0).toLongLong();
-        QVariant parent(QMetaType(QMetaType::LongLong));
+        QVariant parent{QMetaType(QMetaType::LongLong)}; // braces: clang reads parentheses as a function declaration
         int version = 1;
         if (auto e = sql::exec(q,
                                QStringLiteral("SELECT id, version FROM rubric_versions WHERE run_id = ? "

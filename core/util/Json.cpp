@@ -41,8 +41,18 @@ nlohmann::json toJson(const QVariant &v)
     }
 }
 
-QVariant fromJson(const nlohmann::json &j)
+/// Deeper JSON is refused: fromJson recurses once per level, and text from a file or a judge
+/// ("[[[[…" a megabyte deep) must not be able to overflow the stack.
+constexpr int kMaxDepth = 512;
+
+struct TooDeep
 {
+};
+
+QVariant fromJson(const nlohmann::json &j, int depth = 0)
+{
+    if (depth > kMaxDepth)
+        throw TooDeep{};
     switch (j.type()) {
     case nlohmann::json::value_t::null:
         return QVariant::fromValue(nullptr);
@@ -60,13 +70,13 @@ QVariant fromJson(const nlohmann::json &j)
         QVariantList list;
         list.reserve(qsizetype(j.size()));
         for (const auto &e : j)
-            list.append(fromJson(e));
+            list.append(fromJson(e, depth + 1));
         return list;
     }
     case nlohmann::json::value_t::object: {
         QVariantMap map;
         for (auto it = j.begin(); it != j.end(); ++it)
-            map.insert(QString::fromStdString(it.key()), fromJson(it.value()));
+            map.insert(QString::fromStdString(it.key()), fromJson(it.value(), depth + 1));
         return map;
     }
     default:
@@ -81,13 +91,19 @@ QString stringify(const QVariant &value, bool pretty)
     return QString::fromStdString(toJson(value).dump(pretty ? 2 : -1));
 }
 
+// A failure is also a number beyond double's range (1e999) and nesting deeper than kMaxDepth.
 QVariant parse(const QString &text, QString *error)
 {
     try {
         return fromJson(nlohmann::json::parse(text.toStdString()));
-    } catch (const nlohmann::json::parse_error &e) {
+    } catch (const nlohmann::json::exception &e) {
+        // parse_error, and also out_of_range for a number beyond double's range (1e999)
         if (error)
             *error = QString::fromUtf8(e.what());
+        return {};
+    } catch (const TooDeep &) {
+        if (error)
+            *error = QStringLiteral("nested deeper than %1 levels").arg(kMaxDepth);
         return {};
     }
 }

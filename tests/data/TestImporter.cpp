@@ -110,6 +110,8 @@ private slots:
     void previewFlattensNestedFields();
     void annotationsLongFormat();
     void hannaSystemsFromStoryId();
+    void hostileJsonRefused_data();
+    void hostileJsonRefused();
 };
 
 void TestImporter::formatFor_data()
@@ -490,6 +492,47 @@ void TestImporter::hannaSystemsFromStoryId()
         QCOMPARE(it.system, block == 0 ? QStringLiteral("human") : QStringLiteral("sys%1").arg(block));
         QCOMPARE(it.group, it.source);
     }
+}
+
+void TestImporter::hostileJsonRefused_data()
+{
+    // Found by fuzz_import (issue #19): nlohmann throws out_of_range for a number beyond double's
+    // range, which the parse_error handler did not catch (the import aborted the program), and
+    // deep nesting overflowed the stack in the conversion to QVariant.
+    QTest::addColumn<QByteArray>("record");
+    QTest::addColumn<QString>("says");
+    const QByteArray head = R"({"meta": {"id": "n2", "doc": "g1", "sys": "beta"}, "text": {"src": "s", "out": "o")";
+    QTest::newRow("number beyond double")
+            << head + R"(}, "scores": {"coherence": 1e999, "fluency": 3}})" << QStringLiteral("number overflow");
+    QTest::newRow("nested 100000 deep") << head + R"(, "extra": )" + QByteArray(100000, '[') + QByteArray(100000, ']')
+                                                   + R"(}, "scores": {"coherence": 2, "fluency": 3}})"
+                                        << QStringLiteral("nested deeper than 512 levels");
+}
+
+void TestImporter::hostileJsonRefused()
+{
+    QFETCH(QByteArray, record);
+    QFETCH(QString, says);
+    QTemporaryDir dir;
+    const QString file = dir.filePath(QStringLiteral("hostile.jsonl"));
+    QFile f(file);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(R"({"meta": {"id": "n1", "doc": "g1", "sys": "alpha"}, "text": {"src": "s", "out": "o"}, )"
+            R"("scores": {"coherence": 4, "fluency": 4}})"
+            "\n"
+            + record + "\n");
+    f.close();
+    auto p = Project::open(dir.filePath(QStringLiteral("p.rubric")));
+    QVERIFY(p.ok());
+    const auto r = Importer::run(**p, ImportSpec{file, ImportFormat::Auto, mappingFrom(kNested)});
+    QVERIFY(!r.ok());
+    QCOMPARE(r.error().file, file);
+    QCOMPARE(r.error().line, 2);
+    QVERIFY2(r.error().message.contains(says), qPrintable(r.errorString()));
+    QCOMPARE((**p).itemCount(), 0);
+    const auto preview = Importer::preview(file);
+    QVERIFY(!preview.ok());
+    QVERIFY2(preview.error().message.contains(says), qPrintable(preview.errorString()));
 }
 
 QTEST_GUILESS_MAIN(TestImporter)

@@ -109,6 +109,13 @@ void TestAnswerParser::json_data()
                                        << true << 2.5;
     QTest::newRow("no score member") << QStringLiteral("{\"verdict\": \"good\"}") << true << qQNaN();
     QTest::newRow("broken") << QStringLiteral("{\"score\": 4,") << false << qQNaN();
+    // Found by fuzz_answer (issue #19): nlohmann's out_of_range for 1e999 was not caught (the
+    // answer aborted the program), and deep nesting overflowed the stack in the conversion.
+    QTest::newRow("number beyond double") << QStringLiteral("{\"score\": 1e999}") << false << qQNaN();
+    QTest::newRow("nested 100000 deep") << QStringLiteral("{\"a\": ") + QString(100000, QLatin1Char('['))
+                                                   + QString(100000, QLatin1Char(']'))
+                                                   + QStringLiteral(", \"score\": 3}")
+                                        << false << qQNaN();
 }
 
 void TestAnswerParser::json()
@@ -124,6 +131,8 @@ void TestAnswerParser::json()
         QCOMPARE(p.score, score);
     if (ok)
         QVERIFY(!p.json.isEmpty());
+    else
+        QVERIFY(!p.error.isEmpty());
 }
 
 void TestAnswerParser::weightedIsExactExpectedValue_data()

@@ -125,6 +125,7 @@ ImportDialog::ImportDialog(Project *project, QWidget *parent)
     grid->addRow(tr("Output to judge:"), m_output);
     grid->addRow(tr("Reference:"), m_reference);
     m_extras->setObjectName(QStringLiteral("extrasLabel"));
+    m_extras->setTextFormat(Qt::PlainText); // field names come from the file
     m_extras->setWordWrap(true);
     grid->addRow(m_extras);
 
@@ -143,6 +144,7 @@ ImportDialog::ImportDialog(Project *project, QWidget *parent)
     humanButtons->addWidget(add);
     humanButtons->addWidget(remove);
     m_scales->setObjectName(QStringLiteral("scalesLabel"));
+    m_scales->setTextFormat(Qt::PlainText); // refusals quote the file
     m_scales->setWordWrap(true);
     m_scales->setTextInteractionFlags(Qt::TextSelectableByMouse);
     humanLayout->addWidget(m_human, 1);
@@ -177,6 +179,7 @@ ImportDialog::ImportDialog(Project *project, QWidget *parent)
     previewLayout->addWidget(m_previewTable);
 
     m_error->setObjectName(QStringLiteral("errorLabel"));
+    m_error->setTextFormat(Qt::PlainText); // refusals quote the file
     m_error->setWordWrap(true);
     m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_error->setStyleSheet(

@@ -48,6 +48,7 @@ NewChecklistDialog::NewChecklistDialog(Project *project, QWidget *parent)
     m_browse->setObjectName(QStringLiteral("newChecklistBrowse"));
     m_subAspect->setObjectName(QStringLiteral("newChecklistSubAspect"));
     m_error->setObjectName(QStringLiteral("newChecklistError"));
+    m_error->setTextFormat(Qt::PlainText); // quotes the checklist file
 
     if (m_project)
         for (const Aspect &a : m_project->aspects())

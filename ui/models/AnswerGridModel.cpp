@@ -1,5 +1,6 @@
 #include "AnswerGridModel.h"
 
+#include "PlainText.h"
 #include "methods/checkeval/Checklist.h"
 #include "store/RubricStore.h"
 
@@ -187,8 +188,9 @@ QVariant AnswerGridModel::data(const QModelIndex &index, int role) const
         case Qt::DisplayRole:
             return row.group ? row.node.text : tr("%1  %2").arg(row.node.key, row.node.text);
         case Qt::ToolTipRole:
-            return row.node.definition.isEmpty() ? row.node.text
-                                                 : tr("%1\n\n%2").arg(row.node.text, row.node.definition);
+            return plain::toolTip(row.node.definition.isEmpty()
+                                          ? row.node.text
+                                          : tr("%1\n\n%2").arg(row.node.text, row.node.definition));
         case Qt::BackgroundRole:
             return row.group ? QBrush(QColor(0xe8, 0xea, 0xf0)) : QVariant();
         default:
@@ -214,7 +216,7 @@ QVariant AnswerGridModel::data(const QModelIndex &index, int role) const
                                                                               : QBrush(QColor(0xef, 0x9a, 0x9a));
     case Qt::ToolTipRole: {
         if (row.group)
-            return tr("%1: questions of \"%2\" met / answered").arg(column.judge, row.node.text);
+            return plain::toolTip(tr("%1: questions of \"%2\" met / answered").arg(column.judge, row.node.text));
         QString tip = !has ? tr("%1: no answer stored").arg(column.judge)
                       : it->status == QLatin1String("failed")
                               ? tr("%1: the endpoint refused the call").arg(column.judge)
@@ -222,7 +224,7 @@ QVariant AnswerGridModel::data(const QModelIndex &index, int role) const
                                   : tr("%1 answered %2").arg(column.judge, cellText(row, column));
         if (column.inverted.contains(row.node.key))
             tip += QLatin1Char('\n') + tr("Polarity inverted: \"no\" meets the criterion");
-        return QString(tip + QLatin1Char('\n') + tr("Click to read the judge's answer"));
+        return plain::toolTip(tip + QLatin1Char('\n') + tr("Click to read the judge's answer"));
     }
     case AnswerRole:
         return answered ? (it->score >= 0.5 ? QStringLiteral("yes") : QStringLiteral("no")) : QString();

@@ -1,5 +1,6 @@
 #include "CorrelationModel.h"
 
+#include "PlainText.h"
 #include "stats/ProjectData.h"
 
 #include <QtConcurrent>
@@ -232,7 +233,7 @@ QVariant CorrelationModel::data(const QModelIndex &index, int role) const
     if (role == JudgeNameRole)
         return row.judge;
     if (role == Qt::ToolTipRole && !row.error.isEmpty())
-        return row.error;
+        return plain::toolTip(row.error);
     if (role == IntervalLowRole)
         return intervalKnown ? QVariant(row.pearsonCi.lo) : QVariant();
     if (role == IntervalHighRole)

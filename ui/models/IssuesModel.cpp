@@ -1,5 +1,6 @@
 #include "IssuesModel.h"
 
+#include "PlainText.h"
 #include "store/Project.h"
 
 #include <QSqlQuery>
@@ -113,7 +114,7 @@ QVariant IssuesModel::data(const QModelIndex &index, int role) const
     if (role == SortRole)
         return index.column() == TimeColumn ? QVariant(i.id) : data(index, Qt::DisplayRole);
     if (role == Qt::ToolTipRole && index.column() == MessageColumn)
-        return i.message;
+        return plain::toolTip(i.message); // quotes files and answers
     if (role != Qt::DisplayRole)
         return {};
     switch (index.column()) {

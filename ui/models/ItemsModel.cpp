@@ -1,5 +1,6 @@
 #include "ItemsModel.h"
 
+#include "PlainText.h"
 #include "store/Project.h"
 
 #include <QSqlError>
@@ -269,7 +270,9 @@ QVariant ItemsModel::data(const QModelIndex &index, int role) const
             return {};
         }
     }
-    if (role == Qt::DisplayRole || role == SortRole || role == Qt::ToolTipRole) {
+    if (role == Qt::ToolTipRole) // dataset text: shown literally, however it looks
+        return plain::toolTip(data(index, Qt::DisplayRole).toString());
+    if (role == Qt::DisplayRole || role == SortRole) {
         switch (c) {
         case IdColumn:
             return r.id;

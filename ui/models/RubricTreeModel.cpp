@@ -1,5 +1,6 @@
 #include "RubricTreeModel.h"
 
+#include "PlainText.h"
 #include "commands/EditCriterionTextCommand.h"
 #include "commands/SetCriterionEnabledCommand.h"
 #include "methods/MethodRegistry.h"
@@ -496,14 +497,16 @@ QVariant RubricTreeModel::data(const QModelIndex &index, int role) const
     if (role == Qt::ToolTipRole) {
         switch (Column(col)) {
         case TextColumn:
-            return c->definition.isEmpty() ? c->text : tr("%1\n\nDefinition: %2").arg(c->text, c->definition);
+            return plain::toolTip(c->definition.isEmpty() ? c->text
+                                                          : tr("%1\n\nDefinition: %2").arg(c->text, c->definition));
         case EnabledColumn:
             return c->enabled ? tr("Scored by the judge (Space to disable)") : tr("Not scored (Space to enable)");
         case OriginColumn: {
             const QString from = c->origin.value(QStringLiteral("edited_from")).toString();
-            return from.isEmpty() ? originLabel(*c)
-                                  : tr("Edited by %1; the method's text was:\n%2")
-                                            .arg(c->origin.value(QStringLiteral("edited_by")).toString(), from);
+            return plain::toolTip(
+                    from.isEmpty() ? originLabel(*c)
+                                   : tr("Edited by %1; the method's text was:\n%2")
+                                             .arg(c->origin.value(QStringLiteral("edited_by")).toString(), from));
         }
         case RewardColumn:
             return tr("HypoEval's reward (accuracy and exploration bonus) when the bank was last updated");
@@ -538,7 +541,7 @@ QVariant RubricTreeModel::data(const QModelIndex &index, int role) const
                 lines << tr("\"Yes\" seems to mean worse (%1): invert its polarity if so").arg(polarity);
             if (Checklist::isInverted(*c))
                 lines << tr("Polarity inverted: \"no\" counts as meeting the criterion");
-            return lines.join(QLatin1Char('\n'));
+            return plain::toolTip(lines.join(QLatin1Char('\n')));
         }
         default:
             break;

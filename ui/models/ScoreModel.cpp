@@ -1,5 +1,6 @@
 #include "ScoreModel.h"
 
+#include "PlainText.h"
 #include "methods/checkeval/Checklist.h"
 #include "store/Project.h"
 #include "store/RubricStore.h"
@@ -435,7 +436,8 @@ QVariant ScoreModel::data(const QModelIndex &index, int role) const
         return std::isnan(v) ? QVariant() : QVariant(QString::number(v, 'f', 2));
     case Qt::ToolTipRole: {
         const QString column = headerData(index.column(), Qt::Horizontal, Qt::ToolTipRole).toString();
-        return tr("%1 — %2: %3").arg(row.id, column, std::isnan(v) ? tr("no score") : QString::number(v, 'f', 2));
+        return plain::toolTip(
+                tr("%1 — %2: %3").arg(row.id, column, std::isnan(v) ? tr("no score") : QString::number(v, 'f', 2)));
     }
     case ScoreRole:
         return std::isnan(v) ? QVariant() : QVariant(v);

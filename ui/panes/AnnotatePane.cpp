@@ -1,5 +1,6 @@
 #include "AnnotatePane.h"
 
+#include "PlainText.h"
 #include "Settings.h"
 #include "store/Project.h"
 #include "widgets/AgreementLabel.h"
@@ -143,6 +144,7 @@ AnnotatePane::AnnotatePane(QWidget *parent)
         m_nameEdit->setFocus();
     });
     m_itemTitle->setObjectName(QStringLiteral("itemTitle"));
+    m_itemTitle->setTextFormat(Qt::PlainText); // ids, groups and systems come from the dataset
     QFont titleFont = m_itemTitle->font();
     titleFont.setBold(true);
     m_itemTitle->setFont(titleFont);
@@ -365,20 +367,22 @@ void AnnotatePane::showCurrent()
             row->setScore(std::nullopt);
         m_note->clear();
     } else {
-        QStringList meta{tr("Item %1 of %2").arg(m_index + 1).arg(m_queue.size()), tr("id %1").arg(item->id)};
-        // Group ids are often long hashes: shortened here, whole in the tooltip.
-        const auto shortId = [](const QString &s) { return s.size() > 18 ? s.left(17) + QChar(0x2026) : s; };
+        // Group ids are often long hashes: shortened here, whole in the tooltip. Isolated so that a
+        // right-to-left override in an id cannot reorder the rest of the line.
+        const auto shortId = [](const QString &s) { return plain::isolate(s.size() > 18 ? plain::elide(s, 17) : s); };
+        QStringList meta{tr("Item %1 of %2").arg(m_index + 1).arg(m_queue.size()),
+                         tr("id %1").arg(plain::isolate(plain::elide(item->id, 200)))};
         if (!item->group.isEmpty())
             meta << tr("group %1").arg(shortId(item->group));
         if (!item->system.isEmpty())
             meta << tr("system %1").arg(shortId(item->system));
         m_itemTitle->setText(meta.join(QStringLiteral(" · ")));
-        m_itemTitle->setToolTip(tr("group %1, system %2").arg(item->group, item->system));
+        m_itemTitle->setToolTip(plain::toolTip(tr("group %1, system %2").arg(item->group, item->system)));
         QString source = item->source;
         for (auto it = item->context.begin(); it != item->context.end(); ++it)
             source += QStringLiteral("\n\n[") + it.key() + QStringLiteral("]\n") + it.value().toString();
-        m_source->setPlainText(source);
-        m_output->setPlainText(item->output);
+        m_source->setPlainText(plain::forViewer(source));
+        m_output->setPlainText(plain::forViewer(item->output));
 
         // This annotator's own scores and note for the item.
         QHash<QString, double> mine;

@@ -50,8 +50,10 @@ CorrelationPane::CorrelationPane(QWidget *parent)
     m_split->setObjectName(QStringLiteral("correlationSplit"));
     m_constantGroups->setObjectName(QStringLiteral("correlationConstantGroups"));
     m_convention->setObjectName(QStringLiteral("correlationConvention"));
+    m_convention->setTextFormat(Qt::PlainText);
     m_title->setObjectName(QStringLiteral("correlationTitle"));
     m_hover->setObjectName(QStringLiteral("correlationHover"));
+    m_hover->setTextFormat(Qt::PlainText); // names the item under the pointer
     m_scatterView->setObjectName(QStringLiteral("correlationScatter"));
     m_barView->setObjectName(QStringLiteral("correlationCriteria"));
     m_table->setObjectName(QStringLiteral("correlationJudges"));

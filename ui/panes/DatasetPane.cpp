@@ -1,5 +1,6 @@
 #include "DatasetPane.h"
 
+#include "PlainText.h"
 #include "models/ItemsFilterModel.h"
 #include "models/ItemsModel.h"
 #include "store/Project.h"
@@ -113,6 +114,7 @@ DatasetPane::DatasetPane(QWidget *parent)
     m_view->horizontalHeader()->setHighlightSections(false);
 
     m_itemTitle->setObjectName(QStringLiteral("itemTitle"));
+    m_itemTitle->setTextFormat(Qt::PlainText); // ids, groups and systems come from the dataset
     m_itemTitle->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_itemTitle->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     auto *texts = new QSplitter(Qt::Horizontal, this);
@@ -244,18 +246,20 @@ void DatasetPane::showItem(const QString &id)
         emit currentItemChanged({});
         return;
     }
-    QStringList meta{tr("Item %1").arg(item->id)};
+    // Isolated so that a right-to-left override in an id cannot reorder the rest of the line.
+    const auto field = [](const QString &s) { return plain::isolate(plain::elide(s, 200)); };
+    QStringList meta{tr("Item %1").arg(field(item->id))};
     if (!item->group.isEmpty())
-        meta << tr("group %1").arg(item->group);
+        meta << tr("group %1").arg(field(item->group));
     if (!item->system.isEmpty())
-        meta << tr("system %1").arg(item->system);
+        meta << tr("system %1").arg(field(item->system));
     m_itemTitle->setText(meta.join(QStringLiteral(" · ")));
     QString source = item->source;
     for (auto it = item->context.begin(); it != item->context.end(); ++it)
         source += QStringLiteral("\n\n[") + it.key() + QStringLiteral("]\n") + it.value().toString();
-    m_source->setPlainText(source);
-    m_output->setPlainText(item->output);
-    m_reference->setPlainText(item->reference.isEmpty() ? tr("(no reference)") : item->reference);
+    m_source->setPlainText(plain::forViewer(source));
+    m_output->setPlainText(plain::forViewer(item->output));
+    m_reference->setPlainText(item->reference.isEmpty() ? tr("(no reference)") : plain::forViewer(item->reference));
     emit currentItemChanged(id);
 }
 

@@ -1,5 +1,6 @@
 #include "HeatmapPane.h"
 
+#include "PlainText.h"
 #include "models/AnswerGridModel.h"
 #include "models/CriterionScoreModel.h"
 #include "models/ScoreFilterModel.h"
@@ -20,6 +21,17 @@
 #include <QVBoxLayout>
 
 namespace rubric {
+
+namespace {
+
+/// A field of the rich-text detail title: escaped, cut (a 1 MB criterion is no title) and
+/// isolated, so that its markup shows literally and a right-to-left override stays inside it.
+QString field(const QString &text, int maxChars = 200)
+{
+    return plain::isolate(plain::elide(text, maxChars)).toHtmlEscaped();
+}
+
+} // namespace
 
 HeatmapPane::HeatmapPane(QWidget *parent)
     : QWidget(parent)
@@ -271,7 +283,7 @@ void HeatmapPane::onCellActivated(const QModelIndex &index)
                 lines << tr("%1: %2%3")
                                  .arg(a.annotator, QString::number(a.score),
                                       a.note.isEmpty() ? QString() : QStringLiteral(" — ") + a.note);
-        m_detailTitle->setText(tr("<b>%1</b> · human score %2").arg(item.toHtmlEscaped(), shown));
+        m_detailTitle->setText(tr("<b>%1</b> · human score %2").arg(field(item), shown));
         m_answers->setCell({}, {});
         m_reasoning->setPlainText(lines.isEmpty() ? tr("No human annotations.") : lines.join(QLatin1Char('\n')));
         return;
@@ -281,7 +293,7 @@ void HeatmapPane::onCellActivated(const QModelIndex &index)
         if (m_scores->isChecklist()) {
             // A checklist's answers read best side by side with the other judges of the checklist.
             m_detailTitle->setText(tr("<b>%1</b> · %2 %3 · click a cell of the grid for the judge's answer")
-                                           .arg(item.toHtmlEscaped(), key.toHtmlEscaped(), shown));
+                                           .arg(field(item), field(key), shown));
             m_answers->setCell(m_scores->judge(), item);
             m_grid->setItem(m_scores->judge(), item);
             m_detailTabs->setCurrentWidget(m_gridView);
@@ -300,15 +312,15 @@ void HeatmapPane::onCellActivated(const QModelIndex &index)
     case ScoreModel::ColumnKind::Human:
         break;
     case ScoreModel::ColumnKind::Judge:
-        m_detailTitle->setText(tr("<b>%1</b> · judge score %2 (all criteria)").arg(item.toHtmlEscaped(), shown));
+        m_detailTitle->setText(tr("<b>%1</b> · judge score %2 (all criteria)").arg(field(item), shown));
         m_answers->setCell(m_scores->judge(), item);
         return;
     case ScoreModel::ColumnKind::Criterion:
-        m_detailTitle->setText(tr("<b>%1</b> · <b>%2</b> · %3<br>%4")
-                                       .arg(item.toHtmlEscaped(), key.toHtmlEscaped(), shown,
-                                            m_filter->headerData(index.column(), Qt::Horizontal, Qt::ToolTipRole)
-                                                    .toString()
-                                                    .toHtmlEscaped()));
+        m_detailTitle->setText(
+                tr("<b>%1</b> · <b>%2</b> · %3<br>%4")
+                        .arg(field(item), field(key), shown,
+                             field(m_filter->headerData(index.column(), Qt::Horizontal, Qt::ToolTipRole).toString(),
+                                   500)));
         m_answers->setCell(m_scores->judge(), item, key);
         return;
     }
@@ -324,8 +336,8 @@ void HeatmapPane::onGridCellClicked(const QModelIndex &index)
     const QString raw = index.data(AnswerGridModel::RawRole).toString();
     const QString reasoning = index.data(AnswerGridModel::ReasoningRole).toString();
     m_detailTitle->setText(tr("<b>%1</b> · <b>%2</b> · %3: %4")
-                                   .arg(m_grid->itemId().toHtmlEscaped(), judge.toHtmlEscaped(), key.toHtmlEscaped(),
-                                        index.data(Qt::DisplayRole).toString().toHtmlEscaped()));
+                                   .arg(field(m_grid->itemId()), field(judge), field(key),
+                                        field(index.data(Qt::DisplayRole).toString())));
     m_reasoning->setPlainText(status.isEmpty()      ? tr("The judge has no answer stored for this question.")
                               : reasoning.isEmpty() ? tr("(no reasoning given)")
                                                     : reasoning);

@@ -1,5 +1,6 @@
 #include "panes/RunPane.h"
 
+#include "PlainText.h"
 #include "judge/ProviderProfiles.h"
 #include "methods/MethodRegistry.h"
 #include "models/RunController.h"
@@ -68,6 +69,7 @@ RunPane::RunPane(QWidget *parent)
 
     m_message = new QLabel(this);
     m_message->setObjectName(QStringLiteral("runMessage"));
+    m_message->setTextFormat(Qt::PlainText); // quotes the endpoint and the checklist file
     m_message->setWordWrap(true);
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
     m_message->setVisible(false);
@@ -209,6 +211,7 @@ QWidget *RunPane::buildProgress()
 
     m_estimateLabel = new QLabel(tr("No estimate yet."), box);
     m_estimateLabel->setObjectName(QStringLiteral("estimateLabel"));
+    m_estimateLabel->setTextFormat(Qt::PlainText);
     m_estimateLabel->setWordWrap(true);
     m_progress = new QProgressBar(box);
     m_progress->setObjectName(QStringLiteral("progressBar"));
@@ -217,6 +220,7 @@ QWidget *RunPane::buildProgress()
     m_progress->setTextVisible(false); // no count until a run starts
     m_progressLabel = new QLabel(box);
     m_progressLabel->setObjectName(QStringLiteral("progressLabel"));
+    m_progressLabel->setTextFormat(Qt::PlainText);
     m_progressLabel->setWordWrap(true);
     m_progressLabel->setTextFormat(Qt::PlainText);
 
@@ -425,6 +429,7 @@ void RunPane::start()
                                 .arg(spec->judge),
                         QMessageBox::Cancel, this);
         box.setObjectName(QStringLiteral("configDifferenceBox"));
+        box.setTextFormat(Qt::PlainText); // the judge's name is whatever was typed
         box.setInformativeText(diff.join(QLatin1Char('\n')));
         QPushButton *rename = box.addButton(tr("Run under a new name…"), QMessageBox::AcceptRole);
         rename->setObjectName(QStringLiteral("newNameButton"));

@@ -25,10 +25,12 @@ AspectScoreRow::AspectScoreRow(const Aspect &aspect, QWidget *parent)
     bold.setBold(true);
     bold.setPointSizeF(bold.pointSizeF() * 1.1);
     m_name->setFont(bold);
+    m_name->setTextFormat(Qt::PlainText); // aspect names come from the dataset
     m_name->setText(tr("%1  (%2–%3)").arg(aspect.name).arg(aspect.min).arg(aspect.max));
 
     auto *definition = new QLabel(aspect.definition.isEmpty() ? tr("No definition yet.") : aspect.definition, this);
     definition->setObjectName(QStringLiteral("definition"));
+    definition->setTextFormat(Qt::PlainText); // the aspect definition comes from the dataset or a preset
     definition->setWordWrap(true);
     definition->setForegroundRole(QPalette::PlaceholderText);
 
@@ -52,6 +54,7 @@ AspectScoreRow::AspectScoreRow(const Aspect &aspect, QWidget *parent)
     }
     buttons->addStretch(1);
     m_judges->setObjectName(QStringLiteral("judgeScores"));
+    m_judges->setTextFormat(Qt::PlainText);
     buttons->addWidget(m_judges);
     connect(m_buttons, &QButtonGroup::idClicked, this, [this](int id) { emit scoreClicked(double(id)); });
 

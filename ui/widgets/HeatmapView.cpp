@@ -1,5 +1,6 @@
 #include "HeatmapView.h"
 
+#include "PlainText.h"
 #include "models/ScoreModel.h"
 
 #include <QAbstractItemModel>
@@ -505,9 +506,9 @@ bool HeatmapView::viewportEvent(QEvent *event)
         QString tip;
         const QPoint pos = help->pos();
         if (const int col = headerColumnAt(pos); col >= 0)
-            tip = m_model->headerData(col, Qt::Horizontal, Qt::ToolTipRole).toString();
+            tip = plain::toolTip(m_model->headerData(col, Qt::Horizontal, Qt::ToolTipRole).toString());
         else if (pos.x() < m_rowHeaderW && pos.y() >= m_colHeaderH && m_cellH > 0)
-            tip = rowToolTip((pos.y() - m_colHeaderH + verticalScrollBar()->value()) / m_cellH);
+            tip = plain::toolTip(rowToolTip((pos.y() - m_colHeaderH + verticalScrollBar()->value()) / m_cellH));
         else if (const QModelIndex index = indexAt(help->pos()); index.isValid())
             tip = index.data(Qt::ToolTipRole).toString();
         if (tip.isEmpty())

@@ -15,6 +15,7 @@ MessageBar::MessageBar(QWidget *parent)
 {
     setObjectName(QStringLiteral("messageBar"));
     m_label->setObjectName(QStringLiteral("messageText"));
+    m_label->setTextFormat(Qt::PlainText); // messages quote files, answers and server replies
     m_label->setWordWrap(true);
     m_label->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_close->setText(QStringLiteral("✕"));

@@ -135,6 +135,7 @@ ProfileEditor::ProfileEditor(QWidget *parent)
     connect(m_testButton, &QPushButton::clicked, this, &ProfileEditor::testConnection);
     m_connectionResult = new QLabel(this);
     m_connectionResult->setObjectName(QStringLiteral("connectionResult"));
+    m_connectionResult->setTextFormat(Qt::PlainText); // quotes the server's reply
     m_connectionResult->setWordWrap(true);
     m_connectionResult->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
 

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Builds the project with sanitizers and runs the test suite under them (benchmarks excluded).
+#   scripts/sanitize.sh address,undefined [CTEST-ARGS...]   → build-asan/
+#   scripts/sanitize.sh thread [CTEST-ARGS...]              → build-tsan/
+# RUBRIC_SAN_TARGETS="a b" builds only those targets (and runs ctest on what was built with -R).
+# Suppressions (libraries we do not build only) are in tests/sanitizers/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+kind=${1:?usage: scripts/sanitize.sh address,undefined|thread [CTEST-ARGS...]}
+shift
+case "$kind" in
+  address,undefined|address|undefined) build=${RUBRIC_SAN_BUILD_DIR:-build-asan} ;;
+  thread) build=${RUBRIC_SAN_BUILD_DIR:-build-tsan} ;;
+  *) echo "sanitize.sh: unknown sanitizer set '$kind' (address,undefined or thread)" >&2; exit 2 ;;
+esac
+supp="$PWD/tests/sanitizers"
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRUBRIC_SANITIZE="$kind" >/dev/null
+if [ -n "${RUBRIC_SAN_TARGETS:-}" ]; then
+  # shellcheck disable=SC2086
+  cmake --build "$build" --parallel "$(nproc)" --target $RUBRIC_SAN_TARGETS
+else
+  cmake --build "$build" --parallel "$(nproc)"
+fi
+export QT_QPA_PLATFORM=offscreen
+export ASAN_OPTIONS="detect_leaks=1:strict_init_order=1:detect_stack_use_after_return=1:abort_on_error=0"
+export LSAN_OPTIONS="suppressions=$supp/lsan.supp:print_suppressions=0"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:suppressions=$supp/ubsan.supp"
+export TSAN_OPTIONS="suppressions=$supp/tsan.supp:halt_on_error=1:second_deadlock_stack=1"
+cd "$build"
+start=$(date +%s)
+status=0
+ctest --output-on-failure -LE 'bench|fuzz' --timeout 1800 "$@" || status=$?
+echo "sanitize.sh: $kind, ctest exit $status, $(( $(date +%s) - start ))s"
+exit $status
