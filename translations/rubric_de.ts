@@ -192,6 +192,21 @@
     </message>
 </context>
 <context>
+    <name>RubricPane</name>
+    <message>
+        <source>New question: does the output …?</source>
+        <translation>Neue Frage: Hat die Ausgabe …?</translation>
+    </message>
+    <message>
+        <source>New sub-aspect</source>
+        <translation>Neuer Teilaspekt</translation>
+    </message>
+    <message>
+        <source>New criterion: describe what the judge should check</source>
+        <translation>Neues Kriterium: beschreiben Sie, was der Bewerter prüfen soll</translation>
+    </message>
+</context>
+<context>
     <name>main</name>
     <message>
         <source>Build LLM judges that agree with people.</source>
@@ -538,6 +553,29 @@ Abdeckung %2 %</translation>
     <message>
         <source>No definition yet.</source>
         <translation>Noch keine Definition.</translation>
+    </message>
+</context>
+<context>
+    <name>rubric::ChecklistActions</name>
+    <message>
+        <source>Invert polarity</source>
+        <translation>Polarität umkehren</translation>
+    </message>
+    <message>
+        <source>Restore</source>
+        <translation>Wiederherstellen</translation>
+    </message>
+    <message>
+        <source>The question reads so that "yes" means worse: count "no" as meeting the criterion (again: flip it back); undoable</source>
+        <translation>Die Frage ist so formuliert, dass „ja“ schlechter bedeutet: „nein“ als erfülltes Kriterium zählen (erneut: zurückdrehen); rückgängig machbar</translation>
+    </message>
+    <message>
+        <source>Bring back the question the filter removed (it is asked again); undoable</source>
+        <translation>Die vom Filter entfernte Frage zurückholen (sie wird wieder gestellt); rückgängig machbar</translation>
+    </message>
+    <message>
+        <source>Restore polarity</source>
+        <translation>Polarität zurücksetzen</translation>
     </message>
 </context>
 <context>
@@ -2286,22 +2324,6 @@ Abdeckung %2 %</translation>
         <translation>Der Bewerter, dessen Rubrik gezeigt wird (Bewerter mit gespeicherter Rubrik)</translation>
     </message>
     <message>
-        <source>Version</source>
-        <translation>Version</translation>
-    </message>
-    <message>
-        <source>Saved</source>
-        <translation>Gespeichert</translation>
-    </message>
-    <message>
-        <source>Note</source>
-        <translation>Notiz</translation>
-    </message>
-    <message>
-        <source>Saved versions of the rubric; select one to read it (the latest is edited), select two (Ctrl+click or Shift+arrow) to compare them</source>
-        <translation>Gespeicherte Versionen der Rubrik; eine auswählen, um sie zu lesen (die neueste wird bearbeitet), zwei auswählen (Strg+Klick oder Umschalt+Pfeil), um sie zu vergleichen</translation>
-    </message>
-    <message>
         <source>F2 edits the text, Space enables or disables, Del deletes, Alt+Up/Down reorders</source>
         <translation>F2 bearbeitet den Text, Leertaste schaltet ein oder aus, Entf löscht, Alt+Auf/Ab ordnet um</translation>
     </message>
@@ -2434,14 +2456,6 @@ Abdeckung %2 %</translation>
         <translation>%1 (%2)</translation>
     </message>
     <message>
-        <source>v%1</source>
-        <translation>v%1</translation>
-    </message>
-    <message>
-        <source>—</source>
-        <translation>—</translation>
-    </message>
-    <message>
         <source>Unsaved rubric changes</source>
         <translation>Ungespeicherte Rubrikänderungen</translation>
     </message>
@@ -2474,10 +2488,6 @@ Abdeckung %2 %</translation>
         <translation><numerusform> — ungespeicherte Änderungen (%n Bearbeitung)</numerusform><numerusform> — ungespeicherte Änderungen (%n Bearbeitungen)</numerusform></translation>
     </message>
     <message>
-        <source>New criterion: describe what the judge should check</source>
-        <translation>Neues Kriterium: beschreiben Sie, was der Bewerter prüfen soll</translation>
-    </message>
-    <message>
         <source>Save rubric version</source>
         <translation>Rubrikversion speichern</translation>
     </message>
@@ -2506,14 +2516,6 @@ Abdeckung %2 %</translation>
         <translation>Version %1 der Rubrik von %2 gespeichert. Bewerten Sie neu, um ihre Übereinstimmung zu messen.</translation>
     </message>
     <message>
-        <source>Alignment (train)</source>
-        <translation>Übereinstimmung (Training)</translation>
-    </message>
-    <message>
-        <source>Alignment (test)</source>
-        <translation>Übereinstimmung (Test)</translation>
-    </message>
-    <message>
         <source>Show the test-split alignment</source>
         <translation>Übereinstimmung auf dem Testteil zeigen</translation>
     </message>
@@ -2522,52 +2524,12 @@ Abdeckung %2 %</translation>
         <translation>Die Übereinstimmung der Versionen auf dem Testteil. Wer danach zwischen Versionen wählt, stimmt die Rubrik auf die Testbewertungen ab: vergleichen Sie Versionen mit dem Trainingswert.</translation>
     </message>
     <message>
-        <source>Pearson with the human scores on the train split; the note says on how many items</source>
-        <translation>Pearson mit den menschlichen Bewertungen auf dem Trainingsteil; die Notiz sagt, auf wie vielen Elementen</translation>
-    </message>
-    <message>
-        <source>Not measured on the train split yet: re-score the judge to measure it (a re-score also scores the annotated train items)</source>
-        <translation>Auf dem Trainingsteil noch nicht gemessen: bewerten Sie neu, um sie zu messen (eine Neubewertung bewertet auch die annotierten Trainingselemente)</translation>
-    </message>
-    <message>
-        <source>Not measured on the test split</source>
-        <translation>Auf dem Testteil nicht gemessen</translation>
-    </message>
-    <message>
-        <source>Invert polarity</source>
-        <translation>Polarität umkehren</translation>
-    </message>
-    <message>
-        <source>The question reads so that "yes" means worse: count "no" as meeting the criterion (again: flip it back); undoable</source>
-        <translation>Die Frage ist so formuliert, dass „ja“ schlechter bedeutet: „nein“ als erfülltes Kriterium zählen (erneut: zurückdrehen); rückgängig machbar</translation>
-    </message>
-    <message>
-        <source>Restore</source>
-        <translation>Wiederherstellen</translation>
-    </message>
-    <message>
-        <source>Bring back the question the filter removed (it is asked again); undoable</source>
-        <translation>Die vom Filter entfernte Frage zurückholen (sie wird wieder gestellt); rückgängig machbar</translation>
-    </message>
-    <message>
         <source>New checklist…</source>
         <translation>Neue Checkliste…</translation>
     </message>
     <message>
         <source>A CheckEval judge whose checklist comes from a published checklist, a file, or is typed here</source>
         <translation>Ein CheckEval-Bewerter, dessen Checkliste aus einer veröffentlichten Checkliste, einer Datei stammt oder hier eingetippt wird</translation>
-    </message>
-    <message>
-        <source>Restore polarity</source>
-        <translation>Polarität zurücksetzen</translation>
-    </message>
-    <message>
-        <source>New question: does the output …?</source>
-        <translation>Neue Frage: Hat die Ausgabe …?</translation>
-    </message>
-    <message>
-        <source>New sub-aspect</source>
-        <translation>Neuer Teilaspekt</translation>
     </message>
     <message>
         <source>Created the checklist judge %1 (version 1). Run it in the Judge &amp; run pane.</source>
@@ -2757,6 +2719,53 @@ Definition: %2</translation>
     <message>
         <source>Flags</source>
         <translation>Hinweise</translation>
+    </message>
+</context>
+<context>
+    <name>rubric::RubricVersionList</name>
+    <message>
+        <source>Version</source>
+        <translation>Version</translation>
+    </message>
+    <message>
+        <source>Saved</source>
+        <translation>Gespeichert</translation>
+    </message>
+    <message>
+        <source>Alignment (train)</source>
+        <translation>Übereinstimmung (Training)</translation>
+    </message>
+    <message>
+        <source>Alignment (test)</source>
+        <translation>Übereinstimmung (Test)</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>Notiz</translation>
+    </message>
+    <message>
+        <source>Saved versions of the rubric; select one to read it (the latest is edited), select two (Ctrl+click or Shift+arrow) to compare them</source>
+        <translation>Gespeicherte Versionen der Rubrik; eine auswählen, um sie zu lesen (die neueste wird bearbeitet), zwei auswählen (Strg+Klick oder Umschalt+Pfeil), um sie zu vergleichen</translation>
+    </message>
+    <message>
+        <source>v%1</source>
+        <translation>v%1</translation>
+    </message>
+    <message>
+        <source>—</source>
+        <translation>—</translation>
+    </message>
+    <message>
+        <source>Pearson with the human scores on the train split; the note says on how many items</source>
+        <translation>Pearson mit den menschlichen Bewertungen auf dem Trainingsteil; die Notiz sagt, auf wie vielen Elementen</translation>
+    </message>
+    <message>
+        <source>Not measured on the train split yet: re-score the judge to measure it (a re-score also scores the annotated train items)</source>
+        <translation>Auf dem Trainingsteil noch nicht gemessen: bewerten Sie neu, um sie zu messen (eine Neubewertung bewertet auch die annotierten Trainingselemente)</translation>
+    </message>
+    <message>
+        <source>Not measured on the test split</source>
+        <translation>Auf dem Testteil nicht gemessen</translation>
     </message>
 </context>
 <context>
