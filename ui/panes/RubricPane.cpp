@@ -9,7 +9,9 @@
 #include "models/CriterionDetail.h"
 #include "models/RubricTreeModel.h"
 #include "panes/ChecklistActions.h"
+#include "panes/HdEvalPanel.h"
 #include "store/RubricStore.h"
+#include "widgets/ImportanceBarDelegate.h"
 #include "widgets/MessageBar.h"
 #include "widgets/RubricVersionList.h"
 #include "widgets/StageCountTable.h"
@@ -51,6 +53,7 @@ RubricPane::RubricPane(QWidget *parent)
     , m_apply(new QPushButton(this))
     , m_detail(new QTextBrowser(this))
     , m_checklist(new ChecklistActions(m_model, m_stack, m_tree, this))
+    , m_hdeval(new HdEvalPanel(m_model, this))
 {
     setObjectName(QStringLiteral("rubricPane"));
     m_message->setObjectName(QStringLiteral("rubricMessage"));
@@ -233,6 +236,11 @@ RubricPane::RubricPane(QWidget *parent)
     ll->addWidget(m_toolbar);
     ll->addWidget(m_tree, 1);
     ll->addWidget(m_checklist->stageTable());
+    ll->addWidget(m_hdeval);
+    m_hdeval->hide();
+    m_tree->setItemDelegateForColumn(RubricTreeModel::ImportanceColumn,
+                                     new ImportanceBarDelegate(RubricTreeModel::ShareRole, m_tree));
+    connect(m_hdeval, &HdEvalPanel::runRequested, this, &RubricPane::hdevalRunRequested);
 
     auto *inner = new QSplitter(Qt::Horizontal, this);
     inner->setObjectName(QStringLiteral("rubricSplitter"));
@@ -511,6 +519,8 @@ void RubricPane::updateActions()
     if (isModified())
         status += tr(" — unsaved changes (%n edit(s))", nullptr, m_stack->index());
     m_status->setText(status);
+    if (m_hdeval->isVisibleTo(this))
+        m_hdeval->refresh(m_judgeName, m_shownVersion == m_latestVersion && m_shownVersion > 0 && !isModified());
 }
 
 void RubricPane::updateDetail()
@@ -620,6 +630,7 @@ void RubricPane::showMethodColumns()
     if (checklist)
         m_tree->header()->resizeSection(RubricTreeModel::OriginColumn, 110);
     m_checklist->setChecklistShown(checklist);
+    m_hdeval->setVisible(m_model->rubric().method() == QLatin1String("hdeval"));
     if (m_model->sortColumn() < 0)
         m_tree->header()->setSortIndicatorShown(false);
 }

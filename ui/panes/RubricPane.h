@@ -22,6 +22,7 @@ class QTreeView;
 namespace rubric {
 
 class ChecklistActions;
+class HdEvalPanel;
 class MessageBar;
 class StageCountTable;
 
@@ -78,6 +79,8 @@ signals:
     void exportRequested(const QString &judge, int version);
     /// The user asked to compare two saved versions of `judge`'s rubric (fromVersion < toVersion).
     void diffRequested(const QString &judge, int fromVersion, int toVersion);
+    /// HD-Eval's "Next layer" / "Re-fit": run `judge` again with `settings` over its stored ones.
+    void hdevalRunRequested(const QString &judge, const QVariantMap &settings);
 
 private:
     void onJudgesChanged(const QString &judge);
@@ -118,6 +121,7 @@ private:
     QPushButton *m_apply = nullptr;
     QTextBrowser *m_detail = nullptr;
     ChecklistActions *m_checklist = nullptr;
+    HdEvalPanel *m_hdeval = nullptr;
     QAction *m_undo = nullptr, *m_redo = nullptr, *m_add = nullptr, *m_addChild = nullptr, *m_delete = nullptr,
             *m_up = nullptr, *m_down = nullptr, *m_toggle = nullptr, *m_save = nullptr, *m_rescore = nullptr,
             *m_export = nullptr, *m_compare = nullptr, *m_newChecklist = nullptr;

@@ -56,6 +56,9 @@ public slots:
     /// and starts it (answers already in the cache are not asked again). Used by the rubric
     /// pane's "Re-score". Errors are shown in the message line.
     void rescore(const QString &judge);
+    /// rescore() with `settings` laid over the stored method settings (HD-Eval's "Next layer":
+    /// layers, "Re-fit": aggregator); the cache answers every node score already asked.
+    void rescoreWith(const QString &judge, const QVariantMap &settings);
     /// Estimate of the form's spec.
     void estimate();
     /// Starts the form's spec (a judge name that exists resumes that run).
