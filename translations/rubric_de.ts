@@ -149,6 +149,21 @@
     </message>
 </context>
 <context>
+    <name>HdEvalColumns</name>
+    <message>
+        <source>Layer 1 is the aspect, layer 2 its sub-criteria, layer 3 the sub-criteria of the nodes pruning selected</source>
+        <translation>Schicht 1 ist der Aspekt, Schicht 2 seine Unterkriterien, Schicht 3 die Unterkriterien der Knoten, die das Beschneiden ausgewählt hat</translation>
+    </message>
+    <message>
+        <source>Permutation importance: how much the aggregator's fit on the train split drops when this node's scores are shuffled</source>
+        <translation>Permutationsbedeutung: wie stark die Anpassung des Aggregators auf dem Trainingsteil sinkt, wenn die Bewertungen dieses Knotens gemischt werden</translation>
+    </message>
+    <message>
+        <source>Marked for expansion: "Next layer" decomposes the marked nodes (pruning marks the most important ones; a mark set by hand is kept)</source>
+        <translation>Zum Erweitern markiert: „Nächste Schicht“ zerlegt die markierten Knoten (das Beschneiden markiert die wichtigsten; eine von Hand gesetzte Markierung bleibt erhalten)</translation>
+    </message>
+</context>
+<context>
     <name>RubricCommands</name>
     <message>
         <source>Add %1</source>
@@ -189,6 +204,14 @@
     <message>
         <source>Restore %1</source>
         <translation>%1 wiederherstellen</translation>
+    </message>
+    <message>
+        <source>Select %1 for expansion</source>
+        <translation>%1 zum Erweitern auswählen</translation>
+    </message>
+    <message>
+        <source>Do not expand %1</source>
+        <translation>%1 nicht erweitern</translation>
     </message>
 </context>
 <context>
@@ -851,6 +874,164 @@ Abdeckung %2 %</translation>
     </message>
 </context>
 <context>
+    <name>rubric::ExplainDialog</name>
+    <message>
+        <source>Why %1 scores %2</source>
+        <translation>Warum %1 %2 so bewertet</translation>
+    </message>
+    <message>
+        <source>No explanation for item %1: %2</source>
+        <translation>Keine Erklärung für Element %1: %2</translation>
+    </message>
+    <message>
+        <source>Item %1, aspect %2: the %3 aggregator (version %4) predicts %5 = base %6 + the contributions below.</source>
+        <translation>Element %1, Aspekt %2: der Aggregator %3 (Version %4) sagt %5 = Basis %6 + die Beiträge unten voraus.</translation>
+    </message>
+    <message>
+        <source>Stored judge score: %1.</source>
+        <translation>Gespeicherte Bewertung des Bewerters: %1.</translation>
+    </message>
+    <message>
+        <source>Layer %1</source>
+        <translation>Schicht %1</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keine</translation>
+    </message>
+    <message>
+        <source>%1 (score %2)</source>
+        <translation>%1 (Bewertung %2)</translation>
+    </message>
+    <message>
+        <source>Contribution to the score</source>
+        <translation>Beitrag zur Bewertung</translation>
+    </message>
+    <message>
+        <source>Contributions node by node (prediction %1)</source>
+        <translation>Beiträge Knoten für Knoten (Vorhersage %1)</translation>
+    </message>
+</context>
+<context>
+    <name>rubric::HdEvalPanel</name>
+    <message>
+        <source>Next layer</source>
+        <translation>Nächste Schicht</translation>
+    </message>
+    <message>
+        <source>Re-fit</source>
+        <translation>Neu anpassen</translation>
+    </message>
+    <message>
+        <source>The aspect whose permutation importances the tree's bars show</source>
+        <translation>Der Aspekt, dessen Permutationsbedeutungen die Balken des Baums zeigen</translation>
+    </message>
+    <message>
+        <source>Linear regression</source>
+        <translation>Lineare Regression</translation>
+    </message>
+    <message>
+        <source>Ridge regression</source>
+        <translation>Ridge-Regression</translation>
+    </message>
+    <message>
+        <source>Decision tree</source>
+        <translation>Entscheidungsbaum</translation>
+    </message>
+    <message>
+        <source>Random forest</source>
+        <translation>Random Forest</translation>
+    </message>
+    <message>
+        <source>Gradient-boosted trees</source>
+        <translation>Gradient-Boosting-Bäume</translation>
+    </message>
+    <message>
+        <source>Neural network (MLP)</source>
+        <translation>Neuronales Netz (MLP)</translation>
+    </message>
+    <message>
+        <source>Mean of the nodes (no aggregator)</source>
+        <translation>Mittelwert der Knoten (kein Aggregator)</translation>
+    </message>
+    <message>
+        <source>The model that turns the node scores into the aspect score; "Re-fit" fits it on the same node scores (no call: the cache answers them)</source>
+        <translation>Das Modell, das die Knotenbewertungen zur Aspektbewertung verrechnet; „Neu anpassen“ passt es an dieselben Knotenbewertungen an (kein Aufruf: der Cache beantwortet sie)</translation>
+    </message>
+    <message>
+        <source>Train r</source>
+        <translation>Training r</translation>
+    </message>
+    <message>
+        <source>CV r</source>
+        <translation>KV r</translation>
+    </message>
+    <message>
+        <source>Test r</source>
+        <translation>Test r</translation>
+    </message>
+    <message>
+        <source>Layer 1 only</source>
+        <translation>Nur Schicht 1</translation>
+    </message>
+    <message>
+        <source>Direct scores</source>
+        <translation>Direkte Bewertungen</translation>
+    </message>
+    <message>
+        <source>Mean</source>
+        <translation>Mittelwert</translation>
+    </message>
+    <message>
+        <source>Test r of the same aggregator on the layer-1 node alone (the paper's "w/o layers 2–3"); run with layers = 1 to measure it</source>
+        <translation>Test-r desselben Aggregators nur auf dem Knoten der Schicht 1 (im Paper „ohne Schichten 2–3“); mit layers = 1 ausführen, um es zu messen</translation>
+    </message>
+    <message>
+        <source>Test r of the judge's direct score of the aspect (the layer-1 node's score)</source>
+        <translation>Test-r der direkten Bewertung des Aspekts durch den Bewerter (die Bewertung des Knotens der Schicht 1)</translation>
+    </message>
+    <message>
+        <source>Test r of the plain mean of all node scores</source>
+        <translation>Test-r des einfachen Mittelwerts aller Knotenbewertungen</translation>
+    </message>
+    <message>
+        <source>Cross-validated on the train split</source>
+        <translation>Kreuzvalidiert auf dem Trainingsteil</translation>
+    </message>
+    <message>
+        <source>Add one layer: the marked nodes of the newest layer are decomposed, the new nodes scored and the aggregator fitted again</source>
+        <translation>Eine Schicht hinzufügen: die markierten Knoten der neuesten Schicht werden zerlegt, die neuen Knoten bewertet und der Aggregator neu angepasst</translation>
+    </message>
+    <message>
+        <source>Fit the chosen aggregator on the node scores already asked (0 calls)</source>
+        <translation>Den gewählten Aggregator an die schon erfragten Knotenbewertungen anpassen (0 Aufrufe)</translation>
+    </message>
+    <message>
+        <source>Importance for:</source>
+        <translation>Bedeutung für:</translation>
+    </message>
+    <message>
+        <source>Aggregator:</source>
+        <translation>Aggregator:</translation>
+    </message>
+    <message>
+        <source>Not fitted yet: run HD-Eval to score the nodes and fit the aggregator.</source>
+        <translation>Noch nicht angepasst: HD-Eval ausführen, um die Knoten zu bewerten und den Aggregator anzupassen.</translation>
+    </message>
+    <message>
+        <source>%1 on %2 nodes, %3 train / %4 test items, %5 cross-validation</source>
+        <translation>%1 auf %2 Knoten, %3 Trainings- / %4 Testelemente, %5-Kreuzvalidierung</translation>
+    </message>
+    <message>
+        <source>—</source>
+        <translation>—</translation>
+    </message>
+    <message>
+        <source>%1: CV r %2 is far below train r %3 — the aggregator overfits the %4 train items; try ridge, the mean, or fewer layers</source>
+        <translation>%1: KV-r %2 liegt weit unter Training-r %3 — der Aggregator ist an die %4 Trainingselemente überangepasst; Ridge, den Mittelwert oder weniger Schichten versuchen</translation>
+    </message>
+</context>
+<context>
     <name>rubric::HeatmapPane</name>
     <message>
         <source>The judge (run or imported scores) whose criteria are shown</source>
@@ -1007,6 +1188,10 @@ Abdeckung %2 %</translation>
     <message>
         <source>The answers cannot be read: %1</source>
         <translation>Die Antworten können nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>Explain the score of %1 node by node…</source>
+        <translation>Die Bewertung von %1 Knoten für Knoten erklären…</translation>
     </message>
 </context>
 <context>
@@ -2720,6 +2905,18 @@ Definition: %2</translation>
         <source>Flags</source>
         <translation>Hinweise</translation>
     </message>
+    <message>
+        <source>Layer</source>
+        <translation>Schicht</translation>
+    </message>
+    <message>
+        <source>Importance</source>
+        <translation>Bedeutung</translation>
+    </message>
+    <message>
+        <source>Expand</source>
+        <translation>Erweitern</translation>
+    </message>
 </context>
 <context>
     <name>rubric::RubricVersionList</name>
@@ -3101,6 +3298,10 @@ Definition: %2</translation>
     <message>
         <source>Aggregated judge score of %1 (%2)</source>
         <translation>Zusammengefasste Bewerter-Punktzahl von %1 (%2)</translation>
+    </message>
+    <message>
+        <source>layer %1 · %2</source>
+        <translation>Schicht %1 · %2</translation>
     </message>
 </context>
 <context>
