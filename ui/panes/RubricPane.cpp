@@ -308,7 +308,11 @@ RubricPane::RubricPane(QWidget *parent)
     updateActions();
 }
 
-RubricPane::~RubricPane() = default;
+RubricPane::~RubricPane()
+{
+    // children die in creation order: the stack's last indexChanged must not reach the deleted model
+    disconnect(m_stack, nullptr, this, nullptr);
+}
 
 StageCountTable *RubricPane::stageTable() const
 {
