@@ -1,6 +1,8 @@
 #include "ImportanceBarDelegate.h"
 
+#include <QApplication>
 #include <QPainter>
+#include <QStyle>
 
 #include <algorithm>
 
@@ -19,7 +21,9 @@ void ImportanceBarDelegate::paint(QPainter *painter, const QStyleOptionViewItem 
     initStyleOption(&opt, index);
     const QString text = opt.text;
     opt.text.clear();
-    QStyledItemDelegate::paint(painter, opt, index);
+    // the style draws what initStyleOption filled (paint() would fill the text in again)
+    QStyle *style = opt.widget ? opt.widget->style() : QApplication::style();
+    style->drawControl(QStyle::CE_ItemViewItem, &opt, painter, opt.widget);
     const QVariant share = index.data(m_role);
     if (share.isValid()) {
         const double s = std::clamp(share.toDouble(), 0.0, 1.0);
