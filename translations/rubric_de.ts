@@ -149,6 +149,21 @@
     </message>
 </context>
 <context>
+    <name>HdEvalColumns</name>
+    <message>
+        <source>Layer 1 is the aspect, layer 2 its sub-criteria, layer 3 the sub-criteria of the nodes pruning selected</source>
+        <translation>Schicht 1 ist der Aspekt, Schicht 2 seine Unterkriterien, Schicht 3 die Unterkriterien der Knoten, die das Beschneiden ausgewählt hat</translation>
+    </message>
+    <message>
+        <source>Permutation importance: how much the aggregator's fit on the train split drops when this node's scores are shuffled</source>
+        <translation>Permutationsbedeutung: wie stark die Anpassung des Aggregators auf dem Trainingsteil sinkt, wenn die Bewertungen dieses Knotens gemischt werden</translation>
+    </message>
+    <message>
+        <source>Marked for expansion: "Next layer" decomposes the marked nodes (pruning marks the most important ones; a mark set by hand is kept)</source>
+        <translation>Zum Erweitern markiert: „Nächste Schicht“ zerlegt die markierten Knoten (das Beschneiden markiert die wichtigsten; eine von Hand gesetzte Markierung bleibt erhalten)</translation>
+    </message>
+</context>
+<context>
     <name>ReportBuilder</name>
     <message>
         <source>train split</source>
@@ -601,6 +616,29 @@
         <source>Restore %1</source>
         <translation>%1 wiederherstellen</translation>
     </message>
+    <message>
+        <source>Select %1 for expansion</source>
+        <translation>%1 zum Erweitern auswählen</translation>
+    </message>
+    <message>
+        <source>Do not expand %1</source>
+        <translation>%1 nicht erweitern</translation>
+    </message>
+</context>
+<context>
+    <name>RubricPane</name>
+    <message>
+        <source>New question: does the output …?</source>
+        <translation>Neue Frage: Hat die Ausgabe …?</translation>
+    </message>
+    <message>
+        <source>New sub-aspect</source>
+        <translation>Neuer Teilaspekt</translation>
+    </message>
+    <message>
+        <source>New criterion: describe what the judge should check</source>
+        <translation>Neues Kriterium: beschreiben Sie, was der Bewerter prüfen soll</translation>
+    </message>
 </context>
 <context>
     <name>main</name>
@@ -949,6 +987,29 @@ Abdeckung %2 %</translation>
     <message>
         <source>No definition yet.</source>
         <translation>Noch keine Definition.</translation>
+    </message>
+</context>
+<context>
+    <name>rubric::ChecklistActions</name>
+    <message>
+        <source>Invert polarity</source>
+        <translation>Polarität umkehren</translation>
+    </message>
+    <message>
+        <source>Restore</source>
+        <translation>Wiederherstellen</translation>
+    </message>
+    <message>
+        <source>The question reads so that "yes" means worse: count "no" as meeting the criterion (again: flip it back); undoable</source>
+        <translation>Die Frage ist so formuliert, dass „ja“ schlechter bedeutet: „nein“ als erfülltes Kriterium zählen (erneut: zurückdrehen); rückgängig machbar</translation>
+    </message>
+    <message>
+        <source>Bring back the question the filter removed (it is asked again); undoable</source>
+        <translation>Die vom Filter entfernte Frage zurückholen (sie wird wieder gestellt); rückgängig machbar</translation>
+    </message>
+    <message>
+        <source>Restore polarity</source>
+        <translation>Polarität zurücksetzen</translation>
     </message>
 </context>
 <context>
@@ -1467,6 +1528,164 @@ Abdeckung %2 %</translation>
     </message>
 </context>
 <context>
+    <name>rubric::ExplainDialog</name>
+    <message>
+        <source>Why %1 scores %2</source>
+        <translation>Warum %1 %2 so bewertet</translation>
+    </message>
+    <message>
+        <source>No explanation for item %1: %2</source>
+        <translation>Keine Erklärung für Element %1: %2</translation>
+    </message>
+    <message>
+        <source>Item %1, aspect %2: the %3 aggregator (version %4) predicts %5 = base %6 + the contributions below.</source>
+        <translation>Element %1, Aspekt %2: der Aggregator %3 (Version %4) sagt %5 = Basis %6 + die Beiträge unten voraus.</translation>
+    </message>
+    <message>
+        <source>Stored judge score: %1.</source>
+        <translation>Gespeicherte Bewertung des Bewerters: %1.</translation>
+    </message>
+    <message>
+        <source>Layer %1</source>
+        <translation>Schicht %1</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keine</translation>
+    </message>
+    <message>
+        <source>%1 (score %2)</source>
+        <translation>%1 (Bewertung %2)</translation>
+    </message>
+    <message>
+        <source>Contribution to the score</source>
+        <translation>Beitrag zur Bewertung</translation>
+    </message>
+    <message>
+        <source>Contributions node by node (prediction %1)</source>
+        <translation>Beiträge Knoten für Knoten (Vorhersage %1)</translation>
+    </message>
+</context>
+<context>
+    <name>rubric::HdEvalPanel</name>
+    <message>
+        <source>Next layer</source>
+        <translation>Nächste Schicht</translation>
+    </message>
+    <message>
+        <source>Re-fit</source>
+        <translation>Neu anpassen</translation>
+    </message>
+    <message>
+        <source>The aspect whose permutation importances the tree's bars show</source>
+        <translation>Der Aspekt, dessen Permutationsbedeutungen die Balken des Baums zeigen</translation>
+    </message>
+    <message>
+        <source>Linear regression</source>
+        <translation>Lineare Regression</translation>
+    </message>
+    <message>
+        <source>Ridge regression</source>
+        <translation>Ridge-Regression</translation>
+    </message>
+    <message>
+        <source>Decision tree</source>
+        <translation>Entscheidungsbaum</translation>
+    </message>
+    <message>
+        <source>Random forest</source>
+        <translation>Random Forest</translation>
+    </message>
+    <message>
+        <source>Gradient-boosted trees</source>
+        <translation>Gradient-Boosting-Bäume</translation>
+    </message>
+    <message>
+        <source>Neural network (MLP)</source>
+        <translation>Neuronales Netz (MLP)</translation>
+    </message>
+    <message>
+        <source>Mean of the nodes (no aggregator)</source>
+        <translation>Mittelwert der Knoten (kein Aggregator)</translation>
+    </message>
+    <message>
+        <source>The model that turns the node scores into the aspect score; "Re-fit" fits it on the same node scores (no call: the cache answers them)</source>
+        <translation>Das Modell, das die Knotenbewertungen zur Aspektbewertung verrechnet; „Neu anpassen“ passt es an dieselben Knotenbewertungen an (kein Aufruf: der Cache beantwortet sie)</translation>
+    </message>
+    <message>
+        <source>Train r</source>
+        <translation>Training r</translation>
+    </message>
+    <message>
+        <source>CV r</source>
+        <translation>KV r</translation>
+    </message>
+    <message>
+        <source>Test r</source>
+        <translation>Test r</translation>
+    </message>
+    <message>
+        <source>Layer 1 only</source>
+        <translation>Nur Schicht 1</translation>
+    </message>
+    <message>
+        <source>Direct scores</source>
+        <translation>Direkte Bewertungen</translation>
+    </message>
+    <message>
+        <source>Mean</source>
+        <translation>Mittelwert</translation>
+    </message>
+    <message>
+        <source>Test r of the same aggregator on the layer-1 node alone (the paper's "w/o layers 2–3"); run with layers = 1 to measure it</source>
+        <translation>Test-r desselben Aggregators nur auf dem Knoten der Schicht 1 (im Paper „ohne Schichten 2–3“); mit layers = 1 ausführen, um es zu messen</translation>
+    </message>
+    <message>
+        <source>Test r of the judge's direct score of the aspect (the layer-1 node's score)</source>
+        <translation>Test-r der direkten Bewertung des Aspekts durch den Bewerter (die Bewertung des Knotens der Schicht 1)</translation>
+    </message>
+    <message>
+        <source>Test r of the plain mean of all node scores</source>
+        <translation>Test-r des einfachen Mittelwerts aller Knotenbewertungen</translation>
+    </message>
+    <message>
+        <source>Cross-validated on the train split</source>
+        <translation>Kreuzvalidiert auf dem Trainingsteil</translation>
+    </message>
+    <message>
+        <source>Add one layer: the marked nodes of the newest layer are decomposed, the new nodes scored and the aggregator fitted again</source>
+        <translation>Eine Schicht hinzufügen: die markierten Knoten der neuesten Schicht werden zerlegt, die neuen Knoten bewertet und der Aggregator neu angepasst</translation>
+    </message>
+    <message>
+        <source>Fit the chosen aggregator on the node scores already asked (0 calls)</source>
+        <translation>Den gewählten Aggregator an die schon erfragten Knotenbewertungen anpassen (0 Aufrufe)</translation>
+    </message>
+    <message>
+        <source>Importance for:</source>
+        <translation>Bedeutung für:</translation>
+    </message>
+    <message>
+        <source>Aggregator:</source>
+        <translation>Aggregator:</translation>
+    </message>
+    <message>
+        <source>Not fitted yet: run HD-Eval to score the nodes and fit the aggregator.</source>
+        <translation>Noch nicht angepasst: HD-Eval ausführen, um die Knoten zu bewerten und den Aggregator anzupassen.</translation>
+    </message>
+    <message>
+        <source>%1 on %2 nodes, %3 train / %4 test items, %5 cross-validation</source>
+        <translation>%1 auf %2 Knoten, %3 Trainings- / %4 Testelemente, %5-Kreuzvalidierung</translation>
+    </message>
+    <message>
+        <source>—</source>
+        <translation>—</translation>
+    </message>
+    <message>
+        <source>%1: CV r %2 is far below train r %3 — the aggregator overfits the %4 train items; try ridge, the mean, or fewer layers</source>
+        <translation>%1: KV-r %2 liegt weit unter Training-r %3 — der Aggregator ist an die %4 Trainingselemente überangepasst; Ridge, den Mittelwert oder weniger Schichten versuchen</translation>
+    </message>
+</context>
+<context>
     <name>rubric::HeatmapPane</name>
     <message>
         <source>The judge (run or imported scores) whose criteria are shown</source>
@@ -1623,6 +1842,10 @@ Abdeckung %2 %</translation>
     <message>
         <source>The answers cannot be read: %1</source>
         <translation>Die Antworten können nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>Explain the score of %1 node by node…</source>
+        <translation>Die Bewertung von %1 Knoten für Knoten erklären…</translation>
     </message>
 </context>
 <context>
@@ -2377,6 +2600,14 @@ Abdeckung %2 %</translation>
         <translation>Der Bericht konnte nicht geschrieben werden: %1</translation>
     </message>
     <message>
+        <source>Compare</source>
+        <translation>Vergleich</translation>
+    </message>
+    <message>
+        <source>HPSS</source>
+        <translation>HPSS</translation>
+    </message>
+    <message>
         <source>&amp;Report…</source>
         <translation>&amp;Bericht…</translation>
     </message>
@@ -2395,14 +2626,6 @@ Abdeckung %2 %</translation>
     <message>
         <source>HTML report (*.html);;PDF report (*.pdf)</source>
         <translation>HTML-Bericht (*.html);;PDF-Bericht (*.pdf)</translation>
-    </message>
-    <message>
-        <source>Compare</source>
-        <translation>Vergleich</translation>
-    </message>
-    <message>
-        <source>HPSS</source>
-        <translation>HPSS</translation>
     </message>
 </context>
 <context>
@@ -3222,22 +3445,6 @@ Abdeckung %2 %</translation>
         <translation>Der Bewerter, dessen Rubrik gezeigt wird (Bewerter mit gespeicherter Rubrik)</translation>
     </message>
     <message>
-        <source>Version</source>
-        <translation>Version</translation>
-    </message>
-    <message>
-        <source>Saved</source>
-        <translation>Gespeichert</translation>
-    </message>
-    <message>
-        <source>Note</source>
-        <translation>Notiz</translation>
-    </message>
-    <message>
-        <source>Saved versions of the rubric; select one to read it (the latest is edited), select two (Ctrl+click or Shift+arrow) to compare them</source>
-        <translation>Gespeicherte Versionen der Rubrik; eine auswählen, um sie zu lesen (die neueste wird bearbeitet), zwei auswählen (Strg+Klick oder Umschalt+Pfeil), um sie zu vergleichen</translation>
-    </message>
-    <message>
         <source>F2 edits the text, Space enables or disables, Del deletes, Alt+Up/Down reorders</source>
         <translation>F2 bearbeitet den Text, Leertaste schaltet ein oder aus, Entf löscht, Alt+Auf/Ab ordnet um</translation>
     </message>
@@ -3370,14 +3577,6 @@ Abdeckung %2 %</translation>
         <translation>%1 (%2)</translation>
     </message>
     <message>
-        <source>v%1</source>
-        <translation>v%1</translation>
-    </message>
-    <message>
-        <source>—</source>
-        <translation>—</translation>
-    </message>
-    <message>
         <source>Unsaved rubric changes</source>
         <translation>Ungespeicherte Rubrikänderungen</translation>
     </message>
@@ -3410,10 +3609,6 @@ Abdeckung %2 %</translation>
         <translation><numerusform> — ungespeicherte Änderungen (%n Bearbeitung)</numerusform><numerusform> — ungespeicherte Änderungen (%n Bearbeitungen)</numerusform></translation>
     </message>
     <message>
-        <source>New criterion: describe what the judge should check</source>
-        <translation>Neues Kriterium: beschreiben Sie, was der Bewerter prüfen soll</translation>
-    </message>
-    <message>
         <source>Save rubric version</source>
         <translation>Rubrikversion speichern</translation>
     </message>
@@ -3442,14 +3637,6 @@ Abdeckung %2 %</translation>
         <translation>Version %1 der Rubrik von %2 gespeichert. Bewerten Sie neu, um ihre Übereinstimmung zu messen.</translation>
     </message>
     <message>
-        <source>Alignment (train)</source>
-        <translation>Übereinstimmung (Training)</translation>
-    </message>
-    <message>
-        <source>Alignment (test)</source>
-        <translation>Übereinstimmung (Test)</translation>
-    </message>
-    <message>
         <source>Show the test-split alignment</source>
         <translation>Übereinstimmung auf dem Testteil zeigen</translation>
     </message>
@@ -3458,52 +3645,12 @@ Abdeckung %2 %</translation>
         <translation>Die Übereinstimmung der Versionen auf dem Testteil. Wer danach zwischen Versionen wählt, stimmt die Rubrik auf die Testbewertungen ab: vergleichen Sie Versionen mit dem Trainingswert.</translation>
     </message>
     <message>
-        <source>Pearson with the human scores on the train split; the note says on how many items</source>
-        <translation>Pearson mit den menschlichen Bewertungen auf dem Trainingsteil; die Notiz sagt, auf wie vielen Elementen</translation>
-    </message>
-    <message>
-        <source>Not measured on the train split yet: re-score the judge to measure it (a re-score also scores the annotated train items)</source>
-        <translation>Auf dem Trainingsteil noch nicht gemessen: bewerten Sie neu, um sie zu messen (eine Neubewertung bewertet auch die annotierten Trainingselemente)</translation>
-    </message>
-    <message>
-        <source>Not measured on the test split</source>
-        <translation>Auf dem Testteil nicht gemessen</translation>
-    </message>
-    <message>
-        <source>Invert polarity</source>
-        <translation>Polarität umkehren</translation>
-    </message>
-    <message>
-        <source>The question reads so that "yes" means worse: count "no" as meeting the criterion (again: flip it back); undoable</source>
-        <translation>Die Frage ist so formuliert, dass „ja“ schlechter bedeutet: „nein“ als erfülltes Kriterium zählen (erneut: zurückdrehen); rückgängig machbar</translation>
-    </message>
-    <message>
-        <source>Restore</source>
-        <translation>Wiederherstellen</translation>
-    </message>
-    <message>
-        <source>Bring back the question the filter removed (it is asked again); undoable</source>
-        <translation>Die vom Filter entfernte Frage zurückholen (sie wird wieder gestellt); rückgängig machbar</translation>
-    </message>
-    <message>
         <source>New checklist…</source>
         <translation>Neue Checkliste…</translation>
     </message>
     <message>
         <source>A CheckEval judge whose checklist comes from a published checklist, a file, or is typed here</source>
         <translation>Ein CheckEval-Bewerter, dessen Checkliste aus einer veröffentlichten Checkliste, einer Datei stammt oder hier eingetippt wird</translation>
-    </message>
-    <message>
-        <source>Restore polarity</source>
-        <translation>Polarität zurücksetzen</translation>
-    </message>
-    <message>
-        <source>New question: does the output …?</source>
-        <translation>Neue Frage: Hat die Ausgabe …?</translation>
-    </message>
-    <message>
-        <source>New sub-aspect</source>
-        <translation>Neuer Teilaspekt</translation>
     </message>
     <message>
         <source>Created the checklist judge %1 (version 1). Run it in the Judge &amp; run pane.</source>
@@ -3693,6 +3840,65 @@ Definition: %2</translation>
     <message>
         <source>Flags</source>
         <translation>Hinweise</translation>
+    </message>
+    <message>
+        <source>Layer</source>
+        <translation>Schicht</translation>
+    </message>
+    <message>
+        <source>Importance</source>
+        <translation>Bedeutung</translation>
+    </message>
+    <message>
+        <source>Expand</source>
+        <translation>Erweitern</translation>
+    </message>
+</context>
+<context>
+    <name>rubric::RubricVersionList</name>
+    <message>
+        <source>Version</source>
+        <translation>Version</translation>
+    </message>
+    <message>
+        <source>Saved</source>
+        <translation>Gespeichert</translation>
+    </message>
+    <message>
+        <source>Alignment (train)</source>
+        <translation>Übereinstimmung (Training)</translation>
+    </message>
+    <message>
+        <source>Alignment (test)</source>
+        <translation>Übereinstimmung (Test)</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>Notiz</translation>
+    </message>
+    <message>
+        <source>Saved versions of the rubric; select one to read it (the latest is edited), select two (Ctrl+click or Shift+arrow) to compare them</source>
+        <translation>Gespeicherte Versionen der Rubrik; eine auswählen, um sie zu lesen (die neueste wird bearbeitet), zwei auswählen (Strg+Klick oder Umschalt+Pfeil), um sie zu vergleichen</translation>
+    </message>
+    <message>
+        <source>v%1</source>
+        <translation>v%1</translation>
+    </message>
+    <message>
+        <source>—</source>
+        <translation>—</translation>
+    </message>
+    <message>
+        <source>Pearson with the human scores on the train split; the note says on how many items</source>
+        <translation>Pearson mit den menschlichen Bewertungen auf dem Trainingsteil; die Notiz sagt, auf wie vielen Elementen</translation>
+    </message>
+    <message>
+        <source>Not measured on the train split yet: re-score the judge to measure it (a re-score also scores the annotated train items)</source>
+        <translation>Auf dem Trainingsteil noch nicht gemessen: bewerten Sie neu, um sie zu messen (eine Neubewertung bewertet auch die annotierten Trainingselemente)</translation>
+    </message>
+    <message>
+        <source>Not measured on the test split</source>
+        <translation>Auf dem Testteil nicht gemessen</translation>
     </message>
 </context>
 <context>
@@ -4032,6 +4238,10 @@ Definition: %2</translation>
     <message>
         <source>Aggregated judge score of %1 (%2)</source>
         <translation>Zusammengefasste Bewerter-Punktzahl von %1 (%2)</translation>
+    </message>
+    <message>
+        <source>layer %1 · %2</source>
+        <translation>Schicht %1 · %2</translation>
     </message>
 </context>
 <context>

@@ -131,6 +131,10 @@ MainWindow::MainWindow(QWidget *parent)
     m_issues = addPane(new IssuesPane(this), tr("Issues"), QStringLiteral("issues"));
     connect(m_dataset, &DatasetPane::importRequested, this, &MainWindow::onImport);
     connect(m_issues, &IssuesPane::goToItemRequested, this, &MainWindow::goToItem);
+    connect(m_rubric, &RubricPane::hdevalRunRequested, this, [this](const QString &judge, const QVariantMap &settings) {
+        showPane(QStringLiteral("run"));
+        m_run->rescoreWith(judge, settings);
+    });
     connect(m_rubric, &RubricPane::rescoreRequested, this, [this](const QString &judge) {
         showPane(QStringLiteral("run"));
         m_run->rescore(judge);

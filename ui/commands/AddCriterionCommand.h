@@ -4,6 +4,8 @@
 
 #include <QUndoCommand>
 
+#include <utility>
+
 namespace rubric {
 
 class RubricTreeModel;
@@ -14,6 +16,12 @@ class AddCriterionCommand : public QUndoCommand
 {
 public:
     AddCriterionCommand(RubricTreeModel *model, const Criterion &criterion, int row, QUndoCommand *parent = nullptr);
+
+    /// A hand-written criterion placed for the selection `key` (empty: none) of `model`: after it,
+    /// or under it when `asChild` or when it is an aspect; its kind the one the rubric's method puts
+    /// there, its key fresh, its text a placeholder, its origin "added" by the user. Returns the
+    /// criterion and its row among its parent's children.
+    static std::pair<Criterion, int> handWritten(const RubricTreeModel *model, const QString &key, bool asChild);
 
     void undo() override;
     void redo() override;

@@ -3,8 +3,10 @@
 #include "PlainText.h"
 #include "commands/EditCriterionTextCommand.h"
 #include "commands/SetCriterionEnabledCommand.h"
+#include "commands/SetNodeSelectedCommand.h"
 #include "methods/MethodRegistry.h"
 #include "methods/checkeval/Checklist.h"
+#include "models/HdEvalColumns.h"
 
 #include <QApplication>
 #include <QColor>
@@ -47,6 +49,8 @@ QList<int> RubricTreeModel::columnsFor(const QString &method)
     // A method the registry does not list (yet) is known by its name for the checklist shape.
     const bool questions = method == kCheckEval || (info && info->kinds.contains(CriterionKind::Question));
     // A checklist's kinds are its levels (aspect → sub-aspect → question): no kind column.
+    if (method == QLatin1String("hdeval"))
+        return {TextColumn, LayerColumn, ImportanceColumn, SelectedColumn, EnabledColumn, OriginColumn};
     QList<int> out{TextColumn, EnabledColumn, OriginColumn};
     if (!questions)
         out.insert(1, KindColumn);
@@ -200,6 +204,33 @@ void RubricTreeModel::setEnabled(const QString &key, bool enabled)
     const QModelIndex first = indexOfKey(key, 0);
     emit dataChanged(first, first.siblingAtColumn(ColumnCount - 1));
     emit rubricEdited();
+}
+
+void RubricTreeModel::push(QUndoCommand *command)
+{
+    if (m_stack) {
+        m_stack->push(command);
+        return;
+    }
+    command->redo();
+    delete command;
+}
+
+void RubricTreeModel::setStats(const QString &key, const QVariantMap &stats)
+{
+    if (Criterion *c = m_rubric.find(key)) {
+        c->stats = stats;
+        const QModelIndex first = indexOfKey(key, 0);
+        emit dataChanged(first, first.siblingAtColumn(ColumnCount - 1));
+        emit rubricEdited();
+    }
+}
+
+void RubricTreeModel::setImportanceAspect(const QString &aspect)
+{
+    m_aspect = aspect;
+    if (rowCount() > 0)
+        emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
 }
 
 void RubricTreeModel::setState(const QString &key, bool enabled, const QVariantMap &origin)
@@ -419,6 +450,9 @@ QVariant RubricTreeModel::data(const QModelIndex &index, int role) const
     if (role == KeyRole)
         return c->key;
     const int col = index.column();
+    if (m_rubric.method() == QLatin1String("hdeval"))
+        if (QVariant v = HdEvalColumns::data(m_rubric, *c, col, role, m_aspect); v.isValid())
+            return v;
     if (role == Qt::CheckStateRole && col == EnabledColumn && c->kind != CriterionKind::Aspect)
         return c->enabled ? Qt::Checked : Qt::Unchecked;
     if (role == Qt::ForegroundRole && !c->enabled)
@@ -481,6 +515,9 @@ QVariant RubricTreeModel::data(const QModelIndex &index, int role) const
                            : QVariant();
         case FlagsColumn:
             return flagLabels(*c).join(QStringLiteral(" · "));
+        case LayerColumn:
+        case ImportanceColumn:
+        case SelectedColumn:
         case RankColumn: {
             const int rank = c->stats.value(QStringLiteral("selected_rank")).toInt();
             if (rank > 0)
@@ -559,26 +596,21 @@ bool RubricTreeModel::setData(const QModelIndex &index, const QVariant &value, i
         const QString text = value.toString().trimmed();
         if (text.isEmpty() || text == c->text)
             return false;
-        auto *cmd = new EditCriterionTextCommand(this, c->key, text);
-        if (m_stack)
-            m_stack->push(cmd);
-        else {
-            cmd->redo();
-            delete cmd;
-        }
+        push(new EditCriterionTextCommand(this, c->key, text));
         return true;
     }
     if (index.column() == EnabledColumn && role == Qt::CheckStateRole && c->kind != CriterionKind::Aspect) {
         const bool on = value.toInt() == Qt::Checked;
         if (on == c->enabled)
             return false;
-        auto *cmd = new SetCriterionEnabledCommand(this, c->key, on);
-        if (m_stack)
-            m_stack->push(cmd);
-        else {
-            cmd->redo();
-            delete cmd;
-        }
+        push(new SetCriterionEnabledCommand(this, c->key, on));
+        return true;
+    }
+    if (index.column() == SelectedColumn && role == Qt::CheckStateRole && HdEvalColumns::isSelectable(m_rubric, *c)) {
+        const bool on = value.toInt() == Qt::Checked;
+        if (on == HdEvalColumns::isSelected(*c))
+            return false;
+        push(new SetNodeSelectedCommand(this, c->key, on));
         return true;
     }
     return false;
@@ -594,7 +626,8 @@ Qt::ItemFlags RubricTreeModel::flags(const QModelIndex &index) const
         return f;
     if (index.column() == TextColumn)
         f |= Qt::ItemIsEditable;
-    if (index.column() == EnabledColumn && c->kind != CriterionKind::Aspect)
+    if ((index.column() == EnabledColumn && c->kind != CriterionKind::Aspect)
+        || (index.column() == SelectedColumn && HdEvalColumns::isSelectable(m_rubric, *c)))
         f |= Qt::ItemIsUserCheckable;
     return f;
 }
@@ -627,6 +660,12 @@ QVariant RubricTreeModel::headerData(int section, Qt::Orientation orientation, i
             return tr("Answered");
         case FlagsColumn:
             return tr("Flags");
+        case LayerColumn:
+            return tr("Layer");
+        case ImportanceColumn:
+            return tr("Importance");
+        case SelectedColumn:
+            return tr("Expand");
         case ColumnCount:
             break;
         }

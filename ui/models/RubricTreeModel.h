@@ -6,6 +6,7 @@
 #include <QHash>
 #include <QStringList>
 
+class QUndoCommand;
 class QUndoStack;
 
 namespace rubric {
@@ -40,11 +41,15 @@ public:
         DiscriminationColumn,
         AnsweredColumn,
         FlagsColumn,
+        LayerColumn,      ///< HD-Eval: the node's layer
+        ImportanceColumn, ///< HD-Eval: permutation importance for importanceAspect(), with a bar
+        SelectedColumn,   ///< HD-Eval: marked for expansion (checkable below layer 1)
         ColumnCount
     };
     enum Role {
         KeyRole = Qt::UserRole + 1,
-        SortRole, ///< the number a figure column sorts by (invalid when there is none)
+        SortRole,  ///< the number a figure column sorts by (invalid when there is none)
+        ShareRole, ///< HD-Eval importance as a share of the largest (0…1), for the bar
     };
 
     /// The columns that mean something for a rubric of `method` (the text, on and origin columns
@@ -67,6 +72,9 @@ public:
     /// Where setData() pushes its commands (not owned; null applies edits directly).
     void setUndoStack(QUndoStack *stack) { m_stack = stack; }
     QUndoStack *undoStack() const { return m_stack; }
+    /// The aspect whose importances an HD-Eval tree shows (empty: the first one stored).
+    void setImportanceAspect(const QString &aspect);
+    QString importanceAspect() const { return m_aspect; }
 
     QModelIndex indexOfKey(const QString &key, int column = TextColumn) const;
     QString keyOf(const QModelIndex &index) const;
@@ -81,6 +89,8 @@ public:
     void setEnabled(const QString &key, bool enabled);
     /// Replaces the enabled flag and origin of `key` in one change (restore, invert polarity).
     void setState(const QString &key, bool enabled, const QVariantMap &origin);
+    /// Replaces the stats of `key` (an HD-Eval node's expansion mark).
+    void setStats(const QString &key, const QVariantMap &stats);
     /// Removes `key` and its descendants; returns them (pre-order) with the row it had.
     QVector<Criterion> takeSubtree(const QString &key, int *row);
     /// Inserts a subtree (pre-order, first = its root) under the root's parentKey at `row`.
@@ -120,12 +130,14 @@ private:
     quintptr idOf(const QString &key) const;
     QString keyOfId(quintptr id) const;
     int rowOf(const QString &key) const;
-    void applySort(); ///< orders m_children by m_sortColumn (no signals)
-    void unsort();    ///< back to the tree order before a structural edit
+    void push(QUndoCommand *command); ///< on the undo stack, or applied and dropped without one
+    void applySort();                 ///< orders m_children by m_sortColumn (no signals)
+    void unsort();                    ///< back to the tree order before a structural edit
 
     Rubric m_rubric;
     bool m_readOnly = false;
     QUndoStack *m_stack = nullptr;
+    QString m_aspect;
     int m_sortColumn = -1;
     Qt::SortOrder m_sortOrder = Qt::AscendingOrder;
     QHash<QString, QStringList> m_children;

@@ -2,6 +2,7 @@
 
 #include "PlainText.h"
 #include "methods/checkeval/Checklist.h"
+#include "models/HdEvalColumns.h"
 #include "store/Project.h"
 #include "store/RubricStore.h"
 
@@ -22,6 +23,7 @@ struct CriterionData
 {
     QStringList keys;
     QStringList labels;
+    QVector<int> layers;                           ///< per key: an HD-Eval node's layer (0: not an HD-Eval tree)
     QHash<QString, QHash<QString, double>> scores; ///< item id → criterion key → mean score
     bool checklist = false;
 };
@@ -71,11 +73,13 @@ Result<CriterionData> readCriteria(Project *project, const QString &judge,
     if (judge.isEmpty())
         return out;
     const RubricStore store(project);
-    if (const auto rubric = store.load(judge); rubric && rubric->method() == QLatin1String("checkeval")) {
+    const auto rubric = store.load(judge);
+    if (rubric && rubric->method() == QLatin1String("checkeval")) {
         if (checklistColumns == ScoreModel::ChecklistColumns::SubAspects)
             return readSubAspects(store, judge, *rubric);
         out.checklist = true;
     }
+    const bool tree = rubric && rubric->method() == QLatin1String("hdeval");
     QSet<QString> scored;
     const auto rows = store.readCriterionScores(judge);
     if (!rows)
@@ -92,13 +96,21 @@ Result<CriterionData> readCriteria(Project *project, const QString &judge,
     const auto read = store.readCriteria(judge);
     if (!read)
         return read.error();
-    const QVector<Criterion> &criteria = *read;
+    QVector<Criterion> criteria = *read;
+    if (tree) // an HD-Eval tree's nodes layer by layer (the aggregator's feature order)
+        std::stable_sort(criteria.begin(), criteria.end(), [&](const Criterion &a, const Criterion &b) {
+            return HdEvalColumns::layer(*rubric, a) < HdEvalColumns::layer(*rubric, b);
+        });
     for (const bool enabled : {true, false})
-        for (const Criterion &c : criteria) {
+        for (const Criterion &c : std::as_const(criteria)) {
             if (c.enabled != enabled || !scored.contains(c.key))
                 continue;
+            const int layer = tree ? HdEvalColumns::layer(*rubric, c) : 0;
             out.keys << c.key;
             out.labels << (enabled ? c.text : ScoreModel::tr("(not used) %1").arg(c.text));
+            if (layer > 0)
+                out.labels.last() = ScoreModel::tr("layer %1 · %2").arg(layer).arg(out.labels.last());
+            out.layers << layer;
             scored.remove(c.key);
         }
     QStringList rest(scored.begin(), scored.end());
@@ -106,6 +118,7 @@ Result<CriterionData> readCriteria(Project *project, const QString &judge,
     for (const QString &key : std::as_const(rest)) {
         out.keys << key;
         out.labels << key;
+        out.layers << 0;
     }
     return out;
 }
@@ -249,6 +262,7 @@ Result<ScoreModel::Snapshot> ScoreModel::read() const
     s.checklist = criteria.checklist;
     s.keys = criteria.keys;
     s.labels = criteria.labels;
+    s.layers = criteria.layers;
     const int columns = FirstCriterionColumn + int(s.keys.size());
 
     QHash<QString, double> human, judged;
@@ -345,6 +359,7 @@ void ScoreModel::apply(Result<Snapshot> read, bool forceReset)
         m_checklist = s.checklist;
         m_criterionKeys = std::move(s.keys);
         m_criterionLabels = std::move(s.labels);
+        m_criterionLayers = std::move(s.layers);
         m_minima = std::move(s.minima);
         m_maxima = std::move(s.maxima);
         m_rows = std::move(s.rows);
@@ -493,6 +508,12 @@ QVariant ScoreModel::headerData(int section, Qt::Orientation orientation, int ro
         if (section == JudgeColumn)
             return QStringLiteral("judge");
         return m_criterionKeys[k];
+    case Qt::BackgroundRole:
+        if (const int layer = m_criterionLayers.value(k); layer > 0)
+            return HdEvalColumns::layerColour(layer);
+        return {};
+    case ColumnGroupRole:
+        return m_criterionLayers.value(k);
     case ColumnKindRole:
         return int(section == HumanColumn   ? ColumnKind::Human
                    : section == JudgeColumn ? ColumnKind::Judge

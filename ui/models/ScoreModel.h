@@ -31,9 +31,10 @@ public:
         GroupRole,
         SystemRole,
         // header roles (orientation Horizontal)
-        ColumnKeyRole,  ///< criterion key, "human" or "judge"
-        ColumnKindRole, ///< int(ColumnKind)
-        ScaleMinRole,   ///< lower end of the column's scale (for colouring)
+        ColumnKeyRole,   ///< criterion key, "human" or "judge"
+        ColumnKindRole,  ///< int(ColumnKind)
+        ColumnGroupRole, ///< an HD-Eval node's layer (0: none); Qt::BackgroundRole gives its colour
+        ScaleMinRole,    ///< lower end of the column's scale (for colouring)
         ScaleMaxRole,
     };
     enum class ColumnKind { Human, Judge, Criterion };
@@ -109,6 +110,7 @@ private:
     {
         QStringList keys;       ///< criterion keys
         QStringList labels;     ///< criterion texts
+        QVector<int> layers;    ///< per key: HD-Eval layer (0: none)
         QVector<double> minima; ///< per column
         QVector<double> maxima;
         QVector<Row> rows;
@@ -126,6 +128,7 @@ private:
     ChecklistColumns m_checklistColumns = ChecklistColumns::Questions;
     bool m_checklist = false;
     QStringList m_criterionKeys;
+    QVector<int> m_criterionLayers;
     QStringList m_criterionLabels;
     QVector<double> m_minima;
     QVector<double> m_maxima;

@@ -1,6 +1,7 @@
 #include "HeatmapPane.h"
 
 #include "PlainText.h"
+#include "dialogs/ExplainDialog.h"
 #include "models/AnswerGridModel.h"
 #include "models/CriterionScoreModel.h"
 #include "models/ScoreFilterModel.h"
@@ -12,6 +13,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMenu>
 #include <QPlainTextEdit>
 #include <QSignalBlocker>
 #include <QSplitter>
@@ -164,6 +166,7 @@ HeatmapPane::HeatmapPane(QWidget *parent)
     connect(m_gridView, &QTableView::clicked, this, &HeatmapPane::onGridCellClicked);
     connect(m_view, &HeatmapView::headerClicked, this, &HeatmapPane::onHeaderClicked);
     connect(m_view, &HeatmapView::cellActivated, this, &HeatmapPane::onCellActivated);
+    connect(m_view, &HeatmapView::rowRequested, this, &HeatmapPane::onRowRequested);
     connect(m_answerTable->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &HeatmapPane::onAnswerSelected);
     connect(m_answers, &QAbstractItemModel::modelReset, this, [this] {
@@ -262,6 +265,40 @@ void HeatmapPane::onHeaderClicked(int column)
     m_sortColumn = column;
     m_filter->sort(column, m_sortOrder);
     m_view->setSortIndicator(column, m_sortOrder);
+}
+
+ExplainDialog *HeatmapPane::explainItem(const QString &itemId)
+{
+    if (!m_project || !m_scores || m_scores->judge().isEmpty())
+        return nullptr;
+    const auto judge = m_project->judge(m_scores->judge());
+    if (!judge || judge->method != QLatin1String("hdeval"))
+        return nullptr;
+    auto *dialog = new ExplainDialog(m_project, m_scores->judge(), itemId, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
+    return dialog;
+}
+
+void HeatmapPane::onRowRequested(int row, const QPoint &globalPos)
+{
+    const QString item = m_filter->index(row, 0).data(ScoreModel::ItemIdRole).toString();
+    if (item.isEmpty() || !m_project || !m_scores)
+        return;
+    const auto judge = m_project->judge(m_scores->judge());
+    if (!judge || judge->method != QLatin1String("hdeval"))
+        return;
+    if (globalPos.isNull()) {
+        explainItem(item);
+        return;
+    }
+    auto *menu = new QMenu(this);
+    menu->setObjectName(QStringLiteral("heatmapRowMenu"));
+    menu->setAttribute(Qt::WA_DeleteOnClose);
+    QAction *explain = menu->addAction(tr("Explain the score of %1 node by node…").arg(item));
+    explain->setObjectName(QStringLiteral("heatmapExplain"));
+    connect(explain, &QAction::triggered, this, [this, item] { explainItem(item); });
+    menu->popup(globalPos);
 }
 
 void HeatmapPane::onCellActivated(const QModelIndex &index)

@@ -18,6 +18,7 @@ namespace rubric {
 
 class AnswerGridModel;
 class CriterionScoreModel;
+class ExplainDialog;
 class HeatmapView;
 class ScoreFilterModel;
 
@@ -42,6 +43,9 @@ public:
     ScoreFilterModel *filterModel() const { return m_filter; }
     AnswerGridModel *answerGrid() const { return m_grid; }
     QTableView *answerGridView() const { return m_gridView; }
+    /// Opens the node-by-node explanation of `itemId`'s score under the shown judge (an HD-Eval
+    /// judge; others: null). The dialog is not modal and deletes itself when closed.
+    ExplainDialog *explainItem(const QString &itemId);
 
     // ChartSource: the heatmap as shown (visible rows, headers and legend).
     QWidget *chartWidget() const override;
@@ -53,6 +57,7 @@ private:
     void refillAspects();
     void onHeaderClicked(int column);
     void onCellActivated(const QModelIndex &index);
+    void onRowRequested(int row, const QPoint &globalPos);
     void onAnswerSelected();
     void onGridCellClicked(const QModelIndex &index);
     void updateChecklistSwitch();

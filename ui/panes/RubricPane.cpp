@@ -3,29 +3,27 @@
 #include "commands/AddCriterionCommand.h"
 #include "commands/DeleteCriterionCommand.h"
 #include "commands/EditCriterionTextCommand.h"
-#include "commands/InvertPolarityCommand.h"
 #include "commands/MoveCriterionCommand.h"
-#include "commands/RestoreQuestionCommand.h"
 #include "commands/SetCriterionEnabledCommand.h"
 #include "dialogs/NewChecklistDialog.h"
-#include "methods/MethodRegistry.h"
-#include "methods/checkeval/Checklist.h"
 #include "models/CriterionDetail.h"
 #include "models/RubricTreeModel.h"
+#include "panes/ChecklistActions.h"
+#include "panes/HdEvalPanel.h"
 #include "store/RubricStore.h"
+#include "widgets/ImportanceBarDelegate.h"
 #include "widgets/MessageBar.h"
+#include "widgets/RubricVersionList.h"
 #include "widgets/StageCountTable.h"
 
 #include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
-#include <QDateTime>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
-#include <QLocale>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -35,18 +33,10 @@
 #include <QToolBar>
 #include <QToolButton>
 #include <QTreeView>
-#include <QTreeWidget>
 #include <QUndoStack>
 #include <QVBoxLayout>
 
-#include <algorithm>
-
 namespace rubric {
-namespace {
-
-enum VersionColumn { VersionNumber, VersionDate, VersionAlignment, VersionTestAlignment, VersionNote };
-
-} // namespace
 
 RubricPane::RubricPane(QWidget *parent)
     : QWidget(parent)
@@ -54,7 +44,7 @@ RubricPane::RubricPane(QWidget *parent)
     , m_stack(new QUndoStack(this))
     , m_message(new MessageBar(this))
     , m_judge(new QComboBox(this))
-    , m_versions(new QTreeWidget(this))
+    , m_versions(new RubricVersionList(this))
     , m_toolbar(new QToolBar(this))
     , m_tree(new QTreeView(this))
     , m_status(new QLabel(this))
@@ -62,12 +52,12 @@ RubricPane::RubricPane(QWidget *parent)
     , m_editor(new QPlainTextEdit(this))
     , m_apply(new QPushButton(this))
     , m_detail(new QTextBrowser(this))
-    , m_stages(new StageCountTable(this))
+    , m_checklist(new ChecklistActions(m_model, m_stack, m_tree, this))
+    , m_hdeval(new HdEvalPanel(m_model, this))
 {
     setObjectName(QStringLiteral("rubricPane"));
     m_message->setObjectName(QStringLiteral("rubricMessage"));
     m_judge->setObjectName(QStringLiteral("rubricJudge"));
-    m_versions->setObjectName(QStringLiteral("rubricVersions"));
     m_toolbar->setObjectName(QStringLiteral("rubricToolBar"));
     m_tree->setObjectName(QStringLiteral("rubricTree"));
     m_status->setObjectName(QStringLiteral("rubricStatus"));
@@ -75,35 +65,16 @@ RubricPane::RubricPane(QWidget *parent)
     m_editor->setObjectName(QStringLiteral("rubricTextEditor"));
     m_apply->setObjectName(QStringLiteral("rubricApplyText"));
     m_detail->setObjectName(QStringLiteral("rubricDetail"));
-    m_stages->setObjectName(QStringLiteral("rubricStageCounts"));
-    m_stages->hide();
 
     m_model->setUndoStack(m_stack);
     m_message->hide();
 
     m_judge->setToolTip(tr("The judge whose rubric is shown (judges that have a saved rubric)"));
-    m_versions->setColumnCount(5);
-    m_versions->setHeaderLabels(
-            {tr("Version"), tr("Saved"), tr("Alignment (train)"), tr("Alignment (test)"), tr("Note")});
-    // Every version is measured on the train split; the test figure only on request, so rubrics
-    // are not tuned on the items that report the judge's quality.
-    m_versions->setColumnHidden(VersionTestAlignment, true);
     m_showTest = new QCheckBox(tr("Show the test-split alignment"), this);
     m_showTest->setObjectName(QStringLiteral("rubricShowTestAlignment"));
     m_showTest->setToolTip(tr("The versions' alignment on the test split. Choosing between versions by it tunes "
                               "the rubric on the test labels: compare versions on the train figure."));
-    connect(m_showTest, &QCheckBox::toggled, this, [this](bool on) {
-        m_versions->setColumnHidden(VersionTestAlignment, !on);
-        if (on)
-            m_versions->resizeColumnToContents(VersionTestAlignment);
-    });
-    m_versions->setRootIsDecorated(false);
-    m_versions->setUniformRowHeights(true);
-    m_versions->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    m_versions->header()->setStretchLastSection(true);
-    m_versions->setToolTip(tr("Saved versions of the rubric; select one to read it (the latest is edited), "
-                              "select two (Ctrl+click or Shift+arrow) to compare them"));
-    m_versions->setMinimumHeight(90);
+    connect(m_showTest, &QCheckBox::toggled, m_versions, &RubricVersionList::setTestShown);
 
     m_tree->setModel(m_model);
     m_tree->setAlternatingRowColors(true);
@@ -169,13 +140,7 @@ RubricPane::RubricPane(QWidget *parent)
     m_toggle = makeAction(QStringLiteral("rubricToggle"), tr("Enable / disable"),
                           tr("Enable or disable the selected criterion; disabled ones are not scored (Space)"),
                           {QKeySequence(Qt::Key_Space)});
-    m_invert = makeAction(QStringLiteral("rubricInvert"), tr("Invert polarity"),
-                          tr("The question reads so that \"yes\" means worse: count \"no\" as meeting the "
-                             "criterion (again: flip it back); undoable"),
-                          {});
-    m_restore = makeAction(QStringLiteral("rubricRestore"), tr("Restore"),
-                           tr("Bring back the question the filter removed (it is asked again); undoable"), {});
-    for (QAction *a : {m_add, m_addChild, m_delete, m_up, m_down, m_toggle, m_invert, m_restore}) {
+    for (QAction *a : {m_add, m_addChild, m_delete, m_up, m_down, m_toggle}) {
         a->setShortcutContext(Qt::WidgetShortcut);
         m_tree->addAction(a);
     }
@@ -203,7 +168,8 @@ RubricPane::RubricPane(QWidget *parent)
     m_toolbar->addAction(m_undo);
     m_toolbar->addAction(m_redo);
     m_toolbar->addSeparator();
-    for (QAction *a : {m_add, m_addChild, m_delete, m_up, m_down, m_toggle, m_invert, m_restore})
+    for (QAction *a : {m_add, m_addChild, m_delete, m_up, m_down, m_toggle, m_checklist->invertAction(),
+                       m_checklist->restoreAction()})
         m_toolbar->addAction(a);
     m_toolbar->addSeparator();
     m_toolbar->addAction(m_save);
@@ -215,8 +181,6 @@ RubricPane::RubricPane(QWidget *parent)
     connect(m_up, &QAction::triggered, this, [this] { moveCurrent(-1); });
     connect(m_down, &QAction::triggered, this, [this] { moveCurrent(1); });
     connect(m_toggle, &QAction::triggered, this, &RubricPane::toggleCurrent);
-    connect(m_invert, &QAction::triggered, this, &RubricPane::invertCurrent);
-    connect(m_restore, &QAction::triggered, this, &RubricPane::restoreCurrent);
     connect(m_newChecklist, &QAction::triggered, this, &RubricPane::newChecklist);
     connect(m_save, &QAction::triggered, this, &RubricPane::saveWithNote);
     connect(m_rescore, &QAction::triggered, this, [this] {
@@ -271,7 +235,12 @@ RubricPane::RubricPane(QWidget *parent)
     ll->setContentsMargins(0, 0, 0, 0);
     ll->addWidget(m_toolbar);
     ll->addWidget(m_tree, 1);
-    ll->addWidget(m_stages);
+    ll->addWidget(m_checklist->stageTable());
+    ll->addWidget(m_hdeval);
+    m_hdeval->hide();
+    m_tree->setItemDelegateForColumn(RubricTreeModel::ImportanceColumn,
+                                     new ImportanceBarDelegate(RubricTreeModel::ShareRole, m_tree));
+    connect(m_hdeval, &HdEvalPanel::runRequested, this, &RubricPane::hdevalRunRequested);
 
     auto *inner = new QSplitter(Qt::Horizontal, this);
     inner->setObjectName(QStringLiteral("rubricSplitter"));
@@ -314,7 +283,7 @@ RubricPane::RubricPane(QWidget *parent)
     connect(m_versions, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem *item) {
         if (!item)
             return;
-        const int v = item->data(VersionNumber, Qt::UserRole).toInt();
+        const int v = RubricVersionList::versionOf(item);
         if (v == m_shownVersion)
             return;
         if (!confirmDiscard()) {
@@ -328,8 +297,7 @@ RubricPane::RubricPane(QWidget *parent)
     connect(m_model, &RubricTreeModel::rubricEdited, this, [this] {
         if (m_model->sortColumn() < 0)
             m_tree->header()->setSortIndicatorShown(false);
-        if (m_stages->isVisibleTo(this))
-            m_stages->setRubric(m_model->rubric());
+        m_checklist->refresh();
         updateDetail();
         updateActions();
     });
@@ -340,7 +308,16 @@ RubricPane::RubricPane(QWidget *parent)
     updateActions();
 }
 
-RubricPane::~RubricPane() = default;
+RubricPane::~RubricPane()
+{
+    // children die in creation order: the stack's last indexChanged must not reach the deleted model
+    disconnect(m_stack, nullptr, this, nullptr);
+}
+
+StageCountTable *RubricPane::stageTable() const
+{
+    return m_checklist->stageTable();
+}
 
 QAction *RubricPane::makeAction(const QString &name, const QString &text, const QString &tip,
                                 const QList<QKeySequence> &keys)
@@ -383,25 +360,6 @@ bool RubricPane::setJudge(const QString &judge)
         return false;
     m_judge->setCurrentIndex(i);
     return m_judgeName == judge;
-}
-
-QList<int> RubricPane::selectedVersions() const
-{
-    QList<int> versions;
-    for (const QTreeWidgetItem *item : m_versions->selectedItems())
-        versions.append(item->data(VersionNumber, Qt::UserRole).toInt());
-    std::sort(versions.begin(), versions.end());
-    return versions;
-}
-
-bool RubricPane::isModified() const
-{
-    return !m_stack->isClean();
-}
-
-bool RubricPane::isReadOnly() const
-{
-    return m_model->isReadOnly();
 }
 
 void RubricPane::onJudgesChanged(const QString &judge)
@@ -453,48 +411,19 @@ void RubricPane::refillJudges()
 
 void RubricPane::refillVersions()
 {
-    const QSignalBlocker block(m_versions);
-    m_versions->clear();
-    m_latestVersion = 0;
-    if (!m_project || m_judgeName.isEmpty())
-        return;
-    const QLocale locale;
-    const auto versions = RubricStore(m_project).readVersions(m_judgeName);
-    if (!versions)
-        m_message->showError(versions.errorString());
-    for (const RubricVersionInfo &v : versions ? *versions : QVector<RubricVersionInfo>()) {
-        auto *item = new QTreeWidgetItem(m_versions);
-        item->setData(VersionNumber, Qt::UserRole, v.version);
-        item->setText(VersionNumber, tr("v%1").arg(v.version));
-        item->setText(VersionDate, locale.toString(v.created.toLocalTime(), QLocale::ShortFormat));
-        item->setText(VersionAlignment, v.alignment ? CriterionDetail::number(*v.alignment) : tr("—"));
-        item->setTextAlignment(VersionAlignment, Qt::AlignRight | Qt::AlignVCenter);
-        item->setToolTip(VersionAlignment,
-                         v.alignment ? tr("Pearson with the human scores on the train split; the note says on how "
-                                          "many items")
-                                     : tr("Not measured on the train split yet: re-score the judge to measure it "
-                                          "(a re-score also scores the annotated train items)"));
-        item->setText(VersionTestAlignment, v.testAlignment ? CriterionDetail::number(*v.testAlignment) : tr("—"));
-        item->setTextAlignment(VersionTestAlignment, Qt::AlignRight | Qt::AlignVCenter);
-        item->setToolTip(VersionTestAlignment, v.testAlignment ? v.testBasis : tr("Not measured on the test split"));
-        item->setText(VersionNote, v.note);
-        item->setToolTip(VersionNote, v.note);
-        m_latestVersion = std::max(m_latestVersion, v.version);
-    }
-    for (int c = 0; c < VersionNote; ++c)
-        m_versions->resizeColumnToContents(c);
+    const auto latest = m_versions->fill(m_project, m_judgeName);
+    if (!latest)
+        m_message->showError(latest.errorString());
+    m_latestVersion = latest ? *latest : 0;
 }
 
 bool RubricPane::showVersion(int version)
 {
     for (int i = 0; i < m_versions->topLevelItemCount(); ++i) {
-        QTreeWidgetItem *item = m_versions->topLevelItem(i);
-        if (item->data(VersionNumber, Qt::UserRole).toInt() == version) {
+        if (RubricVersionList::versionOf(m_versions->topLevelItem(i)) == version) {
             if (version != m_shownVersion)
                 loadVersion(version);
-            const QSignalBlocker block(m_versions);
-            if (m_versions->currentItem() != item)
-                m_versions->setCurrentItem(item);
+            m_versions->selectVersion(version);
             return true;
         }
     }
@@ -524,13 +453,7 @@ void RubricPane::loadVersion(int version)
         const QModelIndex first = m_model->index(0, 0);
         m_tree->setCurrentIndex(m_model->rowCount(first) > 0 ? m_model->index(0, 0, first) : first);
     }
-    {
-        const QSignalBlocker block(m_versions);
-        for (int i = 0; i < m_versions->topLevelItemCount(); ++i)
-            if (m_versions->topLevelItem(i)->data(VersionNumber, Qt::UserRole).toInt() == m_shownVersion
-                && m_versions->currentItem() != m_versions->topLevelItem(i))
-                m_versions->setCurrentItem(m_versions->topLevelItem(i));
-    }
+    m_versions->selectVersion(m_shownVersion);
     updateActions();
     updateDetail();
 }
@@ -575,10 +498,7 @@ void RubricPane::updateActions()
     m_up->setEnabled(editable && c && m_model->canMove(key, -1));
     m_down->setEnabled(editable && c && m_model->canMove(key, 1));
     m_toggle->setEnabled(editable && c && c->kind != CriterionKind::Aspect);
-    const bool question = c && c->kind == CriterionKind::Question;
-    m_invert->setEnabled(editable && question);
-    m_invert->setText(question && Checklist::isInverted(*c) ? tr("Restore polarity") : tr("Invert polarity"));
-    m_restore->setEnabled(editable && question && !c->enabled && c->origin.contains(QStringLiteral("filtered")));
+    m_checklist->updateActions(editable, key);
     m_save->setEnabled(editable && (isModified() || m_shownVersion != m_latestVersion));
     m_rescore->setEnabled(!m_judgeName.isEmpty() && m_latestVersion > 0 && !isModified());
     m_rescore->setToolTip(
@@ -603,6 +523,8 @@ void RubricPane::updateActions()
     if (isModified())
         status += tr(" — unsaved changes (%n edit(s))", nullptr, m_stack->index());
     m_status->setText(status);
+    if (m_hdeval->isVisibleTo(this))
+        m_hdeval->refresh(m_judgeName, m_shownVersion == m_latestVersion && m_shownVersion > 0 && !isModified());
 }
 
 void RubricPane::updateDetail()
@@ -631,53 +553,7 @@ void RubricPane::addCriterion(bool asChild)
 {
     if (m_model->isReadOnly() || m_shownVersion <= 0)
         return;
-    const QString key = currentKey();
-    const Criterion *current = key.isEmpty() ? nullptr : m_model->criterion(key);
-    // The kind the method puts under a node of `parent`'s kind (a hypothesis, a step, a question).
-    const MethodInfo *method = MethodRegistry::find(m_model->rubric().method());
-    const bool checklist = m_model->rubric().method() == QLatin1String("checkeval");
-    const auto handWrittenKind = [method, checklist](CriterionKind parent) {
-        if (method)
-            return method->childKind(parent);
-        // A checklist before its method is registered: aspect → sub-aspect → question.
-        if (checklist)
-            return parent == CriterionKind::Aspect ? CriterionKind::SubAspect : CriterionKind::Question;
-        return CriterionKind::Criterion;
-    };
-    Criterion c;
-    int row = 0;
-    if (current && (asChild || current->kind == CriterionKind::Aspect)) {
-        c.parentKey = current->key;
-        const QStringList kids = m_model->childKeys(current->key);
-        row = asChild ? int(kids.size()) : 0;
-        c.kind = !kids.isEmpty() ? m_model->criterion(kids.first())->kind : handWrittenKind(current->kind);
-        if (!asChild)
-            row = int(kids.size());
-    } else if (current) {
-        c.parentKey = current->parentKey;
-        c.kind = current->kind;
-        row = int(m_model->childKeys(current->parentKey).indexOf(current->key)) + 1;
-    } else {
-        const QStringList roots = m_model->childKeys(QString());
-        if (roots.size() == 1 && m_model->criterion(roots.first())->kind == CriterionKind::Aspect) {
-            c.parentKey = roots.first();
-            row = int(m_model->childKeys(c.parentKey).size());
-        } else {
-            row = int(roots.size());
-        }
-        c.kind = handWrittenKind(roots.size() == 1 ? m_model->criterion(roots.first())->kind : CriterionKind::Aspect);
-    }
-    const QString prefix = criterionKindName(c.kind).left(1);
-    c.key = m_model->freshKey(prefix);
-    c.text = c.kind == CriterionKind::Question    ? tr("New question: does the output …?")
-             : c.kind == CriterionKind::SubAspect ? tr("New sub-aspect")
-                                                  : tr("New criterion: describe what the judge should check");
-    c.enabled = true;
-    c.origin = {{QStringLiteral("source"), QStringLiteral("added")},
-                {QStringLiteral("method"), m_model->rubric().method()},
-                {QStringLiteral("added_by"), EditCriterionTextCommand::editor()}};
-    if (c.kind == CriterionKind::Question) // a person's own question is a seed (CheckEval)
-        c.origin.insert(QStringLiteral("stage"), QStringLiteral("seed"));
+    const auto [c, row] = AddCriterionCommand::handWritten(m_model, currentKey(), asChild);
     m_stack->push(new AddCriterionCommand(m_model, c, row));
     const QModelIndex index = m_model->indexOfKey(c.key);
     m_tree->setCurrentIndex(index);
@@ -723,24 +599,6 @@ void RubricPane::toggleCurrent()
     m_stack->push(new SetCriterionEnabledCommand(m_model, key, !c->enabled));
 }
 
-void RubricPane::invertCurrent()
-{
-    const QString key = currentKey();
-    const Criterion *c = key.isEmpty() ? nullptr : m_model->criterion(key);
-    if (!c || m_model->isReadOnly() || c->kind != CriterionKind::Question)
-        return;
-    m_stack->push(new InvertPolarityCommand(m_model, key));
-}
-
-void RubricPane::restoreCurrent()
-{
-    const QString key = currentKey();
-    const Criterion *c = key.isEmpty() ? nullptr : m_model->criterion(key);
-    if (!c || m_model->isReadOnly() || c->enabled || !c->origin.contains(QStringLiteral("filtered")))
-        return;
-    m_stack->push(new RestoreQuestionCommand(m_model, key));
-}
-
 void RubricPane::onHeaderClicked(int column)
 {
     QHeaderView *header = m_tree->header();
@@ -775,11 +633,8 @@ void RubricPane::showMethodColumns()
                                            checklist ? QHeaderView::Interactive : QHeaderView::ResizeToContents);
     if (checklist)
         m_tree->header()->resizeSection(RubricTreeModel::OriginColumn, 110);
-    m_stages->setVisible(checklist);
-    m_invert->setVisible(checklist);
-    m_restore->setVisible(checklist);
-    if (checklist)
-        m_stages->setRubric(m_model->rubric());
+    m_checklist->setChecklistShown(checklist);
+    m_hdeval->setVisible(m_model->rubric().method() == QLatin1String("hdeval"));
     if (m_model->sortColumn() < 0)
         m_tree->header()->setSortIndicatorShown(false);
 }
@@ -836,13 +691,7 @@ Result<int> RubricPane::saveVersion(const QString &note)
     refillVersions();
     m_shownVersion = *saved;
     m_stack->setClean();
-    {
-        const QSignalBlocker block(m_versions);
-        for (int i = 0; i < m_versions->topLevelItemCount(); ++i)
-            if (m_versions->topLevelItem(i)->data(VersionNumber, Qt::UserRole).toInt() == m_shownVersion
-                && m_versions->currentItem() != m_versions->topLevelItem(i))
-                m_versions->setCurrentItem(m_versions->topLevelItem(i));
-    }
+    m_versions->selectVersion(m_shownVersion);
     m_message->showMessage(
             tr("Saved version %1 of %2's rubric. Re-score to measure its alignment.").arg(*saved).arg(m_judgeName));
     updateActions();

@@ -1,9 +1,12 @@
 #pragma once
 
+#include "models/RubricTreeModel.h"
 #include "store/Project.h"
 #include "util/Result.h"
+#include "widgets/RubricVersionList.h"
 
 #include <QPointer>
+#include <QUndoStack>
 #include <QWidget>
 
 class QAction;
@@ -15,13 +18,12 @@ class QPushButton;
 class QTextBrowser;
 class QToolBar;
 class QTreeView;
-class QTreeWidget;
-class QUndoStack;
 
 namespace rubric {
 
+class ChecklistActions;
+class HdEvalPanel;
 class MessageBar;
-class RubricTreeModel;
 class StageCountTable;
 
 /// The rubric of a judge: its saved versions (date, note, alignment), the criteria tree of
@@ -50,18 +52,18 @@ public:
     /// The version shown in the tree (0 when none).
     int shownVersion() const { return m_shownVersion; }
     /// The saved versions selected in the version list (ascending; two of them can be compared).
-    QList<int> selectedVersions() const;
+    QList<int> selectedVersions() const { return m_versions->selectedVersions(); }
     /// Shows one saved version (the latest editable, older ones read-only); false if unknown.
     bool showVersion(int version);
     /// Takes the shown (older) version as the base of the next edit.
     void editFromShownVersion();
-    bool isModified() const;
-    bool isReadOnly() const;
+    bool isModified() const { return !m_stack->isClean(); }
+    bool isReadOnly() const { return m_model->isReadOnly(); }
 
     RubricTreeModel *model() const { return m_model; }
     QUndoStack *undoStack() const { return m_stack; }
     QTreeView *view() const { return m_tree; }
-    StageCountTable *stageTable() const { return m_stages; }
+    StageCountTable *stageTable() const;
 
     /// Opens the "New checklist…" dialog (not blocking); a created judge is shown.
     void newChecklist();
@@ -77,6 +79,8 @@ signals:
     void exportRequested(const QString &judge, int version);
     /// The user asked to compare two saved versions of `judge`'s rubric (fromVersion < toVersion).
     void diffRequested(const QString &judge, int fromVersion, int toVersion);
+    /// HD-Eval's "Next layer" / "Re-fit": run `judge` again with `settings` over its stored ones.
+    void hdevalRunRequested(const QString &judge, const QVariantMap &settings);
 
 private:
     void onJudgesChanged(const QString &judge);
@@ -91,8 +95,6 @@ private:
     void deleteCurrent();
     void moveCurrent(int delta);
     void toggleCurrent();
-    void invertCurrent();
-    void restoreCurrent();
     void onHeaderClicked(int column);
     void showMethodColumns();
     void applyEditorText();
@@ -109,7 +111,7 @@ private:
     QUndoStack *m_stack = nullptr;
     MessageBar *m_message = nullptr;
     QComboBox *m_judge = nullptr;
-    QTreeWidget *m_versions = nullptr;
+    RubricVersionList *m_versions = nullptr;
     QCheckBox *m_showTest = nullptr;
     QToolBar *m_toolbar = nullptr;
     QTreeView *m_tree = nullptr;
@@ -118,11 +120,11 @@ private:
     QPlainTextEdit *m_editor = nullptr;
     QPushButton *m_apply = nullptr;
     QTextBrowser *m_detail = nullptr;
-    StageCountTable *m_stages = nullptr;
+    ChecklistActions *m_checklist = nullptr;
+    HdEvalPanel *m_hdeval = nullptr;
     QAction *m_undo = nullptr, *m_redo = nullptr, *m_add = nullptr, *m_addChild = nullptr, *m_delete = nullptr,
             *m_up = nullptr, *m_down = nullptr, *m_toggle = nullptr, *m_save = nullptr, *m_rescore = nullptr,
-            *m_export = nullptr, *m_compare = nullptr, *m_invert = nullptr, *m_restore = nullptr,
-            *m_newChecklist = nullptr;
+            *m_export = nullptr, *m_compare = nullptr, *m_newChecklist = nullptr;
 };
 
 } // namespace rubric

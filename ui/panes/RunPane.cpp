@@ -499,6 +499,11 @@ void RunPane::resumeSelected()
 
 void RunPane::rescore(const QString &judge)
 {
+    rescoreWith(judge, {});
+}
+
+void RunPane::rescoreWith(const QString &judge, const QVariantMap &settings)
+{
     for (int i = 0; i < m_runs->topLevelItemCount(); ++i)
         if (m_runs->topLevelItem(i)->data(0, Qt::UserRole).toString() == judge)
             m_runs->setCurrentItem(m_runs->topLevelItem(i));
@@ -508,6 +513,8 @@ void RunPane::rescore(const QString &judge)
         return;
     }
     spec->resume = true; // the stored configuration, possibly with edited criteria
+    for (auto it = settings.cbegin(); it != settings.cend(); ++it)
+        spec->settings.insert(it.key(), it.value());
     fillForm(*spec);
     if (startSpec(*spec))
         showInfo(tr("Re-scoring '%1': answers already in the cache are not asked again.").arg(judge));

@@ -59,6 +59,9 @@ public slots:
     /// Fills the form with `spec`, shows its estimate and starts it (the HPSS pane's "Send to
     /// test split"). Errors are shown in the message line.
     void startRun(const rubric::RunSpec &spec);
+    /// rescore() with `settings` laid over the stored method settings (HD-Eval's "Next layer":
+    /// layers, "Re-fit": aggregator); the cache answers every node score already asked.
+    void rescoreWith(const QString &judge, const QVariantMap &settings);
     /// Estimate of the form's spec.
     void estimate();
     /// Starts the form's spec (a judge name that exists resumes that run).

@@ -4,6 +4,7 @@
 #include "models/ScoreModel.h"
 
 #include <QAbstractItemModel>
+#include <QContextMenuEvent>
 #include <QHelpEvent>
 #include <QKeyEvent>
 #include <QMouseEvent>
@@ -350,6 +351,17 @@ void HeatmapView::paintColumnHeaders(QPainter &p, int firstCol, int lastCol)
     const QFontMetrics fm(p.font());
     for (int c = firstCol; c <= lastCol; ++c) {
         const int x = m_rowHeaderW + c * m_cellW - hs;
+        // an HD-Eval judge's columns are its nodes, grouped by layer: the layer colour behind the
+        // label and a line where a layer starts
+        if (const QVariant bg = m_model->headerData(c, Qt::Horizontal, Qt::BackgroundRole); bg.isValid()) {
+            p.fillRect(QRect(x, 0, m_cellW, m_colHeaderH), bg.value<QColor>());
+            const int group = m_model->headerData(c, Qt::Horizontal, ScoreModel::ColumnGroupRole).toInt();
+            if (c > ScoreModel::FirstCriterionColumn
+                && group != m_model->headerData(c - 1, Qt::Horizontal, ScoreModel::ColumnGroupRole).toInt()) {
+                p.setPen(QPen(palette().color(QPalette::Dark), 2));
+                p.drawLine(x, 0, x, m_colHeaderH);
+            }
+        }
         QString label = m_headers.value(c);
         if (c == m_sortColumn)
             label = (m_sortOrder == Qt::AscendingOrder ? QStringLiteral("▲ ") : QStringLiteral("▼ ")) + label;
@@ -438,6 +450,30 @@ void HeatmapView::mousePressEvent(QMouseEvent *event)
         setCurrentIndex(index);
         emit cellActivated(index);
     }
+}
+
+int HeatmapView::rowAt(const QPoint &pos) const
+{
+    if (!m_model || pos.y() < m_colHeaderH || m_cellH <= 0)
+        return -1;
+    const int row = (pos.y() - m_colHeaderH + verticalScrollBar()->value()) / m_cellH;
+    return row < m_model->rowCount() ? row : -1;
+}
+
+void HeatmapView::mouseDoubleClickEvent(QMouseEvent *event)
+{
+    if (const int row = rowAt(event->position().toPoint()); row >= 0 && event->button() == Qt::LeftButton)
+        emit rowRequested(row, QPoint());
+    else
+        QAbstractScrollArea::mouseDoubleClickEvent(event);
+}
+
+void HeatmapView::contextMenuEvent(QContextMenuEvent *event)
+{
+    if (const int row = rowAt(event->pos()); row >= 0)
+        emit rowRequested(row, event->globalPos());
+    else
+        QAbstractScrollArea::contextMenuEvent(event);
 }
 
 void HeatmapView::keyPressEvent(QKeyEvent *event)

@@ -64,11 +64,16 @@ signals:
     void cellActivated(const QModelIndex &index);
     void currentChanged(const QModelIndex &index);
     void headerClicked(int column);
+    /// A double-click on a row's cell or header, or the context menu on it (`globalPos` for the
+    /// menu; null point for the double-click): the HD-Eval item explanation opens from it.
+    void rowRequested(int row, const QPoint &globalPos);
 
 protected:
     void paintEvent(QPaintEvent *event) override;
     void resizeEvent(QResizeEvent *event) override;
     void mousePressEvent(QMouseEvent *event) override;
+    void mouseDoubleClickEvent(QMouseEvent *event) override;
+    void contextMenuEvent(QContextMenuEvent *event) override;
     void keyPressEvent(QKeyEvent *event) override;
     void wheelEvent(QWheelEvent *event) override;
     bool viewportEvent(QEvent *event) override;
@@ -77,6 +82,7 @@ protected:
 private:
     void onModelChanged();
     void updateScrollBars();
+    int rowAt(const QPoint &pos) const; ///< the row under a viewport point (cell or row header), -1: none
     void readScales();
     void measureRowHeaders();
     void paintColumnHeaders(QPainter &p, int firstCol, int lastCol);

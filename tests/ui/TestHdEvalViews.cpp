@@ -1,0 +1,293 @@
+// HD-Eval's studio views on a project with a real HD-Eval run against the fake endpoint: the
+// criteria tree in the Rubric pane (layers, importance bars, the expansion mark, undoable), the
+// aggregator panel and its "Re-fit" (a second aggregator costs 0 calls), and the per-item
+// explanation opened from the heatmap.
+
+#include "HdEvalFixture.h"
+#include "dialogs/ExplainDialog.h"
+#include "methods/hdeval/HdEvalTree.h"
+#include "models/HdEvalColumns.h"
+#include "models/RubricTreeModel.h"
+#include "models/ScoreModel.h"
+#include "panes/HdEvalPanel.h"
+#include "panes/HeatmapPane.h"
+#include "panes/RubricPane.h"
+#include "store/RubricStore.h"
+#include "widgets/HeatmapView.h"
+
+#include <QAbstractBarSeries>
+#include <QBarSet>
+#include <QChart>
+#include <QComboBox>
+#include <QLabel>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTreeView>
+#include <QtTest>
+
+#include <cmath>
+
+using namespace rubric;
+using namespace rubric::test;
+
+class TestHdEvalViews : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void treeShowsLayersImportanceAndSelection();
+    void expansionMarkIsUndoableAndSaved();
+    void aggregatorPanelShowsTheFigures();
+    void refitRunsWithNoCall();
+    void heatmapColumnsAreGroupedByLayer();
+    void explanationFromTheHeatmap();
+
+private:
+    template <typename T> T *child(QWidget *w, const char *name)
+    {
+        T *found = w->findChild<T *>(QString::fromLatin1(name));
+        if (!found)
+            qFatal("no child %s", name);
+        return found;
+    }
+    QTemporaryDir m_dir;
+    HdEvalProject m_p;
+};
+
+void TestHdEvalViews::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    m_p = makeHdEvalProject(m_dir.filePath(QStringLiteral("hd.rubricproj")));
+    QVERIFY2(m_p.error.isEmpty(), qPrintable(m_p.error));
+}
+
+void TestHdEvalViews::treeShowsLayersImportanceAndSelection()
+{
+    RubricPane pane;
+    pane.setProject(m_p.project());
+    QVERIFY(pane.setJudge(QStringLiteral("hd")));
+    pane.show();
+    RubricTreeModel *model = pane.model();
+    QTreeView *tree = pane.view();
+    for (int c : {RubricTreeModel::LayerColumn, RubricTreeModel::ImportanceColumn, RubricTreeModel::SelectedColumn})
+        QVERIFY(!tree->isColumnHidden(c));
+    QVERIFY(tree->isColumnHidden(RubricTreeModel::YesRateColumn));
+    QVERIFY(child<QWidget>(&pane, "hdevalPanel")->isVisibleTo(&pane));
+
+    const Rubric &r = model->rubric();
+    QCOMPARE(hdeval::layerNodes(r, 2).size(), 4);
+    QCOMPARE(hdeval::layerNodes(r, 3).size(), 8);
+    int selected = 0;
+    for (const Criterion &c : hdeval::layerNodes(r, 2)) {
+        const QModelIndex text = model->indexOfKey(c.key);
+        QCOMPARE(model->data(text.siblingAtColumn(RubricTreeModel::LayerColumn)).toInt(), 2);
+        QCOMPARE(model->data(text, Qt::BackgroundRole).value<QColor>(), HdEvalColumns::layerColour(2));
+        // key · name — definition
+        QCOMPARE(model->data(text).toString(),
+                 c.key + QStringLiteral(" · ") + c.text + QStringLiteral(" — ") + c.definition);
+        const double stored
+                = c.stats.value(QStringLiteral("importance")).toMap().value(QStringLiteral("coherence")).toDouble();
+        const QModelIndex imp = text.siblingAtColumn(RubricTreeModel::ImportanceColumn);
+        QCOMPARE(model->data(imp).toString(), QString::number(stored, 'f', 3));
+        const double share = model->data(imp, RubricTreeModel::ShareRole).toDouble();
+        QVERIFY(share >= 0 && share <= 1);
+        const QModelIndex mark = text.siblingAtColumn(RubricTreeModel::SelectedColumn);
+        QVERIFY(model->flags(mark) & Qt::ItemIsUserCheckable);
+        const bool on = c.stats.value(QStringLiteral("selected")).toBool();
+        QCOMPARE(model->data(mark, Qt::CheckStateRole).toInt(), on ? int(Qt::Checked) : int(Qt::Unchecked));
+        QCOMPARE(model->data(text, Qt::FontRole).value<QFont>().underline(), on);
+        selected += on;
+    }
+    QCOMPARE(selected, 2); // top_k = 2
+    // The largest importance has the full bar.
+    double best = 0;
+    for (const Criterion &c : r.criteria())
+        best = std::max(best, model->data(model->indexOfKey(c.key, RubricTreeModel::ImportanceColumn),
+                                          RubricTreeModel::ShareRole)
+                                      .toDouble());
+    QCOMPARE(best, 1.0);
+    // The aspect (layer 1) carries no expansion mark.
+    const QString root = model->childKeys(QString()).first();
+    QVERIFY(!(model->flags(model->indexOfKey(root, RubricTreeModel::SelectedColumn)) & Qt::ItemIsUserCheckable));
+    QCOMPARE(model->data(model->indexOfKey(root, RubricTreeModel::LayerColumn)).toInt(), 1);
+}
+
+void TestHdEvalViews::expansionMarkIsUndoableAndSaved()
+{
+    RubricPane pane;
+    pane.setProject(m_p.project());
+    QVERIFY(pane.setJudge(QStringLiteral("hd")));
+    pane.show();
+    RubricTreeModel *model = pane.model();
+    QString unmarked;
+    for (const Criterion &c : hdeval::layerNodes(model->rubric(), 2))
+        if (!HdEvalColumns::isSelected(c))
+            unmarked = c.key;
+    QVERIFY(!unmarked.isEmpty());
+    auto *refit = child<QPushButton>(&pane, "hdevalRefit");
+    QVERIFY(refit->isEnabled());
+
+    // a click on the check box, as the user does
+    QTreeView *tree = pane.view();
+    const QModelIndex mark = model->indexOfKey(unmarked, RubricTreeModel::SelectedColumn);
+    tree->scrollTo(mark);
+    const QRect rect = tree->visualRect(mark);
+    QVERIFY(rect.isValid());
+    QStyleOptionViewItem opt;
+    opt.initFrom(tree);
+    opt.rect = rect;
+    opt.features = QStyleOptionViewItem::HasCheckIndicator;
+    const QRect box = tree->style()->subElementRect(QStyle::SE_ItemViewItemCheckIndicator, &opt, tree);
+    QTest::mouseClick(tree->viewport(), Qt::LeftButton, {}, box.center());
+    QVERIFY(HdEvalColumns::isSelected(*model->criterion(unmarked)));
+    QVERIFY(pane.isModified());
+    QVERIFY(!refit->isEnabled()); // a run needs the edit saved
+    pane.undoStack()->undo();
+    QVERIFY(!HdEvalColumns::isSelected(*model->criterion(unmarked)));
+    pane.undoStack()->redo();
+    QVERIFY(HdEvalColumns::isSelected(*model->criterion(unmarked)));
+
+    const int before = *RubricStore(m_p.project()).readLatestVersion(QStringLiteral("hd"));
+    auto saved = pane.saveVersion(QStringLiteral("expand one more"));
+    QVERIFY2(saved, qPrintable(saved.errorString()));
+    QCOMPARE(*saved, before + 1);
+    auto reloaded = RubricStore(m_p.project()).load(QStringLiteral("hd"));
+    QVERIFY(reloaded);
+    QVERIFY(reloaded->find(unmarked)->stats.value(QStringLiteral("selected")).toBool());
+    QVERIFY(refit->isEnabled());
+}
+
+void TestHdEvalViews::aggregatorPanelShowsTheFigures()
+{
+    RubricPane pane;
+    pane.setProject(m_p.project());
+    QVERIFY(pane.setJudge(QStringLiteral("hd")));
+    const QVariantMap agg = HdEvalColumns::aggregator(pane.model()->rubric());
+    QCOMPARE(agg.value(QStringLiteral("kind")).toString(), QStringLiteral("linear"));
+    QCOMPARE(child<QComboBox>(&pane, "hdevalAggregator")->currentData().toString(), QStringLiteral("linear"));
+    auto *table = child<QTableWidget>(&pane, "hdevalAggregatorTable");
+    QCOMPARE(table->rowCount(), 1);
+    QCOMPARE(table->verticalHeaderItem(0)->text(), QStringLiteral("coherence"));
+    const auto shown = [&](int column) { return table->item(0, column)->text().toDouble(); };
+    const auto stored = [&](const QVariant &v) { return v.toMap().value(QStringLiteral("coherence")).toDouble(); };
+    QCOMPARE(shown(0), std::round(stored(agg.value(QStringLiteral("train_r"))) * 1000) / 1000);
+    QCOMPARE(shown(1), std::round(stored(agg.value(QStringLiteral("cv_r"))) * 1000) / 1000);
+    QCOMPARE(shown(2), std::round(stored(agg.value(QStringLiteral("test_r"))) * 1000) / 1000);
+    const QVariantMap baselines = agg.value(QStringLiteral("baselines")).toMap();
+    QCOMPARE(shown(4), std::round(stored(baselines.value(QStringLiteral("direct_test_r"))) * 1000) / 1000);
+    QCOMPARE(shown(5), std::round(stored(baselines.value(QStringLiteral("mean_test_r"))) * 1000) / 1000);
+    // the overfitting warning follows the stored flag / the gap
+    const double gap = stored(agg.value(QStringLiteral("train_r"))) - stored(agg.value(QStringLiteral("cv_r")));
+    const bool flagged = agg.value(QStringLiteral("cv_warning")).toMap().value(QStringLiteral("coherence")).toBool();
+    QCOMPARE(child<QLabel>(&pane, "hdevalOverfitWarning")->isVisibleTo(&pane),
+             flagged || gap > HdEvalPanel::kOverfitGap);
+}
+
+void TestHdEvalViews::refitRunsWithNoCall()
+{
+    RubricPane pane;
+    pane.setProject(m_p.project());
+    QVERIFY(pane.setJudge(QStringLiteral("hd")));
+    QSignalSpy requested(&pane, &RubricPane::hdevalRunRequested);
+    auto *kind = child<QComboBox>(&pane, "hdevalAggregator");
+    kind->setCurrentIndex(kind->findData(QStringLiteral("ridge")));
+    QTest::mouseClick(child<QPushButton>(&pane, "hdevalRefit"), Qt::LeftButton);
+    QCOMPARE(requested.size(), 1);
+    QCOMPARE(requested.first().at(0).toString(), QStringLiteral("hd"));
+    const QVariantMap settings = requested.first().at(1).toMap();
+    QCOMPARE(settings.value(QStringLiteral("aggregator")).toString(), QStringLiteral("ridge"));
+
+    // what the run pane does with it: the judge's stored run with the settings laid over
+    m_p.server->resetCounts();
+    RunSpec s = m_p.spec(QStringLiteral("hd"), {{QStringLiteral("top_k"), QStringLiteral("2")}});
+    for (auto it = settings.cbegin(); it != settings.cend(); ++it)
+        s.settings.insert(it.key(), it.value());
+    s.resume = true;
+    const QString error = m_p.run(s);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QCOMPARE(m_p.server->requestCount(), 0);
+    QVERIFY(pane.setJudge(QStringLiteral("hd")));
+    QTRY_COMPARE(HdEvalColumns::aggregator(pane.model()->rubric()).value(QStringLiteral("kind")).toString(),
+                 QStringLiteral("ridge"));
+    QCOMPARE(kind->currentData().toString(), QStringLiteral("ridge"));
+
+    // "Next layer" asks for one layer more than the tree has
+    QTest::mouseClick(child<QPushButton>(&pane, "hdevalNextLayer"), Qt::LeftButton);
+    QCOMPARE(requested.size(), 2);
+    QCOMPARE(requested.last().at(1).toMap().value(QStringLiteral("layers")).toInt(), 4);
+}
+
+void TestHdEvalViews::heatmapColumnsAreGroupedByLayer()
+{
+    ScoreModel *scores = ScoreModel::of(m_p.project());
+    scores->setJudge(QStringLiteral("hd"));
+    scores->setAspect(QStringLiteral("coherence"));
+    QTRY_VERIFY(scores->columnCount() > ScoreModel::FirstCriterionColumn);
+    QCOMPARE(scores->columnCount() - ScoreModel::FirstCriterionColumn, 13);
+    QVector<int> layers;
+    for (int c = ScoreModel::FirstCriterionColumn; c < scores->columnCount(); ++c) {
+        layers << scores->headerData(c, Qt::Horizontal, ScoreModel::ColumnGroupRole).toInt();
+        QCOMPARE(scores->headerData(c, Qt::Horizontal, Qt::BackgroundRole).value<QColor>(),
+                 HdEvalColumns::layerColour(layers.last()));
+    }
+    QCOMPARE(layers, (QVector<int>{1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3}));
+    QVERIFY(scores->headerData(ScoreModel::FirstCriterionColumn + 1, Qt::Horizontal, Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("layer 2")));
+}
+
+void TestHdEvalViews::explanationFromTheHeatmap()
+{
+    HeatmapPane pane;
+    pane.resize(1000, 700);
+    pane.setProject(m_p.project());
+    ScoreModel::of(m_p.project())->setJudge(QStringLiteral("hd"));
+    pane.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&pane));
+    HeatmapView *view = pane.view();
+    QTRY_VERIFY(view->model()->rowCount() > 0);
+    const QModelIndex cell = view->model()->index(0, ScoreModel::FirstCriterionColumn);
+    const QString item = cell.data(ScoreModel::ItemIdRole).toString();
+    QTest::mouseDClick(view->viewport(), Qt::LeftButton, {}, view->visualRect(cell).center());
+    ExplainDialog *dialog = nullptr;
+    QTRY_VERIFY((dialog = pane.findChild<ExplainDialog *>()) != nullptr);
+    QVERIFY2(dialog->errorText().isEmpty(), qPrintable(dialog->errorText()));
+    const hdeval::Explanation &e = dialog->explanation();
+    QCOMPARE(e.item, item);
+    QCOMPARE(e.nodes.size(), 13);
+    double sum = 0;
+    for (const hdeval::NodeContribution &n : e.nodes)
+        sum += n.contribution;
+    QVERIFY(std::abs(e.base + sum - e.prediction) < 1e-9);
+    // the chart: one bar set per layer, every node once, the values the contributions
+    const auto series = dialog->chart()->series();
+    QCOMPARE(series.size(), 1);
+    auto *bars = qobject_cast<QAbstractBarSeries *>(series.first());
+    QVERIFY(bars);
+    QCOMPARE(bars->count(), 3);
+    double charted = 0;
+    int nonzero = 0;
+    for (QBarSet *set : bars->barSets()) {
+        QCOMPARE(set->count(), 13);
+        for (int i = 0; i < set->count(); ++i) {
+            charted += set->at(i);
+            nonzero += set->at(i) != 0;
+        }
+    }
+    QVERIFY(std::abs(charted - sum) < 1e-9);
+    QVERIFY(nonzero >= 10);
+    dialog->close();
+
+    // an item the judge never scored: the dialog says why instead of a chart
+    ExplainDialog *missing = pane.explainItem(QStringLiteral("no-such-item"));
+    QVERIFY(missing);
+    QVERIFY(!missing->errorText().isEmpty());
+    QVERIFY(missing->findChild<QLabel *>(QStringLiteral("explainHeader"))
+                    ->text()
+                    .contains(QStringLiteral("no-such-item")));
+    missing->close();
+}
+
+QTEST_MAIN(TestHdEvalViews)
+#include "TestHdEvalViews.moc"

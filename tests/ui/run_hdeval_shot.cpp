@@ -1,0 +1,98 @@
+// hdeval-shot OUT_DIR [--size WxH]
+//
+// Screenshots of HD-Eval's studio views, for docs/screenshots: builds the SummEval coherence
+// project in a temporary folder and runs HD-Eval on it against the loopback fake endpoint (the
+// synthetic judge of tests/support: SIGNAL and NOISE criteria scored by a known rule; three
+// layers, the linear aggregator, two layer-2 nodes selected), then grabs
+//   OUT_DIR/hdeval-tree.png        the Rubric pane: the tree coloured by layer with importance bars;
+//   OUT_DIR/hdeval-aggregator.png  the aggregator panel (train / CV / test r against the baselines);
+//   OUT_DIR/hdeval-explain.png     one item's explanation, opened from the heatmap.
+// Test tooling only: every answer comes from the synthetic judge.
+
+#include "HdEvalFixture.h"
+#include "MainWindow.h"
+#include "dialogs/ExplainDialog.h"
+#include "models/ScoreModel.h"
+#include "panes/HeatmapPane.h"
+#include "panes/RubricPane.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDir>
+#include <QSplitter>
+#include <QTemporaryDir>
+#include <QTimer>
+#include <QTreeView>
+
+#include <cstdio>
+
+using namespace rubric;
+
+namespace {
+
+int fail(const QString &what)
+{
+    std::fprintf(stderr, "hdeval-shot: %s\n", qPrintable(what));
+    return 1;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QApplication app(argc, argv);
+    QCommandLineParser parser;
+    parser.addPositionalArgument(QStringLiteral("out"), QStringLiteral("output folder"));
+    parser.addOption(
+            {QStringLiteral("size"), QStringLiteral("window size"), QStringLiteral("WxH"), QStringLiteral("1500x900")});
+    parser.process(app);
+    if (parser.positionalArguments().size() != 1)
+        return fail(QStringLiteral("usage: hdeval-shot OUT_DIR [--size WxH]"));
+    const QDir out(parser.positionalArguments().first());
+    if (!out.exists() && !QDir().mkpath(out.path()))
+        return fail(QStringLiteral("cannot create %1").arg(out.path()));
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("hdeval.rubricproj"));
+    {
+        auto made = test::makeHdEvalProject(path);
+        if (!made.error.isEmpty())
+            return fail(made.error);
+    }
+
+    MainWindow window;
+    if (!window.openProject(path))
+        return fail(QStringLiteral("cannot open the project"));
+    const QStringList size = parser.value(QStringLiteral("size")).split(QLatin1Char('x'));
+    if (size.size() == 2)
+        window.resize(size[0].toInt(), size[1].toInt());
+    window.show();
+    window.showPane(QStringLiteral("rubric"));
+    auto *rubricPane = window.findChild<RubricPane *>(QStringLiteral("rubricPane"));
+    rubricPane->setJudge(QStringLiteral("hd"));
+    if (auto *split = rubricPane->findChild<QSplitter *>(QStringLiteral("rubricSplitter")))
+        split->setSizes({1100, 400});
+    QTimer::singleShot(300, &window, [&] {
+        QTreeView *tree = rubricPane->view();
+        tree->setCurrentIndex(rubricPane->model()->index(0, 0));
+        if (!window.grab().save(out.filePath(QStringLiteral("hdeval-tree.png"))))
+            QApplication::exit(fail(QStringLiteral("cannot write hdeval-tree.png")));
+        QWidget *panel = rubricPane->findChild<QWidget *>(QStringLiteral("hdevalPanel"));
+        if (!panel || !panel->grab().save(out.filePath(QStringLiteral("hdeval-aggregator.png"))))
+            QApplication::exit(fail(QStringLiteral("cannot write hdeval-aggregator.png")));
+        window.showPane(QStringLiteral("heatmap"));
+        auto *heatmap = window.findChild<HeatmapPane *>();
+        ScoreModel::of(window.project())->setJudge(QStringLiteral("hd"));
+        QTimer::singleShot(300, &window, [&, heatmap] {
+            const QString item = ScoreModel::of(window.project())->itemId(0);
+            ExplainDialog *dialog = heatmap->explainItem(item);
+            if (!dialog)
+                QApplication::exit(fail(QStringLiteral("no explanation for %1").arg(item)));
+            dialog->resize(820, 560);
+            QTimer::singleShot(300, &window, [&, dialog] {
+                const bool ok = dialog->grab().save(out.filePath(QStringLiteral("hdeval-explain.png")));
+                QApplication::exit(ok ? 0 : fail(QStringLiteral("cannot write hdeval-explain.png")));
+            });
+        });
+    });
+    return app.exec();
+}
