@@ -189,12 +189,13 @@ Result<void> Project::upsertAspect(const Aspect &a)
     return r;
 }
 
-qint64 Project::aspectRowId(QSqlDatabase &db, const QString &name) const
+Result<qint64> Project::aspectRowId(QSqlDatabase &db, const QString &name) const
 {
     QSqlQuery q(db);
-    if (sql::exec(q, QStringLiteral("SELECT id FROM aspects WHERE name = ?"), {name}) && q.next())
-        return q.value(0).toLongLong();
-    return -1;
+    const Result<bool> found = sql::firstRow(q, QStringLiteral("SELECT id FROM aspects WHERE name = ?"), {name});
+    if (!found.ok())
+        return readError(tr("the aspect '%1'").arg(name), Result<void>(found.error()));
+    return *found ? q.value(0).toLongLong() : qint64(-1);
 }
 
 // ---------------------------------------------------------------- annotations
@@ -226,12 +227,17 @@ Result<void> Project::addAnnotations(const QVector<Annotation> &list)
         QSqlQuery lookup(db);
         for (const Annotation &a : list) {
             if (!aspectRows.contains(a.aspect)) {
-                const auto asp = aspect(a.aspect);
+                const auto asp = readAspect(a.aspect);
                 if (!asp)
+                    return asp.error();
+                if (!*asp)
                     return makeError(tr("no aspect named '%1' in the project").arg(a.aspect), {}, 0,
                                      QStringLiteral("aspect"));
-                aspectRows.insert(a.aspect, aspectRowId(db, a.aspect));
-                scales.insert(a.aspect, {asp->min, asp->max});
+                const auto row = aspectRowId(db, a.aspect);
+                if (!row)
+                    return row.error();
+                aspectRows.insert(a.aspect, *row);
+                scales.insert(a.aspect, {(*asp)->min, (*asp)->max});
             }
             const auto [lo, hi] = scales.value(a.aspect);
             if (!(a.score >= lo && a.score <= hi))
@@ -240,8 +246,11 @@ Result<void> Project::addAnnotations(const QVector<Annotation> &list)
                         {}, 0, QStringLiteral("score"));
             if (a.annotator.trimmed().isEmpty())
                 return makeError(tr("an annotation needs an annotator name"), {}, 0, QStringLiteral("annotator"));
-            if (!sql::exec(lookup, QStringLiteral("SELECT id FROM items WHERE ext_id = ?"), {a.itemId})
-                || !lookup.next())
+            const Result<bool> found
+                    = sql::firstRow(lookup, QStringLiteral("SELECT id FROM items WHERE ext_id = ?"), {a.itemId});
+            if (!found.ok())
+                return readError(tr("the item '%1'").arg(a.itemId), Result<void>(found.error()));
+            if (!*found)
                 return makeError(tr("no item with id '%1' in the project").arg(a.itemId), {}, 0,
                                  QStringLiteral("item_id"));
             const qint64 itemRow = lookup.value(0).toLongLong();
@@ -307,7 +316,10 @@ Result<qint64> Project::ensureJudge(const QString &name, const QString &method, 
     if (name.trimmed().isEmpty())
         return makeError(tr("a judge needs a name"), {}, 0, QStringLiteral("judge"));
     QSqlQuery q(database());
-    if (sql::exec(q, QStringLiteral("SELECT id, method FROM runs WHERE name = ?"), {name}) && q.next()) {
+    const Result<bool> found = sql::firstRow(q, QStringLiteral("SELECT id, method FROM runs WHERE name = ?"), {name});
+    if (!found.ok())
+        return readError(tr("the judge '%1'").arg(name), Result<void>(found.error()));
+    if (*found) {
         if (q.value(1).toString() != method)
             return makeError(
                     tr("judge '%1' already exists with method '%2', not '%3'").arg(name, q.value(1).toString(), method),
@@ -355,10 +367,16 @@ Result<void> Project::setJudgeScores(const QString &judge, const QString &aspect
 {
     auto r = transact([&](QSqlDatabase &db) -> Result<void> {
         QSqlQuery q(db);
-        if (!sql::exec(q, QStringLiteral("SELECT id FROM runs WHERE name = ?"), {judge}) || !q.next())
+        const Result<bool> found = sql::firstRow(q, QStringLiteral("SELECT id FROM runs WHERE name = ?"), {judge});
+        if (!found.ok())
+            return readError(tr("the judge '%1'").arg(judge), Result<void>(found.error()));
+        if (!*found)
             return makeError(tr("no judge named '%1'").arg(judge), {}, 0, QStringLiteral("judge"));
         const qint64 runId = q.value(0).toLongLong();
-        const qint64 aspectRow = aspectRowId(db, aspect);
+        const auto aspectRowRead = aspectRowId(db, aspect);
+        if (!aspectRowRead)
+            return aspectRowRead.error();
+        const qint64 aspectRow = *aspectRowRead;
         if (aspectRow < 0)
             return makeError(tr("no aspect named '%1' in the project").arg(aspect), {}, 0, QStringLiteral("aspect"));
         if (auto p = sql::prepare(q, QStringLiteral("INSERT INTO judge_scores(run_id, item_id, aspect_id, score, "

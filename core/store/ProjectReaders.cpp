@@ -105,20 +105,21 @@ QVector<Item> Project::items() const
     return orEmpty(readItems());
 }
 
-std::optional<Item> Project::item(const QString &id) const
+Result<std::optional<Item>> Project::readItem(const QString &id) const
 {
     QSqlQuery q(database());
-    if (sql::exec(q, QString::fromLatin1(kItemColumns) + QStringLiteral(" WHERE ext_id = ?"), {id}) && q.next())
-        return itemFromQuery(q);
-    return std::nullopt;
+    if (auto r = sql::exec(q, QString::fromLatin1(kItemColumns) + QStringLiteral(" WHERE ext_id = ?"), {id}); !r)
+        return readError(tr("the item '%1'").arg(id), r);
+    if (q.next())
+        return std::optional<Item>(itemFromQuery(q));
+    if (auto r = rowsRead(q); !r)
+        return readError(tr("the item '%1'").arg(id), r);
+    return std::optional<Item>();
 }
 
-qint64 Project::itemRowId(const QString &id) const
+std::optional<Item> Project::item(const QString &id) const
 {
-    QSqlQuery q(database());
-    if (sql::exec(q, QStringLiteral("SELECT id FROM items WHERE ext_id = ?"), {id}) && q.next())
-        return q.value(0).toLongLong();
-    return -1;
+    return orEmpty(readItem(id));
 }
 
 /// The rows of a one-column query, or the SQL error.
@@ -185,14 +186,24 @@ QVector<Aspect> Project::aspects() const
     return orEmpty(readAspects());
 }
 
-std::optional<Aspect> Project::aspect(const QString &name) const
+Result<std::optional<Aspect>> Project::readAspect(const QString &name) const
 {
     QSqlQuery q(database());
-    if (sql::exec(q, QStringLiteral("SELECT name, definition, scale_min, scale_max FROM aspects WHERE name = ?"),
-                  {name})
-        && q.next())
-        return Aspect{q.value(0).toString(), q.value(1).toString(), q.value(2).toDouble(), q.value(3).toDouble()};
-    return std::nullopt;
+    if (auto r = sql::exec(
+                q, QStringLiteral("SELECT name, definition, scale_min, scale_max FROM aspects WHERE name = ?"), {name});
+        !r)
+        return readError(tr("the aspect '%1'").arg(name), r);
+    if (q.next())
+        return std::optional<Aspect>(
+                Aspect{q.value(0).toString(), q.value(1).toString(), q.value(2).toDouble(), q.value(3).toDouble()});
+    if (auto r = rowsRead(q); !r)
+        return readError(tr("the aspect '%1'").arg(name), r);
+    return std::optional<Aspect>();
+}
+
+std::optional<Aspect> Project::aspect(const QString &name) const
+{
+    return orEmpty(readAspect(name));
 }
 
 // ---------------------------------------------------------------- annotations
@@ -357,12 +368,20 @@ QVector<JudgeInfo> Project::judges() const
     return orEmpty(readJudges());
 }
 
+Result<std::optional<JudgeInfo>> Project::readJudge(const QString &name) const
+{
+    auto all = readJudges();
+    if (!all)
+        return all.error();
+    for (JudgeInfo &j : *all)
+        if (j.name == name)
+            return std::optional<JudgeInfo>(std::move(j));
+    return std::optional<JudgeInfo>();
+}
+
 std::optional<JudgeInfo> Project::judge(const QString &name) const
 {
-    for (const JudgeInfo &j : judges())
-        if (j.name == name)
-            return j;
-    return std::nullopt;
+    return orEmpty(readJudge(name));
 }
 
 Result<QHash<QString, double>> Project::readJudgeScores(const QString &judge, const QString &aspect) const

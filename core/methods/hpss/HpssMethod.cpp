@@ -123,8 +123,10 @@ Result<void> HpssMethod::restore(bool starting)
     // A state left by a removed judge of the same name (--replace) is no state of this one: a
     // judge's first attempt (or an estimate before the judge exists) starts afresh.
     const QString &judge = m_ctx->spec().judge;
-    if (!m_ctx->project()->judge(judge)
-        || (starting && m_ctx->store().runConfig(judge).value(QStringLiteral("attempts")).toInt() <= 1))
+    const auto known = m_ctx->project()->readJudge(judge);
+    if (!known)
+        return known.error();
+    if (!*known || (starting && m_ctx->store().runConfig(judge).value(QStringLiteral("attempts")).toInt() <= 1))
         stored->clear();
     m_search.reset();
     m_aux = Auxiliaries::fromVariant(stored->value(QStringLiteral("aux")));
