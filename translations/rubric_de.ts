@@ -296,6 +296,14 @@
         <source>Judge agreement is hidden in blind mode.</source>
         <translation>Die Übereinstimmung der Bewerter ist im Blindmodus verborgen.</translation>
     </message>
+    <message>
+        <source>Cannot read the project: %1</source>
+        <translation>Das Projekt kann nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>cannot read: %1</source>
+        <translation>nicht lesbar: %1</translation>
+    </message>
 </context>
 <context>
     <name>rubric::AnnotatePane</name>
@@ -454,6 +462,22 @@
     <message>
         <source>Judges — %1</source>
         <translation>Bewerter — %1</translation>
+    </message>
+    <message>
+        <source>Cannot read the project: %1</source>
+        <translation>Das Projekt kann nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>your scores of item %1: %2</source>
+        <translation>Ihre Bewertungen von Element %1: %2</translation>
+    </message>
+    <message>
+        <source>Cannot read your progress: %1</source>
+        <translation>Ihr Fortschritt kann nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>Cannot read the judges' scores: %1</source>
+        <translation>Die Punktzahlen der Bewerter können nicht gelesen werden: %1</translation>
     </message>
 </context>
 <context>
@@ -811,6 +835,10 @@ Abdeckung %2 %</translation>
         <source>(no reference)</source>
         <translation>(keine Referenz)</translation>
     </message>
+    <message>
+        <source>Cannot read item %1: %2</source>
+        <translation>Element %1 kann nicht gelesen werden: %2</translation>
+    </message>
 </context>
 <context>
     <name>rubric::HeatmapPane</name>
@@ -969,6 +997,14 @@ Abdeckung %2 %</translation>
     <message>
         <source>The answers cannot be read: %1</source>
         <translation>Die Antworten können nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>Cannot read the project: %1</source>
+        <translation>Das Projekt kann nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>Cannot read the human scores: %1</source>
+        <translation>Die menschlichen Bewertungen können nicht gelesen werden: %1</translation>
     </message>
 </context>
 <context>
@@ -2048,6 +2084,10 @@ Abdeckung %2 %</translation>
         <source>Nothing was created: %1</source>
         <translation>Nichts wurde angelegt: %1</translation>
     </message>
+    <message>
+        <source>Cannot read the project: %1</source>
+        <translation>Das Projekt kann nicht gelesen werden: %1</translation>
+    </message>
 </context>
 <context>
     <name>rubric::ProfileEditor</name>
@@ -3043,6 +3083,10 @@ Definition: %2</translation>
     <message numerus="yes">
         <source>%n item(s) refused by the endpoint (see Issues; tick 'Ask refused items again' and press Resume to ask them again).</source>
         <translation><numerusform>%n Element vom Endpunkt abgelehnt (siehe Probleme; 'Abgelehnte Elemente erneut anfragen' ankreuzen und Fortsetzen drücken, um es erneut anzufragen).</numerusform><numerusform>%n Elemente vom Endpunkt abgelehnt (siehe Probleme; 'Abgelehnte Elemente erneut anfragen' ankreuzen und Fortsetzen drücken, um sie erneut anzufragen).</numerusform></translation>
+    </message>
+    <message>
+        <source>Cannot read the project: %1</source>
+        <translation>Das Projekt kann nicht gelesen werden: %1</translation>
     </message>
 </context>
 <context>
