@@ -16,6 +16,8 @@ packages=(
   libyaml-cpp-dev
   # running the studio headless / screenshots, statistics reference values
   xvfb xauth x11-apps imagemagick python3-scipy python3-sklearn sqlite3
+  # a real Secret Service for the keychain test (tests/judge/with_secret_service.sh)
+  dbus gnome-keyring
 )
 
 missing=()
