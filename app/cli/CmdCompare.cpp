@@ -82,8 +82,8 @@ int run(const QStringList &args, Io &io)
     if (!project)
         return 1;
     const auto splitFilter = splitOption(parser, *project, QStringLiteral("compare"), io);
-    if (!splitFilter)
-        return 2;
+    if (!splitFilter) // a bad --split is a usage error; without one, the split could not be read
+        return parser.isSet(QStringLiteral("split")) ? 2 : 1;
     const SplitFilter split = *splitFilter;
     const QString aspect = parser.value(QStringLiteral("aspect"));
     const auto items = gatherPaired(*project, aspect, judges[0], judges[1], split);

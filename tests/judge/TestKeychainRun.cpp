@@ -100,6 +100,7 @@ void TestKeychainRun::headerFromTheKeychainIsSentAndNeverStored()
 
     test::FakeLlmServer server;
     QVERIFY(server.listen());
+    server.setRecording(true);
     const QString reference = QStringLiteral("keychain:") + name;
     QProcess run;
     run.start(cli,
@@ -116,7 +117,7 @@ void TestKeychainRun::headerFromTheKeychainIsSentAndNeverStored()
 
     // Sent: every request carried the value from the keychain, none the reference.
     const auto requests = server.recorded();
-    QVERIFY(!requests.isEmpty());
+    QVERIFY2(!requests.isEmpty(), QByteArray(out + err).constData());
     for (const auto &r : requests)
         QCOMPARE(r.headers.value("x-team"), secret);
 
