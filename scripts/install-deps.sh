@@ -18,6 +18,8 @@ packages=(
   xvfb xauth x11-apps imagemagick python3-scipy python3-sklearn sqlite3
   # checking reports: pdftotext / pdfimages / pdftoppm, and a browser to open the HTML headless
   poppler-utils chromium
+  # a real Secret Service for the keychain test (tests/judge/with_secret_service.sh)
+  dbus gnome-keyring
 )
 
 missing=()

@@ -745,6 +745,14 @@
         <source>Judge agreement is hidden in blind mode.</source>
         <translation>Die Übereinstimmung der Bewerter ist im Blindmodus verborgen.</translation>
     </message>
+    <message>
+        <source>Cannot read the project: %1</source>
+        <translation>Das Projekt kann nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>cannot read: %1</source>
+        <translation>nicht lesbar: %1</translation>
+    </message>
 </context>
 <context>
     <name>rubric::AnnotatePane</name>
@@ -903,6 +911,22 @@
     <message>
         <source>Judges — %1</source>
         <translation>Bewerter — %1</translation>
+    </message>
+    <message>
+        <source>Cannot read the project: %1</source>
+        <translation>Das Projekt kann nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>your scores of item %1: %2</source>
+        <translation>Ihre Bewertungen von Element %1: %2</translation>
+    </message>
+    <message>
+        <source>Cannot read your progress: %1</source>
+        <translation>Ihr Fortschritt kann nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>Cannot read the judges' scores: %1</source>
+        <translation>Die Punktzahlen der Bewerter können nicht gelesen werden: %1</translation>
     </message>
 </context>
 <context>
@@ -1526,6 +1550,10 @@ Abdeckung %2 %</translation>
         <source>(no reference)</source>
         <translation>(keine Referenz)</translation>
     </message>
+    <message>
+        <source>Cannot read item %1: %2</source>
+        <translation>Element %1 kann nicht gelesen werden: %2</translation>
+    </message>
 </context>
 <context>
     <name>rubric::ExplainDialog</name>
@@ -1842,6 +1870,14 @@ Abdeckung %2 %</translation>
     <message>
         <source>The answers cannot be read: %1</source>
         <translation>Die Antworten können nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>Cannot read the project: %1</source>
+        <translation>Das Projekt kann nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>Cannot read the human scores: %1</source>
+        <translation>Die menschlichen Bewertungen können nicht gelesen werden: %1</translation>
     </message>
     <message>
         <source>Explain the score of %1 node by node…</source>
@@ -3195,6 +3231,10 @@ Abdeckung %2 %</translation>
         <source>Nothing was created: %1</source>
         <translation>Nichts wurde angelegt: %1</translation>
     </message>
+    <message>
+        <source>Cannot read the project: %1</source>
+        <translation>Das Projekt kann nicht gelesen werden: %1</translation>
+    </message>
 </context>
 <context>
     <name>rubric::ProfileEditor</name>
@@ -4185,6 +4225,10 @@ Definition: %2</translation>
     <message numerus="yes">
         <source>%n item(s) refused by the endpoint (see Issues; tick 'Ask refused items again' and press Resume to ask them again).</source>
         <translation><numerusform>%n Element vom Endpunkt abgelehnt (siehe Probleme; 'Abgelehnte Elemente erneut anfragen' ankreuzen und Fortsetzen drücken, um es erneut anzufragen).</numerusform><numerusform>%n Elemente vom Endpunkt abgelehnt (siehe Probleme; 'Abgelehnte Elemente erneut anfragen' ankreuzen und Fortsetzen drücken, um sie erneut anzufragen).</numerusform></translation>
+    </message>
+    <message>
+        <source>Cannot read the project: %1</source>
+        <translation>Das Projekt kann nicht gelesen werden: %1</translation>
     </message>
     <message>
         <source>Started '%1' (%2 on the %3 split).</source>

@@ -217,8 +217,12 @@ bool MainWindow::showJudge(const QString &judge)
 {
     if (!m_project)
         return false;
-    const QVector<JudgeInfo> judges = m_project->judges();
-    if (std::none_of(judges.begin(), judges.end(), [&judge](const JudgeInfo &j) { return j.name == judge; }))
+    const auto known = m_project->readJudge(judge);
+    if (!known) {
+        m_messages->showError(known.errorString());
+        return false;
+    }
+    if (!*known)
         return false;
     ScoreModel::of(m_project.get())->setJudge(judge);
     return true;

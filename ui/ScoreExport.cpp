@@ -15,19 +15,41 @@ namespace {
 
 Result<int> writeJsonArray(const Project &project, const QString &path)
 {
-    const QVector<Aspect> aspects = project.aspects();
-    const QVector<JudgeInfo> judges = project.judges();
+    // Everything is read before the file is written: an unreadable project writes no file (an
+    // export with empty score columns would pass for a project without scores).
+    const auto readAspects = project.readAspects();
+    if (!readAspects)
+        return readAspects.error();
+    const auto readJudges = project.readJudges();
+    if (!readJudges)
+        return readJudges.error();
+    const QVector<Aspect> &aspects = *readAspects;
+    const QVector<JudgeInfo> &judges = *readJudges;
     QHash<QString, QHash<QString, double>> human;                       // aspect → item → mean
     QHash<QString, QHash<QString, QHash<QString, double>>> judgeScores; // judge → aspect → item → score
-    for (const Aspect &a : aspects)
-        human.insert(a.name, project.humanScores(a.name));
+    for (const Aspect &a : aspects) {
+        auto scores = project.readHumanScores(a.name);
+        if (!scores)
+            return scores.error();
+        human.insert(a.name, std::move(scores).value());
+    }
     for (const JudgeInfo &j : judges)
-        for (const QString &a : j.aspects)
-            judgeScores[j.name].insert(a, project.judgeScores(j.name, a));
-    const auto split = project.split();
+        for (const QString &a : j.aspects) {
+            auto scores = project.readJudgeScores(j.name, a);
+            if (!scores)
+                return scores.error();
+            judgeScores[j.name].insert(a, std::move(scores).value());
+        }
+    const auto readSplit = project.readSplit();
+    if (!readSplit)
+        return readSplit.error();
+    const auto &split = *readSplit;
+    const auto readItems = project.readItems();
+    if (!readItems)
+        return readItems.error();
 
     QJsonArray all;
-    const QVector<Item> items = project.items();
+    const QVector<Item> &items = *readItems;
     for (const Item &it : items) {
         QJsonObject o{{QStringLiteral("id"), it.id},
                       {QStringLiteral("group"), it.group},

@@ -77,8 +77,14 @@ std::optional<QVariantMap> headersFromOptions(const QCommandLineParser &parser, 
 std::optional<SplitFilter> splitOption(const QCommandLineParser &parser, const Project &project, const QString &command,
                                        Io &io)
 {
-    if (!parser.isSet(QStringLiteral("split")))
-        return stats::defaultSplitFilter(project);
+    if (!parser.isSet(QStringLiteral("split"))) {
+        const auto def = stats::defaultSplitFilter(project);
+        if (!def) {
+            io.err << "rubric " << command << ": " << def.errorString() << '\n';
+            return std::nullopt;
+        }
+        return *def;
+    }
     const auto s = stats::parseSplitFilter(parser.value(QStringLiteral("split")));
     if (!s)
         io.err << "rubric " << command << ": --split must be all, train or test\n";

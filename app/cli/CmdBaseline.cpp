@@ -23,14 +23,24 @@ int run(const QStringList &args, Io &io)
     QStringList aspects;
     const QString wanted = parser.value(QStringLiteral("aspect"));
     if (wanted == QLatin1String("all")) {
-        for (const Aspect &a : project->aspects())
+        const auto all = project->readAspects();
+        if (!all) {
+            io.err << "rubric: " << all.errorString() << '\n';
+            return 1;
+        }
+        for (const Aspect &a : *all)
             aspects.append(a.name);
         if (aspects.isEmpty()) {
             io.err << "rubric: the project has no aspects to store baseline scores for\n";
             return 1;
         }
     } else {
-        if (!project->aspect(wanted)) {
+        const auto known = project->readAspect(wanted);
+        if (!known) {
+            io.err << "rubric: " << known.errorString() << '\n';
+            return 1;
+        }
+        if (!*known) {
             io.err << "rubric: no aspect named '" << wanted << "' in the project\n";
             return 1;
         }
@@ -42,9 +52,14 @@ int run(const QStringList &args, Io &io)
         return 1;
     }
     QVariantList judges;
-    for (const QString &j : *written)
-        judges.append(QVariantMap{{QStringLiteral("name"), j},
-                                  {QStringLiteral("items"), int(project->judgeScores(j, aspects.first()).size())}});
+    for (const QString &j : *written) {
+        const auto scores = project->readJudgeScores(j, aspects.first());
+        if (!scores) {
+            io.err << "rubric: " << scores.errorString() << '\n';
+            return 1;
+        }
+        judges.append(QVariantMap{{QStringLiteral("name"), j}, {QStringLiteral("items"), int(scores->size())}});
+    }
     if (parser.isSet(QStringLiteral("json"))) {
         printJson(io, QVariantMap{{QStringLiteral("judges"), judges}, {QStringLiteral("aspects"), aspects}});
         return 0;

@@ -147,8 +147,8 @@ int run(const QStringList &args, Io &io)
     if (!project)
         return 1;
     const auto split = splitOption(parser, *project, QStringLiteral("compare"), io);
-    if (!split)
-        return 2;
+    if (!split) // a bad --split is a usage error; without one, the split could not be read
+        return parser.isSet(QStringLiteral("split")) ? 2 : 1;
     options.split = *split;
     const auto comparison = compareJudges(*project, options);
     if (!comparison) {

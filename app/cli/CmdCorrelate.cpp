@@ -81,8 +81,8 @@ int run(const QStringList &args, Io &io)
     if (!project)
         return 1;
     const auto splitFilter = splitOption(parser, *project, QStringLiteral("correlate"), io);
-    if (!splitFilter)
-        return 2;
+    if (!splitFilter) // a bad --split is a usage error; without one, the split could not be read
+        return parser.isSet(QStringLiteral("split")) ? 2 : 1;
     const SplitFilter split = *splitFilter;
     const QString aspect = parser.value(QStringLiteral("aspect"));
     const QString judge = parser.value(QStringLiteral("judge"));

@@ -37,7 +37,12 @@ int exportCriteria(Project &project, const QString &judge, const QString &file, 
         io.err << "rubric export: --criteria writes a .csv file\n";
         return 2;
     }
-    if (!project.judge(judge)) {
+    const auto known = project.readJudge(judge);
+    if (!known) {
+        io.err << "rubric export: " << known.errorString() << '\n';
+        return 1;
+    }
+    if (!*known) {
         io.err << "rubric export: no judge named '" << judge << "'\n";
         return 1;
     }

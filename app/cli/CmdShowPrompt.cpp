@@ -61,7 +61,12 @@ int run(const QStringList &args, Io &io)
     if (!project)
         return 1;
     const QString judge = parser.value(QStringLiteral("judge"));
-    const auto info = project->judge(judge);
+    const auto readInfo = project->readJudge(judge);
+    if (!readInfo) {
+        io.err << "rubric: " << readInfo.errorString() << '\n';
+        return 1;
+    }
+    const auto &info = *readInfo;
     if (!info) {
         io.err << "rubric: no judge '" << judge << "' in " << project->path() << '\n';
         return 1;
@@ -77,12 +82,22 @@ int run(const QStringList &args, Io &io)
         return 1;
     }
     const QString aspectName = RubricStore(project.get()).runConfig(judge).value(QStringLiteral("aspect")).toString();
-    const auto aspect = project->aspect(aspectName);
+    const auto readAspect = project->readAspect(aspectName);
+    if (!readAspect) {
+        io.err << "rubric: " << readAspect.errorString() << '\n';
+        return 1;
+    }
+    const auto &aspect = *readAspect;
     if (!aspect) {
         io.err << "rubric: judge '" << judge << "' names aspect '" << aspectName << "', which the project lacks\n";
         return 1;
     }
-    const auto item = project->item(parser.value(QStringLiteral("item")));
+    const auto readItem = project->readItem(parser.value(QStringLiteral("item")));
+    if (!readItem) {
+        io.err << "rubric: " << readItem.errorString() << '\n';
+        return 1;
+    }
+    const auto &item = *readItem;
     if (!item) {
         io.err << "rubric: no item '" << parser.value(QStringLiteral("item")) << "' in " << project->path() << '\n';
         return 1;
@@ -97,12 +112,22 @@ int run(const QStringList &args, Io &io)
         return 1;
     }
     // The validation split as the run saw it: the train items with a human score, in import order.
-    const QHash<QString, double> human = project->humanScores(aspect->name);
+    const auto readHuman = project->readHumanScores(aspect->name);
+    const auto trainIds = project->readItemIds(SplitFilter::Train);
+    const auto allItems = project->readItems();
+    for (const QString &error : {readHuman.errorString(), trainIds.errorString(), allItems.errorString()})
+        if (!error.isEmpty()) {
+            io.err << "rubric: " << error << '\n';
+            return 1;
+        }
+    const QHash<QString, double> &human = *readHuman;
+    QHash<QString, const Item *> byId;
+    for (const Item &it : *allItems)
+        byId.insert(it.id, &it);
     QVector<Item> validation;
-    for (const QString &id : project->itemIds(SplitFilter::Train))
-        if (human.contains(id) && !std::isnan(human.value(id)))
-            if (const auto it = project->item(id))
-                validation.append(*it);
+    for (const QString &id : *trainIds)
+        if (human.contains(id) && !std::isnan(human.value(id)) && byId.contains(id))
+            validation.append(*byId.value(id));
     const quint64 seed = state->value(QStringLiteral("params")).toMap().value(QStringLiteral("seed"), 1).toULongLong();
     PromptBuilder builder(*task, *aspect, validation, human, seed);
     const Auxiliaries aux = Auxiliaries::fromVariant(state->value(QStringLiteral("aux")));

@@ -216,9 +216,11 @@ Result<Prepared> prepare(Project &project, const ImportSpec &spec)
         Aspect a;
         a.name = name.trimmed();
         ScaleOrigin origin = ScaleOrigin::Inferred;
-        const auto existing = project.aspect(a.name);
-        if (existing) {
-            a = *existing;
+        const auto existing = project.readAspect(a.name);
+        if (!existing)
+            return existing.error();
+        if (*existing) {
+            a = **existing;
             origin = ScaleOrigin::Project;
         }
         if (m.scales.contains(a.name)) {
@@ -508,7 +510,10 @@ Result<ImportSummary> Importer::runAnnotations(Project &project, const QString &
             itemRows.insert(q.value(0).toString(), q.value(1).toLongLong());
     }
     QHash<QString, Aspect> known;
-    for (const Aspect &a : project.aspects())
+    const auto aspects = project.readAspects();
+    if (!aspects)
+        return aspects.error();
+    for (const Aspect &a : *aspects)
         known.insert(a.name, a);
 
     struct Row

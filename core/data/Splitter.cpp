@@ -58,7 +58,10 @@ Result<QHash<QString, SplitRole>> Splitter::draw(const Project &project, const S
         return {};
     };
     if (!options.aspect.isEmpty()) {
-        if (!project.aspect(options.aspect))
+        const auto known = project.readAspect(options.aspect);
+        if (!known)
+            return known.error();
+        if (!*known)
             return makeError(tr("no aspect named '%1' in the project").arg(options.aspect), project.path(), 0,
                              QStringLiteral("aspect"));
         if (auto r = addScored(options.aspect); !r)

@@ -17,9 +17,12 @@ QString key(const ProviderProfile &profile, const char *what)
 
 } // namespace
 
-bool ignoresN(const Project &project, const ProviderProfile &profile)
+Result<bool> ignoresN(const Project &project, const ProviderProfile &profile)
 {
-    return project.meta(key(profile, "ignores_n")) == QLatin1String("1");
+    const auto value = project.readMeta(key(profile, "ignores_n"));
+    if (!value.ok())
+        return value.error();
+    return *value == QLatin1String("1");
 }
 
 Result<void> noteIgnoresN(Project &project, const ProviderProfile &profile)
@@ -27,9 +30,12 @@ Result<void> noteIgnoresN(Project &project, const ProviderProfile &profile)
     return project.setMeta(key(profile, "ignores_n"), QStringLiteral("1"));
 }
 
-bool lacksLogprobs(const Project &project, const ProviderProfile &profile)
+Result<bool> lacksLogprobs(const Project &project, const ProviderProfile &profile)
 {
-    return project.meta(key(profile, "no_logprobs")) == QLatin1String("1");
+    const auto value = project.readMeta(key(profile, "no_logprobs"));
+    if (!value.ok())
+        return value.error();
+    return *value == QLatin1String("1");
 }
 
 Result<void> noteLacksLogprobs(Project &project, const ProviderProfile &profile)

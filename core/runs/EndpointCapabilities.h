@@ -13,9 +13,11 @@ class Project;
 /// logprobs. Kept in the project's meta table; a connection test reports both.
 namespace endpoint {
 
-bool ignoresN(const Project &project, const ProviderProfile &profile);
+/// Whether the endpoint is known to ignore `n`; an error when the project cannot be read.
+Result<bool> ignoresN(const Project &project, const ProviderProfile &profile);
 Result<void> noteIgnoresN(Project &project, const ProviderProfile &profile);
-bool lacksLogprobs(const Project &project, const ProviderProfile &profile);
+/// Whether the endpoint is known to return no logprobs; an error when the project cannot be read.
+Result<bool> lacksLogprobs(const Project &project, const ProviderProfile &profile);
 Result<void> noteLacksLogprobs(Project &project, const ProviderProfile &profile);
 
 } // namespace endpoint

@@ -35,8 +35,11 @@ Result<void> Run::setUp()
                          {}, 0, QStringLiteral("method"));
     if (m_spec.judge.trimmed().isEmpty())
         return makeError(tr("a run needs a judge name"), {}, 0, QStringLiteral("judge"));
-    if (const auto existing = m_project->judge(m_spec.judge); existing && existing->method != m_spec.method)
-        return makeError(tr("judge '%1' already exists with method '%2'").arg(m_spec.judge, existing->method), {}, 0,
+    const auto existing = m_project->readJudge(m_spec.judge);
+    if (!existing)
+        return existing.error();
+    if (*existing && (*existing)->method != m_spec.method)
+        return makeError(tr("judge '%1' already exists with method '%2'").arg(m_spec.judge, (*existing)->method), {}, 0,
                          QStringLiteral("judge"));
     m_ctx = std::make_unique<RunContext>(m_project, m_spec);
     if (auto r = m_ctx->prepare(); !r)
@@ -50,7 +53,12 @@ Result<void> Run::setUp()
 
 Result<void> Run::checkConfiguration() const
 {
-    if (m_spec.resume || m_spec.replace || !m_project->judge(m_spec.judge))
+    if (m_spec.resume || m_spec.replace)
+        return {};
+    const auto existing = m_project->readJudge(m_spec.judge);
+    if (!existing)
+        return existing.error();
+    if (!*existing)
         return {};
     const auto diff = RunConfig::differences(m_project, m_spec);
     if (!diff)
@@ -77,7 +85,10 @@ Result<RunEstimate> Run::estimate()
 Result<void> Run::start()
 {
     // One judge name is one configuration (RunConfig::differences); --resume takes the stored one.
-    if (!m_spec.resume && m_project->judge(m_spec.judge)) {
+    const auto existing = m_project->readJudge(m_spec.judge);
+    if (!existing)
+        return existing.error();
+    if (!m_spec.resume && *existing) {
         if (m_spec.replace) {
             m_method.reset(); // prepared (by estimate()) against the old judge
             m_ctx.reset();

@@ -157,7 +157,10 @@ Result<RunSpec> load(Project *project, const QString &judge)
 {
     if (!project)
         return makeError(tr("no project is open"));
-    if (!project->judge(judge))
+    const auto known = project->readJudge(judge);
+    if (!known)
+        return known.error();
+    if (!*known)
         return makeError(tr("there is no judge '%1' in this project").arg(judge), {}, 0, QStringLiteral("judge"));
     auto config = RubricStore(project).readRunConfig(judge);
     if (!config)
@@ -168,7 +171,12 @@ Result<RunSpec> load(Project *project, const QString &judge)
 Result<QStringList> differences(Project *project, const RunSpec &spec)
 {
     QStringList out;
-    if (!project || !project->judge(spec.judge))
+    if (!project)
+        return out;
+    const auto judge = project->readJudge(spec.judge);
+    if (!judge)
+        return judge.error();
+    if (!*judge)
         return out;
     const auto read = RubricStore(project).readRunConfig(spec.judge);
     if (!read)
@@ -176,8 +184,8 @@ Result<QStringList> differences(Project *project, const RunSpec &spec)
     const QVariantMap &stored = *read;
     if (stored.value(QStringLiteral("method")).toString().isEmpty()) {
         // Imported scores: no configuration, but the method is recorded on the judge.
-        if (const auto j = project->judge(spec.judge); j && j->method != spec.method)
-            out << tr("method: '%1' (stored) → '%2'").arg(j->method, spec.method);
+        if ((*judge)->method != spec.method)
+            out << tr("method: '%1' (stored) → '%2'").arg((*judge)->method, spec.method);
         return out;
     }
     // Roles left empty take the evaluator's (generator) or the generator's (refiner) endpoint, as

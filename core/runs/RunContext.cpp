@@ -29,10 +29,12 @@ RunContext::~RunContext() = default;
 
 Result<void> RunContext::prepare()
 {
-    const auto aspect = m_project->aspect(m_spec.aspect);
+    const auto aspect = m_project->readAspect(m_spec.aspect);
     if (!aspect)
+        return aspect.error();
+    if (!*aspect)
         return makeError(tr("no aspect named '%1' in the project").arg(m_spec.aspect), {}, 0, QStringLiteral("aspect"));
-    m_aspect = *aspect;
+    m_aspect = **aspect;
     const auto task = PromptLibrary::projectTask(m_project);
     if (!task)
         return task.error();
@@ -86,8 +88,10 @@ Result<void> RunContext::prepare()
     if (!readVersions)
         return readVersions.error();
     if (const auto &versions = *readVersions; !versions.isEmpty() && !versions.last().alignment) {
-        const auto judge = m_project->judge(m_spec.judge);
-        if (versions.last().version > 1 || (judge && judge->status == QLatin1String("done"))) {
+        const auto judge = m_project->readJudge(m_spec.judge);
+        if (!judge)
+            return judge.error();
+        if (versions.last().version > 1 || (*judge && (*judge)->status == QLatin1String("done"))) {
             QSet<QString> targetIds;
             for (const QString &id : target)
                 targetIds.insert(id);

@@ -62,10 +62,12 @@ std::optional<SplitFilter> parseSplitFilter(const QString &name)
     return std::nullopt;
 }
 
-SplitFilter defaultSplitFilter(const Project &project)
+Result<SplitFilter> defaultSplitFilter(const Project &project)
 {
-    const auto split = project.split();
-    for (SplitRole r : split)
+    const auto split = project.readSplit();
+    if (!split)
+        return split.error();
+    for (SplitRole r : *split)
         if (r == SplitRole::Train || r == SplitRole::Test)
             return SplitFilter::Test;
     return SplitFilter::All;

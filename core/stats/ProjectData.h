@@ -22,8 +22,9 @@ namespace rubric::stats {
 
 QString splitFilterName(SplitFilter filter);
 std::optional<SplitFilter> parseSplitFilter(const QString &name);
-/// Test when the project has a split (any item assigned to train or test), otherwise All.
-SplitFilter defaultSplitFilter(const Project &project);
+/// Test when the project has a split (any item assigned to train or test), otherwise All; an
+/// error when the split cannot be read (never All in its place: that would mix the splits).
+Result<SplitFilter> defaultSplitFilter(const Project &project);
 
 /// Items of `filter` that have a human score (mean over annotators) and a score of `judge`
 /// for `aspect`, with their group and system. Fails when the aspect or the judge is unknown.

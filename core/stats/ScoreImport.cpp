@@ -227,12 +227,19 @@ Result<ScoreImportSummary> importJudgeScores(Project &project, const ScoreImport
         return makeError(tr("a judge needs a name"), spec.file, 0, QStringLiteral("judge"));
     if (spec.scores.isEmpty())
         return makeError(tr("no --score ASPECT=FIELD given"), spec.file);
-    for (const auto &[aspect, field] : spec.scores)
-        if (!project.aspect(aspect))
+    for (const auto &[aspect, field] : spec.scores) {
+        const auto known = project.readAspect(aspect);
+        if (!known)
+            return known.error();
+        if (!*known)
             return makeError(tr("no aspect named '%1' in the project").arg(aspect), spec.file, 0, field);
-    if (const auto existing = project.judge(spec.judge); existing && existing->method != QLatin1String("imported"))
+    }
+    const auto existing = project.readJudge(spec.judge);
+    if (!existing)
+        return existing.error();
+    if (*existing && (*existing)->method != QLatin1String("imported"))
         return makeError(tr("judge '%1' exists with method '%2'; imported scores need another name")
-                                 .arg(spec.judge, existing->method),
+                                 .arg(spec.judge, (*existing)->method),
                          spec.file, 0, QStringLiteral("judge"));
 
     const auto records = readScoreRecords(spec.file);
@@ -291,7 +298,7 @@ Result<ScoreImportSummary> importJudgeScores(Project &project, const ScoreImport
     summary.records = int(records->size());
 
     // Everything is valid: write. A store failure part-way removes a judge this import created.
-    const bool existed = project.judge(spec.judge).has_value();
+    const bool existed = existing->has_value();
     if (auto r = project.ensureJudge(spec.judge, QStringLiteral("imported")); !r)
         return r.error();
     for (qsizetype a = 0; a < spec.scores.size(); ++a) {

@@ -13,6 +13,8 @@
 
 #include <atomic>
 
+// Opening, connections and the writers; the readers are in ProjectReaders.cpp.
+
 namespace rubric {
 namespace {
 
@@ -35,25 +37,7 @@ Result<void> configure(QSqlDatabase &db, const QString &path)
     return {};
 }
 
-/// A query's rows end early when the file turns out locked or damaged while reading.
-Result<void> rowsRead(const QSqlQuery &q)
-{
-    if (q.lastError().isValid())
-        return makeError(q.lastError().text());
-    return {};
-}
-
-template <typename T> T orEmpty(Result<T> r)
-{
-    return r ? std::move(r).value() : T{};
-}
-
 } // namespace
-
-Error Project::readError(const QString &what, const Result<void> &failed) const
-{
-    return makeError(tr("cannot read %1 from the project: %2").arg(what, failed.error().message), m_path);
-}
 
 Project::Project(QString path)
     : m_path(std::move(path))
@@ -139,24 +123,6 @@ Result<void> Project::transact(const std::function<Result<void>(QSqlDatabase &)>
     return {};
 }
 
-Result<QString> Project::readMeta(const QString &key, const QString &fallback) const
-{
-    QSqlQuery q(database());
-    if (auto r = sql::exec(q, QStringLiteral("SELECT value FROM meta WHERE key = ?"), {key}); !r)
-        return readError(tr("the setting '%1'").arg(key), r);
-    if (q.next())
-        return q.value(0).toString();
-    if (auto r = rowsRead(q); !r)
-        return readError(tr("the setting '%1'").arg(key), r);
-    return fallback;
-}
-
-QString Project::meta(const QString &key, const QString &fallback) const
-{
-    const auto r = readMeta(key, fallback);
-    return r ? *r : fallback;
-}
-
 Result<void> Project::setMeta(const QString &key, const QString &value)
 {
     QSqlQuery q(database());
@@ -167,75 +133,6 @@ Result<void> Project::setMeta(const QString &key, const QString &value)
 }
 
 // ---------------------------------------------------------------- items
-
-Result<int> Project::readItemCount() const
-{
-    QSqlQuery q(database());
-    if (auto r = sql::exec(q, QStringLiteral("SELECT COUNT(*) FROM items")); !r)
-        return readError(tr("the number of items"), r);
-    if (!q.next()) // a count always has a row: none means reading it failed
-        return readError(tr("the number of items"), rowsRead(q));
-    return q.value(0).toInt();
-}
-
-int Project::itemCount() const
-{
-    return orEmpty(readItemCount());
-}
-
-static Item itemFromQuery(const QSqlQuery &q)
-{
-    Item it;
-    it.id = q.value(0).toString();
-    it.position = q.value(1).toInt();
-    it.group = q.value(2).toString();
-    it.system = q.value(3).toString();
-    it.source = q.value(4).toString();
-    it.output = q.value(5).toString();
-    it.reference = q.value(6).toString();
-    const QString ctx = q.value(7).toString();
-    if (ctx.size() > 2)
-        it.context = json::parse(ctx).toMap();
-    return it;
-}
-
-static const char *const kItemColumns
-        = "SELECT ext_id, position, group_id, system_id, source, output, reference, context FROM items";
-
-Result<QVector<Item>> Project::readItems() const
-{
-    QVector<Item> out;
-    QSqlQuery q(database());
-    q.setForwardOnly(true);
-    if (auto r = sql::exec(q, QString::fromLatin1(kItemColumns) + QStringLiteral(" ORDER BY position")); !r)
-        return readError(tr("the items"), r);
-    while (q.next())
-        out.append(itemFromQuery(q));
-    if (auto r = rowsRead(q); !r)
-        return readError(tr("the items"), r);
-    return out;
-}
-
-QVector<Item> Project::items() const
-{
-    return orEmpty(readItems());
-}
-
-std::optional<Item> Project::item(const QString &id) const
-{
-    QSqlQuery q(database());
-    if (sql::exec(q, QString::fromLatin1(kItemColumns) + QStringLiteral(" WHERE ext_id = ?"), {id}) && q.next())
-        return itemFromQuery(q);
-    return std::nullopt;
-}
-
-qint64 Project::itemRowId(const QString &id) const
-{
-    QSqlQuery q(database());
-    if (sql::exec(q, QStringLiteral("SELECT id FROM items WHERE ext_id = ?"), {id}) && q.next())
-        return q.value(0).toLongLong();
-    return -1;
-}
 
 Result<void> Project::addItems(const QVector<Item> &items)
 {
@@ -271,79 +168,7 @@ Result<void> Project::addItems(const QVector<Item> &items)
     return r;
 }
 
-/// The rows of a one-column query, or the SQL error.
-static Result<QStringList> stringColumn(QSqlQuery &q, const Result<void> &executed)
-{
-    if (!executed)
-        return executed.error();
-    QStringList out;
-    while (q.next())
-        out.append(q.value(0).toString());
-    if (auto r = rowsRead(q); !r)
-        return r.error();
-    return out;
-}
-
-Result<QStringList> Project::readGroups() const
-{
-    QSqlQuery q(database());
-    auto r = stringColumn(
-            q, sql::exec(q, QStringLiteral("SELECT DISTINCT group_id FROM items WHERE group_id <> '' ORDER BY 1")));
-    if (!r)
-        return readError(tr("the groups"), Result<void>(r.error()));
-    return r;
-}
-
-QStringList Project::groups() const
-{
-    return orEmpty(readGroups());
-}
-
-Result<QStringList> Project::readSystems() const
-{
-    QSqlQuery q(database());
-    auto r = stringColumn(
-            q, sql::exec(q, QStringLiteral("SELECT DISTINCT system_id FROM items WHERE system_id <> '' ORDER BY 1")));
-    if (!r)
-        return readError(tr("the systems"), Result<void>(r.error()));
-    return r;
-}
-
-QStringList Project::systems() const
-{
-    return orEmpty(readSystems());
-}
-
 // ---------------------------------------------------------------- aspects
-
-Result<QVector<Aspect>> Project::readAspects() const
-{
-    QVector<Aspect> out;
-    QSqlQuery q(database());
-    if (auto r = sql::exec(q, QStringLiteral("SELECT name, definition, scale_min, scale_max FROM aspects ORDER BY id"));
-        !r)
-        return readError(tr("the aspects"), r);
-    while (q.next())
-        out.append(Aspect{q.value(0).toString(), q.value(1).toString(), q.value(2).toDouble(), q.value(3).toDouble()});
-    if (auto r = rowsRead(q); !r)
-        return readError(tr("the aspects"), r);
-    return out;
-}
-
-QVector<Aspect> Project::aspects() const
-{
-    return orEmpty(readAspects());
-}
-
-std::optional<Aspect> Project::aspect(const QString &name) const
-{
-    QSqlQuery q(database());
-    if (sql::exec(q, QStringLiteral("SELECT name, definition, scale_min, scale_max FROM aspects WHERE name = ?"),
-                  {name})
-        && q.next())
-        return Aspect{q.value(0).toString(), q.value(1).toString(), q.value(2).toDouble(), q.value(3).toDouble()};
-    return std::nullopt;
-}
 
 Result<void> Project::upsertAspect(const Aspect &a)
 {
@@ -364,45 +189,16 @@ Result<void> Project::upsertAspect(const Aspect &a)
     return r;
 }
 
-qint64 Project::aspectRowId(QSqlDatabase &db, const QString &name) const
+Result<qint64> Project::aspectRowId(QSqlDatabase &db, const QString &name) const
 {
     QSqlQuery q(db);
-    if (sql::exec(q, QStringLiteral("SELECT id FROM aspects WHERE name = ?"), {name}) && q.next())
-        return q.value(0).toLongLong();
-    return -1;
+    const Result<bool> found = sql::firstRow(q, QStringLiteral("SELECT id FROM aspects WHERE name = ?"), {name});
+    if (!found.ok())
+        return readError(tr("the aspect '%1'").arg(name), Result<void>(found.error()));
+    return *found ? q.value(0).toLongLong() : qint64(-1);
 }
 
 // ---------------------------------------------------------------- annotations
-
-Result<QVector<Annotation>> Project::readAnnotations(const QString &aspect) const
-{
-    QVector<Annotation> out;
-    QSqlQuery q(database());
-    q.setForwardOnly(true);
-    const QString base
-            = QStringLiteral("SELECT i.ext_id, a.name, n.annotator, n.score, n.note, n.created_at FROM annotations n "
-                             "JOIN items i ON i.id = n.item_id JOIN aspects a ON a.id = n.aspect_id");
-    const Result<void> r
-            = aspect.isEmpty()
-                      ? sql::exec(q, base + QStringLiteral(" ORDER BY i.position, a.id, n.annotator"))
-                      : sql::exec(q, base + QStringLiteral(" WHERE a.name = ? ORDER BY i.position, n.annotator"),
-                                  {aspect});
-    if (!r)
-        return readError(tr("the annotations"), r);
-    while (q.next()) {
-        out.append(Annotation{q.value(0).toString(), q.value(1).toString(), q.value(2).toString(),
-                              q.value(3).toDouble(), q.value(4).toString(),
-                              QDateTime::fromString(q.value(5).toString(), Qt::ISODateWithMs)});
-    }
-    if (auto e = rowsRead(q); !e)
-        return readError(tr("the annotations"), e);
-    return out;
-}
-
-QVector<Annotation> Project::annotations(const QString &aspect) const
-{
-    return orEmpty(readAnnotations(aspect));
-}
 
 static Result<void> insertAnnotation(QSqlQuery &q, qint64 itemRow, qint64 aspectRow, const Annotation &a)
 {
@@ -431,12 +227,17 @@ Result<void> Project::addAnnotations(const QVector<Annotation> &list)
         QSqlQuery lookup(db);
         for (const Annotation &a : list) {
             if (!aspectRows.contains(a.aspect)) {
-                const auto asp = aspect(a.aspect);
+                const auto asp = readAspect(a.aspect);
                 if (!asp)
+                    return asp.error();
+                if (!*asp)
                     return makeError(tr("no aspect named '%1' in the project").arg(a.aspect), {}, 0,
                                      QStringLiteral("aspect"));
-                aspectRows.insert(a.aspect, aspectRowId(db, a.aspect));
-                scales.insert(a.aspect, {asp->min, asp->max});
+                const auto row = aspectRowId(db, a.aspect);
+                if (!row)
+                    return row.error();
+                aspectRows.insert(a.aspect, *row);
+                scales.insert(a.aspect, {(*asp)->min, (*asp)->max});
             }
             const auto [lo, hi] = scales.value(a.aspect);
             if (!(a.score >= lo && a.score <= hi))
@@ -445,8 +246,11 @@ Result<void> Project::addAnnotations(const QVector<Annotation> &list)
                         {}, 0, QStringLiteral("score"));
             if (a.annotator.trimmed().isEmpty())
                 return makeError(tr("an annotation needs an annotator name"), {}, 0, QStringLiteral("annotator"));
-            if (!sql::exec(lookup, QStringLiteral("SELECT id FROM items WHERE ext_id = ?"), {a.itemId})
-                || !lookup.next())
+            const Result<bool> found
+                    = sql::firstRow(lookup, QStringLiteral("SELECT id FROM items WHERE ext_id = ?"), {a.itemId});
+            if (!found.ok())
+                return readError(tr("the item '%1'").arg(a.itemId), Result<void>(found.error()));
+            if (!*found)
                 return makeError(tr("no item with id '%1' in the project").arg(a.itemId), {}, 0,
                                  QStringLiteral("item_id"));
             const qint64 itemRow = lookup.value(0).toLongLong();
@@ -478,72 +282,7 @@ Result<void> Project::removeAnnotation(const QString &itemId, const QString &asp
     return r;
 }
 
-Result<QHash<QString, double>> Project::readHumanScores(const QString &aspect) const
-{
-    QHash<QString, double> out;
-    QSqlQuery q(database());
-    q.setForwardOnly(true);
-    if (auto r = sql::exec(q,
-                           QStringLiteral("SELECT i.ext_id, AVG(n.score) FROM annotations n JOIN items i ON i.id = "
-                                          "n.item_id JOIN aspects a ON a.id = n.aspect_id WHERE a.name = ? GROUP BY "
-                                          "n.item_id"),
-                           {aspect});
-        !r)
-        return readError(tr("the human scores"), r);
-    while (q.next())
-        out.insert(q.value(0).toString(), q.value(1).toDouble());
-    if (auto r = rowsRead(q); !r)
-        return readError(tr("the human scores"), r);
-    return out;
-}
-
-QHash<QString, double> Project::humanScores(const QString &aspect) const
-{
-    return orEmpty(readHumanScores(aspect));
-}
-
-Result<QStringList> Project::readAnnotators(const QString &aspect) const
-{
-    QSqlQuery q(database());
-    const Result<void> executed
-            = aspect.isEmpty()
-                      ? sql::exec(q, QStringLiteral("SELECT DISTINCT annotator FROM annotations ORDER BY annotator"))
-                      : sql::exec(q,
-                                  QStringLiteral("SELECT DISTINCT n.annotator FROM annotations n JOIN aspects a "
-                                                 "ON a.id = n.aspect_id WHERE a.name = ? ORDER BY n.annotator"),
-                                  {aspect});
-    auto r = stringColumn(q, executed);
-    if (!r)
-        return readError(tr("the annotators"), Result<void>(r.error()));
-    return r;
-}
-
-QStringList Project::annotators(const QString &aspect) const
-{
-    return orEmpty(readAnnotators(aspect));
-}
-
 // ---------------------------------------------------------------- split
-
-Result<QHash<QString, SplitRole>> Project::readSplit() const
-{
-    QHash<QString, SplitRole> out;
-    QSqlQuery q(database());
-    if (auto r = sql::exec(q, QStringLiteral("SELECT i.ext_id, s.role FROM splits s JOIN items i ON i.id = s.item_id"));
-        !r)
-        return readError(tr("the split"), r);
-    while (q.next())
-        out.insert(q.value(0).toString(),
-                   q.value(1).toString() == QLatin1String("train") ? SplitRole::Train : SplitRole::Test);
-    if (auto r = rowsRead(q); !r)
-        return readError(tr("the split"), r);
-    return out;
-}
-
-QHash<QString, SplitRole> Project::split() const
-{
-    return orEmpty(readSplit());
-}
 
 Result<void> Project::setSplit(const QHash<QString, SplitRole> &roles)
 {
@@ -570,83 +309,17 @@ Result<void> Project::setSplit(const QHash<QString, SplitRole> &roles)
     return r;
 }
 
-Result<QStringList> Project::readItemIds(SplitFilter filter) const
-{
-    QStringList out;
-    QSqlQuery q(database());
-    q.setForwardOnly(true);
-    const Result<void> r
-            = filter == SplitFilter::All
-                      ? sql::exec(q, QStringLiteral("SELECT ext_id FROM items ORDER BY position"))
-                      : sql::exec(q,
-                                  QStringLiteral("SELECT i.ext_id FROM items i JOIN splits s ON s.item_id = i.id "
-                                                 "WHERE s.role = ? ORDER BY i.position"),
-                                  {filter == SplitFilter::Train ? QStringLiteral("train") : QStringLiteral("test")});
-    if (!r)
-        return readError(tr("the items"), r);
-    while (q.next())
-        out.append(q.value(0).toString());
-    if (auto e = rowsRead(q); !e)
-        return readError(tr("the items"), e);
-    return out;
-}
-
-QStringList Project::itemIds(SplitFilter filter) const
-{
-    return orEmpty(readItemIds(filter));
-}
-
 // ---------------------------------------------------------------- judges
-
-Result<QVector<JudgeInfo>> Project::readJudges() const
-{
-    QVector<JudgeInfo> out;
-    QSqlQuery q(database());
-    if (auto r
-        = sql::exec(q, QStringLiteral("SELECT r.name, r.method, r.status, "
-                                      " (SELECT COUNT(DISTINCT item_id) FROM judge_scores s WHERE s.run_id = r.id AND "
-                                      "s.score IS NOT NULL),"
-                                      " (SELECT GROUP_CONCAT(name, char(31)) FROM (SELECT DISTINCT a.name AS name FROM "
-                                      "judge_scores s "
-                                      "   JOIN aspects a ON a.id = s.aspect_id WHERE s.run_id = r.id ORDER BY a.id))"
-                                      " FROM runs r ORDER BY r.id"));
-        !r)
-        return readError(tr("the judges"), r);
-    while (q.next()) {
-        JudgeInfo j;
-        j.name = q.value(0).toString();
-        j.method = q.value(1).toString();
-        j.status = q.value(2).toString();
-        j.items = q.value(3).toInt();
-        const QString aspects = q.value(4).toString();
-        if (!aspects.isEmpty())
-            j.aspects = aspects.split(QChar(31));
-        out.append(j);
-    }
-    if (auto r = rowsRead(q); !r)
-        return readError(tr("the judges"), r);
-    return out;
-}
-
-QVector<JudgeInfo> Project::judges() const
-{
-    return orEmpty(readJudges());
-}
-
-std::optional<JudgeInfo> Project::judge(const QString &name) const
-{
-    for (const JudgeInfo &j : judges())
-        if (j.name == name)
-            return j;
-    return std::nullopt;
-}
 
 Result<qint64> Project::ensureJudge(const QString &name, const QString &method, const QString &configJson)
 {
     if (name.trimmed().isEmpty())
         return makeError(tr("a judge needs a name"), {}, 0, QStringLiteral("judge"));
     QSqlQuery q(database());
-    if (sql::exec(q, QStringLiteral("SELECT id, method FROM runs WHERE name = ?"), {name}) && q.next()) {
+    const Result<bool> found = sql::firstRow(q, QStringLiteral("SELECT id, method FROM runs WHERE name = ?"), {name});
+    if (!found.ok())
+        return readError(tr("the judge '%1'").arg(name), Result<void>(found.error()));
+    if (*found) {
         if (q.value(1).toString() != method)
             return makeError(
                     tr("judge '%1' already exists with method '%2', not '%3'").arg(name, q.value(1).toString(), method),
@@ -694,10 +367,16 @@ Result<void> Project::setJudgeScores(const QString &judge, const QString &aspect
 {
     auto r = transact([&](QSqlDatabase &db) -> Result<void> {
         QSqlQuery q(db);
-        if (!sql::exec(q, QStringLiteral("SELECT id FROM runs WHERE name = ?"), {judge}) || !q.next())
+        const Result<bool> found = sql::firstRow(q, QStringLiteral("SELECT id FROM runs WHERE name = ?"), {judge});
+        if (!found.ok())
+            return readError(tr("the judge '%1'").arg(judge), Result<void>(found.error()));
+        if (!*found)
             return makeError(tr("no judge named '%1'").arg(judge), {}, 0, QStringLiteral("judge"));
         const qint64 runId = q.value(0).toLongLong();
-        const qint64 aspectRow = aspectRowId(db, aspect);
+        const auto aspectRowRead = aspectRowId(db, aspect);
+        if (!aspectRowRead)
+            return aspectRowRead.error();
+        const qint64 aspectRow = *aspectRowRead;
         if (aspectRow < 0)
             return makeError(tr("no aspect named '%1' in the project").arg(aspect), {}, 0, QStringLiteral("aspect"));
         if (auto p = sql::prepare(q, QStringLiteral("INSERT INTO judge_scores(run_id, item_id, aspect_id, score, "
@@ -720,30 +399,6 @@ Result<void> Project::setJudgeScores(const QString &judge, const QString &aspect
     if (r)
         emit judgesChanged(judge);
     return r;
-}
-
-Result<QHash<QString, double>> Project::readJudgeScores(const QString &judge, const QString &aspect) const
-{
-    QHash<QString, double> out;
-    QSqlQuery q(database());
-    q.setForwardOnly(true);
-    if (auto r = sql::exec(q,
-                           QStringLiteral("SELECT i.ext_id, s.score FROM judge_scores s JOIN runs r ON r.id = s.run_id "
-                                          "JOIN items i ON i.id = s.item_id JOIN aspects a ON a.id = s.aspect_id "
-                                          "WHERE r.name = ? AND a.name = ? AND s.score IS NOT NULL"),
-                           {judge, aspect});
-        !r)
-        return readError(tr("the scores of '%1'").arg(judge), r);
-    while (q.next())
-        out.insert(q.value(0).toString(), q.value(1).toDouble());
-    if (auto r = rowsRead(q); !r)
-        return readError(tr("the scores of '%1'").arg(judge), r);
-    return out;
-}
-
-QHash<QString, double> Project::judgeScores(const QString &judge, const QString &aspect) const
-{
-    return orEmpty(readJudgeScores(judge, aspect));
 }
 
 Result<void> Project::addIssue(const QString &kind, const QString &message, const QString &run, const QString &itemId)

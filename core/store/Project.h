@@ -35,8 +35,9 @@ struct JudgeInfo
 /// Change signals are emitted from the thread that made the change.
 ///
 /// The `read…()` readers return an error when the file cannot be read (locked, damaged, a table
-/// missing), so that a broken project never reads as an empty one; the plain readers of the same
-/// data return an empty value then and are for callers that have already opened and checked it.
+/// missing), so that a broken project never reads as an empty one (nor a lookup as "not found");
+/// the plain readers of the same data return an empty value then. They are for tests and callers
+/// that have just read the same data through a `read…()` reader; everything else uses `read…()`.
 class Project : public QObject
 {
     Q_OBJECT
@@ -67,9 +68,10 @@ public:
     int itemCount() const;
     Result<QVector<Item>> readItems() const;
     QVector<Item> items() const;
+    /// The item with external id `id`, none when there is no such item; an error when the file
+    /// cannot be read (never "no such item").
+    Result<std::optional<Item>> readItem(const QString &id) const;
     std::optional<Item> item(const QString &id) const;
-    /// Internal row id of an item, or -1.
-    qint64 itemRowId(const QString &id) const;
     /// Appends items in one transaction; refuses (and writes nothing) when an id already exists.
     Result<void> addItems(const QVector<Item> &items);
     /// Distinct non-empty group / system ids, sorted.
@@ -81,6 +83,8 @@ public:
     // --- aspects
     Result<QVector<Aspect>> readAspects() const;
     QVector<Aspect> aspects() const;
+    /// The aspect named `name`, none when there is no such aspect; an error when the file cannot be read.
+    Result<std::optional<Aspect>> readAspect(const QString &name) const;
     std::optional<Aspect> aspect(const QString &name) const;
     /// Creates the aspect or updates its definition/scale.
     Result<void> upsertAspect(const Aspect &aspect);
@@ -112,6 +116,8 @@ public:
     // --- judges: named runs and imported scores
     Result<QVector<JudgeInfo>> readJudges() const;
     QVector<JudgeInfo> judges() const;
+    /// The judge named `name`, none when there is no such judge; an error when the file cannot be read.
+    Result<std::optional<JudgeInfo>> readJudge(const QString &name) const;
     std::optional<JudgeInfo> judge(const QString &name) const;
     /// Creates the run if missing (returns its row id) or returns the existing one's.
     Result<qint64> ensureJudge(const QString &name, const QString &method, const QString &configJson = {});
@@ -139,7 +145,8 @@ signals:
 
 private:
     explicit Project(QString path);
-    qint64 aspectRowId(QSqlDatabase &db, const QString &name) const;
+    /// The aspect's row id, -1 when there is none; an error when it cannot be read.
+    Result<qint64> aspectRowId(QSqlDatabase &db, const QString &name) const;
     Error readError(const QString &what, const Result<void> &failed) const;
 
     QString m_path;

@@ -22,6 +22,20 @@ inline Result<void> exec(QSqlQuery &q, const QString &sql, std::initializer_list
     return {};
 }
 
+/// Runs `sql` and steps to its first row: true when there is one (read it from `q`), false when
+/// the query has none, an error when it fails or its rows cannot be read (a locked or damaged
+/// file is never "no row").
+inline Result<bool> firstRow(QSqlQuery &q, const QString &sql, std::initializer_list<QVariant> values = {})
+{
+    if (auto r = exec(q, sql, values); !r)
+        return r.error();
+    if (q.next())
+        return true;
+    if (q.lastError().isValid())
+        return makeError(q.lastError().text() + QStringLiteral(" [") + sql + QStringLiteral("]"));
+    return false;
+}
+
 /// Prepares `sql` once, for runs of rebind() (a statement used row after row is parsed once).
 inline Result<void> prepare(QSqlQuery &q, const QString &sql)
 {

@@ -469,6 +469,9 @@ void TestStatsCommands::unreadableProjectIsAnErrorNotEmpty_data()
             << QStringList{QStringLiteral("agreement"), QStringLiteral("--aspect"), QStringLiteral("coherence"),
                            QStringLiteral("--split"), QStringLiteral("all")};
     QTest::newRow("info, runs gone") << QStringLiteral("runs") << QStringList{QStringLiteral("info")};
+    // Without --split the default depends on the split: unreadable, it is not "all items".
+    QTest::newRow("correlate, default split, splits gone")
+            << QStringLiteral("splits") << correlate.mid(0, correlate.size() - 2);
     QTest::newRow("split, annotations gone")
             << QStringLiteral("annotations")
             << QStringList{QStringLiteral("split"), QStringLiteral("--train"), QStringLiteral("5")};

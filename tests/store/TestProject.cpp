@@ -1,3 +1,4 @@
+#include "runs/EndpointCapabilities.h"
 #include "store/CallStore.h"
 #include "store/Project.h"
 #include "store/Schema.h"
@@ -89,6 +90,7 @@ private slots:
     void removingAJudgeTakesItsIssuesOnly();
     void unreadableTablesAreErrorsNotEmptiness_data();
     void unreadableTablesAreErrorsNotEmptiness();
+    void endpointCapabilitiesReadErrors();
 };
 
 void TestProject::removingAJudgeTakesItsIssuesOnly()
@@ -450,6 +452,16 @@ void TestProject::unreadableTablesAreErrorsNotEmptiness_data()
     QTest::newRow("annotators") << QStringLiteral("annotations") << QStringLiteral("annotators");
     QTest::newRow("annotators of an aspect") << QStringLiteral("annotations") << QStringLiteral("aspectAnnotators");
     QTest::newRow("setting") << QStringLiteral("meta") << QStringLiteral("meta");
+    // Lookups by name: an unreadable table is not "no such item/aspect/judge" (a run would then
+    // create the judge again, an import take the aspect as new).
+    QTest::newRow("item lookup") << QStringLiteral("items") << QStringLiteral("item");
+    QTest::newRow("aspect lookup") << QStringLiteral("aspects") << QStringLiteral("aspect");
+    QTest::newRow("judge lookup") << QStringLiteral("runs") << QStringLiteral("judge");
+    // Writers that look a name up first report the damage, not a missing name.
+    QTest::newRow("annotation's aspect") << QStringLiteral("aspects") << QStringLiteral("addAnnotation");
+    QTest::newRow("annotation's item") << QStringLiteral("items") << QStringLiteral("addAnnotation");
+    QTest::newRow("judge scores' judge") << QStringLiteral("runs") << QStringLiteral("setJudgeScores");
+    QTest::newRow("existing judge") << QStringLiteral("runs") << QStringLiteral("ensureJudge");
     // A cache that cannot be read must not look like a cache without the answer (the call
     // would be paid for again).
     QTest::newRow("cache lookup") << QStringLiteral("judge_cache") << QStringLiteral("lookup");
@@ -485,6 +497,13 @@ void TestProject::unreadableTablesAreErrorsNotEmptiness()
     QCOMPARE(p->readGroups().value(), QStringList{QStringLiteral("g")});
     QCOMPARE(p->readAnnotators().value(), QStringList{QStringLiteral("ann")});
     QCOMPARE(p->readMeta(QStringLiteral("task")).value(), QStringLiteral("dialogue"));
+    QCOMPARE(p->readItem(QStringLiteral("a")).value()->group, QStringLiteral("g"));
+    QCOMPARE(p->readAspect(QStringLiteral("coh")).value()->max, 5.0);
+    QCOMPARE(p->readJudge(QStringLiteral("j")).value()->method, QStringLiteral("imported"));
+    // A name that is not there is none, not an error.
+    QVERIFY(!p->readItem(QStringLiteral("zz")).value().has_value());
+    QVERIFY(!p->readAspect(QStringLiteral("zz")).value().has_value());
+    QVERIFY(!p->readJudge(QStringLiteral("zz")).value().has_value());
     // A damaged file: the table is gone (foreign keys off, or SQLite refuses to drop a parent).
     QSqlQuery q(p->database());
     QVERIFY(q.exec(QStringLiteral("PRAGMA foreign_keys = OFF")));
@@ -530,9 +549,43 @@ void TestProject::unreadableTablesAreErrorsNotEmptiness()
         error = calls.contains(QStringLiteral("k1")).errorString();
     else if (reader == QLatin1String("cacheSize"))
         error = calls.cacheSize().errorString();
+    else if (reader == QLatin1String("item"))
+        error = p->readItem(QStringLiteral("a")).errorString();
+    else if (reader == QLatin1String("aspect"))
+        error = p->readAspect(coh).errorString();
+    else if (reader == QLatin1String("judge"))
+        error = p->readJudge(j).errorString();
+    else if (reader == QLatin1String("addAnnotation"))
+        error = p->setAnnotation({QStringLiteral("a"), coh, QStringLiteral("ann2"), 4, {}, {}}).errorString();
+    else if (reader == QLatin1String("setJudgeScores"))
+        error = p->setJudgeScores(j, coh, {{QStringLiteral("b"), 3.0}}).errorString();
+    else if (reader == QLatin1String("ensureJudge"))
+        error = p->ensureJudge(j, QStringLiteral("imported")).errorString();
     QVERIFY2(error.contains(QLatin1String("cannot read")), qPrintable(reader + QLatin1String(": ") + error));
     QVERIFY2(error.contains(table), qPrintable(error)); // SQLite's "no such table: …" is kept
     QVERIFY2(error.contains(QLatin1String("p.rubric")), qPrintable(error));
+}
+
+void TestProject::endpointCapabilitiesReadErrors()
+{
+    // What the project learned about an endpoint is read as a Result: a settings table that
+    // cannot be read is an error, not "the endpoint honours n and returns logprobs".
+    QTemporaryDir dir;
+    auto p = openOrFail(dir.filePath(QStringLiteral("p.rubric")));
+    QVERIFY(p);
+    ProviderProfile profile;
+    profile.baseUrl = QStringLiteral("http://127.0.0.1:1/v1");
+    profile.model = QStringLiteral("m");
+    QCOMPARE(*endpoint::ignoresN(*p, profile), false);
+    QVERIFY(endpoint::noteIgnoresN(*p, profile).ok());
+    QCOMPARE(*endpoint::ignoresN(*p, profile), true);
+    QCOMPARE(*endpoint::lacksLogprobs(*p, profile), false);
+    QSqlQuery q(p->database());
+    QVERIFY2(q.exec(QStringLiteral("DROP TABLE meta")), qPrintable(q.lastError().text()));
+    for (const Result<bool> &r : {endpoint::ignoresN(*p, profile), endpoint::lacksLogprobs(*p, profile)}) {
+        QVERIFY(!r.ok());
+        QVERIFY2(r.errorString().contains(QLatin1String("meta")), qPrintable(r.errorString()));
+    }
 }
 
 #include "TestProject.moc"

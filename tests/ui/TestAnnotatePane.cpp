@@ -9,6 +9,9 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
+#include <QSignalSpy>
+#include <QSqlError>
+#include <QSqlQuery>
 #include <QStackedWidget>
 #include <QtTest>
 
@@ -33,6 +36,8 @@ private slots:
     void groupDisjointTrainSplit();
     void suggestsWhereJudgesDisagree();
     void agreementBesideTheJudge();
+    void unreadableProjectIsShown_data();
+    void unreadableProjectIsShown();
 
 private:
     QWidget *surface() const { return m_pane->findChild<QWidget *>(QStringLiteral("annotateSurface")); }
@@ -123,7 +128,7 @@ void TestAnnotatePane::keyboardAnnotatesFiveItems()
     }
     QCOMPARE(m_pane->currentIndex(), 5);
     QCOMPARE(annotationCount(QStringLiteral("ann")), 5 * 3);
-    QCOMPARE(m_pane->labelledCount(), 5);
+    QCOMPARE(*m_pane->labelledCount(), 5);
     auto *progress = m_pane->findChild<QLabel *>(QStringLiteral("progressLabel"));
     QVERIFY(progress->text().contains(QLatin1String("5 of 7")));
     QCOMPARE(m_project->humanScores(QStringLiteral("coherence")).value(QStringLiteral("i3")), 4.0);
@@ -146,7 +151,7 @@ void TestAnnotatePane::keyboardAnnotatesFiveItems()
     QCOMPARE(rows[0]->score().value_or(-1), 4.0);
     QCOMPARE(rows[1]->score().value_or(-1), 5.0);
     QCOMPARE(rows[2]->score().value_or(-1), 1.0);
-    QCOMPARE(m_pane->labelledCount(), 5);
+    QCOMPARE(*m_pane->labelledCount(), 5);
 }
 
 void TestAnnotatePane::tabAndArrowsMove()
@@ -366,4 +371,40 @@ void TestAnnotatePane::agreementBesideTheJudge()
 }
 
 QTEST_MAIN(TestAnnotatePane)
+void TestAnnotatePane::unreadableProjectIsShown_data()
+{
+    QTest::addColumn<QString>("table");
+    QTest::newRow("aspects") << QStringLiteral("aspects");
+    QTest::newRow("split") << QStringLiteral("splits");
+    QTest::newRow("annotations") << QStringLiteral("annotations");
+}
+
+void TestAnnotatePane::unreadableProjectIsShown()
+{
+    // Issue 18.8: a damaged project is not shown as one without aspects, items or scores.
+    QFETCH(QString, table);
+    start(QStringLiteral("ann"));
+    QSqlQuery q(m_project->database());
+    QVERIFY(q.exec(QStringLiteral("PRAGMA foreign_keys = OFF")));
+    QVERIFY2(q.exec(QStringLiteral("DROP TABLE ") + table), qPrintable(q.lastError().text()));
+    QSignalSpy problems(m_pane.get(), &AnnotatePane::problem);
+    m_pane->setProject(m_project.get());
+    auto *title = m_pane->findChild<QLabel *>(QStringLiteral("itemTitle"));
+    QVERIFY(title);
+    QVERIFY2(title->text().contains(QLatin1String("Cannot read the project")), qPrintable(title->text()));
+    QVERIFY2(title->text().contains(table), qPrintable(title->text()));
+    QVERIFY(!problems.isEmpty());
+    QVERIFY2(problems.last().at(0).toString().contains(table), qPrintable(problems.last().at(0).toString()));
+    if (table == QLatin1String("annotations")) {
+        // The queue is readable; the annotator's progress is not, and says so.
+        QCOMPARE(m_pane->queue().size(), 7);
+        QVERIFY(!m_pane->labelledCount().ok());
+        const auto *progress = m_pane->findChild<QLabel *>(QStringLiteral("progressLabel"));
+        QVERIFY2(progress->text().contains(QLatin1String("Cannot read")), qPrintable(progress->text()));
+    } else {
+        QVERIFY2(m_pane->readError().contains(table), qPrintable(m_pane->readError()));
+        QVERIFY(m_pane->queue().isEmpty());
+    }
+}
+
 #include "TestAnnotatePane.moc"

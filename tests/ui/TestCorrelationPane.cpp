@@ -32,6 +32,7 @@ private slots:
     void constantGroupsRuleIsChosenAndNamed_data();
     void constantGroupsRuleIsChosenAndNamed();
     void unreadableProjectIsShown();
+    void unreadableSplitIsNotAllItems();
     void severalJudgesSideBySide();
     void criterionBarsEqualCore();
     void hoverNamesTheItem();
@@ -193,6 +194,21 @@ void TestCorrelationPane::unreadableProjectIsShown()
     auto *convention = pane.findChild<QLabel *>(QStringLiteral("correlationConvention"));
     QVERIFY2(convention->text().contains(QLatin1String("Cannot read")), qPrintable(convention->text()));
     QVERIFY2(convention->text().contains(QLatin1String("judge_scores")), qPrintable(convention->text()));
+}
+
+void TestCorrelationPane::unreadableSplitIsNotAllItems()
+{
+    // The split is gone from the file: the default split cannot be known, so the pane shows the
+    // error instead of a correlation over all items (train and test mixed).
+    QSqlQuery q(m_project->database());
+    QVERIFY(q.exec(QStringLiteral("DROP TABLE splits")));
+    CorrelationPane pane;
+    pane.setBootstrap(0);
+    pane.setProject(m_project.get());
+    auto *convention = pane.findChild<QLabel *>(QStringLiteral("correlationConvention"));
+    QVERIFY2(convention->text().contains(QLatin1String("Cannot read")), qPrintable(convention->text()));
+    QVERIFY2(convention->text().contains(QLatin1String("splits")), qPrintable(convention->text()));
+    QCOMPARE(pane.correlationModel()->rowCount(), 0);
 }
 
 void TestCorrelationPane::pearsonEqualsCli()

@@ -20,6 +20,8 @@
 #include <QMenuBar>
 #include <QPushButton>
 #include <QSplitter>
+#include <QSqlError>
+#include <QSqlQuery>
 #include <QTableView>
 #include <QTranslator>
 #include <QtTest>
@@ -61,6 +63,8 @@ private slots:
     void germanTranslationIsEmbedded();
     void exportsScores_data();
     void exportsScores();
+    void exportRefusesAnUnreadableProject_data();
+    void exportRefusesAnUnreadableProject();
     void rubricExportAndDiff();
 
 private:
@@ -374,4 +378,32 @@ void TestMainWindow::rubricExportAndDiff()
 }
 
 QTEST_MAIN(TestMainWindow)
+void TestMainWindow::exportRefusesAnUnreadableProject_data()
+{
+    QTest::addColumn<QString>("suffix");
+    QTest::addColumn<QString>("table");
+    for (const QString &suffix : {QStringLiteral("json"), QStringLiteral("csv")}) {
+        QTest::addRow("%s, annotations gone", qPrintable(suffix)) << suffix << QStringLiteral("annotations");
+        QTest::addRow("%s, judge scores gone", qPrintable(suffix)) << suffix << QStringLiteral("judge_scores");
+    }
+    QTest::addRow("json, split gone") << QStringLiteral("json") << QStringLiteral("splits"); // csv has no split
+}
+
+void TestMainWindow::exportRefusesAnUnreadableProject()
+{
+    // Issue 18.8: an export of a damaged project is an error, not a file with empty score columns.
+    QFETCH(QString, suffix);
+    QFETCH(QString, table);
+    auto project = Project::open(m_path, Project::OpenMode::OpenExisting);
+    QVERIFY(project);
+    QSqlQuery q((*project)->database());
+    QVERIFY(q.exec(QStringLiteral("PRAGMA foreign_keys = OFF")));
+    QVERIFY2(q.exec(QStringLiteral("DROP TABLE ") + table), qPrintable(q.lastError().text()));
+    const QString out = m_dir->filePath(QStringLiteral("damaged.") + suffix);
+    const auto written = ScoreExport::write(*project.value(), out);
+    QVERIFY2(!written.ok(), "an unreadable project was exported");
+    QVERIFY2(written.errorString().contains(table), qPrintable(written.errorString()));
+    QVERIFY(!QFile::exists(out));
+}
+
 #include "TestMainWindow.moc"

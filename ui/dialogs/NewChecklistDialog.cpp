@@ -50,9 +50,14 @@ NewChecklistDialog::NewChecklistDialog(Project *project, QWidget *parent)
     m_error->setObjectName(QStringLiteral("newChecklistError"));
     m_error->setTextFormat(Qt::PlainText); // quotes the checklist file
 
-    if (m_project)
-        for (const Aspect &a : m_project->aspects())
-            m_aspect->addItem(a.name);
+    if (m_project) {
+        const auto aspects = m_project->readAspects();
+        if (aspects)
+            for (const Aspect &a : *aspects)
+                m_aspect->addItem(a.name);
+        else
+            m_error->setText(tr("Cannot read the project: %1").arg(aspects.errorString()));
+    }
     m_aspect->setToolTip(tr("The aspect the checklist judges (an aspect of the project)"));
     m_judge->setPlaceholderText(tr("e.g. checkeval-coherence"));
     m_judge->setToolTip(tr("The new judge's name; the checklist is saved as its rubric version 1"));
@@ -148,7 +153,13 @@ Result<Rubric> NewChecklistDialog::checklist() const
     const QString aspect = m_aspect->currentText();
     if (aspect.isEmpty())
         return makeError(tr("the project has no aspect to judge"), {}, 0, QStringLiteral("aspect"));
-    const std::optional<Aspect> info = m_project ? m_project->aspect(aspect) : std::nullopt;
+    std::optional<Aspect> info;
+    if (m_project) {
+        auto read = m_project->readAspect(aspect);
+        if (!read)
+            return read.error();
+        info = std::move(read).value();
+    }
     Rubric rubric;
     switch (source()) {
     case Source::Preset: {
@@ -208,7 +219,10 @@ Result<QString> NewChecklistDialog::create()
     const QString judge = m_judge->text().trimmed();
     if (judge.isEmpty())
         return makeError(tr("a judge needs a name"), {}, 0, QStringLiteral("judge"));
-    if (m_project->judge(judge))
+    const auto existing = m_project->readJudge(judge);
+    if (!existing)
+        return existing.error();
+    if (*existing)
         return makeError(tr("a judge named '%1' exists already; choose another name").arg(judge), {}, 0,
                          QStringLiteral("judge"));
     // Read everything first: a file that cannot be read creates nothing.

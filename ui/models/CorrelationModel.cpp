@@ -88,7 +88,10 @@ void CorrelationModel::setProject(Project *project)
         disconnect(m_project, nullptr, this, nullptr);
     m_project = project;
     if (m_project) {
-        m_split = stats::defaultSplitFilter(*m_project);
+        // A split that cannot be read is an error, not "all items" (that would mix train and test).
+        const auto def = stats::defaultSplitFilter(*m_project);
+        m_split = def ? *def : SplitFilter::All;
+        m_splitError = def ? QString() : def.errorString();
         const auto start = [this] { m_refresh.start(); };
         connect(m_project, &Project::judgesChanged, this, start);
         connect(m_project, &Project::annotationChanged, this, start);
@@ -120,6 +123,7 @@ void CorrelationModel::setSplit(SplitFilter split)
     if (split == m_split)
         return;
     m_split = split;
+    m_splitError.clear(); // chosen, not defaulted
     reload();
 }
 
@@ -175,7 +179,9 @@ void CorrelationModel::reload()
     QVector<Row> rows;
     m_error.clear();
     QVector<JudgeInfo> judges;
-    if (m_project && !m_aspect.isEmpty()) {
+    if (m_project && !m_aspect.isEmpty() && !m_splitError.isEmpty()) {
+        m_error = m_splitError;
+    } else if (m_project && !m_aspect.isEmpty()) {
         // A project that cannot be read says so (it does not look like one without judges).
         auto read = m_project->readJudges();
         if (read)

@@ -97,6 +97,7 @@ private:
     quint64 m_seed = 0;
     QVector<Row> m_rows;
     QString m_error;
+    QString m_splitError; ///< why the default split could not be read (until one is chosen)
     quint64 m_generation = 0;
     std::stop_source m_stop; ///< of the running bootstrap; a new setting or the destructor stops it
     QFutureWatcher<QVector<stats::Interval>> m_watcher;

@@ -164,6 +164,7 @@ void ScoreModel::setProject(Project *project)
     m_judge.clear();
     m_aspect.clear();
     if (m_project) {
+        // Unreadable aspects or judges select nothing here; read() then reports the error.
         const auto aspects = m_project->aspects();
         if (!aspects.isEmpty())
             m_aspect = aspects.constFirst().name;
@@ -241,6 +242,7 @@ void ScoreModel::onJudgesChanged(const QString &judge)
 {
     // With no judge selected yet, the first one that scores the aspect is taken.
     if (m_judge.isEmpty() && !judge.isEmpty() && m_project) {
+        // A judge that cannot be read is not taken; the refresh below reports the error.
         if (const auto info = m_project->judge(judge); info && info->aspects.contains(m_aspect)) {
             setJudge(judge);
             return;
@@ -255,6 +257,13 @@ Result<ScoreModel::Snapshot> ScoreModel::read() const
     Snapshot s;
     if (!m_project)
         return s;
+    // Nothing selected must mean nothing to select, not a table that could not be read.
+    if (m_aspect.isEmpty())
+        if (auto aspects = m_project->readAspects(); !aspects)
+            return aspects.error();
+    if (m_judge.isEmpty())
+        if (auto judges = m_project->readJudges(); !judges)
+            return judges.error();
     const auto readCriterionData = readCriteria(m_project, m_judge, m_checklistColumns);
     if (!readCriterionData)
         return readCriterionData.error();
@@ -283,10 +292,15 @@ Result<ScoreModel::Snapshot> ScoreModel::read() const
         return readSplit.error();
     const QHash<QString, SplitRole> &split = *readSplit;
 
-    double aspectMin = 1, aspectMax = 5;
-    if (const auto a = m_project->aspect(m_aspect)) {
-        aspectMin = a->min;
-        aspectMax = a->max;
+    double aspectMin = 1, aspectMax = 5; // no aspect selected (a project without aspects)
+    if (!m_aspect.isEmpty()) {
+        const auto a = m_project->readAspect(m_aspect);
+        if (!a)
+            return a.error();
+        if (*a) {
+            aspectMin = (*a)->min;
+            aspectMax = (*a)->max;
+        }
     }
     s.minima = QVector<double>(columns, std::numeric_limits<double>::infinity());
     s.maxima = QVector<double>(columns, -std::numeric_limits<double>::infinity());

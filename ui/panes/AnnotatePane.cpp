@@ -3,6 +3,7 @@
 #include "PlainText.h"
 #include "Settings.h"
 #include "store/Project.h"
+#include "store/SqlUtil.h"
 #include "widgets/AgreementLabel.h"
 #include "widgets/AspectScoreRow.h"
 #include "widgets/SuggestionBox.h"
@@ -294,11 +295,28 @@ QString AnnotatePane::currentItemId() const
 void AnnotatePane::reload()
 {
     const QString keep = currentItemId();
-    m_aspects = m_project ? m_project->aspects() : QVector<Aspect>();
-    m_queue = m_project ? m_project->itemIds(SplitFilter::Train) : QStringList();
+    m_readError.clear();
+    m_aspects.clear();
+    m_queue.clear();
+    if (m_project) {
+        // A project that cannot be read says so; it does not read as one without aspects or items.
+        auto aspects = m_project->readAspects();
+        auto train = m_project->readItemIds(SplitFilter::Train);
+        if (aspects && train) {
+            m_aspects = std::move(aspects).value();
+            m_queue = std::move(train).value();
+        } else {
+            m_readError = aspects ? train.errorString() : aspects.errorString();
+        }
+    }
     m_queueIsTrain = !m_queue.isEmpty();
-    if (m_project && m_queue.isEmpty())
-        m_queue = m_project->itemIds(SplitFilter::All);
+    if (m_project && m_readError.isEmpty() && m_queue.isEmpty()) {
+        auto all = m_project->readItemIds(SplitFilter::All);
+        if (all)
+            m_queue = std::move(all).value();
+        else
+            m_readError = all.errorString();
+    }
     m_index = m_queue.isEmpty() ? -1 : std::max<int>(0, int(m_queue.indexOf(keep)));
     rebuildAspects();
     showCurrent();
@@ -326,41 +344,65 @@ void AnnotatePane::rebuildAspects()
     m_active = 0;
 }
 
-QHash<QString, int> AnnotatePane::scoredAspectsPerItem() const
+Result<QHash<QString, int>> AnnotatePane::scoredAspectsPerItem() const
 {
     QHash<QString, int> out;
     if (!m_project || m_annotator.isEmpty())
         return out;
     QSqlQuery q(m_project->database());
     q.setForwardOnly(true);
-    q.prepare(QStringLiteral("SELECT i.ext_id, COUNT(*) FROM annotations n JOIN items i ON i.id = n.item_id "
-                             "WHERE n.annotator = ? GROUP BY n.item_id"));
-    q.addBindValue(m_annotator);
-    if (q.exec())
-        while (q.next())
-            out.insert(q.value(0).toString(), q.value(1).toInt());
+    if (auto r = sql::exec(q,
+                           QStringLiteral("SELECT i.ext_id, COUNT(*) FROM annotations n JOIN items i ON i.id = "
+                                          "n.item_id WHERE n.annotator = ? GROUP BY n.item_id"),
+                           {m_annotator});
+        !r)
+        return r.error();
+    while (q.next())
+        out.insert(q.value(0).toString(), q.value(1).toInt());
+    if (q.lastError().isValid())
+        return makeError(q.lastError().text());
     return out;
 }
 
-int AnnotatePane::labelledCount() const
+Result<int> AnnotatePane::labelledCount() const
 {
     if (m_aspects.isEmpty())
         return 0;
     const auto counts = scoredAspectsPerItem();
+    if (!counts)
+        return counts.error();
     int done = 0;
     for (const QString &id : m_queue)
-        done += counts.value(id) >= m_aspects.size() ? 1 : 0;
+        done += counts->value(id) >= m_aspects.size() ? 1 : 0;
     return done;
+}
+
+void AnnotatePane::readFailed(const QString &message)
+{
+    m_readError = message;
+    const QString text = tr("Cannot read the project: %1").arg(message);
+    m_itemTitle->setText(text);
+    emit problem(text);
 }
 
 void AnnotatePane::showCurrent()
 {
     const QString id = currentItemId();
-    const auto item = (m_project && !id.isEmpty()) ? m_project->item(id) : std::nullopt;
+    std::optional<Item> item;
+    QString error = m_readError;
+    if (m_project && !id.isEmpty() && error.isEmpty()) {
+        auto read = m_project->readItem(id);
+        if (read)
+            item = std::move(read).value();
+        else
+            error = read.errorString();
+    }
     if (!item) {
         m_itemTitle->setText(!m_project          ? tr("No project open.")
                              : m_queue.isEmpty() ? tr("The project has no items yet.")
                                                  : QString());
+        if (!error.isEmpty())
+            readFailed(error);
         m_source->clear();
         m_output->clear();
         for (AspectScoreRow *row : std::as_const(m_rows))
@@ -389,17 +431,20 @@ void AnnotatePane::showCurrent()
         QString note;
         if (!m_annotator.isEmpty()) {
             QSqlQuery q(m_project->database());
-            q.prepare(
-                    QStringLiteral("SELECT a.name, n.score, n.note FROM annotations n JOIN items i ON i.id = n.item_id "
-                                   "JOIN aspects a ON a.id = n.aspect_id WHERE i.ext_id = ? AND n.annotator = ?"));
-            q.addBindValue(id);
-            q.addBindValue(m_annotator);
-            if (q.exec())
-                while (q.next()) {
-                    mine.insert(q.value(0).toString(), q.value(1).toDouble());
-                    if (note.isEmpty())
-                        note = q.value(2).toString();
-                }
+            auto r = sql::exec(q,
+                               QStringLiteral("SELECT a.name, n.score, n.note FROM annotations n JOIN items i ON "
+                                              "i.id = n.item_id JOIN aspects a ON a.id = n.aspect_id WHERE i.ext_id "
+                                              "= ? AND n.annotator = ?"),
+                               {id, m_annotator});
+            while (r && q.next()) {
+                mine.insert(q.value(0).toString(), q.value(1).toDouble());
+                if (note.isEmpty())
+                    note = q.value(2).toString();
+            }
+            if (r && q.lastError().isValid())
+                r = makeError(q.lastError().text());
+            if (!r)
+                readFailed(tr("your scores of item %1: %2").arg(id, r.errorString()));
         }
         for (AspectScoreRow *row : std::as_const(m_rows)) {
             const auto it = mine.constFind(row->aspect().name);
@@ -504,40 +549,51 @@ bool AnnotatePane::goToItem(const QString &id)
 
 void AnnotatePane::updateProgress()
 {
-    const int done = labelledCount();
+    const auto labelled = labelledCount();
+    const int done = labelled ? *labelled : 0;
     const int total = int(m_queue.size());
     m_progress->setRange(0, std::max(1, total));
     m_progress->setValue(done);
-    m_progressLabel->setText(m_queueIsTrain ? tr("%1 of %2 labelled").arg(done).arg(total)
-                                            : tr("%1 of %2 labelled (no train split yet)").arg(done).arg(total));
+    m_progressLabel->setText(!labelled        ? tr("Cannot read your progress: %1").arg(labelled.errorString())
+                             : m_queueIsTrain ? tr("%1 of %2 labelled").arg(done).arg(total)
+                                              : tr("%1 of %2 labelled (no train split yet)").arg(done).arg(total));
 }
 
 void AnnotatePane::updateJudges()
 {
     const QString id = currentItemId();
     QHash<QString, QStringList> perAspect;
+    QString judgeError;
     if (!m_blind && m_project && !id.isEmpty()) {
         QSqlQuery q(m_project->database());
-        q.prepare(QStringLiteral("SELECT a.name, r.name, s.score FROM judge_scores s JOIN runs r ON r.id = s.run_id "
-                                 "JOIN items i ON i.id = s.item_id JOIN aspects a ON a.id = s.aspect_id "
-                                 "WHERE i.ext_id = ? AND s.score IS NOT NULL ORDER BY r.id"));
-        q.addBindValue(id);
-        if (q.exec())
-            while (q.next())
-                perAspect[q.value(0).toString()].append(
-                        tr("%1: %2").arg(q.value(1).toString(), QString::number(q.value(2).toDouble(), 'f', 2)));
+        auto r = sql::exec(q,
+                           QStringLiteral("SELECT a.name, r.name, s.score FROM judge_scores s JOIN runs r ON r.id = "
+                                          "s.run_id JOIN items i ON i.id = s.item_id JOIN aspects a ON a.id = "
+                                          "s.aspect_id WHERE i.ext_id = ? AND s.score IS NOT NULL ORDER BY r.id"),
+                           {id});
+        while (r && q.next())
+            perAspect[q.value(0).toString()].append(
+                    tr("%1: %2").arg(q.value(1).toString(), QString::number(q.value(2).toDouble(), 'f', 2)));
+        if (r && q.lastError().isValid())
+            r = makeError(q.lastError().text());
+        if (!r)
+            judgeError = tr("Cannot read the judges' scores: %1").arg(r.errorString());
     }
     for (AspectScoreRow *row : std::as_const(m_rows)) {
         const QStringList judges = perAspect.value(row->aspect().name);
-        row->setJudgeText(judges.isEmpty() ? QString() : tr("Judges — %1").arg(judges.join(QStringLiteral(", "))));
+        row->setJudgeText(!judgeError.isEmpty() ? judgeError
+                          : judges.isEmpty()    ? QString()
+                                                : tr("Judges — %1").arg(judges.join(QStringLiteral(", "))));
     }
 }
 
 void AnnotatePane::updateSuggestions()
 {
-    m_suggestions->refresh(m_project, m_queue, m_queueIsTrain,
-                           m_project ? scoredAspectsPerItem() : QHash<QString, int>(), int(m_aspects.size()),
-                           m_annotator);
+    // Progress that cannot be read suggests nothing (the progress line shows the error): an
+    // empty count would suggest items already labelled.
+    const auto scored = scoredAspectsPerItem();
+    m_suggestions->refresh(m_project, scored ? m_queue : QStringList(), m_queueIsTrain,
+                           scored ? *scored : QHash<QString, int>(), int(m_aspects.size()), m_annotator);
 }
 
 void AnnotatePane::updateAgreement()

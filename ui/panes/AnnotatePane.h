@@ -53,8 +53,11 @@ public:
     int currentIndex() const { return m_index; }
     QString currentItemId() const;
     int activeAspect() const { return m_active; }
-    /// Items of the queue that this annotator has scored on every aspect.
-    int labelledCount() const;
+    /// Items of the queue that this annotator has scored on every aspect; an error when the
+    /// project cannot be read.
+    Result<int> labelledCount() const;
+    /// Why the project could not be read the last time the pane read it (empty when it could).
+    QString readError() const { return m_readError; }
     /// Shows the item `id` if it is in the queue.
     bool goToItem(const QString &id);
 
@@ -82,11 +85,14 @@ private:
     void updateSuggestions();
     void updateAgreement();
     bool handleKey(QKeyEvent *event);
-    QHash<QString, int> scoredAspectsPerItem() const;
+    Result<QHash<QString, int>> scoredAspectsPerItem() const;
+    /// Shows that the project cannot be read (in place of the item) and reports it.
+    void readFailed(const QString &message);
 
     QPointer<Project> m_project;
     QString m_annotator;
     bool m_blind = true;
+    QString m_readError;
     QVector<Aspect> m_aspects;
     QVector<AspectScoreRow *> m_rows;
     QStringList m_queue;

@@ -168,8 +168,9 @@ void CorrelationPane::setProject(Project *project)
     }
     {
         const QSignalBlocker block(m_split);
-        const SplitFilter def = m_project ? stats::defaultSplitFilter(*m_project) : SplitFilter::All;
-        m_split->setCurrentIndex(m_split->findData(int(def)));
+        // The model keeps the error when the split cannot be read (shown by showConvention).
+        const auto def = m_project ? stats::defaultSplitFilter(*m_project) : Result<SplitFilter>(SplitFilter::All);
+        m_split->setCurrentIndex(m_split->findData(int(def ? *def : SplitFilter::All)));
     }
     refresh();
 }

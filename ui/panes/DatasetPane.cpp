@@ -237,9 +237,21 @@ void DatasetPane::showItem(const QString &id)
     if (id == m_currentId && !id.isEmpty())
         return;
     m_currentId = id;
-    const auto item = (m_project && !id.isEmpty()) ? m_project->item(id) : std::nullopt;
+    std::optional<Item> item;
+    QString error;
+    if (m_project && !id.isEmpty()) {
+        auto read = m_project->readItem(id);
+        if (read)
+            item = std::move(read).value();
+        else
+            error = tr("Cannot read item %1: %2").arg(id, read.errorString());
+    }
     if (!item) {
-        m_itemTitle->setText(m_project ? tr("Select an item to read it in full.") : tr("No project open."));
+        m_itemTitle->setText(!error.isEmpty() ? error
+                             : m_project      ? tr("Select an item to read it in full.")
+                                              : tr("No project open."));
+        if (!error.isEmpty())
+            emit problem(error);
         m_source->clear();
         m_output->clear();
         m_reference->clear();

@@ -211,7 +211,12 @@ void HeatmapPane::refillJudges()
     m_judge->clear();
     if (!m_project)
         return;
-    for (const JudgeInfo &j : m_project->judges())
+    const auto judges = m_project->readJudges();
+    if (!judges) {
+        m_summary->setText(tr("Cannot read the project: %1").arg(judges.errorString()));
+        return;
+    }
+    for (const JudgeInfo &j : *judges)
         m_judge->addItem(tr("%1 (%2)").arg(j.name, j.method), j.name);
     m_judge->setCurrentIndex(m_judge->findData(m_scores ? m_scores->judge() : QString()));
 }
@@ -222,7 +227,12 @@ void HeatmapPane::refillAspects()
     m_aspect->clear();
     if (!m_project)
         return;
-    for (const Aspect &a : m_project->aspects())
+    const auto aspects = m_project->readAspects();
+    if (!aspects) {
+        m_summary->setText(tr("Cannot read the project: %1").arg(aspects.errorString()));
+        return;
+    }
+    for (const Aspect &a : *aspects)
         m_aspect->addItem(a.name);
     m_aspect->setCurrentIndex(m_aspect->findText(m_scores ? m_scores->aspect() : QString()));
 }
@@ -315,7 +325,10 @@ void HeatmapPane::onCellActivated(const QModelIndex &index)
     case ScoreModel::ColumnKind::Human: {
         m_detailTabs->setCurrentWidget(m_answerTable);
         QStringList lines;
-        for (const Annotation &a : m_project->annotations(m_scores->aspect()))
+        const auto annotations = m_project->readAnnotations(m_scores->aspect());
+        if (!annotations)
+            lines << tr("Cannot read the human scores: %1").arg(annotations.errorString());
+        for (const Annotation &a : annotations ? *annotations : QVector<Annotation>())
             if (a.itemId == item)
                 lines << tr("%1: %2%3")
                                  .arg(a.annotator, QString::number(a.score),

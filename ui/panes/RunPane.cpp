@@ -304,7 +304,12 @@ void RunPane::refillAspects()
     m_aspect->clear();
     if (!m_project)
         return;
-    for (const Aspect &a : m_project->aspects())
+    const auto aspects = m_project->readAspects();
+    if (!aspects) {
+        showError(tr("Cannot read the project: %1").arg(aspects.errorString()));
+        return;
+    }
+    for (const Aspect &a : *aspects)
         m_aspect->addItem(a.name);
     const int at = m_aspect->findText(current);
     m_aspect->setCurrentIndex(at >= 0 ? at : 0);
@@ -319,7 +324,10 @@ void RunPane::refillRuns()
         updateButtons();
         return;
     }
-    for (const JudgeInfo &j : m_project->judges()) {
+    const auto judges = m_project->readJudges();
+    if (!judges)
+        showError(tr("Cannot read the project: %1").arg(judges.errorString()));
+    for (const JudgeInfo &j : judges ? *judges : QVector<JudgeInfo>()) {
         auto *item = new QTreeWidgetItem(m_runs, {j.name, j.method, j.aspects.join(QStringLiteral(", ")), j.status,
                                                   QLocale().toString(j.items)});
         item->setData(0, Qt::UserRole, j.name);

@@ -33,7 +33,15 @@ void AgreementLabel::refresh(const Project *project, const QVector<Aspect> &aspe
                 = (std::isnan(r.alpha) || r.units < 2) ? QStringLiteral("—") : QString::number(r.alpha, 'f', 2);
         return value + QLatin1Char(' ') + items;
     };
-    const QVector<JudgeInfo> judges = blind ? QVector<JudgeInfo>() : project->judges();
+    QVector<JudgeInfo> judges;
+    if (!blind) {
+        auto read = project->readJudges();
+        if (!read) {
+            setText(tr("Cannot read the project: %1").arg(read.errorString().toHtmlEscaped()));
+            return;
+        }
+        judges = std::move(read).value();
+    }
     QString html
             = QStringLiteral(
                       "<b>%1</b> <small>%2</small><table cellspacing='0' cellpadding='2'><tr><th align='left'>%3</th>"
@@ -52,6 +60,8 @@ void AgreementLabel::refresh(const Project *project, const QVector<Aspect> &aspe
                       + tr("<small>%1 annotators</small>").arg(humans->coders.size());
         else if (humans)
             between = tr("needs a second annotator");
+        else
+            between = tr("cannot read: %1").arg(humans.errorString().toHtmlEscaped());
         html += QStringLiteral("<tr><td>%1&nbsp;&nbsp;</td><td>%2&nbsp;&nbsp;</td>")
                         .arg(a.name.toHtmlEscaped(), between);
         for (const JudgeInfo &j : judges) {
@@ -72,6 +82,8 @@ void AgreementLabel::refresh(const Project *project, const QVector<Aspect> &aspe
                         pair.push_back({n > 0 ? sum / n : std::nan(""), row.back()});
                     }
                     cell = fmt(stats::krippendorffAlpha(pair, stats::AlphaLevel::Interval));
+                } else if (!m) {
+                    cell = tr("cannot read: %1").arg(m.errorString().toHtmlEscaped());
                 }
             }
             html += QStringLiteral("<td>%1&nbsp;&nbsp;</td>").arg(cell);

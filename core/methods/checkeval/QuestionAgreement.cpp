@@ -166,7 +166,10 @@ Result<ChecklistAgreement> QuestionAgreement::fromProject(Project &project, cons
         if (seen.contains(name))
             return makeError(tr("judge '%1' is named twice").arg(name), {}, 0, QStringLiteral("judge"));
         seen.insert(name);
-        if (!project.judge(name))
+        const auto known = project.readJudge(name);
+        if (!known)
+            return known.error();
+        if (!*known)
             return makeError(tr("no judge named '%1'").arg(name), {}, 0, QStringLiteral("judge"));
         auto rubric = store.load(name);
         if (!rubric)

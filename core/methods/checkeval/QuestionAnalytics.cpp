@@ -144,7 +144,10 @@ void QuestionAnalytics::writeStats(Rubric &rubric, const QVector<QuestionStats> 
 
 Result<Rubric> QuestionAnalytics::forJudge(Project &project, const QString &judge, const QStringList &items)
 {
-    if (!project.judge(judge))
+    const auto known = project.readJudge(judge);
+    if (!known)
+        return known.error();
+    if (!*known)
         return makeError(tr("no judge named '%1'").arg(judge), {}, 0, QStringLiteral("judge"));
     RubricStore store(&project);
     auto rubric = store.load(judge);

@@ -56,8 +56,14 @@ Result<void> GEvalMethod::readParams()
     if (m_ctx->spec().samples < 1)
         return makeError(tr("--samples must be at least 1"), {}, 0, QStringLiteral("samples"));
     m_choices = Provider::create(m_ctx->spec().evaluator.kind)->supportsChoices();
-    m_ignoresN = endpoint::ignoresN(*m_ctx->project(), m_ctx->spec().evaluator);
-    m_noLogprobs = endpoint::lacksLogprobs(*m_ctx->project(), m_ctx->spec().evaluator);
+    const Result<bool> ignoresN = endpoint::ignoresN(*m_ctx->project(), m_ctx->spec().evaluator);
+    if (!ignoresN.ok())
+        return ignoresN.error();
+    const Result<bool> noLogprobs = endpoint::lacksLogprobs(*m_ctx->project(), m_ctx->spec().evaluator);
+    if (!noLogprobs.ok())
+        return noLogprobs.error();
+    m_ignoresN = *ignoresN;
+    m_noLogprobs = *noLogprobs;
     auto loaded = m_ctx->store().load(m_ctx->spec().judge);
     if (loaded)
         m_rubric = *loaded;

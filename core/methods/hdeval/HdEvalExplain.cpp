@@ -114,7 +114,10 @@ Result<Explanation> explainItem(Project *project, const QString &judge, const QS
     e.version = rubric->version();
     e.prediction = (*predicted)(0, 0);
     e.base = parts->base[0];
-    e.stored = project->judgeScores(judge, wanted).value(itemId, std::numeric_limits<double>::quiet_NaN());
+    const auto stored = project->readJudgeScores(judge, wanted);
+    if (!stored)
+        return stored.error();
+    e.stored = stored->value(itemId, std::numeric_limits<double>::quiet_NaN());
     for (int j = 0; j < features.size(); ++j) {
         const Criterion *c = rubric->find(features[j]);
         e.nodes.append(

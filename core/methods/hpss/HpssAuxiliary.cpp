@@ -81,7 +81,10 @@ QString metaKey(const QString &judge)
 
 Result<QVariantMap> load(const Project &project, const QString &judge)
 {
-    const QString text = project.meta(metaKey(judge));
+    const auto read = project.readMeta(metaKey(judge));
+    if (!read)
+        return read.error();
+    const QString &text = *read;
     if (text.isEmpty())
         return QVariantMap{};
     QJsonParseError err;

@@ -201,8 +201,10 @@ Result<void> HpssMethod::restore(bool starting)
     // judge's first attempt (or an estimate before the judge exists) starts afresh.
     const QString &judge = m_ctx->spec().judge;
     // Only the user's edits of its auxiliaries stay.
-    if (!m_ctx->project()->judge(judge)
-        || (starting && m_ctx->store().runConfig(judge).value(QStringLiteral("attempts")).toInt() <= 1)) {
+    const auto known = m_ctx->project()->readJudge(judge);
+    if (!known)
+        return known.error();
+    if (!*known || (starting && m_ctx->store().runConfig(judge).value(QStringLiteral("attempts")).toInt() <= 1)) {
         const Auxiliaries edits = artefacts::editedOnly(Auxiliaries::fromVariant(stored->value(QStringLiteral("aux"))));
         stored->clear();
         if (!edits.edited.isEmpty())
