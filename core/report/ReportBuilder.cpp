@@ -123,7 +123,15 @@ Result<ReportDocument> ReportBuilder::build(const Project &project, const Report
     ReportDocument doc;
     doc.language = tr("en", "the report's language code");
     doc.title = tr("Judge report: %1").arg(QFileInfo(project.path()).completeBaseName());
-    const SplitFilter split = options.split.value_or(defaultSplitFilter(project));
+    SplitFilter split = SplitFilter::All;
+    if (options.split) {
+        split = *options.split;
+    } else {
+        const auto def = defaultSplitFilter(project); // an unreadable split is an error, never "all items"
+        if (!def)
+            return def.error();
+        split = *def;
+    }
 
     QStringList aspects = options.aspects;
     const auto allAspects = project.readAspects();

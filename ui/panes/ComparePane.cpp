@@ -239,8 +239,11 @@ void ComparePane::setProject(Project *project)
         connect(m_project, &Project::aspectsChanged, this, &ComparePane::refresh);
         connect(m_project, &Project::annotationsReset, this, &ComparePane::refresh);
         connect(m_project, &Project::splitChanged, this, &ComparePane::refresh);
-        const QSignalBlocker block(m_split);
-        m_split->setCurrentIndex(m_split->findData(int(stats::defaultSplitFilter(*m_project))));
+        // An unreadable split keeps the choice as it is; refresh() then shows the store's error.
+        if (const auto def = stats::defaultSplitFilter(*m_project)) {
+            const QSignalBlocker block(m_split);
+            m_split->setCurrentIndex(m_split->findData(int(*def)));
+        }
     }
     refresh();
 }
