@@ -9,6 +9,7 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -49,15 +50,13 @@ static const QString kHostile = QStringLiteral("<img src=x onerror=alert(1)> and
 int TestReport::cli(const QStringList &args, QByteArray *out, int timeoutMs)
 {
     QProcess p;
+    QSignalSpy finished(&p, &QProcess::finished);
     p.start(m_cli, args);
     if (!p.waitForStarted())
         return -1;
-    QElapsedTimer t;
-    t.start();
-    // Not waitForFinished: the fake server answers from this thread's event loop.
-    while (p.state() != QProcess::NotRunning && t.elapsed() < timeoutMs)
-        QTest::qWait(20);
-    if (p.state() != QProcess::NotRunning) {
+    // Not waitForFinished: the fake server answers from this thread's event loop, which the
+    // spy's wait runs.
+    if (finished.isEmpty() && !finished.wait(timeoutMs)) {
         p.kill();
         p.waitForFinished();
         return -2;
