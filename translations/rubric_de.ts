@@ -1556,6 +1556,41 @@ Abdeckung %2 %</translation>
     </message>
 </context>
 <context>
+    <name>rubric::DecomposeDialog</name>
+    <message>
+        <source>Decompose %1</source>
+        <translation>%1 zerlegen</translation>
+    </message>
+    <message>
+        <source>Add accepted</source>
+        <translation>Angenommene hinzufügen</translation>
+    </message>
+    <message>
+        <source>Cannot read the judge's run configuration: %1</source>
+        <translation>Die Laufkonfiguration des Judges ist nicht lesbar: %1</translation>
+    </message>
+    <message>
+        <source>Asking %1 (%2) for about %3 sub-criteria of %4 …</source>
+        <translation>Frage %1 (%2) nach etwa %3 Teilkriterien von %4 …</translation>
+    </message>
+    <message>
+        <source>The generator gave no proposals for %1: %2</source>
+        <translation>Der Generator machte keine Vorschläge für %1: %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n proposal(s) for %1. Uncheck those to reject, then add the accepted ones; their scores come with the judge's next run (one call per item and node).</source>
+        <translation><numerusform>%n Vorschlag für %1. Abwählen, was abgelehnt wird, dann die angenommenen hinzufügen; ihre Bewertungen kommen mit dem nächsten Lauf des Judges (ein Aufruf je Element und Knoten).</numerusform><numerusform>%n Vorschläge für %1. Abwählen, was abgelehnt wird, dann die angenommenen hinzufügen; ihre Bewertungen kommen mit dem nächsten Lauf des Judges (ein Aufruf je Element und Knoten).</numerusform></translation>
+    </message>
+    <message>
+        <source>Could not add %1: %2</source>
+        <translation>%1 konnte nicht hinzugefügt werden: %2</translation>
+    </message>
+    <message>
+        <source> (already under this node)</source>
+        <translation> (schon unter diesem Knoten)</translation>
+    </message>
+</context>
+<context>
     <name>rubric::ExplainDialog</name>
     <message>
         <source>Why %1 scores %2</source>
@@ -1711,6 +1746,14 @@ Abdeckung %2 %</translation>
     <message>
         <source>%1: CV r %2 is far below train r %3 — the aggregator overfits the %4 train items; try ridge, the mean, or fewer layers</source>
         <translation>%1: KV-r %2 liegt weit unter Training-r %3 — der Aggregator ist an die %4 Trainingselemente überangepasst; Ridge, den Mittelwert oder weniger Schichten versuchen</translation>
+    </message>
+    <message>
+        <source>Decompose…</source>
+        <translation>Zerlegen…</translation>
+    </message>
+    <message>
+        <source>Ask the generator for sub-criteria of the current node (one call) and accept or reject each; the accepted ones are scored by the judge's next run</source>
+        <translation>Den Generator nach Teilkriterien des aktuellen Knotens fragen (ein Aufruf) und jedes annehmen oder ablehnen; die angenommenen bewertet der nächste Lauf des Judges</translation>
     </message>
 </context>
 <context>

@@ -4,6 +4,7 @@
 // explanation opened from the heatmap.
 
 #include "HdEvalFixture.h"
+#include "dialogs/DecomposeDialog.h"
 #include "dialogs/ExplainDialog.h"
 #include "methods/hdeval/HdEvalTree.h"
 #include "models/HdEvalColumns.h"
@@ -19,13 +20,16 @@
 #include <QBarSet>
 #include <QChart>
 #include <QComboBox>
+#include <QDialogButtonBox>
 #include <QLabel>
+#include <QListWidget>
 #include <QPushButton>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTreeView>
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace rubric;
@@ -42,6 +46,7 @@ private slots:
     void refitRunsWithNoCall();
     void heatmapColumnsAreGroupedByLayer();
     void explanationFromTheHeatmap();
+    void decomposeAddsTheAcceptedChildren();
 
 private:
     template <typename T> T *child(QWidget *w, const char *name)
@@ -287,6 +292,81 @@ void TestHdEvalViews::explanationFromTheHeatmap()
                     ->text()
                     .contains(QStringLiteral("no-such-item")));
     missing->close();
+}
+
+void TestHdEvalViews::decomposeAddsTheAcceptedChildren()
+{
+    RubricPane pane;
+    pane.setProject(m_p.project());
+    QVERIFY(pane.setJudge(QStringLiteral("hd")));
+    pane.show();
+    auto *decompose = child<QPushButton>(&pane, "hdevalDecompose");
+    // A layer-2 node pruning did not expand: no children yet, so every proposal is new.
+    Criterion node;
+    for (const Criterion &c : hdeval::layerNodes(pane.model()->rubric(), 2))
+        if (!c.stats.value(QStringLiteral("selected")).toBool())
+            node = c;
+    QVERIFY(!node.key.isEmpty());
+    const auto childrenOf = [&node](const Rubric &r) {
+        return std::count_if(r.criteria().cbegin(), r.criteria().cend(),
+                             [&node](const Criterion &c) { return c.parentKey == node.key; });
+    };
+    const auto childrenBefore = childrenOf(pane.model()->rubric());
+    pane.view()->setCurrentIndex(pane.model()->indexOfKey(node.key));
+    QVERIFY(decompose->isEnabled());
+
+    auto *panel = child<HdEvalPanel>(&pane, "hdevalPanel");
+    QSignalSpy opened(panel, &HdEvalPanel::decomposeOpened);
+    const int before = m_p.server->requestCount();
+    decompose->click();
+    QCOMPARE(opened.size(), 1);
+    auto *dialog = qobject_cast<DecomposeDialog *>(opened.first().first().value<QDialog *>());
+    QVERIFY(dialog);
+    QSignalSpy ready(dialog, &DecomposeDialog::proposalsReady);
+    QVERIFY2(ready.wait(10000), qPrintable(QStringLiteral("%1 proposals, error '%2'")
+                                                   .arg(dialog->proposals().size())
+                                                   .arg(dialog->errorText())));
+    QVERIFY2(dialog->errorText().isEmpty(), qPrintable(dialog->errorText()));
+    // One generator call for the node, or none where the run already decomposed it (cached).
+    const int afterFirst = m_p.server->requestCount();
+    QVERIFY(afterFirst - before <= 1);
+    auto *list = child<QListWidget>(dialog, "decomposeProposals");
+    const int proposed = list->count();
+    QVERIFY(proposed >= 2);
+    QCOMPARE(proposed, int(dialog->proposals().size()));
+    QCOMPARE(childrenBefore, 0);
+    for (int i = 0; i < proposed; ++i)
+        QCOMPARE(list->item(i)->checkState(), Qt::Checked); // new: accepted unless rejected
+    list->item(0)->setCheckState(Qt::Unchecked);            // rejected
+    child<QDialogButtonBox>(dialog, "")->button(QDialogButtonBox::Ok)->click();
+    // The dialog closes (and is deleted) once the accepted ones are added.
+    const QStringList added = dialog->addedKeys();
+    const auto proposals = dialog->proposals().size();
+    QCOMPARE(added.size(), proposed - 1);
+
+    // Saved as new versions, which the pane follows: the accepted children sit under the node.
+    const Rubric &shown = pane.model()->rubric();
+    QTRY_COMPARE(childrenOf(shown), childrenBefore + proposed - 1);
+    for (const QString &key : added) {
+        const Criterion *c = shown.find(key);
+        QVERIFY2(c, qPrintable(key));
+        QCOMPARE(c->parentKey, node.key);
+    }
+    // The same proposal again comes from the project's cache: no call.
+    pane.view()->setCurrentIndex(pane.model()->indexOfKey(node.key));
+    decompose->click();
+    QCOMPARE(opened.size(), 2);
+    auto *again = qobject_cast<DecomposeDialog *>(opened.last().first().value<QDialog *>());
+    QSignalSpy readyAgain(again, &DecomposeDialog::proposalsReady);
+    QVERIFY(readyAgain.wait(10000));
+    QCOMPARE(again->proposals().size(), proposals);
+    // Those now under the node start rejected, the rejected one is offered again.
+    auto *againList = child<QListWidget>(again, "decomposeProposals");
+    QCOMPARE(againList->item(0)->checkState(), Qt::Checked);
+    for (int i = 1; i < againList->count(); ++i)
+        QCOMPARE(againList->item(i)->checkState(), Qt::Unchecked);
+    QCOMPARE(m_p.server->requestCount(), afterFirst);
+    again->reject();
 }
 
 QTEST_MAIN(TestHdEvalViews)

@@ -6,12 +6,16 @@
 // layers, the linear aggregator, two layer-2 nodes selected), then grabs
 //   OUT_DIR/hdeval-tree.png        the Rubric pane: the tree coloured by layer with importance bars;
 //   OUT_DIR/hdeval-aggregator.png  the aggregator panel (train / CV / test r against the baselines);
-//   OUT_DIR/hdeval-explain.png     one item's explanation, opened from the heatmap.
+//   OUT_DIR/hdeval-explain.png     one item's explanation, opened from the heatmap;
+//   OUT_DIR/hdeval-decompose.png   "Decompose…" on a layer-2 node: the generator's proposals to accept.
 // Test tooling only: every answer comes from the synthetic judge.
 
 #include "HdEvalFixture.h"
 #include "MainWindow.h"
+#include "dialogs/DecomposeDialog.h"
 #include "dialogs/ExplainDialog.h"
+#include "methods/hdeval/HdEvalTree.h"
+#include "models/RubricTreeModel.h"
 #include "models/ScoreModel.h"
 #include "panes/HeatmapPane.h"
 #include "panes/RubricPane.h"
@@ -19,6 +23,8 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
+#include <QListWidget>
+#include <QPushButton>
 #include <QSplitter>
 #include <QTemporaryDir>
 #include <QTimer>
@@ -53,11 +59,10 @@ int main(int argc, char **argv)
         return fail(QStringLiteral("cannot create %1").arg(out.path()));
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("hdeval.rubricproj"));
-    {
-        auto made = test::makeHdEvalProject(path);
-        if (!made.error.isEmpty())
-            return fail(made.error);
-    }
+    // Kept alive: its fake endpoint answers the Decompose dialog's generator call.
+    auto made = test::makeHdEvalProject(path);
+    if (!made.error.isEmpty())
+        return fail(made.error);
 
     MainWindow window;
     if (!window.openProject(path))
@@ -89,8 +94,30 @@ int main(int argc, char **argv)
                 QApplication::exit(fail(QStringLiteral("no explanation for %1").arg(item)));
             dialog->resize(820, 560);
             QTimer::singleShot(300, &window, [&, dialog] {
-                const bool ok = dialog->grab().save(out.filePath(QStringLiteral("hdeval-explain.png")));
-                QApplication::exit(ok ? 0 : fail(QStringLiteral("cannot write hdeval-explain.png")));
+                if (!dialog->grab().save(out.filePath(QStringLiteral("hdeval-explain.png"))))
+                    QApplication::exit(fail(QStringLiteral("cannot write hdeval-explain.png")));
+                dialog->close();
+                window.showPane(QStringLiteral("rubric"));
+                Criterion node; // a layer-2 node pruning left unexpanded: its proposals are new
+                for (const Criterion &c : hdeval::layerNodes(rubricPane->model()->rubric(), 2))
+                    if (!c.stats.value(QStringLiteral("selected")).toBool())
+                        node = c;
+                rubricPane->view()->setCurrentIndex(rubricPane->model()->indexOfKey(node.key));
+                auto *decompose = rubricPane->findChild<QPushButton *>(QStringLiteral("hdevalDecompose"));
+                if (!decompose || !decompose->isEnabled())
+                    QApplication::exit(fail(QStringLiteral("Decompose is not available on %1").arg(node.key)));
+                decompose->click();
+                QTimer::singleShot(1500, &window, [&] {
+                    auto *proposals = window.findChild<DecomposeDialog *>(QStringLiteral("decomposeDialog"));
+                    if (proposals && !proposals->proposals().isEmpty())
+                        proposals->findChild<QListWidget *>()->item(0)->setCheckState(Qt::Unchecked);
+                    const bool ok = proposals && !proposals->proposals().isEmpty()
+                                    && proposals->grab().save(out.filePath(QStringLiteral("hdeval-decompose.png")));
+                    QApplication::exit(
+                            ok ? 0
+                               : fail(QStringLiteral("no proposals to grab: %1")
+                                              .arg(proposals ? proposals->errorText() : QStringLiteral("no dialog"))));
+                });
             });
         });
     });

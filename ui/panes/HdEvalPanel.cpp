@@ -1,9 +1,11 @@
 #include "HdEvalPanel.h"
 
+#include "dialogs/DecomposeDialog.h"
 #include "learn/Aggregator.h"
 #include "models/CriterionDetail.h"
 #include "models/HdEvalColumns.h"
 #include "models/RubricTreeModel.h"
+#include "widgets/ImportanceBarDelegate.h"
 
 #include <QComboBox>
 #include <QFormLayout>
@@ -13,6 +15,7 @@
 #include <QPushButton>
 #include <QSignalBlocker>
 #include <QTableWidget>
+#include <QTreeView>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -53,6 +56,7 @@ HdEvalPanel::HdEvalPanel(RubricTreeModel *model, QWidget *parent)
     , m_summary(new QLabel(this))
     , m_nextLayer(new QPushButton(tr("Next layer"), this))
     , m_refit(new QPushButton(tr("Re-fit"), this))
+    , m_decompose(new QPushButton(tr("Decompose…"), this))
 {
     setObjectName(QStringLiteral("hdevalPanel"));
     m_aspect->setObjectName(QStringLiteral("hdevalAspect"));
@@ -62,6 +66,7 @@ HdEvalPanel::HdEvalPanel(RubricTreeModel *model, QWidget *parent)
     m_summary->setObjectName(QStringLiteral("hdevalAggregatorSummary"));
     m_nextLayer->setObjectName(QStringLiteral("hdevalNextLayer"));
     m_refit->setObjectName(QStringLiteral("hdevalRefit"));
+    m_decompose->setObjectName(QStringLiteral("hdevalDecompose"));
 
     m_aspect->setToolTip(tr("The aspect whose permutation importances the tree's bars show"));
     const QList<std::pair<QString, QString>> kinds{{QStringLiteral("linear"), tr("Linear regression")},
@@ -97,6 +102,8 @@ HdEvalPanel::HdEvalPanel(RubricTreeModel *model, QWidget *parent)
     m_nextLayer->setToolTip(tr("Add one layer: the marked nodes of the newest layer are decomposed, the new nodes "
                                "scored and the aggregator fitted again"));
     m_refit->setToolTip(tr("Fit the chosen aggregator on the node scores already asked (0 calls)"));
+    m_decompose->setToolTip(tr("Ask the generator for sub-criteria of the current node (one call) and accept or "
+                               "reject each; the accepted ones are scored by the judge's next run"));
 
     auto *form = new QFormLayout;
     form->addRow(tr("Importance for:"), m_aspect);
@@ -104,6 +111,7 @@ HdEvalPanel::HdEvalPanel(RubricTreeModel *model, QWidget *parent)
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_nextLayer);
     buttons->addWidget(m_refit);
+    buttons->addWidget(m_decompose);
     buttons->addStretch(1);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -117,6 +125,14 @@ HdEvalPanel::HdEvalPanel(RubricTreeModel *model, QWidget *parent)
             [this] { m_model->setImportanceAspect(m_aspect->currentText()); });
     connect(m_refit, &QPushButton::clicked, this, [this] {
         request({{QStringLiteral("aggregator"), m_aggregator->currentData().toString()}});
+    });
+    connect(m_decompose, &QPushButton::clicked, this, [this] {
+        if (!m_project || m_judge.isEmpty() || m_currentKey.isEmpty())
+            return;
+        auto *dialog = new DecomposeDialog(m_project, m_judge, m_currentKey, this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->open();
+        emit decomposeOpened(dialog, m_currentKey);
     });
     connect(m_nextLayer, &QPushButton::clicked, this, [this] {
         request({{QStringLiteral("layers"), maxLayer(m_model->rubric()) + 1},
@@ -149,6 +165,28 @@ void HdEvalPanel::refresh(const QString &judge, bool runnable)
     fillTable();
     m_nextLayer->setEnabled(runnable && !agg.isEmpty());
     m_refit->setEnabled(runnable && !agg.isEmpty());
+    m_runnable = runnable;
+    updateDecompose();
+}
+
+void HdEvalPanel::attach(QTreeView *tree)
+{
+    tree->setItemDelegateForColumn(RubricTreeModel::ImportanceColumn,
+                                   new ImportanceBarDelegate(RubricTreeModel::ShareRole, tree));
+    connect(tree->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            [this](const QModelIndex &current) { setCurrentNode(m_model->keyOf(current)); });
+}
+
+void HdEvalPanel::setCurrentNode(const QString &key)
+{
+    m_currentKey = key;
+    updateDecompose();
+}
+
+void HdEvalPanel::updateDecompose()
+{
+    // Any node of the tree can be decomposed further, on the latest version without unsaved edits.
+    m_decompose->setEnabled(m_runnable && !m_currentKey.isEmpty() && m_model->criterion(m_currentKey));
 }
 
 void HdEvalPanel::fillTable()

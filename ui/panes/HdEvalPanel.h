@@ -3,14 +3,18 @@
 #include <QVariantMap>
 #include <QWidget>
 
+class QDialog;
+
 class QComboBox;
 class QLabel;
 class QPushButton;
 class QSpinBox;
 class QTableWidget;
+class QTreeView;
 
 namespace rubric {
 
+class Project;
 class RubricTreeModel;
 
 /// The Rubric pane's HD-Eval part, shown while an HD-Eval criteria tree is shown: the aspect whose
@@ -32,14 +36,24 @@ public:
     /// Refills from the model's rubric (after a load or an edit); `judge` is the judge shown and
     /// `editable` whether the shown version is the latest without unsaved edits (runs need that).
     void refresh(const QString &judge, bool runnable);
+    /// The node current in the tree (its key; empty for none): "Decompose…" proposes its children.
+    void setCurrentNode(const QString &key);
+    /// Draws the importance bars in `tree` (showing this panel's model) and follows its current node.
+    void attach(QTreeView *tree);
+    /// The project "Decompose…" asks and adds to (not owned).
+    void setProject(Project *project) { m_project = project; }
 
 signals:
     /// Run `judge` again with `settings` over its stored ones (wired to RunPane::rescoreWith).
     void runRequested(const QString &judge, const QVariantMap &settings);
+    /// "Decompose…" opened its dialog for `nodeKey` (DecomposeDialog: the generator's proposals,
+    /// accepted or rejected one by one; adding saves versions, which the Rubric pane follows).
+    void decomposeOpened(QDialog *dialog, const QString &nodeKey);
 
 private:
     void fillTable();
     void request(const QVariantMap &settings);
+    void updateDecompose();
 
     RubricTreeModel *m_model;
     QString m_judge;
@@ -50,6 +64,10 @@ private:
     QLabel *m_summary;
     QPushButton *m_nextLayer;
     QPushButton *m_refit;
+    QPushButton *m_decompose;
+    QString m_currentKey;
+    Project *m_project = nullptr;
+    bool m_runnable = false;
 };
 
 } // namespace rubric

@@ -11,7 +11,6 @@
 #include "panes/ChecklistActions.h"
 #include "panes/HdEvalPanel.h"
 #include "store/RubricStore.h"
-#include "widgets/ImportanceBarDelegate.h"
 #include "widgets/MessageBar.h"
 #include "widgets/RubricVersionList.h"
 #include "widgets/StageCountTable.h"
@@ -238,8 +237,7 @@ RubricPane::RubricPane(QWidget *parent)
     ll->addWidget(m_checklist->stageTable());
     ll->addWidget(m_hdeval);
     m_hdeval->hide();
-    m_tree->setItemDelegateForColumn(RubricTreeModel::ImportanceColumn,
-                                     new ImportanceBarDelegate(RubricTreeModel::ShareRole, m_tree));
+    m_hdeval->attach(m_tree); // importance bars, the current node for Decompose
     connect(m_hdeval, &HdEvalPanel::runRequested, this, &RubricPane::hdevalRunRequested);
 
     auto *inner = new QSplitter(Qt::Horizontal, this);
@@ -335,6 +333,7 @@ void RubricPane::setProject(Project *project)
     if (m_project)
         disconnect(m_project, nullptr, this, nullptr);
     m_project = project;
+    m_hdeval->setProject(project);
     m_judgeName.clear();
     m_shownVersion = m_latestVersion = 0;
     m_stack->clear();
