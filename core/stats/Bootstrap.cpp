@@ -141,8 +141,9 @@ CorrelationIntervals bootstrapCorrelation(const QVector<ScoredItem> &items, Leve
             } else {
                 for (int &r : rows)
                     r = detail::uniformIndex(rng(), units);
-                const LevelCorrelation c = detail::evaluate(level, d.human, d.judge, d.group, d.system, d.groupCount,
-                                                            d.systemCount, rows, ws);
+                const LevelCorrelation c
+                        = detail::evaluate(level, d.human, d.judge, d.group, d.system, d.groupCount, d.systemCount,
+                                           rows, ws, ConstantGroups::Skip, options.coefficients);
                 reps[0][size_t(i)] = c.pearson;
                 reps[1][size_t(i)] = c.spearman;
                 reps[2][size_t(i)] = c.kendall;
@@ -154,6 +155,8 @@ CorrelationIntervals bootstrapCorrelation(const QVector<ScoredItem> &items, Leve
         return result;
     }
     for (size_t c = 0; c < 3; ++c) {
+        if (!(options.coefficients & coefficientBit(Coefficient(c))))
+            continue; // not asked for: NaN, not an interval of NaN replicates
         result.ci[c] = detail::percentileInterval(reps[c], options.confidence);
         result.valid[c] = int(reps[c].size());
     }

@@ -26,6 +26,8 @@ struct BootstrapOptions
     /// `cancelled` set and no intervals (a caller that goes away cancels instead of waiting).
     std::stop_token stop = {};
     ConstantGroups constantGroups = ConstantGroups::Skip; ///< Group level: the rule for constant groups
+    /// The coefficients to resample (coefficientBit); the others' intervals are NaN.
+    unsigned coefficients = kAllCoefficients;
 };
 
 /// Percentile intervals of the three coefficients at one level.

@@ -149,6 +149,7 @@ PairComparison comparePaired(const QVector<PairedItem> &items, const QString &a,
     o.seed = options.seed;
     o.confidence = options.confidence;
     o.constantGroups = options.constantGroups;
+    o.coefficients = coefficientBit(options.primary); // a pair is tested on the primary coefficient only
     const JudgeComparison c = compareJudges(items, options.level, o);
     const size_t k = size_t(options.primary);
     PairComparison p;
@@ -389,6 +390,7 @@ Result<Comparison> compareJudges(const Project &project, const CompareOptions &o
         b.confidence = options.confidence;
         b.stop = options.stop;
         b.constantGroups = options.constantGroups;
+        b.coefficients = coefficientBit(options.primary); // the row's interval is the primary's only
         const CorrelationIntervals ci = bootstrapCorrelation(*items, options.level, b);
         if (ci.cancelled)
             return stopped();

@@ -30,10 +30,13 @@ struct Workspace
 };
 
 /// The level's coefficients over the items `rows` (indices into the arrays, repeats allowed).
-/// Group/system ids index `groupCount`/`systemCount`.
+/// Group/system ids index `groupCount`/`systemCount`. Only the coefficients in `coefficients`
+/// (coefficientBit) are computed; the others are NaN (resampling loops that need one coefficient
+/// skip the cost of the others: Kendall's τ-b is the dearest).
 LevelCorrelation evaluate(Level level, std::span<const double> human, std::span<const double> judge,
                           std::span<const int> group, std::span<const int> system, int groupCount, int systemCount,
                           std::span<const int> rows, Workspace &ws,
-                          ConstantGroups constantGroups = ConstantGroups::Skip);
+                          ConstantGroups constantGroups = ConstantGroups::Skip,
+                          unsigned coefficients = kAllCoefficients);
 
 } // namespace rubric::stats::detail

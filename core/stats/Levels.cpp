@@ -57,10 +57,20 @@ Dense densify(const QVector<ScoredItem> &items)
 
 LevelCorrelation evaluate(Level level, std::span<const double> human, std::span<const double> judge,
                           std::span<const int> group, std::span<const int> system, int groupCount, int systemCount,
-                          std::span<const int> rows, Workspace &ws, ConstantGroups constantGroups)
+                          std::span<const int> rows, Workspace &ws, ConstantGroups constantGroups,
+                          unsigned coefficients)
 {
     LevelCorrelation out;
     out.constantGroups = constantGroups;
+    constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+    const bool wantP = coefficients & coefficientBit(Coefficient::Pearson);
+    const bool wantS = coefficients & coefficientBit(Coefficient::Spearman);
+    const bool wantK = coefficients & coefficientBit(Coefficient::Kendall);
+    const auto correlate = [&](std::span<const double> x, std::span<const double> y) {
+        out.pearson = wantP ? pearson(x, y) : nan;
+        out.spearman = wantS ? spearman(x, y) : nan;
+        out.kendall = wantK ? kendallTauB(x, y) : nan;
+    };
     switch (level) {
     case Level::Dataset: {
         ws.a.resize(rows.size());
@@ -70,9 +80,7 @@ LevelCorrelation evaluate(Level level, std::span<const double> human, std::span<
             ws.b[i] = judge[size_t(rows[i])];
         }
         out.n = int(rows.size());
-        out.pearson = pearson(ws.a, ws.b);
-        out.spearman = spearman(ws.a, ws.b);
-        out.kendall = kendallTauB(ws.a, ws.b);
+        correlate(ws.a, ws.b);
         return out;
     }
     case Level::Group: {
@@ -113,9 +121,9 @@ LevelCorrelation evaluate(Level level, std::span<const double> human, std::span<
                     sp += 1;
                     ss += 1;
                     sk += 1;
-                    ++np;
-                    ++ns;
-                    ++nk;
+                    np += wantP;
+                    ns += wantS;
+                    nk += wantK;
                     out.n += int(h.size());
                     ++out.groupsUsed;
                 } else {
@@ -129,7 +137,8 @@ LevelCorrelation evaluate(Level level, std::span<const double> human, std::span<
                 continue;
             }
             // Each mean skips NaN explicitly, although a non-constant group of ≥ 2 gives none.
-            const double p = pearson(h, j), s = spearman(h, j), k = kendallTauB(h, j);
+            const double p = wantP ? pearson(h, j) : nan, s = wantS ? spearman(h, j) : nan,
+                         k = wantK ? kendallTauB(h, j) : nan;
             if (!std::isnan(p)) {
                 sp += p;
                 ++np;
@@ -145,7 +154,6 @@ LevelCorrelation evaluate(Level level, std::span<const double> human, std::span<
             out.n += int(h.size());
             ++out.groupsUsed;
         }
-        constexpr double nan = std::numeric_limits<double>::quiet_NaN();
         out.pearson = np ? sp / np : nan;
         out.spearman = ns ? ss / ns : nan;
         out.kendall = nk ? sk / nk : nan;
@@ -173,9 +181,7 @@ LevelCorrelation evaluate(Level level, std::span<const double> human, std::span<
             ws.d.push_back(ws.b[size_t(s)] / ws.count[size_t(s)]);
         }
         out.groupsUsed = int(ws.c.size());
-        out.pearson = pearson(ws.c, ws.d);
-        out.spearman = spearman(ws.c, ws.d);
-        out.kendall = kendallTauB(ws.c, ws.d);
+        correlate(ws.c, ws.d);
         return out;
     }
     }

@@ -43,6 +43,14 @@ struct ScoredItem
 enum class Coefficient { Pearson, Spearman, Kendall };
 inline constexpr Coefficient kCoefficients[] = {Coefficient::Pearson, Coefficient::Spearman, Coefficient::Kendall};
 QString coefficientName(Coefficient c);
+/// A set of coefficients as bits (coefficientBit); computations given a set leave the others NaN.
+inline constexpr unsigned coefficientBit(Coefficient c)
+{
+    return 1u << unsigned(c);
+}
+inline constexpr unsigned kAllCoefficients = coefficientBit(Coefficient::Pearson)
+                                             | coefficientBit(Coefficient::Spearman)
+                                             | coefficientBit(Coefficient::Kendall);
 
 /// The three coefficients at one level. A coefficient that is undefined (fewer than two
 /// points, a constant side, or no usable group) is NaN.

@@ -151,12 +151,15 @@ JudgeComparison compareJudges(const QVector<PairedItem> &items, Level level, con
     std::vector<int> all(n);
     std::iota(all.begin(), all.end(), 0);
     detail::Workspace ws;
-    const auto eval = [&](const std::vector<double> &judge, std::span<const int> rows, detail::Workspace &w) {
+    const auto eval = [&](const std::vector<double> &judge, std::span<const int> rows, detail::Workspace &w,
+                          unsigned coefficients) {
         return detail::evaluate(level, d.human, judge, d.group, d.system, d.groupCount, d.systemCount, rows, w,
-                                options.constantGroups);
+                                options.constantGroups, coefficients);
     };
-    out.a = eval(d.a, all, ws);
-    out.b = eval(d.b, all, ws);
+    const unsigned tested = options.coefficients; // what the resampling loops compute
+    const auto isTested = [tested](size_t c) { return (tested & coefficientBit(Coefficient(c))) != 0; };
+    out.a = eval(d.a, all, ws, kAllCoefficients);
+    out.b = eval(d.b, all, ws, kAllCoefficients);
     out.difference = diff(out.a, out.b);
 
     // Williams on Pearson at the unit of analysis.
@@ -226,10 +229,10 @@ JudgeComparison compareJudges(const QVector<PairedItem> &items, Level level, con
                 std::vector<int> ident(rows.size());
                 std::iota(ident.begin(), ident.end(), 0);
                 const std::vector<int> noSystem(rows.size(), -1);
-                const auto ca
-                        = detail::evaluate(level, h, a, groupOf, noSystem, units, 0, ident, w, options.constantGroups);
-                const auto cb
-                        = detail::evaluate(level, h, b, groupOf, noSystem, units, 0, ident, w, options.constantGroups);
+                const auto ca = detail::evaluate(level, h, a, groupOf, noSystem, units, 0, ident, w,
+                                                 options.constantGroups, tested);
+                const auto cb = detail::evaluate(level, h, b, groupOf, noSystem, units, 0, ident, w,
+                                                 options.constantGroups, tested);
                 const auto dd = diff(ca, cb);
                 for (size_t c = 0; c < 3; ++c)
                     reps[c][size_t(i)] = dd[c];
@@ -237,13 +240,14 @@ JudgeComparison compareJudges(const QVector<PairedItem> &items, Level level, con
                 rows.resize(size_t(units));
                 for (int &r : rows)
                     r = detail::uniformIndex(rng(), units);
-                const auto dd = diff(eval(d.a, rows, w), eval(d.b, rows, w));
+                const auto dd = diff(eval(d.a, rows, w, tested), eval(d.b, rows, w, tested));
                 for (size_t c = 0; c < 3; ++c)
                     reps[c][size_t(i)] = dd[c];
             }
         });
         for (size_t c = 0; c < 3; ++c)
-            out.differenceCi[c] = detail::percentileInterval(reps[c], options.confidence);
+            if (isTested(c))
+                out.differenceCi[c] = detail::percentileInterval(reps[c], options.confidence);
     }
 
     // Paired permutation test on z-scored judges.
@@ -262,12 +266,12 @@ JudgeComparison compareJudges(const QVector<PairedItem> &items, Level level, con
             for (size_t k = 0; k < n; ++k)
                 if (rng() >> 63)
                     std::swap(pa[k], pb[k]);
-            const auto dd = diff(eval(pa, all, w), eval(pb, all, w));
+            const auto dd = diff(eval(pa, all, w, tested), eval(pb, all, w, tested));
             for (size_t c = 0; c < 3; ++c)
                 extreme[c][size_t(i)] = !std::isnan(dd[c]) && std::abs(dd[c]) >= std::abs(out.difference[c]) - 1e-12;
         });
         for (size_t c = 0; c < 3; ++c) {
-            if (std::isnan(out.difference[c])) {
+            if (std::isnan(out.difference[c]) || !isTested(c)) {
                 out.permutationP[c] = kNaN;
                 continue;
             }

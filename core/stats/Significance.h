@@ -48,6 +48,9 @@ struct ComparisonOptions
     quint64 seed = 0;
     double confidence = 0.95;
     ConstantGroups constantGroups = ConstantGroups::Skip; ///< Group level: the rule for constant groups
+    /// The coefficients whose difference is resampled and tested (coefficientBit); the others'
+    /// interval and p are NaN. The judges' own coefficients and the differences are always all three.
+    unsigned coefficients = kAllCoefficients;
 };
 
 /// Judge A against judge B on the items both scored (and people scored).
