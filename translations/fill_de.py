@@ -629,6 +629,7 @@ DE = {
     'Cannot read your progress: %1': 'Ihr Fortschritt kann nicht gelesen werden: %1',
     "Cannot read the judges' scores: %1": 'Die Punktzahlen der Bewerter können nicht gelesen werden: %1',
     'Cannot read the human scores: %1': 'Die menschlichen Bewertungen können nicht gelesen werden: %1',
+    'Cannot read the checklist answers: %1': 'Die Antworten der Checkliste können nicht gelesen werden: %1',
     'Cannot read item %1: %2': 'Element %1 kann nicht gelesen werden: %2',
     'cannot read: %1': 'nicht lesbar: %1',
     'Group level, PairS/HypoEval convention: a group with constant human scores counts as 1 (%1 groups); left out: %2 with constant judge scores, %3 with fewer than 2 items; %4 groups averaged.': 'Gruppenebene, Konvention von PairS/HypoEval: Eine Gruppe mit konstanten menschlichen Punktzahlen zählt als 1 (%1 Gruppen); weggelassen: %2 mit konstanten Bewerter-Punktzahlen, %3 mit weniger als 2 Elementen; %4 Gruppen gemittelt.',

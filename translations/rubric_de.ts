@@ -1926,6 +1926,10 @@ Abdeckung %2 %</translation>
         <source>Explain the score of %1 node by node…</source>
         <translation>Die Bewertung von %1 Knoten für Knoten erklären…</translation>
     </message>
+    <message>
+        <source>Cannot read the checklist answers: %1</source>
+        <translation>Die Antworten der Checkliste können nicht gelesen werden: %1</translation>
+    </message>
 </context>
 <context>
     <name>rubric::HeatmapView</name>

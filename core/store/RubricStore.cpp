@@ -181,6 +181,19 @@ Result<Rubric> RubricStore::load(const QString &judge, int version) const
     return r;
 }
 
+Result<std::optional<Rubric>> RubricStore::loadLatest(const QString &judge) const
+{
+    auto latest = readLatestVersion(judge);
+    if (!latest)
+        return latest.error();
+    if (*latest <= 0)
+        return std::optional<Rubric>();
+    auto loaded = load(judge, *latest);
+    if (!loaded)
+        return loaded.error();
+    return std::optional<Rubric>(std::move(loaded).value());
+}
+
 Result<int> RubricStore::saveVersion(const QString &judge, const Rubric &rubric, const QString &note,
                                      std::optional<double> alignment)
 {

@@ -70,6 +70,9 @@ public:
     QVector<Criterion> criteria(const QString &judge, int version = 0) const;
     /// The whole rubric of one version (0 = latest); an error when the judge has none.
     Result<Rubric> load(const QString &judge, int version = 0) const;
+    /// The judge's latest rubric, or none when it has no version yet (a judge about to make its
+    /// first); a project that cannot be read is an error, never "none".
+    Result<std::optional<Rubric>> loadLatest(const QString &judge) const;
     /// Saves all criteria as a new version of the judge's rubric (one transaction) and returns
     /// its number (previous + 1). The judge must exist (Project::ensureJudge).
     Result<int> saveVersion(const QString &judge, const Rubric &rubric, const QString &note = {},

@@ -61,6 +61,7 @@ void TestRubricStore::savesVersionsAndLoadsTree()
 {
     RubricStore store(m_project.get());
     QCOMPARE(store.latestVersion(QStringLiteral("j")), 0);
+    QVERIFY(!store.loadLatest(QStringLiteral("j")).value()); // none yet: not an error
     QVERIFY(!store.load(QStringLiteral("j")).ok());
 
     Rubric r(QStringLiteral("hypoeval"), QStringLiteral("coherence"));
@@ -262,6 +263,8 @@ void TestRubricStore::unreadableTablesAreErrorsNotEmptiness_data()
     QTest::newRow("criteria") << QStringLiteral("criteria") << QStringLiteral("criteria");
     QTest::newRow("load without criteria") << QStringLiteral("criteria") << QStringLiteral("load");
     QTest::newRow("load without versions") << QStringLiteral("rubric_versions") << QStringLiteral("load");
+    QTest::newRow("latest without versions") << QStringLiteral("rubric_versions") << QStringLiteral("loadLatest");
+    QTest::newRow("latest without criteria") << QStringLiteral("criteria") << QStringLiteral("loadLatest");
     QTest::newRow("sample scores") << QStringLiteral("criterion_scores") << QStringLiteral("sampleScores");
     QTest::newRow("criterion scores") << QStringLiteral("criterion_scores") << QStringLiteral("criterionScores");
     QTest::newRow("refused items") << QStringLiteral("criterion_scores") << QStringLiteral("failedItems");
@@ -303,6 +306,8 @@ void TestRubricStore::unreadableTablesAreErrorsNotEmptiness()
         error = store.readCriteria(j).errorString();
     else if (reader == QLatin1String("load"))
         error = store.load(j).errorString();
+    else if (reader == QLatin1String("loadLatest"))
+        error = store.loadLatest(j).errorString();
     else if (reader == QLatin1String("sampleScores"))
         error = store.readSampleScores(j).errorString();
     else if (reader == QLatin1String("criterionScores"))

@@ -29,6 +29,8 @@ private slots:
     void refusalOfEveryRequestStopsTheRun();
     void killsAtRandomPointsPayOnlyWhatWasInFlight();
     void maxSourceTokensCutsLongSources();
+    void unreadableRubricStopsTheRunBeforeAnyCall_data();
+    void unreadableRubricStopsTheRunBeforeAnyCall();
 
 private:
     TempProjects m_projects;
@@ -343,3 +345,38 @@ void TestRunFailures::maxSourceTokensCutsLongSources()
 
 QTEST_GUILESS_MAIN(TestRunFailures)
 #include "TestRunFailures.moc"
+
+void TestRunFailures::unreadableRubricStopsTheRunBeforeAnyCall_data()
+{
+    QTest::addColumn<QString>("method");
+    QTest::newRow("geval") << QStringLiteral("geval");
+    QTest::newRow("hypoeval") << QStringLiteral("hypoeval");
+}
+
+void TestRunFailures::unreadableRubricStopsTheRunBeforeAnyCall()
+{
+    // Issue 18.8: a judge whose rubric cannot be read is not a judge without one. Before, G-Eval
+    // and HypoEval read the failed load as "no rubric yet" and paid for the steps (or the whole
+    // preparation) again.
+    QFETCH(QString, method);
+    auto fx = makeSummEvalProject(m_projects.next(), 6, 4);
+    QVERIFY(fx);
+    SyntheticJudge judge(fx->humanByOutput);
+    FakeLlmServer server;
+    server.setJudge([&](const QJsonObject &body) { return judge.answer(body); });
+    QVERIFY(server.listen());
+    RunSpec s = spec(QStringLiteral("u"), method, server.baseUrl());
+    Outcome o = runToEnd(fx->project.get(), s);
+    QVERIFY2(o.ok, qPrintable(o.error));
+    const int sent = server.requestCount();
+    QVERIFY(sent > 0);
+
+    QSqlQuery q(fx->project->database());
+    QVERIFY(q.exec(QStringLiteral("PRAGMA foreign_keys = OFF")));
+    QVERIFY(q.exec(QStringLiteral("DROP TABLE criteria")));
+    s.retryFailed = true;
+    o = runToEnd(fx->project.get(), s);
+    QVERIFY(!o.ok);
+    QVERIFY2(o.error.contains(QLatin1String("criteria")), qPrintable(o.error));
+    QCOMPARE(server.requestCount(), sent); // nothing asked again
+}

@@ -13,6 +13,8 @@
 #include <QComboBox>
 #include <QLabel>
 #include <QPlainTextEdit>
+#include <QSqlError>
+#include <QSqlQuery>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTextBrowser>
@@ -35,6 +37,8 @@ private slots:
     void init();
     void cleanup();
     void sharingJudges();
+    void unreadableProjectIsAnErrorNotAnEmptyGrid_data();
+    void unreadableProjectIsAnErrorNotAnEmptyGrid();
     void cellsGroupsAndCoverage();
     void modelTester();
     void clickShowsEachJudgesRawAnswer();
@@ -74,11 +78,39 @@ void TestAnswerGrid::cleanup()
 
 void TestAnswerGrid::sharingJudges()
 {
-    QCOMPARE(AnswerGridModel::sharingJudges(m_project.get(), QStringLiteral("judgeB")),
+    QCOMPARE(AnswerGridModel::sharingJudges(m_project.get(), QStringLiteral("judgeB")).value(),
              fixture::keys({"judgeB", "judgeA"}));
-    QCOMPARE(AnswerGridModel::sharingJudges(m_project.get(), QStringLiteral("judgeOther")),
+    QCOMPARE(AnswerGridModel::sharingJudges(m_project.get(), QStringLiteral("judgeOther")).value(),
              fixture::keys({"judgeOther"}));
-    QVERIFY(AnswerGridModel::sharingJudges(m_project.get(), QStringLiteral("nobody")).isEmpty());
+    QVERIFY(AnswerGridModel::sharingJudges(m_project.get(), QStringLiteral("nobody")).value().isEmpty());
+}
+
+void TestAnswerGrid::unreadableProjectIsAnErrorNotAnEmptyGrid_data()
+{
+    QTest::addColumn<QString>("table");
+    QTest::newRow("rubric versions") << QStringLiteral("rubric_versions");
+    QTest::newRow("criteria") << QStringLiteral("criteria");
+    QTest::newRow("answers") << QStringLiteral("criterion_scores");
+}
+
+void TestAnswerGrid::unreadableProjectIsAnErrorNotAnEmptyGrid()
+{
+    // Issue 18.8: a damaged project is not shown as a judge without a checklist or answers.
+    QFETCH(QString, table);
+    AnswerGridModel model;
+    model.setProject(m_project.get());
+    model.setItem(QStringLiteral("judgeA"), QStringLiteral("i0"));
+    QVERIFY(model.error().isEmpty());
+    QCOMPARE(model.columnCount(), 3);
+    QSqlQuery q(m_project->database());
+    QVERIFY(q.exec(QStringLiteral("PRAGMA foreign_keys = OFF")));
+    QVERIFY2(q.exec(QStringLiteral("DROP TABLE ") + table), qPrintable(q.lastError().text()));
+    model.reload();
+    QVERIFY2(model.error().contains(table), qPrintable(model.error()));
+    QCOMPARE(model.rowCount(), 0); // nothing half-read
+    QCOMPARE(model.columnCount(), 1);
+    QVERIFY(!AnswerGridModel::sharingJudges(m_project.get(), QStringLiteral("judgeA")).ok()
+            || table == QLatin1String("criterion_scores"));
 }
 
 void TestAnswerGrid::cellsGroupsAndCoverage()

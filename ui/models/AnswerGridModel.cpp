@@ -74,24 +74,80 @@ int AnswerGridModel::rowOfKey(const QString &key) const
     return -1;
 }
 
-QStringList AnswerGridModel::sharingJudges(Project *project, const QString &judge)
+Result<QStringList> AnswerGridModel::sharingJudges(Project *project, const QString &judge)
 {
     if (!project || judge.isEmpty())
-        return {};
+        return QStringList();
     const RubricStore store(project);
-    const auto own = store.load(judge);
-    if (!own || own->method() != kCheckEval)
-        return {};
-    const QSet<QString> keys = questionKeys(*own);
+    const auto own = store.loadLatest(judge);
+    if (!own)
+        return own.error();
+    if (!*own || (*own)->method() != kCheckEval)
+        return QStringList();
+    const QSet<QString> keys = questionKeys(**own);
+    const auto judges = project->readJudges();
+    if (!judges)
+        return judges.error();
     QStringList out{judge};
-    for (const JudgeInfo &j : project->judges()) {
+    for (const JudgeInfo &j : *judges) {
         if (j.name == judge || j.method != kCheckEval)
             continue;
-        const auto other = store.load(j.name);
-        if (other && other->method() == kCheckEval && other->aspect() == own->aspect() && questionKeys(*other) == keys)
+        const auto other = store.loadLatest(j.name);
+        if (!other)
+            return other.error();
+        if (*other && (*other)->method() == kCheckEval && (*other)->aspect() == (*own)->aspect()
+            && questionKeys(**other) == keys)
             out << j.name;
     }
     return out;
+}
+
+Result<void> AnswerGridModel::read()
+{
+    const auto shown = sharingJudges(m_project, m_judge);
+    if (!shown)
+        return shown.error();
+    if (shown->isEmpty() || m_itemId.isEmpty())
+        return {};
+    const RubricStore store(m_project);
+    // Rows from the given judge's checklist: each sub-aspect, then its enabled questions.
+    const auto rubric = store.load(m_judge);
+    if (!rubric)
+        return rubric.error();
+    for (const Criterion &s : rubric->ofKind(CriterionKind::SubAspect)) {
+        m_rows.append({s, true});
+        for (const Criterion &q : rubric->children(s.key))
+            if (q.kind == CriterionKind::Question && q.enabled)
+                m_rows.append({q, false});
+    }
+    for (const QString &judge : *shown) {
+        Column column;
+        column.judge = judge;
+        const auto own = store.load(judge);
+        if (!own)
+            return own.error();
+        QSet<QString> enabled;
+        for (const Criterion &q : own->ofKind(CriterionKind::Question)) {
+            if (!q.enabled)
+                continue;
+            enabled.insert(q.key);
+            if (Checklist::isInverted(q))
+                column.inverted.insert(q.key);
+        }
+        column.enabled = int(enabled.size());
+        const auto scores = store.readSampleScores(judge);
+        if (!scores)
+            return scores.error();
+        for (const CriterionScore &s : *scores) {
+            if (s.itemId != m_itemId || s.sample != 0)
+                continue;
+            column.answers.insert(s.criterionKey, {s.score, s.parseStatus, s.raw, s.reasoning});
+            if (enabled.contains(s.criterionKey) && !std::isnan(s.score))
+                ++column.answered;
+        }
+        m_columns.append(std::move(column));
+    }
+    return {};
 }
 
 void AnswerGridModel::reload()
@@ -99,39 +155,12 @@ void AnswerGridModel::reload()
     beginResetModel();
     m_rows.clear();
     m_columns.clear();
-    const QStringList shown = sharingJudges(m_project, m_judge);
-    if (!shown.isEmpty() && !m_itemId.isEmpty()) {
-        const RubricStore store(m_project);
-        // Rows from the given judge's checklist: each sub-aspect, then its enabled questions.
-        const auto rubric = store.load(m_judge);
-        for (const Criterion &s : rubric->ofKind(CriterionKind::SubAspect)) {
-            m_rows.append({s, true});
-            for (const Criterion &q : rubric->children(s.key))
-                if (q.kind == CriterionKind::Question && q.enabled)
-                    m_rows.append({q, false});
-        }
-        for (const QString &judge : shown) {
-            Column column;
-            column.judge = judge;
-            const auto own = store.load(judge);
-            QSet<QString> enabled;
-            for (const Criterion &q : own->ofKind(CriterionKind::Question)) {
-                if (!q.enabled)
-                    continue;
-                enabled.insert(q.key);
-                if (Checklist::isInverted(q))
-                    column.inverted.insert(q.key);
-            }
-            column.enabled = int(enabled.size());
-            for (const CriterionScore &s : store.sampleScores(judge)) {
-                if (s.itemId != m_itemId || s.sample != 0)
-                    continue;
-                column.answers.insert(s.criterionKey, {s.score, s.parseStatus, s.raw, s.reasoning});
-                if (enabled.contains(s.criterionKey) && !std::isnan(s.score))
-                    ++column.answered;
-            }
-            m_columns.append(std::move(column));
-        }
+    m_error.clear();
+    if (auto r = read(); !r) {
+        // Nothing half-read is shown: an empty grid, and the reason for whoever shows it.
+        m_rows.clear();
+        m_columns.clear();
+        m_error = r.errorString();
     }
     endResetModel();
 }

@@ -22,7 +22,7 @@ namespace rubric {
 ///
 /// Holds a pointer to the project (not owned); reads on setItem() and when the shown judges'
 /// scores change. GUI thread. An unknown judge or a judge whose rubric is not a checklist gives
-/// an empty grid.
+/// an empty grid; a project that cannot be read gives an empty grid and error() says why.
 class AnswerGridModel : public QAbstractTableModel
 {
     Q_OBJECT
@@ -51,8 +51,11 @@ public:
     void reload();
 
     /// The judges of `project` whose latest rubric is a checklist on `judge`'s aspect with the
-    /// same question keys, `judge` first (empty when `judge` has no checklist).
-    static QStringList sharingJudges(Project *project, const QString &judge);
+    /// same question keys, `judge` first (empty when `judge` has no checklist); an error when the
+    /// project cannot be read (never read as "no checklist").
+    static Result<QStringList> sharingJudges(Project *project, const QString &judge);
+    /// Why the last reload showed nothing (the project could not be read); empty when it read.
+    QString error() const { return m_error; }
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
@@ -60,6 +63,8 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
+    Result<void> read(); ///< fills m_rows and m_columns
+
     struct Answer
     {
         double score = 0;
@@ -85,6 +90,7 @@ private:
     QPointer<Project> m_project;
     QString m_judge;
     QString m_itemId;
+    QString m_error;
     QVector<Row> m_rows;
     QVector<Column> m_columns;
 };

@@ -347,6 +347,10 @@ void HeatmapPane::onCellActivated(const QModelIndex &index)
             m_answers->setCell(m_scores->judge(), item);
             m_grid->setItem(m_scores->judge(), item);
             m_detailTabs->setCurrentWidget(m_gridView);
+            if (!m_grid->error().isEmpty()) {
+                m_reasoning->setPlainText(tr("Cannot read the checklist answers: %1").arg(m_grid->error()));
+                return;
+            }
             const int row = m_grid->rowOfKey(key);
             if (row >= 0) {
                 const QModelIndex cell = m_grid->index(row, 1);

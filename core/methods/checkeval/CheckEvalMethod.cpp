@@ -79,15 +79,15 @@ Result<void> CheckEvalMethod::readParams()
     if (!p)
         return p.error();
     m_params = *p;
-    if (m_ctx->store().latestVersion(m_ctx->spec().judge) > 0) {
-        auto loaded = m_ctx->store().load(m_ctx->spec().judge);
-        if (!loaded)
-            return loaded.error();
-        if (loaded->method() != QLatin1String("checkeval"))
+    auto loaded = m_ctx->store().loadLatest(m_ctx->spec().judge);
+    if (!loaded)
+        return loaded.error();
+    if (*loaded) {
+        if ((*loaded)->method() != QLatin1String("checkeval"))
             return makeError(tr("judge '%1' holds a %2 rubric, not a CheckEval checklist")
-                                     .arg(m_ctx->spec().judge, loaded->method()),
+                                     .arg(m_ctx->spec().judge, (*loaded)->method()),
                              {}, 0, QStringLiteral("judge"));
-        m_rubric = *loaded;
+        m_rubric = **loaded;
     }
     // The items: the target items, then the annotated train items not among them.
     m_items.clear();
@@ -120,18 +120,19 @@ Result<Rubric> CheckEvalMethod::loadChecklist() const
     QString from;
     if (!m_params.checklistFrom.isEmpty()) {
         const QString other = m_params.checklistFrom;
-        if (m_ctx->store().latestVersion(other) == 0)
+        auto latest = m_ctx->store().loadLatest(other);
+        if (!latest)
+            return latest.error();
+        if (!*latest)
             return makeError(tr("checklist_from: judge '%1' has no checklist").arg(other), {}, 0,
                              QStringLiteral("checklist_from"));
-        auto loaded = m_ctx->store().load(other);
-        if (!loaded)
-            return loaded.error();
-        if (loaded->method() != QLatin1String("checkeval"))
+        const Rubric &loaded = **latest;
+        if (loaded.method() != QLatin1String("checkeval"))
             return makeError(tr("checklist_from: judge '%1' holds a %2 rubric, not a CheckEval checklist")
-                                     .arg(other, loaded->method()),
+                                     .arg(other, loaded.method()),
                              {}, 0, QStringLiteral("checklist_from"));
-        source = *loaded;
-        from = tr("judge %1, version %2").arg(other).arg(loaded->version());
+        source = loaded;
+        from = tr("judge %1, version %2").arg(other).arg(loaded.version());
     } else if (!m_params.checklist.isEmpty()) {
         // "preset:<dataset>/<aspect>[/<stage>]" or a file; errors name the preset or the file and line.
         auto read = ChecklistIo::load(m_params.checklist, m_ctx->aspect().name);
@@ -614,7 +615,12 @@ void CheckEvalMethod::finish()
     // annotated train items.
     QVector<CriterionScore> scores;
     QHash<QString, QHash<QString, double>> byItem;
-    for (const CriterionScore &s : m_ctx->store().sampleScores(judge))
+    const auto stored = m_ctx->store().readSampleScores(judge);
+    if (!stored) {
+        m_ctx->fail(stored.errorString());
+        return;
+    }
+    for (const CriterionScore &s : *stored)
         if (runItems.contains(s.itemId)) {
             scores.append(s);
             if (s.sample == 0)

@@ -181,7 +181,10 @@ Result<ChecklistAgreement> QuestionAgreement::fromProject(Project &project, cons
         if (rubric->ofKind(CriterionKind::Question).isEmpty())
             return makeError(tr("judge '%1' (method %2) has no checklist questions").arg(name, rubric->method()), {}, 0,
                              QStringLiteral("judge"));
-        in.append({name, *rubric, store.sampleScores(name)});
+        auto scores = store.readSampleScores(name);
+        if (!scores)
+            return scores.error();
+        in.append({name, *rubric, std::move(scores).value()});
     }
     return compute(in, items);
 }

@@ -159,7 +159,10 @@ Result<Rubric> QuestionAnalytics::forJudge(Project &project, const QString &judg
     auto human = project.readHumanScores(rubric->aspect());
     if (!human)
         return human.error();
-    QVector<CriterionScore> scores = store.sampleScores(judge);
+    auto read = store.readSampleScores(judge);
+    if (!read)
+        return read.error();
+    QVector<CriterionScore> scores = std::move(read).value();
     if (!items.isEmpty()) {
         const QSet<QString> keep(items.begin(), items.end());
         scores.erase(std::remove_if(scores.begin(), scores.end(),

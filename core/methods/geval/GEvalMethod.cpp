@@ -64,9 +64,11 @@ Result<void> GEvalMethod::readParams()
         return noLogprobs.error();
     m_ignoresN = *ignoresN;
     m_noLogprobs = *noLogprobs;
-    auto loaded = m_ctx->store().load(m_ctx->spec().judge);
-    if (loaded)
-        m_rubric = *loaded;
+    auto loaded = m_ctx->store().loadLatest(m_ctx->spec().judge);
+    if (!loaded)
+        return loaded.error(); // an unreadable rubric must not look like none (the steps would be asked again)
+    if (*loaded)
+        m_rubric = **loaded;
     return {};
 }
 

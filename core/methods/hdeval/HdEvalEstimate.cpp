@@ -18,7 +18,8 @@ Result<RunEstimate> HdEvalMethod::estimate()
     if (!initial)
         return initial.error();
     Rubric tree = *initial;
-    loadStoredScores();
+    if (auto r = loadStoredScores(); !r)
+        return r.error();
     const RunSpec &spec = m_ctx->spec();
     RunEstimate e;
     QSet<QString> keys; // identical requests are sent once

@@ -89,7 +89,10 @@ Result<Explanation> explainItem(Project *project, const QString &judge, const QS
                          {}, 0, QStringLiteral("aggregator"));
     Eigen::MatrixXd x = Eigen::MatrixXd::Constant(1, features.size(), std::numeric_limits<double>::quiet_NaN());
     int present = 0;
-    for (const CriterionScore &row : store.sampleScores(judge)) {
+    const auto rows = store.readSampleScores(judge);
+    if (!rows)
+        return rows.error();
+    for (const CriterionScore &row : *rows) {
         if (row.itemId != itemId)
             continue;
         const int j = int(features.indexOf(row.criterionKey));

@@ -111,11 +111,15 @@ Result<void> HdEvalMethod::readParams()
 Result<Rubric> HdEvalMethod::initialTree(bool save)
 {
     const QString judge = m_ctx->spec().judge;
-    if (auto own = m_ctx->store().load(judge); own && !own->criteria().isEmpty()) {
-        if (own->method() != QLatin1String("hdeval"))
-            return makeError(tr("judge '%1' holds a %2 rubric, not an HD-Eval criteria tree").arg(judge, own->method()),
-                             {}, 0, QStringLiteral("judge"));
-        return *own;
+    auto own = m_ctx->store().loadLatest(judge);
+    if (!own)
+        return own.error(); // an unreadable tree must not look like none (it would be decomposed again)
+    if (*own && !(*own)->criteria().isEmpty()) {
+        if ((*own)->method() != QLatin1String("hdeval"))
+            return makeError(
+                    tr("judge '%1' holds a %2 rubric, not an HD-Eval criteria tree").arg(judge, (*own)->method()), {},
+                    0, QStringLiteral("judge"));
+        return **own;
     }
     Rubric tree(QStringLiteral("hdeval"), m_ctx->spec().aspect);
     QString note;
@@ -183,14 +187,18 @@ Result<Rubric> HdEvalMethod::initialTree(bool save)
     return tree;
 }
 
-void HdEvalMethod::loadStoredScores()
+Result<void> HdEvalMethod::loadStoredScores()
 {
     m_scores.clear();
-    for (const CriterionScore &row : m_ctx->store().sampleScores(m_ctx->spec().judge)) {
+    const auto rows = m_ctx->store().readSampleScores(m_ctx->spec().judge);
+    if (!rows)
+        return rows.error();
+    for (const CriterionScore &row : *rows) {
         if (row.parseStatus == QLatin1String("failed") && m_ctx->spec().retryFailed)
             continue; // asked again
         m_scores[row.itemId].insert(row.criterionKey, row.score);
     }
+    return {};
 }
 
 void HdEvalMethod::start()
@@ -205,7 +213,10 @@ void HdEvalMethod::start()
         return;
     }
     m_rubric = *tree;
-    loadStoredScores();
+    if (auto r = loadStoredScores(); !r) {
+        m_ctx->fail(r.errorString());
+        return;
+    }
     advance();
 }
 

@@ -58,7 +58,9 @@ private:
     /// The tree to start from: the judge's latest rubric, else (tree_from) another judge's tree,
     /// else the aspect alone. `save`: a new tree is stored as version 1.
     Result<Rubric> initialTree(bool save);
-    void loadStoredScores();
+    /// The node scores already answered (a resume asks none of them again); a project that cannot
+    /// be read is an error, never "nothing answered".
+    Result<void> loadStoredScores();
     void advance();
 
     // decomposition

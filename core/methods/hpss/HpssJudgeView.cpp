@@ -50,7 +50,10 @@ Result<JudgeView> JudgeView::load(Project *project, const QString &judge)
     v.m_search = std::make_shared<HpssSearch>(std::move(search).value());
     v.m_aux = Auxiliaries::fromVariant(stored->value(QStringLiteral("aux")));
     v.m_evaluations = stored->value(QStringLiteral("evaluations")).toList();
-    v.m_itemList = project->items();
+    auto items = project->readItems();
+    if (!items)
+        return items.error();
+    v.m_itemList = std::move(items).value();
     for (int i = 0; i < v.m_itemList.size(); ++i)
         v.m_items.insert(v.m_itemList[i].id, i);
     // The validation split as the run saw it: the train items with a human score, in import order.
@@ -133,8 +136,11 @@ Result<RunSpec> testSplitSpec(Project *project, const QString &judge, const Prom
     auto spec = RunConfig::load(project, judge);
     if (!spec)
         return spec.error();
+    const auto judges = project->readJudges();
+    if (!judges)
+        return judges.error();
     QSet<QString> names;
-    for (const JudgeInfo &j : project->judges())
+    for (const JudgeInfo &j : *judges)
         names.insert(j.name);
     int n = 1;
     while (names.contains(QStringLiteral("%1-test-%2").arg(judge).arg(n)))

@@ -625,8 +625,13 @@ void HpssMethod::finish()
     }
     // A resumed run of a finished search stores no second identical version.
     int version = 0;
-    if (auto latest = m_ctx->store().load(m_ctx->spec().judge); latest && latest->criteria() == rubric.criteria()) {
-        version = latest->version();
+    auto latest = m_ctx->store().loadLatest(m_ctx->spec().judge);
+    if (!latest) {
+        m_ctx->fail(latest.errorString());
+        return;
+    }
+    if (*latest && (*latest)->criteria() == rubric.criteria()) {
+        version = (*latest)->version();
     } else {
         auto saved = m_ctx->store().saveVersion(
                 m_ctx->spec().judge, rubric,

@@ -59,9 +59,11 @@ Result<void> HypoEvalMethod::readParams()
         return papers.error();
     m_papers = std::move(papers).value();
     m_literature = Literature::relevantPapers(m_papers);
-    auto loaded = m_ctx->store().load(m_ctx->spec().judge);
-    if (loaded)
-        m_rubric = *loaded;
+    auto loaded = m_ctx->store().loadLatest(m_ctx->spec().judge);
+    if (!loaded)
+        return loaded.error(); // an unreadable rubric must not look like none (the preparation would run again)
+    if (*loaded)
+        m_rubric = **loaded;
     return {};
 }
 
