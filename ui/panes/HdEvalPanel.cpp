@@ -314,10 +314,12 @@ void HdEvalPanel::fillTable()
                                 .arg(agg.value(QStringLiteral("n_train")).toInt());
         }
     }
-    // Every aspect's row visible (up to six; more scroll).
-    const int rows = std::min(m_table->rowCount(), 6);
-    m_table->setMaximumHeight(m_table->horizontalHeader()->sizeHint().height()
-                              + rows * m_table->verticalHeader()->defaultSectionSize() + 2 * m_table->frameWidth() + 2);
+    // Every aspect's row visible (up to six; more scroll), no empty space below them.
+    m_table->resizeRowsToContents();
+    int body = 0;
+    for (int r = 0; r < std::min(m_table->rowCount(), 6); ++r)
+        body += m_table->rowHeight(r);
+    m_table->setMaximumHeight(m_table->horizontalHeader()->sizeHint().height() + body + 2 * m_table->frameWidth());
     if (!warnings.isEmpty()) {
         m_warning->setText(warnings.join(QLatin1Char('\n')));
         m_warning->show();
