@@ -1700,10 +1700,6 @@ Abdeckung %2 %</translation>
         <translation>Mittelwert</translation>
     </message>
     <message>
-        <source>Test r of the same aggregator on the layer-1 node alone (the paper's "w/o layers 2–3"); run with layers = 1 to measure it</source>
-        <translation>Test-r desselben Aggregators nur auf dem Knoten der Schicht 1 (im Paper „ohne Schichten 2–3“); mit layers = 1 ausführen, um es zu messen</translation>
-    </message>
-    <message>
         <source>Test r of the judge's direct score of the aspect (the layer-1 node's score)</source>
         <translation>Test-r der direkten Bewertung des Aspekts durch den Bewerter (die Bewertung des Knotens der Schicht 1)</translation>
     </message>
@@ -1720,10 +1716,6 @@ Abdeckung %2 %</translation>
         <translation>Eine Schicht hinzufügen: die markierten Knoten der neuesten Schicht werden zerlegt, die neuen Knoten bewertet und der Aggregator neu angepasst</translation>
     </message>
     <message>
-        <source>Fit the chosen aggregator on the node scores already asked (0 calls)</source>
-        <translation>Den gewählten Aggregator an die schon erfragten Knotenbewertungen anpassen (0 Aufrufe)</translation>
-    </message>
-    <message>
         <source>Importance for:</source>
         <translation>Bedeutung für:</translation>
     </message>
@@ -1734,10 +1726,6 @@ Abdeckung %2 %</translation>
     <message>
         <source>Not fitted yet: run HD-Eval to score the nodes and fit the aggregator.</source>
         <translation>Noch nicht angepasst: HD-Eval ausführen, um die Knoten zu bewerten und den Aggregator anzupassen.</translation>
-    </message>
-    <message>
-        <source>%1 on %2 nodes, %3 train / %4 test items, %5 cross-validation</source>
-        <translation>%1 auf %2 Knoten, %3 Trainings- / %4 Testelemente, %5-Kreuzvalidierung</translation>
     </message>
     <message>
         <source>—</source>
@@ -1754,6 +1742,70 @@ Abdeckung %2 %</translation>
     <message>
         <source>Ask the generator for sub-criteria of the current node (one call) and accept or reject each; the accepted ones are scored by the judge's next run</source>
         <translation>Den Generator nach Teilkriterien des aktuellen Knotens fragen (ein Aufruf) und jedes annehmen oder ablehnen; die angenommenen bewertet der nächste Lauf des Judges</translation>
+    </message>
+    <message>
+        <source>Without layer 3</source>
+        <translation>Ohne Schicht 3</translation>
+    </message>
+    <message>
+        <source>Without layers 2–3</source>
+        <translation>Ohne Schichten 2–3</translation>
+    </message>
+    <message>
+        <source>Mean instead of the aggregator</source>
+        <translation>Mittelwert statt Aggregator</translation>
+    </message>
+    <message>
+        <source>Test r of the same aggregator fitted on the layer-1 nodes alone (the aspects' direct scores; the paper's "w/o layers 2–3"): what "Without layers 2–3" gives, computed with every fit</source>
+        <translation>Test-r desselben Aggregators, nur an die Knoten der Schicht 1 angepasst (die direkten Bewertungen der Aspekte; im Paper „ohne Schichten 2–3“): was „Ohne Schichten 2–3“ ergibt, bei jeder Anpassung berechnet</translation>
+    </message>
+    <message>
+        <source>Fit the chosen aggregator on every layer of the tree, from the node scores already asked (0 calls)</source>
+        <translation>Den gewählten Aggregator auf allen Schichten des Baums an die schon erfragten Knotenbewertungen anpassen (0 Aufrufe)</translation>
+    </message>
+    <message>
+        <source>Ablation: the chosen aggregator on layers 1 and 2 only (layers = 2), from the node scores already asked (0 calls); saved as a new version</source>
+        <translation>Ablation: der gewählte Aggregator nur auf den Schichten 1 und 2 (layers = 2), aus den schon erfragten Knotenbewertungen (0 Aufrufe); als neue Version gespeichert</translation>
+    </message>
+    <message>
+        <source>Ablation: the chosen aggregator on the layer-1 nodes only (layers = 1), from the node scores already asked (0 calls); saved as a new version</source>
+        <translation>Ablation: der gewählte Aggregator nur auf den Knoten der Schicht 1 (layers = 1), aus den schon erfragten Knotenbewertungen (0 Aufrufe); als neue Version gespeichert</translation>
+    </message>
+    <message>
+        <source>Ablation: the plain mean of every node's score instead of a learned aggregator (0 calls); saved as a new version</source>
+        <translation>Ablation: der einfache Mittelwert aller Knotenbewertungen statt eines gelernten Aggregators (0 Aufrufe); als neue Version gespeichert</translation>
+    </message>
+    <message>
+        <source>Ablations:</source>
+        <translation>Ablationen:</translation>
+    </message>
+    <message>
+        <source>%1 on %2 nodes (layers ≤ %3), %4 train / %5 test items, %6 cross-validation</source>
+        <translation>%1 auf %2 Knoten (Schichten ≤ %3), %4 Trainings- / %5 Testelemente, %6-Kreuzvalidierung</translation>
+    </message>
+    <message>
+        <source>without layer 3</source>
+        <translation>ohne Schicht 3</translation>
+    </message>
+    <message>
+        <source>without layers 2–3</source>
+        <translation>ohne Schichten 2–3</translation>
+    </message>
+    <message>
+        <source>the mean instead of the aggregator</source>
+        <translation>der Mittelwert statt des Aggregators</translation>
+    </message>
+    <message>
+        <source>Ablation: %1</source>
+        <translation>Ablation: %1</translation>
+    </message>
+    <message>
+        <source>The aggregator on %1: train r %2, CV r %3</source>
+        <translation>Der Aggregator auf %1: Training-r %2, KV-r %3</translation>
+    </message>
+    <message>
+        <source>Fitted before this figure was stored: "Re-fit" computes it (0 calls)</source>
+        <translation>Angepasst, bevor diese Zahl gespeichert wurde: „Neu anpassen“ berechnet sie (0 Aufrufe)</translation>
     </message>
 </context>
 <context>

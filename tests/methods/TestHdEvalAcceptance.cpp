@@ -2,7 +2,8 @@
 // (tests/support/SyntheticJudge: SIGNAL nodes carry the coherence score, NOISE nodes a hash):
 // several aspects in layer 1 with one aggregator per scale, the linear aggregator against numpy's
 // least squares on the exported matrix, the selection overridden by hand, a finished tree and
-// aggregator applied to new items with no training data, and the studio's actions (HdEvalActions).
+// aggregator applied to new items with no training data, the "layer 1 only" baseline against an
+// independent layers = 1 re-fit, and the studio's actions (HdEvalActions).
 
 #include "FakeLlmServer.h"
 #include "PipelineFixture.h"
@@ -39,6 +40,7 @@ private slots:
     void selectionByHandOverridesPruning();
     void appliedTreeNeedsNoTrainingData();
     void refitSendsNothing();
+    void layerOneBaselineIsTheLayersOneFit();
     void proposeAndAddChildren();
 
 private:
@@ -429,6 +431,109 @@ void TestHdEvalAcceptance::refitSendsNothing()
           r->fit.aspects.value(QStringLiteral("coherence")).testR,
           r2->fit.aspects.value(QStringLiteral("coherence")).testR,
           result(o).value(QStringLiteral("test_r")).toDouble());
+}
+
+void TestHdEvalAcceptance::layerOneBaselineIsTheLayersOneFit()
+{
+    auto fx = makeProject(m_projects.next(), 8);
+    QVERIFY(fx && addAspects(*fx));
+    SyntheticJudge judge(fx->humanByOutput);
+    FakeLlmServer server;
+    server.setJudge([&judge](const QJsonObject &body) { return judge.answer(body); });
+    QVERIFY(server.listen());
+    const QStringList aspects{QStringLiteral("coherence"), QStringLiteral("fluency"), QStringLiteral("grounded")};
+    const Outcome o = runToEnd(fx->project.get(), hdSpec(QStringLiteral("l"), server.baseUrl(),
+                                                         {{QStringLiteral("aggregator"), QStringLiteral("linear")},
+                                                          {QStringLiteral("aspects"), aspects.join(QLatin1Char(','))},
+                                                          {QStringLiteral("children"), QStringLiteral("3")},
+                                                          {QStringLiteral("top_k"), QStringLiteral("2")}}));
+    QVERIFY2(o.ok, qPrintable(o.error));
+    const auto description = [&fx] {
+        auto tree = RubricStore(fx->project.get()).load(QStringLiteral("l"));
+        return tree ? RubricExport::toJson(*tree).value(QStringLiteral("aggregator")).toMap() : QVariantMap();
+    };
+    const auto figure = [](const QVariantMap &map, const char *key, const QString &aspect) {
+        const QVariant v = map.value(QString::fromLatin1(key)).toMap().value(aspect);
+        return v.isNull() ? std::nan("") : v.toDouble();
+    };
+    // The run stores the figure per aspect, next to the other baselines, fitted on the 3 roots.
+    const QVariantMap run = description();
+    QCOMPARE(run.value(QStringLiteral("layers")).toInt(), 3);
+    QVERIFY(run.value(QStringLiteral("ablation")).toStringList().isEmpty());
+    const QVariantMap runBaselines = run.value(QStringLiteral("baselines")).toMap();
+    QVERIFY(!runBaselines.contains(QStringLiteral("layer1_error")));
+    QStringList roots;
+    for (const Criterion &c : hdeval::layerNodes(*RubricStore(fx->project.get()).load(QStringLiteral("l")), 1))
+        roots << c.key;
+    QCOMPARE(runBaselines.value(QStringLiteral("layer1_features")).toStringList(), roots);
+    QCOMPARE(result(o).value(QStringLiteral("layer1_test_r")).toDouble(),
+             figure(runBaselines, "layer1_test_r", QStringLiteral("coherence")));
+
+    // An independent fit with layers = 1 on the same node scores (0 calls) gives the same test r
+    // (linear: the same least squares; the run orders the rows its own way, hence the tolerance).
+    server.resetCounts();
+    hdeval::RefitOptions linear;
+    linear.aggregator.kind = learn::AggregatorKind::Linear;
+    linear.layers = 1;
+    auto one = hdeval::refit(fx->project.get(), QStringLiteral("l"), linear);
+    QVERIFY2(one, qPrintable(one.errorString()));
+    QCOMPARE(one->fit.description.value(QStringLiteral("features")).toStringList(), roots);
+    QCOMPARE(one->fit.description.value(QStringLiteral("ablation")).toStringList(),
+             QStringList{QStringLiteral("without_layers_2_3")});
+    for (const QString &a : aspects) {
+        const double baseline = figure(runBaselines, "layer1_test_r", a);
+        QVERIFY2(std::isfinite(baseline), qPrintable(a));
+        QVERIFY2(std::abs(baseline - one->fit.aspects.value(a).testR) < 1e-9,
+                 qPrintable(QStringLiteral("%1: %2 vs %3").arg(a).arg(baseline).arg(one->fit.aspects.value(a).testR)));
+        QVERIFY(std::abs(figure(runBaselines, "layer1_train_r", a) - one->fit.aspects.value(a).trainR) < 1e-9);
+        qInfo("%s: test r %.3f on all nodes, layer 1 only %.3f (re-fit with layers = 1: %.3f), direct %.3f",
+              qPrintable(a), figure(run, "test_r", a), baseline, one->fit.aspects.value(a).testR,
+              figure(runBaselines, "direct_test_r", a));
+    }
+
+    // Another kind and seed, both re-fits on the same rows: train, CV and test r agree exactly.
+    hdeval::RefitOptions forest;
+    forest.aggregator.kind = learn::AggregatorKind::Forest;
+    forest.seed = 7;
+    forest.layers = 1;
+    auto forestOne = hdeval::refit(fx->project.get(), QStringLiteral("l"), forest);
+    QVERIFY2(forestOne, qPrintable(forestOne.errorString()));
+    forest.layers = 3;
+    auto forestAll = hdeval::refit(fx->project.get(), QStringLiteral("l"), forest);
+    QVERIFY2(forestAll, qPrintable(forestAll.errorString()));
+    QCOMPARE(server.requestCount(), 0);
+    const QVariantMap stored = description();
+    QCOMPARE(stored.value(QStringLiteral("kind")).toString(), QStringLiteral("forest"));
+    const QVariantMap storedBaselines = stored.value(QStringLiteral("baselines")).toMap();
+    for (const QString &a : aspects) {
+        const hdeval::AspectFit &f = forestOne->fit.aspects[a];
+        QCOMPARE(figure(storedBaselines, "layer1_test_r", a), f.testR);
+        QCOMPARE(figure(storedBaselines, "layer1_cv_r", a), f.cvR);
+        QCOMPARE(figure(storedBaselines, "layer1_train_r", a), f.trainR);
+        QCOMPARE(forestAll->fit.aspects[a].layer1TestR, f.testR);
+        // A layers = 1 fit is its own baseline.
+        QCOMPARE(f.layer1TestR, f.testR);
+    }
+
+    // show-rubric --json carries it under the aggregator's baselines.
+    if (qEnvironmentVariableIsEmpty("RUBRIC_CLI"))
+        return;
+    bool ok = false;
+    const QJsonObject shown = QJsonDocument::fromJson(cli({QStringLiteral("show-rubric"), QStringLiteral("--project"),
+                                                           fx->project->path(), QStringLiteral("--judge"),
+                                                           QStringLiteral("l"), QStringLiteral("--json")},
+                                                          &ok))
+                                      .object();
+    QVERIFY(ok);
+    const QJsonObject layerOne = shown.value(QStringLiteral("aggregator"))
+                                         .toObject()
+                                         .value(QStringLiteral("baselines"))
+                                         .toObject()
+                                         .value(QStringLiteral("layer1_test_r"))
+                                         .toObject();
+    QCOMPARE(layerOne.size(), 3);
+    for (const QString &a : aspects)
+        QVERIFY(std::abs(layerOne.value(a).toDouble() - forestOne->fit.aspects[a].testR) < 1e-12);
 }
 
 void TestHdEvalAcceptance::proposeAndAddChildren()

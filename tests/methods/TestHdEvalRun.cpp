@@ -362,6 +362,32 @@ void TestHdEvalRun::anotherAggregatorSendsNothing()
                      .toStringList()
                      .size(),
              1 + 4);
+
+    // "Layer 1 only" of the mlp judge is what the same run with layers = 1 gives (0 calls).
+    server.resetCounts();
+    const Outcome l1 = runToEnd(fx->project.get(), hdSpec(QStringLiteral("l1"), server.baseUrl(),
+                                                          {{QStringLiteral("layers"), QStringLiteral("1")},
+                                                           {QStringLiteral("tree_from"), QStringLiteral("nn")}}));
+    QVERIFY2(l1.ok, qPrintable(l1.error));
+    QCOMPARE(server.requestCount(), 0);
+    auto nn = RubricStore(fx->project.get()).load(QStringLiteral("nn"));
+    QVERIFY(nn);
+    const QVariantMap baselines = RubricExport::toJson(*nn)
+                                          .value(QStringLiteral("aggregator"))
+                                          .toMap()
+                                          .value(QStringLiteral("baselines"))
+                                          .toMap();
+    const auto coherence = [&baselines](const char *key) {
+        return baselines.value(QString::fromLatin1(key)).toMap().value(QStringLiteral("coherence")).toDouble();
+    };
+    QVERIFY(std::isfinite(result(l1).value(QStringLiteral("test_r")).toDouble()));
+    QVERIFY(std::abs(coherence("layer1_test_r") - result(l1).value(QStringLiteral("test_r")).toDouble()) < 1e-9);
+    QVERIFY(std::abs(coherence("layer1_cv_r") - result(l1).value(QStringLiteral("cv_r")).toDouble()) < 1e-9);
+    QVERIFY(std::abs(result(first).value(QStringLiteral("layer1_test_r")).toDouble() - coherence("layer1_test_r"))
+            < 1e-12);
+    qInfo("mlp on all nodes: test r %.3f; layer 1 only (stored baseline) %.3f; the run with layers = 1: %.3f",
+          result(first).value(QStringLiteral("test_r")).toDouble(), coherence("layer1_test_r"),
+          result(l1).value(QStringLiteral("test_r")).toDouble());
 }
 
 void TestHdEvalRun::pruningPrefersSignal()

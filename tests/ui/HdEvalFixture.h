@@ -4,12 +4,17 @@
 // loopback fake endpoint (tests/support): the synthetic judge decomposes into SIGNAL and NOISE
 // criteria and scores them by a known rule, so layer 2 and 3 exist, pruning has selected nodes
 // and the aggregator has train / CV / test figures. Shared by the GUI test and hdeval-shot.
+// addTwoAspectJudge adds SummEval's own relevance scores and a judge over two aspects.
 
 #include "FakeLlmServer.h"
 #include "SummEvalFixture.h"
 #include "SyntheticJudge.h"
 #include "runs/Run.h"
 
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QSignalSpy>
 
 #include <memory>
@@ -75,6 +80,39 @@ inline HdEvalProject makeHdEvalProject(const QString &path)
     p.error = p.run(p.spec(QStringLiteral("hd"), {{QStringLiteral("aggregator"), QStringLiteral("linear")},
                                                   {QStringLiteral("top_k"), QStringLiteral("2")}}));
     return p;
+}
+
+/// Adds the aspect "relevance" (1–5) with SummEval's expert scores of the project's items (the
+/// example data, row i for item "se<i>") and runs judge `name` over coherence and relevance: two
+/// roots, the linear aggregator, two layer-2 nodes selected. Empty on success, else the failure.
+inline QString addTwoAspectJudge(HdEvalProject &p, const QString &name)
+{
+    QFile f(QStringLiteral(RUBRIC_SOURCE_DIR "/resources/example/summeval.json"));
+    if (!f.open(QIODevice::ReadOnly))
+        return QStringLiteral("cannot read %1").arg(f.fileName());
+    const QJsonArray rows = QJsonDocument::fromJson(f.readAll()).array();
+    QVector<Annotation> notes;
+    for (const Item &it : p.project()->items()) {
+        const int row = it.id.mid(2).toInt(); // "se<i>"
+        if (row < 0 || row >= rows.size())
+            return QStringLiteral("item %1 is not a row of the example data").arg(it.id);
+        const double score = rows[row]
+                                     .toObject()
+                                     .value(QStringLiteral("scores"))
+                                     .toObject()
+                                     .value(QStringLiteral("relevance"))
+                                     .toDouble();
+        notes.append(Annotation{it.id, QStringLiteral("relevance"), QStringLiteral("experts"), score, {}, {}});
+    }
+    if (!p.project()->upsertAspect(Aspect{QStringLiteral("relevance"),
+                                          QStringLiteral("how well the summary keeps the important content of "
+                                                         "the source"),
+                                          1, 5})
+        || !p.project()->addAnnotations(notes))
+        return QStringLiteral("cannot add the relevance scores");
+    return p.run(p.spec(name, {{QStringLiteral("aggregator"), QStringLiteral("linear")},
+                               {QStringLiteral("aspects"), QStringLiteral("coherence,relevance")},
+                               {QStringLiteral("top_k"), QStringLiteral("2")}}));
 }
 
 } // namespace rubric::test

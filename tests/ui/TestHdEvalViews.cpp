@@ -1,9 +1,10 @@
 // HD-Eval's studio views on a project with a real HD-Eval run against the fake endpoint: the
 // criteria tree in the Rubric pane (layers, importance bars, the expansion mark, undoable), the
-// aggregator panel and its "Re-fit" (a second aggregator costs 0 calls), and the per-item
-// explanation opened from the heatmap.
+// aggregator panel over one and two aspects, its "Re-fit" and the ablations, each one click
+// through the run pane (0 calls), and the per-item explanation opened from the heatmap.
 
 #include "HdEvalFixture.h"
+#include "UiTestProject.h"
 #include "dialogs/DecomposeDialog.h"
 #include "dialogs/ExplainDialog.h"
 #include "methods/hdeval/HdEvalTree.h"
@@ -13,6 +14,7 @@
 #include "panes/HdEvalPanel.h"
 #include "panes/HeatmapPane.h"
 #include "panes/RubricPane.h"
+#include "panes/RunPane.h"
 #include "store/RubricStore.h"
 #include "widgets/HeatmapView.h"
 
@@ -44,6 +46,9 @@ private slots:
     void expansionMarkIsUndoableAndSaved();
     void aggregatorPanelShowsTheFigures();
     void refitRunsWithNoCall();
+    void twoAspectsOneRowEach();
+    void ablationIsOneClickWithNoCall_data();
+    void ablationIsOneClickWithNoCall();
     void heatmapColumnsAreGroupedByLayer();
     void explanationFromTheHeatmap();
     void decomposeAddsTheAcceptedChildren();
@@ -62,9 +67,12 @@ private:
 
 void TestHdEvalViews::initTestCase()
 {
+    testing::isolateSettings();
     QVERIFY(m_dir.isValid());
     m_p = makeHdEvalProject(m_dir.filePath(QStringLiteral("hd.rubricproj")));
     QVERIFY2(m_p.error.isEmpty(), qPrintable(m_p.error));
+    const QString twoAspects = addTwoAspectJudge(m_p, QStringLiteral("hd2"));
+    QVERIFY2(twoAspects.isEmpty(), qPrintable(twoAspects));
 }
 
 void TestHdEvalViews::treeShowsLayersImportanceAndSelection()
@@ -182,6 +190,9 @@ void TestHdEvalViews::aggregatorPanelShowsTheFigures()
     const QVariantMap baselines = agg.value(QStringLiteral("baselines")).toMap();
     QCOMPARE(shown(4), std::round(stored(baselines.value(QStringLiteral("direct_test_r"))) * 1000) / 1000);
     QCOMPARE(shown(5), std::round(stored(baselines.value(QStringLiteral("mean_test_r"))) * 1000) / 1000);
+    // "Layer 1 only": the core's figure, not a placeholder.
+    QVERIFY(std::isfinite(stored(baselines.value(QStringLiteral("layer1_test_r")))));
+    QCOMPARE(shown(3), std::round(stored(baselines.value(QStringLiteral("layer1_test_r"))) * 1000) / 1000);
     // the overfitting warning follows the stored flag / the gap
     const double gap = stored(agg.value(QStringLiteral("train_r"))) - stored(agg.value(QStringLiteral("cv_r")));
     const bool flagged = agg.value(QStringLiteral("cv_warning")).toMap().value(QStringLiteral("coherence")).toBool();
@@ -221,6 +232,108 @@ void TestHdEvalViews::refitRunsWithNoCall()
     QTest::mouseClick(child<QPushButton>(&pane, "hdevalNextLayer"), Qt::LeftButton);
     QCOMPARE(requested.size(), 2);
     QCOMPARE(requested.last().at(1).toMap().value(QStringLiteral("layers")).toInt(), 4);
+}
+
+void TestHdEvalViews::twoAspectsOneRowEach()
+{
+    RubricPane pane;
+    pane.setProject(m_p.project());
+    QVERIFY(pane.setJudge(QStringLiteral("hd2")));
+    pane.show();
+    QCOMPARE(hdeval::layerNodes(pane.model()->rubric(), 1).size(), 2);
+    const QVariantMap agg = HdEvalColumns::aggregator(pane.model()->rubric());
+    const QVariantMap baselines = agg.value(QStringLiteral("baselines")).toMap();
+    auto *table = child<QTableWidget>(&pane, "hdevalAggregatorTable");
+    QCOMPARE(table->rowCount(), 2);
+    const QStringList aspects{QStringLiteral("coherence"), QStringLiteral("relevance")};
+    for (int row = 0; row < 2; ++row) {
+        const QString &a = aspects[row];
+        QCOMPARE(table->verticalHeaderItem(row)->text(), a); // the judge's own aspect first
+        const auto stored = [&a](const QVariant &v) { return std::round(v.toMap().value(a).toDouble() * 1000) / 1000; };
+        QCOMPARE(table->item(row, 2)->text().toDouble(), stored(agg.value(QStringLiteral("test_r"))));
+        QCOMPARE(table->item(row, 3)->text().toDouble(), stored(baselines.value(QStringLiteral("layer1_test_r"))));
+        QCOMPARE(table->item(row, 4)->text().toDouble(), stored(baselines.value(QStringLiteral("direct_test_r"))));
+        for (int c = 0; c < table->columnCount(); ++c)
+            QVERIFY2(table->item(row, c)->text() != QStringLiteral("—"),
+                     qPrintable(QStringLiteral("%1, %2").arg(a).arg(c)));
+        qInfo("%s: test r %s, layer 1 only %s, direct %s, mean %s", qPrintable(a),
+              qPrintable(table->item(row, 2)->text()), qPrintable(table->item(row, 3)->text()),
+              qPrintable(table->item(row, 4)->text()), qPrintable(table->item(row, 5)->text()));
+    }
+    // Both rows in view, none scrolled away.
+    QVERIFY(table->visualItemRect(table->item(1, 0)).bottom() <= table->viewport()->height());
+    // The tree's bars follow the aspect chosen.
+    auto *aspect = child<QComboBox>(&pane, "hdevalAspect");
+    QCOMPARE(aspect->count(), 2);
+}
+
+void TestHdEvalViews::ablationIsOneClickWithNoCall_data()
+{
+    QTest::addColumn<QString>("button");
+    QTest::addColumn<int>("layers");
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<QString>("tag");
+    QTest::addColumn<QString>("shown");
+    QTest::newRow("without layer 3") << QStringLiteral("hdevalAblationLayers2") << 2 << QStringLiteral("linear")
+                                     << QStringLiteral("without_layer_3")
+                                     << QStringLiteral("Ablation: without layer 3");
+    QTest::newRow("without layers 2-3") << QStringLiteral("hdevalAblationLayers1") << 1 << QStringLiteral("linear")
+                                        << QStringLiteral("without_layers_2_3")
+                                        << QStringLiteral("Ablation: without layers 2–3");
+    QTest::newRow("mean instead of the aggregator")
+            << QStringLiteral("hdevalAblationMean") << 3 << QStringLiteral("mean")
+            << QStringLiteral("without_aggregator") << QStringLiteral("Ablation: the mean instead of the aggregator");
+}
+
+void TestHdEvalViews::ablationIsOneClickWithNoCall()
+{
+    QFETCH(QString, button);
+    QFETCH(int, layers);
+    QFETCH(QString, kind);
+    QFETCH(QString, tag);
+    QFETCH(QString, shown);
+    const QString judge = QStringLiteral("hd2");
+    // The studio's wiring: the Rubric pane's requests go to the run pane's rescoreWith.
+    RunPane run;
+    run.setProfileSettingsFile(m_dir.filePath(QStringLiteral("profiles.ini")));
+    run.setProject(m_p.project());
+    RubricPane pane;
+    pane.setProject(m_p.project());
+    QVERIFY(pane.setJudge(judge));
+    pane.show();
+    connect(&pane, &RubricPane::hdevalRunRequested, &run, &RunPane::rescoreWith);
+    auto *aggregator = child<QComboBox>(&pane, "hdevalAggregator");
+    aggregator->setCurrentIndex(aggregator->findData(QStringLiteral("linear")));
+    const int before = *RubricStore(m_p.project()).readLatestVersion(judge);
+    m_p.server->resetCounts();
+    QSignalSpy finished(&run, &RunPane::runFinished);
+    auto *click = child<QPushButton>(&pane, qPrintable(button));
+    QVERIFY(click->isEnabled());
+    QTest::mouseClick(click, Qt::LeftButton);
+    QVERIFY(finished.wait(120000));
+    QVERIFY2(finished.first().at(1).toBool(), qPrintable(finished.first().at(2).toString()));
+    QCOMPARE(m_p.server->requestCount(), 0);
+
+    // A new version whose aggregator records the ablation, fitted on the nodes of its layers.
+    auto tree = RubricStore(m_p.project()).load(judge);
+    QVERIFY(tree);
+    QVERIFY(tree->version() > before);
+    const QVariantMap agg = HdEvalColumns::aggregator(*tree);
+    QCOMPARE(agg.value(QStringLiteral("layers")).toInt(), layers);
+    QCOMPARE(agg.value(QStringLiteral("kind")).toString(), kind);
+    QCOMPARE(agg.value(QStringLiteral("ablation")).toStringList(), QStringList{tag});
+    int nodes = 0;
+    for (const Criterion &c : hdeval::featureNodes(*tree))
+        nodes += hdeval::layerOf(*tree, c) <= layers ? 1 : 0;
+    QCOMPARE(agg.value(QStringLiteral("features")).toStringList().size(), nodes);
+
+    // The pane follows the new version; the panel names the ablation, one row per aspect.
+    QTRY_COMPARE(pane.model()->rubric().version(), tree->version());
+    auto *summary = child<QLabel>(&pane, "hdevalAggregatorSummary");
+    QVERIFY2(summary->text().contains(shown), qPrintable(summary->text()));
+    QVERIFY(summary->text().contains(QStringLiteral("layers ≤ %1").arg(layers)));
+    QCOMPARE(child<QTableWidget>(&pane, "hdevalAggregatorTable")->rowCount(), 2);
+    QCOMPARE(aggregator->currentData().toString(), kind);
 }
 
 void TestHdEvalViews::heatmapColumnsAreGroupedByLayer()

@@ -5,7 +5,9 @@
 // synthetic judge of tests/support: SIGNAL and NOISE criteria scored by a known rule; three
 // layers, the linear aggregator, two layer-2 nodes selected), then grabs
 //   OUT_DIR/hdeval-tree.png        the Rubric pane: the tree coloured by layer with importance bars;
-//   OUT_DIR/hdeval-aggregator.png  the aggregator panel (train / CV / test r against the baselines);
+//   OUT_DIR/hdeval-aggregator.png  the aggregator panel of a second judge over coherence and
+//                                  relevance (train / CV / test r per aspect against the baselines,
+//                                  "layer 1 only" among them; the ablation buttons);
 //   OUT_DIR/hdeval-explain.png     one item's explanation, opened from the heatmap;
 //   OUT_DIR/hdeval-decompose.png   "Decompose…" on a layer-2 node: the generator's proposals to accept.
 // Test tooling only: every answer comes from the synthetic judge.
@@ -63,6 +65,8 @@ int main(int argc, char **argv)
     auto made = test::makeHdEvalProject(path);
     if (!made.error.isEmpty())
         return fail(made.error);
+    if (const QString e = test::addTwoAspectJudge(made, QStringLiteral("hd2")); !e.isEmpty())
+        return fail(e);
 
     MainWindow window;
     if (!window.openProject(path))
@@ -81,9 +85,13 @@ int main(int argc, char **argv)
         tree->setCurrentIndex(rubricPane->model()->index(0, 0));
         if (!window.grab().save(out.filePath(QStringLiteral("hdeval-tree.png"))))
             QApplication::exit(fail(QStringLiteral("cannot write hdeval-tree.png")));
+        rubricPane->setJudge(QStringLiteral("hd2"));
+    });
+    QTimer::singleShot(700, &window, [&] {
         QWidget *panel = rubricPane->findChild<QWidget *>(QStringLiteral("hdevalPanel"));
         if (!panel || !panel->grab().save(out.filePath(QStringLiteral("hdeval-aggregator.png"))))
             QApplication::exit(fail(QStringLiteral("cannot write hdeval-aggregator.png")));
+        rubricPane->setJudge(QStringLiteral("hd"));
         window.showPane(QStringLiteral("heatmap"));
         auto *heatmap = window.findChild<HeatmapPane *>();
         ScoreModel::of(window.project())->setJudge(QStringLiteral("hd"));

@@ -57,6 +57,9 @@ HdEvalPanel::HdEvalPanel(RubricTreeModel *model, QWidget *parent)
     , m_nextLayer(new QPushButton(tr("Next layer"), this))
     , m_refit(new QPushButton(tr("Re-fit"), this))
     , m_decompose(new QPushButton(tr("Decompose…"), this))
+    , m_withoutLayer3(new QPushButton(tr("Without layer 3"), this))
+    , m_withoutLayers23(new QPushButton(tr("Without layers 2–3"), this))
+    , m_meanAblation(new QPushButton(tr("Mean instead of the aggregator"), this))
 {
     setObjectName(QStringLiteral("hdevalPanel"));
     m_aspect->setObjectName(QStringLiteral("hdevalAspect"));
@@ -67,6 +70,9 @@ HdEvalPanel::HdEvalPanel(RubricTreeModel *model, QWidget *parent)
     m_nextLayer->setObjectName(QStringLiteral("hdevalNextLayer"));
     m_refit->setObjectName(QStringLiteral("hdevalRefit"));
     m_decompose->setObjectName(QStringLiteral("hdevalDecompose"));
+    m_withoutLayer3->setObjectName(QStringLiteral("hdevalAblationLayers2"));
+    m_withoutLayers23->setObjectName(QStringLiteral("hdevalAblationLayers1"));
+    m_meanAblation->setObjectName(QStringLiteral("hdevalAblationMean"));
 
     m_aspect->setToolTip(tr("The aspect whose permutation importances the tree's bars show"));
     const QList<std::pair<QString, QString>> kinds{{QStringLiteral("linear"), tr("Linear regression")},
@@ -84,8 +90,8 @@ HdEvalPanel::HdEvalPanel(RubricTreeModel *model, QWidget *parent)
     m_table->setHorizontalHeaderLabels(
             {tr("Train r"), tr("CV r"), tr("Test r"), tr("Layer 1 only"), tr("Direct scores"), tr("Mean")});
     m_table->horizontalHeaderItem(LayerOne)->setToolTip(
-            tr("Test r of the same aggregator on the layer-1 node alone (the paper's \"w/o layers 2–3\"); run "
-               "with layers = 1 to measure it"));
+            tr("Test r of the same aggregator fitted on the layer-1 nodes alone (the aspects' direct scores; the "
+               "paper's \"w/o layers 2–3\"): what \"Without layers 2–3\" gives, computed with every fit"));
     m_table->horizontalHeaderItem(Direct)->setToolTip(
             tr("Test r of the judge's direct score of the aspect (the layer-1 node's score)"));
     m_table->horizontalHeaderItem(Mean)->setToolTip(tr("Test r of the plain mean of all node scores"));
@@ -93,7 +99,6 @@ HdEvalPanel::HdEvalPanel(RubricTreeModel *model, QWidget *parent)
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_table->setMaximumHeight(110);
     m_warning->setWordWrap(true);
     m_warning->setStyleSheet(QStringLiteral("color: #a04000;"));
     m_warning->hide();
@@ -101,7 +106,14 @@ HdEvalPanel::HdEvalPanel(RubricTreeModel *model, QWidget *parent)
 
     m_nextLayer->setToolTip(tr("Add one layer: the marked nodes of the newest layer are decomposed, the new nodes "
                                "scored and the aggregator fitted again"));
-    m_refit->setToolTip(tr("Fit the chosen aggregator on the node scores already asked (0 calls)"));
+    m_refit->setToolTip(tr("Fit the chosen aggregator on every layer of the tree, from the node scores already "
+                           "asked (0 calls)"));
+    m_withoutLayer3->setToolTip(tr("Ablation: the chosen aggregator on layers 1 and 2 only (layers = 2), from the "
+                                   "node scores already asked (0 calls); saved as a new version"));
+    m_withoutLayers23->setToolTip(tr("Ablation: the chosen aggregator on the layer-1 nodes only (layers = 1), from "
+                                     "the node scores already asked (0 calls); saved as a new version"));
+    m_meanAblation->setToolTip(tr("Ablation: the plain mean of every node's score instead of a learned aggregator "
+                                  "(0 calls); saved as a new version"));
     m_decompose->setToolTip(tr("Ask the generator for sub-criteria of the current node (one call) and accept or "
                                "reject each; the accepted ones are scored by the judge's next run"));
 
@@ -113,6 +125,12 @@ HdEvalPanel::HdEvalPanel(RubricTreeModel *model, QWidget *parent)
     buttons->addWidget(m_refit);
     buttons->addWidget(m_decompose);
     buttons->addStretch(1);
+    auto *ablations = new QHBoxLayout;
+    ablations->addWidget(new QLabel(tr("Ablations:"), this));
+    ablations->addWidget(m_withoutLayer3);
+    ablations->addWidget(m_withoutLayers23);
+    ablations->addWidget(m_meanAblation);
+    ablations->addStretch(1);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(form);
@@ -120,11 +138,25 @@ HdEvalPanel::HdEvalPanel(RubricTreeModel *model, QWidget *parent)
     layout->addWidget(m_table);
     layout->addWidget(m_warning);
     layout->addLayout(buttons);
+    layout->addLayout(ablations);
 
     connect(m_aspect, &QComboBox::currentIndexChanged, this,
             [this] { m_model->setImportanceAspect(m_aspect->currentText()); });
+    // Each names its layers: the judge's stored settings keep the last run's, an ablation's too.
     connect(m_refit, &QPushButton::clicked, this, [this] {
-        request({{QStringLiteral("aggregator"), m_aggregator->currentData().toString()}});
+        request({{QStringLiteral("layers"), treeLayers()},
+                 {QStringLiteral("aggregator"), m_aggregator->currentData().toString()}});
+    });
+    connect(m_withoutLayer3, &QPushButton::clicked, this, [this] {
+        request({{QStringLiteral("layers"), 2},
+                 {QStringLiteral("aggregator"), m_aggregator->currentData().toString()}});
+    });
+    connect(m_withoutLayers23, &QPushButton::clicked, this, [this] {
+        request({{QStringLiteral("layers"), 1},
+                 {QStringLiteral("aggregator"), m_aggregator->currentData().toString()}});
+    });
+    connect(m_meanAblation, &QPushButton::clicked, this, [this] {
+        request({{QStringLiteral("layers"), treeLayers()}, {QStringLiteral("aggregator"), QStringLiteral("mean")}});
     });
     connect(m_decompose, &QPushButton::clicked, this, [this] {
         if (!m_project || m_judge.isEmpty() || m_currentKey.isEmpty())
@@ -146,6 +178,11 @@ void HdEvalPanel::request(const QVariantMap &settings)
         emit runRequested(m_judge, settings);
 }
 
+int HdEvalPanel::treeLayers() const
+{
+    return std::clamp(maxLayer(m_model->rubric()), 1, 3);
+}
+
 void HdEvalPanel::refresh(const QString &judge, bool runnable)
 {
     m_judge = judge;
@@ -165,6 +202,10 @@ void HdEvalPanel::refresh(const QString &judge, bool runnable)
     fillTable();
     m_nextLayer->setEnabled(runnable && !agg.isEmpty());
     m_refit->setEnabled(runnable && !agg.isEmpty());
+    // An ablation leaves out layers the tree has.
+    m_withoutLayer3->setEnabled(runnable && !agg.isEmpty() && maxLayer(rubric) >= 3);
+    m_withoutLayers23->setEnabled(runnable && !agg.isEmpty() && maxLayer(rubric) >= 2);
+    m_meanAblation->setEnabled(runnable && !agg.isEmpty());
     m_runnable = runnable;
     updateDecompose();
 }
@@ -198,14 +239,33 @@ void HdEvalPanel::fillTable()
         m_summary->setText(tr("Not fitted yet: run HD-Eval to score the nodes and fit the aggregator."));
         return;
     }
-    m_summary->setText(tr("%1 on %2 nodes, %3 train / %4 test items, %5 cross-validation")
-                               .arg(agg.value(QStringLiteral("kind")).toString())
-                               .arg(agg.value(QStringLiteral("features")).toList().size())
-                               .arg(agg.value(QStringLiteral("n_train")).toInt())
-                               .arg(agg.value(QStringLiteral("n_test")).toInt())
-                               .arg(agg.value(QStringLiteral("cv")).toString()));
+    QString summary = tr("%1 on %2 nodes (layers ≤ %3), %4 train / %5 test items, %6 cross-validation")
+                              .arg(agg.value(QStringLiteral("kind")).toString())
+                              .arg(agg.value(QStringLiteral("features")).toList().size())
+                              .arg(agg.value(QStringLiteral("layers")).toInt())
+                              .arg(agg.value(QStringLiteral("n_train")).toInt())
+                              .arg(agg.value(QStringLiteral("n_test")).toInt())
+                              .arg(agg.value(QStringLiteral("cv")).toString());
+    QStringList ablations;
+    for (const QString &tag : agg.value(QStringLiteral("ablation")).toStringList()) {
+        if (tag == QLatin1String("without_layer_3"))
+            ablations << tr("without layer 3");
+        else if (tag == QLatin1String("without_layers_2_3"))
+            ablations << tr("without layers 2–3");
+        else if (tag == QLatin1String("without_aggregator"))
+            ablations << tr("the mean instead of the aggregator");
+        else
+            ablations << tag;
+    }
+    if (!ablations.isEmpty())
+        summary += QLatin1Char('\n') + tr("Ablation: %1").arg(ablations.join(QStringLiteral(", ")));
+    m_summary->setText(summary);
     const QVariantMap baselines = agg.value(QStringLiteral("baselines")).toMap();
-    QStringList aspects = agg.value(QStringLiteral("test_r")).toMap().keys();
+    // One row per aspect, the judge's own first (the fit's order).
+    QStringList aspects = agg.value(QStringLiteral("aspect_order")).toStringList();
+    for (const QString &a : agg.value(QStringLiteral("test_r")).toMap().keys())
+        if (!aspects.contains(a))
+            aspects << a;
     QStringList warnings;
     for (const QString &aspect : aspects) {
         const int row = m_table->rowCount();
@@ -227,6 +287,21 @@ void HdEvalPanel::fillTable()
             }
             m_table->setItem(row, c, item);
         }
+        if (std::isfinite(values[LayerOne]))
+            m_table->item(row, LayerOne)
+                    ->setToolTip(tr("The aggregator on %1: train r %2, CV r %3")
+                                         .arg(baselines.value(QStringLiteral("layer1_features"))
+                                                      .toStringList()
+                                                      .join(QStringLiteral(", ")),
+                                              CriterionDetail::number(figure(
+                                                      baselines.value(QStringLiteral("layer1_train_r")), aspect)),
+                                              CriterionDetail::number(
+                                                      figure(baselines.value(QStringLiteral("layer1_cv_r")), aspect))));
+        else if (const QString why = baselines.value(QStringLiteral("layer1_error")).toString(); !why.isEmpty())
+            m_table->item(row, LayerOne)->setToolTip(why);
+        else if (!baselines.contains(QStringLiteral("layer1_test_r")))
+            m_table->item(row, LayerOne)
+                    ->setToolTip(tr("Fitted before this figure was stored: \"Re-fit\" computes it (0 calls)"));
         const bool stored = agg.value(QStringLiteral("cv_warning")).toMap().value(aspect).toBool();
         if (stored
             || (std::isfinite(values[Train]) && std::isfinite(values[Cv])
@@ -239,6 +314,12 @@ void HdEvalPanel::fillTable()
                                 .arg(agg.value(QStringLiteral("n_train")).toInt());
         }
     }
+    // Every aspect's row visible (up to six; more scroll), no empty space below them.
+    m_table->resizeRowsToContents();
+    int body = 0;
+    for (int r = 0; r < std::min(m_table->rowCount(), 6); ++r)
+        body += m_table->rowHeight(r);
+    m_table->setMaximumHeight(m_table->horizontalHeader()->sizeHint().height() + body + 2 * m_table->frameWidth());
     if (!warnings.isEmpty()) {
         m_warning->setText(warnings.join(QLatin1Char('\n')));
         m_warning->show();

@@ -18,12 +18,15 @@ class Project;
 class RubricTreeModel;
 
 /// The Rubric pane's HD-Eval part, shown while an HD-Eval criteria tree is shown: the aspect whose
-/// importances the tree's bars show, the aggregator panel (its kind, train / cross-validated / test
-/// Pearson per aspect against the baselines "layer 1 only", "direct scores" (the layer-1 node's
-/// score) and "mean" of all nodes, and a warning when CV falls far below train) and the actions
-/// "Next layer" and "Re-fit". The actions start runs through the run pane
-/// (runRequested); the cache answers every node score already asked, so a re-fit costs no call.
-/// Reads the tree from the model (not owned); keeps no copy.
+/// importances the tree's bars show, the aggregator panel (its kind, layers and ablation, train /
+/// cross-validated / test Pearson, one row per aspect, against the baselines "layer 1 only" (the
+/// same aggregator on the layer-1 nodes), "direct scores" (the layer-1 node's score) and "mean" of
+/// all nodes, and a warning when CV falls far below train) and the actions "Next layer", "Re-fit"
+/// (on every layer of the tree) and the paper's ablations in one click each: without layer 3
+/// (layers = 2), without layers 2–3 (layers = 1) and the mean instead of the aggregator. The actions
+/// start runs through the run pane (runRequested); the cache answers every node score already
+/// asked, so a re-fit or an ablation costs no call and saves a new rubric version whose aggregator
+/// records its layers and ablation. Reads the tree from the model (not owned); keeps no copy.
 class HdEvalPanel : public QWidget
 {
     Q_OBJECT
@@ -53,6 +56,8 @@ signals:
 private:
     void fillTable();
     void request(const QVariantMap &settings);
+    /// The layers of the tree shown (1…3): what "Re-fit" and the mean fit on.
+    int treeLayers() const;
     void updateDecompose();
 
     RubricTreeModel *m_model;
@@ -65,6 +70,9 @@ private:
     QPushButton *m_nextLayer;
     QPushButton *m_refit;
     QPushButton *m_decompose;
+    QPushButton *m_withoutLayer3;
+    QPushButton *m_withoutLayers23;
+    QPushButton *m_meanAblation;
     QString m_currentKey;
     Project *m_project = nullptr;
     bool m_runnable = false;

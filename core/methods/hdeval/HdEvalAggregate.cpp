@@ -25,7 +25,75 @@ QString trc(const char *text)
     return QCoreApplication::translate("HdEvalAggregate", text);
 }
 
+/// The columns `keep` of `x`, in that order.
+Eigen::MatrixXd columnsOf(const Eigen::MatrixXd &x, const QVector<int> &keep)
+{
+    Eigen::MatrixXd out(x.rows(), keep.size());
+    for (int j = 0; j < keep.size(); ++j)
+        out.col(j) = x.col(keep[j]);
+    return out;
+}
+
+/// "Layer 1 only" into every aspect of `out`: the same aggregator on the layer-1 columns alone
+/// (the aspects' direct scores, scored in every run), fitted exactly as a fit with layers = 1
+/// fits it. Empty, or the reason the baseline is undefined.
+QString fitLayerOne(const FitData &data, const FitSettings &settings, FitResult &out, QStringList &keys)
+{
+    QVector<int> layerOne;
+    for (int c = 0; c < data.nodes.size(); ++c)
+        if (data.nodes[c].parentKey.isEmpty()) {
+            layerOne.append(c);
+            keys << data.nodes[c].key;
+        }
+    for (AspectFit &f : out.aspects)
+        f.layer1TrainR = f.layer1CvR = f.layer1TestR = kNaN;
+    if (layerOne.isEmpty())
+        return trc("no layer-1 node among the features");
+    if (layerOne.size() == data.nodes.size()) { // the fit is the layer-1 fit itself
+        for (AspectFit &f : out.aspects) {
+            f.layer1TrainR = f.trainR;
+            f.layer1CvR = f.cvR;
+            f.layer1TestR = f.testR;
+        }
+        return {};
+    }
+    FitData sub;
+    sub.aspects = data.aspects;
+    sub.scales = data.scales;
+    for (int c : std::as_const(layerOne))
+        sub.nodes.append(data.nodes[c]);
+    sub.xTrain = columnsOf(data.xTrain, layerOne);
+    sub.xTest = columnsOf(data.xTest, layerOne);
+    sub.xAll = columnsOf(data.xAll, layerOne);
+    sub.yTrain = data.yTrain;
+    sub.yTest = data.yTest;
+    FitSettings one = settings;
+    one.layers = 1;
+    auto fit = fitAggregators(sub, one);
+    if (!fit)
+        return fit.errorString();
+    for (auto it = out.aspects.begin(); it != out.aspects.end(); ++it) {
+        const AspectFit &f = fit->aspects.value(it.key());
+        it->layer1TrainR = f.trainR;
+        it->layer1CvR = f.cvR;
+        it->layer1TestR = f.testR;
+    }
+    return {};
+}
+
 } // namespace
+
+QStringList ablationTags(int layers, learn::AggregatorKind kind)
+{
+    QStringList tags;
+    if (layers == 2)
+        tags << QStringLiteral("without_layer_3");
+    else if (layers == 1)
+        tags << QStringLiteral("without_layers_2_3");
+    if (kind == learn::AggregatorKind::Mean)
+        tags << QStringLiteral("without_aggregator");
+    return tags;
+}
 
 QVector<QStringList> scaleGroups(const QStringList &aspects, const QHash<QString, QPair<double, double>> &scales)
 {
@@ -149,6 +217,9 @@ Result<FitResult> fitAggregators(const FitData &data, const FitSettings &setting
         }
     }
 
+    QStringList layerOneKeys;
+    const QString layerOneError = fitLayerOne(data, settings, out, layerOneKeys);
+
     const auto perAspect = [&](auto value) {
         QVariantMap m;
         for (const QString &a : data.aspects)
@@ -168,6 +239,7 @@ Result<FitResult> fitAggregators(const FitData &data, const FitSettings &setting
     d.insert(QStringLiteral("n_test"), nTest);
     d.insert(QStringLiteral("features"), names);
     d.insert(QStringLiteral("layers"), settings.layers);
+    d.insert(QStringLiteral("ablation"), ablationTags(settings.layers, settings.aggregator.kind));
     d.insert(QStringLiteral("seed"), qint64(settings.seed));
     d.insert(QStringLiteral("aspect_order"), data.aspects);
     if (groups.size() > 1) {
@@ -177,19 +249,23 @@ Result<FitResult> fitAggregators(const FitData &data, const FitSettings &setting
         d.insert(QStringLiteral("scale_groups"), g);
     }
     const AspectFit &own = out.aspects[data.aspects.first()];
-    d.insert(QStringLiteral("baselines"),
-             QVariantMap{
-                     {QStringLiteral("direct_test_r"),
-                      perAspect([](const AspectFit &f) { return jsonNumber(f.directR); })},
-                     {QStringLiteral("mean_test_r"), perAspect([](const AspectFit &f) { return jsonNumber(f.meanR); })},
-                     {QStringLiteral("best_node"), own.bestNode},
-                     {QStringLiteral("best_node_by_aspect"),
-                      perAspect([](const AspectFit &f) { return QVariant(f.bestNode); })},
-                     {QStringLiteral("best_node_test_r"),
-                      perAspect([](const AspectFit &f) { return jsonNumber(f.bestR); })},
-                     {QStringLiteral("node_test_r"), own.nodeTestR},
-                     {QStringLiteral("node_test_r_by_aspect"),
-                      perAspect([](const AspectFit &f) { return QVariant(f.nodeTestR); })}});
+    QVariantMap baselines{
+            {QStringLiteral("direct_test_r"), perAspect([](const AspectFit &f) { return jsonNumber(f.directR); })},
+            {QStringLiteral("mean_test_r"), perAspect([](const AspectFit &f) { return jsonNumber(f.meanR); })},
+            {QStringLiteral("best_node"), own.bestNode},
+            {QStringLiteral("best_node_by_aspect"), perAspect([](const AspectFit &f) { return QVariant(f.bestNode); })},
+            {QStringLiteral("best_node_test_r"), perAspect([](const AspectFit &f) { return jsonNumber(f.bestR); })},
+            {QStringLiteral("node_test_r"), own.nodeTestR},
+            {QStringLiteral("node_test_r_by_aspect"),
+             perAspect([](const AspectFit &f) { return QVariant(f.nodeTestR); })},
+            {QStringLiteral("layer1_features"), layerOneKeys},
+            {QStringLiteral("layer1_train_r"),
+             perAspect([](const AspectFit &f) { return jsonNumber(f.layer1TrainR); })},
+            {QStringLiteral("layer1_cv_r"), perAspect([](const AspectFit &f) { return jsonNumber(f.layer1CvR); })},
+            {QStringLiteral("layer1_test_r"), perAspect([](const AspectFit &f) { return jsonNumber(f.layer1TestR); })}};
+    if (!layerOneError.isEmpty())
+        baselines.insert(QStringLiteral("layer1_error"), layerOneError);
+    d.insert(QStringLiteral("baselines"), baselines);
     return out;
 }
 

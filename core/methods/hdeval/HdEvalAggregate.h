@@ -31,13 +31,15 @@ struct FitSettings
     quint64 seed = 1;
     int cvFolds = 5; ///< 0 = leave-one-out
     int importanceRepeats = 5;
-    int layers = 3; ///< recorded in the description
+    int layers = 3; ///< recorded in the description (with the ablation it stands for)
 };
 
 /// One aspect's part of the fit.
 struct AspectFit
 {
     double trainR = 0, cvR = 0, testR = 0, directR = 0, meanR = 0, bestR = 0; ///< NaN when undefined
+    /// "Layer 1 only": the same aggregator fitted on the layer-1 columns alone (NaN when undefined).
+    double layer1TrainR = 0, layer1CvR = 0, layer1TestR = 0;
     bool cvWarning = false;
     QString bestNode;
     QVariantMap nodeTestR;
@@ -49,8 +51,10 @@ struct AspectFit
 struct FitResult
 {
     /// show-rubric's top-level "aggregator": kind, aspects {aspect: model description}, train_r,
-    /// cv_r, test_r, cv_warning ({aspect: …}), cv, n_train, n_test, features, layers, seed,
-    /// aspect_order, scale_groups (when the scales differ), baselines.
+    /// cv_r, test_r, cv_warning ({aspect: …}), cv, n_train, n_test, features, layers, ablation
+    /// (ablationTags), seed, aspect_order, scale_groups (when the scales differ), baselines (among
+    /// them layer1_train_r / layer1_cv_r / layer1_test_r {aspect: r} and layer1_features, or
+    /// layer1_error when that fit failed).
     QVariantMap description;
     QHash<QString, AspectFit> aspects;
 };
@@ -59,10 +63,16 @@ struct FitResult
 /// scale, like Topical-Chat's groundedness, gets its own).
 QVector<QStringList> scaleGroups(const QStringList &aspects, const QHash<QString, QPair<double, double>> &scales);
 
+/// The paper's ablations (Table 4) a fit stands for: "without_layer_3" (layers = 2),
+/// "without_layers_2_3" (layers = 1), "without_aggregator" (the mean); empty for the full method.
+QStringList ablationTags(int layers, learn::AggregatorKind kind);
+
 /// Fits the aggregators on the train rows, cross-validates them there, predicts every row of
 /// xAll, scores the test rows against the baselines (the aspect's own layer-1 node, the mean of
-/// all nodes, the best single node) and measures permutation importance on the train rows.
-/// Sends nothing; deterministic for the seed.
+/// all nodes, the best single node, and "layer 1 only": the same aggregator fitted on the layer-1
+/// columns alone, which is what a fit with layers = 1 gives) and measures permutation importance
+/// on the train rows. Sends nothing; deterministic for the seed. A failed layer-1 baseline leaves
+/// its figures undefined and its reason in baselines.layer1_error; it does not fail the fit.
 Result<FitResult> fitAggregators(const FitData &data, const FitSettings &settings);
 
 /// Writes a fit into the tree: every node's "layer", the feature nodes' "importance" {aspect: x},

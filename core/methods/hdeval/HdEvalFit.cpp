@@ -266,7 +266,8 @@ void HdEvalMethod::finish()
                                        {QStringLiteral("cv_warning"), f.cvWarning},
                                        {QStringLiteral("best_node_test_r"), jsonNumber(f.bestR)},
                                        {QStringLiteral("direct_test_r"), jsonNumber(f.directR)},
-                                       {QStringLiteral("mean_test_r"), jsonNumber(f.meanR)}});
+                                       {QStringLiteral("mean_test_r"), jsonNumber(f.meanR)},
+                                       {QStringLiteral("layer1_test_r"), jsonNumber(f.layer1TestR)}});
     }
     emit completed({{QStringLiteral("rubric_version"), m_rubric.version()},
                     {QStringLiteral("aggregator"), learn::aggregatorKindName(m_params.aggregator.kind)},
@@ -279,6 +280,7 @@ void HdEvalMethod::finish()
                     {QStringLiteral("best_node_test_r"), jsonNumber(own.bestR)},
                     {QStringLiteral("direct_test_r"), jsonNumber(own.directR)},
                     {QStringLiteral("mean_test_r"), jsonNumber(own.meanR)},
+                    {QStringLiteral("layer1_test_r"), jsonNumber(own.layer1TestR)},
                     {QStringLiteral("aspects"), byAspect},
                     {QStringLiteral("node_scores"), m_scored},
                     {QStringLiteral("node_scores_missing"), m_missing},
