@@ -140,6 +140,28 @@ void TestHpssRun::searchSpendsTheBudgetAndTheEstimate()
         QVERIFY(e->exact);
         QCOMPARE(e->calls, 0);
     }
+    {
+        // Another judge with the same settings: the auxiliary requests and the whole search replay
+        // through the judge cache, so even its winner is known before the run: exact, nothing to send.
+        RunSpec twin = s;
+        twin.judge = QStringLiteral("h-twin");
+        RunEstimate e;
+        {
+            Run run(fx->project.get(), twin);
+            auto estimated = run.estimate();
+            QVERIFY2(estimated, qPrintable(estimated ? QString() : estimated.errorString()));
+            e = *estimated;
+        }
+        QVERIFY(e.exact);
+        QCOMPARE(e.calls, 0);
+        QCOMPARE(e.cached, aux + kBudget * kValidation + kTestItems);
+        const int sent = server.requestCount();
+        const Outcome twinRun = runToEnd(fx->project.get(), twin);
+        QVERIFY2(twinRun.ok, qPrintable(twinRun.error));
+        QCOMPARE(server.requestCount(), sent);
+        QCOMPARE(twinRun.summary.value(QStringLiteral("result")).toMap().value(QStringLiteral("strategy")),
+                 result.value(QStringLiteral("strategy")));
+    }
     QCOMPARE(fx->project->judgeScores(QStringLiteral("h"), QStringLiteral("coherence")).size(), kTestItems);
 
     // show-rubric --json: the winner and the search.

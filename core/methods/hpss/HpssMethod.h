@@ -21,11 +21,13 @@ namespace rubric {
 /// validation item and strategy, streamed), "evaluate" (the winner on the run's items, after the
 /// references / questions it needs for test sources the validation split lacks).
 ///
-/// Estimate: the auxiliary and search phases are exact (uncached auxiliary generations +
-/// remaining evaluations × validation items, the pending evaluation's cached answers left out),
-/// as long as the search reaches its budget and no answer has to be asked again; "evaluate" is a
-/// range until the winner is known (0 up to 2 generations per test source the validation split
-/// lacks, depending on the winner's reference and metrics values), then exact.
+/// Estimate: the auxiliary and search phases are exact: the auxiliary requests and the search
+/// are replayed through the judge cache (a cached evaluation's Spearman is computed from its
+/// answers and the search goes on as the run's will), then each remaining evaluation costs a
+/// call per validation item, up to HpssSearch::plannedEvaluations; this holds as long as the
+/// search is not stopped before those (stop reason) and no answer has to be asked again.
+/// "evaluate" is a range until the winner is known (0 up to 2 generations per test source the
+/// validation split lacks, depending on the winner's reference and metrics values), then exact.
 ///
 /// State: the search (HpssSearch's JSON), the auxiliaries and per-evaluation notes are written
 /// to the project meta key "hpss.state.<judge>" (hpss::state) after every evaluation and every

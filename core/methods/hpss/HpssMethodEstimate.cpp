@@ -51,25 +51,62 @@ Result<RunEstimate> HpssMethod::estimate()
     const AuxNeed spaceNeed = [this](const Auxiliaries &aux) { return searchNeeds(aux); };
     Auxiliaries aux = m_aux; // with the cached auxiliary answers the run will read
     int auxCalls = 0;
-    const auto pending = m_transfer ? std::nullopt : m_search->next(); // none: the search is finished
-    const bool finished = m_transfer || m_search->finished();
-    if (!finished) {
+    auto pending = m_transfer ? std::nullopt : m_search->next(); // none: the search is finished
+    const bool finishedBefore = m_transfer || m_search->finished();
+    if (!finishedBefore) {
         auto calls = this->auxCalls(spaceNeed, validation, &aux, &e.cached);
         if (!calls)
             return calls.error();
         auxCalls = *calls;
     }
-    // Search: the pending evaluation counted exactly where its prompts are known (its answers may
-    // be cached: a resumed run); every further one costs one call per validation item up to the
-    // search's planned evaluations. A transfer (--set strategy / transfer_from) searches nothing.
+    // Search: replayed through the judge cache while every answer of an evaluation is there (a
+    // resumed run's pending one, another judge's identical search): its Spearman is then known
+    // and the search goes on as the run's will. From the first evaluation that lacks answers,
+    // that one costs its uncached prompts and every further one a call per validation item, up
+    // to the search's planned evaluations. A transfer (--set strategy / transfer_from) searches nothing.
+    const Auxiliaries kept = std::exchange(m_aux, aux); // scoreRequest renders with m_aux
+    const auto cachedSpearman = [this, &validation](const PromptStrategy &s) -> Result<std::optional<double>> {
+        QVector<double> x, y;
+        for (int i = 0; i < validation.size(); ++i) {
+            auto request = scoreRequest(s, validation[i]);
+            if (!request)
+                return std::optional<double>();
+            auto answer = m_ctx->cached(JudgeRole::Evaluator, *request);
+            if (!answer)
+                return answer.error();
+            if (!*answer)
+                return std::optional<double>();
+            const ScoreReading reading = readScore((*answer)->text(), 1, s.scaleMax());
+            if (!reading.parsed)
+                return std::optional<double>(); // the run asks it again: not replayed
+            x.append(reading.score);
+            y.append(m_validationHuman[i]);
+        }
+        return std::optional<double>(searchSpearman(x, y));
+    };
+    while (pending && missingAux(pending->strategy, validation, m_aux).empty()) {
+        auto rho = cachedSpearman(pending->strategy);
+        if (!rho) {
+            m_aux = kept;
+            return rho.error();
+        }
+        if (!*rho)
+            break;
+        e.cached += int(validation.size());
+        if (auto r = m_search->report(pending->strategy, **rho); !r) {
+            m_aux = kept;
+            return r.error();
+        }
+        pending = m_search->next();
+    }
+    const bool finished = m_transfer || m_search->finished();
     int searchCalls = 0;
     int remaining = finished ? 0 : m_search->plannedEvaluations() - int(m_search->evaluated().size());
-    if (pending && remaining > 0 && missingAux(pending->strategy, validation, aux).empty()) {
-        const Auxiliaries kept = std::exchange(m_aux, aux); // scoreRequest renders with m_aux
+    if (pending && remaining > 0 && missingAux(pending->strategy, validation, m_aux).empty()) {
         searchCalls += uncached(pending->strategy, validation, &e.cached);
-        m_aux = kept;
         --remaining;
     }
+    m_aux = kept;
     searchCalls += remaining * int(validation.size());
     // Evaluate: exact once the winner is known (its auxiliaries for the run's items, then its
     // scores; a search of one evaluation can only end with its origin); before, the winner's
