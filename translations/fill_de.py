@@ -578,6 +578,7 @@ DE = {
     "Re-scoring '%1': answers already in the cache are not asked again.": "'%1' wird neu bewertet: Antworten im Cache werden nicht erneut erfragt.",
     '%1 calls': '%1 Aufrufe',
     '%1–%2 calls (depends on the answers)': '%1–%2 Aufrufe (hängt von den Antworten ab)',
+    'Exact for %1; the rest depends on the answers': 'Genau für %1; der Rest hängt von den Antworten ab',
     'Estimate: %1 · %2 answered from the cache · ~%3 tokens in, ~%4 out · cost %5': 'Schätzung: %1 · %2 aus dem Cache · ~%3 Tokens ein, ~%4 aus · Kosten %5',
     'No estimate.': 'Keine Schätzung.',
     'Estimate failed: %1': 'Schätzung fehlgeschlagen: %1',

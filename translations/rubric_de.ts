@@ -4333,6 +4333,10 @@ Definition: %2</translation>
         <source>Started '%1' (%2 on the %3 split).</source>
         <translation>'%1' gestartet (%2 auf dem Teil %3).</translation>
     </message>
+    <message>
+        <source>Exact for %1; the rest depends on the answers</source>
+        <translation>Genau für %1; der Rest hängt von den Antworten ab</translation>
+    </message>
 </context>
 <context>
     <name>rubric::RunWorker</name>

@@ -78,10 +78,15 @@ void printCorrelations(Io &io, const QVariantMap &result)
 
 QVariantMap estimateJson(const RunEstimate &e)
 {
-    return {{QStringLiteral("calls"), e.calls},          {QStringLiteral("calls_min"), e.callsMin},
-            {QStringLiteral("cached"), e.cached},        {QStringLiteral("tokens_in"), e.tokensIn},
-            {QStringLiteral("tokens_out"), e.tokensOut}, {QStringLiteral("cost"), e.cost},
-            {QStringLiteral("exact"), e.exact},          {QStringLiteral("phases"), e.perPhase}};
+    return {{QStringLiteral("calls"), e.calls},
+            {QStringLiteral("calls_min"), e.callsMin},
+            {QStringLiteral("cached"), e.cached},
+            {QStringLiteral("tokens_in"), e.tokensIn},
+            {QStringLiteral("tokens_out"), e.tokensOut},
+            {QStringLiteral("cost"), e.cost},
+            {QStringLiteral("exact"), e.exact},
+            {QStringLiteral("phases"), e.perPhase},
+            {QStringLiteral("exact_phases"), e.exact ? e.perPhase.keys() : e.exactPhases}};
 }
 
 // --budget (per attempt, so also for a resumed run); false when it is not a positive amount.
@@ -352,6 +357,8 @@ int run(const QStringList &args, Io &io)
                 io.out << " (at least " << e->callsMin << "; how many depends on the judge's answers)";
             if (const QString line = phases::estimateLine(e->perPhase, QStringLiteral("-")); !line.isEmpty())
                 io.out << "\nphases: " << line;
+            if (!e->exact && !e->exactPhases.isEmpty())
+                io.out << "\nexact:  " << phases::inRunOrder(e->exactPhases).join(QStringLiteral(", "));
             io.out << "\ncached: " << e->cached << "\ntokens: ~" << e->tokensIn << " in, ~" << e->tokensOut
                    << " out\ncost:   " << QString::number(e->cost, 'f', 4) << '\n';
         }

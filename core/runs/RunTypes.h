@@ -54,6 +54,9 @@ struct RunEstimate
     double cost = 0;
     bool exact = true;
     QVariantMap perPhase; ///< phase → calls (upper bound where not exact)
+    /// Where `exact` is false: the phases whose figure is exact all the same (HPSS: "auxiliary"
+    /// and "search" before the winner is known). Empty when the method does not say.
+    QStringList exactPhases;
 };
 
 /// A progress report for displays (emitted by Run, about every batch).

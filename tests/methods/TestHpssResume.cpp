@@ -9,6 +9,7 @@
 #include "methods/hpss/HpssAuxiliary.h"
 #include "store/RubricStore.h"
 
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QProcess>
 #include <QSqlQuery>
@@ -98,6 +99,16 @@ void TestHpssResume::killedSearchResumesIdentically()
     const int evaluatedBeforeKill
             = midState->value(QStringLiteral("search")).toMap().value(QStringLiteral("evaluated")).toList().size();
     QVERIFY(evaluatedBeforeKill > 0 && evaluatedBeforeKill < kBudget);
+    // The estimate after the kill: what the resumed run's auxiliary and search phases still send,
+    // exactly (the pending evaluation's committed answers left out).
+    const QJsonObject estimate = cliJson(args + QStringList{QStringLiteral("--estimate")}, &rc);
+    QCOMPARE(rc, 0);
+    QCOMPARE(server.requestCount(), firstRun); // an estimate sends nothing
+    const QJsonObject phases = estimate.value(QStringLiteral("phases")).toObject();
+    QVERIFY(estimate.value(QStringLiteral("exact_phases")).toArray().contains(QStringLiteral("search")));
+    QVERIFY(estimate.value(QStringLiteral("exact_phases")).toArray().contains(QStringLiteral("auxiliary")));
+    const int auxSearchEstimate
+            = phases.value(QStringLiteral("auxiliary")).toInt() + phases.value(QStringLiteral("search")).toInt();
     server.resetCounts();
 
     QProcess resume;
@@ -113,9 +124,20 @@ void TestHpssResume::killedSearchResumesIdentically()
     // The search went on from its stored state: only the strategies not yet evaluated were asked.
     const QVariantMap config = RubricStore(fx->project.get()).runConfig(QStringLiteral("k"));
     QCOMPARE(phaseCalls(config, QStringLiteral("search")), (kBudget - evaluatedBeforeKill) * kValidation);
+    const int evaluateSent = phaseCalls(config, QStringLiteral("evaluate"), "sent");
+    QCOMPARE(phaseCalls(config, QStringLiteral("auxiliary"), "sent")
+                     + phaseCalls(config, QStringLiteral("search"), "sent"),
+             auxSearchEstimate);
+    QCOMPARE(server.requestCount() - evaluateSent, auxSearchEstimate);
+    QVERIFY(estimate.value(QStringLiteral("calls_min")).toInt() <= server.requestCount()
+            && server.requestCount() <= estimate.value(QStringLiteral("calls")).toInt());
     QCOMPARE(shown.value(QStringLiteral("strategy")).toObject(), refShown.value(QStringLiteral("strategy")).toObject());
-    qInfo("SIGKILL after %d of %d requests (%d answers committed, %d strategies evaluated); the resumed run sent %d",
-          firstRun, total, cached, evaluatedBeforeKill, server.requestCount());
+    qInfo("SIGKILL after %d of %d requests (%d answers committed, %d strategies evaluated); estimated after the kill: "
+          "%d auxiliary + search requests (exact), %d-%d in all; the resumed run sent %d (%d of them for the test "
+          "split)",
+          firstRun, total, cached, evaluatedBeforeKill, auxSearchEstimate,
+          estimate.value(QStringLiteral("calls_min")).toInt(), estimate.value(QStringLiteral("calls")).toInt(),
+          server.requestCount(), evaluateSent);
 }
 
 QTEST_GUILESS_MAIN(TestHpssResume)

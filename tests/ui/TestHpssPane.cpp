@@ -327,21 +327,22 @@ void TestHpssPane::promptInspectorHighlightsAndDiffs()
     QVERIFY(removed.first().contains(QLatin1String("You must rate the summary")));
     QVERIFY(added.first().contains(QLatin1String("Begin your evaluation")));
     QVERIFY(inspector->errorText().isEmpty());
-    // A strategy whose auxiliary text the judge never made: the reason, naming what is missing.
-    std::optional<PromptStrategy> lacking;
-    for (const QString &scale : factorValues(Factor::Scale)) {
-        PromptStrategy s = *origin.with(Factor::Scale, scale);
-        s = *s.with(Factor::AutoCot, QStringLiteral("on"));
-        s = *s.with(Factor::Criteria, QStringLiteral("self"));
-        if (!missingAux(s, {item}, jv->aux()).empty()) {
-            lacking = s;
-            break;
-        }
-    }
-    QVERIFY(lacking);
-    inspector->setStrategy(*lacking);
+    // A text the judge never made: the reason, naming what is missing. (The judge made every text
+    // the validation items can need before its search; an item added since has none.)
+    Item unseen;
+    unseen.id = QStringLiteral("unseen");
+    unseen.source = QStringLiteral("An article no run of the judge has seen.");
+    unseen.output = QStringLiteral("A summary of it.");
+    unseen.position = 1001;
+    QVERIFY(m_fx.project->addItems({unseen}));
+    m_pane->reload();
+    inspector = m_pane->promptInspector();
+    const PromptStrategy lacking = *origin.with(Factor::Reference, QStringLiteral("self"));
+    QVERIFY(!missingAux(lacking, {unseen}, jv->aux()).empty());
+    QVERIFY(inspector->setItem(unseen.id));
+    inspector->setStrategy(lacking);
     QVERIFY(inspector->promptText().isEmpty());
-    QVERIFY2(inspector->errorText().contains(lacking->format()), qPrintable(inspector->errorText()));
+    QVERIFY2(inspector->errorText().contains(lacking.format()), qPrintable(inspector->errorText()));
 }
 
 void TestHpssPane::datasetTextIsPlainText()

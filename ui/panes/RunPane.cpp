@@ -560,6 +560,10 @@ void RunPane::onEstimated(quint64 generation, const RunEstimate &e)
     if (const QString line = phases::estimateLine(e.perPhase, QStringLiteral("–"), QStringLiteral(" · "), l);
         !line.isEmpty())
         text += QLatin1Char('\n') + tr("Calls by phase: %1").arg(line);
+    if (!e.exact && !e.exactPhases.isEmpty())
+        text += QLatin1Char('\n')
+                + tr("Exact for %1; the rest depends on the answers")
+                          .arg(phases::inRunOrder(e.exactPhases).join(QStringLiteral(", ")));
     m_estimateLabel->setText(text);
     emit estimateShown(e);
 }

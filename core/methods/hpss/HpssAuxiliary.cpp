@@ -208,9 +208,40 @@ MissingAux missingAux(const PromptStrategy &strategy, const QVector<Item> &items
     m.criteria = selfCriteria && aux.criteria.isEmpty();
     if (strategy.valueName(Factor::AutoCot) == QLatin1String("on")
         && !aux.autocot.contains(Auxiliaries::autocotKey(strategy)))
-        m.autocot = Auxiliaries::autocotKey(strategy);
+        m.autocot.append(Auxiliaries::autocotKey(strategy));
     const bool refs = strategy.valueName(Factor::Reference) == QLatin1String("self");
     const bool metrics = strategy.valueName(Factor::Metrics) == QLatin1String("on");
+    for (const Item &item : items) {
+        if (refs && !aux.references.contains(item.id))
+            m.references.append(item.id);
+        if (metrics && !aux.metrics.contains(item.id))
+            m.metrics.append(item.id);
+    }
+    return m;
+}
+
+MissingAux missingAux(const StrategySpace &space, const QVector<Item> &items, const Auxiliaries &aux)
+{
+    const auto enabled = [&space](Factor f, const char *value) {
+        return space.isEnabled(f, int(factorValues(f).indexOf(QLatin1String(value))));
+    };
+    MissingAux m;
+    const bool selfCriteria = enabled(Factor::Criteria, "self");
+    m.criteria = selfCriteria && aux.criteria.isEmpty();
+    if (enabled(Factor::AutoCot, "on")) {
+        QStringList variants;
+        if (enabled(Factor::Criteria, "human") || enabled(Factor::Criteria, "none"))
+            variants.append(QStringLiteral("human")); // [code]: the human criteria's steps also serve none
+        if (selfCriteria)
+            variants.append(QStringLiteral("self"));
+        for (int j : space.enabledValues(Factor::Scale))
+            for (const QString &variant : std::as_const(variants))
+                if (const QString key = factorValues(Factor::Scale)[j] + QLatin1Char('/') + variant;
+                    !aux.autocot.contains(key))
+                    m.autocot.append(key);
+    }
+    const bool refs = enabled(Factor::Reference, "self");
+    const bool metrics = enabled(Factor::Metrics, "on");
     for (const Item &item : items) {
         if (refs && !aux.references.contains(item.id))
             m.references.append(item.id);

@@ -18,8 +18,9 @@ class Project;
 
 namespace rubric::hpss {
 
-/// The evaluator's auxiliary generations of one HPSS judge (spec hpss.md §4.5), each made once
-/// and only when a strategy that needs it is evaluated:
+/// The evaluator's auxiliary generations of one HPSS judge (spec hpss.md §4.5), each made once:
+/// a search makes all those its enabled factor values can need for the validation items before
+/// its first evaluation (as [code] precomputes them), the winner's for the test items after it:
 /// - `criteria`: the self-generated criteria of the aspect ("" = not made yet);
 /// - `autocot`: the AutoCoT evaluation steps per "<scale>/<human|self>" (the steps made from the
 ///   human criteria also serve Criteria = none, as in [code]);
@@ -95,16 +96,22 @@ private:
     mutable QHash<int, QVector<int>> m_examples;
 };
 
-/// Which auxiliary texts a strategy needs for a set of items and lacks.
+/// Which auxiliary texts a strategy (or a space of strategies) needs for a set of items and lacks.
 struct MissingAux
 {
     bool criteria = false;
-    QString autocot;        ///< the AutoCoT key still to make, "" when none
+    QStringList autocot;    ///< the AutoCoT keys still to make ("5/human", "10/self")
     QStringList references; ///< item ids
     QStringList metrics;    ///< item ids
     bool empty() const { return !criteria && autocot.isEmpty() && references.isEmpty() && metrics.isEmpty(); }
 };
 MissingAux missingAux(const PromptStrategy &strategy, const QVector<Item> &items, const Auxiliaries &aux);
+/// What any strategy of `space` can need for `items` and `aux` lacks: the criteria when
+/// criteria:self is enabled, the AutoCoT steps of every enabled scale × criteria variant ("human"
+/// when criteria:human or none is enabled, "self" when criteria:self is) when autocot:on is, a
+/// reference per item when reference:self is, questions per item when metrics:on is. A disabled
+/// value needs nothing.
+MissingAux missingAux(const StrategySpace &space, const QVector<Item> &items, const Auxiliaries &aux);
 
 /// Spearman of the strategy's scores with the human scores; a constant score list (or fewer than
 /// 3 items) has no rank correlation and counts as 0 in the search (stated in the run summary).

@@ -18,25 +18,6 @@ namespace {
 using namespace hpss;
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-constexpr int kAuxMaxTokens = 1024;
-
-/// Distinct sources of `ids` in first-appearance order, each with the ids that share it.
-QVector<QPair<QString, QStringList>> bySource(const QStringList &ids, const RunContext &ctx)
-{
-    QVector<QPair<QString, QStringList>> out;
-    QHash<QString, int> at;
-    for (const QString &id : ids) {
-        const Item *item = ctx.item(id);
-        const QString source = item ? item->source : QString();
-        if (auto it = at.constFind(source); it != at.constEnd()) {
-            out[*it].second.append(id);
-        } else {
-            at.insert(source, int(out.size()));
-            out.append({source, {id}});
-        }
-    }
-    return out;
-}
 
 QVariantMap recordToVariant(const SearchRecord &r)
 {
@@ -260,121 +241,6 @@ Result<void> HpssMethod::persist()
                         {QStringLiteral("aux_generations"), m_auxGenerations}});
 }
 
-Result<JudgeRequest> HpssMethod::auxRequest(const QString &templ, const QVariantMap &extra) const
-{
-    QVariantMap c = m_ctx->baseContext();
-    for (auto it = extra.begin(); it != extra.end(); ++it)
-        c.insert(it.key(), it.value());
-    auto prompt = m_ctx->prompts().render(templ, c);
-    if (!prompt)
-        return prompt.error();
-    m_ctx->noteTemplate(*prompt);
-    JudgeRequest r;
-    r.messages = prompt->messages;
-    r.temperature = 0;
-    r.maxTokens = kAuxMaxTokens;
-    return r;
-}
-
-Result<QVector<JudgeRequest>> HpssMethod::auxRequests(const PromptStrategy &strategy, const QVector<Item> &items,
-                                                      QStringList *what) const
-{
-    const MissingAux m = missingAux(strategy, items, m_aux);
-    QVector<JudgeRequest> out;
-    const QString aspect = m_ctx->aspect().name.toLower();
-    if (m.criteria) {
-        auto r = auxRequest(QStringLiteral("hpss_criteria"), {{QStringLiteral("aspect"), aspect}});
-        if (!r)
-            return r.error();
-        out.append(*r);
-        what->append(QStringLiteral("criteria"));
-    }
-    const auto perSource = [&](const QStringList &ids, const QString &templ, const QString &kind) -> Result<void> {
-        for (const auto &group : bySource(ids, *m_ctx)) {
-            auto r = auxRequest(templ, {{QStringLiteral("aspect"), aspect}, {QStringLiteral("source"), group.first}});
-            if (!r)
-                return r.error();
-            out.append(*r);
-            what->append(kind + QLatin1Char(':') + group.second.join(QLatin1Char(',')));
-        }
-        return {};
-    };
-    if (auto r = perSource(m.references, QStringLiteral("hpss_reference"), QStringLiteral("reference")); !r)
-        return r.error();
-    if (auto r = perSource(m.metrics, QStringLiteral("hpss_metrics"), QStringLiteral("metrics")); !r)
-        return r.error();
-    // AutoCoT from self-generated criteria needs those first: asked in the next round.
-    if (!m.autocot.isEmpty() && !m.criteria) {
-        const bool self = m.autocot.endsWith(QLatin1String("/self"));
-        auto r = auxRequest(QStringLiteral("hpss_autocot"),
-                            {{QStringLiteral("aspect"), aspect},
-                             {QStringLiteral("hpss_scale"), strategy.scaleMax()},
-                             {QStringLiteral("criteria"), self ? m_aux.criteria : m_ctx->aspect().definition}});
-        if (!r)
-            return r.error();
-        out.append(*r);
-        what->append(QStringLiteral("autocot:") + m.autocot);
-    }
-    return out;
-}
-
-void HpssMethod::ensureAux(const PromptStrategy &strategy, const QVector<Item> &items, std::function<void()> then)
-{
-    // An item whose source another item already has a reference / questions for shares them.
-    for (const Item &item : items)
-        for (const Item &other : m_builder->validation() + m_ctx->targetItems()) {
-            if (other.source != item.source || other.id == item.id)
-                continue;
-            if (!m_aux.references.contains(item.id) && m_aux.references.contains(other.id))
-                m_aux.references.insert(item.id, m_aux.references.value(other.id));
-            if (!m_aux.metrics.contains(item.id) && m_aux.metrics.contains(other.id))
-                m_aux.metrics.insert(item.id, m_aux.metrics.value(other.id));
-        }
-    QStringList what;
-    auto requests = auxRequests(strategy, items, &what);
-    if (!requests) {
-        m_ctx->fail(requests.errorString());
-        return;
-    }
-    if (requests->isEmpty()) {
-        then();
-        return;
-    }
-    m_ctx->setOutlook(int(requests->size()));
-    m_ctx->submit(
-            JudgeRole::Evaluator, QStringLiteral("auxiliary"), *requests,
-            [this, strategy, items, what, then = std::move(then)](const QVector<JudgeResponse> &rs) {
-                for (int i = 0; i < rs.size(); ++i) {
-                    if (!rs[i].ok()) {
-                        m_ctx->fail(
-                                tr("an auxiliary generation (%1) failed: %2")
-                                        .arg(what[i].section(QLatin1Char(':'), 0, 0), RunContext::failureText(rs[i])));
-                        return;
-                    }
-                    const QString text = rs[i].text().trimmed();
-                    const QString kind = what[i].section(QLatin1Char(':'), 0, 0);
-                    const QString arg = what[i].section(QLatin1Char(':'), 1);
-                    if (text.isEmpty()) {
-                        m_ctx->fail(tr("the evaluator's %1 answer was empty").arg(kind));
-                        return;
-                    }
-                    ++m_auxGenerations;
-                    if (kind == QLatin1String("criteria"))
-                        m_aux.criteria = text;
-                    else if (kind == QLatin1String("autocot"))
-                        m_aux.autocot.insert(arg, text);
-                    else
-                        for (const QString &id : arg.split(QLatin1Char(',')))
-                            (kind == QLatin1String("reference") ? m_aux.references : m_aux.metrics).insert(id, text);
-                }
-                if (auto r = persist(); !r) {
-                    m_ctx->fail(r.errorString());
-                    return;
-                }
-                ensureAux(strategy, items, then);
-            });
-}
-
 Result<JudgeRequest> HpssMethod::scoreRequest(const PromptStrategy &strategy, const Item &item) const
 {
     auto prompt = m_builder->render(strategy, item, m_aux);
@@ -407,10 +273,20 @@ void HpssMethod::start()
         m_ctx->fail(r.errorString());
         return;
     }
-    if (m_transfer)
+    if (m_transfer) {
         scoreWinner();
-    else
+        return;
+    }
+    if (m_search->finished()) {
         step();
+        return;
+    }
+    // The auxiliary phase: every text an enabled factor value can need on the validation items,
+    // made before the first evaluation (as [code] precomputes them), so that the search's calls
+    // do not depend on its path and the estimate can be exact. Those made before (a resumed run)
+    // and the user's edits are not asked again.
+    makeAux([this](const Auxiliaries &aux) { return searchNeeds(aux); }, m_builder->validation(),
+            QStringLiteral("auxiliary"), [this] { step(); });
 }
 
 void HpssMethod::step()
@@ -430,7 +306,10 @@ void HpssMethod::step()
         m_ctx->fail(r.errorString());
         return;
     }
-    ensureAux(proposal->strategy, m_builder->validation(), [this, p = *proposal] { evaluate(p); });
+    // The auxiliary phase made what any strategy of the space needs: this finds nothing to make.
+    makeAux([this,
+             s = proposal->strategy](const Auxiliaries &aux) { return missingAux(s, m_builder->validation(), aux); },
+            m_builder->validation(), QStringLiteral("auxiliary"), [this, p = *proposal] { evaluate(p); });
 }
 
 void HpssMethod::evaluate(const SearchProposal &proposal)
@@ -508,52 +387,57 @@ void HpssMethod::scoreWinner()
             targets.append(item);
     }
     const PromptStrategy winner = m_transfer ? *m_transfer : best->proposal.strategy;
-    ensureAux(winner, targets, [this, winner, targets] {
-        m_ctx->setOutlook(int(targets.size()));
-        m_ctx->stream(
-                JudgeRole::Evaluator, QStringLiteral("evaluate"), int(targets.size()),
-                [this, winner, targets](int unit) -> Result<QVector<JudgeRequest>> {
-                    auto r = scoreRequest(winner, targets[unit]);
-                    if (!r)
-                        return r.error();
-                    return QVector<JudgeRequest>{*r};
-                },
-                [this, winner, targets](int unit, const QVector<JudgeResponse> &rs) {
-                    const JudgeResponse &r = rs.first();
-                    const Item &item = targets[unit];
-                    if (!r.ok()) {
-                        m_ctx->recordScores({{item.id,
-                                              QString::fromLatin1(rootKey),
-                                              0,
-                                              kNaN,
-                                              QStringLiteral("failed"),
-                                              RunContext::failureText(r),
-                                              {},
-                                              r.cacheKey}},
-                                            {{item.id, kNaN}});
-                        ++m_failed;
-                        return;
-                    }
-                    const ScoreReading reading = readScore(r.text(), 1, winner.scaleMax());
-                    const double score = reading.parsed ? reading.score : kNaN;
-                    m_ctx->recordScores({{item.id,
-                                          QString::fromLatin1(rootKey),
-                                          0,
-                                          score,
-                                          reading.parsed ? QStringLiteral("ok") : QStringLiteral("unparsed"),
-                                          r.text(),
-                                          {},
-                                          r.cacheKey}},
-                                        {{item.id, score}});
-                    (reading.parsed ? m_scored : m_missing)++;
-                    const double h = m_ctx->human(item.id);
-                    if (reading.parsed && !std::isnan(h)) {
-                        m_testScores.append(score);
-                        m_testHuman.append(h);
-                    }
-                },
-                [this] { finish(); }, [this](const JudgeResponse &r) { return readable(r); });
-    });
+    // A search's winner: its references / questions for test sources the validation split lacks
+    // are asked as part of scoring it (the only calls that depend on which strategy won). A
+    // transfer's are known before the run: its auxiliary phase.
+    makeAux([winner, targets](const Auxiliaries &aux) { return missingAux(winner, targets, aux); }, targets,
+            m_transfer ? QStringLiteral("auxiliary") : QStringLiteral("evaluate"),
+            [this, winner, targets] {
+                m_ctx->setOutlook(int(targets.size()));
+                m_ctx->stream(
+                        JudgeRole::Evaluator, QStringLiteral("evaluate"), int(targets.size()),
+                        [this, winner, targets](int unit) -> Result<QVector<JudgeRequest>> {
+                            auto r = scoreRequest(winner, targets[unit]);
+                            if (!r)
+                                return r.error();
+                            return QVector<JudgeRequest>{*r};
+                        },
+                        [this, winner, targets](int unit, const QVector<JudgeResponse> &rs) {
+                            const JudgeResponse &r = rs.first();
+                            const Item &item = targets[unit];
+                            if (!r.ok()) {
+                                m_ctx->recordScores({{item.id,
+                                                      QString::fromLatin1(rootKey),
+                                                      0,
+                                                      kNaN,
+                                                      QStringLiteral("failed"),
+                                                      RunContext::failureText(r),
+                                                      {},
+                                                      r.cacheKey}},
+                                                    {{item.id, kNaN}});
+                                ++m_failed;
+                                return;
+                            }
+                            const ScoreReading reading = readScore(r.text(), 1, winner.scaleMax());
+                            const double score = reading.parsed ? reading.score : kNaN;
+                            m_ctx->recordScores({{item.id,
+                                                  QString::fromLatin1(rootKey),
+                                                  0,
+                                                  score,
+                                                  reading.parsed ? QStringLiteral("ok") : QStringLiteral("unparsed"),
+                                                  r.text(),
+                                                  {},
+                                                  r.cacheKey}},
+                                                {{item.id, score}});
+                            (reading.parsed ? m_scored : m_missing)++;
+                            const double h = m_ctx->human(item.id);
+                            if (reading.parsed && !std::isnan(h)) {
+                                m_testScores.append(score);
+                                m_testHuman.append(h);
+                            }
+                        },
+                        [this] { finish(); }, [this](const JudgeResponse &r) { return readable(r); });
+            });
 }
 
 void HpssMethod::finish()

@@ -4,6 +4,7 @@
 #include "methods/hpss/HpssAuxiliary.h"
 #include "methods/hpss/HpssSearch.h"
 
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -14,9 +15,19 @@ namespace rubric {
 /// train split with human scores), within a budget of evaluated strategies, then scores the
 /// winner once on the run's items (the test split).
 ///
-/// Phases: "auxiliary" (the evaluator's own references, metrics questions, criteria and AutoCoT
-/// steps, each made once and only when a strategy that needs it is evaluated), "search" (one call
-/// per validation item and strategy, streamed), "evaluate" (the winner on the run's items).
+/// Phases: "auxiliary" (before the search: the evaluator's own references and metrics questions
+/// per distinct validation source, criteria and AutoCoT steps per scale × criteria variant, each
+/// only where an enabled factor value can use it and made once), "search" (one call per
+/// validation item and strategy, streamed), "evaluate" (the winner on the run's items, after the
+/// references / questions it needs for test sources the validation split lacks).
+///
+/// Estimate: the auxiliary and search phases are exact: the auxiliary requests and the search
+/// are replayed through the judge cache (a cached evaluation's Spearman is computed from its
+/// answers and the search goes on as the run's will), then each remaining evaluation costs a
+/// call per validation item, up to HpssSearch::plannedEvaluations; this holds as long as the
+/// search is not stopped before those (stop reason) and no answer has to be asked again.
+/// "evaluate" is a range until the winner is known (0 up to 2 generations per test source the
+/// validation split lacks, depending on the winner's reference and metrics values), then exact.
 ///
 /// State: the search (HpssSearch's JSON), the auxiliaries and per-evaluation notes are written
 /// to the project meta key "hpss.state.<judge>" (hpss::state) after every evaluation and every
@@ -71,9 +82,24 @@ private:
     Result<void> restore(bool starting);
     Result<void> persist();
     void step();
-    /// Makes the auxiliaries `strategy` needs on `items`, then calls `then`.
-    void ensureAux(const hpss::PromptStrategy &strategy, const QVector<Item> &items, std::function<void()> then);
-    Result<QVector<JudgeRequest>> auxRequests(const hpss::PromptStrategy &strategy, const QVector<Item> &items,
+    /// What is still missing of the auxiliary texts a phase needs, given those made so far.
+    using AuxNeed = std::function<hpss::MissingAux(const hpss::Auxiliaries &)>;
+    /// Makes what `need` says is missing for `items` under `phase`, round by round (the self
+    /// AutoCoT waits for the self criteria), persisting after each round, then calls `then`.
+    /// A reference / questions are asked once per distinct source. Fails the run on an error.
+    void makeAux(AuxNeed need, const QVector<Item> &items, const QString &phase, std::function<void()> then,
+                 int round = 0);
+    /// What the search's auxiliary phase makes: every text the enabled values can need on the
+    /// validation items (missingAux(space, …)); only the origin's when the search evaluates just
+    /// it (budget 1: the studio's "Send to test split").
+    hpss::MissingAux searchNeeds(const hpss::Auxiliaries &aux) const;
+    /// makeAux's calls replayed on `aux` through the judge cache (cached answers fill `aux`, and
+    /// count in `cached`): the requests it would send.
+    Result<int> auxCalls(const AuxNeed &need, const QVector<Item> &items, hpss::Auxiliaries *aux, int *cached);
+    /// Gives `items` the reference / questions another item of the same source has.
+    void shareBySource(hpss::Auxiliaries &aux, const QVector<Item> &items) const;
+    /// The requests for what `m` lacks ("kind:arg" labels in `what`).
+    Result<QVector<JudgeRequest>> auxRequests(const hpss::MissingAux &m, const hpss::Auxiliaries &aux,
                                               QStringList *what) const;
     Result<JudgeRequest> auxRequest(const QString &templ, const QVariantMap &extra) const;
     Result<JudgeRequest> scoreRequest(const hpss::PromptStrategy &strategy, const Item &item) const;

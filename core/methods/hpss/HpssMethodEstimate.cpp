@@ -3,6 +3,8 @@
 
 #include <QSet>
 
+#include <utility>
+
 namespace rubric {
 
 using namespace hpss;
@@ -44,74 +46,128 @@ Result<RunEstimate> HpssMethod::estimate()
         }
         return calls;
     };
-    // Search: the pending evaluation counted exactly where its prompts are known; every further
-    // one costs one call per validation item (the budget is reached unless the space runs out).
-    // A transfer (--set strategy / transfer_from) searches nothing: its strategy is the winner.
-    int searchCalls = 0;
-    const auto pending = m_transfer ? std::nullopt : m_search->next(); // none: the search is finished
-    const bool finished = m_transfer || m_search->finished();
-    int remaining = finished ? 0 : m_params.budget - int(m_search->evaluated().size());
-    if (pending && remaining > 0) {
-        if (missingAux(pending->strategy, validation, m_aux).empty()) {
-            searchCalls += uncached(pending->strategy, validation, &e.cached);
-            --remaining;
-        }
+    // Auxiliary: a search not finished yet first makes every text the enabled values can need on
+    // the validation items (start()); replayed through the cache, so the count is exact.
+    const AuxNeed spaceNeed = [this](const Auxiliaries &aux) { return searchNeeds(aux); };
+    Auxiliaries aux = m_aux; // with the cached auxiliary answers the run will read
+    int auxCalls = 0;
+    auto pending = m_transfer ? std::nullopt : m_search->next(); // none: the search is finished
+    const bool finishedBefore = m_transfer || m_search->finished();
+    if (!finishedBefore) {
+        auto calls = this->auxCalls(spaceNeed, validation, &aux, &e.cached);
+        if (!calls)
+            return calls.error();
+        auxCalls = *calls;
     }
+    // Search: replayed through the judge cache while every answer of an evaluation is there (a
+    // resumed run's pending one, another judge's identical search): its Spearman is then known
+    // and the search goes on as the run's will. From the first evaluation that lacks answers,
+    // that one costs its uncached prompts and every further one a call per validation item, up
+    // to the search's planned evaluations. A transfer (--set strategy / transfer_from) searches nothing.
+    const Auxiliaries kept = std::exchange(m_aux, aux); // scoreRequest renders with m_aux
+    const auto cachedSpearman = [this, &validation](const PromptStrategy &s) -> Result<std::optional<double>> {
+        QVector<double> x, y;
+        for (int i = 0; i < validation.size(); ++i) {
+            auto request = scoreRequest(s, validation[i]);
+            if (!request)
+                return std::optional<double>();
+            auto answer = m_ctx->cached(JudgeRole::Evaluator, *request);
+            if (!answer)
+                return answer.error();
+            if (!*answer)
+                return std::optional<double>();
+            const ScoreReading reading = readScore((*answer)->text(), 1, s.scaleMax());
+            if (!reading.parsed)
+                return std::optional<double>(); // the run asks it again: not replayed
+            x.append(reading.score);
+            y.append(m_validationHuman[i]);
+        }
+        return std::optional<double>(searchSpearman(x, y));
+    };
+    while (pending && missingAux(pending->strategy, validation, m_aux).empty()) {
+        auto rho = cachedSpearman(pending->strategy);
+        if (!rho) {
+            m_aux = kept;
+            return rho.error();
+        }
+        if (!*rho)
+            break;
+        e.cached += int(validation.size());
+        if (auto r = m_search->report(pending->strategy, **rho); !r) {
+            m_aux = kept;
+            return r.error();
+        }
+        pending = m_search->next();
+    }
+    const bool finished = m_transfer || m_search->finished();
+    int searchCalls = 0;
+    int remaining = finished ? 0 : m_search->plannedEvaluations() - int(m_search->evaluated().size());
+    if (pending && remaining > 0 && missingAux(pending->strategy, validation, m_aux).empty()) {
+        searchCalls += uncached(pending->strategy, validation, &e.cached);
+        --remaining;
+    }
+    m_aux = kept;
     searchCalls += remaining * int(validation.size());
-    // Auxiliaries: exact for a finished search (the winner's needs on the run's items); before,
-    // the most the remaining strategies could need: the criteria, every AutoCoT variant, and a
-    // reference and questions per distinct source of the validation and run items.
-    int auxMax = 0, auxMin = 0, evaluateCalls = 0;
-    if (finished) {
-        const SearchRecord *best = m_transfer ? nullptr : m_search->best();
-        if (!m_transfer && !best)
+    // Evaluate: exact once the winner is known (its auxiliaries for the run's items, then its
+    // scores; a search of one evaluation can only end with its origin); before, the winner's
+    // reference and questions for the run's sources that no validation item shares are 0 or 1
+    // each, depending on its reference and metrics values.
+    QVariant evaluatePhase;
+    int evaluateMin = 0, evaluateMax = 0;
+    int winnerAuxCalls = 0; // a transfer's: known before the run, made as its "auxiliary" phase
+    std::optional<PromptStrategy> winner = m_transfer;
+    if (!m_transfer && finished) {
+        const SearchRecord *best = m_search->best();
+        if (!best)
             return makeError(tr("the HPSS search of judge '%1' ended without a strategy").arg(spec.judge));
-        const PromptStrategy winner = m_transfer ? *m_transfer : best->proposal.strategy;
-        const MissingAux m = missingAux(winner, targets, m_aux);
+        winner = best->proposal.strategy;
+    } else if (!m_transfer && m_search->plannedEvaluations() <= 1) {
+        winner = m_params.origin;
+    }
+    if (winner) {
+        const PromptStrategy w = *winner;
+        auto winnerAux = this->auxCalls([&w, &targets](const Auxiliaries &a) { return missingAux(w, targets, a); },
+                                        targets, &aux, &e.cached);
+        if (!winnerAux)
+            return winnerAux.error();
+        int scoring = int(targets.size());
+        if (missingAux(w, targets, aux).empty()) { // every prompt known: its cached answers too
+            const Auxiliaries kept = std::exchange(m_aux, aux);
+            scoring = uncached(w, targets, &e.cached);
+            m_aux = kept;
+        }
+        if (m_transfer)
+            winnerAuxCalls = *winnerAux;
+        evaluateMin = evaluateMax = (m_transfer ? 0 : *winnerAux) + scoring;
+        evaluatePhase = evaluateMax;
+    } else {
+        // The validation split's texts (made or about to be) serve the run's items of the same source.
+        Auxiliaries all = aux;
+        shareBySource(all, targets);
+        const MissingAux m = missingAux(m_params.space, targets, all);
         QSet<QString> refSources, metricSources;
         for (const QString &id : m.references)
             refSources.insert(m_ctx->item(id)->source);
         for (const QString &id : m.metrics)
             metricSources.insert(m_ctx->item(id)->source);
-        auxMax = auxMin
-                = int(refSources.size() + metricSources.size()) + (m.autocot.isEmpty() ? 0 : 1) + (m.criteria ? 1 : 0);
-        evaluateCalls = auxMax == 0 ? uncached(winner, targets, &e.cached) : int(targets.size());
-    } else {
-        QSet<QString> sources, refDone, metricsDone;
-        for (const Item &item : validation + targets) {
-            sources.insert(item.source);
-            if (m_aux.references.contains(item.id))
-                refDone.insert(item.source);
-            if (m_aux.metrics.contains(item.id))
-                metricsDone.insert(item.source);
-        }
-        const auto enabled = [this](Factor f, const char *value) {
-            return m_params.space.isEnabled(f, int(factorValues(f).indexOf(QLatin1String(value))));
-        };
-        if (enabled(Factor::Reference, "self"))
-            auxMax += int(sources.size() - refDone.size());
-        if (enabled(Factor::Metrics, "on"))
-            auxMax += int(sources.size() - metricsDone.size());
-        const bool selfCriteria = enabled(Factor::Criteria, "self");
-        if (selfCriteria && m_aux.criteria.isEmpty())
-            ++auxMax;
-        if (enabled(Factor::AutoCot, "on"))
-            for (int j : m_params.space.enabledValues(Factor::Scale))
-                for (const char *variant : {"human", "self"})
-                    if ((selfCriteria || QLatin1String(variant) == QLatin1String("human"))
-                        && !m_aux.autocot.contains(
-                                QStringLiteral("%1/%2").arg(factorValues(Factor::Scale)[j], QLatin1String(variant))))
-                        ++auxMax;
-        evaluateCalls = int(targets.size());
+        evaluateMin = int(targets.size());
+        evaluateMax = evaluateMin + int(refSources.size() + metricSources.size());
+        evaluatePhase = evaluateMin == evaluateMax ? QVariant(evaluateMax)
+                                                   : QVariant(QVariantMap{{QStringLiteral("min"), evaluateMin},
+                                                                          {QStringLiteral("max"), evaluateMax}});
     }
-    e.calls = searchCalls + auxMax + evaluateCalls;
-    e.callsMin = searchCalls + auxMin + evaluateCalls;
-    e.exact = finished;
+    auxCalls += winnerAuxCalls;
+    e.calls = auxCalls + searchCalls + evaluateMax;
+    e.callsMin = auxCalls + searchCalls + evaluateMin;
+    e.exact = winner.has_value();
+    e.exactPhases = {QStringLiteral("auxiliary"), QStringLiteral("search")};
+    if (e.exact)
+        e.exactPhases.append(QStringLiteral("evaluate"));
     if (cacheUnreadable)
         return *cacheUnreadable;
-    e.perPhase.insert(QStringLiteral("auxiliary"), auxMax);
+    e.perPhase.insert(QStringLiteral("auxiliary"), auxCalls);
     e.perPhase.insert(QStringLiteral("search"), searchCalls);
-    e.perPhase.insert(QStringLiteral("evaluate"), evaluateCalls);
+    e.perPhase.insert(QStringLiteral("evaluate"), evaluatePhase);
     // Tokens: the origin prompt of the first validation item stands for a typical prompt.
     qint64 perCall = 1000;
     if (auto r = scoreRequest(m_transfer ? *m_transfer : m_params.origin,

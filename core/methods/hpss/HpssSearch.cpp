@@ -42,6 +42,18 @@ int HpssSearch::initCount() const
     return int(m_initList.size());
 }
 
+int HpssSearch::plannedEvaluations() const
+{
+    if (m_params.algorithm != SearchAlgorithm::Stepwise)
+        return m_params.budget;
+    // Each factor's batch changes the best so far in that factor only, and no earlier strategy
+    // has a later factor off the origin's value: every value of the batch is new.
+    int all = 1;
+    for (int i = 0; i < kFactorCount; ++i)
+        all += int(m_params.space.enabledValues(Factor(i)).size()) - 1;
+    return std::min(all, m_params.budget);
+}
+
 std::optional<SearchProposal> HpssSearch::next()
 {
     if (m_pending)

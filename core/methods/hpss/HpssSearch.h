@@ -104,6 +104,11 @@ public:
     Result<void> report(const PromptStrategy &strategy, double spearman);
 
     bool finished() const { return m_phase == Phase::Done; }
+    /// The evaluations a search of these parameters makes in all when nothing stops it before
+    /// its end: the budget, or for Stepwise-Greedy at most 1 + Σ(enabled values − 1) (each
+    /// factor's other values tried once). Fewer only when the reachable strategies run out
+    /// first (stopReason() then says so).
+    int plannedEvaluations() const;
     QString stopReason() const { return m_stopReason; }
     const SearchParams &params() const { return m_params; }
     const QVector<SearchRecord> &evaluated() const { return m_records; }

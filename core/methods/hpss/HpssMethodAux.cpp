@@ -1,0 +1,222 @@
+#include "HpssMethod.h"
+#include "runs/RunContext.h"
+
+#include <QSet>
+
+namespace rubric {
+namespace {
+
+using namespace hpss;
+
+constexpr int kAuxMaxTokens = 1024;
+/// More rounds than the dependencies need (the self AutoCoT waits for the self criteria): a
+/// need that stays unmet after them is a bug, reported instead of looping.
+constexpr int kAuxRounds = 4;
+
+/// Distinct sources of `ids` in first-appearance order, each with the ids that share it.
+QVector<QPair<QString, QStringList>> bySource(const QStringList &ids, const RunContext &ctx)
+{
+    QVector<QPair<QString, QStringList>> out;
+    QHash<QString, int> at;
+    for (const QString &id : ids) {
+        const Item *item = ctx.item(id);
+        const QString source = item ? item->source : QString();
+        if (auto it = at.constFind(source); it != at.constEnd()) {
+            out[*it].second.append(id);
+        } else {
+            at.insert(source, int(out.size()));
+            out.append({source, {id}});
+        }
+    }
+    return out;
+}
+
+/// Stores an answer under its "kind:arg" label (see HpssMethod::auxRequests).
+void apply(Auxiliaries &aux, const QString &what, const QString &text)
+{
+    const QString kind = what.section(QLatin1Char(':'), 0, 0);
+    const QString arg = what.section(QLatin1Char(':'), 1);
+    if (kind == QLatin1String("criteria"))
+        aux.criteria = text;
+    else if (kind == QLatin1String("autocot"))
+        aux.autocot.insert(arg, text);
+    else
+        for (const QString &id : arg.split(QLatin1Char(',')))
+            (kind == QLatin1String("reference") ? aux.references : aux.metrics).insert(id, text);
+}
+
+} // namespace
+
+using namespace hpss;
+
+MissingAux HpssMethod::searchNeeds(const Auxiliaries &aux) const
+{
+    if (m_search->plannedEvaluations() <= 1)
+        return missingAux(m_params.origin, m_builder->validation(), aux);
+    return missingAux(m_params.space, m_builder->validation(), aux);
+}
+
+void HpssMethod::shareBySource(Auxiliaries &aux, const QVector<Item> &items) const
+{
+    QHash<QString, QString> references, metrics; // source → the text an item of it has
+    for (const Item &other : m_builder->validation() + m_ctx->targetItems()) {
+        if (const auto it = aux.references.constFind(other.id);
+            it != aux.references.constEnd() && !references.contains(other.source))
+            references.insert(other.source, *it);
+        if (const auto it = aux.metrics.constFind(other.id);
+            it != aux.metrics.constEnd() && !metrics.contains(other.source))
+            metrics.insert(other.source, *it);
+    }
+    for (const Item &item : items) {
+        if (!aux.references.contains(item.id) && references.contains(item.source))
+            aux.references.insert(item.id, references.value(item.source));
+        if (!aux.metrics.contains(item.id) && metrics.contains(item.source))
+            aux.metrics.insert(item.id, metrics.value(item.source));
+    }
+}
+
+Result<JudgeRequest> HpssMethod::auxRequest(const QString &templ, const QVariantMap &extra) const
+{
+    QVariantMap c = m_ctx->baseContext();
+    for (auto it = extra.begin(); it != extra.end(); ++it)
+        c.insert(it.key(), it.value());
+    auto prompt = m_ctx->prompts().render(templ, c);
+    if (!prompt)
+        return prompt.error();
+    m_ctx->noteTemplate(*prompt);
+    JudgeRequest r;
+    r.messages = prompt->messages;
+    r.temperature = 0;
+    r.maxTokens = kAuxMaxTokens;
+    return r;
+}
+
+Result<QVector<JudgeRequest>> HpssMethod::auxRequests(const MissingAux &m, const Auxiliaries &aux,
+                                                      QStringList *what) const
+{
+    QVector<JudgeRequest> out;
+    const QString aspect = m_ctx->aspect().name.toLower();
+    if (m.criteria) {
+        auto r = auxRequest(QStringLiteral("hpss_criteria"), {{QStringLiteral("aspect"), aspect}});
+        if (!r)
+            return r.error();
+        out.append(*r);
+        what->append(QStringLiteral("criteria"));
+    }
+    const auto perSource = [&](const QStringList &ids, const QString &templ, const QString &kind) -> Result<void> {
+        for (const auto &group : bySource(ids, *m_ctx)) {
+            auto r = auxRequest(templ, {{QStringLiteral("aspect"), aspect}, {QStringLiteral("source"), group.first}});
+            if (!r)
+                return r.error();
+            out.append(*r);
+            what->append(kind + QLatin1Char(':') + group.second.join(QLatin1Char(',')));
+        }
+        return {};
+    };
+    if (auto r = perSource(m.references, QStringLiteral("hpss_reference"), QStringLiteral("reference")); !r)
+        return r.error();
+    if (auto r = perSource(m.metrics, QStringLiteral("hpss_metrics"), QStringLiteral("metrics")); !r)
+        return r.error();
+    for (const QString &key : m.autocot) {
+        const bool self = key.endsWith(QLatin1String("/self"));
+        if (self && m.criteria)
+            continue; // AutoCoT from self-generated criteria needs those first: asked in the next round
+        auto r = auxRequest(QStringLiteral("hpss_autocot"),
+                            {{QStringLiteral("aspect"), aspect},
+                             {QStringLiteral("hpss_scale"), key.section(QLatin1Char('/'), 0, 0).toInt()},
+                             {QStringLiteral("criteria"), self ? aux.criteria : m_ctx->aspect().definition}});
+        if (!r)
+            return r.error();
+        out.append(*r);
+        what->append(QStringLiteral("autocot:") + key);
+    }
+    return out;
+}
+
+void HpssMethod::makeAux(AuxNeed need, const QVector<Item> &items, const QString &phase, std::function<void()> then,
+                         int round)
+{
+    if (m_ctx->stopped())
+        return;
+    // An item whose source another item already has a reference / questions for shares them.
+    shareBySource(m_aux, items);
+    const MissingAux missing = need(m_aux);
+    QStringList what;
+    auto requests = auxRequests(missing, m_aux, &what);
+    if (!requests) {
+        m_ctx->fail(requests.errorString());
+        return;
+    }
+    if (requests->isEmpty()) {
+        then();
+        return;
+    }
+    if (round >= kAuxRounds) {
+        m_ctx->fail(tr("the HPSS auxiliary texts (%1) are still missing after %2 rounds")
+                            .arg(what.join(QLatin1String(", ")))
+                            .arg(round));
+        return;
+    }
+    m_ctx->setOutlook(int(requests->size()));
+    m_ctx->submit(JudgeRole::Evaluator, phase, *requests,
+                  [this, need = std::move(need), items, phase, what, then = std::move(then),
+                   round](const QVector<JudgeResponse> &rs) mutable {
+                      for (int i = 0; i < rs.size(); ++i) {
+                          const QString kind = what[i].section(QLatin1Char(':'), 0, 0);
+                          if (!rs[i].ok()) {
+                              m_ctx->fail(tr("an auxiliary generation (%1) failed: %2")
+                                                  .arg(kind, RunContext::failureText(rs[i])));
+                              return;
+                          }
+                          const QString text = rs[i].text().trimmed();
+                          if (text.isEmpty()) {
+                              m_ctx->fail(tr("the evaluator's %1 answer was empty").arg(kind));
+                              return;
+                          }
+                          ++m_auxGenerations;
+                          apply(m_aux, what[i], text);
+                      }
+                      if (auto r = persist(); !r) {
+                          m_ctx->fail(r.errorString());
+                          return;
+                      }
+                      makeAux(std::move(need), items, phase, std::move(then), round + 1);
+                  });
+}
+
+Result<int> HpssMethod::auxCalls(const AuxNeed &need, const QVector<Item> &items, Auxiliaries *aux, int *cached)
+{
+    // The rounds makeAux will ask, replayed through the judge cache: a cached answer is read (a
+    // self AutoCoT prompt shows the criteria it answers); an uncached one counts and stands in
+    // for its text with a marker no cached prompt contains.
+    const QString unknown = QStringLiteral("\x01 not answered yet \x01");
+    int calls = 0;
+    QSet<QString> keys;
+    for (int round = 0; round < kAuxRounds; ++round) {
+        shareBySource(*aux, items);
+        QStringList what;
+        auto requests = auxRequests(need(*aux), *aux, &what);
+        if (!requests)
+            return requests.error();
+        if (requests->isEmpty())
+            return calls;
+        for (int i = 0; i < requests->size(); ++i) {
+            const JudgeRequest &r = requests->at(i);
+            auto answer = m_ctx->cached(JudgeRole::Evaluator, r);
+            if (!answer)
+                return answer.error();
+            const QString key = m_ctx->cacheKey(JudgeRole::Evaluator, r);
+            if (*answer || keys.contains(key)) {
+                ++*cached;
+            } else {
+                ++calls;
+                keys.insert(key);
+            }
+            const QString text = *answer ? (*answer)->text().trimmed() : QString();
+            apply(*aux, what[i], text.isEmpty() ? unknown : text);
+        }
+    }
+    return calls;
+}
+
+} // namespace rubric
