@@ -1,5 +1,6 @@
 #include "FakeLlmServer.h"
 
+#include <QCryptographicHash>
 #include <QHostAddress>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -118,6 +119,8 @@ void FakeLlmServer::resetCounts()
 {
     m_requests = 0;
     m_answered = 0;
+    m_abandoned = 0;
+    m_seenBodies.clear();
     m_maxConcurrent = 0;
     m_connections = 0;
     m_latencySumMs = 0;
@@ -210,10 +213,10 @@ int FakeLlmServer::nextLatencyMs()
 
 void FakeLlmServer::answerStats(QTcpSocket *socket, bool closeAfter)
 {
-    const QJsonObject stats{{QStringLiteral("requests"), m_requests},
-                            {QStringLiteral("answered"), m_answered},
-                            {QStringLiteral("latency_sum_ms"), m_latencySumMs},
-                            {QStringLiteral("max_concurrent"), m_maxConcurrent}};
+    const QJsonObject stats{
+            {QStringLiteral("requests"), m_requests},           {QStringLiteral("answered"), m_answered},
+            {QStringLiteral("distinct"), distinctCount()},      {QStringLiteral("abandoned"), m_abandoned},
+            {QStringLiteral("latency_sum_ms"), m_latencySumMs}, {QStringLiteral("max_concurrent"), m_maxConcurrent}};
     socket->write(httpResponse(200, QJsonDocument(stats).toJson(QJsonDocument::Compact), closeAfter));
     if (closeAfter)
         socket->disconnectFromHost();
@@ -226,6 +229,8 @@ void FakeLlmServer::handle(QTcpSocket *socket, const RecordedRequest &request, b
         return;
     }
     ++m_requests;
+    m_seenBodies.insert(
+            QCryptographicHash::hash(QByteArray(request.path + '\n' + request.body), QCryptographicHash::Sha1));
     if (m_recording)
         m_recorded.append(request);
     const FakeFault fault = nextFault();
@@ -238,6 +243,8 @@ void FakeLlmServer::handle(QTcpSocket *socket, const RecordedRequest &request, b
         --m_pendingNow;
         if (guard && guard->state() == QAbstractSocket::ConnectedState)
             respond(guard, request, fault, closeAfter);
+        else
+            ++m_abandoned;
     };
     const int latency = nextLatencyMs();
     m_latencySumMs += latency;
