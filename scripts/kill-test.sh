@@ -90,7 +90,7 @@ echo "kill-test: seed $seed, $kills kills; unkilled durations: run ${t_run} ms, 
      "import ${t_import} ms"
 
 declare -A killed=() finished=()
-integrity=0 lost=0 partial=0 unfinished=0 paid_twice=0 in_flight=0 abandoned=0 beyond=0 confirmed=0 failures=0
+integrity=0 lost=0 partial=0 unfinished=0 paid_twice=0 in_flight=0 beyond=0 confirmed=0 failures=0
 problem() { echo "  FAIL ($1): $2"; failures=$((failures + 1)); }
 
 # kill_at MS LOG CMD…: runs CMD, SIGKILLs it after a random time in [0, MS]; sets was_killed.
@@ -147,8 +147,8 @@ trial_import() {
 run_trial() {
   local kind=$1 judge=$2 model=$3 resume=${4:-} limit=$t_run
   [ "$kind" = rescore ] && limit=$t_rescore
-  local r0 d0 a0 l0 rk ak lk re de
-  r0=$(server_stat requests); d0=$(server_stat distinct); a0=$(server_stat abandoned)
+  local r0 d0 l0 rk lk re de
+  r0=$(server_stat requests); d0=$(server_stat distinct)
   l0=$(q "$proj" "SELECT COUNT(*) FROM judge_ledger")
   run_args "$judge" "$model" $resume
   kill_at $((limit * 11 / 10)) "$work/run.log" "${cmd[@]}"
@@ -162,7 +162,6 @@ run_trial() {
     [ "$now" = "$rk" ] && break
     rk=$now
   done
-  ak=$(server_stat abandoned)
   check_integrity "$proj" "$kind"
   lk=$(( $(q "$proj" "SELECT COUNT(*) FROM judge_ledger") - l0 ))
   local sent=$((rk - r0)) lost_here=$((rk - r0 - lk))
@@ -173,7 +172,7 @@ run_trial() {
   fi
   re=$(server_stat requests); de=$(server_stat distinct)
   local twice=$(( (re - r0) - (de - d0) ))
-  paid_twice=$((paid_twice + twice)); in_flight=$((in_flight + lost_here)); abandoned=$((abandoned + ak - a0))
+  paid_twice=$((paid_twice + twice)); in_flight=$((in_flight + lost_here))
   if (( twice > lost_here )); then
     beyond=$((beyond + twice - lost_here))
     problem "$kind" "$twice answers paid twice, $lost_here in flight at the kill ($sent sent, $lk in the ledger)"
@@ -290,8 +289,8 @@ done
 echo "kills:${line%,}; $total in all"
 echo "integrity failures: $integrity; saves reported and checked: $confirmed, lost: $lost; partial imports or" \
      "versions: $partial; runs not completed on resume: $unfinished"
-echo "answers paid twice: $paid_twice; requests in flight at the kills (sent, answer not in the file): $in_flight" \
-     "(the server saw $abandoned of them abandoned); paid twice beyond those in flight: $beyond"
+echo "answers paid twice: $paid_twice; requests in flight at the kills (sent before the kill, answer not in the" \
+     "file after it): $in_flight; paid twice beyond those in flight: $beyond"
 if (( failures > 0 )); then
   echo "kill-test: $failures failures (seed $seed)"
   exit 1

@@ -119,7 +119,6 @@ void FakeLlmServer::resetCounts()
 {
     m_requests = 0;
     m_answered = 0;
-    m_abandoned = 0;
     m_seenBodies.clear();
     m_maxConcurrent = 0;
     m_connections = 0;
@@ -213,10 +212,11 @@ int FakeLlmServer::nextLatencyMs()
 
 void FakeLlmServer::answerStats(QTcpSocket *socket, bool closeAfter)
 {
-    const QJsonObject stats{
-            {QStringLiteral("requests"), m_requests},           {QStringLiteral("answered"), m_answered},
-            {QStringLiteral("distinct"), distinctCount()},      {QStringLiteral("abandoned"), m_abandoned},
-            {QStringLiteral("latency_sum_ms"), m_latencySumMs}, {QStringLiteral("max_concurrent"), m_maxConcurrent}};
+    const QJsonObject stats{{QStringLiteral("requests"), m_requests},
+                            {QStringLiteral("answered"), m_answered},
+                            {QStringLiteral("distinct"), distinctCount()},
+                            {QStringLiteral("latency_sum_ms"), m_latencySumMs},
+                            {QStringLiteral("max_concurrent"), m_maxConcurrent}};
     socket->write(httpResponse(200, QJsonDocument(stats).toJson(QJsonDocument::Compact), closeAfter));
     if (closeAfter)
         socket->disconnectFromHost();
@@ -243,8 +243,6 @@ void FakeLlmServer::handle(QTcpSocket *socket, const RecordedRequest &request, b
         --m_pendingNow;
         if (guard && guard->state() == QAbstractSocket::ConnectedState)
             respond(guard, request, fault, closeAfter);
-        else
-            ++m_abandoned;
     };
     const int latency = nextLatencyMs();
     m_latencySumMs += latency;
