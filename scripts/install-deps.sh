@@ -16,6 +16,8 @@ packages=(
   libyaml-cpp-dev
   # running the studio headless / screenshots, statistics reference values
   xvfb xauth x11-apps imagemagick python3-scipy python3-sklearn sqlite3
+  # the long-run benchmark (SQLite's profile hook) and the kill test (the fake server's counts)
+  libsqlite3-dev curl
   # checking reports: pdftotext / pdfimages / pdftoppm, and a browser to open the HTML headless
   poppler-utils chromium
   # a real Secret Service for the keychain test (tests/judge/with_secret_service.sh)

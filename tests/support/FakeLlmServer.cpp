@@ -1,5 +1,6 @@
 #include "FakeLlmServer.h"
 
+#include <QCryptographicHash>
 #include <QHostAddress>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -118,6 +119,7 @@ void FakeLlmServer::resetCounts()
 {
     m_requests = 0;
     m_answered = 0;
+    m_seenBodies.clear();
     m_maxConcurrent = 0;
     m_connections = 0;
     m_latencySumMs = 0;
@@ -212,6 +214,7 @@ void FakeLlmServer::answerStats(QTcpSocket *socket, bool closeAfter)
 {
     const QJsonObject stats{{QStringLiteral("requests"), m_requests},
                             {QStringLiteral("answered"), m_answered},
+                            {QStringLiteral("distinct"), distinctCount()},
                             {QStringLiteral("latency_sum_ms"), m_latencySumMs},
                             {QStringLiteral("max_concurrent"), m_maxConcurrent}};
     socket->write(httpResponse(200, QJsonDocument(stats).toJson(QJsonDocument::Compact), closeAfter));
@@ -226,6 +229,8 @@ void FakeLlmServer::handle(QTcpSocket *socket, const RecordedRequest &request, b
         return;
     }
     ++m_requests;
+    m_seenBodies.insert(
+            QCryptographicHash::hash(QByteArray(request.path + '\n' + request.body), QCryptographicHash::Sha1));
     if (m_recording)
         m_recorded.append(request);
     const FakeFault fault = nextFault();

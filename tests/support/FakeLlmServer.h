@@ -9,6 +9,7 @@
 #include <QObject>
 #include <QQueue>
 #include <QRandomGenerator>
+#include <QSet>
 #include <QVector>
 
 #include <functional>
@@ -122,6 +123,9 @@ public:
 
     int requestCount() const { return m_requests; }
     int answeredCount() const { return m_answered; }
+    /// Requests whose body (and path) no earlier request had: requestCount() - distinctCount() is
+    /// what a client paid more than once (the kill test's "paid twice").
+    int distinctCount() const { return int(m_seenBodies.size()); }
     int faultCount(FakeFault fault) const { return m_faults.value(int(fault)); }
     int totalFaults() const;
     /// Most requests waiting for their answer at the same time (shows real concurrency).
@@ -140,7 +144,8 @@ private:
     void onReadyRead(QTcpSocket *socket);
     void handle(QTcpSocket *socket, const RecordedRequest &request, bool closeAfter);
     int nextLatencyMs();
-    /// GET /fake/stats: {"requests", "answered", "latency_sum_ms", "max_concurrent"} (benchmarks).
+    /// GET /fake/stats: {"requests", "answered", "distinct", "latency_sum_ms", "max_concurrent"}
+    /// (benchmarks, the kill test).
     void answerStats(QTcpSocket *socket, bool closeAfter);
     void respond(QTcpSocket *socket, const RecordedRequest &request, FakeFault fault, bool closeAfter);
     QByteArray answerBody(const RecordedRequest &request, const QJsonObject &body, const FakeAnswer &answer) const;
@@ -161,6 +166,7 @@ private:
     bool m_ignoreN = false;
     int m_requests = 0;
     int m_answered = 0;
+    QSet<QByteArray> m_seenBodies; ///< SHA-1 of path + body of every request
     int m_pendingNow = 0;
     int m_maxConcurrent = 0;
     int m_connections = 0;
