@@ -375,8 +375,19 @@ void TestRunFailures::unreadableRubricStopsTheRunBeforeAnyCall()
     QVERIFY(q.exec(QStringLiteral("PRAGMA foreign_keys = OFF")));
     QVERIFY(q.exec(QStringLiteral("DROP TABLE criteria")));
     s.retryFailed = true;
+    {
+        // The estimate says it cannot read the judge, instead of counting the steps or the
+        // preparation as if they were still to be paid for.
+        Run run(fx->project.get(), s);
+        const auto e = run.estimate();
+        QVERIFY(!e.ok());
+        QVERIFY2(e.errorString().contains(QLatin1String("criteria")), qPrintable(e.errorString()));
+    }
     o = runToEnd(fx->project.get(), s);
     QVERIFY(!o.ok);
+    // Stopped at reading: it did not go on to ask again (here the cache would have answered) and
+    // to write a second rubric version.
     QVERIFY2(o.error.contains(QLatin1String("criteria")), qPrintable(o.error));
+    QVERIFY2(!o.error.contains(QLatin1String("INSERT")), qPrintable(o.error));
     QCOMPARE(server.requestCount(), sent); // nothing asked again
 }
