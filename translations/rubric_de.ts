@@ -3561,6 +3561,18 @@ Abdeckung %2 %</translation>
         <source>Price in, &amp;cached:</source>
         <translation>Preis Eingabe, aus dem &amp;Cache:</translation>
     </message>
+    <message>
+        <source>More base URLs serving the same model (replicas), one a line, each optionally followed by its weight (1 if none; the base URL weighs 1). Each replica takes the concurrency and rate limits times its weight; requests go where most capacity is free, and a replica that fails is drained and tried again later. Answers are cached under the model, whichever replica gave them.</source>
+        <translation>Weitere Basis-URLs, die dasselbe Modell bereitstellen (Replikate), eine pro Zeile, jeweils optional gefolgt von ihrem Gewicht (1, wenn keines angegeben ist; die Basis-URL wiegt 1). Jedes Replikat erhält Parallelität und Ratenlimits mal seinem Gewicht; Anfragen gehen dorthin, wo am meisten Kapazität frei ist, und ein Replikat, das versagt, wird entleert und später erneut versucht. Antworten werden unter dem Modell zwischengespeichert, gleich welches Replikat sie gab.</translation>
+    </message>
+    <message>
+        <source>&amp;Replicas:</source>
+        <translation>&amp;Replikate:</translation>
+    </message>
+    <message>
+        <source>The profile was not saved: the replica line '%1' is not a URL followed by an optional positive weight.</source>
+        <translation>Das Profil wurde nicht gespeichert: die Replikat-Zeile '%1' ist keine URL mit optionalem positivem Gewicht.</translation>
+    </message>
 </context>
 <context>
     <name>rubric::RubricDiffDialog</name>

@@ -4,6 +4,8 @@
 #include "stats/ProjectData.h"
 #include "util/Json.h"
 
+#include <cmath>
+
 namespace rubric::cli {
 
 std::optional<int> parse(QCommandLineParser &parser, const QString &command, const QStringList &args, Io &io)
@@ -54,6 +56,48 @@ std::optional<std::pair<QString, QString>> keyValue(const QString &text, const Q
         return std::nullopt;
     }
     return std::make_pair(text.left(eq), text.mid(eq + 1));
+}
+
+bool poolFromOptions(const QCommandLineParser &parser, const QString &weights, ProviderProfile &profile, Io &io,
+                     const QString &command)
+{
+    const QStringList urls = parser.values(QStringLiteral("base-url"));
+    QStringList seen;
+    for (const QString &url : urls) {
+        if (auto ok = EndpointSecrets::checkBaseUrl(url); !ok) {
+            io.err << "rubric " << command << ": " << ok.errorString() << '\n';
+            return false;
+        }
+        QString normal = url.trimmed();
+        while (normal.endsWith(QLatin1Char('/')))
+            normal.chop(1);
+        if (seen.contains(normal)) {
+            io.err << "rubric " << command << ": --base-url " << normal << " is given twice\n";
+            return false;
+        }
+        seen << normal;
+    }
+    profile.baseUrl = urls.value(0);
+    profile.replicaUrls = urls.mid(1);
+    profile.replicaWeights.clear();
+    if (weights.isEmpty())
+        return true;
+    const QStringList parts = weights.split(QLatin1Char(','));
+    for (const QString &part : parts) {
+        bool ok = false;
+        const double w = part.trimmed().toDouble(&ok);
+        if (!ok || w <= 0 || !std::isfinite(w)) {
+            io.err << "rubric " << command << ": pool.weights: '" << part << "' is not a positive number\n";
+            return false;
+        }
+        profile.replicaWeights << w;
+    }
+    if (parts.size() != urls.size()) {
+        io.err << "rubric " << command << ": pool.weights gives " << parts.size() << " weight(s) for " << urls.size()
+               << " --base-url\n";
+        return false;
+    }
+    return true;
 }
 
 std::optional<QVariantMap> headersFromOptions(const QCommandLineParser &parser, Io &io, const QString &command)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "CommandRegistry.h"
+#include "judge/JudgeTypes.h"
 #include "store/Project.h"
 
 #include <QCommandLineParser>
@@ -27,6 +28,12 @@ std::optional<std::pair<QString, QString>> keyValue(const QString &text, const Q
 /// The --header NAME=env:VAR options (repeatable) as a profile's headers. Prints a usage error
 /// (never the value) and returns nullopt for a header given by value or one that carries the key.
 std::optional<QVariantMap> headersFromOptions(const QCommandLineParser &parser, Io &io, const QString &command);
+
+/// The --base-url options (repeatable: replicas of one model, the first is the profile's baseUrl)
+/// and `weights` ("2,1": one positive number per URL; "" = 1 each) into `profile`. Prints a usage
+/// error and returns false for a URL with a credential, a URL given twice or bad weights.
+bool poolFromOptions(const QCommandLineParser &parser, const QString &weights, ProviderProfile &profile, Io &io,
+                     const QString &command);
 
 /// The --split option of the statistics commands: its value when given, else the project's
 /// default (test when a split exists, all otherwise). Prints a usage error and returns nullopt

@@ -49,17 +49,22 @@ int run(const QStringList &args, Io &io)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(
-            QStringLiteral("Measure judge-engine throughput against an endpoint: N distinct small "
-                           "scoring prompts, C in flight, cache off."));
-    parser.addOption({QStringLiteral("base-url"), QStringLiteral("Endpoint base, e.g. http://127.0.0.1:8000/v1."),
+            QStringLiteral("Measure judge-engine throughput against an endpoint, or a pool of replicas of one model "
+                           "(--base-url repeated): N distinct small scoring prompts, C in flight per replica, cache "
+                           "off; the requests each replica took are printed."));
+    parser.addOption({QStringLiteral("base-url"),
+                      QStringLiteral("Endpoint base, e.g. http://127.0.0.1:8000/v1; repeat it for replicas."),
                       QStringLiteral("URL")});
     parser.addOption({QStringLiteral("model"), QStringLiteral("Model name."), QStringLiteral("M")});
     parser.addOption({QStringLiteral("provider"), QStringLiteral("openai (default) or anthropic."),
                       QStringLiteral("KIND"), QStringLiteral("openai")});
     parser.addOption({QStringLiteral("requests"), QStringLiteral("Number of requests."), QStringLiteral("N"),
                       QStringLiteral("1000")});
-    parser.addOption({QStringLiteral("concurrency"), QStringLiteral("Requests in flight."), QStringLiteral("C"),
+    parser.addOption({QStringLiteral("concurrency"),
+                      QStringLiteral("Requests in flight per replica (times its weight)."), QStringLiteral("C"),
                       QStringLiteral("32")});
+    parser.addOption({QStringLiteral("set"), QStringLiteral("pool.weights=W1,W2,…: the replicas' weights."),
+                      QStringLiteral("KEY=VALUE")});
     parser.addOption({QStringLiteral("api-key-env"), QStringLiteral("Environment variable holding the API key."),
                       QStringLiteral("VAR")});
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print one JSON line.")});
@@ -74,10 +79,22 @@ int run(const QStringList &args, Io &io)
         io.err << "rubric bench judge: --provider must be openai or anthropic; --requests and --concurrency positive\n";
         return 2;
     }
+    QString weights;
+    for (const QString &text : parser.values(QStringLiteral("set"))) {
+        const auto kv = keyValue(text, QStringLiteral("set"), io);
+        if (!kv)
+            return 2;
+        if (kv->first != QLatin1String("pool.weights")) {
+            io.err << "rubric bench judge: unknown --set key '" << kv->first << "' (known: pool.weights)\n";
+            return 2;
+        }
+        weights = kv->second;
+    }
     ProviderProfile profile;
     profile.name = QStringLiteral("bench");
     profile.kind = *kind;
-    profile.baseUrl = parser.value(QStringLiteral("base-url"));
+    if (!poolFromOptions(parser, weights, profile, io, QStringLiteral("bench judge")))
+        return 2;
     profile.model = parser.value(QStringLiteral("model"));
     profile.apiKeyEnv = parser.value(QStringLiteral("api-key-env"));
     profile.concurrency = concurrency;
@@ -88,7 +105,10 @@ int run(const QStringList &args, Io &io)
 
     // Requests are fed in windows so the engine's memory reflects its steady state, not a
     // 100k-long queue built up front.
-    const int window = std::max(4 * concurrency, 512);
+    int inFlightMax = 0;
+    for (const ReplicaStats &r : engine.replicaStats())
+        inFlightMax += r.capacity;
+    const int window = std::max(4 * inFlightMax, 512);
     int submitted = 0;
     auto feed = [&] {
         QVector<JudgeRequest> chunk;
@@ -144,9 +164,17 @@ int run(const QStringList &args, Io &io)
     const auto [rssEnd, hwmEnd] = memoryKb();
     std::sort(latencies.begin(), latencies.end());
     const JudgeStats s = engine.stats();
+    QVariantList replicas;
+    for (const ReplicaStats &r : engine.replicaStats())
+        replicas << QVariantMap{{QStringLiteral("url"), r.baseUrl},        {QStringLiteral("weight"), r.weight},
+                                {QStringLiteral("in_flight"), r.capacity}, {QStringLiteral("sent"), r.sent},
+                                {QStringLiteral("answered"), r.answered},  {QStringLiteral("failed"), r.failed},
+                                {QStringLiteral("drained"), r.drained}};
 
     const QVariantMap result{{QStringLiteral("requests"), total},
                              {QStringLiteral("concurrency"), concurrency},
+                             {QStringLiteral("in_flight_max"), inFlightMax},
+                             {QStringLiteral("replicas"), replicas},
                              {QStringLiteral("wall_s"), wallS},
                              {QStringLiteral("rps"), double(total) / wallS},
                              {QStringLiteral("errors"), errors},
@@ -163,12 +191,20 @@ int run(const QStringList &args, Io &io)
     if (parser.isSet(QStringLiteral("json"))) {
         printJson(io, result);
     } else {
-        io.out << total << " requests, concurrency " << concurrency << ": " << QString::number(wallS, 'f', 2) << " s, "
-               << QString::number(double(total) / wallS, 'f', 1) << " req/s, errors " << errors << ", retries "
-               << s.retries << "\nlatency p50 " << QString::number(percentile(latencies, 0.5), 'f', 1) << " ms, p99 "
+        io.out << total << " requests, concurrency " << concurrency;
+        if (replicas.size() > 1)
+            io.out << " per replica × " << replicas.size() << " replicas (" << inFlightMax << " in flight)";
+        io.out << ": " << QString::number(wallS, 'f', 2) << " s, " << QString::number(double(total) / wallS, 'f', 1)
+               << " req/s, errors " << errors << ", retries " << s.retries << "\nlatency p50 "
+               << QString::number(percentile(latencies, 0.5), 'f', 1) << " ms, p99 "
                << QString::number(percentile(latencies, 0.99), 'f', 1) << " ms\nCPU " << QString::number(cpuS, 'f', 2)
                << " s (" << QString::number(1000.0 * cpuS / total, 'f', 3) << " ms/request); RSS " << rssStart << " → "
                << rssWarm << " (10 %) → " << rssEnd << " KiB\n";
+        if (replicas.size() > 1)
+            for (const ReplicaStats &r : engine.replicaStats())
+                io.out << "replica " << r.baseUrl << " (weight " << r.weight << ", " << r.capacity
+                       << " in flight): " << r.answered << " answered, " << r.sent << " sent, " << r.failed
+                       << " failed, drained " << r.drained << "×\n";
         if (errors)
             io.out << "first error: " << firstError << '\n';
     }

@@ -25,7 +25,9 @@ bool applyProfileKey(ProviderProfile &p, const QString &key, const QString &valu
             *error = url.errorString();
             return false;
         }
-        p.baseUrl = value;
+        p.baseUrl = value; // one endpoint for the role: the pool of --base-url is not its
+        p.replicaUrls.clear();
+        p.replicaWeights.clear();
     } else if (key == QLatin1String("model"))
         p.model = value;
     else if (key == QLatin1String("provider")) {
@@ -148,13 +150,15 @@ int specFromOptions(const QCommandLineParser &parser, Io &io, RunSpec &spec)
     }
     spec.evaluator.name = QStringLiteral("evaluator");
     spec.evaluator.kind = *kind;
-    spec.evaluator.baseUrl = parser.value(QStringLiteral("base-url"));
     spec.evaluator.model = parser.value(QStringLiteral("model"));
     spec.evaluator.apiKeyEnv = parser.value(QStringLiteral("api-key-env"));
-    if (auto url = EndpointSecrets::checkBaseUrl(spec.evaluator.baseUrl); !url) {
-        io.err << "rubric run: " << url.errorString() << '\n';
+    // Several --base-url: replicas of the model, weighted by --set pool.weights=2,1.
+    QString weights;
+    for (const QString &text : parser.values(QStringLiteral("set")))
+        if (text.startsWith(QLatin1String("pool.weights=")))
+            weights = text.mid(13);
+    if (!poolFromOptions(parser, weights, spec.evaluator, io, QStringLiteral("run")))
         return 2;
-    }
     if (auto headers = headersFromOptions(parser, io, QStringLiteral("run"))) {
         spec.evaluator.headers = *headers;
     } else {
@@ -203,6 +207,8 @@ int specFromOptions(const QCommandLineParser &parser, Io &io, RunSpec &spec)
                 rk.insert(QStringLiteral("price_") + key.mid(6), value);
             consumed = true;
         }
+        if (key == QLatin1String("pool.weights"))
+            consumed = true; // read with the --base-url list above
         if (!consumed)
             spec.settings.insert(key, value);
     }
@@ -249,12 +255,14 @@ int run(const QStringList &args, Io &io)
         perMethod << m.title + QStringLiteral(": ") + keys.join(QStringLiteral(", "));
     }
     parser.setApplicationDescription(
-            QStringLiteral("Run (or resume) a judge-building method and store its rubric and scores under --judge.\n"
-                           "Endpoint roles: --base-url/--model set all three; --set generator.model=M, "
-                           "refiner.base_url=U, evaluator.provider=anthropic … set one (also api_key_env, concurrency, "
-                           "price_in, price_out, price_cached; price.in/price.out/price.cached for all). Other --set "
-                           "keys are method parameters "
-                           "(")
+            QStringLiteral(
+                    "Run (or resume) a judge-building method and store its rubric and scores under --judge.\n"
+                    "Endpoint roles: --base-url/--model set all three; --set generator.model=M, "
+                    "refiner.base_url=U, evaluator.provider=anthropic … set one (also api_key_env, concurrency, "
+                    "price_in, price_out, price_cached; price.in/price.out/price.cached for all; pool.weights=2,1 for "
+                    "the replicas of several --base-url). Other --set "
+                    "keys are method parameters "
+                    "(")
             + perMethod.join(QStringLiteral("; ")) + QStringLiteral(")."));
     const auto opt = [&](const char *name, const char *help, const char *value = nullptr, const char *def = nullptr) {
         if (value)
@@ -268,7 +276,11 @@ int run(const QStringList &args, Io &io)
                       QStringLiteral("M")});
     opt("aspect", "Aspect to judge (hdeval: A,B,… or all for several; the first is the run's own).", "A");
     opt("judge", "Name of the judge (run); the same name resumes.", "NAME");
-    opt("base-url", "Endpoint base URL (OpenAI-compatible or Anthropic).", "URL");
+    opt("base-url",
+        "Endpoint base URL (OpenAI-compatible or Anthropic). Repeat it for replicas of the same model: requests "
+        "are spread over them by free capacity (weights with --set pool.weights=2,1), a failing one is drained "
+        "and tried again later.",
+        "URL");
     opt("model", "Model name.", "M");
     opt("provider", "openai (default) or anthropic.", "KIND", "openai");
     opt("api-key-env", "Environment variable holding the API key.", "VAR");
@@ -276,7 +288,7 @@ int run(const QStringList &args, Io &io)
         "NAME=env:VAR (repeatable): an extra HTTP header whose value is read from the environment variable VAR "
         "(the value itself is never stored).",
         "NAME=env:VAR");
-    opt("concurrency", "Requests in flight per endpoint.", "C", "16");
+    opt("concurrency", "Requests in flight per endpoint (per replica, times its weight).", "C", "16");
     opt("logprobs", "G-Eval: weight the scale by top_logprobs.");
     opt("samples", "G-Eval without logprobs: samples per item.", "N", "20");
     opt("items", "Items to score: all, test (default) or train.", "SET", "test");

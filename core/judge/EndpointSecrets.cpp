@@ -159,4 +159,22 @@ Result<QList<QPair<QByteArray, QByteArray>>> resolveHeaders(const QVariantMap &h
     return out;
 }
 
+QString redact(QString text, const QList<QByteArray> &secrets)
+{
+    const QString mark = QStringLiteral("[redacted]");
+    for (const QByteArray &secret : secrets) {
+        if (secret.size() < 4)
+            continue;
+        const QString plain = QString::fromUtf8(secret);
+        text.replace(plain, mark);
+        text.replace(QString::fromLatin1(secret.toPercentEncoding()), mark, Qt::CaseInsensitive);
+        QString escaped = plain;
+        escaped.replace(QLatin1Char('\\'), QLatin1String("\\\\"))
+                .replace(QLatin1Char('"'), QLatin1String("\\\""))
+                .replace(QLatin1Char('/'), QLatin1String("\\/"));
+        text.replace(escaped, mark);
+    }
+    return text;
+}
+
 } // namespace rubric::EndpointSecrets

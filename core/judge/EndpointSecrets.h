@@ -52,6 +52,10 @@ QVariantMap storableHeaders(const QVariantMap &headers);
 /// variable that is not set), literal values (profiles saved by older versions) kept as they are.
 /// Keychain references are left out: their values are read asynchronously (ApiKeySource).
 Result<QList<QPair<QByteArray, QByteArray>>> resolveHeaders(const QVariantMap &headers);
+/// `text` with every secret (of four bytes or more) replaced by "[redacted]": as it is,
+/// percent-encoded (a server that echoes the request's URL or headers encoded) and JSON-escaped
+/// (an error body shown as it came).
+QString redact(QString text, const QList<QByteArray> &secrets);
 
 } // namespace EndpointSecrets
 } // namespace rubric

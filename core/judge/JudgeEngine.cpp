@@ -1,14 +1,13 @@
 #include "judge/JudgeEngine.h"
 
 #include "judge/ApiKeySource.h"
+#include "judge/CacheKey.h"
 #include "judge/EndpointSecrets.h"
 #include "judge/Provider.h"
-#include "judge/TokenBucket.h"
 #include "store/CallStore.h"
 #include "store/Project.h"
 
 #include <QCoreApplication>
-#include <QCryptographicHash>
 #include <QElapsedTimer>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
@@ -20,7 +19,6 @@
 #include <cmath>
 #include <deque>
 #include <memory>
-#include <nlohmann/json.hpp>
 #include <unordered_map>
 
 namespace rubric {
@@ -28,16 +26,6 @@ namespace {
 
 constexpr int connectionsPerManager = 6; // Qt's HTTP/1.1 limit per host and manager
 constexpr int maxBufferedAnswers = 256;
-
-QString normalisedBase(const QString &base)
-{
-    // A URL with a credential is refused before anything is sent; should it get here all the
-    // same, the cache, the ledger and the key never see the credential.
-    QString b = EndpointSecrets::checkBaseUrl(base) ? base.trimmed() : EndpointSecrets::stripUrl(base);
-    while (b.endsWith(QLatin1Char('/')))
-        b.chop(1);
-    return b;
-}
 
 } // namespace
 
@@ -54,6 +42,9 @@ public:
         bool built = false;
         int attempts = 0;      // HTTP requests made
         int pool = -1;         // connection pool of the attempt in flight
+        int replica = -1;      // replica of the last attempt
+        quint64 failedOn = 0;  // bit i: replica i failed this request
+        qint64 sentAt = 0;     // when the last attempt went out (EndpointPool::now())
         QElapsedTimer started; // since the first send
         QString lastError;
         int lastStatus = 0;
@@ -79,7 +70,9 @@ public:
     QString keyError;
 
     std::vector<std::unique_ptr<QNetworkAccessManager>> pools;
-    std::vector<int> poolLoad;
+    std::vector<std::vector<int>> poolLoad; // per replica, requests in flight on each manager
+    EndpointPool endpoints;
+    QVector<QUrl> replicaUrls; // per replica, where its requests are posted
 
     std::unordered_map<quint64, Job> jobs;
     std::deque<quint64> queue; // waiting to be sent (retries go to the front)
@@ -89,33 +82,18 @@ public:
     quint64 nextId = 1;
     int inFlight = 0;
 
-    TokenBucket requestBucket;
-    TokenBucket tokenBucket;
     QTimer pumpTimer;
     QTimer flushTimer;
     QVector<JudgeResponse> outbox; // finished, waiting for their commit before being reported
     JudgeStats stats;
     bool emitting = false;
 
+    /// The cached answer under `key`, else under the legacy key of any replica's URL.
+    Result<std::optional<JudgeResponse>> lookup(const JudgeRequest &request, const QString &key) const;
+
     /// `text` with every secret removed: as it is, percent-encoded (a server that echoes the
     /// request's URL or headers encoded) and JSON-escaped (an error body shown as it came).
-    QString redact(QString text) const
-    {
-        const QString mark = QStringLiteral("[redacted]");
-        for (const QByteArray &secret : secrets) {
-            if (secret.size() < 4)
-                continue;
-            const QString plain = QString::fromUtf8(secret);
-            text.replace(plain, mark);
-            text.replace(QString::fromLatin1(secret.toPercentEncoding()), mark, Qt::CaseInsensitive);
-            QString escaped = plain;
-            escaped.replace(QLatin1Char('\\'), QLatin1String("\\\\"))
-                    .replace(QLatin1Char('"'), QLatin1String("\\\""))
-                    .replace(QLatin1Char('/'), QLatin1String("\\/"));
-            text.replace(escaped, mark);
-        }
-        return text;
-    }
+    QString redact(const QString &text) const { return EndpointSecrets::redact(text, secrets); }
 
     int estimateTokens(const JudgeRequest &r) const
     {
@@ -185,13 +163,16 @@ public:
             stats.cost += response.cost;
         }
         if (store) {
+            // The replica that answered (or was asked last) is what the cache and the ledger name.
+            const QString base
+                    = job.replica >= 0 ? endpoints.baseUrl(job.replica) : EndpointPool::normalisedUrl(profile.baseUrl);
             if (status == JudgeStatus::Ok && cacheEnabled)
-                store->addAnswer(job.key, normalisedBase(profile.baseUrl), profile.model, job.canonical, response);
+                store->addAnswer(job.key, base, profile.model, job.canonical, response);
             if (job.attempts > 0) {
                 LedgerEntry e;
                 e.key = job.key;
                 e.run = run;
-                e.baseUrl = normalisedBase(profile.baseUrl);
+                e.baseUrl = base;
                 e.model = profile.model;
                 e.outcome = status == JudgeStatus::Ok          ? QStringLiteral("ok")
                             : status == JudgeStatus::Cancelled ? QStringLiteral("cancelled")
@@ -249,7 +230,7 @@ public:
     {
         if (!keyReady)
             return;
-        while (inFlight < profile.concurrency && !queue.empty()) {
+        while (!queue.empty()) {
             const quint64 id = queue.front();
             auto it = jobs.find(id);
             if (it == jobs.end()) {
@@ -258,20 +239,20 @@ public:
             }
             Job &job = it->second;
             const double tokens = estimateTokens(job.request);
-            const qint64 waitMs = std::max(requestBucket.msUntil(1), tokenBucket.msUntil(tokens));
-            if (waitMs > 0) {
-                if (!pumpTimer.isActive() || pumpTimer.remainingTime() > waitMs)
+            qint64 waitMs = -1;
+            const int replica = endpoints.pick(tokens, job.failedOn, &waitMs);
+            if (replica < 0) { // every slot taken (a reply frees one), or a budget or rest to wait out
+                if (waitMs > 0 && (!pumpTimer.isActive() || pumpTimer.remainingTime() > waitMs))
                     pumpTimer.start(int(std::min<qint64>(waitMs, 60000)));
                 return;
             }
-            requestBucket.tryTake(1);
-            tokenBucket.tryTake(tokens);
             queue.pop_front();
-            send(job);
+            endpoints.sent(replica, tokens);
+            send(job, replica);
         }
     }
 
-    void send(Job &job)
+    void send(Job &job, int replica)
     {
         if (!job.built) {
             job.call = provider->buildRequest(sendProfile, apiKey, job.request);
@@ -281,8 +262,13 @@ public:
         }
         if (!job.started.isValid())
             job.started.start();
-        const auto least = std::min_element(poolLoad.begin(), poolLoad.end());
-        job.pool = int(least - poolLoad.begin());
+        if (endpoints.size() > 1)
+            job.call.request.setUrl(replicaUrls[replica]);
+        job.replica = replica;
+        job.sentAt = endpoints.now();
+        std::vector<int> &load = poolLoad[size_t(replica)];
+        const auto least = std::min_element(load.begin(), load.end());
+        job.pool = int(least - load.begin());
         ++*least;
         ++job.attempts;
         ++stats.sent;
@@ -323,9 +309,31 @@ public:
             return;
         }
         Job &job = it->second;
+        const int replica = job.replica;
         if (job.pool >= 0)
-            --poolLoad[size_t(job.pool)];
+            --poolLoad[size_t(replica)][size_t(job.pool)];
         job.pool = -1;
+        endpoints.released(replica);
+        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        const QNetworkReply::NetworkError err = reply->error();
+        // HTTP-level errors (4xx/5xx with a complete body) are told apart from transport faults
+        // (dropped connection, truncated body, timeout), which Qt reports with codes below 100.
+        const bool transport = err != QNetworkReply::NoError && (int(err) < 100 || status == 0);
+        int delay = -1;
+        if (status == 429) {
+            bool ok = false;
+            const double after = reply->rawHeader(QByteArrayLiteral("Retry-After")).trimmed().toDouble(&ok);
+            if (ok && after >= 0)
+                delay = int(after * 1000.0);
+        }
+        // The replica's own faults drain it before the freed slot is filled again.
+        const auto replicaFailed = [&] {
+            endpoints.failed(replica, job.sentAt, delay);
+            if (replica < 64)
+                job.failedOn |= quint64(1) << replica;
+        };
+        if (!job.cancelled && (transport || status == 429 || status >= 500))
+            replicaFailed();
         // The slot is free: the next queued request goes out before this answer is read and
         // stored, so answers that finish together (a burst) do not keep slots idle in turn.
         // (pump() only sends: `job` stays valid, references into the map are stable.)
@@ -338,48 +346,47 @@ public:
             pump();
             return;
         }
-        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-        const QNetworkReply::NetworkError err = reply->error();
         const QByteArray body = reply->readAll();
         job.lastStatus = status;
+        // In a pool the message names the replica that failed.
+        const QString where
+                = endpoints.size() > 1 ? QString(endpoints.baseUrl(replica) + QStringLiteral(": ")) : QString();
 
         enum class Next { Done, Retry, Fail } next = Next::Retry;
-        int delay = -1;
         JudgeResponse response;
         response.httpStatus = status;
-        // HTTP-level errors (4xx/5xx with a complete body) are told apart from transport faults
-        // (dropped connection, truncated body, timeout), which Qt reports with codes below 100.
-        const bool transport = err != QNetworkReply::NoError && (int(err) < 100 || status == 0);
         if (transport) {
-            job.lastError = err == QNetworkReply::OperationCanceledError || err == QNetworkReply::TimeoutError
-                                    ? tr("no answer within %1 ms").arg(profile.timeoutMs)
-                                    : tr("network error: %1").arg(reply->errorString());
+            job.lastError = where
+                            + (err == QNetworkReply::OperationCanceledError || err == QNetworkReply::TimeoutError
+                                       ? tr("no answer within %1 ms").arg(profile.timeoutMs)
+                                       : tr("network error: %1").arg(reply->errorString()));
         } else if (status == 429) {
-            job.lastError = tr("HTTP 429 (rate limited): %1").arg(provider->errorMessage(body));
-            bool ok = false;
-            const double after = reply->rawHeader(QByteArrayLiteral("Retry-After")).trimmed().toDouble(&ok);
-            if (ok && after >= 0)
-                delay = int(after * 1000.0);
+            job.lastError = where + tr("HTTP 429 (rate limited): %1").arg(provider->errorMessage(body));
         } else if (status >= 500) {
-            job.lastError = tr("HTTP %1: %2").arg(status).arg(provider->errorMessage(body));
+            job.lastError = where + tr("HTTP %1: %2").arg(status).arg(provider->errorMessage(body));
         } else if (status >= 400 || (status >= 300 && status < 400)) {
             next = Next::Fail;
-            job.lastError = tr("HTTP %1: %2").arg(status).arg(provider->errorMessage(body));
+            job.lastError = where + tr("HTTP %1: %2").arg(status).arg(provider->errorMessage(body));
         } else {
             auto parsed = provider->parseResponse(body);
             if (parsed) {
                 response = std::move(parsed.value());
                 response.httpStatus = status;
                 next = Next::Done;
+                endpoints.succeeded(replica, job.sentAt);
             } else {
-                job.lastError = tr("bad answer (HTTP %1): %2").arg(status).arg(parsed.errorString());
+                job.lastError = where + tr("bad answer (HTTP %1): %2").arg(status).arg(parsed.errorString());
+                replicaFailed();
             }
         }
 
+        // Each replica may fail a request once on top of the profile's retries.
         if (next == Next::Done) {
             finish(job, JudgeStatus::Ok, response);
-        } else if (next == Next::Retry && job.attempts <= profile.maxRetries) {
-            scheduleRetry(job, delay >= 0 ? delay : backoffMs(job.attempts));
+        } else if (next == Next::Retry && job.attempts <= profile.maxRetries + endpoints.size() - 1) {
+            // In a pool another replica takes it at once; alone, it waits for the backoff.
+            const bool elsewhere = endpoints.size() > 1 && endpoints.hasLiveReplica(job.failedOn);
+            scheduleRetry(job, elsewhere ? 0 : delay >= 0 ? delay : backoffMs(job.attempts));
         } else {
             JudgeResponse failed;
             failed.httpStatus = status;
@@ -419,13 +426,19 @@ JudgeEngine::JudgeEngine(ProviderProfile profile, Project *project, QObject *par
     if (project)
         d->store = std::make_unique<CallStore>(project);
     d->provider = Provider::create(d->profile.kind);
-    d->requestBucket = TokenBucket(d->profile.requestsPerMinute);
-    d->tokenBucket = TokenBucket(d->profile.tokensPerMinute);
-    const int poolCount = (d->profile.concurrency + connectionsPerManager - 1) / connectionsPerManager;
+    d->endpoints = EndpointPool(d->profile);
+    // Qt's six connections are per host and manager: the managers serve every replica, each
+    // replica spreading over them by its own load.
+    const int poolCount = (d->endpoints.maxCapacity() + connectionsPerManager - 1) / connectionsPerManager;
     for (int i = 0; i < poolCount; ++i) {
         d->pools.push_back(std::make_unique<QNetworkAccessManager>());
         d->pools.back()->setAutoDeleteReplies(false);
-        d->poolLoad.push_back(0);
+    }
+    d->poolLoad.assign(size_t(d->endpoints.size()), std::vector<int>(size_t(poolCount), 0));
+    for (const QString &url : d->profile.baseUrls()) {
+        ProviderProfile replica = d->profile;
+        replica.baseUrl = url;
+        d->replicaUrls.append(d->provider->buildRequest(replica, {}, JudgeRequest()).request.url());
     }
     d->pumpTimer.setSingleShot(true);
     connect(&d->pumpTimer, &QTimer::timeout, this, [this] { d->pump(); });
@@ -433,11 +446,12 @@ JudgeEngine::JudgeEngine(ProviderProfile profile, Project *project, QObject *par
     connect(&d->flushTimer, &QTimer::timeout, this, [this] { d->deliver(); });
 
     d->sendProfile = d->profile;
-    if (auto url = EndpointSecrets::checkBaseUrl(d->profile.baseUrl); !url) {
-        d->keyError = url.errorString(); // nothing is sent to it, cached or written in the ledger
-        d->urlRefused = true;
-        return;
-    }
+    for (const QString &base : d->profile.baseUrls())
+        if (auto url = EndpointSecrets::checkBaseUrl(base); !url) {
+            d->keyError = url.errorString(); // nothing is sent to it, cached or written in the ledger
+            d->urlRefused = true;
+            return;
+        }
     auto headers = EndpointSecrets::resolveHeaders(d->profile.headers);
     if (!headers) {
         d->keyError = headers.errorString();
@@ -523,6 +537,11 @@ void JudgeEngine::setRetryBackoff(int baseMs, int maxMs)
     d->backoffMax = std::max(d->backoffBase, maxMs);
 }
 
+void JudgeEngine::setReplicaRest(int baseMs, int maxMs)
+{
+    d->endpoints.setRest(baseMs, maxMs);
+}
+
 void JudgeEngine::setFlushInterval(int ms)
 {
     d->flushInterval = std::max(0, ms);
@@ -538,52 +557,54 @@ int JudgeEngine::connectionPools() const
     return int(d->pools.size());
 }
 
+QVector<ReplicaStats> JudgeEngine::replicaStats() const
+{
+    return d->endpoints.stats();
+}
+
 QString JudgeEngine::canonicalRequest(const JudgeRequest &r) const
 {
-    // nlohmann::json objects keep their keys sorted, so dump() is canonical.
-    nlohmann::json messages = nlohmann::json::array();
-    for (const ChatMessage &m : r.messages)
-        messages.push_back({{"role", m.role.toStdString()}, {"content", m.content.toStdString()}});
-    nlohmann::json stop = nlohmann::json::array();
-    for (const QString &s : r.stop)
-        stop.push_back(s.toStdString());
-    nlohmann::json j = {{"provider", Provider::kindName(d->profile.kind).toStdString()},
-                        {"base_url", normalisedBase(d->profile.baseUrl).toStdString()},
-                        {"model", d->profile.model.toStdString()},
-                        {"messages", std::move(messages)},
-                        {"temperature", r.temperature},
-                        {"top_p", r.topP},
-                        {"max_tokens", r.maxTokens},
-                        {"n", r.n},
-                        {"seed", r.seed ? nlohmann::json(*r.seed) : nlohmann::json()},
-                        {"stop", std::move(stop)},
-                        {"logprobs", r.logprobs},
-                        {"top_logprobs", r.logprobs ? r.topLogprobs : 0},
-                        {"response_format", r.responseFormat.toStdString()},
-                        {"sample_index", r.sampleIndex}};
-    if (r.reask > 0)
-        j["reask"] = r.reask; // absent otherwise: the keys of every earlier call stay as they were
-    return QString::fromStdString(j.dump());
+    return CacheKey::canonical(d->profile, r);
+}
+
+Result<std::optional<JudgeResponse>> JudgeEngine::Private::lookup(const JudgeRequest &request, const QString &key) const
+{
+    auto hit = store->lookup(key);
+    if (!hit || *hit)
+        return hit;
+    for (const QString &legacy : CacheKey::legacyKeys(profile, request)) {
+        auto old = store->lookup(legacy);
+        if (!old)
+            return old;
+        if (*old) {
+            (*old)->cacheKey = key; // what the caller stores with its score is the current key
+            return old;
+        }
+    }
+    return hit;
 }
 
 QString JudgeEngine::cacheKey(const JudgeRequest &request) const
 {
-    return QString::fromLatin1(
-            QCryptographicHash::hash(canonicalRequest(request).toUtf8(), QCryptographicHash::Sha256).toHex());
+    return CacheKey::hash(canonicalRequest(request));
 }
 
 Result<bool> JudgeEngine::isCached(const JudgeRequest &request) const
 {
     if (!d->store)
         return false;
-    return d->store->contains(cacheKey(request));
+    auto found = d->store->contains(cacheKey(request));
+    const QStringList legacy = found.ok() && !*found ? CacheKey::legacyKeys(d->profile, request) : QStringList();
+    for (qsizetype i = 0; i < legacy.size() && found.ok() && !*found; ++i)
+        found = d->store->contains(legacy[i]);
+    return found;
 }
 
 Result<std::optional<JudgeResponse>> JudgeEngine::cached(const JudgeRequest &request) const
 {
     if (!d->store)
         return std::optional<JudgeResponse>();
-    return d->store->lookup(cacheKey(request));
+    return d->lookup(request, cacheKey(request));
 }
 
 void JudgeEngine::submit(const QVector<JudgeRequest> &requests)
@@ -594,8 +615,7 @@ void JudgeEngine::submit(const QVector<JudgeRequest> &requests)
         job.id = d->nextId++;
         job.request = request;
         job.canonical = canonicalRequest(request);
-        job.key = QString::fromLatin1(
-                QCryptographicHash::hash(job.canonical.toUtf8(), QCryptographicHash::Sha256).toHex());
+        job.key = CacheKey::hash(job.canonical);
         if (d->urlRefused) { // not even the cache answers for it
             auto &j = d->jobs.emplace(job.id, std::move(job)).first->second;
             JudgeResponse r;
@@ -612,7 +632,7 @@ void JudgeEngine::submit(const QVector<JudgeRequest> &requests)
             continue;
         }
         if (d->cacheEnabled && d->store) {
-            auto hit = d->store->lookup(job.key);
+            auto hit = d->lookup(request, job.key);
             if (!hit) { // a cache that cannot be read must not look empty and pay for the call again
                 auto &j = d->jobs.emplace(job.id, std::move(job)).first->second;
                 JudgeResponse r;

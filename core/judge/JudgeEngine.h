@@ -1,5 +1,6 @@
 #pragma once
 
+#include "judge/EndpointPool.h"
 #include "judge/JudgeTypes.h"
 #include "util/Result.h"
 
@@ -29,6 +30,10 @@ struct JudgeStats
 
 /// Sends JudgeRequests to one provider profile: cache lookup in the project file, then
 /// concurrency and token-bucket limits, retries with backoff, then the provider over HTTP.
+/// A profile with replicas (ProviderProfile::replicaUrls) spreads its requests over them by free
+/// capacity and drains a replica that fails (EndpointPool); a request that fails on one replica
+/// goes to another at once, and may be sent maxRetries + (replicas − 1) times in all. Errors of a
+/// pool name the replica's URL.
 ///
 /// Lives in (and must be used from) the thread that created it; everything is asynchronous
 /// (QNetworkAccessManager, no thread per request). Failures are reported with their reason,
@@ -55,6 +60,8 @@ public:
     /// Exponential backoff for retries: base * 2^attempt, ±50 % jitter, capped at `maxMs`
     /// (defaults 500 ms and 30 s). A 429's Retry-After (seconds) takes precedence.
     void setRetryBackoff(int baseMs, int maxMs);
+    /// How long a failed replica of a pool rests before it is tried again (EndpointPool::setRest).
+    void setReplicaRest(int baseMs, int maxMs);
     /// How long answers may wait in memory before they are committed to the project together
     /// (default 0: the next pass of the event loop; at most 256 answers). This bounds what a
     /// SIGKILL can lose beyond the requests in flight; answers are reported only after their commit.
@@ -62,14 +69,19 @@ public:
     /// Key resolution failed (environment variable missing, keychain error); empty otherwise.
     QString keyError() const;
     /// Number of separate connection pools used (QNetworkAccessManager caps HTTP/1.1 at six
-    /// connections per host, so the engine spreads requests over ceil(concurrency / 6) managers).
+    /// connections per host, so the engine spreads requests over ceil(concurrency / 6) managers,
+    /// for the replica with the largest capacity).
     int connectionPools() const;
+    /// What each replica of the profile did so far (one entry for a profile without replicas).
+    QVector<ReplicaStats> replicaStats() const;
 
-    /// The cache key of a request under this engine's profile (hash of base URL, model,
-    /// messages, every sampling parameter and the sample index).
+    /// The cache key of a request under this engine's profile (hash of provider, model,
+    /// messages, every sampling parameter and the sample index). It names the model, not a base
+    /// URL: whichever replica answered, the answer serves them all.
     QString cacheKey(const JudgeRequest &request) const;
     /// True when the project's cache already holds an answer for the request; an error when
-    /// the cache cannot be read.
+    /// the cache cannot be read. Answers cached before keys stopped naming the base URL are
+    /// found under their old key (that of any of the profile's URLs).
     Result<bool> isCached(const JudgeRequest &request) const;
     /// The cached answer to a request, or nullopt (no project, or not asked yet); an error when
     /// the cache cannot be read.

@@ -34,6 +34,18 @@ struct ProviderProfile
     double pricePerMillionCached = -1;
     int timeoutMs = 120000;
     int maxRetries = 6;
+    /// Further base URLs serving the same model (replicas of one deployment, e.g. a vLLM fleet):
+    /// with any, the engine spreads requests over `baseUrl` and these (EndpointPool says how).
+    /// The cache key names the model, not a URL, so an answer from any replica serves them all.
+    QStringList replicaUrls;
+    /// Relative weight of each replica, `baseUrl` first (missing entries = 1): a replica of weight
+    /// w takes w × concurrency requests in flight and w × the per-minute limits.
+    QVector<double> replicaWeights;
+
+    /// Every base URL of the profile: `baseUrl`, then `replicaUrls`.
+    QStringList baseUrls() const { return QStringList{baseUrl} + replicaUrls; }
+    /// The weight of replica `i` of baseUrls() (1 where none is given).
+    double replicaWeight(qsizetype i) const { return i < replicaWeights.size() ? replicaWeights[i] : 1.0; }
 
     /// The price of one call: `in` input tokens of which `cached` came from the provider's prompt
     /// cache (priced at pricePerMillionCached where set), and `out` output tokens.

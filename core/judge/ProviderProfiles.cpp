@@ -64,6 +64,9 @@ std::optional<ProviderProfile> ProviderProfiles::load(const QString &name) const
     p.pricePerMillionOut = m_settings->value(QStringLiteral("pricePerMillionOut"), 0.0).toDouble();
     p.timeoutMs = m_settings->value(QStringLiteral("timeoutMs"), p.timeoutMs).toInt();
     p.maxRetries = m_settings->value(QStringLiteral("maxRetries"), p.maxRetries).toInt();
+    p.replicaUrls = m_settings->value(QStringLiteral("replicaUrls")).toStringList();
+    for (const QString &w : m_settings->value(QStringLiteral("replicaWeights")).toStringList())
+        p.replicaWeights << w.toDouble();
     m_settings->endGroup();
     return p;
 }
@@ -75,8 +78,9 @@ Result<void> ProviderProfiles::save(const ProviderProfile &p)
     if (p.baseUrl.trimmed().isEmpty())
         return makeError(QCoreApplication::translate("rubric::ProviderProfiles", "a provider profile needs a base URL"),
                          {}, 0, QStringLiteral("baseUrl"));
-    if (auto url = EndpointSecrets::checkBaseUrl(p.baseUrl); !url)
-        return url;
+    for (const QString &base : p.baseUrls())
+        if (auto url = EndpointSecrets::checkBaseUrl(base); !url)
+            return url;
     if (auto headers = EndpointSecrets::checkHeaders(p.headers); !headers)
         return headers;
     m_settings->beginGroup(groupKey(p.name));
@@ -95,6 +99,16 @@ Result<void> ProviderProfiles::save(const ProviderProfile &p)
     m_settings->setValue(QStringLiteral("pricePerMillionOut"), p.pricePerMillionOut);
     m_settings->setValue(QStringLiteral("timeoutMs"), p.timeoutMs);
     m_settings->setValue(QStringLiteral("maxRetries"), p.maxRetries);
+    QStringList weights;
+    for (double w : p.replicaWeights)
+        weights << QString::number(w, 'g', 17);
+    if (p.replicaUrls.isEmpty()) { // profiles without replicas stay as they were written
+        m_settings->remove(QStringLiteral("replicaUrls"));
+        m_settings->remove(QStringLiteral("replicaWeights"));
+    } else {
+        m_settings->setValue(QStringLiteral("replicaUrls"), p.replicaUrls);
+        m_settings->setValue(QStringLiteral("replicaWeights"), weights);
+    }
     m_settings->endGroup();
     return {};
 }

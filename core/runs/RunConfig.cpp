@@ -16,6 +16,22 @@ QString tr(const char *text)
     return QCoreApplication::translate("rubric::RunConfig", text);
 }
 
+/// The base URLs of a stored endpoint: the pool's, else the one base URL (trailing slashes cut).
+QStringList poolUrls(const QVariantMap &endpoint)
+{
+    QStringList urls;
+    for (const QVariant &url : endpoint.value(QStringLiteral("pool")).toMap().value(QStringLiteral("urls")).toList())
+        urls << url.toString();
+    if (urls.isEmpty())
+        urls << endpoint.value(QStringLiteral("base_url")).toString();
+    for (QString &url : urls) {
+        url = url.trimmed();
+        while (url.endsWith(QLatin1Char('/')))
+            url.chop(1);
+    }
+    return urls;
+}
+
 } // namespace
 
 QString itemsName(SplitFilter f)
@@ -57,6 +73,15 @@ QVariantMap profileToMap(const ProviderProfile &p)
                   {QStringLiteral("max_retries"), p.maxRetries}};
     if (const QVariantMap headers = EndpointSecrets::storableHeaders(p.headers); !headers.isEmpty())
         m.insert(QStringLiteral("headers"), headers);
+    if (!p.replicaUrls.isEmpty()) { // a pool: every URL and its weight (written only for pools)
+        QVariantList urls, weights;
+        for (const QString &url : p.baseUrls())
+            urls << (EndpointSecrets::checkBaseUrl(url) ? url : EndpointSecrets::stripUrl(url));
+        for (qsizetype i = 0; i < urls.size(); ++i)
+            weights << p.replicaWeight(i);
+        m.insert(QStringLiteral("pool"),
+                 QVariantMap{{QStringLiteral("urls"), urls}, {QStringLiteral("weights"), weights}});
+    }
     return m;
 }
 
@@ -93,6 +118,18 @@ Result<ProviderProfile> profileFromMap(const QVariantMap &m, const QString &role
     if (p.concurrency < 1)
         return makeError(tr("the stored run has a bad concurrency for the %1").arg(role), {}, 0,
                          field + QStringLiteral("concurrency"));
+    const QVariantMap pool = m.value(QStringLiteral("pool")).toMap();
+    const QVariantList urls = pool.value(QStringLiteral("urls")).toList();
+    const QVariantList weights = pool.value(QStringLiteral("weights")).toList();
+    for (qsizetype i = 1; i < urls.size(); ++i)
+        p.replicaUrls << urls[i].toString();
+    for (const QVariant &w : weights) {
+        bool ok = false;
+        p.replicaWeights << w.toDouble(&ok);
+        if (!ok || p.replicaWeights.last() <= 0)
+            return makeError(tr("the stored run has a bad replica weight '%1' for the %2").arg(w.toString(), role), {},
+                             0, field + QStringLiteral("pool"));
+    }
     return p;
 }
 
@@ -219,8 +256,20 @@ Result<QStringList> differences(Project *project, const RunSpec &spec)
         const QVariantMap after = now.value(r).toMap();
         compare(tr("%1 provider").arg(r), before.value(QStringLiteral("provider"), QStringLiteral("openai")),
                 after.value(QStringLiteral("provider")));
-        compare(tr("%1 base URL").arg(r), before.value(QStringLiteral("base_url")),
-                after.value(QStringLiteral("base_url")));
+        // One judge name, one model: a pool that gains, loses or reorders replicas of the same
+        // model keeps the name (the cache key names the model, so every answer stays valid, and
+        // a fleet that grows overnight should not need a new judge). A URL list with no URL in
+        // common with the stored one is another deployment, which may serve other weights under
+        // the same model name (two local servers both calling theirs "default"): that asks for
+        // --replace or a new name, as a changed base URL always did. Each attempt records the
+        // pool it ran with, so a fleet may be replaced one replica at a time.
+        const QStringList urlsBefore = poolUrls(before), urlsAfter = poolUrls(after);
+        bool shared = false;
+        for (const QString &url : urlsAfter)
+            shared = shared || urlsBefore.contains(url);
+        if (!shared)
+            compare(tr("%1 base URL").arg(r), urlsBefore.join(QStringLiteral(", ")),
+                    urlsAfter.join(QStringLiteral(", ")));
         compare(tr("%1 model").arg(r), before.value(QStringLiteral("model")), after.value(QStringLiteral("model")));
     }
     if (spec.method == QLatin1String("geval")) {

@@ -16,7 +16,8 @@ class Project;
 /// `toConfig` writes everything that defines the run — method, aspect, items, G-Eval/HypoEval
 /// options, method parameters and, per role, the endpoint (name, provider, base URL, model, the
 /// *name* of the key's environment variable or the keychain flag, concurrency, rate limits,
-/// prices, timeout, retries, extra headers as references NAME=env:VAR). API keys and header values
+/// prices, timeout, retries, extra headers as references NAME=env:VAR; for a pool of replicas,
+/// "pool": {"urls": [every base URL], "weights": [one each]}). API keys and header values
 /// are never written, nor a credential in a base URL (see EndpointSecrets). `fromConfig` rebuilds the spec so a run can
 /// be resumed or re-scored later (the studio's "Resume" and "Re-score"); configs written before the endpoint details
 /// were stored get the profile defaults for what is missing. Errors name the field that is missing or wrong.
@@ -34,7 +35,8 @@ Result<RunSpec> load(Project *project, const QString &judge);
 
 /// How `spec` differs from the configuration stored for its judge in `project` — one line per
 /// difference, naming the field and both values ("evaluator model: 'a' (stored) → 'b'"). One
-/// judge name is one configuration: method, aspect, each role's provider, base URL and model,
+/// judge name is one configuration: method, aspect, each role's provider, base URL and model (a
+/// pool of replicas that shares a URL with the stored one is the same endpoint),
 /// G-Eval's logprobs and samples, the method settings, the literature folder and the prompt
 /// templates the stored run used (their current hash in the project). What may change between
 /// attempts is not compared: budget, concurrency, rate limits, prices, timeouts, retries, the

@@ -111,8 +111,9 @@ Result<void> RunContext::prepare()
         if (p->baseUrl.isEmpty() || p->model.isEmpty())
             return makeError(tr("a judge endpoint needs a base URL and a model"), {}, 0, QStringLiteral("base-url"));
     for (const ProviderProfile *p : {&m_spec.evaluator, &m_spec.generator, &m_spec.refiner}) {
-        if (auto url = EndpointSecrets::checkBaseUrl(p->baseUrl); !url)
-            return makeError(url.errorString(), {}, 0, QStringLiteral("base-url"));
+        for (const QString &base : p->baseUrls())
+            if (auto url = EndpointSecrets::checkBaseUrl(base); !url)
+                return makeError(url.errorString(), {}, 0, QStringLiteral("base-url"));
     }
     return {};
 }
@@ -139,14 +140,18 @@ QString RunContext::profileKey(const ProviderProfile &p) const
 {
     // Every setting of the profile: roles that share an endpoint but differ in prices, limits or
     // key get their own engine (their own costs and limits); the judge cache stays shared, since
-    // its key names the URL and the model, not the role.
+    // its key names the model, not the role or the URL.
     QStringList headers;
     for (auto it = p.headers.cbegin(); it != p.headers.cend(); ++it)
         headers << it.key() + QLatin1Char('=') + it.value().toString();
+    QStringList weights;
+    for (qsizetype i = 0; i < p.baseUrls().size(); ++i)
+        weights << QString::number(p.replicaWeight(i), 'g', 17);
     // The name matters only for a key in the keychain (stored under the profile's name).
     return QStringList{p.useKeychain ? p.name : QString(),
                        Provider::kindName(p.kind),
-                       p.baseUrl,
+                       p.baseUrls().join(QLatin1Char('\t')),
+                       weights.join(QLatin1Char(',')),
                        p.model,
                        p.apiKeyEnv,
                        p.useKeychain ? QStringLiteral("keychain") : QString(),

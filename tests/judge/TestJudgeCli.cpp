@@ -1,5 +1,6 @@
 #include "FakeLlmServer.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -19,6 +20,7 @@ private slots:
     void judgeTestReportsOneCall();
     void judgeTestFailsWithTheServerMessage();
     void benchJudgePrintsTheContract();
+    void benchJudgeCountsEachReplica();
 
 private:
     /// Runs the CLI while this thread's event loop keeps serving the fake server.
@@ -106,6 +108,44 @@ void TestJudgeCli::benchJudgePrintsTheContract()
     QVERIFY(o.value(QStringLiteral("p99_ms")).toDouble() >= o.value(QStringLiteral("p50_ms")).toDouble());
     QCOMPARE(server.requestCount(), 300); // distinct prompts, cache off
     QCOMPARE(server.maxConcurrent(), 16);
+}
+
+void TestJudgeCli::benchJudgeCountsEachReplica()
+{
+    FakeLlmServer a, b;
+    QVERIFY(a.listen());
+    QVERIFY(b.listen());
+    a.setLatencyMs(10);
+    b.setLatencyMs(10);
+    int rc = -1;
+    const QJsonObject o = runJson({QStringLiteral("bench"), QStringLiteral("judge"), QStringLiteral("--base-url"),
+                                   a.baseUrl(), QStringLiteral("--base-url"), b.baseUrl(), QStringLiteral("--set"),
+                                   QStringLiteral("pool.weights=2,1"), QStringLiteral("--model"), QStringLiteral("m"),
+                                   QStringLiteral("--requests"), QStringLiteral("300"), QStringLiteral("--concurrency"),
+                                   QStringLiteral("4"), QStringLiteral("--json")},
+                                  &rc);
+    QCOMPARE(rc, 0);
+    QCOMPARE(o.value(QStringLiteral("in_flight_max")).toInt(), 12);
+    const QJsonArray replicas = o.value(QStringLiteral("replicas")).toArray();
+    QCOMPARE(replicas.size(), 2);
+    const FakeLlmServer *servers[] = {&a, &b};
+    for (int i = 0; i < 2; ++i) {
+        const QJsonObject r = replicas[i].toObject();
+        QCOMPARE(r.value(QStringLiteral("url")).toString(), servers[i]->baseUrl());
+        QCOMPARE(r.value(QStringLiteral("in_flight")).toInt(), 4 * (2 - i));
+        QCOMPARE(r.value(QStringLiteral("answered")).toInt(), servers[i]->answeredCount());
+        QVERIFY(servers[i]->maxConcurrent() <= 4 * (2 - i));
+    }
+    QCOMPARE(a.requestCount() + b.requestCount(), 300);
+    QVERIFY2(a.requestCount() > b.requestCount() * 3 / 2, qPrintable(QString::number(a.requestCount())));
+
+    // A credential in any of the URLs is refused before anything is sent.
+    (void)runJson({QStringLiteral("bench"), QStringLiteral("judge"), QStringLiteral("--base-url"), a.baseUrl(),
+                   QStringLiteral("--base-url"), QStringLiteral("http://u:sk-pw-123456@127.0.0.1:9/v1"),
+                   QStringLiteral("--model"), QStringLiteral("m"), QStringLiteral("--json")},
+                  &rc);
+    QCOMPARE(rc, 2);
+    QCOMPARE(a.requestCount() + b.requestCount(), 300);
 }
 
 QTEST_GUILESS_MAIN(TestJudgeCli)

@@ -19,6 +19,7 @@ class TestProviderProfiles : public QObject
     Q_OBJECT
 private slots:
     void roundTrips();
+    void replicasRoundTrip();
     void refusesKeysInHeaders();
     void refusesCredentialsInTheBaseUrl();
     void headerValuesAreNotStored();
@@ -60,6 +61,37 @@ void TestProviderProfiles::roundTrips()
     QVERIFY(!again.load(QStringLiteral("other")).has_value());
     again.remove(QStringLiteral("local vLLM"));
     QVERIFY(again.names().isEmpty());
+}
+
+void TestProviderProfiles::replicasRoundTrip()
+{
+    QTemporaryDir dir;
+    const QString file = dir.filePath(QStringLiteral("settings.ini"));
+    {
+        ProviderProfiles profiles(file);
+        ProviderProfile p;
+        p.name = QStringLiteral("fleet");
+        p.baseUrl = QStringLiteral("http://gpu1:8000/v1");
+        p.replicaUrls = {QStringLiteral("http://gpu2:8000/v1"), QStringLiteral("http://gpu3:8000/v1")};
+        p.replicaWeights = {1, 2, 0.5};
+        p.model = QStringLiteral("qwen");
+        QVERIFY(profiles.save(p).ok());
+        // A credential in any replica's URL is refused like one in the base URL.
+        p.name = QStringLiteral("leaky");
+        p.replicaUrls = {QStringLiteral("http://user:sk-pw-998877@gpu2:8000/v1")};
+        const auto refused = profiles.save(p);
+        QVERIFY(!refused.ok());
+        QVERIFY(!refused.errorString().contains(QStringLiteral("sk-pw-998877")));
+        profiles.sync();
+    }
+    ProviderProfiles again(file);
+    QCOMPARE(again.names(), QStringList{QStringLiteral("fleet")});
+    const auto p = again.load(QStringLiteral("fleet"));
+    QVERIFY(p.has_value());
+    QCOMPARE(p->baseUrls().size(), 3);
+    QCOMPARE(p->replicaUrls.value(1), QStringLiteral("http://gpu3:8000/v1"));
+    QCOMPARE(p->replicaWeights, (QVector<double>{1, 2, 0.5}));
+    QVERIFY(!test_readFile(file).contains("sk-pw-998877"));
 }
 
 void TestProviderProfiles::refusesKeysInHeaders()

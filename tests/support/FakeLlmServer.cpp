@@ -85,6 +85,14 @@ QString FakeLlmServer::baseUrl() const
     return QStringLiteral("http://127.0.0.1:%1/v1").arg(port());
 }
 
+void FakeLlmServer::shutDown()
+{
+    m_server->close();
+    const QList<QTcpSocket *> sockets = m_buffers.keys();
+    for (QTcpSocket *socket : sockets)
+        socket->disconnectFromHost(); // what it answered is flushed first: answeredCount() stays exact
+}
+
 void FakeLlmServer::setAnswer(const FakeAnswer &answer)
 {
     m_judge = [answer](const QJsonObject &) { return answer; };

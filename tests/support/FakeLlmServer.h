@@ -99,6 +99,10 @@ public:
     quint16 port() const;
     /// "http://127.0.0.1:PORT/v1"
     QString baseUrl() const;
+    /// Goes away as a stopped replica does: stops listening (new connections are refused) and
+    /// closes every open connection; requests waiting for their answer get none. Answers already
+    /// written go out first, so answeredCount() is what clients received. The counts stay readable.
+    void shutDown();
 
     void setLatencyMs(int ms) { m_latencyMs = ms; }
     /// A latency with a long tail like hosted LLMs': lognormal with this median and σ (of the

@@ -36,6 +36,9 @@ int main(int argc, char **argv)
     parser.addOption({QStringLiteral("fault-rate"),
                       QStringLiteral("Share of requests that fail (429/500/drop/truncated evenly)."),
                       QStringLiteral("R"), QStringLiteral("0")});
+    parser.addOption({QStringLiteral("error-rate"),
+                      QStringLiteral("Share of requests answered with HTTP 500 (1 = a replica that is down)."),
+                      QStringLiteral("R"), QStringLiteral("0")});
     parser.addOption({QStringLiteral("retry-after"), QStringLiteral("Retry-After seconds of a 429."),
                       QStringLiteral("S"), QStringLiteral("1")});
     parser.addOption(
@@ -54,7 +57,7 @@ int main(int argc, char **argv)
     if (const double sigma = parser.value(QStringLiteral("latency-sigma")).toDouble(); sigma > 0)
         server.setLatencyLogNormal(parser.value(QStringLiteral("latency-ms")).toDouble(), sigma, seed);
     const double rate = parser.value(QStringLiteral("fault-rate")).toDouble() / 4.0;
-    server.setFaultRates(rate, rate, rate, rate);
+    server.setFaultRates(rate, rate + parser.value(QStringLiteral("error-rate")).toDouble(), rate, rate);
     server.setRetryAfterSeconds(parser.value(QStringLiteral("retry-after")).toDouble());
     std::unique_ptr<SyntheticJudge> synthetic;
     if (parser.isSet(QStringLiteral("synthetic-project"))) {

@@ -14,16 +14,42 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QLocale>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <utility>
 
 namespace rubric {
 namespace {
 
 enum class KeySource { None, Environment, Keychain };
+
+/// The Replicas field into `p`: one URL a line, optionally followed by a positive weight (1 where
+/// none is given; the base URL weighs `baseWeight`). The first line that does not read that way
+/// ("" when every line does).
+QString readReplicas(const QString &text, double baseWeight, ProviderProfile &p)
+{
+    p.replicaUrls.clear();
+    p.replicaWeights.clear();
+    QVector<double> weights{baseWeight};
+    for (const QString &line : text.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+        const QStringList parts = line.simplified().split(QLatin1Char(' '), Qt::SkipEmptyParts);
+        if (parts.isEmpty())
+            continue;
+        bool ok = true;
+        const double weight = parts.size() == 2 ? parts[1].toDouble(&ok) : 1.0;
+        if (parts.size() > 2 || !ok || weight <= 0)
+            return line.trimmed();
+        p.replicaUrls << parts[0];
+        weights << weight;
+    }
+    if (std::any_of(weights.cbegin(), weights.cend(), [](double w) { return w != 1.0; }))
+        p.replicaWeights = weights;
+    return {};
+}
 
 } // namespace
 
@@ -48,6 +74,16 @@ ProfileEditor::ProfileEditor(QWidget *parent)
     m_baseUrl = new QLineEdit(this);
     m_baseUrl->setObjectName(QStringLiteral("profileBaseUrl"));
     m_baseUrl->setPlaceholderText(QStringLiteral("http://127.0.0.1:8000/v1"));
+    m_replicas = new QPlainTextEdit(this);
+    m_replicas->setObjectName(QStringLiteral("profileReplicas"));
+    m_replicas->setPlaceholderText(QStringLiteral("http://gpu2:8000/v1\nhttp://gpu3:8000/v1 2"));
+    m_replicas->setTabChangesFocus(true);
+    m_replicas->setMaximumHeight(m_replicas->fontMetrics().lineSpacing() * 4 + 12);
+    m_replicas->setToolTip(tr("More base URLs serving the same model (replicas), one a line, each optionally "
+                              "followed by its weight (1 if none; the base URL weighs 1). Each replica takes the "
+                              "concurrency and rate limits times its weight; requests go where most capacity is "
+                              "free, and a replica that fails is drained and tried again later. Answers are cached "
+                              "under the model, whichever replica gave them."));
     m_model = new QLineEdit(this);
     m_model->setObjectName(QStringLiteral("profileModel"));
     m_keySource = new QComboBox(this);
@@ -101,6 +137,7 @@ ProfileEditor::ProfileEditor(QWidget *parent)
     form->addRow(tr("&Name:"), m_name);
     form->addRow(tr("&Provider:"), m_provider);
     form->addRow(tr("&Base URL:"), m_baseUrl);
+    form->addRow(tr("&Replicas:"), m_replicas);
     form->addRow(tr("&Model:"), m_model);
     form->addRow(tr("&Key from:"), m_keySource);
     form->addRow(tr("&Variable:"), m_keyEnv);
@@ -182,6 +219,14 @@ void ProfileEditor::loadProfile(const QString &name)
     m_name->setText(p->name);
     m_provider->setCurrentIndex(m_provider->findData(Provider::kindName(p->kind)));
     m_baseUrl->setText(p->baseUrl);
+    m_baseWeight = p->replicaWeight(0);
+    QStringList replicas;
+    for (qsizetype i = 0; i < p->replicaUrls.size(); ++i) {
+        const double weight = p->replicaWeight(i + 1);
+        replicas << (weight == 1.0 ? p->replicaUrls[i]
+                                   : QString(p->replicaUrls[i] + QLatin1Char(' ') + QString::number(weight)));
+    }
+    m_replicas->setPlainText(replicas.join(QLatin1Char('\n')));
     m_model->setText(p->model);
     const KeySource source = p->useKeychain           ? KeySource::Keychain
                              : p->apiKeyEnv.isEmpty() ? KeySource::None
@@ -212,6 +257,7 @@ ProviderProfile ProfileEditor::editedProfile() const
     p.name = m_name->text().trimmed();
     p.kind = Provider::kindFromName(m_provider->currentData().toString()).value_or(ProviderKind::OpenAI);
     p.baseUrl = m_baseUrl->text().trimmed();
+    readReplicas(m_replicas->toPlainText(), m_baseWeight, p); // a line that does not read: refused by Save
     p.model = m_model->text().trimmed();
     const auto source = KeySource(m_keySource->currentData().toInt());
     p.apiKeyEnv = source == KeySource::Environment ? m_keyEnv->text().trimmed() : QString();
@@ -239,6 +285,8 @@ void ProfileEditor::newProfile()
     m_name->clear();
     m_provider->setCurrentIndex(0);
     m_baseUrl->clear();
+    m_replicas->clear();
+    m_baseWeight = 1;
     m_model->clear();
     m_keySource->setCurrentIndex(m_keySource->findData(int(KeySource::Environment)));
     m_keyEnv->clear();
@@ -260,6 +308,13 @@ void ProfileEditor::saveProfile()
     ProviderProfile p = editedProfile();
     if (p.model.isEmpty()) {
         emit messageRaised(tr("The profile needs a model name."), true);
+        return;
+    }
+    if (const QString bad = readReplicas(m_replicas->toPlainText(), m_baseWeight, p); !bad.isEmpty()) {
+        emit messageRaised(tr("The profile was not saved: the replica line '%1' is not a URL followed by an optional "
+                              "positive weight.")
+                                   .arg(bad),
+                           true);
         return;
     }
     // A header value typed as it is goes to the keychain; the profile keeps only its reference.

@@ -13,6 +13,7 @@ class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
 class QListWidget;
+class QPlainTextEdit;
 class QPushButton;
 class QSpinBox;
 
@@ -21,9 +22,9 @@ namespace rubric {
 class ProviderProfiles;
 
 /// The provider-profile editor of the Judge & Run pane: the list of saved profiles, the fields of
-/// the one being edited (base URL, model, where the key comes from, prices, concurrency, rate
-/// limits, timeout, retries), New / Save / Delete and "Test connection" (one call with the
-/// profile as edited, asynchronous; the result or the failure with its HTTP status shows below).
+/// the one being edited (base URL and its replicas with their weights, model, where the key comes from, prices,
+/// concurrency, rate limits, timeout, retries), New / Save / Delete and "Test connection" (one call with the profile as
+/// edited, asynchronous; the result or the failure with its HTTP status shows below).
 ///
 /// Owns the ProviderProfiles store (the user's settings, or a file given for tests). Refusals
 /// (a profile without a model, a failed save) and notices are reported through messageRaised;
@@ -72,6 +73,8 @@ private:
     QLineEdit *m_name = nullptr;
     QComboBox *m_provider = nullptr;
     QLineEdit *m_baseUrl = nullptr;
+    QPlainTextEdit *m_replicas = nullptr; ///< one URL a line, optionally followed by its weight
+    double m_baseWeight = 1;              ///< the base URL's weight, kept as loaded (the CLI may set it)
     QLineEdit *m_model = nullptr;
     QComboBox *m_keySource = nullptr;
     QLineEdit *m_keyEnv = nullptr;

@@ -2,6 +2,7 @@
 
 #include "Literature.h"
 #include "judge/AnswerParser.h"
+#include "judge/CacheKey.h"
 #include "methods/AnswerText.h"
 #include "methods/Rescore.h"
 #include "runs/RunContext.h"
@@ -497,7 +498,9 @@ Result<void> HypoEvalMethod::finishRescore()
             error = request.errorString();
             return true;
         }
-        return m_ctx->cacheKey(JudgeRole::Evaluator, *request) == s.callKey;
+        // A score stored before cache keys stopped naming the base URL carries the old key.
+        return m_ctx->cacheKey(JudgeRole::Evaluator, *request) == s.callKey
+               || CacheKey::legacyKeys(m_ctx->spec().evaluator, *request).contains(s.callKey);
     });
     if (!error.isEmpty())
         return makeError(error, {}, 0, {});

@@ -1,0 +1,54 @@
+#include "judge/CacheKey.h"
+
+#include "judge/EndpointPool.h"
+#include "judge/Provider.h"
+
+#include <QCryptographicHash>
+
+#include <nlohmann/json.hpp>
+
+namespace rubric::CacheKey {
+
+QString canonical(const ProviderProfile &profile, const JudgeRequest &r, const QString &legacyBase)
+{
+    // nlohmann::json objects keep their keys sorted, so dump() is canonical.
+    nlohmann::json messages = nlohmann::json::array();
+    for (const ChatMessage &m : r.messages)
+        messages.push_back({{"role", m.role.toStdString()}, {"content", m.content.toStdString()}});
+    nlohmann::json stop = nlohmann::json::array();
+    for (const QString &s : r.stop)
+        stop.push_back(s.toStdString());
+    nlohmann::json j = {{"provider", Provider::kindName(profile.kind).toStdString()},
+                        {"model", profile.model.toStdString()},
+                        {"messages", std::move(messages)},
+                        {"temperature", r.temperature},
+                        {"top_p", r.topP},
+                        {"max_tokens", r.maxTokens},
+                        {"n", r.n},
+                        {"seed", r.seed ? nlohmann::json(*r.seed) : nlohmann::json()},
+                        {"stop", std::move(stop)},
+                        {"logprobs", r.logprobs},
+                        {"top_logprobs", r.logprobs ? r.topLogprobs : 0},
+                        {"response_format", r.responseFormat.toStdString()},
+                        {"sample_index", r.sampleIndex}};
+    if (r.reask > 0)
+        j["reask"] = r.reask; // absent otherwise: the keys of every earlier call stay as they were
+    if (!legacyBase.isEmpty())
+        j["base_url"] = legacyBase.toStdString();
+    return QString::fromStdString(j.dump());
+}
+
+QString hash(const QString &canonical)
+{
+    return QString::fromLatin1(QCryptographicHash::hash(canonical.toUtf8(), QCryptographicHash::Sha256).toHex());
+}
+
+QStringList legacyKeys(const ProviderProfile &profile, const JudgeRequest &request)
+{
+    QStringList keys;
+    for (const QString &url : profile.baseUrls())
+        keys << hash(canonical(profile, request, EndpointPool::normalisedUrl(url)));
+    return keys;
+}
+
+} // namespace rubric::CacheKey
