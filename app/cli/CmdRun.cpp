@@ -8,6 +8,7 @@
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
+#include <QRegularExpression>
 
 namespace rubric::cli {
 namespace {
@@ -137,6 +138,67 @@ int resolveAspects(const Project &project, Io &io, RunSpec &spec)
     return 0;
 }
 
+// --batch and --set batch.KEY=VALUE (per attempt, so also for a resumed run); false on a bad value.
+bool readBatch(const QCommandLineParser &parser, Io &io, RunSpec &spec)
+{
+    spec.batch.enabled = parser.isSet(QStringLiteral("batch"));
+    for (const QString &text : parser.values(QStringLiteral("set"))) {
+        if (!text.startsWith(QLatin1String("batch.")))
+            continue;
+        const auto kv = keyValue(text, QStringLiteral("set"), io);
+        if (!kv)
+            return false;
+        const auto &[key, value] = *kv;
+        bool ok = false;
+        if (key == QLatin1String("batch.threshold")) {
+            spec.batch.threshold = value.toInt(&ok);
+            ok = ok && spec.batch.threshold >= 1;
+        } else if (key == QLatin1String("batch.poll_seconds")) {
+            const double seconds = value.toDouble(&ok);
+            ok = ok && seconds > 0;
+            spec.batch.pollMs = int(seconds * 1000);
+        } else if (key == QLatin1String("batch.price_factor")) {
+            spec.batch.priceFactor = value.toDouble(&ok);
+            ok = ok && spec.batch.priceFactor >= 0;
+        } else if (key == QLatin1String("batch.max_calls")) {
+            spec.batch.maxPerBatch = value.toInt(&ok);
+            ok = ok && spec.batch.maxPerBatch >= 1;
+        } else {
+            io.err << "rubric run: unknown batch setting '" << key
+                   << "' (known: batch.threshold, batch.poll_seconds, batch.price_factor, batch.max_calls)\n";
+            return false;
+        }
+        if (!ok) {
+            io.err << "rubric run: bad value '" << value << "' for " << key << '\n';
+            return false;
+        }
+        if (!spec.batch.enabled) {
+            io.err << "rubric run: " << key << " needs --batch\n";
+            return false;
+        }
+    }
+    return true;
+}
+
+/// "batch_3: in_progress, 3400/10000 answered, waited 2 min 10 s" for each open batch.
+QString batchLine(const RunProgress &p)
+{
+    QStringList parts;
+    for (const BatchStatus &b : p.batches) {
+        if (b.state != QLatin1String("submitted") && b.state != QLatin1String("preparing"))
+            continue;
+        const qint64 s = b.waitedMs / 1000;
+        parts << QStringLiteral("%1: %2, %3/%4 answered, waited %5")
+                         .arg(b.remoteId.isEmpty() ? QStringLiteral("(creating)") : b.remoteId,
+                              b.remoteStatus.isEmpty() ? b.state : b.remoteStatus)
+                         .arg(b.completed)
+                         .arg(b.requests)
+                         .arg(s >= 60 ? QStringLiteral("%1 min %2 s").arg(s / 60).arg(s % 60)
+                                      : QStringLiteral("%1 s").arg(s));
+    }
+    return parts.join(QStringLiteral("; "));
+}
+
 // Builds the spec from the command line; 0 when done, else the exit code (the error is printed).
 int specFromOptions(const QCommandLineParser &parser, Io &io, RunSpec &spec)
 {
@@ -207,8 +269,8 @@ int specFromOptions(const QCommandLineParser &parser, Io &io, RunSpec &spec)
                 rk.insert(QStringLiteral("price_") + key.mid(6), value);
             consumed = true;
         }
-        if (key == QLatin1String("pool.weights"))
-            consumed = true; // read with the --base-url list above
+        if (key == QLatin1String("pool.weights") || key.startsWith(QLatin1String("batch.")))
+            consumed = true; // read with the --base-url list above, and by readBatch()
         if (!consumed)
             spec.settings.insert(key, value);
     }
@@ -309,6 +371,12 @@ int run(const QStringList &args, Io &io)
                    "name (with another model, endpoint, parameters or templates; the judge cache stays).");
     opt("retry-failed", "Ask again the items the endpoint refused in an earlier attempt of --judge (otherwise they "
                         "are skipped and counted as failed), e.g. after --set max_source_tokens=N.");
+    opt("batch",
+        "Send the calls through the provider's batch interface (OpenAI Batch API, Anthropic Message Batches) at the "
+        "batch price: a step of at least batch.threshold uncached calls (--set batch.threshold=N, default 100) goes "
+        "as one batch, smaller ones interactively; --set batch.poll_seconds=S (default 30), batch.price_factor=F "
+        "(default 0.5), batch.max_calls=N (default 50000). Stopping leaves a batch at the provider: running the "
+        "judge again (with or without --batch) picks its results up without submitting it again.");
     opt("estimate", "Print the calls, tokens and cost the run would need, and stop.");
     opt("json", "Print JSON.");
     if (auto rc = parse(parser, QStringLiteral("run"), args, io))
@@ -319,7 +387,11 @@ int run(const QStringList &args, Io &io)
             return 2;
         for (const char *own : {"method", "aspect", "base-url", "model", "provider", "api-key-env", "header",
                                 "logprobs", "samples", "items", "literature", "checklist", "set", "replace"})
-            if (parser.isSet(QString::fromLatin1(own))) {
+            if (parser.isSet(QString::fromLatin1(own))
+                && !(QLatin1String(own) == QLatin1String("set")
+                     && parser.values(QStringLiteral("set"))
+                                .filter(QRegularExpression(QStringLiteral("^(?!batch\\.)")))
+                                .isEmpty())) {
                 io.err << "rubric run: --resume takes the run's configuration from the project; leave out --" << own
                        << '\n';
                 return 2;
@@ -350,6 +422,8 @@ int run(const QStringList &args, Io &io)
         return rc2;
     }
 
+    if (!readBatch(parser, io, spec))
+        return 2;
     spec.retryFailed = parser.isSet(QStringLiteral("retry-failed"));
     spec.resume = resume;
     spec.replace = parser.isSet(QStringLiteral("replace"));
@@ -387,10 +461,14 @@ int run(const QStringList &args, Io &io)
             sinceShown.start();
             shownPhase = p.phase;
         }
-        if (!json && due)
+        if (!json && due) {
             io.err << "\r" << p.phase << ": " << p.done << "/" << p.total << " answered, " << p.sent << " sent"
                    << (p.sendMax >= 0 ? QStringLiteral(" (at most %1 in all)").arg(p.sendMax) : QString()) << ", "
-                   << p.cacheHits << " cached" << Qt::flush;
+                   << p.cacheHits << " cached";
+            if (const QString batches = batchLine(p); !batches.isEmpty())
+                io.err << "; " << p.batchWaiting << " waiting for batch " << batches;
+            io.err << Qt::flush;
+        }
     });
     QObject::connect(&runner, &Run::finished, [&](bool ok, const QString &err) {
         rc = ok ? 0 : 1;

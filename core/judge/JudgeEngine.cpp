@@ -1,6 +1,7 @@
 #include "judge/JudgeEngine.h"
 
 #include "judge/ApiKeySource.h"
+#include "judge/BatchRunner.h"
 #include "judge/CacheKey.h"
 #include "judge/EndpointSecrets.h"
 #include "judge/Provider.h"
@@ -49,6 +50,8 @@ public:
         QString lastError;
         int lastStatus = 0;
         bool cancelled = false;
+        bool inBatch = false; // waiting for a provider batch
+        QString batch;        // the batch that answered it
     };
 
     JudgeEngine *q = nullptr;
@@ -84,7 +87,11 @@ public:
 
     QTimer pumpTimer;
     QTimer flushTimer;
-    QVector<JudgeResponse> outbox; // finished, waiting for their commit before being reported
+    QTimer collectTimer;                // gathers the calls of one pass of the event loop for a batch
+    std::unique_ptr<BatchRunner> batch; // with a project: the provider batches of this profile
+    BatchOptions batchOptions;
+    std::vector<quint64> batchWaiting; // uncached calls not yet given to a batch or the queue
+    QVector<JudgeResponse> outbox;     // finished, waiting for their commit before being reported
     JudgeStats stats;
     bool emitting = false;
 
@@ -156,7 +163,8 @@ public:
         response.latencyMs = job.started.isValid() ? double(job.started.nsecsElapsed()) / 1e6 : 0.0;
         response.error = redact(response.error);
         if (status == JudgeStatus::Ok) {
-            response.cost = profile.cost(response.tokensIn, response.tokensOut, response.tokensCached);
+            response.cost = profile.cost(response.tokensIn, response.tokensOut, response.tokensCached)
+                            * (job.batch.isEmpty() ? 1.0 : batchOptions.priceFactor);
             stats.tokensIn += response.tokensIn;
             stats.tokensOut += response.tokensOut;
             stats.tokensCached += response.tokensCached;
@@ -185,6 +193,7 @@ public:
                 e.latencyMs = response.latencyMs;
                 e.retries = response.retries;
                 e.error = response.error;
+                e.batch = job.batch;
                 store->addLedger(e);
             }
         }
@@ -398,6 +407,124 @@ public:
         pump();
     }
 
+    /// The headers of an interactive call (the key and the extra headers), for the batch calls.
+    BatchClient::Headers batchHeaders() const
+    {
+        BatchClient::Headers headers;
+        const ProviderCall call = provider->buildRequest(sendProfile, apiKey, JudgeRequest());
+        for (const QByteArray &name : call.request.rawHeaderList())
+            if (name.toLower() != "content-type")
+                headers.append({name, call.request.rawHeader(name)});
+        return headers;
+    }
+
+    void makeBatchRunner()
+    {
+        BatchRunner::Callbacks callbacks;
+        callbacks.answered = [this](const QString &key, const QString &canonical, const JudgeResponse &response,
+                                    const QString &remote) { batchAnswered(key, canonical, response, remote); };
+        callbacks.failed = [this](const QString &key, const QString &error, const QString &remote) {
+            batchFailed(key, error, remote);
+        };
+        callbacks.commit = [this] { deliver(); };
+        batch = std::make_unique<BatchRunner>(
+                project, profile, provider.get(), pools.front().get(), [this](const QString &t) { return redact(t); },
+                std::move(callbacks));
+        batch->setOptions(batchOptions);
+        QObject::connect(batch.get(), &BatchRunner::changed, q, &JudgeEngine::statsChanged);
+        if (auto loaded = batch->load(); !loaded)
+            qWarning("cannot read the project's provider batches: %s", qPrintable(loaded.errorString()));
+    }
+
+    /// Sends what gathered in one pass: as a batch when there are enough, interactively otherwise.
+    void collect()
+    {
+        if (batchWaiting.empty() || (!keyReady && keyError.isEmpty()))
+            return; // the key's arrival collects again
+        std::vector<quint64> ids;
+        for (quint64 id : std::exchange(batchWaiting, {}))
+            if (jobs.count(id))
+                ids.push_back(id);
+        if (!keyError.isEmpty() || int(ids.size()) < batchOptions.threshold) {
+            for (quint64 id : ids)
+                queue.push_back(id);
+            if (!keyError.isEmpty())
+                failAllQueued(keyError);
+            pump();
+            return;
+        }
+        QVector<BatchRunner::Call> calls;
+        calls.reserve(qsizetype(ids.size()));
+        for (quint64 id : ids) {
+            Job &job = jobs.at(id);
+            job.inBatch = true;
+            job.started.start();
+            calls.append({job.key, job.canonical, provider->buildRequest(sendProfile, apiKey, job.request).body});
+        }
+        stats.batched += int(calls.size());
+        batch->submit(run, calls);
+        emit q->statsChanged();
+    }
+
+    void batchAnswered(const QString &key, const QString &canonical, const JudgeResponse &response,
+                       const QString &remote)
+    {
+        auto it = jobs.find(leaders.value(key, 0));
+        if (it != jobs.end() && it->second.inBatch) {
+            Job &job = it->second;
+            job.inBatch = false;
+            job.batch = remote;
+            job.attempts = 1;
+            finish(job, JudgeStatus::Ok, response);
+            return;
+        }
+        // No call of this process waits for it (another run's batch): the paid answer is kept all
+        // the same, once.
+        if (!store)
+            return;
+        if (auto have = store->contains(key); !have.ok() || *have)
+            return;
+        JudgeResponse kept = response;
+        kept.cost = profile.cost(kept.tokensIn, kept.tokensOut, kept.tokensCached) * batchOptions.priceFactor;
+        const QString base = EndpointPool::normalisedUrl(profile.baseUrl);
+        store->addAnswer(key, base, profile.model, canonical, kept);
+        LedgerEntry e;
+        e.key = key;
+        e.baseUrl = base;
+        e.model = profile.model;
+        e.outcome = QStringLiteral("ok");
+        e.httpStatus = kept.httpStatus;
+        e.tokensIn = kept.tokensIn;
+        e.tokensOut = kept.tokensOut;
+        e.tokensCached = kept.tokensCached;
+        e.cost = kept.cost;
+        e.batch = remote;
+        store->addLedger(e);
+    }
+
+    void batchFailed(const QString &key, const QString &error, const QString &remote)
+    {
+        if (store && !remote.isEmpty()) { // a line of a batch that failed: in the ledger, at no cost
+            LedgerEntry e;
+            e.key = key;
+            e.run = run;
+            e.baseUrl = EndpointPool::normalisedUrl(profile.baseUrl);
+            e.model = profile.model;
+            e.outcome = QStringLiteral("failed");
+            e.error = redact(error);
+            e.batch = remote;
+            store->addLedger(e);
+        }
+        auto it = jobs.find(leaders.value(key, 0));
+        if (it == jobs.end() || !it->second.inBatch)
+            return;
+        Job &job = it->second;
+        job.inBatch = false;
+        job.lastError = redact(error);
+        queue.push_back(job.id); // sent interactively, with the profile's retries
+        pump();
+    }
+
     void failAllQueued(const QString &reason)
     {
         while (!queue.empty()) {
@@ -444,6 +571,10 @@ JudgeEngine::JudgeEngine(ProviderProfile profile, Project *project, QObject *par
     connect(&d->pumpTimer, &QTimer::timeout, this, [this] { d->pump(); });
     d->flushTimer.setSingleShot(true);
     connect(&d->flushTimer, &QTimer::timeout, this, [this] { d->deliver(); });
+    d->collectTimer.setSingleShot(true);
+    connect(&d->collectTimer, &QTimer::timeout, this, [this] { d->collect(); });
+    if (d->store)
+        d->makeBatchRunner(); // picks up the batches an earlier process left open
 
     d->sendProfile = d->profile;
     for (const QString &base : d->profile.baseUrls())
@@ -470,6 +601,9 @@ JudgeEngine::JudgeEngine(ProviderProfile profile, Project *project, QObject *par
     const auto arrived = [this, pending] {
         if (--*pending == 0 && d->keyError.isEmpty()) {
             d->keyReady = true;
+            if (d->batch)
+                d->batch->start(d->batchHeaders());
+            d->collect();
             d->pump();
         }
     };
@@ -478,6 +612,7 @@ JudgeEngine::JudgeEngine(ProviderProfile profile, Project *project, QObject *par
         if (!d->keyError.isEmpty())
             return; // the first reason is the one reported
         d->keyError = d->redact(reason);
+        d->collect();
         d->failAllQueued(d->keyError);
     };
     for (const auto &[header, account] : fromKeychain) {
@@ -540,6 +675,26 @@ void JudgeEngine::setRetryBackoff(int baseMs, int maxMs)
 void JudgeEngine::setReplicaRest(int baseMs, int maxMs)
 {
     d->endpoints.setRest(baseMs, maxMs);
+}
+
+void JudgeEngine::setBatchOptions(const BatchOptions &options)
+{
+    d->batchOptions = options;
+    if (d->batch)
+        d->batch->setOptions(options);
+}
+
+QVector<BatchStatus> JudgeEngine::batches() const
+{
+    return d->batch ? d->batch->status() : QVector<BatchStatus>();
+}
+
+int JudgeEngine::waitingForBatches() const
+{
+    int n = 0;
+    for (const auto &[id, job] : d->jobs)
+        n += job.inBatch ? 1 : 0;
+    return n;
 }
 
 void JudgeEngine::setFlushInterval(int ms)
@@ -658,8 +813,18 @@ void JudgeEngine::submit(const QVector<JudgeRequest> &requests)
         }
         if (d->cacheEnabled)
             d->leaders.insert(key, id);
+        if (d->batch && d->cacheEnabled && d->batch->holds(key)) {
+            d->jobs.at(id).inBatch = true; // an open batch already has it: its answer comes from there
+            continue;
+        }
+        if (d->batch && d->cacheEnabled && d->batchOptions.enabled) {
+            d->batchWaiting.push_back(id);
+            continue;
+        }
         d->queue.push_back(id);
     }
+    if (!d->batchWaiting.empty())
+        d->collectTimer.start(0);
     if (!d->keyError.isEmpty())
         d->failAllQueued(d->keyError);
     d->pump();
@@ -672,6 +837,8 @@ void JudgeEngine::cancel()
 {
     // Everything not yet sent ends now; replies in flight are aborted and end in onFinished.
     d->pumpTimer.stop();
+    d->collectTimer.stop();
+    d->batchWaiting.clear(); // a batch already submitted stays open: a later run picks it up
     std::vector<quint64> ids;
     for (auto &[id, job] : d->jobs)
         ids.push_back(id);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "judge/BatchTypes.h"
 #include "judge/EndpointPool.h"
 #include "judge/JudgeTypes.h"
 #include "util/Result.h"
@@ -26,6 +27,7 @@ struct JudgeStats
     qint64 tokensOut = 0;
     qint64 tokensCached = 0; ///< input tokens the provider read from its prompt cache
     double cost = 0;
+    int batched = 0; ///< calls submitted in provider batches (not counted in `sent`)
 };
 
 /// Sends JudgeRequests to one provider profile: cache lookup in the project file, then
@@ -66,6 +68,18 @@ public:
     /// (default 0: the next pass of the event loop; at most 256 answers). This bounds what a
     /// SIGKILL can lose beyond the requests in flight; answers are reported only after their commit.
     void setFlushInterval(int ms);
+    /// Provider batches (OpenAI's Batch API, Anthropic's Message Batches): with `enabled`, the
+    /// uncached calls submitted together (in one pass of the event loop) go as one batch when they are
+    /// at least `threshold`, else interactively. Whatever the options, a call that an open batch of
+    /// the project already holds (this process's or one a killed process left) waits for that batch
+    /// instead of being sent again. Batch answers are cached and recorded in the ledger at
+    /// `priceFactor` × the price, with the batch's id; lines that failed, and calls a batch ended
+    /// without (expired, cancelled), are sent interactively and never cached as answers.
+    void setBatchOptions(const BatchOptions &options);
+    /// The batches of this engine's provider and model that this process submitted or picked up.
+    QVector<BatchStatus> batches() const;
+    /// Calls waiting for a provider batch.
+    int waitingForBatches() const;
     /// Key resolution failed (environment variable missing, keychain error); empty otherwise.
     QString keyError() const;
     /// Number of separate connection pools used (QNetworkAccessManager caps HTTP/1.1 at six

@@ -146,6 +146,16 @@ void Run::record(const QString &status, const QString &error)
     m_summary.insert(QStringLiteral("cache_hits"), p.cacheHits);
     m_summary.insert(QStringLiteral("tokens"), p.tokens);
     m_summary.insert(QStringLiteral("cost"), p.cost);
+    QVariantList batches; // the provider batches of this attempt
+    for (const BatchStatus &b : p.batches)
+        batches.append(QVariantMap{{QStringLiteral("id"), b.remoteId},
+                                   {QStringLiteral("state"), b.state},
+                                   {QStringLiteral("status"), b.remoteStatus},
+                                   {QStringLiteral("calls"), b.requests},
+                                   {QStringLiteral("answered"), b.completed},
+                                   {QStringLiteral("failed"), b.failed}});
+    if (!batches.isEmpty() || m_spec.batch.enabled)
+        m_summary.insert(QStringLiteral("batches"), batches);
     // Failures here cannot be reported anywhere better than the run's own result.
     (void)m_ctx->store().setRunConfig(m_spec.judge, m_summary);
     (void)m_project->setJudgeStatus(m_spec.judge, status);

@@ -9,6 +9,7 @@
 #include <QTimer>
 
 #include <algorithm>
+#include <limits>
 #include <memory>
 
 namespace rubric {
@@ -178,8 +179,14 @@ JudgeEngine *RunContext::engine(JudgeRole role)
         return it->second.get();
     auto engine = std::make_unique<JudgeEngine>(p, m_project);
     engine->setRunName(m_spec.judge);
+    engine->setBatchOptions(m_spec.batch);
     JudgeEngine *raw = engine.get();
     connect(raw, &JudgeEngine::answered, this, [this, raw](const JudgeResponse &r) { onAnswered(raw, r); });
+    if (m_spec.batch.enabled) // a batch's state changes while no answer comes: shown as it changes
+        connect(raw, &JudgeEngine::statsChanged, this, [this] {
+            if (!m_stopped)
+                emit progressed(progress());
+        });
     m_engines.emplace(key, std::move(engine));
     return raw;
 }
@@ -233,7 +240,8 @@ double RunContext::projectedCost(JudgeEngine *engine, const JudgeRequest &reques
 {
     // Worst case: the request uses its whole max_tokens of output.
     const ProviderProfile &p = engine->profile();
-    return p.cost(double(approxTokens(request)), double(request.maxTokens) * std::max(1, request.n));
+    return p.cost(double(approxTokens(request)), double(request.maxTokens) * std::max(1, request.n))
+           * (m_spec.batch.enabled ? m_spec.batch.priceFactor : 1.0);
 }
 
 void RunContext::stream(JudgeRole role, const QString &phase, int units, UnitBuilder build, UnitAnswered answered,
@@ -258,7 +266,9 @@ void RunContext::stream(JudgeRole role, const QString &phase, int units, UnitBui
 
 Result<void> RunContext::buildWindow(Stream &s)
 {
-    const int window = std::max(32, 4 * s.engine->profile().concurrency);
+    // With provider batches the whole step is built at once, so that it goes as one batch.
+    const int window = m_spec.batch.enabled ? std::numeric_limits<int>::max()
+                                            : std::max(32, 4 * s.engine->profile().concurrency);
     int requests = 0;
     double projected = 0;
     while (s.next < s.units && requests < window) {
@@ -316,7 +326,10 @@ void RunContext::fill(int streamId)
     // are still coming: if every request is refused (a parameter the endpoint rejects), the run
     // stops having sent no more than that.
     const int concurrency = s.engine->profile().concurrency;
-    const int target = s.succeeded > 0 ? 2 * concurrency : concurrency;
+    // With provider batches everything goes at once: the engine gathers it into one batch.
+    const int target = m_spec.batch.enabled ? std::numeric_limits<int>::max()
+                       : s.succeeded > 0    ? 2 * concurrency
+                                            : concurrency;
     if (s.succeeded == 0 && !s.held.isEmpty() && s.outstanding > 0) {
         s.filling = false;
         return;
@@ -348,7 +361,7 @@ void RunContext::fill(int streamId)
         s.engine->submit(tagged); // cache hits are answered inside
         // A resume answers whole stretches from the cache without touching the event loop:
         // give it back now and then (cancel, progress, the GUI of a worker's owner).
-        if (++unitsThisTurn >= 256 && s.outstanding < target) {
+        if (++unitsThisTurn >= 256 && s.outstanding < target && !m_spec.batch.enabled) {
             s.filling = false;
             QTimer::singleShot(0, this, [this, streamId] { fill(streamId); });
             return;
@@ -575,6 +588,8 @@ RunProgress RunContext::progress() const
         p.cacheHits += s.cacheHits;
         p.tokens += s.tokensIn + s.tokensOut;
         p.cost += s.cost;
+        p.batches += engine->batches();
+        p.batchWaiting += engine->waitingForBatches();
     }
     if (m_outlook >= 0)
         p.sendMax = std::max(p.sent, m_outlookBase + m_outlook);

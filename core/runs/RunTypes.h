@@ -1,6 +1,7 @@
 #pragma once
 
 #include "data/Annotation.h"
+#include "judge/BatchTypes.h"
 #include "judge/JudgeTypes.h"
 
 #include <QMetaType>
@@ -38,6 +39,11 @@ struct RunSpec
     /// Start afresh under the name: the judge's scores, rubric versions and run record are
     /// deleted first (the judge cache stays: paid answers are never thrown away). Not stored.
     bool replace = false;
+    /// Send the calls through the provider's batch interface (`--batch`, the run pane's "Provider
+    /// batches"): a step of at least `batch.threshold` uncached calls goes as one batch, at the
+    /// batch price. Not stored: an execution mode of one attempt (a batch already submitted is
+    /// picked up by any later attempt).
+    BatchOptions batch;
 };
 
 /// What a run will cost before it starts: calls that are not in the cache yet, approximate
@@ -72,6 +78,9 @@ struct RunProgress
     /// Where the method can tell: the most HTTP requests this attempt makes in all (those sent so
     /// far plus the most it still needs; answers it finds in the cache send fewer). -1: unknown.
     int sendMax = -1;
+    /// The provider batches of this attempt (submitted or picked up), and the calls waiting for one.
+    QVector<BatchStatus> batches;
+    int batchWaiting = 0;
 };
 
 } // namespace rubric

@@ -59,8 +59,8 @@ QSqlQuery *CallStore::statement(Statement which, QString *error) const
         break;
     case Statement::InsertLedger:
         sqlText = QStringLiteral("INSERT INTO judge_ledger(key, run, base_url, model, outcome, http_status, tokens_in,"
-                                 " tokens_out, tokens_cached, cost, latency_ms, retries, error, created_at)"
-                                 " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                                 " tokens_out, tokens_cached, cost, latency_ms, retries, error, created_at, batch)"
+                                 " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
         break;
     case Statement::Count:
         break;
@@ -246,6 +246,7 @@ Result<void> CallStore::flush()
                 l->bindValue(11, e.retries);
                 l->bindValue(12, text(e.error));
                 l->bindValue(13, now);
+                l->bindValue(14, text(e.batch));
                 const bool ok = l->exec();
                 const QString failure = ok ? QString() : l->lastError().text();
                 l->finish();
@@ -268,7 +269,7 @@ Result<QVector<LedgerEntry>> CallStore::ledger(const QString &run) const
     QSqlQuery q(m_project->database());
     const QString sqlText
             = QStringLiteral("SELECT key, run, base_url, model, outcome, COALESCE(http_status, 0), tokens_in,"
-                             " tokens_out, tokens_cached, cost, latency_ms, retries, error FROM judge_ledger")
+                             " tokens_out, tokens_cached, cost, latency_ms, retries, error, batch FROM judge_ledger")
               + (run.isEmpty() ? QString() : QStringLiteral(" WHERE run = ?")) + QStringLiteral(" ORDER BY id");
     Result<void> r = run.isEmpty() ? sql::exec(q, sqlText) : sql::exec(q, sqlText, {run});
     if (!r)
@@ -288,6 +289,7 @@ Result<QVector<LedgerEntry>> CallStore::ledger(const QString &run) const
         e.latencyMs = q.value(10).toDouble();
         e.retries = q.value(11).toInt();
         e.error = q.value(12).toString();
+        e.batch = q.value(13).toString();
         out.append(e);
     }
     return out;

@@ -32,6 +32,7 @@ struct LedgerEntry
     double latencyMs = 0;
     int retries = 0;
     QString error;
+    QString batch; ///< the provider batch that answered it ("" for an interactive call)
 };
 
 /// Totals of the ledger for one run (or all runs when the run is empty).

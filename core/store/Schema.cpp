@@ -140,6 +140,31 @@ QStringList stepStatements(int fromVersion)
                                "alignment IS NOT NULL AND note LIKE '%human scores on the test split%'")};
     case 3: // v4: input tokens the provider read from its prompt cache, priced at the cached rate.
         return {QStringLiteral("ALTER TABLE judge_ledger ADD COLUMN tokens_cached INTEGER NOT NULL DEFAULT 0")};
+    case 4: // v5: provider batches (OpenAI Batch API, Anthropic Message Batches) and the batch a call was in.
+        return {QStringLiteral("CREATE TABLE judge_batches("
+                               " id INTEGER PRIMARY KEY,"
+                               " provider TEXT NOT NULL,"
+                               " base_url TEXT NOT NULL,"
+                               " model TEXT NOT NULL,"
+                               " run TEXT NOT NULL DEFAULT '',"
+                               " remote_id TEXT NOT NULL DEFAULT '',"
+                               " input_file TEXT NOT NULL DEFAULT '',"
+                               " state TEXT NOT NULL,"
+                               " remote_status TEXT NOT NULL DEFAULT '',"
+                               " requests INTEGER NOT NULL,"
+                               " completed INTEGER NOT NULL DEFAULT 0,"
+                               " failed INTEGER NOT NULL DEFAULT 0,"
+                               " error TEXT NOT NULL DEFAULT '',"
+                               " created_at TEXT NOT NULL,"
+                               " updated_at TEXT NOT NULL)"),
+                QStringLiteral("CREATE TABLE judge_batch_requests("
+                               " batch_id INTEGER NOT NULL REFERENCES judge_batches(id) ON DELETE CASCADE,"
+                               " key TEXT NOT NULL,"
+                               " request TEXT NOT NULL,"
+                               " state TEXT NOT NULL DEFAULT 'pending',"
+                               " PRIMARY KEY(batch_id, key))"),
+                QStringLiteral("CREATE INDEX judge_batch_requests_key ON judge_batch_requests(key)"),
+                QStringLiteral("ALTER TABLE judge_ledger ADD COLUMN batch TEXT NOT NULL DEFAULT ''")};
     default:
         return {};
     }

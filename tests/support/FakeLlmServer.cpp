@@ -1,5 +1,7 @@
 #include "FakeLlmServer.h"
 
+#include "FakeHttp.h"
+
 #include <QCryptographicHash>
 #include <QHostAddress>
 #include <QJsonArray>
@@ -12,9 +14,8 @@
 #include <cmath>
 
 namespace rubric::test {
-namespace {
 
-QByteArray statusText(int status)
+static QByteArray statusText(int status)
 {
     switch (status) {
     case 200:
@@ -34,8 +35,8 @@ QByteArray statusText(int status)
     }
 }
 
-QByteArray httpResponse(int status, const QByteArray &body, bool closeAfter, const QByteArray &extraHeaders = {},
-                        qsizetype announcedLength = -1)
+QByteArray httpResponse(int status, const QByteArray &body, bool closeAfter, const QByteArray &extraHeaders,
+                        qsizetype announcedLength)
 {
     QByteArray out;
     out.reserve(body.size() + 200);
@@ -57,8 +58,6 @@ QByteArray errorBody(const QString &message, const char *type)
                                                   {QStringLiteral("type"), QString::fromLatin1(type)}}}})
             .toJson(QJsonDocument::Compact);
 }
-
-} // namespace
 
 FakeLlmServer::FakeLlmServer(QObject *parent)
     : QObject(parent)
@@ -224,7 +223,10 @@ void FakeLlmServer::answerStats(QTcpSocket *socket, bool closeAfter)
                             {QStringLiteral("answered"), m_answered},
                             {QStringLiteral("distinct"), distinctCount()},
                             {QStringLiteral("latency_sum_ms"), m_latencySumMs},
-                            {QStringLiteral("max_concurrent"), m_maxConcurrent}};
+                            {QStringLiteral("max_concurrent"), m_maxConcurrent},
+                            {QStringLiteral("batches"), m_batchesCreated},
+                            {QStringLiteral("batch_lines"), m_batchLines},
+                            {QStringLiteral("batch_lines_distinct"), batchLinesDistinct()}};
     socket->write(httpResponse(200, QJsonDocument(stats).toJson(QJsonDocument::Compact), closeAfter));
     if (closeAfter)
         socket->disconnectFromHost();
@@ -236,6 +238,8 @@ void FakeLlmServer::handle(QTcpSocket *socket, const RecordedRequest &request, b
         answerStats(socket, closeAfter);
         return;
     }
+    if (handleBatch(socket, request, closeAfter))
+        return;
     ++m_requests;
     m_seenBodies.insert(
             QCryptographicHash::hash(QByteArray(request.path + '\n' + request.body), QCryptographicHash::Sha1));

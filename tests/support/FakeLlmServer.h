@@ -13,6 +13,7 @@
 #include <QVector>
 
 #include <functional>
+#include <memory>
 
 class QTcpServer;
 class QTcpSocket;
@@ -125,6 +126,27 @@ public:
     /// Answer one choice whatever `n` asks (as Ollama and the llama.cpp server do).
     void setIgnoreN(bool on) { m_ignoreN = on; }
 
+    // --- Provider batches: OpenAI's files + batches (/v1/files, /v1/batches, /v1/files/{id}/content)
+    // and Anthropic's message batches (/v1/messages/batches, …/{id}, …/{id}/results). Each line is
+    // answered as the same request sent interactively would be (the judge, the answer's shape);
+    // the HTTP requests of the batch interface are not counted by requestCount().
+    /// A batch ends this long after it was created (its counts grow linearly until then).
+    void setBatchDelayMs(int ms) { m_batchDelayMs = ms; }
+    /// Share of a batch's lines that fail (HTTP 500 in OpenAI's error file, "errored" for Anthropic),
+    /// drawn from the seeded fault generator.
+    void setBatchLineFailureRate(double rate) { m_batchFailureRate = rate; }
+    /// The next batch created expires: its first half is answered, the rest is "expired".
+    void setExpireNextBatch(bool on) { m_expireNext = on; }
+    /// Batch creations answered with HTTP 500 (then normal again).
+    void failBatchCreations(int count) { m_failCreations = count; }
+    int batchesCreated() const { return m_batchesCreated; }
+    /// Lines submitted in all batches, and those no earlier line had (same body): their difference is
+    /// what a client submitted more than once.
+    int batchLines() const { return m_batchLines; }
+    int batchLinesDistinct() const { return int(m_seenLines.size()); }
+    /// Lines answered (successfully) in all batches that ended.
+    int batchLinesAnswered() const { return m_batchAnswered; }
+
     int requestCount() const { return m_requests; }
     int answeredCount() const { return m_answered; }
     /// Requests whose body (and path) no earlier request had: requestCount() - distinctCount() is
@@ -147,6 +169,11 @@ private:
     void onNewConnection();
     void onReadyRead(QTcpSocket *socket);
     void handle(QTcpSocket *socket, const RecordedRequest &request, bool closeAfter);
+    /// The batch interface's paths (FakeBatchApi.cpp); false when the request is not one of them.
+    bool handleBatch(QTcpSocket *socket, const RecordedRequest &request, bool closeAfter);
+    struct FakeBatch;
+    void endBatch(FakeBatch &batch);
+    QByteArray batchObject(FakeBatch &batch);
     int nextLatencyMs();
     /// GET /fake/stats: {"requests", "answered", "distinct", "latency_sum_ms", "max_concurrent"}
     /// (benchmarks, the kill test).
@@ -177,6 +204,17 @@ private:
     quint64 m_ids = 0;
     QHash<int, int> m_faults;
     QVector<RecordedRequest> m_recorded;
+
+    int m_batchDelayMs = 0;
+    double m_batchFailureRate = 0;
+    bool m_expireNext = false;
+    int m_failCreations = 0;
+    int m_batchesCreated = 0;
+    int m_batchLines = 0;
+    int m_batchAnswered = 0;
+    QSet<QByteArray> m_seenLines;
+    QHash<QString, QByteArray> m_files;
+    QHash<QString, std::shared_ptr<FakeBatch>> m_batches;
 };
 
 } // namespace rubric::test

@@ -1,0 +1,301 @@
+#include "judge/BatchClient.h"
+
+#include "judge/Provider.h"
+
+#include <QCoreApplication>
+#include <QHttpMultiPart>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QUrl>
+
+#include <nlohmann/json.hpp>
+
+namespace rubric {
+namespace {
+
+QString str(const nlohmann::json &j, const char *key)
+{
+    auto it = j.find(key);
+    return it != j.end() && it->is_string() ? QString::fromStdString(it->get<std::string>()) : QString();
+}
+
+int num(const nlohmann::json &j, const char *key)
+{
+    auto it = j.find(key);
+    return it != j.end() && it->is_number_integer() ? it->get<int>() : 0;
+}
+
+/// An error object's message: {"message": …} or {"error": {"message": …}} or a string.
+QString errorText(const nlohmann::json &e)
+{
+    if (e.is_string())
+        return QString::fromStdString(e.get<std::string>());
+    if (!e.is_object())
+        return {};
+    if (auto inner = e.find("error"); inner != e.end() && inner->is_object())
+        return errorText(*inner);
+    const QString message = str(e, "message");
+    const QString code = str(e, "code").isEmpty() ? str(e, "type") : str(e, "code");
+    if (code.isEmpty())
+        return message;
+    return message.isEmpty() ? code : QString(code + QStringLiteral(": ") + message);
+}
+
+} // namespace
+
+BatchClient::BatchClient(ProviderKind kind, const QString &baseUrl, Headers headers, int timeoutMs,
+                         QNetworkAccessManager *nam, std::function<QString(const QString &)> redact, QObject *parent)
+    : QObject(parent)
+    , m_kind(kind)
+    , m_base(baseUrl.trimmed())
+    , m_headers(std::move(headers))
+    , m_timeoutMs(timeoutMs)
+    , m_nam(nam)
+    , m_redact(std::move(redact))
+{
+    while (m_base.endsWith(QLatin1Char('/')))
+        m_base.chop(1);
+    m_chatPath = QUrl(m_base + QStringLiteral("/chat/completions")).path();
+}
+
+QNetworkRequest BatchClient::request(const QString &url) const
+{
+    QNetworkRequest r{QUrl(url)};
+    for (const auto &[name, value] : m_headers)
+        r.setRawHeader(name, value);
+    r.setTransferTimeout(m_timeoutMs);
+    r.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
+    return r;
+}
+
+void BatchClient::finish(QNetworkReply *reply, const QString &what, Reply done)
+{
+    connect(reply, &QNetworkReply::finished, this, [this, reply, what, done = std::move(done)] {
+        reply->deleteLater();
+        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        const QByteArray body = reply->readAll();
+        if (status == 0 || (reply->error() != QNetworkReply::NoError && int(reply->error()) < 100)) {
+            done(makeError(m_redact(tr("%1: network error: %2").arg(what, reply->errorString()))));
+            return;
+        }
+        if (status < 200 || status >= 300) {
+            done(makeError(m_redact(
+                    tr("%1: HTTP %2: %3").arg(what).arg(status).arg(Provider::create(m_kind)->errorMessage(body)))));
+            return;
+        }
+        done(body);
+    });
+}
+
+void BatchClient::fetch(const QString &url, const QString &what, Reply done)
+{
+    finish(m_nam->get(request(url)), what, std::move(done));
+}
+
+void BatchClient::create(const QVector<Line> &lines, std::function<void(Result<Created>)> done)
+{
+    if (m_kind == ProviderKind::Anthropic) {
+        nlohmann::json requests = nlohmann::json::array();
+        for (const Line &l : lines) {
+            nlohmann::json params = nlohmann::json::parse(l.body.constBegin(), l.body.constEnd(), nullptr, false);
+            requests.push_back({{"custom_id", l.customId.toStdString()}, {"params", std::move(params)}});
+        }
+        const nlohmann::json body = {{"requests", std::move(requests)}};
+        QNetworkRequest r = request(m_base + QStringLiteral("/messages/batches"));
+        r.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+        finish(m_nam->post(r, QByteArray::fromStdString(body.dump())), tr("creating the batch"),
+               [done](Result<QByteArray> reply) {
+                   if (!reply)
+                       return done(reply.error());
+                   const nlohmann::json j
+                           = nlohmann::json::parse(reply->constBegin(), reply->constEnd(), nullptr, false);
+                   const QString id = j.is_object() ? str(j, "id") : QString();
+                   if (id.isEmpty())
+                       return done(makeError(tr("creating the batch: the answer names no batch id")));
+                   done(Created{id, {}});
+               });
+        return;
+    }
+
+    // OpenAI: one JSONL line per request, uploaded as a file, then a batch over it.
+    QByteArray jsonl;
+    for (const Line &l : lines) {
+        nlohmann::json body = nlohmann::json::parse(l.body.constBegin(), l.body.constEnd(), nullptr, false);
+        const nlohmann::json line = {{"custom_id", l.customId.toStdString()},
+                                     {"method", "POST"},
+                                     {"url", m_chatPath.toStdString()},
+                                     {"body", std::move(body)}};
+        jsonl += QByteArray::fromStdString(line.dump());
+        jsonl += '\n';
+    }
+    auto *multi = new QHttpMultiPart(QHttpMultiPart::FormDataType);
+    QHttpPart purpose;
+    purpose.setHeader(QNetworkRequest::ContentDispositionHeader, QByteArrayLiteral("form-data; name=\"purpose\""));
+    purpose.setBody(QByteArrayLiteral("batch"));
+    QHttpPart file;
+    file.setHeader(QNetworkRequest::ContentDispositionHeader,
+                   QByteArrayLiteral("form-data; name=\"file\"; filename=\"requests.jsonl\""));
+    file.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/jsonl"));
+    file.setBody(jsonl);
+    multi->append(purpose);
+    multi->append(file);
+    QNetworkReply *upload = m_nam->post(request(m_base + QStringLiteral("/files")), multi);
+    multi->setParent(upload);
+    finish(upload, tr("uploading the batch file"), [this, done](Result<QByteArray> reply) {
+        if (!reply)
+            return done(reply.error());
+        const nlohmann::json j = nlohmann::json::parse(reply->constBegin(), reply->constEnd(), nullptr, false);
+        const QString fileId = j.is_object() ? str(j, "id") : QString();
+        if (fileId.isEmpty())
+            return done(makeError(tr("uploading the batch file: the answer names no file id")));
+        const nlohmann::json body = {{"input_file_id", fileId.toStdString()},
+                                     {"endpoint", m_chatPath.toStdString()},
+                                     {"completion_window", "24h"}};
+        QNetworkRequest r = request(m_base + QStringLiteral("/batches"));
+        r.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+        finish(m_nam->post(r, QByteArray::fromStdString(body.dump())), tr("creating the batch"),
+               [done, fileId](Result<QByteArray> created) {
+                   if (!created)
+                       return done(created.error());
+                   const nlohmann::json b
+                           = nlohmann::json::parse(created->constBegin(), created->constEnd(), nullptr, false);
+                   const QString id = b.is_object() ? str(b, "id") : QString();
+                   if (id.isEmpty())
+                       return done(makeError(tr("creating the batch: the answer names no batch id")));
+                   done(Created{id, fileId});
+               });
+    });
+}
+
+Result<BatchClient::Poll> BatchClient::parsePoll(ProviderKind kind, const QByteArray &body)
+{
+    const nlohmann::json j = nlohmann::json::parse(body.constBegin(), body.constEnd(), nullptr, false);
+    if (!j.is_object())
+        return makeError(tr("the batch's state is not a JSON object"));
+    Poll p;
+    const nlohmann::json counts = j.contains("request_counts") && j["request_counts"].is_object()
+                                          ? j["request_counts"]
+                                          : nlohmann::json::object();
+    if (kind == ProviderKind::Anthropic) {
+        p.status = str(j, "processing_status");
+        p.ended = p.status == QLatin1String("ended");
+        p.completed = num(counts, "succeeded");
+        p.failed = num(counts, "errored") + num(counts, "canceled") + num(counts, "expired");
+        p.total = p.completed + p.failed + num(counts, "processing");
+        p.output = str(j, "results_url");
+    } else {
+        p.status = str(j, "status");
+        p.ended = p.status == QLatin1String("completed") || p.status == QLatin1String("expired")
+                  || p.status == QLatin1String("cancelled") || p.status == QLatin1String("failed");
+        p.total = num(counts, "total");
+        p.completed = num(counts, "completed");
+        p.failed = num(counts, "failed");
+        p.output = str(j, "output_file_id");
+        p.errors = str(j, "error_file_id");
+    }
+    if (p.status.isEmpty())
+        return makeError(tr("the batch's state names no status"));
+    return p;
+}
+
+void BatchClient::poll(const QString &remoteId, std::function<void(Result<Poll>)> done)
+{
+    const QString url = m_kind == ProviderKind::Anthropic ? m_base + QStringLiteral("/messages/batches/") + remoteId
+                                                          : m_base + QStringLiteral("/batches/") + remoteId;
+    fetch(url, tr("asking for the batch %1").arg(remoteId), [kind = m_kind, done](Result<QByteArray> reply) {
+        if (!reply)
+            return done(reply.error());
+        done(parsePoll(kind, *reply));
+    });
+}
+
+Result<QVector<BatchClient::Outcome>> BatchClient::parseResults(ProviderKind kind, const QByteArray &jsonl)
+{
+    QVector<Outcome> out;
+    int lineNo = 0;
+    for (const QByteArray &raw : jsonl.split('\n')) {
+        ++lineNo;
+        if (raw.trimmed().isEmpty())
+            continue;
+        const nlohmann::json j = nlohmann::json::parse(raw.constBegin(), raw.constEnd(), nullptr, false);
+        if (!j.is_object() || str(j, "custom_id").isEmpty())
+            return makeError(tr("line %1 of the batch results is not a result with a custom_id").arg(lineNo));
+        Outcome o;
+        o.customId = str(j, "custom_id");
+        if (kind == ProviderKind::Anthropic) {
+            const nlohmann::json result = j.value("result", nlohmann::json::object());
+            const QString type = str(result, "type");
+            if (type == QLatin1String("succeeded") && result.contains("message")) {
+                o.ok = true;
+                o.httpStatus = 200;
+                o.body = QByteArray::fromStdString(result["message"].dump());
+            } else {
+                o.error = type == QLatin1String("errored") ? errorText(result.value("error", nlohmann::json()))
+                                                           : tr("the batch %1 the request").arg(type);
+                if (o.error.isEmpty())
+                    o.error = tr("the batch gave no answer (%1)").arg(type);
+            }
+        } else {
+            const nlohmann::json response = j.value("response", nlohmann::json());
+            const nlohmann::json error = j.value("error", nlohmann::json());
+            o.httpStatus = response.is_object() ? num(response, "status_code") : 0;
+            if (o.httpStatus >= 200 && o.httpStatus < 300 && response.contains("body")) {
+                o.ok = true;
+                o.body = QByteArray::fromStdString(response["body"].dump());
+            } else if (!error.is_null()) {
+                o.error = errorText(error);
+            } else if (response.is_object()) {
+                o.error = QStringLiteral("HTTP %1: %2")
+                                  .arg(o.httpStatus)
+                                  .arg(errorText(response.value("body", nlohmann::json())));
+            }
+            if (!o.ok && o.error.isEmpty())
+                o.error = tr("the batch gave no answer");
+        }
+        out.append(o);
+    }
+    return out;
+}
+
+void BatchClient::results(const Poll &poll, std::function<void(Result<QVector<Outcome>>)> done)
+{
+    const ProviderKind kind = m_kind;
+    if (kind == ProviderKind::Anthropic) {
+        if (poll.output.isEmpty())
+            return done(QVector<Outcome>());
+        fetch(poll.output, tr("downloading the batch results"), [kind, done](Result<QByteArray> reply) {
+            if (!reply)
+                return done(reply.error());
+            done(parseResults(kind, *reply));
+        });
+        return;
+    }
+    // OpenAI: the output file (answers) and the error file (failed lines), either may be missing.
+    auto collected = std::make_shared<QVector<Outcome>>();
+    QStringList files;
+    for (const QString &file : {poll.output, poll.errors})
+        if (!file.isEmpty())
+            files << file;
+    auto remaining = std::make_shared<int>(int(files.size()));
+    auto failed = std::make_shared<bool>(false);
+    if (files.isEmpty())
+        return done(QVector<Outcome>());
+    for (const QString &file : files)
+        fetch(m_base + QStringLiteral("/files/") + file + QStringLiteral("/content"),
+              tr("downloading the batch file %1").arg(file),
+              [kind, done, collected, remaining, failed](Result<QByteArray> reply) {
+                  if (*failed)
+                      return;
+                  Result<QVector<Outcome>> lines
+                          = reply ? parseResults(kind, *reply) : Result<QVector<Outcome>>(reply.error());
+                  if (!lines) {
+                      *failed = true;
+                      return done(lines.error());
+                  }
+                  *collected += *lines;
+                  if (--*remaining == 0)
+                      done(*collected);
+              });
+}
+
+} // namespace rubric
