@@ -30,6 +30,7 @@ void BatchRunner::setOptions(const BatchOptions &options)
     m_options.threshold = std::max(1, m_options.threshold);
     m_options.pollMs = std::max(10, m_options.pollMs);
     m_options.maxPerBatch = std::max(1, m_options.maxPerBatch);
+    m_nextPollMs = std::min(m_options.pollMs, 1000);
 }
 
 Result<void> BatchRunner::load()
@@ -146,6 +147,8 @@ void BatchRunner::create(qint64 id, QVector<BatchClient::Line> lines)
         it->second.record.remoteId = created->remoteId;
         it->second.record.inputFile = created->inputFile;
         it->second.record.state = QStringLiteral("submitted");
+        m_nextPollMs = std::min(m_options.pollMs, 1000);
+        m_pollTimer.stop();
         emit changed();
         schedule();
     });
@@ -157,7 +160,10 @@ void BatchRunner::schedule()
         return;
     for (const auto &[id, open] : m_open)
         if (!open.record.remoteId.isEmpty()) {
-            m_pollTimer.start(m_options.pollMs);
+            // 1 s after a batch was created, then twice as long each time, up to the poll interval:
+            // a small batch is taken in soon, a long one is not asked for every second.
+            m_pollTimer.start(m_nextPollMs);
+            m_nextPollMs = std::min(m_options.pollMs, 2 * m_nextPollMs);
             return;
         }
 }

@@ -101,6 +101,7 @@ private:
     QHash<qint64, QVector<BatchClient::Line>> m_unsent; ///< recorded before the key was known
     QVector<BatchStatus> m_closed;                      ///< batches of this process that ended, for status()
     QTimer m_pollTimer;
+    int m_nextPollMs = 1000;
     QString m_lastError;
 };
 

@@ -9,6 +9,8 @@
 
 #include <QCoreApplication>
 
+#include <algorithm>
+
 namespace rubric {
 
 Run::Run(Project *project, RunSpec spec, QObject *parent)
@@ -79,7 +81,18 @@ Result<RunEstimate> Run::estimate()
         return r.error();
     if (auto r = setUp(); !r)
         return r.error();
-    return m_method->estimate();
+    auto e = m_method->estimate();
+    if (!e || !m_spec.batch.enabled || e->calls == 0)
+        return e;
+    // Through provider batches the phases of at least the threshold's calls cost the batch price:
+    // their share of the calls (a phase's calls taken as costing alike) is priced at it.
+    int batched = 0;
+    for (auto it = e->perPhase.cbegin(); it != e->perPhase.cend(); ++it)
+        if (it.value().toInt() >= m_spec.batch.threshold)
+            batched += it.value().toInt();
+    const double share = std::min(1.0, double(batched) / e->calls);
+    e->cost *= 1.0 - share * (1.0 - m_spec.batch.priceFactor);
+    return e;
 }
 
 Result<void> Run::start()

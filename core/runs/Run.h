@@ -30,7 +30,8 @@ public:
 
     static QStringList methods();
 
-    /// Calls, tokens and cost the run would need now (nothing is sent, nothing is written).
+    /// Calls, tokens and cost the run would need now (nothing is sent, nothing is written). With
+    /// provider batches, the phases of at least batch.threshold calls are priced at the batch rate.
     Result<RunEstimate> estimate();
     /// Checks the spec, records the run and starts it; `finished` follows (unless this fails).
     /// Refuses a judge name that was run with another configuration (RunConfig::differences:

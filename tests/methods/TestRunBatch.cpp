@@ -9,6 +9,8 @@
 #include "store/CallStore.h"
 #include "store/Project.h"
 
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -82,17 +84,18 @@ std::unique_ptr<Project> testItems(const QString &path, int n)
     return project;
 }
 
-QStringList runArgs(const QString &path, const QString &baseUrl, const QStringList &more = {})
+QStringList runArgs(const QString &path, const QString &baseUrl, bool batch = true)
 {
-    return QStringList{QStringLiteral("run"),      QStringLiteral("--project"),     path,
-                       QStringLiteral("--judge"),  QStringLiteral("j"),             QStringLiteral("--method"),
-                       QStringLiteral("geval"),    QStringLiteral("--aspect"),      QStringLiteral("fluency"),
-                       QStringLiteral("--model"),  QStringLiteral("m"),             QStringLiteral("--samples"),
-                       QStringLiteral("1"),        QStringLiteral("--base-url"),    baseUrl,
-                       QStringLiteral("--batch"),  QStringLiteral("--set"),         QStringLiteral("batch.poll_seconds=0.2"),
-                       QStringLiteral("--set"),    QStringLiteral("price.in=3"),    QStringLiteral("--set"),
+    const QStringList batchArgs{QStringLiteral("--batch"), QStringLiteral("--set"),
+                                QStringLiteral("batch.poll_seconds=0.2")};
+    return QStringList{QStringLiteral("run"),         QStringLiteral("--project"),  path,
+                       QStringLiteral("--judge"),     QStringLiteral("j"),          QStringLiteral("--method"),
+                       QStringLiteral("geval"),       QStringLiteral("--aspect"),   QStringLiteral("fluency"),
+                       QStringLiteral("--model"),     QStringLiteral("m"),          QStringLiteral("--samples"),
+                       QStringLiteral("1"),           QStringLiteral("--base-url"), baseUrl,
+                       QStringLiteral("--set"),       QStringLiteral("price.in=3"), QStringLiteral("--set"),
                        QStringLiteral("price.out=15")}
-           + more;
+           + (batch ? batchArgs : QStringList());
 }
 
 } // namespace
@@ -114,6 +117,16 @@ void TestRunBatch::tenThousandItemsThroughOneBatch()
     server.setSeed(16);
     server.setBatchLineFailureRate(0.01);
     server.setAnswer(FakeAnswer{QStringLiteral("4"), {}, {}, 200, 1});
+
+    // The estimate prices the batch at half: the evaluation's 10,000 calls go as one.
+    const auto estimatedCost = [&](const QStringList &args) {
+        const CliResult e = runCli(args + QStringList{QStringLiteral("--estimate"), QStringLiteral("--json")});
+        return QJsonDocument::fromJson(e.out).object().value(QStringLiteral("cost")).toDouble(-1);
+    };
+    const double full = estimatedCost(runArgs(path, server.baseUrl(), false));
+    const double halved = estimatedCost(runArgs(path, server.baseUrl()));
+    QVERIFY2(full > 0 && halved > 0.49 * full && halved < 0.51 * full,
+             qPrintable(QStringLiteral("%1 %2").arg(full).arg(halved)));
 
     const CliResult r = runCli(runArgs(path, server.baseUrl()));
     QVERIFY2(r.exitCode == 0, r.err.right(2000).constData());

@@ -4,6 +4,7 @@
 #include "models/ScoreModel.h"
 #include "store/Project.h"
 
+#include <QLocale>
 #include <QThread>
 
 namespace rubric {
@@ -184,6 +185,24 @@ void RunController::refreshScores()
     m_scoresDirty = false;
     if (ScoreModel *scores = ScoreModel::of(m_project))
         scores->reload();
+}
+
+QString RunController::batchText(const RunProgress &p)
+{
+    const QLocale l;
+    QString text;
+    for (const BatchStatus &b : p.batches) {
+        if (b.state != QLatin1String("submitted") && b.state != QLatin1String("preparing"))
+            continue;
+        const qint64 s = b.waitedMs / 1000;
+        const QString waited = s >= 60 ? tr("%1 min %2 s").arg(s / 60).arg(s % 60) : tr("%1 s").arg(s);
+        text += QLatin1Char('\n')
+                + (b.remoteId.isEmpty() ? tr("Batch being created: %1 calls").arg(l.toString(b.requests))
+                                        : tr("Batch %1 (%2): %3 / %4 answered, waiting for %5")
+                                                  .arg(b.remoteId, b.remoteStatus.isEmpty() ? b.state : b.remoteStatus,
+                                                       l.toString(b.completed), l.toString(b.requests), waited));
+    }
+    return text;
 }
 
 } // namespace rubric

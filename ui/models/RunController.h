@@ -40,6 +40,9 @@ public:
     bool isRunning() const { return !m_judge.isEmpty(); }
     QString runningJudge() const { return m_judge; }
     RunProgress lastProgress() const { return m_last; }
+    /// The open provider batches of a progress report, one line each ("" when there is none):
+    /// "Batch batch_1 (in_progress): 3,400 / 10,000 answered, waiting for 2 min 10 s".
+    static QString batchText(const RunProgress &progress);
     /// Seconds left at the current rate until `total` calls are answered (-1: the calls known so
     /// far, lastProgress().total; a run submits its calls in chunks, so a caller that knows the
     /// run's estimate passes it); negative when not known yet.

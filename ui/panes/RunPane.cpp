@@ -202,12 +202,19 @@ QWidget *RunPane::buildProgress()
                "a judge runs again. Tick this to ask them again, e.g. after choosing another model; Resume then "
                "also takes a finished run."));
     connect(m_retryFailed, &QCheckBox::toggled, this, &RunPane::updateButtons);
+    m_batch = new QCheckBox(tr("Provider batches"), box);
+    m_batch->setObjectName(QStringLiteral("batchMode"));
+    m_batch->setToolTip(
+            tr("Send the run's larger steps (100 calls or more) through the provider's batch interface (OpenAI "
+               "Batch API, Anthropic Message Batches) at half the price; results can take up to 24 hours. You may "
+               "close the studio meanwhile: running the judge again picks the results up without paying twice."));
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_estimateButton);
     buttons->addWidget(m_startButton);
     buttons->addWidget(m_cancelButton);
     buttons->addWidget(m_resumeButton);
     buttons->addWidget(m_retryFailed);
+    buttons->addWidget(m_batch);
 
     m_estimateLabel = new QLabel(tr("No estimate yet."), box);
     m_estimateLabel->setObjectName(QStringLiteral("estimateLabel"));
@@ -377,6 +384,7 @@ Result<RunSpec> RunPane::specFromForm() const
     }
     m_params->writeTo(s);
     s.retryFailed = m_retryFailed->isChecked();
+    s.batch.enabled = m_batch->isChecked();
     return s;
 }
 
@@ -501,6 +509,7 @@ void RunPane::resumeSelected()
     }
     spec->resume = true;
     spec->retryFailed = m_retryFailed->isChecked();
+    spec->batch.enabled = m_batch->isChecked();
     fillForm(*spec);
     startSpec(*spec);
 }
@@ -604,7 +613,8 @@ void RunPane::onProgress(const RunProgress &p)
     m_progressLabel->setText(tr("%1 · %2 / %3 answered · %4 · %5 cache hits · %6 tokens · cost %7 · ETA %8")
                                      .arg(p.phase, l.toString(p.done), totalText, sent, l.toString(p.cacheHits),
                                           l.toString(p.tokens), money(p.cost),
-                                          duration(m_controller->etaSeconds(total))));
+                                          duration(m_controller->etaSeconds(total)))
+                             + RunController::batchText(p));
 }
 
 void RunPane::onFinished(const QString &judge, bool ok, const QString &error, const QVariantMap &summary)

@@ -124,6 +124,7 @@ private:
     QPushButton *m_cancelButton = nullptr;
     QPushButton *m_resumeButton = nullptr;
     QCheckBox *m_retryFailed = nullptr;
+    QCheckBox *m_batch = nullptr; ///< send through the provider's batch interface (RunSpec::batch)
     QLabel *m_estimateLabel = nullptr;
     QProgressBar *m_progress = nullptr;
     QLabel *m_progressLabel = nullptr;
