@@ -496,6 +496,14 @@ int run(const QStringList &args, Io &io)
                << result.value(QStringLiteral("failed")).toInt() << " refused by the endpoint; "
                << summary.value(QStringLiteral("sent")).toInt() << " calls sent, "
                << summary.value(QStringLiteral("cache_hits")).toInt() << " from the cache\n";
+        for (const QVariant &b : summary.value(QStringLiteral("batches")).toList()) {
+            const QVariantMap batch = b.toMap();
+            io.out << "provider batch " << batch.value(QStringLiteral("id")).toString() << ": "
+                   << batch.value(QStringLiteral("state")).toString() << ", "
+                   << batch.value(QStringLiteral("answered")).toInt() << " of "
+                   << batch.value(QStringLiteral("calls")).toInt() << " calls answered at the batch price, "
+                   << batch.value(QStringLiteral("failed")).toInt() << " sent again interactively\n";
+        }
         if (result.contains(QStringLiteral("scoring")))
             io.out << "scoring: " << result.value(QStringLiteral("scoring")).toString() << " — "
                    << result.value(QStringLiteral("scoring_reason")).toString() << '\n';

@@ -39,6 +39,13 @@ int main(int argc, char **argv)
     parser.addOption({QStringLiteral("error-rate"),
                       QStringLiteral("Share of requests answered with HTTP 500 (1 = a replica that is down)."),
                       QStringLiteral("R"), QStringLiteral("0")});
+    parser.addOption(
+            {QStringLiteral("batch-delay-ms"),
+             QStringLiteral("Provider batches (OpenAI /v1/files + /v1/batches, Anthropic /v1/messages/batches) "
+                            "end this long after they were created."),
+             QStringLiteral("MS"), QStringLiteral("0")});
+    parser.addOption({QStringLiteral("batch-failure-rate"), QStringLiteral("Share of batch lines that fail."),
+                      QStringLiteral("R"), QStringLiteral("0")});
     parser.addOption({QStringLiteral("retry-after"), QStringLiteral("Retry-After seconds of a 429."),
                       QStringLiteral("S"), QStringLiteral("1")});
     parser.addOption(
@@ -59,6 +66,8 @@ int main(int argc, char **argv)
     const double rate = parser.value(QStringLiteral("fault-rate")).toDouble() / 4.0;
     server.setFaultRates(rate, rate + parser.value(QStringLiteral("error-rate")).toDouble(), rate, rate);
     server.setRetryAfterSeconds(parser.value(QStringLiteral("retry-after")).toDouble());
+    server.setBatchDelayMs(parser.value(QStringLiteral("batch-delay-ms")).toInt());
+    server.setBatchLineFailureRate(parser.value(QStringLiteral("batch-failure-rate")).toDouble());
     std::unique_ptr<SyntheticJudge> synthetic;
     if (parser.isSet(QStringLiteral("synthetic-project"))) {
         const QString path = parser.value(QStringLiteral("synthetic-project"));
