@@ -1807,6 +1807,10 @@ Abdeckung %2 %</translation>
         <source>Fitted before this figure was stored: "Re-fit" computes it (0 calls)</source>
         <translation>Angepasst, bevor diese Zahl gespeichert wurde: „Neu anpassen“ berechnet sie (0 Aufrufe)</translation>
     </message>
+    <message>
+        <source>The tree has all three layers HD-Eval builds; split single nodes further with Decompose… instead</source>
+        <translation>Der Baum hat alle drei Schichten, die HD-Eval baut; einzelne Knoten stattdessen mit „Zerlegen…“ weiter aufteilen</translation>
+    </message>
 </context>
 <context>
     <name>rubric::HeatmapPane</name>
@@ -4062,6 +4066,22 @@ Definition: %2</translation>
         <source>cancelled</source>
         <translation>abgebrochen</translation>
     </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1 min %2 s</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>Batch being created: %1 calls</source>
+        <translation>Batch wird angelegt: %1 Aufrufe</translation>
+    </message>
+    <message>
+        <source>Batch %1 (%2): %3 / %4 answered, waiting for %5</source>
+        <translation>Batch %1 (%2): %3 / %4 beantwortet, wartet seit %5</translation>
+    </message>
 </context>
 <context>
     <name>rubric::RunPane</name>
@@ -4348,6 +4368,14 @@ Definition: %2</translation>
     <message>
         <source>Exact for %1; the rest depends on the answers</source>
         <translation>Genau für %1; der Rest hängt von den Antworten ab</translation>
+    </message>
+    <message>
+        <source>Provider batches</source>
+        <translation>Anbieter-Batches</translation>
+    </message>
+    <message>
+        <source>Send the run's larger steps (100 calls or more) through the provider's batch interface (OpenAI Batch API, Anthropic Message Batches) at half the price; results can take up to 24 hours. You may close the studio meanwhile: running the judge again picks the results up without paying twice.</source>
+        <translation>Die größeren Schritte des Laufs (ab 100 Aufrufen) über die Batch-Schnittstelle des Anbieters senden (OpenAI Batch API, Anthropic Message Batches), zum halben Preis; Ergebnisse können bis zu 24 Stunden dauern. Das Studio darf inzwischen geschlossen werden: ein erneuter Lauf des Bewerters holt die Ergebnisse ab, ohne doppelt zu zahlen.</translation>
     </message>
 </context>
 <context>

@@ -228,10 +228,14 @@ void TestHdEvalViews::refitRunsWithNoCall()
                  QStringLiteral("ridge"));
     QCOMPARE(kind->currentData().toString(), QStringLiteral("ridge"));
 
-    // "Next layer" asks for one layer more than the tree has
-    QTest::mouseClick(child<QPushButton>(&pane, "hdevalNextLayer"), Qt::LeftButton);
-    QCOMPARE(requested.size(), 2);
-    QCOMPARE(requested.last().at(1).toMap().value(QStringLiteral("layers")).toInt(), 4);
+    // The tree has HD-Eval's three layers: "Next layer" is off (a run with layers = 4 would be refused)
+    // and says why; clicking it asks for nothing.
+    QCOMPARE(hdeval::layerNodes(pane.model()->rubric(), 3).isEmpty(), false);
+    auto *next = child<QPushButton>(&pane, "hdevalNextLayer");
+    QVERIFY(!next->isEnabled());
+    QVERIFY2(next->toolTip().contains(QStringLiteral("three layers")), qPrintable(next->toolTip()));
+    QTest::mouseClick(next, Qt::LeftButton);
+    QCOMPARE(requested.size(), 1);
 }
 
 void TestHdEvalViews::twoAspectsOneRowEach()

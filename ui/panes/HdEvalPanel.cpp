@@ -104,8 +104,6 @@ HdEvalPanel::HdEvalPanel(RubricTreeModel *model, QWidget *parent)
     m_warning->hide();
     m_summary->setWordWrap(true);
 
-    m_nextLayer->setToolTip(tr("Add one layer: the marked nodes of the newest layer are decomposed, the new nodes "
-                               "scored and the aggregator fitted again"));
     m_refit->setToolTip(tr("Fit the chosen aggregator on every layer of the tree, from the node scores already "
                            "asked (0 calls)"));
     m_withoutLayer3->setToolTip(tr("Ablation: the chosen aggregator on layers 1 and 2 only (layers = 2), from the "
@@ -200,7 +198,13 @@ void HdEvalPanel::refresh(const QString &judge, bool runnable)
     if (const int i = m_aggregator->findData(agg.value(QStringLiteral("kind")).toString()); i >= 0)
         m_aggregator->setCurrentIndex(i);
     fillTable();
-    m_nextLayer->setEnabled(runnable && !agg.isEmpty());
+    // HD-Eval's hierarchy goes to three layers (the run refuses layers = 4).
+    const bool full = maxLayer(rubric) >= 3;
+    m_nextLayer->setEnabled(runnable && !agg.isEmpty() && !full);
+    m_nextLayer->setToolTip(full ? tr("The tree has all three layers HD-Eval builds; split single nodes further "
+                                      "with Decompose… instead")
+                                 : tr("Add one layer: the marked nodes of the newest layer are decomposed, the new "
+                                      "nodes scored and the aggregator fitted again"));
     m_refit->setEnabled(runnable && !agg.isEmpty());
     // An ablation leaves out layers the tree has.
     m_withoutLayer3->setEnabled(runnable && !agg.isEmpty() && maxLayer(rubric) >= 3);
