@@ -92,7 +92,8 @@ void BatchClient::fetch(const QString &url, const QString &what, Reply done)
     finish(m_nam->get(request(url)), what, std::move(done));
 }
 
-void BatchClient::create(const QVector<Line> &lines, std::function<void(Result<Created>)> done)
+void BatchClient::create(const QVector<Line> &lines, std::function<void(Result<Created>)> done,
+                         std::function<void(const QString &)> uploaded)
 {
     if (m_kind == ProviderKind::Anthropic) {
         nlohmann::json requests = nlohmann::json::array();
@@ -141,13 +142,15 @@ void BatchClient::create(const QVector<Line> &lines, std::function<void(Result<C
     multi->append(file);
     QNetworkReply *upload = m_nam->post(request(m_base + QStringLiteral("/files")), multi);
     multi->setParent(upload);
-    finish(upload, tr("uploading the batch file"), [this, done](Result<QByteArray> reply) {
+    finish(upload, tr("uploading the batch file"), [this, done, uploaded](Result<QByteArray> reply) {
         if (!reply)
             return done(reply.error());
         const nlohmann::json j = nlohmann::json::parse(reply->constBegin(), reply->constEnd(), nullptr, false);
         const QString fileId = j.is_object() ? str(j, "id") : QString();
         if (fileId.isEmpty())
             return done(makeError(tr("uploading the batch file: the answer names no file id")));
+        if (uploaded)
+            uploaded(fileId);
         const nlohmann::json body = {{"input_file_id", fileId.toStdString()},
                                      {"endpoint", m_chatPath.toStdString()},
                                      {"completion_window", "24h"}};
@@ -164,6 +167,38 @@ void BatchClient::create(const QVector<Line> &lines, std::function<void(Result<C
                        return done(makeError(tr("creating the batch: the answer names no batch id")));
                    done(Created{id, fileId});
                });
+    });
+}
+
+void BatchClient::findByInputFile(const QString &inputFile, std::function<void(Result<QString>)> done)
+{
+    findFrom(inputFile, {}, 0, std::move(done));
+}
+
+void BatchClient::findFrom(const QString &inputFile, const QString &after, int page,
+                           std::function<void(Result<QString>)> done)
+{
+    QString url = m_base + QStringLiteral("/batches?limit=100");
+    if (!after.isEmpty())
+        url += QStringLiteral("&after=") + QString::fromLatin1(QUrl::toPercentEncoding(after));
+    fetch(url, tr("listing the batches"), [this, inputFile, page, done](Result<QByteArray> reply) {
+        if (!reply)
+            return done(reply.error());
+        const nlohmann::json j = nlohmann::json::parse(reply->constBegin(), reply->constEnd(), nullptr, false);
+        if (!j.is_object() || !j.contains("data") || !j["data"].is_array())
+            return done(makeError(tr("listing the batches: the answer has no list")));
+        QString last;
+        for (const auto &b : j["data"]) {
+            if (!b.is_object())
+                continue;
+            if (str(b, "input_file_id") == inputFile)
+                return done(str(b, "id"));
+            last = str(b, "id");
+        }
+        const bool more = j.value("has_more", false);
+        if (!more || last.isEmpty() || page >= 9)
+            return done(QString());
+        findFrom(inputFile, last, page + 1, done);
     });
 }
 

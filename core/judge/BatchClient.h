@@ -59,7 +59,13 @@ public:
     BatchClient(ProviderKind kind, const QString &baseUrl, Headers headers, int timeoutMs, QNetworkAccessManager *nam,
                 std::function<QString(const QString &)> redact, QObject *parent = nullptr);
 
-    void create(const QVector<Line> &lines, std::function<void(Result<Created>)> done);
+    /// Creates a batch of `lines`. OpenAI: `uploaded` hears of the input file before the batch is
+    /// created over it, so that a process stopped in between can find its batch (findByInputFile).
+    void create(const QVector<Line> &lines, std::function<void(Result<Created>)> done,
+                std::function<void(const QString &inputFile)> uploaded = {});
+    /// OpenAI: the batch created over `inputFile`, "" when there is none (the first 1,000 batches
+    /// listed, newest first).
+    void findByInputFile(const QString &inputFile, std::function<void(Result<QString>)> done);
     void poll(const QString &remoteId, std::function<void(Result<Poll>)> done);
     /// The lines of an ended batch (both files for OpenAI).
     void results(const Poll &poll, std::function<void(Result<QVector<Outcome>>)> done);
@@ -74,6 +80,7 @@ private:
     QNetworkRequest request(const QString &url) const;
     void finish(QNetworkReply *reply, const QString &what, Reply done);
     void fetch(const QString &url, const QString &what, Reply done);
+    void findFrom(const QString &inputFile, const QString &after, int page, std::function<void(Result<QString>)> done);
 
     ProviderKind m_kind;
     QString m_base;

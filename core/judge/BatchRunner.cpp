@@ -41,14 +41,17 @@ Result<void> BatchRunner::load()
     for (BatchRecord &record : *open) {
         if (m_open.count(record.id))
             continue;
-        if (record.remoteId.isEmpty()) {
-            // Recorded, but the process stopped before the provider named it: its calls are sent again.
+        if (record.remoteId.isEmpty() && record.inputFile.isEmpty()) {
+            // Recorded, but the process stopped before anything reached the provider (or, for
+            // Anthropic, before it named the batch): its calls are sent again.
             record.state = QStringLiteral("failed");
             record.error = tr("the program stopped before the batch was created; its calls are sent again");
             if (auto r = m_store.update(record); !r)
                 return r;
             continue;
         }
+        // With an input file but no id (OpenAI: stopped while the batch was being created): its calls
+        // wait until start() found out from the provider's list whether the batch exists.
         auto calls = m_store.pendingCalls(record.id);
         if (!calls)
             return calls.error();
@@ -70,6 +73,9 @@ void BatchRunner::start(const BatchClient::Headers &headers)
     for (auto it = m_unsent.begin(); it != m_unsent.end(); ++it)
         create(it.key(), std::move(it.value()));
     m_unsent.clear();
+    for (auto &[id, open] : m_open)
+        if (open.record.remoteId.isEmpty() && !open.record.inputFile.isEmpty() && !open.busy)
+            recover(id);
     // Batches an earlier process left may have ended long ago: asked for at once.
     for (const auto &[id, open] : m_open)
         if (!open.record.remoteId.isEmpty()) {
@@ -128,29 +134,67 @@ void BatchRunner::submit(const QString &run, const QVector<Call> &calls)
 void BatchRunner::create(qint64 id, QVector<BatchClient::Line> lines)
 {
     m_open[id].busy = true;
-    m_client->create(lines, [this, id](Result<BatchClient::Created> created) {
+    const auto uploaded = [this, id](const QString &inputFile) {
+        note(m_store.setInputFile(id, inputFile));
+        if (auto it = m_open.find(id); it != m_open.end())
+            it->second.record.inputFile = inputFile;
+    };
+    m_client->create(
+            lines,
+            [this, id](Result<BatchClient::Created> created) {
+                auto it = m_open.find(id);
+                if (it == m_open.end())
+                    return;
+                it->second.busy = false;
+                if (!created) {
+                    m_lastError = created.errorString();
+                    giveBack(it->second, it->second.pending.values(), created.errorString());
+                    close(id, QStringLiteral("failed"), created.errorString());
+                    return;
+                }
+                if (auto r = m_store.setSubmitted(id, created->remoteId, created->inputFile); !r) {
+                    // The provider has the batch but the project could not say so: keep it in this process.
+                    m_lastError = r.errorString();
+                    qWarning("cannot record batch %s: %s", qPrintable(created->remoteId), qPrintable(r.errorString()));
+                }
+                it->second.record.remoteId = created->remoteId;
+                it->second.record.inputFile = created->inputFile;
+                it->second.record.state = QStringLiteral("submitted");
+                m_nextPollMs = std::min(m_options.pollMs, 1000);
+                m_pollTimer.stop();
+                emit changed();
+                schedule();
+            },
+            uploaded);
+}
+
+void BatchRunner::recover(qint64 id)
+{
+    Open &open = m_open.at(id);
+    open.busy = true;
+    m_client->findByInputFile(open.record.inputFile, [this, id](Result<QString> found) {
         auto it = m_open.find(id);
         if (it == m_open.end())
             return;
-        it->second.busy = false;
-        if (!created) {
-            m_lastError = created.errorString();
-            giveBack(it->second, it->second.pending.values(), created.errorString());
-            close(id, QStringLiteral("failed"), created.errorString());
+        Open &o = it->second;
+        o.busy = false;
+        if (!found) { // asked again when the engine starts next time; the calls keep waiting for it
+            m_lastError = found.errorString();
+            o.record.error = found.errorString();
+            emit changed();
             return;
         }
-        if (auto r = m_store.setSubmitted(id, created->remoteId, created->inputFile); !r) {
-            // The provider has the batch but the project could not say so: keep it in this process.
-            m_lastError = r.errorString();
-            qWarning("cannot record batch %s: %s", qPrintable(created->remoteId), qPrintable(r.errorString()));
+        if (found->isEmpty()) { // never created: its calls are sent again
+            giveBack(o, o.pending.values(), tr("the program stopped before the batch was created"));
+            close(id, QStringLiteral("failed"), tr("the program stopped before the batch was created"));
+            return;
         }
-        it->second.record.remoteId = created->remoteId;
-        it->second.record.inputFile = created->inputFile;
-        it->second.record.state = QStringLiteral("submitted");
-        m_nextPollMs = std::min(m_options.pollMs, 1000);
-        m_pollTimer.stop();
+        note(m_store.setSubmitted(id, *found, o.record.inputFile));
+        o.record.remoteId = *found;
+        o.record.state = QStringLiteral("submitted");
         emit changed();
-        schedule();
+        m_pollTimer.stop();
+        m_pollTimer.start(0);
     });
 }
 

@@ -79,6 +79,8 @@ private:
         bool busy = false; ///< a poll or download is in flight
     };
     void create(qint64 id, QVector<BatchClient::Line> lines);
+    /// A batch recorded with its input file but no id: asks the provider's list whether it exists.
+    void recover(qint64 id);
     void pollAll();
     void takeResults(qint64 id, const BatchClient::Poll &poll);
     void giveBack(Open &open, const QStringList &keys, const QString &error);

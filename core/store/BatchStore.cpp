@@ -109,6 +109,15 @@ Result<void> BatchStore::setSubmitted(qint64 id, const QString &remoteId, const 
     });
 }
 
+Result<void> BatchStore::setInputFile(qint64 id, const QString &inputFile)
+{
+    return m_project->transact([&](QSqlDatabase &db) -> Result<void> {
+        QSqlQuery q(db);
+        return sql::exec(q, QStringLiteral("UPDATE judge_batches SET input_file = ?, updated_at = ? WHERE id = ?"),
+                         {inputFile, now(), id});
+    });
+}
+
 Result<void> BatchStore::update(const BatchRecord &b)
 {
     return m_project->transact([&](QSqlDatabase &db) -> Result<void> {

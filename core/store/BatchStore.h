@@ -51,6 +51,8 @@ public:
 
     /// Records a batch about to be submitted (state "preparing") with its calls: key → canonical request.
     Result<qint64> create(const BatchRecord &batch, const QVector<QPair<QString, QString>> &calls);
+    /// OpenAI: the input file is uploaded (the batch is about to be created over it).
+    Result<void> setInputFile(qint64 id, const QString &inputFile);
     /// The provider accepted the batch: its id (and OpenAI's input file); state "submitted".
     Result<void> setSubmitted(qint64 id, const QString &remoteId, const QString &inputFile);
     /// What the provider last said of it, and its state here.

@@ -26,6 +26,7 @@ private slots:
     void expiredBatchSendsTheRestAgain();
     void refusedCreationSendsInteractively();
     void anotherEnginePicksTheBatchUp();
+    void stoppedWhileCreatingFindsTheBatchInTheList();
 
 private:
     std::unique_ptr<Project> project();
@@ -257,6 +258,63 @@ void TestJudgeBatch::anotherEnginePicksTheBatchUp()
     QCOMPARE(server.requestCount(), 0);
     QCOMPARE(CallStore(proj.get()).cacheSize().value(), 30);
     QCOMPARE(BatchStore(proj.get()).batches().value().first().state, QStringLiteral("done"));
+}
+
+void TestJudgeBatch::stoppedWhileCreatingFindsTheBatchInTheList()
+{
+    auto proj = project();
+    FakeLlmServer server;
+    QVERIFY(server.listen());
+    server.setBatchCreationDelayMs(3000);
+    const ProviderProfile p = profileFor(server);
+    {
+        JudgeEngine first(p, proj.get());
+        first.setBatchOptions(options());
+        first.submit(batch(25));
+        // The provider created the batch, but its answer has not come: the project knows the input
+        // file, not the batch. The engine goes away (a kill) before it hears.
+        QTRY_VERIFY_WITH_TIMEOUT(server.batchesCreated() == 1, 10000);
+        const BatchRecord stored = BatchStore(proj.get()).batches().value().value(0);
+        QVERIFY(stored.remoteId.isEmpty());
+        QVERIFY(!stored.inputFile.isEmpty());
+        QCOMPARE(stored.state, QStringLiteral("preparing"));
+    }
+    server.setBatchCreationDelayMs(0);
+    JudgeEngine second(p, proj.get());
+    BatchOptions quick = options();
+    quick.enabled = false;
+    second.setBatchOptions(quick);
+    Collector c(second);
+    second.submit(batch(25));
+    QTRY_VERIFY_WITH_TIMEOUT(c.idle, 20000);
+    for (const JudgeResponse &r : std::as_const(c.answers))
+        QVERIFY2(r.status == JudgeStatus::Ok, qPrintable(r.error));
+    // Found in the provider's list by its input file: nothing submitted or sent again.
+    QCOMPARE(server.batchesCreated(), 1);
+    QCOMPARE(server.batchLines(), 25);
+    QCOMPARE(server.requestCount(), 0);
+    const BatchRecord done = BatchStore(proj.get()).batches().value().value(0);
+    QCOMPARE(done.remoteId, QStringLiteral("batch_1"));
+    QCOMPARE(done.state, QStringLiteral("done"));
+
+    // A batch recorded but never created (stopped before its upload) sends its calls again.
+    auto other = project();
+    BatchRecord orphan;
+    orphan.provider = QStringLiteral("openai");
+    orphan.baseUrl = p.baseUrl;
+    orphan.model = p.model;
+    JudgeEngine probe(p, other.get());
+    const QVector<JudgeRequest> three = batch(3, QStringLiteral("orphan"));
+    QVERIFY(BatchStore(other.get())
+                    .create(orphan, {{probe.cacheKey(three[0]), probe.canonicalRequest(three[0])}})
+                    .ok());
+    JudgeEngine third(p, other.get());
+    Collector c3(third);
+    third.submit(three);
+    QTRY_VERIFY_WITH_TIMEOUT(c3.idle, 20000);
+    QCOMPARE(c3.answers.size(), 3);
+    QCOMPARE(server.requestCount(), 3);
+    QCOMPARE(BatchStore(other.get()).batches().value().value(0).state, QStringLiteral("failed"));
 }
 
 QTEST_GUILESS_MAIN(TestJudgeBatch)

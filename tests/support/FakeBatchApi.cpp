@@ -7,8 +7,15 @@
 
 #include <QCryptographicHash>
 #include <QDateTime>
+#include <QJsonArray>
 #include <QJsonDocument>
+#include <QPointer>
 #include <QTcpSocket>
+#include <QTimer>
+#include <QUrl>
+#include <QUrlQuery>
+
+#include <algorithm>
 
 namespace rubric::test {
 
@@ -130,7 +137,44 @@ bool FakeLlmServer::handleBatch(QTcpSocket *socket, const RecordedRequest &reque
         batch->createdMs = now;
         batch->expire = std::exchange(m_expireNext, false);
         m_batches.insert(batch->id, batch);
+        m_batchOrder.append(batch->id);
+        if (m_creationDelayMs > 0) {
+            QPointer<QTcpSocket> guard(socket);
+            const QByteArray answer = batchObject(*batch);
+            QTimer::singleShot(m_creationDelayMs, this, [guard, answer, closeAfter] {
+                if (guard && guard->state() == QAbstractSocket::ConnectedState)
+                    guard->write(httpResponse(200, answer, closeAfter));
+            });
+            return true;
+        }
         return reply(200, batchObject(*batch));
+    }
+
+    // OpenAI: the list of batches, newest first (`limit`, `after`).
+    if (request.method == "GET" && (path.endsWith("/batches") || path.contains("/batches?"))) {
+        const QUrlQuery query(QUrl(QString::fromUtf8(path)).query());
+        const int limit = std::clamp(query.queryItemValue(QStringLiteral("limit")).toInt(), 1, 100);
+        const QString after = query.queryItemValue(QStringLiteral("after"));
+        QJsonArray data;
+        bool started = after.isEmpty();
+        bool more = false;
+        for (qsizetype i = m_batchOrder.size() - 1; i >= 0; --i) {
+            const QString &id = m_batchOrder[i];
+            if (!started) {
+                started = id == after;
+                continue;
+            }
+            if (data.size() == limit) {
+                more = true;
+                break;
+            }
+            auto batch = m_batches.value(id);
+            if (!batch->anthropic)
+                data.append(QJsonDocument::fromJson(batchObject(*batch)).object());
+        }
+        return reply(200, json({{QStringLiteral("object"), QStringLiteral("list")},
+                                {QStringLiteral("data"), data},
+                                {QStringLiteral("has_more"), more}}));
     }
 
     // The state of a batch, and its results.

@@ -137,6 +137,9 @@ public:
     void setBatchLineFailureRate(double rate) { m_batchFailureRate = rate; }
     /// The next batch created expires: its first half is answered, the rest is "expired".
     void setExpireNextBatch(bool on) { m_expireNext = on; }
+    /// The answer to a batch's creation comes this late (the batch exists at once): a client stopped
+    /// in between has to find it in the list of batches.
+    void setBatchCreationDelayMs(int ms) { m_creationDelayMs = ms; }
     /// Batch creations answered with HTTP 500 (then normal again).
     void failBatchCreations(int count) { m_failCreations = count; }
     int batchesCreated() const { return m_batchesCreated; }
@@ -209,12 +212,14 @@ private:
     double m_batchFailureRate = 0;
     bool m_expireNext = false;
     int m_failCreations = 0;
+    int m_creationDelayMs = 0;
     int m_batchesCreated = 0;
     int m_batchLines = 0;
     int m_batchAnswered = 0;
     QSet<QByteArray> m_seenLines;
     QHash<QString, QByteArray> m_files;
     QHash<QString, std::shared_ptr<FakeBatch>> m_batches;
+    QStringList m_batchOrder; ///< ids, oldest first
 };
 
 } // namespace rubric::test
