@@ -3,6 +3,7 @@
 // killed while its batch is at the provider and run again (picked up, not submitted again), and a
 // HypoEval run whose steps go as batches or interactively by the threshold, giving the same judge
 // as an interactive run.
+#include "CliRun.h"
 #include "PipelineFixture.h"
 #include "SyntheticJudge.h"
 #include "store/BatchStore.h"
@@ -34,56 +35,6 @@ private:
 
 namespace {
 
-struct CliResult
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-// Runs the CLI while this thread's event loop serves the fake server.
-CliResult runCli(const QStringList &args, int timeoutMs = 240000)
-{
-    QProcess cli;
-    cli.start(qEnvironmentVariable("RUBRIC_CLI"), args);
-    CliResult r;
-    if (!cli.waitForStarted())
-        return r;
-    QSignalSpy exited(&cli, &QProcess::finished);
-    if (!exited.wait(timeoutMs))
-        return r;
-    r.exitCode = cli.exitCode();
-    r.out = cli.readAllStandardOutput();
-    r.err = cli.readAllStandardError();
-    return r;
-}
-
-std::unique_ptr<Project> testItems(const QString &path, int n)
-{
-    auto opened = Project::open(path);
-    if (!opened)
-        return {};
-    auto project = std::move(opened).value();
-    QVector<Item> items;
-    QHash<QString, SplitRole> split;
-    for (int i = 0; i < n; ++i) {
-        items.append(Item{QStringLiteral("i%1").arg(i),
-                          {},
-                          {},
-                          QStringLiteral("The source text number %1.").arg(i),
-                          QStringLiteral("A summary of text %1.").arg(i),
-                          {},
-                          {},
-                          i});
-        split.insert(items.last().id, SplitRole::Test);
-    }
-    if (!project->addItems(items)
-        || !project->upsertAspect(Aspect{QStringLiteral("fluency"), QStringLiteral("Well written."), 1, 5})
-        || !project->setSplit(split))
-        return {};
-    return project;
-}
-
 QStringList runArgs(const QString &path, const QString &baseUrl, bool batch = true)
 {
     const QStringList batchArgs{QStringLiteral("--batch"), QStringLiteral("--set"),
@@ -109,7 +60,8 @@ void TestRunBatch::initTestCase()
 void TestRunBatch::tenThousandItemsThroughOneBatch()
 {
     const QString path = m_dir.filePath(QStringLiteral("ten-thousand.rubric"));
-    auto project = testItems(path, 10000);
+    auto project = testItemsProject(path, 10000, QStringLiteral("The source text number %1."),
+                                    QStringLiteral("A summary of text %1."));
     QVERIFY(project);
     FakeLlmServer server;
     QVERIFY(server.listen());
@@ -128,7 +80,7 @@ void TestRunBatch::tenThousandItemsThroughOneBatch()
     QVERIFY2(full > 0 && halved > 0.49 * full && halved < 0.51 * full,
              qPrintable(QStringLiteral("%1 %2").arg(full).arg(halved)));
 
-    const CliResult r = runCli(runArgs(path, server.baseUrl()));
+    const CliResult r = runCli(runArgs(path, server.baseUrl()), 240000);
     QVERIFY2(r.exitCode == 0, r.err.right(2000).constData());
     QCOMPARE(project->judgeScores(QStringLiteral("j"), QStringLiteral("fluency")).size(), 10000);
 
@@ -172,7 +124,8 @@ void TestRunBatch::tenThousandItemsThroughOneBatch()
 void TestRunBatch::killedWhileTheBatchIsOutPicksItUp()
 {
     const QString path = m_dir.filePath(QStringLiteral("killed.rubric"));
-    auto project = testItems(path, 300);
+    auto project = testItemsProject(path, 300, QStringLiteral("The source text number %1."),
+                                    QStringLiteral("A summary of text %1."));
     QVERIFY(project);
     FakeLlmServer server;
     QVERIFY(server.listen());
@@ -189,7 +142,7 @@ void TestRunBatch::killedWhileTheBatchIsOutPicksItUp()
     QCOMPARE(project->judgeScores(QStringLiteral("j"), QStringLiteral("fluency")).size(), 0);
 
     // The same command again: it waits for that batch, submits nothing new.
-    const CliResult again = runCli(runArgs(path, server.baseUrl()));
+    const CliResult again = runCli(runArgs(path, server.baseUrl()), 240000);
     QVERIFY2(again.exitCode == 0, again.err.right(2000).constData());
     QCOMPARE(project->judgeScores(QStringLiteral("j"), QStringLiteral("fluency")).size(), 300);
     QCOMPARE(server.batchesCreated(), 1);

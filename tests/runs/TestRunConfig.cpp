@@ -1,3 +1,4 @@
+#include "CliRun.h"
 #include "FakeLlmServer.h"
 #include "methods/PromptLibrary.h"
 #include "runs/Run.h"
@@ -71,32 +72,6 @@ void compareProfiles(const ProviderProfile &a, const ProviderProfile &b)
     QCOMPARE(a.maxRetries, b.maxRetries);
 }
 
-std::unique_ptr<Project> sixTestItems(const QString &path)
-{
-    auto opened = Project::open(path);
-    if (!opened)
-        return {};
-    auto project = std::move(opened).value();
-    QVector<Item> items;
-    QHash<QString, SplitRole> split;
-    for (int i = 0; i < 6; ++i) {
-        items.append(Item{QStringLiteral("i%1").arg(i),
-                          {},
-                          {},
-                          QStringLiteral("source %1").arg(i),
-                          QStringLiteral("output %1").arg(i),
-                          {},
-                          {},
-                          i});
-        split.insert(items.last().id, SplitRole::Test);
-    }
-    if (!project->addItems(items)
-        || !project->upsertAspect(Aspect{QStringLiteral("fluency"), QStringLiteral("Well written."), 1, 5})
-        || !project->setSplit(split))
-        return {};
-    return project;
-}
-
 // The synthetic judge: model "model-a" answers 2, any other model 4.
 test::FakeLlmServer::Judge byModel()
 {
@@ -107,30 +82,6 @@ test::FakeLlmServer::Judge byModel()
                          : QStringLiteral("Rating: [[4]]");
         return a;
     };
-}
-
-struct CliResult
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-// Runs the CLI while this thread's event loop serves the fake server.
-CliResult runCli(const QStringList &args)
-{
-    QProcess cli;
-    cli.start(qEnvironmentVariable("RUBRIC_CLI"), args);
-    CliResult r;
-    if (!cli.waitForStarted())
-        return r;
-    QSignalSpy exited(&cli, &QProcess::finished);
-    if (!exited.wait(60000))
-        return r;
-    r.exitCode = cli.exitCode();
-    r.out = cli.readAllStandardOutput();
-    r.err = cli.readAllStandardError();
-    return r;
 }
 
 } // namespace
@@ -509,7 +460,7 @@ void TestRunConfig::rolesThatShareAnEndpointKeepTheirOwnSettings()
 void TestRunConfig::oneJudgeNameIsOneConfiguration()
 {
     QTemporaryDir dir;
-    auto project = sixTestItems(dir.filePath(QStringLiteral("p.rubric")));
+    auto project = test::testItemsProject(dir.filePath(QStringLiteral("p.rubric")), 6);
     QVERIFY(project);
     test::FakeLlmServer server;
     QVERIFY(server.listen());
@@ -592,7 +543,7 @@ void TestRunConfig::cliRefusesAnotherModelAndReplaces()
     QVERIFY2(!qEnvironmentVariable("RUBRIC_CLI").isEmpty(), "run through ctest, which sets RUBRIC_CLI");
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("cli.rubric"));
-    auto project = sixTestItems(path);
+    auto project = test::testItemsProject(path, 6);
     QVERIFY(project);
     test::FakeLlmServer server;
     QVERIFY(server.listen());
@@ -617,7 +568,7 @@ void TestRunConfig::cliRefusesAnotherModelAndReplaces()
     };
     const auto scores = [&] { return project->judgeScores(QStringLiteral("j"), QStringLiteral("fluency")); };
 
-    CliResult first = runCli(args(QStringLiteral("model-a")));
+    test::CliResult first = test::runCli(args(QStringLiteral("model-a")));
     QVERIFY2(first.exitCode == 0, first.err.constData());
     QCOMPARE(scores().size(), 6);
     for (double v : scores())
@@ -625,7 +576,7 @@ void TestRunConfig::cliRefusesAnotherModelAndReplaces()
 
     // The same name with another model: refused, both models named, nothing changed.
     const int requests = server.requestCount();
-    CliResult refused = runCli(args(QStringLiteral("model-b")));
+    test::CliResult refused = test::runCli(args(QStringLiteral("model-b")));
     QCOMPARE(refused.exitCode, 1);
     const QString err = QString::fromUtf8(refused.err);
     QVERIFY2(err.contains(QStringLiteral("evaluator model: 'model-a' (stored) → 'model-b'")), qPrintable(err));
@@ -636,7 +587,7 @@ void TestRunConfig::cliRefusesAnotherModelAndReplaces()
 
     // --estimate of the other model under the name is refused the same way (it would count the
     // stored judge's work as done).
-    CliResult estimate = runCli(args(QStringLiteral("model-b"), {QStringLiteral("--estimate")}));
+    test::CliResult estimate = test::runCli(args(QStringLiteral("model-b"), {QStringLiteral("--estimate")}));
     QCOMPARE(estimate.exitCode, 1);
     QVERIFY2(
             QString::fromUtf8(estimate.err).contains(QStringLiteral("evaluator model: 'model-a' (stored) → 'model-b'")),
@@ -644,7 +595,8 @@ void TestRunConfig::cliRefusesAnotherModelAndReplaces()
     QCOMPARE(server.requestCount(), requests);
 
     // Another concurrency is the same configuration.
-    CliResult again = runCli(args(QStringLiteral("model-a"), {QStringLiteral("--concurrency"), QStringLiteral("3")}));
+    test::CliResult again
+            = test::runCli(args(QStringLiteral("model-a"), {QStringLiteral("--concurrency"), QStringLiteral("3")}));
     QVERIFY2(again.exitCode == 0, again.err.constData());
 
     // --replace: the new model's scores only; the judge cache keeps the old answers.
@@ -653,8 +605,8 @@ void TestRunConfig::cliRefusesAnotherModelAndReplaces()
     const int cachedA = q.value(0).toInt();
     QVERIFY(cachedA > 0);
     q.finish(); // an open statement would keep this connection's snapshot from before the CLI's writes
-    CliResult replaced
-            = runCli(args(QStringLiteral("model-b"), {QStringLiteral("--replace"), QStringLiteral("--json")}));
+    test::CliResult replaced
+            = test::runCli(args(QStringLiteral("model-b"), {QStringLiteral("--replace"), QStringLiteral("--json")}));
     QVERIFY2(replaced.exitCode == 0, replaced.err.constData());
     const QJsonObject o = QJsonDocument::fromJson(replaced.out.trimmed()).object();
     QCOMPARE(o.value(QStringLiteral("attempts")).toInt(), 1);

@@ -1,6 +1,7 @@
 // A run over a pool of replicas of one model (issue 16.2): the pool in runs.config, `rubric run`
 // with several --base-url where one replica answers only 500s, and what counts as another
 // configuration of the judge.
+#include "CliRun.h"
 #include "FakeLlmServer.h"
 #include "runs/RunConfig.h"
 #include "store/CallStore.h"
@@ -22,60 +23,6 @@ private slots:
     void poolRoundTripsThroughTheConfig();
     void cliRunOverAPoolScoresEveryItem();
 };
-
-namespace {
-
-struct CliResult
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-// Runs the CLI while this thread's event loop serves the fake servers.
-CliResult runCli(const QStringList &args)
-{
-    QProcess cli;
-    cli.start(qEnvironmentVariable("RUBRIC_CLI"), args);
-    CliResult r;
-    if (!cli.waitForStarted())
-        return r;
-    QSignalSpy exited(&cli, &QProcess::finished);
-    if (!exited.wait(60000))
-        return r;
-    r.exitCode = cli.exitCode();
-    r.out = cli.readAllStandardOutput();
-    r.err = cli.readAllStandardError();
-    return r;
-}
-
-std::unique_ptr<Project> sixTestItems(const QString &path)
-{
-    auto opened = Project::open(path);
-    if (!opened)
-        return {};
-    auto project = std::move(opened).value();
-    QVector<Item> items;
-    QHash<QString, SplitRole> split;
-    for (int i = 0; i < 6; ++i) {
-        items.append(Item{QStringLiteral("i%1").arg(i),
-                          {},
-                          {},
-                          QStringLiteral("source %1").arg(i),
-                          QStringLiteral("output %1").arg(i),
-                          {},
-                          {},
-                          i});
-        split.insert(items.last().id, SplitRole::Test);
-    }
-    if (!project->addItems(items)
-        || !project->upsertAspect(Aspect{QStringLiteral("fluency"), QStringLiteral("Well written."), 1, 5})
-        || !project->setSplit(split))
-        return {};
-    return project;
-}
-
-} // namespace
 
 void TestRunPool::poolRoundTripsThroughTheConfig()
 {
@@ -107,7 +54,7 @@ void TestRunPool::cliRunOverAPoolScoresEveryItem()
     QVERIFY2(!qEnvironmentVariable("RUBRIC_CLI").isEmpty(), "run through ctest, which sets RUBRIC_CLI");
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("pool.rubric"));
-    auto project = sixTestItems(path);
+    auto project = test::testItemsProject(path, 6);
     QVERIFY(project);
     test::FakeLlmServer good, bad, spare;
     QVERIFY(good.listen() && bad.listen() && spare.listen());
@@ -123,7 +70,7 @@ void TestRunPool::cliRunOverAPoolScoresEveryItem()
         return a + more;
     };
 
-    CliResult first = runCli(
+    test::CliResult first = test::runCli(
             args({bad.baseUrl(), good.baseUrl()}, {QStringLiteral("--set"), QStringLiteral("pool.weights=1,2")}));
     QVERIFY2(first.exitCode == 0, first.err.constData());
     QCOMPARE(project->judgeScores(QStringLiteral("j"), QStringLiteral("fluency")).size(), 6);
@@ -139,7 +86,7 @@ void TestRunPool::cliRunOverAPoolScoresEveryItem()
 
     // A replica more of the same model is the same judge: not refused, nothing asked again.
     const int asked = good.requestCount() + bad.requestCount();
-    CliResult grown = runCli(args({good.baseUrl(), bad.baseUrl(), spare.baseUrl()}));
+    test::CliResult grown = test::runCli(args({good.baseUrl(), bad.baseUrl(), spare.baseUrl()}));
     QVERIFY2(grown.exitCode == 0, grown.err.constData());
     QCOMPARE(good.requestCount() + bad.requestCount() + spare.requestCount(), asked);
 
@@ -156,12 +103,12 @@ void TestRunPool::cliRunOverAPoolScoresEveryItem()
              3);
 
     // A URL list with none in common is another deployment: refused, as another base URL is.
-    CliResult moved = runCli(args({QStringLiteral("http://127.0.0.1:9/v1")}));
+    test::CliResult moved = test::runCli(args({QStringLiteral("http://127.0.0.1:9/v1")}));
     QCOMPARE(moved.exitCode, 1);
     QVERIFY2(QString::fromUtf8(moved.err).contains(QStringLiteral("evaluator base URL")), moved.err.constData());
 
     // Weights that do not match the URLs are a usage error.
-    CliResult badWeights = runCli(
+    test::CliResult badWeights = test::runCli(
             args({good.baseUrl(), spare.baseUrl()}, {QStringLiteral("--set"), QStringLiteral("pool.weights=1")}));
     QCOMPARE(badWeights.exitCode, 2);
 }
