@@ -445,6 +445,18 @@ int run(const QStringList &args, Io &io)
                 io.out << "\nphases: " << line;
             if (!e->exact && !e->exactPhases.isEmpty())
                 io.out << "\nexact:  " << phases::inRunOrder(e->exactPhases).join(QStringLiteral(", "));
+            if (spec.batch.enabled) {
+                QStringList batched;
+                for (auto it = e->perPhase.cbegin(); it != e->perPhase.cend(); ++it)
+                    if (it.value().toInt() >= spec.batch.threshold)
+                        batched << it.key();
+                io.out << "\nbatch:  "
+                       << (batched.isEmpty() ? QStringLiteral("no phase reaches batch.threshold = %1; all interactive")
+                                                       .arg(spec.batch.threshold)
+                                             : phases::inRunOrder(batched).join(QStringLiteral(", "))
+                                                       + QStringLiteral(" as provider batches, at %1 × the price")
+                                                                 .arg(spec.batch.priceFactor));
+            }
             io.out << "\ncached: " << e->cached << "\ntokens: ~" << e->tokensIn << " in, ~" << e->tokensOut
                    << " out\ncost:   " << QString::number(e->cost, 'f', 4) << '\n';
         }
