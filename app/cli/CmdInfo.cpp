@@ -1,4 +1,5 @@
 #include "CliUtil.h"
+#include "store/BatchStore.h"
 #include "store/RubricStore.h"
 
 #include <numeric>
@@ -84,8 +85,26 @@ int run(const QStringList &args, Io &io)
                              {QStringLiteral("test"), test},
                              {QStringLiteral("unassigned"), items - train - test}};
 
+    // Provider batches: every one in JSON, the open ones (still at the provider) in the text.
+    const auto batchList = BatchStore(project.get()).batches();
+    if (!batchList)
+        return fail(batchList.error());
+    QVariantList batches;
+    for (const BatchRecord &b : *batchList)
+        batches.append(QVariantMap{{QStringLiteral("id"), b.remoteId},
+                                   {QStringLiteral("run"), b.run},
+                                   {QStringLiteral("provider"), b.provider},
+                                   {QStringLiteral("model"), b.model},
+                                   {QStringLiteral("state"), b.state},
+                                   {QStringLiteral("status"), b.remoteStatus},
+                                   {QStringLiteral("calls"), b.requests},
+                                   {QStringLiteral("answered"), b.completed},
+                                   {QStringLiteral("failed"), b.failed},
+                                   {QStringLiteral("created"), b.createdAt.toString(Qt::ISODate)}});
+
     if (parser.isSet(QStringLiteral("json"))) {
-        printJson(io, QVariantMap{{QStringLiteral("items"), items},
+        printJson(io, QVariantMap{{QStringLiteral("batches"), batches},
+                                  {QStringLiteral("items"), items},
                                   {QStringLiteral("groups"), groups},
                                   {QStringLiteral("systems"), systems},
                                   {QStringLiteral("aspects"), aspects},
@@ -113,6 +132,15 @@ int run(const QStringList &args, Io &io)
                            ? QStringLiteral(", %1 refused by the endpoint").arg(failedItems.value(j.name))
                            : QString())
                << '\n';
+    for (const BatchRecord &b : *batchList) {
+        if (!b.open())
+            continue;
+        const BatchStatus st = b.status();
+        io.out << "open provider batch " << (b.remoteId.isEmpty() ? QStringLiteral("(being created)") : b.remoteId)
+               << " of " << b.run << ": " << (b.remoteStatus.isEmpty() ? b.state : b.remoteStatus) << ", "
+               << b.completed << " of " << b.requests << " calls answered, out for " << st.waitedMs / 60000
+               << " min (run the judge again to take the results in)\n";
+    }
     return 0;
 }
 

@@ -140,6 +140,10 @@ void TestRunBatch::killedWhileTheBatchIsOutPicksItUp()
     QVERIFY(cli.waitForFinished());
     QCOMPARE(server.batchesCreated(), 1);
     QCOMPARE(project->judgeScores(QStringLiteral("j"), QStringLiteral("fluency")).size(), 0);
+    // `rubric info` says a batch is still out.
+    const CliResult info = runCli({QStringLiteral("info"), QStringLiteral("--project"), path});
+    QVERIFY2(info.out.contains("open provider batch batch_1 of j: ") && info.out.contains(" of 300 calls answered"),
+             info.out.constData());
 
     // The same command again: it waits for that batch, submits nothing new.
     const CliResult again = runCli(runArgs(path, server.baseUrl()), 240000);
