@@ -1,6 +1,8 @@
 #include "Project.h"
 
+#include "DatabaseUrl.h"
 #include "Schema.h"
+#include "SqlDialect.h"
 #include "SqlUtil.h"
 #include "util/Json.h"
 
@@ -55,6 +57,9 @@ Project::~Project()
 
 Result<std::unique_ptr<Project>> Project::open(const QString &path, OpenMode mode)
 {
+    if (DatabaseUrl::isDatabaseUrl(path))
+        return openDatabase(path);
+
     const QFileInfo info(path);
     if (mode == OpenMode::OpenExisting && !info.exists())
         return makeError(tr("no such project file"), path);
@@ -80,6 +85,27 @@ Result<std::unique_ptr<Project>> Project::open(const QString &path, OpenMode mod
     return project;
 }
 
+Result<std::unique_ptr<Project>> Project::openDatabase(const QString &urlText)
+{
+    auto url = DatabaseUrl::parse(urlText);
+    if (!url)
+        return url.error();
+    if (!QSqlDatabase::isDriverAvailable(QStringLiteral("QPSQL")))
+        return makeError(tr("Qt's PostgreSQL driver (QPSQL) is not installed; on Debian install libqt6sql6-psql "
+                            "(scripts/install-deps.sh)"),
+                         url->redacted());
+    // The database itself must exist (an administrator creates it, README "A team database");
+    // an empty one gets the schema, as an empty project file does.
+    std::unique_ptr<Project> project(new Project(url->redacted()));
+    project->m_url = std::make_unique<DatabaseUrl>(*url);
+    QSqlDatabase db = project->database();
+    if (!db.isOpen())
+        return makeError(tr("cannot connect to the database: %1").arg(db.lastError().text()), url->redacted());
+    if (auto r = schema::migrate(db, url->redacted()); !r)
+        return r.error();
+    return project;
+}
+
 QSqlDatabase Project::database() const
 {
     // A number per thread for the life of the process: a later thread at the same address
@@ -89,20 +115,37 @@ QSqlDatabase Project::database() const
     const QString name = m_connectionPrefix + QStringLiteral("-") + QString::number(threadId);
     if (QSqlDatabase::contains(name))
         return QSqlDatabase::database(name);
-    QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
-    db.setDatabaseName(m_path);
-    if (db.open()) {
-        // The same per-connection settings as the first connection (WAL is the file's own):
-        // without synchronous = NORMAL a worker thread's every commit would wait for the disk.
-        QSqlQuery q(db);
-        for (const char *pragma :
-             {"PRAGMA foreign_keys = ON", "PRAGMA busy_timeout = 10000", "PRAGMA synchronous = NORMAL",
-              "PRAGMA mmap_size = 268435456", "PRAGMA cache_size = -65536"})
-            q.exec(QString::fromLatin1(pragma));
+    QSqlDatabase db;
+    if (m_url) {
+        db = QSqlDatabase::addDatabase(QStringLiteral("QPSQL"), name);
+        db.setHostName(m_url->host);
+        db.setPort(m_url->port);
+        db.setUserName(m_url->user);
+        db.setPassword(m_url->password);
+        db.setDatabaseName(m_url->database);
+        db.setConnectOptions(m_url->options);
+        db.open();
+    } else {
+        db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
+        db.setDatabaseName(m_path);
+        if (db.open()) {
+            // The same per-connection settings as the first connection (WAL is the file's own):
+            // without synchronous = NORMAL a worker thread's every commit would wait for the disk.
+            QSqlQuery q(db);
+            for (const char *pragma :
+                 {"PRAGMA foreign_keys = ON", "PRAGMA busy_timeout = 10000", "PRAGMA synchronous = NORMAL",
+                  "PRAGMA mmap_size = 268435456", "PRAGMA cache_size = -65536"})
+                q.exec(QString::fromLatin1(pragma));
+        }
     }
     QMutexLocker lock(&m_mutex);
     m_connections.append(name);
     return db;
+}
+
+bool Project::isTeamDatabase() const
+{
+    return m_url != nullptr;
 }
 
 Result<void> Project::transact(const std::function<Result<void>(QSqlDatabase &)> &body)
@@ -154,8 +197,7 @@ Result<void> Project::addItems(const QVector<Item> &items)
             q.addBindValue(sql::text(it.reference));
             q.addBindValue(it.context.isEmpty() ? QStringLiteral("{}") : json::stringify(it.context));
             if (!q.exec()) {
-                const bool duplicate = q.lastError().nativeErrorCode() == QLatin1String("2067")
-                                       || q.lastError().text().contains(QLatin1String("UNIQUE"));
+                const bool duplicate = sql::isUniqueViolation(q.lastError());
                 return makeError(duplicate ? tr("item id '%1' is already in the project").arg(it.id)
                                            : q.lastError().text(),
                                  m_path, 0, QStringLiteral("id"));
@@ -327,22 +369,99 @@ Result<qint64> Project::ensureJudge(const QString &name, const QString &method, 
         return q.value(0).toLongLong();
     }
     const QString t = now();
-    if (auto r = sql::exec(q,
-                           QStringLiteral("INSERT INTO runs(name, method, config, status, created_at, updated_at) "
-                                          "VALUES(?, ?, ?, 'new', ?, ?)"),
-                           {name, method, configJson.isEmpty() ? QStringLiteral("{}") : configJson, t, t});
-        !r)
-        return r.error();
-    const qint64 id = q.lastInsertId().toLongLong();
+    const Result<qint64> inserted
+            = sql::insertReturningId(q,
+                                     QStringLiteral("INSERT INTO runs(name, method, config, status, created_at, "
+                                                    "updated_at) VALUES(?, ?, ?, 'new', ?, ?)"),
+                                     {name, method, configJson.isEmpty() ? QStringLiteral("{}") : configJson, t, t});
+    if (!inserted)
+        return inserted.error();
+    const qint64 id = *inserted;
     emit judgesChanged(name);
     return id;
 }
 
+Result<void> Project::checkJudgeWritable(QSqlDatabase &db, const QString &judge) const
+{
+    if (!m_url)
+        return {};
+    {
+        QMutexLocker lock(&m_mutex);
+        if (m_heldJudges.contains(judge))
+            return {};
+    }
+    // A shared lock for the rest of the transaction (or this statement): a run that holds the
+    // judge refuses it, and no run can claim the judge while this write is under way.
+    QSqlQuery q(db);
+    const Result<bool> row = sql::firstRow(
+            q, QStringLiteral("SELECT pg_try_advisory_xact_lock_shared(hashtext('rubric'), hashtext(?))"),
+            {QString(QStringLiteral("judge:") + judge)});
+    if (!row.ok())
+        return row.error();
+    if (!*row || !q.value(0).toBool())
+        return makeError(tr("judge '%1' is being written by another run; wait for it to finish, or run "
+                            "under another judge name")
+                                 .arg(judge),
+                         m_path, 0, QStringLiteral("judge"));
+    return {};
+}
+
+Result<void> Project::claimJudge(const QString &name)
+{
+    if (!m_url)
+        return {};
+    {
+        QMutexLocker lock(&m_mutex);
+        if (m_heldJudges.contains(name))
+            return {};
+    }
+    QSqlDatabase db = database();
+    const Result<bool> taken = sql::tryLock(db, QStringLiteral("judge:") + name);
+    if (!taken.ok())
+        return taken.error();
+    if (!*taken)
+        return makeError(tr("judge '%1' is being written by another run; wait for it to finish, or run "
+                            "under another judge name")
+                                 .arg(name),
+                         m_path, 0, QStringLiteral("judge"));
+    QMutexLocker lock(&m_mutex);
+    m_heldJudges.insert(name, db.connectionName());
+    return {};
+}
+
+void Project::releaseJudge(const QString &name)
+{
+    QString connection;
+    {
+        QMutexLocker lock(&m_mutex);
+        connection = m_heldJudges.value(name);
+    }
+    // The lock belongs to the connection that took it; only that thread can let it go (a claim
+    // left behind ends with the Project's connections).
+    if (connection.isEmpty() || database().connectionName() != connection)
+        return;
+    QSqlDatabase db = database();
+    if (sql::unlock(db, QStringLiteral("judge:") + name).ok()) {
+        QMutexLocker lock(&m_mutex);
+        m_heldJudges.remove(name);
+    }
+}
+
 Result<void> Project::setJudgeStatus(const QString &name, const QString &status)
 {
-    QSqlQuery q(database());
+    const bool running = status == QLatin1String("running");
+    if (running) {
+        if (auto c = claimJudge(name); !c)
+            return c;
+    }
+    QSqlDatabase db = database();
+    if (auto w = checkJudgeWritable(db, name); !w)
+        return w;
+    QSqlQuery q(db);
     auto r = sql::exec(q, QStringLiteral("UPDATE runs SET status = ?, updated_at = ? WHERE name = ?"),
                        {status, now(), name});
+    if (!running)
+        releaseJudge(name);
     if (r)
         emit judgesChanged(name);
     return r;
@@ -353,6 +472,8 @@ Result<void> Project::removeJudge(const QString &name)
     // The judge's issues (refused items, run failures) go with it; the judge cache and the
     // ledger stay (paid answers are never thrown away).
     auto r = transact([&](QSqlDatabase &db) -> Result<void> {
+        if (auto w = checkJudgeWritable(db, name); !w)
+            return w;
         QSqlQuery q(db);
         if (auto d = sql::exec(q, QStringLiteral("DELETE FROM issues WHERE run = ?"), {name}); !d)
             return d;
@@ -366,6 +487,8 @@ Result<void> Project::removeJudge(const QString &name)
 Result<void> Project::setJudgeScores(const QString &judge, const QString &aspect, const QHash<QString, double> &scores)
 {
     auto r = transact([&](QSqlDatabase &db) -> Result<void> {
+        if (auto w = checkJudgeWritable(db, judge); !w)
+            return w;
         QSqlQuery q(db);
         const Result<bool> found = sql::firstRow(q, QStringLiteral("SELECT id FROM runs WHERE name = ?"), {judge});
         if (!found.ok())
