@@ -261,4 +261,10 @@ Result<QString> newProjectLocation(const QTemporaryDir &dir, const QString &name
     return (*server)->createDatabase();
 }
 
+QString missingTableMessage(const QString &table)
+{
+    return testsOnPostgres() ? QStringLiteral("relation \"%1\" does not exist").arg(table)
+                             : QStringLiteral("no such table: ") + table;
+}
+
 } // namespace rubric::test

@@ -58,6 +58,9 @@ private:
 /// sets RUBRIC_TEST_BACKEND=postgresql — a fresh database on the shared server.
 bool testsOnPostgres();
 Result<QString> newProjectLocation(const QTemporaryDir &dir, const QString &name);
+/// What the backend under test says about a table that is not there (the tests look for it in
+/// errors, so that a damaged project never reads as an empty one).
+QString missingTableMessage(const QString &table);
 
 } // namespace rubric::test
 
