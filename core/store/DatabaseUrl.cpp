@@ -23,8 +23,11 @@ bool hasScheme(const QString &text)
 QString withoutPassword(const QString &text)
 {
     static const QRegularExpression password(QStringLiteral("^(\\w+://[^:@/]*):[^@/]*@"));
+    static const QRegularExpression parameter(QStringLiteral("([?&]password=)[^&#]*"),
+                                              QRegularExpression::CaseInsensitiveOption);
     QString out = text;
     out.replace(password, QStringLiteral("\\1:***@"));
+    out.replace(parameter, QStringLiteral("\\1***"));
     return out;
 }
 
@@ -42,8 +45,10 @@ Result<DatabaseUrl> DatabaseUrl::parse(const QString &text)
         return makeError(tr("a team database URL starts with postgresql://"), shown, 0, QStringLiteral("url"));
     const QUrl url(text.trimmed(), QUrl::StrictMode);
     if (!url.isValid())
-        return makeError(tr("not a valid URL: %1").arg(withoutPassword(url.errorString())), shown, 0,
-                         QStringLiteral("url"));
+        // QUrl's own message repeats the whole URL, password and all.
+        return makeError(tr("not a valid URL: check the port (1–65535) and write characters such as @ : / in "
+                            "the user, password or database name as %XX"),
+                         shown, 0, QStringLiteral("url"));
     DatabaseUrl out;
     out.user = url.userName(QUrl::FullyDecoded);
     out.password = url.password(QUrl::FullyDecoded);
