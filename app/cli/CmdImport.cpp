@@ -47,8 +47,9 @@ int run(const QStringList &args, Io &io)
             "rater (rater#1, rater#2, ...); a single number gives one by the annotator 'imported'. Explicit flags "
             "override the preset's entries. Nothing is written when any record is malformed."));
     parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("The dataset file."));
-    parser.addOption(
-            {QStringLiteral("project"), QStringLiteral("Project file (created if missing)."), QStringLiteral("P")});
+    parser.addOption({QStringLiteral("project"),
+                      QStringLiteral("Project file (created if missing) or postgresql:// URL (an existing database)."),
+                      QStringLiteral("P")});
     parser.addOption({QStringLiteral("preset"),
                       QStringLiteral("Mapping preset: %1.").arg(Importer::presetNames().join(QStringLiteral(", "))),
                       QStringLiteral("NAME")});
