@@ -9,7 +9,10 @@
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
 #include <QSet>
+#include <QSqlDriver>
 #include <QThread>
 #include <QUuid>
 
@@ -103,7 +106,65 @@ Result<std::unique_ptr<Project>> Project::openDatabase(const QString &urlText)
         return makeError(tr("cannot connect to the database: %1").arg(db.lastError().text()), url->redacted());
     if (auto r = schema::migrate(db, url->redacted()); !r)
         return r.error();
+    if (auto r = project->listenForChanges(); !r)
+        return r.error();
     return project;
+}
+
+namespace {
+/// The channel of a team database's change announcements; its payload is a JSON array:
+/// [sender, "annotation", item, aspect] | [sender, "annotations"] | [sender, "judge", name].
+constexpr const char *changeChannel = "rubric_changes";
+/// PostgreSQL refuses payloads from 8000 bytes on.
+constexpr qsizetype maxPayload = 7000;
+} // namespace
+
+Result<void> Project::listenForChanges()
+{
+    QSqlDatabase db = database();
+    QSqlDriver *driver = db.driver();
+    if (!driver || !driver->hasFeature(QSqlDriver::EventNotifications)
+        || !driver->subscribeToNotification(QString::fromLatin1(changeChannel)))
+        return makeError(tr("cannot listen for other annotators' changes: %1").arg(db.lastError().text()), m_path);
+    connect(driver, &QSqlDriver::notification, this,
+            [this](const QString &channel, QSqlDriver::NotificationSource, const QVariant &payload) {
+                onNotification(channel, payload);
+            });
+    return {};
+}
+
+void Project::announceChange(const QStringList &change)
+{
+    if (!m_url)
+        return;
+    QJsonArray fields{m_connectionPrefix};
+    for (const QString &s : change)
+        fields.append(s);
+    QByteArray payload = QJsonDocument(fields).toJson(QJsonDocument::Compact);
+    if (payload.size() > maxPayload)
+        payload = QJsonDocument(QJsonArray{m_connectionPrefix, QStringLiteral("annotations")})
+                          .toJson(QJsonDocument::Compact);
+    QSqlQuery q(database());
+    // A failed announcement loses no data: the others see the change when they next read.
+    (void)sql::exec(q, QStringLiteral("SELECT pg_notify(?, ?)"),
+                    {QString::fromLatin1(changeChannel), QString::fromUtf8(payload)});
+}
+
+void Project::onNotification(const QString &channel, const QVariant &payload)
+{
+    if (channel != QLatin1String(changeChannel))
+        return;
+    const QJsonArray fields = QJsonDocument::fromJson(payload.toString().toUtf8()).array();
+    // Our own changes were announced by the writer already.
+    if (fields.size() < 2 || fields.at(0).toString() == m_connectionPrefix)
+        return;
+    const QString kind = fields.at(1).toString();
+    if (kind == QLatin1String("annotation") && fields.size() == 4)
+        emit annotationChanged(fields.at(2).toString(), fields.at(3).toString());
+    else if (kind == QLatin1String("annotations"))
+        emit annotationsReset();
+    else if (kind == QLatin1String("judge") && fields.size() == 3)
+        emit judgesChanged(fields.at(2).toString());
 }
 
 QSqlDatabase Project::database() const
@@ -304,10 +365,13 @@ Result<void> Project::addAnnotations(const QVector<Annotation> &list)
         return {};
     });
     if (r) {
-        if (touched.size() == 1)
+        if (touched.size() == 1) {
             emit annotationChanged(touched.begin()->first, touched.begin()->second);
-        else if (!touched.isEmpty())
+            announceChange({QStringLiteral("annotation"), touched.begin()->first, touched.begin()->second});
+        } else if (!touched.isEmpty()) {
             emit annotationsReset();
+            announceChange({QStringLiteral("annotations")});
+        }
     }
     return r;
 }
@@ -319,8 +383,10 @@ Result<void> Project::removeAnnotation(const QString &itemId, const QString &asp
                        QStringLiteral("DELETE FROM annotations WHERE annotator = ? AND item_id = (SELECT id FROM items "
                                       "WHERE ext_id = ?) AND aspect_id = (SELECT id FROM aspects WHERE name = ?)"),
                        {annotator, itemId, aspect});
-    if (r)
+    if (r) {
         emit annotationChanged(itemId, aspect);
+        announceChange({QStringLiteral("annotation"), itemId, aspect});
+    }
     return r;
 }
 
@@ -462,8 +528,10 @@ Result<void> Project::setJudgeStatus(const QString &name, const QString &status)
                        {status, now(), name});
     if (!running)
         releaseJudge(name);
-    if (r)
+    if (r) {
         emit judgesChanged(name);
+        announceChange({QStringLiteral("judge"), name});
+    }
     return r;
 }
 
@@ -479,8 +547,10 @@ Result<void> Project::removeJudge(const QString &name)
             return d;
         return sql::exec(q, QStringLiteral("DELETE FROM runs WHERE name = ?"), {name});
     });
-    if (r)
+    if (r) {
         emit judgesChanged(name);
+        announceChange({QStringLiteral("judge"), name});
+    }
     return r;
 }
 
@@ -519,8 +589,10 @@ Result<void> Project::setJudgeScores(const QString &judge, const QString &aspect
         }
         return sql::exec(q, QStringLiteral("UPDATE runs SET updated_at = ? WHERE id = ?"), {now(), runId});
     });
-    if (r)
+    if (r) {
         emit judgesChanged(judge);
+        announceChange({QStringLiteral("judge"), judge});
+    }
     return r;
 }
 

@@ -151,6 +151,8 @@ public:
                           const QString &itemId = {});
 
 signals:
+    /// In a team database these are also emitted (on the thread that opened the Project, from its
+    /// event loop) when another process or Project changed the same data: annotations and judges.
     void itemsChanged();
     void aspectsChanged();
     void annotationChanged(const QString &itemId, const QString &aspect);
@@ -162,6 +164,13 @@ signals:
 private:
     explicit Project(QString path);
     static Result<std::unique_ptr<Project>> openDatabase(const QString &url);
+    /// Team databases: listens on the opening thread's connection for the changes other
+    /// processes announce (announceChange), and re-emits them as this Project's signals.
+    Result<void> listenForChanges();
+    /// Team databases: tells the other processes that annotations or a judge changed (a
+    /// PostgreSQL NOTIFY); best effort, the change itself is already committed.
+    void announceChange(const QStringList &change);
+    void onNotification(const QString &channel, const QVariant &payload);
     Result<void> claimJudge(const QString &name);
     void releaseJudge(const QString &name);
     /// The aspect's row id, -1 when there is none; an error when it cannot be read.

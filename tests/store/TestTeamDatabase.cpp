@@ -6,6 +6,7 @@
 #include "store/RubricStore.h"
 
 #include <QProcess>
+#include <QSignalSpy>
 #include <QSqlQuery>
 #include <QtTest>
 
@@ -50,6 +51,7 @@ private slots:
     void twoAnnotatorsAtOnceLoseNothing();
     void aJudgeHasOneRunAtATime();
     void aKilledRunLetsTheJudgeGo();
+    void othersChangesArriveWithoutReloading();
 };
 
 void TestTeamDatabase::init()
@@ -218,6 +220,51 @@ void TestTeamDatabase::aKilledRunLetsTheJudgeGo()
     // says "running", but nothing holds the judge).
     QTRY_VERIFY_WITH_TIMEOUT((*p)->setJudgeStatus(judge, QStringLiteral("running")).ok(), 30000);
     QVERIFY((*p)->setJudgeStatus(judge, QStringLiteral("done")).ok());
+}
+
+void TestTeamDatabase::othersChangesArriveWithoutReloading()
+{
+    const auto url = teamProject(3);
+    QVERIFY2(url.ok(), qPrintable(url.errorString()));
+    auto mine = Project::open(*url);
+    QVERIFY(mine.ok());
+    Project &studio = **mine;
+    QSignalSpy changed(&studio, &Project::annotationChanged);
+    QSignalSpy reset(&studio, &Project::annotationsReset);
+    QSignalSpy judges(&studio, &Project::judgesChanged);
+    // The studio's own score: one signal, from the write itself (its own announcement is not
+    // sent back to it).
+    QVERIFY(studio.setAnnotation({QStringLiteral("i0"), QStringLiteral("coh"), QStringLiteral("me"), 2, {}, {}}).ok());
+    QCOMPARE(changed.count(), 1);
+
+    // Another annotator's process scores an item: the studio hears of it without reading.
+    QProcess other;
+    other.start(QStringLiteral(TEAM_CHILD),
+                {QStringLiteral("annotate"), *url, QStringLiteral("you"), QStringLiteral("1")});
+    QVERIFY(other.waitForFinished(60000));
+    QVERIFY2(other.exitCode() == 0, qPrintable(QString::fromUtf8(other.readAllStandardError())));
+    // The child wrote i0 on coh and flu, as "you" and as "shared": four announcements.
+    QTRY_COMPARE_WITH_TIMEOUT(changed.count(), 1 + 4, 30000);
+    QCOMPARE(changed.at(1).at(0).toString(), QStringLiteral("i0"));
+    QCOMPARE(changed.at(1).at(1).toString(), QStringLiteral("coh"));
+    QCOMPARE(changed.at(4).at(1).toString(), QStringLiteral("flu"));
+
+    // Another Project in this process (another studio window): a batch, and a judge's scores.
+    auto second = Project::open(*url);
+    QVERIFY(second.ok());
+    QVERIFY((*second)
+                    ->addAnnotations({{QStringLiteral("i1"), QStringLiteral("coh"), QStringLiteral("them"), 4, {}, {}},
+                                      {QStringLiteral("i2"), QStringLiteral("coh"), QStringLiteral("them"), 5, {}, {}}})
+                    .ok());
+    QVERIFY((*second)->ensureJudge(QStringLiteral("j"), QStringLiteral("imported")).ok());
+    QVERIFY((*second)->setJudgeScores(QStringLiteral("j"), QStringLiteral("coh"), {{QStringLiteral("i1"), 3.0}}).ok());
+    QTRY_COMPARE_WITH_TIMEOUT(reset.count(), 1, 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(judges.count() >= 1, 30000);
+    QCOMPARE(judges.last().at(0).toString(), QStringLiteral("j"));
+    // What the signals announce is there to read.
+    QCOMPARE(studio.readHumanScores(QStringLiteral("coh")).value().size(), 3);
+    QCOMPARE(studio.readJudgeScores(QStringLiteral("j"), QStringLiteral("coh")).value().value(QStringLiteral("i1")),
+             3.0);
 }
 
 QTEST_GUILESS_MAIN(TestTeamDatabase)
