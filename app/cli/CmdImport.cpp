@@ -1,5 +1,6 @@
 #include "CliUtil.h"
 #include "data/Importer.h"
+#include "store/DatabaseUrl.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -134,7 +135,7 @@ int run(const QStringList &args, Io &io)
     }
 
     const QString path = parser.value(QStringLiteral("project"));
-    const bool existed = QFileInfo::exists(path);
+    const bool existed = DatabaseUrl::isDatabaseUrl(path) || QFileInfo::exists(path); // a database is never removed
     for (auto it = m.scales.begin(); it != m.scales.end(); ++it) {
         if (std::none_of(m.human.begin(), m.human.end(), [&](const auto &h) { return h.first == it.key(); })) {
             io.err << "rubric import: --scale names '" << it.key() << "', which no --human maps\n";

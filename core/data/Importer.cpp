@@ -482,7 +482,9 @@ Result<ImportSummary> Importer::run(Project &project, const ImportSpec &spec)
                 return makeError(a.lastError().text(), file, lines.at(p.item), m.human.at(p.aspect).second);
         }
         if (!m.task.isEmpty())
-            return sql::exec(q, QStringLiteral("INSERT INTO meta(key, value) VALUES('task', ?) ON CONFLICT(key) DO NOTHING"), {m.task});
+            return sql::exec(
+                    q, QStringLiteral("INSERT INTO meta(key, value) VALUES('task', ?) ON CONFLICT(key) DO NOTHING"),
+                    {m.task});
         return {};
     });
     if (!written)

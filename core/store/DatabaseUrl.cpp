@@ -1,6 +1,8 @@
 #include "DatabaseUrl.h"
 
 #include <QCoreApplication>
+#include <QHash>
+#include <QMutex>
 #include <QRegularExpression>
 #include <QUrl>
 #include <QUrlQuery>
@@ -29,6 +31,17 @@ QString withoutPassword(const QString &text)
     out.replace(password, QStringLiteral("\\1:***@"));
     out.replace(parameter, QStringLiteral("\\1***"));
     return out;
+}
+
+/// Passwords given in a URL during this process, by the URL without them: the studio's report
+/// job, comparisons and recent projects open a project again by its path(), which has none.
+/// Kept in memory only, never written anywhere.
+QHash<QString, QString> &rememberedPasswords(QMutex *&mutex)
+{
+    static QMutex lock;
+    static QHash<QString, QString> passwords;
+    mutex = &lock;
+    return passwords;
 }
 
 } // namespace
@@ -88,6 +101,13 @@ Result<DatabaseUrl> DatabaseUrl::parse(const QString &text)
         options.append(k + QLatin1Char('=') + v);
     }
     out.options = options.join(QLatin1Char(';'));
+    QMutex *mutex = nullptr;
+    QHash<QString, QString> &passwords = rememberedPasswords(mutex);
+    QMutexLocker lock(mutex);
+    if (!out.password.isEmpty())
+        passwords.insert(out.redacted(), out.password);
+    else
+        out.password = passwords.value(out.redacted());
     return out;
 }
 

@@ -25,7 +25,8 @@ struct DatabaseUrl
     /// Whether `text` names a PostgreSQL database rather than a project file.
     static bool isDatabaseUrl(const QString &text);
     /// Parses a postgresql:// (or postgres://) URL; an error names the part that is wrong and
-    /// never repeats the password.
+    /// never repeats the password. A URL without a password gets the one an earlier URL of this
+    /// process gave for the same place (kept in memory only), so that path() opens it again.
     static Result<DatabaseUrl> parse(const QString &text);
 
     /// The URL without its password: postgresql://user@host:port/database?…

@@ -163,7 +163,10 @@ Result<void> PostgresServer::start()
             return makeError(QStringLiteral("no free loopback port"));
         const QString options = QStringLiteral("-c listen_addresses=127.0.0.1 -p %1 -k %2 -c fsync=off "
                                                "-c synchronous_commit=off -c full_page_writes=off "
-                                               "-c max_connections=300")
+                                               "-c max_connections=300 -c shared_buffers=16MB "
+                                               // small /dev/shm in containers: no POSIX shared memory
+                                               "-c dynamic_shared_memory_type=mmap "
+                                               "-c max_parallel_workers_per_gather=0")
                                         .arg(m_port)
                                         .arg(m_dir->path());
         auto r = runTool(QStringLiteral("pg_ctl"),
