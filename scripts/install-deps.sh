@@ -22,6 +22,8 @@ packages=(
   poppler-utils chromium
   # a real Secret Service for the keychain test (tests/judge/with_secret_service.sh)
   dbus gnome-keyring
+  # team projects in PostgreSQL: Qt's driver, and the server the store tests start (initdb, pg_ctl)
+  libqt6sql6-psql postgresql
 )
 
 missing=()

@@ -2766,6 +2766,18 @@ Abdeckung %2 %</translation>
         <source>HTML report (*.html);;PDF report (*.pdf)</source>
         <translation>HTML-Bericht (*.html);;PDF-Bericht (*.pdf)</translation>
     </message>
+    <message>
+        <source>Open &amp;Team Database…</source>
+        <translation>&amp;Team-Datenbank öffnen…</translation>
+    </message>
+    <message>
+        <source>Open Team Database</source>
+        <translation>Team-Datenbank öffnen</translation>
+    </message>
+    <message>
+        <source>PostgreSQL URL of the team's project (postgresql://user@host/database); the password comes from PGPASSWORD or ~/.pgpass, or after the user name as user:password:</source>
+        <translation>PostgreSQL-URL des Team-Projekts (postgresql://benutzer@host/datenbank); das Passwort kommt aus PGPASSWORD oder ~/.pgpass oder steht nach dem Benutzernamen als benutzer:passwort:</translation>
+    </message>
 </context>
 <context>
     <name>rubric::MessageBar</name>

@@ -27,10 +27,13 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
+#include <QInputDialog>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QLocale>
 #include <QMenu>
@@ -45,6 +48,17 @@
 #include <algorithm>
 
 namespace rubric {
+
+namespace {
+/// Where a file written from the project is first suggested: beside the project file, or in the
+/// home folder for a team database (its URL is no folder).
+QString besideProject(const Project &project, const QString &fileName)
+{
+    if (project.isTeamDatabase())
+        return QDir::home().filePath(fileName);
+    return QFileInfo(project.path()).absoluteDir().filePath(fileName);
+}
+} // namespace
 
 MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent)
@@ -251,6 +265,17 @@ void MainWindow::createMenus()
     QAction *open = file->addAction(tr("&Open Project…"), this, &MainWindow::onOpen);
     open->setObjectName(QStringLiteral("openAction"));
     open->setShortcut(QKeySequence::Open);
+    QAction *openTeam = file->addAction(tr("Open &Team Database…"), this, [this] {
+        bool ok = false;
+        const QString url = QInputDialog::getText(
+                this, tr("Open Team Database"),
+                tr("PostgreSQL URL of the team's project (postgresql://user@host/database); the password comes from "
+                   "PGPASSWORD or ~/.pgpass, or after the user name as user:password:"),
+                QLineEdit::Normal, QStringLiteral("postgresql://"), &ok);
+        if (ok && !url.trimmed().isEmpty())
+            openProject(url.trimmed());
+    });
+    openTeam->setObjectName(QStringLiteral("openTeamAction"));
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     m_recentMenu->setObjectName(QStringLiteral("recentMenu"));
     file->addSeparator();
@@ -447,8 +472,7 @@ void MainWindow::onExport()
     if (!m_project)
         return;
     const QString base = QFileInfo(m_project->path()).completeBaseName() + QStringLiteral("-scores.csv");
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export Scores"),
-                                                      QFileInfo(m_project->path()).absoluteDir().filePath(base),
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export Scores"), besideProject(*m_project, base),
                                                       tr("CSV (*.csv);;JSON Lines (*.jsonl);;JSON (*.json)"));
     if (path.isEmpty())
         return;
@@ -480,10 +504,8 @@ void MainWindow::onReport()
     if (!m_project)
         return;
     QString filter;
-    const QString suggested
-            = QFileInfo(m_project->path())
-                      .absoluteDir()
-                      .filePath(QFileInfo(m_project->path()).completeBaseName() + QStringLiteral("-report.html"));
+    const QString suggested = besideProject(*m_project, QFileInfo(m_project->path()).completeBaseName()
+                                                                + QStringLiteral("-report.html"));
     QString path = QFileDialog::getSaveFileName(this, tr("Write Report"), suggested,
                                                 tr("HTML report (*.html);;PDF report (*.pdf)"), &filter);
     if (path.isEmpty())
@@ -518,8 +540,7 @@ void MainWindow::onExportChart()
     if (!m_project || !source)
         return;
     QString filter;
-    const QString suggested
-            = QFileInfo(m_project->path()).absoluteDir().filePath(source->chartFileStem() + QStringLiteral(".png"));
+    const QString suggested = besideProject(*m_project, source->chartFileStem() + QStringLiteral(".png"));
     QString path = QFileDialog::getSaveFileName(this, tr("Export Chart"), suggested,
                                                 ChartExport::fileFilters().join(QStringLiteral(";;")), &filter);
     if (path.isEmpty())
@@ -557,9 +578,7 @@ void MainWindow::onExportRubric(const QString &judge, int version)
 {
     if (!m_project)
         return;
-    const QString suggested = QFileInfo(m_project->path())
-                                      .absoluteDir()
-                                      .filePath(QStringLiteral("rubric-%1-v%2.md").arg(judge).arg(version));
+    const QString suggested = besideProject(*m_project, QStringLiteral("rubric-%1-v%2.md").arg(judge).arg(version));
     QString filter;
     QString path = QFileDialog::getSaveFileName(this, tr("Export Rubric"), suggested,
                                                 tr("Markdown (*.md);;JSON (*.json)"), &filter);

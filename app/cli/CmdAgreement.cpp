@@ -113,7 +113,8 @@ int run(const QStringList &args, Io &io)
             "Agreement between annotators on one aspect: Krippendorff's alpha (missing data allowed) or\n"
             "Fleiss' kappa (items scored by every coder only), plus the human ceiling: each annotator\n"
             "correlated with the mean of the others. --judge adds a judge as one more coder."));
-    parser.addOption({QStringLiteral("project"), QStringLiteral("Project file."), QStringLiteral("P")});
+    parser.addOption(
+            {QStringLiteral("project"), QStringLiteral("Project file or postgresql:// URL."), QStringLiteral("P")});
     parser.addOption({QStringLiteral("aspect"), QStringLiteral("Aspect."), QStringLiteral("A")});
     parser.addOption({QStringLiteral("metric"), QStringLiteral("alpha (default) or fleiss."), QStringLiteral("M"),
                       QStringLiteral("alpha")});

@@ -10,7 +10,8 @@ int run(const QStringList &args, Io &io)
     parser.setApplicationDescription(QStringLiteral(
             "Compute the offline baselines (ROUGE-1/2/L F1 against the reference, output length) and store them "
             "as judges rouge-1, rouge-2, rouge-l and length."));
-    parser.addOption({QStringLiteral("project"), QStringLiteral("Project file."), QStringLiteral("P")});
+    parser.addOption(
+            {QStringLiteral("project"), QStringLiteral("Project file or postgresql:// URL."), QStringLiteral("P")});
     parser.addOption({QStringLiteral("aspect"), QStringLiteral("Aspect to store the scores for, or 'all' (default)."),
                       QStringLiteral("A"), QStringLiteral("all")});
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print JSON.")});

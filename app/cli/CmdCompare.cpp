@@ -83,7 +83,8 @@ int run(const QStringList &args, Io &io)
             "paired permutation test p (every level) and Williams' test p (Pearson; dataset or system level),\n"
             "with the result in words. No --judge: every judge that scored the aspect.\n"
             "The default split is 'test' when the project has a split, otherwise 'all'."));
-    parser.addOption({QStringLiteral("project"), QStringLiteral("Project file."), QStringLiteral("P")});
+    parser.addOption(
+            {QStringLiteral("project"), QStringLiteral("Project file or postgresql:// URL."), QStringLiteral("P")});
     parser.addOption({QStringLiteral("aspect"), QStringLiteral("Aspect."), QStringLiteral("A")});
     parser.addOption({QStringLiteral("judge"), QStringLiteral("Judge (repeat; none = every judge of the aspect)."),
                       QStringLiteral("NAME")});

@@ -29,7 +29,8 @@ int run(const QStringList &args, Io &io)
             "with constant judge scores. The output names the rule and how many groups each side removed.\n"
             "Only items with both a human and a judge score take part. The default split is 'test' when the\n"
             "project has a split, otherwise 'all'."));
-    parser.addOption({QStringLiteral("project"), QStringLiteral("Project file."), QStringLiteral("P")});
+    parser.addOption(
+            {QStringLiteral("project"), QStringLiteral("Project file or postgresql:// URL."), QStringLiteral("P")});
     parser.addOption({QStringLiteral("aspect"), QStringLiteral("Aspect to correlate."), QStringLiteral("A")});
     parser.addOption(
             {QStringLiteral("judge"), QStringLiteral("Judge (run or imported scores)."), QStringLiteral("NAME")});

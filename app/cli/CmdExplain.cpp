@@ -12,7 +12,8 @@ int run(const QStringList &args, Io &io)
     parser.setApplicationDescription(
             QStringLiteral("Explain one item's score under an HD-Eval judge: the aggregator's base and each "
                            "node's contribution (prediction = base + the sum of the contributions)."));
-    parser.addOption({QStringLiteral("project"), QStringLiteral("Project file."), QStringLiteral("P")});
+    parser.addOption(
+            {QStringLiteral("project"), QStringLiteral("Project file or postgresql:// URL."), QStringLiteral("P")});
     parser.addOption(
             {QStringLiteral("judge"), QStringLiteral("Judge name (an HD-Eval judge)."), QStringLiteral("NAME")});
     parser.addOption({QStringLiteral("item"), QStringLiteral("Item id."), QStringLiteral("ID")});

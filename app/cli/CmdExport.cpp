@@ -137,7 +137,8 @@ int run(const QStringList &args, Io &io)
             "With --judge NAME --criteria: one row per item with id, split, human.<aspect> and one column per\n"
             "criterion of the judge's latest rubric (a checklist question's 1/0 answer, else the criterion's mean\n"
             "score; empty = no score), CSV only."));
-    parser.addOption({QStringLiteral("project"), QStringLiteral("Project file."), QStringLiteral("P")});
+    parser.addOption(
+            {QStringLiteral("project"), QStringLiteral("Project file or postgresql:// URL."), QStringLiteral("P")});
     parser.addOption({QStringLiteral("out"), QStringLiteral("Output file (.jsonl or .csv)."), QStringLiteral("FILE")});
     parser.addOption({QStringLiteral("judge"), QStringLiteral("The judge whose criteria --criteria exports."),
                       QStringLiteral("NAME")});

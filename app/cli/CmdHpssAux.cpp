@@ -28,7 +28,8 @@ int run(const QStringList &args, Io &io)
             "Without --kind: the list. With --kind (and --item / --key): that text. With --set-file: the file's "
             "text replaces it as your edit, which no run makes again; the evaluated strategies that used it are "
             "scored again on the next run (only their prompts are new to the judge cache)."));
-    parser.addOption({QStringLiteral("project"), QStringLiteral("Project file."), QStringLiteral("P")});
+    parser.addOption(
+            {QStringLiteral("project"), QStringLiteral("Project file or postgresql:// URL."), QStringLiteral("P")});
     parser.addOption({QStringLiteral("judge"), QStringLiteral("HPSS judge name."), QStringLiteral("NAME")});
     parser.addOption(
             {QStringLiteral("kind"), QStringLiteral("criteria, autocot, reference or metrics."), QStringLiteral("K")});

@@ -1,5 +1,6 @@
 #include "CliUtil.h"
 #include "data/Importer.h"
+#include "store/DatabaseUrl.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -47,8 +48,9 @@ int run(const QStringList &args, Io &io)
             "rater (rater#1, rater#2, ...); a single number gives one by the annotator 'imported'. Explicit flags "
             "override the preset's entries. Nothing is written when any record is malformed."));
     parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("The dataset file."));
-    parser.addOption(
-            {QStringLiteral("project"), QStringLiteral("Project file (created if missing)."), QStringLiteral("P")});
+    parser.addOption({QStringLiteral("project"),
+                      QStringLiteral("Project file (created if missing) or postgresql:// URL (an existing database)."),
+                      QStringLiteral("P")});
     parser.addOption({QStringLiteral("preset"),
                       QStringLiteral("Mapping preset: %1.").arg(Importer::presetNames().join(QStringLiteral(", "))),
                       QStringLiteral("NAME")});
@@ -133,7 +135,7 @@ int run(const QStringList &args, Io &io)
     }
 
     const QString path = parser.value(QStringLiteral("project"));
-    const bool existed = QFileInfo::exists(path);
+    const bool existed = DatabaseUrl::isDatabaseUrl(path) || QFileInfo::exists(path); // a database is never removed
     for (auto it = m.scales.begin(); it != m.scales.end(); ++it) {
         if (std::none_of(m.human.begin(), m.human.end(), [&](const auto &h) { return h.first == it.key(); })) {
             io.err << "rubric import: --scale names '" << it.key() << "', which no --human maps\n";

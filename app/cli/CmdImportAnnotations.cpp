@@ -12,7 +12,8 @@ int run(const QStringList &args, Io &io)
             "(CSV, TSV, JSON list or JSONL). A score replaces the same annotator's score for that item and aspect; "
             "new aspects get the scale 1-5. Nothing is written when any row is malformed."));
     parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("The annotations file."));
-    parser.addOption({QStringLiteral("project"), QStringLiteral("Project file."), QStringLiteral("P")});
+    parser.addOption(
+            {QStringLiteral("project"), QStringLiteral("Project file or postgresql:// URL."), QStringLiteral("P")});
     parser.addOption({QStringLiteral("format"),
                       QStringLiteral("json, jsonl, csv or tsv (default: from the file name)."), QStringLiteral("F")});
     if (auto rc = parse(parser, QStringLiteral("import-annotations"), args, io))

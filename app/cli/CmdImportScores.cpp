@@ -14,7 +14,8 @@ int run(const QStringList &args, Io &io)
             "All-or-nothing: any bad row (unknown id, missing field, non-numeric score) writes nothing.\n"
             "Empty or null scores are stored as missing."));
     parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("Score file."));
-    parser.addOption({QStringLiteral("project"), QStringLiteral("Project file."), QStringLiteral("P")});
+    parser.addOption(
+            {QStringLiteral("project"), QStringLiteral("Project file or postgresql:// URL."), QStringLiteral("P")});
     parser.addOption({QStringLiteral("judge"), QStringLiteral("Name of the judge to create or update."),
                       QStringLiteral("NAME")});
     parser.addOption({QStringLiteral("id"), QStringLiteral("Field holding the item id."), QStringLiteral("FIELD")});

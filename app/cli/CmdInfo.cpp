@@ -12,7 +12,8 @@ int run(const QStringList &args, Io &io)
     QCommandLineParser parser;
     parser.setApplicationDescription(
             QStringLiteral("Summarise a project: items, aspects, human scores, judges, split."));
-    parser.addOption({QStringLiteral("project"), QStringLiteral("Project file."), QStringLiteral("P")});
+    parser.addOption(
+            {QStringLiteral("project"), QStringLiteral("Project file or postgresql:// URL."), QStringLiteral("P")});
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print JSON.")});
     if (auto rc = parse(parser, QStringLiteral("info"), args, io))
         return *rc;

@@ -20,7 +20,8 @@ int run(const QStringList &args, Io &io)
             "reproduce it. --out decides the format: report.html (one self-contained file), report.pdf,\n"
             "or a folder (a paper bundle: every table as CSV and JSON, every chart as SVG and PNG, the\n"
             "rubrics as JSON and Markdown, and a README listing each file)."));
-    parser.addOption({QStringLiteral("project"), QStringLiteral("Project file."), QStringLiteral("P")});
+    parser.addOption(
+            {QStringLiteral("project"), QStringLiteral("Project file or postgresql:// URL."), QStringLiteral("P")});
     parser.addOption({QStringLiteral("aspect"),
                       QStringLiteral("Aspect (repeatable; default: every aspect people scored)."),
                       QStringLiteral("A")});

@@ -45,7 +45,8 @@ int run(const QStringList &args, Io &io)
     parser.setApplicationDescription(
             QStringLiteral("Print the prompt an HPSS judge sends for one item under a strategy (default: the judge's "
                            "winner, or the origin while it has none), with the judge's stored auxiliary texts."));
-    parser.addOption({QStringLiteral("project"), QStringLiteral("Project file."), QStringLiteral("P")});
+    parser.addOption(
+            {QStringLiteral("project"), QStringLiteral("Project file or postgresql:// URL."), QStringLiteral("P")});
     parser.addOption({QStringLiteral("judge"), QStringLiteral("HPSS judge name."), QStringLiteral("NAME")});
     parser.addOption({QStringLiteral("strategy"),
                       QStringLiteral("factor:value,… with all eight factors (scale, examples, criteria, reference, "

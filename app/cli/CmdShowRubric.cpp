@@ -11,7 +11,8 @@ int run(const QStringList &args, Io &io)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Show the rubric of a judge (latest version unless --version)."));
-    parser.addOption({QStringLiteral("project"), QStringLiteral("Project file."), QStringLiteral("P")});
+    parser.addOption(
+            {QStringLiteral("project"), QStringLiteral("Project file or postgresql:// URL."), QStringLiteral("P")});
     parser.addOption({QStringLiteral("judge"), QStringLiteral("Judge name."), QStringLiteral("NAME")});
     parser.addOption({QStringLiteral("version"), QStringLiteral("Rubric version (default: latest)."),
                       QStringLiteral("N"), QStringLiteral("0")});

@@ -12,7 +12,8 @@ int run(const QStringList &args, Io &io)
             "aspect), spread round-robin over groups or systems; the other scored items are the test side.\n"
             "--by-group draws whole groups (sources) instead, so that no source of the training side appears on\n"
             "the test side; the training side then has at least N items (less than one group more)."));
-    parser.addOption({QStringLiteral("project"), QStringLiteral("Project file."), QStringLiteral("P")});
+    parser.addOption(
+            {QStringLiteral("project"), QStringLiteral("Project file or postgresql:// URL."), QStringLiteral("P")});
     parser.addOption({QStringLiteral("train"), QStringLiteral("Number of training items."), QStringLiteral("N")});
     parser.addOption({QStringLiteral("seed"), QStringLiteral("Random seed (default 0)."), QStringLiteral("S"),
                       QStringLiteral("0")});

@@ -2,6 +2,7 @@
 
 #include "RecordSource.h"
 #include "store/Project.h"
+#include "store/SqlDialect.h"
 #include "store/SqlUtil.h"
 #include "util/Json.h"
 
@@ -449,8 +450,9 @@ Result<ImportSummary> Importer::run(Project &project, const ImportSpec &spec)
 
         QVector<qint64> itemRows;
         itemRows.reserve(items.size());
-        if (!q.prepare(QStringLiteral("INSERT INTO items(ext_id, position, group_id, system_id, source, output, "
-                                      "reference, context) VALUES(?, ?, ?, ?, ?, ?, ?, ?)")))
+        if (!q.prepare(sql::withReturningId(db, QStringLiteral("INSERT INTO items(ext_id, position, group_id, "
+                                                               "system_id, source, output, reference, context) "
+                                                               "VALUES(?, ?, ?, ?, ?, ?, ?, ?)"))))
             return makeError(q.lastError().text(), project.path());
         for (qsizetype i = 0; i < items.size(); ++i) {
             const Item &it = items.at(i);
@@ -464,7 +466,7 @@ Result<ImportSummary> Importer::run(Project &project, const ImportSpec &spec)
             q.bindValue(7, it.context.isEmpty() ? QStringLiteral("{}") : json::stringify(it.context));
             if (!q.exec())
                 return makeError(q.lastError().text(), file, lines.at(i), m.id.isEmpty() ? QStringLiteral("id") : m.id);
-            itemRows.append(q.lastInsertId().toLongLong());
+            itemRows.append(sql::insertedId(q));
         }
         QSqlQuery a(db);
         if (!a.prepare(QStringLiteral("INSERT INTO annotations(item_id, aspect_id, annotator, score, note, created_at) "
@@ -480,7 +482,9 @@ Result<ImportSummary> Importer::run(Project &project, const ImportSpec &spec)
                 return makeError(a.lastError().text(), file, lines.at(p.item), m.human.at(p.aspect).second);
         }
         if (!m.task.isEmpty())
-            return sql::exec(q, QStringLiteral("INSERT OR IGNORE INTO meta(key, value) VALUES('task', ?)"), {m.task});
+            return sql::exec(
+                    q, QStringLiteral("INSERT INTO meta(key, value) VALUES('task', ?) ON CONFLICT(key) DO NOTHING"),
+                    {m.task});
         return {};
     });
     if (!written)

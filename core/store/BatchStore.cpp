@@ -1,6 +1,7 @@
 #include "store/BatchStore.h"
 
 #include "store/Project.h"
+#include "store/SqlDialect.h"
 #include "store/SqlUtil.h"
 
 #include <QCoreApplication>
@@ -74,18 +75,18 @@ Result<qint64> BatchStore::create(const BatchRecord &batch, const QVector<QPair<
     auto r = m_project->transact([&](QSqlDatabase &db) -> Result<void> {
         QSqlQuery q(db);
         const QString stamp = now();
-        if (auto ins = sql::exec(q,
-                                 QStringLiteral("INSERT INTO judge_batches(provider, base_url, model, run, state, "
-                                                "requests, created_at, updated_at) VALUES(?, ?, ?, ?, 'preparing', ?, "
-                                                "?, ?)"),
-                                 {sql::text(batch.provider), sql::text(batch.baseUrl), sql::text(batch.model),
-                                  sql::text(batch.run), int(calls.size()), stamp, stamp});
-            !ins)
-            return ins;
-        id = q.lastInsertId().toLongLong();
+        auto inserted = sql::insertReturningId(
+                q,
+                QStringLiteral("INSERT INTO judge_batches(provider, base_url, model, run, state, requests, created_at, "
+                               "updated_at) VALUES(?, ?, ?, ?, 'preparing', ?, ?, ?)"),
+                {sql::text(batch.provider), sql::text(batch.baseUrl), sql::text(batch.model), sql::text(batch.run),
+                 int(calls.size()), stamp, stamp});
+        if (!inserted)
+            return inserted.error();
+        id = *inserted;
         QSqlQuery row(db);
-        if (auto p = sql::prepare(row, QStringLiteral("INSERT OR IGNORE INTO judge_batch_requests(batch_id, key, "
-                                                      "request) VALUES(?, ?, ?)"));
+        if (auto p = sql::prepare(row, QStringLiteral("INSERT INTO judge_batch_requests(batch_id, key, request) "
+                                                      "VALUES(?, ?, ?) ON CONFLICT DO NOTHING"));
             !p)
             return p;
         for (const auto &[key, request] : calls)

@@ -54,8 +54,12 @@ QSqlQuery *CallStore::statement(Statement which, QString *error) const
         sqlText = QStringLiteral("SELECT 1 FROM judge_cache WHERE key = ?");
         break;
     case Statement::InsertAnswer:
-        sqlText = QStringLiteral("INSERT OR REPLACE INTO judge_cache(key, base_url, model, request, response, "
-                                 "created_at) VALUES(?, ?, ?, ?, ?, ?)");
+        // An upsert, not INSERT OR REPLACE: the same row either way, in SQL PostgreSQL reads too.
+        sqlText = QStringLiteral(
+                "INSERT INTO judge_cache(key, base_url, model, request, response, created_at) "
+                "VALUES(?, ?, ?, ?, ?, ?) ON CONFLICT(key) DO UPDATE SET base_url = excluded.base_url, "
+                "model = excluded.model, request = excluded.request, response = excluded.response, "
+                "created_at = excluded.created_at");
         break;
     case Statement::InsertLedger:
         sqlText = QStringLiteral("INSERT INTO judge_ledger(key, run, base_url, model, outcome, http_status, tokens_in,"
@@ -300,7 +304,8 @@ Result<LedgerTotals> CallStore::totals(const QString &run) const
     LedgerTotals t;
     QSqlQuery q(m_project->database());
     const QString sqlText
-            = QStringLiteral("SELECT COUNT(*), COALESCE(SUM(outcome = 'failed'), 0), COALESCE(SUM(retries), 0),"
+            = QStringLiteral("SELECT COUNT(*), COALESCE(SUM(CASE WHEN outcome = 'failed' THEN 1 ELSE 0 END), 0), "
+                             "COALESCE(SUM(retries), 0),"
                              " COALESCE(SUM(tokens_in), 0), COALESCE(SUM(tokens_out), 0), COALESCE(SUM(cost), 0),"
                              " COALESCE(SUM(tokens_cached), 0)"
                              " FROM judge_ledger")

@@ -1,13 +1,18 @@
 #include "Project.h"
 
+#include "DatabaseUrl.h"
 #include "Schema.h"
+#include "SqlDialect.h"
 #include "SqlUtil.h"
 #include "util/Json.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
 #include <QSet>
+#include <QSqlDriver>
 #include <QThread>
 #include <QUuid>
 
@@ -55,6 +60,9 @@ Project::~Project()
 
 Result<std::unique_ptr<Project>> Project::open(const QString &path, OpenMode mode)
 {
+    if (DatabaseUrl::isDatabaseUrl(path))
+        return openDatabase(path);
+
     const QFileInfo info(path);
     if (mode == OpenMode::OpenExisting && !info.exists())
         return makeError(tr("no such project file"), path);
@@ -80,6 +88,85 @@ Result<std::unique_ptr<Project>> Project::open(const QString &path, OpenMode mod
     return project;
 }
 
+Result<std::unique_ptr<Project>> Project::openDatabase(const QString &urlText)
+{
+    auto url = DatabaseUrl::parse(urlText);
+    if (!url)
+        return url.error();
+    if (!QSqlDatabase::isDriverAvailable(QStringLiteral("QPSQL")))
+        return makeError(tr("Qt's PostgreSQL driver (QPSQL) is not installed; on Debian install libqt6sql6-psql "
+                            "(scripts/install-deps.sh)"),
+                         url->redacted());
+    // The database itself must exist (an administrator creates it, README "A team database");
+    // an empty one gets the schema, as an empty project file does.
+    std::unique_ptr<Project> project(new Project(url->redacted()));
+    project->m_url = std::make_unique<DatabaseUrl>(*url);
+    QSqlDatabase db = project->database();
+    if (!db.isOpen())
+        return makeError(tr("cannot connect to the database: %1").arg(db.lastError().text()), url->redacted());
+    if (auto r = schema::migrate(db, url->redacted()); !r)
+        return r.error();
+    if (auto r = project->listenForChanges(); !r)
+        return r.error();
+    return project;
+}
+
+namespace {
+/// The channel of a team database's change announcements; its payload is a JSON array:
+/// [sender, "annotation", item, aspect] | [sender, "annotations"] | [sender, "judge", name].
+constexpr const char *changeChannel = "rubric_changes";
+/// PostgreSQL refuses payloads from 8000 bytes on.
+constexpr qsizetype maxPayload = 7000;
+} // namespace
+
+Result<void> Project::listenForChanges()
+{
+    QSqlDatabase db = database();
+    QSqlDriver *driver = db.driver();
+    if (!driver || !driver->hasFeature(QSqlDriver::EventNotifications)
+        || !driver->subscribeToNotification(QString::fromLatin1(changeChannel)))
+        return makeError(tr("cannot listen for other annotators' changes: %1").arg(db.lastError().text()), m_path);
+    connect(driver, &QSqlDriver::notification, this,
+            [this](const QString &channel, QSqlDriver::NotificationSource, const QVariant &payload) {
+                onNotification(channel, payload);
+            });
+    return {};
+}
+
+void Project::announceChange(const QStringList &change)
+{
+    if (!m_url)
+        return;
+    QJsonArray fields{m_connectionPrefix};
+    for (const QString &s : change)
+        fields.append(s);
+    QByteArray payload = QJsonDocument(fields).toJson(QJsonDocument::Compact);
+    if (payload.size() > maxPayload)
+        payload = QJsonDocument(QJsonArray{m_connectionPrefix, QStringLiteral("annotations")})
+                          .toJson(QJsonDocument::Compact);
+    QSqlQuery q(database());
+    // A failed announcement loses no data: the others see the change when they next read.
+    (void)sql::exec(q, QStringLiteral("SELECT pg_notify(?, ?)"),
+                    {QString::fromLatin1(changeChannel), QString::fromUtf8(payload)});
+}
+
+void Project::onNotification(const QString &channel, const QVariant &payload)
+{
+    if (channel != QLatin1String(changeChannel))
+        return;
+    const QJsonArray fields = QJsonDocument::fromJson(payload.toString().toUtf8()).array();
+    // Our own changes were announced by the writer already.
+    if (fields.size() < 2 || fields.at(0).toString() == m_connectionPrefix)
+        return;
+    const QString kind = fields.at(1).toString();
+    if (kind == QLatin1String("annotation") && fields.size() == 4)
+        emit annotationChanged(fields.at(2).toString(), fields.at(3).toString());
+    else if (kind == QLatin1String("annotations"))
+        emit annotationsReset();
+    else if (kind == QLatin1String("judge") && fields.size() == 3)
+        emit judgesChanged(fields.at(2).toString());
+}
+
 QSqlDatabase Project::database() const
 {
     // A number per thread for the life of the process: a later thread at the same address
@@ -89,20 +176,37 @@ QSqlDatabase Project::database() const
     const QString name = m_connectionPrefix + QStringLiteral("-") + QString::number(threadId);
     if (QSqlDatabase::contains(name))
         return QSqlDatabase::database(name);
-    QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
-    db.setDatabaseName(m_path);
-    if (db.open()) {
-        // The same per-connection settings as the first connection (WAL is the file's own):
-        // without synchronous = NORMAL a worker thread's every commit would wait for the disk.
-        QSqlQuery q(db);
-        for (const char *pragma :
-             {"PRAGMA foreign_keys = ON", "PRAGMA busy_timeout = 10000", "PRAGMA synchronous = NORMAL",
-              "PRAGMA mmap_size = 268435456", "PRAGMA cache_size = -65536"})
-            q.exec(QString::fromLatin1(pragma));
+    QSqlDatabase db;
+    if (m_url) {
+        db = QSqlDatabase::addDatabase(QStringLiteral("QPSQL"), name);
+        db.setHostName(m_url->host);
+        db.setPort(m_url->port);
+        db.setUserName(m_url->user);
+        db.setPassword(m_url->password);
+        db.setDatabaseName(m_url->database);
+        db.setConnectOptions(m_url->options);
+        db.open();
+    } else {
+        db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
+        db.setDatabaseName(m_path);
+        if (db.open()) {
+            // The same per-connection settings as the first connection (WAL is the file's own):
+            // without synchronous = NORMAL a worker thread's every commit would wait for the disk.
+            QSqlQuery q(db);
+            for (const char *pragma :
+                 {"PRAGMA foreign_keys = ON", "PRAGMA busy_timeout = 10000", "PRAGMA synchronous = NORMAL",
+                  "PRAGMA mmap_size = 268435456", "PRAGMA cache_size = -65536"})
+                q.exec(QString::fromLatin1(pragma));
+        }
     }
     QMutexLocker lock(&m_mutex);
     m_connections.append(name);
     return db;
+}
+
+bool Project::isTeamDatabase() const
+{
+    return m_url != nullptr;
 }
 
 Result<void> Project::transact(const std::function<Result<void>(QSqlDatabase &)> &body)
@@ -154,8 +258,7 @@ Result<void> Project::addItems(const QVector<Item> &items)
             q.addBindValue(sql::text(it.reference));
             q.addBindValue(it.context.isEmpty() ? QStringLiteral("{}") : json::stringify(it.context));
             if (!q.exec()) {
-                const bool duplicate = q.lastError().nativeErrorCode() == QLatin1String("2067")
-                                       || q.lastError().text().contains(QLatin1String("UNIQUE"));
+                const bool duplicate = sql::isUniqueViolation(q.lastError());
                 return makeError(duplicate ? tr("item id '%1' is already in the project").arg(it.id)
                                            : q.lastError().text(),
                                  m_path, 0, QStringLiteral("id"));
@@ -262,10 +365,13 @@ Result<void> Project::addAnnotations(const QVector<Annotation> &list)
         return {};
     });
     if (r) {
-        if (touched.size() == 1)
+        if (touched.size() == 1) {
             emit annotationChanged(touched.begin()->first, touched.begin()->second);
-        else if (!touched.isEmpty())
+            announceChange({QStringLiteral("annotation"), touched.begin()->first, touched.begin()->second});
+        } else if (!touched.isEmpty()) {
             emit annotationsReset();
+            announceChange({QStringLiteral("annotations")});
+        }
     }
     return r;
 }
@@ -277,8 +383,10 @@ Result<void> Project::removeAnnotation(const QString &itemId, const QString &asp
                        QStringLiteral("DELETE FROM annotations WHERE annotator = ? AND item_id = (SELECT id FROM items "
                                       "WHERE ext_id = ?) AND aspect_id = (SELECT id FROM aspects WHERE name = ?)"),
                        {annotator, itemId, aspect});
-    if (r)
+    if (r) {
         emit annotationChanged(itemId, aspect);
+        announceChange({QStringLiteral("annotation"), itemId, aspect});
+    }
     return r;
 }
 
@@ -327,24 +435,103 @@ Result<qint64> Project::ensureJudge(const QString &name, const QString &method, 
         return q.value(0).toLongLong();
     }
     const QString t = now();
-    if (auto r = sql::exec(q,
-                           QStringLiteral("INSERT INTO runs(name, method, config, status, created_at, updated_at) "
-                                          "VALUES(?, ?, ?, 'new', ?, ?)"),
-                           {name, method, configJson.isEmpty() ? QStringLiteral("{}") : configJson, t, t});
-        !r)
-        return r.error();
-    const qint64 id = q.lastInsertId().toLongLong();
+    const Result<qint64> inserted
+            = sql::insertReturningId(q,
+                                     QStringLiteral("INSERT INTO runs(name, method, config, status, created_at, "
+                                                    "updated_at) VALUES(?, ?, ?, 'new', ?, ?)"),
+                                     {name, method, configJson.isEmpty() ? QStringLiteral("{}") : configJson, t, t});
+    if (!inserted)
+        return inserted.error();
+    const qint64 id = *inserted;
     emit judgesChanged(name);
     return id;
 }
 
+Result<void> Project::checkJudgeWritable(QSqlDatabase &db, const QString &judge) const
+{
+    if (!m_url)
+        return {};
+    {
+        QMutexLocker lock(&m_mutex);
+        if (m_heldJudges.contains(judge))
+            return {};
+    }
+    // A shared lock for the rest of the transaction (or this statement): a run that holds the
+    // judge refuses it, and no run can claim the judge while this write is under way.
+    QSqlQuery q(db);
+    const Result<bool> row = sql::firstRow(
+            q, QStringLiteral("SELECT pg_try_advisory_xact_lock_shared(hashtext('rubric'), hashtext(?))"),
+            {QString(QStringLiteral("judge:") + judge)});
+    if (!row.ok())
+        return row.error();
+    if (!*row || !q.value(0).toBool())
+        return makeError(tr("judge '%1' is being written by another run; wait for it to finish, or run "
+                            "under another judge name")
+                                 .arg(judge),
+                         m_path, 0, QStringLiteral("judge"));
+    return {};
+}
+
+Result<void> Project::claimJudge(const QString &name)
+{
+    if (!m_url)
+        return {};
+    {
+        QMutexLocker lock(&m_mutex);
+        if (m_heldJudges.contains(name))
+            return {};
+    }
+    QSqlDatabase db = database();
+    const Result<bool> taken = sql::tryLock(db, QStringLiteral("judge:") + name);
+    if (!taken.ok())
+        return taken.error();
+    if (!*taken)
+        return makeError(tr("judge '%1' is being written by another run; wait for it to finish, or run "
+                            "under another judge name")
+                                 .arg(name),
+                         m_path, 0, QStringLiteral("judge"));
+    QMutexLocker lock(&m_mutex);
+    m_heldJudges.insert(name, db.connectionName());
+    return {};
+}
+
+void Project::releaseJudge(const QString &name)
+{
+    QString connection;
+    {
+        QMutexLocker lock(&m_mutex);
+        connection = m_heldJudges.value(name);
+    }
+    // The lock belongs to the connection that took it; only that thread can let it go (a claim
+    // left behind ends with the Project's connections).
+    if (connection.isEmpty() || database().connectionName() != connection)
+        return;
+    QSqlDatabase db = database();
+    if (sql::unlock(db, QStringLiteral("judge:") + name).ok()) {
+        QMutexLocker lock(&m_mutex);
+        m_heldJudges.remove(name);
+    }
+}
+
 Result<void> Project::setJudgeStatus(const QString &name, const QString &status)
 {
-    QSqlQuery q(database());
+    const bool running = status == QLatin1String("running");
+    if (running) {
+        if (auto c = claimJudge(name); !c)
+            return c;
+    }
+    QSqlDatabase db = database();
+    if (auto w = checkJudgeWritable(db, name); !w)
+        return w;
+    QSqlQuery q(db);
     auto r = sql::exec(q, QStringLiteral("UPDATE runs SET status = ?, updated_at = ? WHERE name = ?"),
                        {status, now(), name});
-    if (r)
+    if (!running)
+        releaseJudge(name);
+    if (r) {
         emit judgesChanged(name);
+        announceChange({QStringLiteral("judge"), name});
+    }
     return r;
 }
 
@@ -353,19 +540,25 @@ Result<void> Project::removeJudge(const QString &name)
     // The judge's issues (refused items, run failures) go with it; the judge cache and the
     // ledger stay (paid answers are never thrown away).
     auto r = transact([&](QSqlDatabase &db) -> Result<void> {
+        if (auto w = checkJudgeWritable(db, name); !w)
+            return w;
         QSqlQuery q(db);
         if (auto d = sql::exec(q, QStringLiteral("DELETE FROM issues WHERE run = ?"), {name}); !d)
             return d;
         return sql::exec(q, QStringLiteral("DELETE FROM runs WHERE name = ?"), {name});
     });
-    if (r)
+    if (r) {
         emit judgesChanged(name);
+        announceChange({QStringLiteral("judge"), name});
+    }
     return r;
 }
 
 Result<void> Project::setJudgeScores(const QString &judge, const QString &aspect, const QHash<QString, double> &scores)
 {
     auto r = transact([&](QSqlDatabase &db) -> Result<void> {
+        if (auto w = checkJudgeWritable(db, judge); !w)
+            return w;
         QSqlQuery q(db);
         const Result<bool> found = sql::firstRow(q, QStringLiteral("SELECT id FROM runs WHERE name = ?"), {judge});
         if (!found.ok())
@@ -396,8 +589,10 @@ Result<void> Project::setJudgeScores(const QString &judge, const QString &aspect
         }
         return sql::exec(q, QStringLiteral("UPDATE runs SET updated_at = ? WHERE id = ?"), {now(), runId});
     });
-    if (r)
+    if (r) {
         emit judgesChanged(judge);
+        announceChange({QStringLiteral("judge"), judge});
+    }
     return r;
 }
 

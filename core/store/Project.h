@@ -17,6 +17,8 @@
 
 namespace rubric {
 
+struct DatabaseUrl;
+
 /// A judge (a named run, or scores imported from another tool) as listed in a project.
 struct JudgeInfo
 {
@@ -27,9 +29,11 @@ struct JudgeInfo
     int items = 0; ///< distinct items with at least one score
 };
 
-/// The project file: one SQLite database (WAL, foreign keys, versioned schema).
+/// The project: one SQLite file (WAL, foreign keys, versioned schema), or a team project in a
+/// PostgreSQL database named by a postgresql:// URL (same schema; see SqlDialect for the
+/// differences).
 ///
-/// Owns nothing but the file's connections. Any thread may call the const readers and the
+/// Owns nothing but the connections. Any thread may call the const readers and the
 /// writers; each thread gets its own connection (opened lazily, closed with the Project).
 /// Every multi-row write runs in one transaction: it either lands whole or not at all.
 /// Change signals are emitted from the thread that made the change.
@@ -44,11 +48,17 @@ class Project : public QObject
 public:
     enum class OpenMode { OpenOrCreate, OpenExisting };
 
-    /// Opens (or creates) the project at `path` and migrates it to the current schema.
+    /// Opens (or creates) the project at `path` and migrates it to the current schema. `path`
+    /// may be a `postgresql://user[:password]@host[:port]/database` URL: the database must
+    /// exist (`mode` does not create it); an empty one gets the schema, one holding other
+    /// tables is refused.
     static Result<std::unique_ptr<Project>> open(const QString &path, OpenMode mode = OpenMode::OpenOrCreate);
     ~Project() override;
 
+    /// The file's absolute path, or the database URL without its password.
     QString path() const { return m_path; }
+    /// Whether the project lives in a PostgreSQL database (shared by a team).
+    bool isTeamDatabase() const;
 
     /// The calling thread's connection to the file.
     QSqlDatabase database() const;
@@ -121,7 +131,13 @@ public:
     std::optional<JudgeInfo> judge(const QString &name) const;
     /// Creates the run if missing (returns its row id) or returns the existing one's.
     Result<qint64> ensureJudge(const QString &name, const QString &method, const QString &configJson = {});
+    /// Status "running" claims the judge for this Project (in a team database: a lock held
+    /// until another status is set or the Project closes); it fails while another process's
+    /// run holds it. Any other status releases the claim.
     Result<void> setJudgeStatus(const QString &name, const QString &status);
+    /// Ok unless another process's run holds the judge (team databases only; a single file
+    /// keeps SQLite's own locking). Every write to a judge's rows checks it first.
+    Result<void> checkJudgeWritable(QSqlDatabase &db, const QString &judge) const;
     Result<void> removeJudge(const QString &name);
     /// Stores item scores of a judge for one aspect (one transaction). A NaN score is stored as
     /// missing (NULL) with status `missing`.
@@ -135,6 +151,8 @@ public:
                           const QString &itemId = {});
 
 signals:
+    /// In a team database these are also emitted (on the thread that opened the Project, from its
+    /// event loop) when another process or Project changed the same data: annotations and judges.
     void itemsChanged();
     void aspectsChanged();
     void annotationChanged(const QString &itemId, const QString &aspect);
@@ -145,6 +163,16 @@ signals:
 
 private:
     explicit Project(QString path);
+    static Result<std::unique_ptr<Project>> openDatabase(const QString &url);
+    /// Team databases: listens on the opening thread's connection for the changes other
+    /// processes announce (announceChange), and re-emits them as this Project's signals.
+    Result<void> listenForChanges();
+    /// Team databases: tells the other processes that annotations or a judge changed (a
+    /// PostgreSQL NOTIFY); best effort, the change itself is already committed.
+    void announceChange(const QStringList &change);
+    void onNotification(const QString &channel, const QVariant &payload);
+    Result<void> claimJudge(const QString &name);
+    void releaseJudge(const QString &name);
     /// The aspect's row id, -1 when there is none; an error when it cannot be read.
     Result<qint64> aspectRowId(QSqlDatabase &db, const QString &name) const;
     Error readError(const QString &what, const Result<void> &failed) const;
@@ -153,6 +181,9 @@ private:
     QString m_connectionPrefix;
     mutable QMutex m_mutex;
     mutable QStringList m_connections;
+    std::unique_ptr<DatabaseUrl> m_url; ///< set for a team database
+    /// Judges this Project's runs hold (team databases): name → the connection holding the lock.
+    QHash<QString, QString> m_heldJudges;
 };
 
 } // namespace rubric

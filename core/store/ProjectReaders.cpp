@@ -1,4 +1,5 @@
 #include "Project.h"
+#include "SqlDialect.h"
 #include "SqlUtil.h"
 #include "util/Json.h"
 
@@ -246,7 +247,7 @@ Result<QHash<QString, double>> Project::readHumanScores(const QString &aspect) c
     if (auto r = sql::exec(q,
                            QStringLiteral("SELECT i.ext_id, AVG(n.score) FROM annotations n JOIN items i ON i.id = "
                                           "n.item_id JOIN aspects a ON a.id = n.aspect_id WHERE a.name = ? GROUP BY "
-                                          "n.item_id"),
+                                          "n.item_id, i.ext_id"),
                            {aspect});
         !r)
         return readError(tr("the human scores"), r);
@@ -341,10 +342,11 @@ Result<QVector<JudgeInfo>> Project::readJudges() const
         = sql::exec(q, QStringLiteral("SELECT r.name, r.method, r.status, "
                                       " (SELECT COUNT(DISTINCT item_id) FROM judge_scores s WHERE s.run_id = r.id AND "
                                       "s.score IS NOT NULL),"
-                                      " (SELECT GROUP_CONCAT(name, char(31)) FROM (SELECT DISTINCT a.name AS name FROM "
+                                      " (SELECT %1 FROM (SELECT DISTINCT a.name AS name, a.id AS aspect_row FROM "
                                       "judge_scores s "
-                                      "   JOIN aspects a ON a.id = s.aspect_id WHERE s.run_id = r.id ORDER BY a.id))"
-                                      " FROM runs r ORDER BY r.id"));
+                                      "   JOIN aspects a ON a.id = s.aspect_id WHERE s.run_id = r.id ORDER BY a.id) x)"
+                                      " FROM runs r ORDER BY r.id")
+                               .arg(sql::joinedList(database(), QStringLiteral("name"), QStringLiteral("aspect_row"))));
         !r)
         return readError(tr("the judges"), r);
     while (q.next()) {

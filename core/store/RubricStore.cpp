@@ -1,6 +1,7 @@
 #include "RubricStore.h"
 
 #include "Project.h"
+#include "SqlDialect.h"
 #include "SqlUtil.h"
 #include "util/Json.h"
 
@@ -199,6 +200,8 @@ Result<int> RubricStore::saveVersion(const QString &judge, const Rubric &rubric,
 {
     int saved = 0;
     auto r = m_project->transact([&](QSqlDatabase &db) -> Result<void> {
+        if (auto w = m_project->checkJudgeWritable(db, judge); !w)
+            return w;
         QSqlQuery q(db);
         if (!sql::exec(q, QStringLiteral("SELECT id FROM runs WHERE name = ?"), {judge}) || !q.next())
             return makeError(tr("no judge named '%1'").arg(judge), {}, 0, QStringLiteral("judge"));
@@ -217,13 +220,14 @@ Result<int> RubricStore::saveVersion(const QString &judge, const Rubric &rubric,
         }
         if (auto e
             = sql::exec(q,
-                        QStringLiteral("INSERT INTO rubric_versions(run_id, aspect, method, version, parent_id, "
-                                       "note, alignment, created_at) VALUES(?, ?, ?, ?, ?, COALESCE(?, ''), ?, ?)"),
+                        sql::withReturningId(db, QStringLiteral("INSERT INTO rubric_versions(run_id, aspect, method, "
+                                                                "version, parent_id, note, alignment, created_at) "
+                                                                "VALUES(?, ?, ?, ?, ?, COALESCE(?, ''), ?, ?)")),
                         {run, rubric.aspect(), rubric.method(), version, parent, note,
                          alignment ? QVariant(*alignment) : QVariant(QMetaType(QMetaType::Double)), now()});
             !e)
             return e;
-        const qint64 versionId = q.lastInsertId().toLongLong();
+        const qint64 versionId = sql::insertedId(q);
         QSet<QString> keys;
         for (const Criterion &c : rubric.criteria()) {
             if (c.key.isEmpty())
@@ -259,7 +263,10 @@ Result<int> RubricStore::saveVersion(const QString &judge, const Rubric &rubric,
 
 Result<void> RubricStore::setTestAlignment(const QString &judge, int version, double alignment, const QString &basis)
 {
-    QSqlQuery q(m_project->database());
+    QSqlDatabase db = m_project->database();
+    if (auto w = m_project->checkJudgeWritable(db, judge); !w)
+        return w;
+    QSqlQuery q(db);
     auto r = sql::exec(q,
                        QStringLiteral("UPDATE rubric_versions SET test_alignment = ?, test_basis = ? WHERE version = ? "
                                       "AND run_id = (SELECT id FROM runs WHERE name = ?)"),
@@ -274,7 +281,10 @@ Result<void> RubricStore::setTestAlignment(const QString &judge, int version, do
 
 Result<void> RubricStore::setAlignment(const QString &judge, int version, double alignment, const QString &basis)
 {
-    QSqlQuery q(m_project->database());
+    QSqlDatabase db = m_project->database();
+    if (auto w = m_project->checkJudgeWritable(db, judge); !w)
+        return w;
+    QSqlQuery q(db);
     auto r = basis.isEmpty()
                      ? sql::exec(q,
                                  QStringLiteral("UPDATE rubric_versions SET alignment = ? WHERE version = ? AND "
@@ -400,6 +410,8 @@ Result<void> RubricStore::writeCriterionScores(const QString &judge, const QVect
     if (rows.isEmpty())
         return {};
     auto r = m_project->transact([&](QSqlDatabase &db) -> Result<void> {
+        if (auto w = m_project->checkJudgeWritable(db, judge); !w)
+            return w;
         QSqlQuery q(db);
         if (!sql::exec(q, QStringLiteral("SELECT id FROM runs WHERE name = ?"), {judge}) || !q.next())
             return makeError(tr("no judge named '%1'").arg(judge), {}, 0, QStringLiteral("judge"));
@@ -433,7 +445,10 @@ Result<void> RubricStore::writeCriterionScores(const QString &judge, const QVect
 
 Result<void> RubricStore::clearCriterionScores(const QString &judge)
 {
-    QSqlQuery q(m_project->database());
+    QSqlDatabase db = m_project->database();
+    if (auto w = m_project->checkJudgeWritable(db, judge); !w)
+        return w;
+    QSqlQuery q(db);
     auto r = sql::exec(
             q, QStringLiteral("DELETE FROM criterion_scores WHERE run_id = (SELECT id FROM runs WHERE name = ?)"),
             {judge});
@@ -452,6 +467,8 @@ Result<int> RubricStore::pruneCriterionScores(const QString &judge,
     if (drop.isEmpty())
         return 0;
     auto r = m_project->transact([&](QSqlDatabase &db) -> Result<void> {
+        if (auto w = m_project->checkJudgeWritable(db, judge); !w)
+            return w;
         QSqlQuery q(db);
         if (!sql::exec(q, QStringLiteral("SELECT id FROM runs WHERE name = ?"), {judge}) || !q.next())
             return makeError(tr("no judge named '%1'").arg(judge), {}, 0, QStringLiteral("judge"));
@@ -491,7 +508,10 @@ QVariantMap RubricStore::runConfig(const QString &judge) const
 
 Result<void> RubricStore::setRunConfig(const QString &judge, const QVariantMap &config)
 {
-    QSqlQuery q(m_project->database());
+    QSqlDatabase db = m_project->database();
+    if (auto w = m_project->checkJudgeWritable(db, judge); !w)
+        return w;
+    QSqlQuery q(db);
     auto r = sql::exec(q, QStringLiteral("UPDATE runs SET config = ?, updated_at = ? WHERE name = ?"),
                        {json::stringify(config), now(), judge});
     if (r && q.numRowsAffected() != 1)

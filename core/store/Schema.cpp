@@ -1,10 +1,32 @@
 #include "Schema.h"
 
+#include "SqlDialect.h"
+
 #include <QCoreApplication>
 #include <QSqlError>
 #include <QSqlQuery>
 
 namespace rubric::schema {
+
+QStringList tables()
+{
+    return {QStringLiteral("meta"),
+            QStringLiteral("items"),
+            QStringLiteral("aspects"),
+            QStringLiteral("annotations"),
+            QStringLiteral("splits"),
+            QStringLiteral("runs"),
+            QStringLiteral("judge_scores"),
+            QStringLiteral("rubric_versions"),
+            QStringLiteral("criteria"),
+            QStringLiteral("criterion_scores"),
+            QStringLiteral("judge_cache"),
+            QStringLiteral("judge_ledger"),
+            QStringLiteral("prompt_templates"),
+            QStringLiteral("issues"),
+            QStringLiteral("judge_batches"),
+            QStringLiteral("judge_batch_requests")};
+}
 
 QStringList stepStatements(int fromVersion)
 {
@@ -170,40 +192,118 @@ QStringList stepStatements(int fromVersion)
     }
 }
 
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("Schema", text);
+}
+
+Error newerSchema(int version, const QString &path)
+{
+    return makeError(tr("this project was written by a newer Rubric Studio (schema %1; this build reads up to %2); "
+                        "open it with that version or newer")
+                             .arg(version)
+                             .arg(currentVersion),
+                     path);
+}
+
+/// Applies the steps from `version` to the current one on an open transaction.
+Result<void> applySteps(QSqlDatabase &db, int version, const QString &path)
+{
+    const bool postgres = sql::isPostgres(db);
+    QSqlQuery q(db);
+    for (int v = version; v < currentVersion; ++v) {
+        for (const QString &statement : stepStatements(v)) {
+            const QString text = postgres ? sql::postgresStatement(statement) : statement;
+            if (!q.exec(text))
+                return makeError(tr("migrating the project from schema %1 to %2 failed: %3 (%4)")
+                                         .arg(v)
+                                         .arg(v + 1)
+                                         .arg(q.lastError().text(), text),
+                                 path);
+        }
+    }
+    return {};
+}
+
+/// A team database keeps its schema version in a table of its own (PostgreSQL has no
+/// user_version). Several studios may open a new database at once: the first migrates it, the
+/// others wait on the transaction lock and then find it current.
+Result<void> migratePostgres(QSqlDatabase &db, const QString &path)
+{
+    if (!db.transaction())
+        return makeError(db.lastError().text(), path);
+    auto fail = [&](const QString &message) -> Result<void> {
+        db.rollback();
+        return makeError(message, path);
+    };
+    if (auto r = sql::lockForTransaction(db, QStringLiteral("schema")); !r)
+        return fail(r.errorString());
+    QSqlQuery q(db);
+    if (!q.exec(QStringLiteral("SELECT to_regclass('schema_version') IS NOT NULL, (SELECT COUNT(*) FROM "
+                               "information_schema.tables WHERE table_schema = current_schema())"))
+        || !q.next())
+        return fail(tr("cannot read the schema version: %1").arg(q.lastError().text()));
+    const bool versioned = q.value(0).toBool();
+    const qint64 tables = q.value(1).toLongLong();
+    q.finish();
+    int version = 0;
+    if (versioned) {
+        if (!q.exec(QStringLiteral("SELECT version FROM schema_version")) || !q.next())
+            return fail(tr("cannot read the schema version: %1").arg(q.lastError().text()));
+        version = q.value(0).toInt();
+        q.finish();
+    } else if (tables > 0) {
+        return fail(tr("the database holds %1 tables but no Rubric Studio project (no schema_version table); "
+                       "give an empty database")
+                            .arg(tables));
+    }
+    if (version > currentVersion) {
+        db.rollback();
+        return newerSchema(version, path);
+    }
+    if (version == currentVersion) {
+        db.rollback();
+        return {};
+    }
+    if (auto r = applySteps(db, version, path); !r) {
+        db.rollback();
+        return r;
+    }
+    const QString record = versioned ? QStringLiteral("UPDATE schema_version SET version = %1")
+                                     : QStringLiteral("CREATE TABLE schema_version(version BIGINT NOT NULL); "
+                                                      "INSERT INTO schema_version(version) VALUES(%1)");
+    for (const QString &statement : record.arg(currentVersion).split(QStringLiteral("; "))) {
+        if (!q.exec(statement))
+            return fail(q.lastError().text());
+    }
+    if (!db.commit())
+        return fail(db.lastError().text());
+    return {};
+}
+
+} // namespace
+
 Result<void> migrate(QSqlDatabase &db, const QString &path)
 {
+    if (sql::isPostgres(db))
+        return migratePostgres(db, path);
     QSqlQuery q(db);
     if (!q.exec(QStringLiteral("PRAGMA user_version")) || !q.next())
-        return makeError(
-                QCoreApplication::translate("Schema", "cannot read the schema version: %1").arg(q.lastError().text()),
-                path);
+        return makeError(tr("cannot read the schema version: %1").arg(q.lastError().text()), path);
     const int version = q.value(0).toInt();
     q.finish();
     if (version > currentVersion)
-        return makeError(QCoreApplication::translate("Schema", "this project was written by a newer Rubric Studio "
-                                                               "(schema %1; this build reads up to %2); open it with "
-                                                               "that version or newer")
-                                 .arg(version)
-                                 .arg(currentVersion),
-                         path);
+        return newerSchema(version, path);
     if (version == currentVersion)
         return {};
 
     if (!db.transaction())
         return makeError(db.lastError().text(), path);
-    for (int v = version; v < currentVersion; ++v) {
-        for (const QString &sql : stepStatements(v)) {
-            if (!q.exec(sql)) {
-                const QString err = q.lastError().text();
-                db.rollback();
-                return makeError(QCoreApplication::translate(
-                                         "Schema", "migrating the project from schema %1 to %2 failed: %3 (%4)")
-                                         .arg(v)
-                                         .arg(v + 1)
-                                         .arg(err, sql),
-                                 path);
-            }
-        }
+    if (auto r = applySteps(db, version, path); !r) {
+        db.rollback();
+        return r;
     }
     if (!q.exec(QStringLiteral("PRAGMA user_version = %1").arg(currentVersion)) || !db.commit()) {
         const QString err = q.lastError().text();

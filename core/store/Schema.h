@@ -14,6 +14,10 @@ constexpr int currentVersion = 5;
 /// file from a newer version. On failure the file is left exactly as it was.
 Result<void> migrate(QSqlDatabase &db, const QString &path);
 
+/// Every table of the current schema, parents before the tables that refer to them (the
+/// order a copy writes them in).
+QStringList tables();
+
 /// The statements of one step (fromVersion → fromVersion + 1); exposed for the migration tests.
 QStringList stepStatements(int fromVersion);
 

@@ -1,3 +1,4 @@
+#include "PostgresServer.h"
 #include "data/Exporter.h"
 #include "data/Importer.h"
 #include "store/Project.h"
@@ -33,7 +34,8 @@ private:
 void TestExporter::init()
 {
     m_dir = std::make_unique<QTemporaryDir>();
-    auto p = Project::open(m_dir->filePath(QStringLiteral("p.rubric")));
+    RUBRIC_PROJECT_LOCATION(location, *m_dir, QStringLiteral("p.rubric"));
+    auto p = Project::open(location);
     QVERIFY2(p.ok(), qPrintable(p.errorString()));
     m_project = std::move(p).value();
     FieldMapping m;

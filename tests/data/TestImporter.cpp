@@ -1,3 +1,4 @@
+#include "PostgresServer.h"
 #include "data/Importer.h"
 #include "store/Project.h"
 
@@ -167,7 +168,8 @@ void TestImporter::presets()
     if (!QFileInfo::exists(file))
         QSKIP("shared dataset not present");
     QTemporaryDir dir;
-    auto p = Project::open(dir.filePath(QStringLiteral("p.rubric")));
+    RUBRIC_PROJECT_LOCATION(location, dir, QStringLiteral("p.rubric"));
+    auto p = Project::open(location);
     QVERIFY2(p.ok(), qPrintable(p.errorString()));
     auto mapping = Importer::preset(preset);
     QVERIFY2(mapping.ok(), qPrintable(mapping.errorString()));
@@ -242,7 +244,8 @@ void TestImporter::generic()
     QFETCH(QString, output);
     QFETCH(double, itemMean);
     QTemporaryDir dir;
-    auto p = Project::open(dir.filePath(QStringLiteral("p.rubric")));
+    RUBRIC_PROJECT_LOCATION(location, dir, QStringLiteral("p.rubric"));
+    auto p = Project::open(location);
     QVERIFY(p.ok());
     QSignalSpy itemsChanged(p->get(), &Project::itemsChanged);
     auto r = Importer::run(**p, ImportSpec{file, ImportFormat::Auto, mappingFrom(mapping)});
@@ -304,7 +307,8 @@ void TestImporter::malformedLeavesProjectUnchanged()
     QFETCH(QString, field);
     QFETCH(QString, says);
     QTemporaryDir dir;
-    auto p = Project::open(dir.filePath(QStringLiteral("p.rubric")));
+    RUBRIC_PROJECT_LOCATION(location, dir, QStringLiteral("p.rubric"));
+    auto p = Project::open(location);
     QVERIFY(p.ok());
     if (withData) {
         auto seed = Importer::run(
@@ -352,7 +356,8 @@ void TestImporter::scalesInferredFromTheData()
     QFETCH(QStringList, mapping);
     QFETCH(QStringList, scales);
     QTemporaryDir dir;
-    auto p = Project::open(dir.filePath(QStringLiteral("p.rubric")));
+    RUBRIC_PROJECT_LOCATION(location, dir, QStringLiteral("p.rubric"));
+    auto p = Project::open(location);
     QVERIFY(p.ok());
     const ImportSpec spec{file, ImportFormat::Auto, mappingFrom(mapping)};
     auto checked = Importer::check(**p, spec);
@@ -388,7 +393,8 @@ void TestImporter::givenScaleRefusedWithTheFix()
             {QStringLiteral("output=system_output"), QStringLiteral("human:naturalness=scores.naturalness"),
              QStringLiteral("human:groundedness=scores.groundedness"), QStringLiteral("scale:groundedness=1:5")});
     QTemporaryDir dir;
-    auto p = Project::open(dir.filePath(QStringLiteral("p.rubric")));
+    RUBRIC_PROJECT_LOCATION(location, dir, QStringLiteral("p.rubric"));
+    auto p = Project::open(location);
     QVERIFY(p.ok());
     const Snapshot before = snapshot(**p);
     auto r = Importer::run(**p, ImportSpec{file, ImportFormat::Auto, m});
@@ -406,7 +412,8 @@ void TestImporter::projectScaleKept()
 {
     // An aspect already in the project keeps its scale (not inferred), and a score outside it is refused.
     QTemporaryDir dir;
-    auto p = Project::open(dir.filePath(QStringLiteral("p.rubric")));
+    RUBRIC_PROJECT_LOCATION(location, dir, QStringLiteral("p.rubric"));
+    auto p = Project::open(location);
     QVERIFY(p.ok());
     auto seed = Importer::run(**p, ImportSpec{fixture(QStringLiteral("valid.tsv")), ImportFormat::Auto,
                                               mappingFrom(kTsv + QStringList{QStringLiteral("scale:quality=0:5")})});
@@ -450,7 +457,8 @@ void TestImporter::previewFlattensNestedFields()
 void TestImporter::annotationsLongFormat()
 {
     QTemporaryDir dir;
-    auto p = Project::open(dir.filePath(QStringLiteral("p.rubric")));
+    RUBRIC_PROJECT_LOCATION(location, dir, QStringLiteral("p.rubric"));
+    auto p = Project::open(location);
     QVERIFY(p.ok());
     QVERIFY(Importer::run(**p, ImportSpec{fixture(QStringLiteral("valid.tsv")), ImportFormat::Auto, mappingFrom(kTsv)})
                     .ok());
@@ -482,7 +490,8 @@ void TestImporter::hannaSystemsFromStoryId()
     if (!QFileInfo::exists(file))
         QSKIP("shared dataset not present");
     QTemporaryDir dir;
-    auto p = Project::open(dir.filePath(QStringLiteral("p.rubric")));
+    RUBRIC_PROJECT_LOCATION(location, dir, QStringLiteral("p.rubric"));
+    auto p = Project::open(location);
     QVERIFY(p.ok());
     auto r = Importer::run(**p, ImportSpec{file, ImportFormat::Auto, *Importer::preset(QStringLiteral("hanna"))});
     QVERIFY2(r.ok(), qPrintable(r.errorString()));
@@ -522,7 +531,8 @@ void TestImporter::hostileJsonRefused()
             "\n"
             + record + "\n");
     f.close();
-    auto p = Project::open(dir.filePath(QStringLiteral("p.rubric")));
+    RUBRIC_PROJECT_LOCATION(location, dir, QStringLiteral("p.rubric"));
+    auto p = Project::open(location);
     QVERIFY(p.ok());
     const auto r = Importer::run(**p, ImportSpec{file, ImportFormat::Auto, mappingFrom(kNested)});
     QVERIFY(!r.ok());

@@ -1,3 +1,4 @@
+#include "PostgresServer.h"
 #include "data/Aspect.h"
 #include "methods/PromptLibrary.h"
 #include "store/Project.h"
@@ -111,7 +112,8 @@ void TestPromptLibrary::rendersListsWithoutEscaping()
 void TestPromptLibrary::projectOverrideWins()
 {
     QTemporaryDir dir;
-    auto p = Project::open(dir.filePath(QStringLiteral("p.rubric")));
+    RUBRIC_PROJECT_LOCATION(location, dir, QStringLiteral("p.rubric"));
+    auto p = Project::open(location);
     QVERIFY(p.ok());
     PromptLibrary lib(p->get());
     const QString builtinHash = lib.get(QStringLiteral("hypoeval_score"))->hash;
@@ -130,7 +132,8 @@ void TestPromptLibrary::projectOverrideWins()
 void TestPromptLibrary::unreadableProjectIsAnErrorNotTheBuiltin()
 {
     QTemporaryDir dir;
-    auto p = Project::open(dir.filePath(QStringLiteral("p.rubric")));
+    RUBRIC_PROJECT_LOCATION(location, dir, QStringLiteral("p.rubric"));
+    auto p = Project::open(location);
     QVERIFY(p.ok());
     QSqlQuery q((*p)->database());
     QVERIFY2(q.exec(QStringLiteral("DROP TABLE prompt_templates")), qPrintable(q.lastError().text()));
@@ -147,7 +150,8 @@ void TestPromptLibrary::unreadableProjectIsAnErrorNotTheBuiltin()
     QVERIFY(q.exec(QStringLiteral("DROP TABLE meta")));
     const auto task = PromptLibrary::projectTask(p->get());
     QVERIFY(!task.ok());
-    QVERIFY2(task.errorString().contains(QLatin1String("no such table: meta")), qPrintable(task.errorString()));
+    QVERIFY2(task.errorString().contains(rubric::test::missingTableMessage(QStringLiteral("meta"))),
+             qPrintable(task.errorString()));
 }
 
 void TestPromptLibrary::rejectsBadTemplates_data()

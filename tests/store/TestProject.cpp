@@ -1,5 +1,7 @@
+#include "PostgresServer.h"
 #include "runs/EndpointCapabilities.h"
 #include "store/CallStore.h"
+#include "store/DatabaseUrl.h"
 #include "store/Project.h"
 #include "store/Schema.h"
 
@@ -14,6 +16,8 @@
 #include <cmath>
 
 using namespace rubric;
+using rubric::test::PostgresServer;
+using rubric::test::testsOnPostgres;
 
 namespace {
 
@@ -96,7 +100,8 @@ private slots:
 void TestProject::removingAJudgeTakesItsIssuesOnly()
 {
     QTemporaryDir dir;
-    auto p = openOrFail(dir.filePath(QStringLiteral("p.rubric")));
+    RUBRIC_PROJECT_LOCATION(location, dir, QStringLiteral("p.rubric"));
+    auto p = openOrFail(location);
     QVERIFY(p);
     QVERIFY(p->ensureJudge(QStringLiteral("a"), QStringLiteral("geval")));
     QVERIFY(p->ensureJudge(QStringLiteral("b"), QStringLiteral("geval")));
@@ -116,10 +121,24 @@ void TestProject::removingAJudgeTakesItsIssuesOnly()
 void TestProject::createsCurrentSchemaWithWalAndForeignKeys()
 {
     QTemporaryDir dir;
-    const QString path = dir.filePath(QStringLiteral("p.rubric"));
+    RUBRIC_PROJECT_LOCATION(path, dir, QStringLiteral("p.rubric"));
     auto p = openOrFail(path);
     QVERIFY(p);
     QSqlQuery q(p->database());
+    if (testsOnPostgres()) {
+        // A team database: the version in its own table, every table there, ids made by the database.
+        QVERIFY(q.exec(QStringLiteral("SELECT version FROM schema_version")) && q.next());
+        QCOMPARE(q.value(0).toInt(), schema::currentVersion);
+        for (const QString &table : schema::tables()) {
+            QVERIFY(q.exec(QStringLiteral("SELECT to_regclass('%1') IS NOT NULL").arg(table)) && q.next());
+            QVERIFY2(q.value(0).toBool(), qPrintable(table));
+        }
+        QVERIFY(q.exec(QStringLiteral("SELECT data_type FROM information_schema.columns WHERE table_name = 'aspects' "
+                                      "AND column_name = 'scale_max'"))
+                && q.next());
+        QCOMPARE(q.value(0).toString(), QStringLiteral("double precision"));
+        return;
+    }
     QVERIFY(q.exec(QStringLiteral("PRAGMA user_version")) && q.next());
     QCOMPARE(q.value(0).toInt(), schema::currentVersion);
     QVERIFY(q.exec(QStringLiteral("PRAGMA journal_mode")) && q.next());
@@ -127,9 +146,11 @@ void TestProject::createsCurrentSchemaWithWalAndForeignKeys()
     QVERIFY(q.exec(QStringLiteral("PRAGMA foreign_keys")) && q.next());
     QCOMPARE(q.value(0).toInt(), 1);
     // Every table of the current schema is there.
-    for (const char *table :
-         {"items", "aspects", "annotations", "splits", "runs", "judge_scores", "rubric_versions", "criteria",
-          "criterion_scores", "judge_cache", "judge_ledger", "prompt_templates", "issues"}) {
+    QVERIFY(schema::tables().contains(QStringLiteral("meta")));
+    for (const char *table : {"items", "aspects", "annotations", "splits", "runs", "judge_scores", "rubric_versions",
+                              "criteria", "criterion_scores", "judge_cache", "judge_ledger", "prompt_templates",
+                              "issues", "judge_batches", "judge_batch_requests"}) {
+        QVERIFY2(schema::tables().contains(QLatin1String(table)), table);
         QVERIFY(q.exec(QStringLiteral("SELECT COUNT(*) FROM sqlite_master WHERE type='table' AND name='%1'")
                                .arg(QLatin1String(table)))
                 && q.next());
@@ -139,6 +160,8 @@ void TestProject::createsCurrentSchemaWithWalAndForeignKeys()
 
 void TestProject::migratesTestSplitAlignmentApart()
 {
+    if (testsOnPostgres())
+        QSKIP("migrations from old SQLite project files (fixtures in tests/store/fixtures): the SQLite run has them");
     // A schema-2 file whose re-score recorded its alignment on the test split (in the train
     // figure's column): schema 3 moves that figure to its own column, a train figure stays.
     QTemporaryDir dir;
@@ -177,6 +200,8 @@ void TestProject::migratesTestSplitAlignmentApart()
 
 void TestProject::migratesVersion1()
 {
+    if (testsOnPostgres())
+        QSKIP("migrations from old SQLite project files (fixtures in tests/store/fixtures): the SQLite run has them");
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("old.rubric"));
     QVERIFY(writeDatabaseFromSql(path, QStringLiteral(RUBRIC_TEST_DATA "/fixtures/schema_v1.sql")));
@@ -212,6 +237,8 @@ void TestProject::migratesVersion1()
 
 void TestProject::failedMigrationLeavesFileAsItWas()
 {
+    if (testsOnPostgres())
+        QSKIP("migrations from old SQLite project files (fixtures in tests/store/fixtures): the SQLite run has them");
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("clash.rubric"));
     QVERIFY(writeDatabaseFromSql(path, QStringLiteral(RUBRIC_TEST_DATA "/fixtures/schema_v1.sql")));
@@ -251,6 +278,21 @@ void TestProject::failedMigrationLeavesFileAsItWas()
 
 void TestProject::refusesNewerSchema()
 {
+    if (testsOnPostgres()) {
+        QTemporaryDir dir;
+        RUBRIC_PROJECT_LOCATION(url, dir, QStringLiteral("new.rubric"));
+        {
+            auto p = openOrFail(url);
+            QVERIFY(p);
+            QSqlQuery q(p->database());
+            QVERIFY(q.exec(QStringLiteral("UPDATE schema_version SET version = %1").arg(schema::currentVersion + 1)));
+        }
+        auto p = Project::open(url);
+        QVERIFY(!p.ok());
+        QVERIFY2(p.errorString().contains(QLatin1String("newer")), qPrintable(p.errorString()));
+        QVERIFY2(!p.errorString().contains(PostgresServer::password()), qPrintable(p.errorString()));
+        return;
+    }
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("new.rubric"));
     {
@@ -270,6 +312,36 @@ void TestProject::refusesNewerSchema()
 
 void TestProject::refusesNonProjectFile()
 {
+    if (testsOnPostgres()) {
+        // A database that holds something else is not taken over.
+        QTemporaryDir dir;
+        RUBRIC_PROJECT_LOCATION(url, dir, QStringLiteral("notes.rubric"));
+        {
+            QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QPSQL"), QStringLiteral("other"));
+            auto parsed = DatabaseUrl::parse(url);
+            QVERIFY(parsed.ok());
+            db.setHostName(parsed->host);
+            db.setPort(parsed->port);
+            db.setUserName(parsed->user);
+            db.setPassword(parsed->password);
+            db.setDatabaseName(parsed->database);
+            QVERIFY2(db.open(), qPrintable(db.lastError().text()));
+            QSqlQuery q(db);
+            QVERIFY(q.exec(QStringLiteral("CREATE TABLE notes(id BIGINT)")));
+            db.close();
+        }
+        QSqlDatabase::removeDatabase(QStringLiteral("other"));
+        auto p = Project::open(url);
+        QVERIFY(!p.ok());
+        QVERIFY2(p.errorString().contains(QLatin1String("no Rubric Studio project")), qPrintable(p.errorString()));
+        // A database that does not exist is an error naming it, and never shows the password.
+        const QString missing = url.left(url.lastIndexOf(QLatin1Char('/'))) + QStringLiteral("/no_such_db");
+        auto none = Project::open(missing, Project::OpenMode::OpenExisting);
+        QVERIFY(!none.ok());
+        QVERIFY2(none.errorString().contains(QLatin1String("no_such_db")), qPrintable(none.errorString()));
+        QVERIFY2(!none.errorString().contains(PostgresServer::password()), qPrintable(none.errorString()));
+        return;
+    }
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("notes.rubric"));
     QFile f(path);
@@ -288,7 +360,8 @@ void TestProject::refusesNonProjectFile()
 void TestProject::addItemsIsAllOrNothing()
 {
     QTemporaryDir dir;
-    auto p = openOrFail(dir.filePath(QStringLiteral("p.rubric")));
+    RUBRIC_PROJECT_LOCATION(location, dir, QStringLiteral("p.rubric"));
+    auto p = openOrFail(location);
     QVERIFY(p);
     QSignalSpy changed(p.get(), &Project::itemsChanged);
     {
@@ -309,7 +382,7 @@ void TestProject::addItemsIsAllOrNothing()
 void TestProject::annotationsSavedAtOnceAndValidated()
 {
     QTemporaryDir dir;
-    const QString path = dir.filePath(QStringLiteral("p.rubric"));
+    RUBRIC_PROJECT_LOCATION(path, dir, QStringLiteral("p.rubric"));
     {
         auto p = openOrFail(path);
         QVERIFY(p);
@@ -349,7 +422,8 @@ void TestProject::annotationsSavedAtOnceAndValidated()
 void TestProject::humanScoresAreMeansPerItem()
 {
     QTemporaryDir dir;
-    auto p = openOrFail(dir.filePath(QStringLiteral("p.rubric")));
+    RUBRIC_PROJECT_LOCATION(location, dir, QStringLiteral("p.rubric"));
+    auto p = openOrFail(location);
     QVERIFY(p);
     QVERIFY(p->addItems({makeItem(QStringLiteral("a")), makeItem(QStringLiteral("b")), makeItem(QStringLiteral("c"))})
                     .ok());
@@ -375,7 +449,8 @@ void TestProject::humanScoresAreMeansPerItem()
 void TestProject::splitRoundTrips()
 {
     QTemporaryDir dir;
-    auto p = openOrFail(dir.filePath(QStringLiteral("p.rubric")));
+    RUBRIC_PROJECT_LOCATION(location, dir, QStringLiteral("p.rubric"));
+    auto p = openOrFail(location);
     QVERIFY(p);
     QVERIFY(p->addItems({makeItem(QStringLiteral("a")), makeItem(QStringLiteral("b")), makeItem(QStringLiteral("c"))})
                     .ok());
@@ -391,7 +466,8 @@ void TestProject::splitRoundTrips()
 void TestProject::judgeScoresKeepMissingApart()
 {
     QTemporaryDir dir;
-    auto p = openOrFail(dir.filePath(QStringLiteral("p.rubric")));
+    RUBRIC_PROJECT_LOCATION(location, dir, QStringLiteral("p.rubric"));
+    auto p = openOrFail(location);
     QVERIFY(p);
     QVERIFY(p->addItems({makeItem(QStringLiteral("a")), makeItem(QStringLiteral("b"))}).ok());
     QVERIFY(p->upsertAspect({QStringLiteral("coh"), {}, 1, 5}).ok());
@@ -412,7 +488,8 @@ void TestProject::judgeScoresKeepMissingApart()
 void TestProject::connectionsPerThread()
 {
     QTemporaryDir dir;
-    auto p = openOrFail(dir.filePath(QStringLiteral("p.rubric")));
+    RUBRIC_PROJECT_LOCATION(location, dir, QStringLiteral("p.rubric"));
+    auto p = openOrFail(location);
     QVERIFY(p);
     QVERIFY(p->addItems({makeItem(QStringLiteral("a"))}).ok());
     const QString mainConnection = p->database().connectionName();
@@ -474,7 +551,8 @@ void TestProject::unreadableTablesAreErrorsNotEmptiness()
     QFETCH(QString, table);
     QFETCH(QString, reader);
     QTemporaryDir dir;
-    auto p = openOrFail(dir.filePath(QStringLiteral("p.rubric")));
+    RUBRIC_PROJECT_LOCATION(location, dir, QStringLiteral("p.rubric"));
+    auto p = openOrFail(location);
     QVERIFY(p);
     QVERIFY(p->addItems({makeItem(QStringLiteral("a")), makeItem(QStringLiteral("b"))}).ok());
     QVERIFY(p->upsertAspect({QStringLiteral("coh"), {}, 1, 5}).ok());
@@ -506,8 +584,13 @@ void TestProject::unreadableTablesAreErrorsNotEmptiness()
     QVERIFY(!p->readJudge(QStringLiteral("zz")).value().has_value());
     // A damaged file: the table is gone (foreign keys off, or SQLite refuses to drop a parent).
     QSqlQuery q(p->database());
-    QVERIFY(q.exec(QStringLiteral("PRAGMA foreign_keys = OFF")));
-    QVERIFY2(q.exec(QStringLiteral("DROP TABLE ") + table), qPrintable(q.lastError().text()));
+    if (testsOnPostgres()) {
+        QVERIFY2(q.exec(QStringLiteral("DROP TABLE ") + table + QStringLiteral(" CASCADE")),
+                 qPrintable(q.lastError().text()));
+    } else {
+        QVERIFY(q.exec(QStringLiteral("PRAGMA foreign_keys = OFF")));
+        QVERIFY2(q.exec(QStringLiteral("DROP TABLE ") + table), qPrintable(q.lastError().text()));
+    }
     const QString j = QStringLiteral("j"), coh = QStringLiteral("coh");
     CallStore calls(p.get());
     QString error;
@@ -563,7 +646,7 @@ void TestProject::unreadableTablesAreErrorsNotEmptiness()
         error = p->ensureJudge(j, QStringLiteral("imported")).errorString();
     QVERIFY2(error.contains(QLatin1String("cannot read")), qPrintable(reader + QLatin1String(": ") + error));
     QVERIFY2(error.contains(table), qPrintable(error)); // SQLite's "no such table: …" is kept
-    QVERIFY2(error.contains(QLatin1String("p.rubric")), qPrintable(error));
+    QVERIFY2(error.contains(p->path()), qPrintable(error));
 }
 
 void TestProject::endpointCapabilitiesReadErrors()
@@ -571,7 +654,8 @@ void TestProject::endpointCapabilitiesReadErrors()
     // What the project learned about an endpoint is read as a Result: a settings table that
     // cannot be read is an error, not "the endpoint honours n and returns logprobs".
     QTemporaryDir dir;
-    auto p = openOrFail(dir.filePath(QStringLiteral("p.rubric")));
+    RUBRIC_PROJECT_LOCATION(location, dir, QStringLiteral("p.rubric"));
+    auto p = openOrFail(location);
     QVERIFY(p);
     ProviderProfile profile;
     profile.baseUrl = QStringLiteral("http://127.0.0.1:1/v1");

@@ -1,4 +1,5 @@
 #include "MainWindow.h"
+#include "PostgresServer.h"
 #include "ScoreExport.h"
 #include "Settings.h"
 #include "UiTestProject.h"
@@ -7,6 +8,7 @@
 #include "panes/IssuesPane.h"
 #include "panes/RubricPane.h"
 #include "store/ExampleProject.h"
+#include "store/ProjectCopy.h"
 #include "store/RubricStore.h"
 #include "widgets/MessageBar.h"
 
@@ -54,6 +56,7 @@ private slots:
     void cleanup();
     void opensAProject();
     void openFailureIsShownInline();
+    void opensATeamDatabaseAndKeepsNoPassword();
     void opensTheExampleCopyAndKeepsIt();
     void ctrlNumberSwitchesPanes();
     void addPaneBindsAndKeepsIssuesLast();
@@ -108,6 +111,37 @@ void TestMainWindow::opensAProject()
     QCOMPARE(w.findChild<QAction *>(QStringLiteral("showPane_run"))->text(), QStringLiteral("Judge && Run"));
     QVERIFY(w.findChild<QLabel *>(QStringLiteral("statusProject"))->text().contains(QLatin1String("12 items")));
     QCOMPARE(w.datasetPane()->findChild<QTableView *>(QStringLiteral("itemsView"))->model()->rowCount(), 12);
+}
+
+void TestMainWindow::opensATeamDatabaseAndKeepsNoPassword()
+{
+    if (const QString why = test::PostgresServer::missing(); !why.isEmpty())
+        QSKIP(qPrintable(why));
+    auto server = test::PostgresServer::shared();
+    QVERIFY2(server.ok(), qPrintable(server.errorString()));
+    const auto url = (*server)->createDatabase();
+    QVERIFY2(url.ok(), qPrintable(url.errorString()));
+    {
+        auto from = Project::open(m_path);
+        auto to = Project::open(*url);
+        QVERIFY(from.ok() && to.ok());
+        QVERIFY(copyProject(**from, **to).ok());
+    }
+    MainWindow w;
+    QVERIFY(w.openProject(*url));
+    QVERIFY(w.project()->isTeamDatabase());
+    QVERIFY(w.findChild<QLabel *>(QStringLiteral("statusProject"))->text().contains(QLatin1String("12 items")));
+    QCOMPARE(w.datasetPane()->findChild<QTableView *>(QStringLiteral("itemsView"))->model()->rowCount(), 12);
+    QVERIFY(w.findChild<QAction *>(QStringLiteral("openTeamAction")));
+    // The window title and the stored recent list name the database without its password…
+    const QString recent = Settings::recentProjects().value(0);
+    QCOMPARE(recent, (*server)->url(url->section(QLatin1Char('/'), -1), false));
+    for (const QString &shown : {recent, w.windowTitle()})
+        QVERIFY2(!shown.contains(test::PostgresServer::password()), qPrintable(shown));
+    // …and the recent entry opens it again in this session.
+    MainWindow again;
+    QVERIFY(again.openProject(recent));
+    QCOMPARE(again.project()->readItemCount().value(), 12);
 }
 
 void TestMainWindow::openFailureIsShownInline()

@@ -353,7 +353,7 @@ Result<QHash<QString, int>> AnnotatePane::scoredAspectsPerItem() const
     q.setForwardOnly(true);
     if (auto r = sql::exec(q,
                            QStringLiteral("SELECT i.ext_id, COUNT(*) FROM annotations n JOIN items i ON i.id = "
-                                          "n.item_id WHERE n.annotator = ? GROUP BY n.item_id"),
+                                          "n.item_id WHERE n.annotator = ? GROUP BY n.item_id, i.ext_id"),
                            {m_annotator});
         !r)
         return r.error();
