@@ -1,5 +1,7 @@
 #include "Settings.h"
 
+#include "store/DatabaseUrl.h"
+
 #include <QFileInfo>
 #include <QSettings>
 
@@ -75,7 +77,8 @@ void Settings::remove(Key key)
 
 void Settings::addRecentProject(const QString &path)
 {
-    const QString abs = QFileInfo(path).absoluteFilePath();
+    // A team database is kept by its URL (Project::path(): without the password).
+    const QString abs = DatabaseUrl::isDatabaseUrl(path) ? path : QFileInfo(path).absoluteFilePath();
     QStringList list = recentProjects();
     list.removeAll(abs);
     list.prepend(abs);

@@ -69,6 +69,11 @@ QString joinedList(const QSqlDatabase &db, const QString &expr, const QString &o
     return QStringLiteral("GROUP_CONCAT(%1, char(31))").arg(expr);
 }
 
+QString noLimit(const QSqlDatabase &db)
+{
+    return isPostgres(db) ? QStringLiteral("LIMIT ALL") : QStringLiteral("LIMIT -1");
+}
+
 bool isUniqueViolation(const QSqlError &error)
 {
     return error.nativeErrorCode() == QLatin1String("2067") || error.nativeErrorCode() == QLatin1String("23505")

@@ -36,6 +36,10 @@ qint64 insertedId(QSqlQuery &q);
 /// (SQLite: GROUP_CONCAT over rows already sorted; PostgreSQL: string_agg … ORDER BY).
 QString joinedList(const QSqlDatabase &db, const QString &expr, const QString &orderBy);
 
+/// The LIMIT clause that keeps every row, for an OFFSET without a limit (SQLite needs a LIMIT
+/// before OFFSET: "LIMIT -1"; PostgreSQL reads that as an error: "LIMIT ALL").
+QString noLimit(const QSqlDatabase &db);
+
 /// Whether `error` is a UNIQUE constraint refusing a row (SQLite 2067, PostgreSQL SQLSTATE 23505).
 bool isUniqueViolation(const QSqlError &error);
 

@@ -2,6 +2,7 @@
 
 #include "PlainText.h"
 #include "store/Project.h"
+#include "store/SqlDialect.h"
 
 #include <QSqlError>
 #include <QSqlQuery>
@@ -47,14 +48,16 @@ Result<QVector<ItemsModel::Row>> ItemsModel::readRows(int fromIndex) const
     if (!m_project)
         return out;
     // Only a preview of the texts is cached: the full texts of 100k items would not fit lightly.
-    QSqlQuery q(m_project->database());
+    const QSqlDatabase db = m_project->database();
+    QSqlQuery q(db);
     q.setForwardOnly(true);
     const auto cannotRead = [&q, this] {
         return makeError(tr("cannot read the items from the project: %1").arg(q.lastError().text()), m_project->path());
     };
     if (!q.prepare(QStringLiteral("SELECT ext_id, group_id, system_id, substr(source, 1, %1), substr(output, 1, %1) "
-                                  "FROM items ORDER BY position LIMIT -1 OFFSET ?")
-                           .arg(previewLength)))
+                                  "FROM items ORDER BY position %2 OFFSET ?")
+                           .arg(previewLength)
+                           .arg(sql::noLimit(db))))
         return cannotRead();
     q.addBindValue(fromIndex);
     if (!q.exec())
