@@ -4,6 +4,7 @@
 // skipped with the reason where its binaries are not installed.
 #include "PostgresServer.h"
 #include "rubric/Rubric.h"
+#include "store/BatchStore.h"
 #include "store/CallStore.h"
 #include "store/Project.h"
 #include "store/RubricStore.h"
@@ -171,8 +172,23 @@ void TestCopyCli::initTestCase()
         entry.tokensCached = 1000;
         entry.cost = 0.000123;
         entry.latencyMs = 12.5;
+        entry.batch = QStringLiteral("batch_7");
         calls.addLedger(entry);
         QVERIFY(calls.flush().ok());
+        // A provider batch with its call, taken in, and one still out.
+        BatchStore batches(&p);
+        BatchRecord record;
+        record.provider = QStringLiteral("openai");
+        record.baseUrl = QStringLiteral("http://127.0.0.1:1/v1");
+        record.model = QStringLiteral("m");
+        record.run = judge;
+        const auto done = batches.create(record, {{QStringLiteral("key1"), QStringLiteral("{\"messages\":[]}")}});
+        QVERIFY(done.ok());
+        QVERIFY(batches.setSubmitted(*done, QStringLiteral("batch_7"), QStringLiteral("file-3")).ok());
+        QVERIFY(batches.markCalls(*done, {QStringLiteral("key1")}, QStringLiteral("answered")).ok());
+        const auto open = batches.create(record, {{QStringLiteral("key2"), QStringLiteral("{\"messages\":[1]}")}});
+        QVERIFY(open.ok());
+        QVERIFY(batches.setSubmitted(*open, QStringLiteral("batch_8"), QStringLiteral("file-4")).ok());
     }
     QVERIFY(p.addIssue(QStringLiteral("call"), QStringLiteral("refused"), judge, ids.at(2)).ok());
     QSqlQuery q(p.database());
