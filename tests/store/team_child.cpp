@@ -15,7 +15,6 @@
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QTextStream>
-#include <QThread>
 
 #include <cstdio>
 
@@ -53,8 +52,7 @@ int main(int argc, char **argv)
         if (auto r = project.setJudgeStatus(args.at(2), QStringLiteral("running")); !r)
             return fail(r.errorString());
         say(QStringLiteral("holding"));
-        for (;;)
-            QThread::sleep(60);
+        return app.exec(); // holds the judge until the test kills this process
     }
     if (args.at(0) != QLatin1String("annotate") || args.size() != 4)
         return fail(QStringLiteral("unknown mode '%1'").arg(args.at(0)));
