@@ -240,8 +240,9 @@ double RunContext::projectedCost(JudgeEngine *engine, const JudgeRequest &reques
 {
     // Worst case: the request uses its whole max_tokens of output.
     const ProviderProfile &p = engine->profile();
-    return p.cost(double(approxTokens(request)), double(request.maxTokens) * std::max(1, request.n))
-           * (m_spec.batch.enabled ? m_spec.batch.priceFactor : 1.0);
+    // At the interactive price also with provider batches: whether a step goes as a batch is decided
+    // when it is sent (the threshold, a refused creation), so the full price is the worst case.
+    return p.cost(double(approxTokens(request)), double(request.maxTokens) * std::max(1, request.n));
 }
 
 void RunContext::stream(JudgeRole role, const QString &phase, int units, UnitBuilder build, UnitAnswered answered,
