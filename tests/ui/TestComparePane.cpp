@@ -9,6 +9,7 @@
 #include <QFile>
 #include <QHeaderView>
 #include <QLabel>
+#include <QPointer>
 #include <QRandomGenerator>
 #include <QSortFilterProxyModel>
 #include <QTableView>
@@ -273,7 +274,15 @@ void TestComparePane::paretoFront()
              qPrintable(note));
     auto *view = pane.findChild<QChartView *>(QStringLiteral("compareChart"));
     QCOMPARE(view->chart()->series().size(), 4); // three judges with a known cost + the front
+    // Redrawing replaces the axes and frees the old ones (QChart::removeAxis gives them back; LSan found them leaked).
+    QList<QPointer<QAbstractAxis>> oldAxes;
+    for (QAbstractAxis *a : view->chart()->axes())
+        oldAxes.append(a);
+    QCOMPARE(oldAxes.size(), 2);
     pane.findChild<QComboBox *>(QStringLiteral("compareAxis"))->setCurrentIndex(1); // calls per item
+    QCOMPARE(view->chart()->axes().size(), 2);
+    for (const auto &a : std::as_const(oldAxes))
+        QVERIFY(a.isNull());
     QCOMPARE(pane.paretoFront().first(), QStringLiteral("rouge-l"));
     QVERIFY(view->chart()->title().contains(QStringLiteral("calls per item")));
     // File → Export Chart writes it as SVG (vector: the judges' names stay text).

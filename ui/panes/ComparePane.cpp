@@ -403,8 +403,12 @@ void ComparePane::showResults()
 void ComparePane::showChart()
 {
     m_chart->removeAllSeries();
-    for (QAbstractAxis *axis : m_chart->axes())
+    // removeAxis gives the axis back to us (unlike removeAllSeries, which deletes).
+    const QList<QAbstractAxis *> axes = m_chart->axes();
+    for (QAbstractAxis *axis : axes) {
         m_chart->removeAxis(axis);
+        delete axis;
+    }
     m_front.clear();
     m_chartNote->clear();
     const stats::Comparison *c = current();
