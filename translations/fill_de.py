@@ -971,6 +971,7 @@ DE = {
     '%1 · %2 · comparison at the %3 level · %4 bootstrap resamples, seed %5': '%1 · %2 · Vergleich auf Ebene %3 · %4 Bootstrap-Stichproben, Seed %5',
     'Aspect: %1': 'Aspekt: %1',
     'the report was cancelled': 'der Bericht wurde abgebrochen',
+    'the report was not written': 'der Bericht wurde nicht geschrieben',
     'Judges compared': 'Bewerter im Vergleich',
     'Every judge against the human mean on %1 (%2 level); the interval is the 95% bootstrap interval of Pearson':
         'Jeder Bewerter gegen den menschlichen Mittelwert für %1 (Ebene %2); das Intervall ist das 95-%-Bootstrap-Intervall von Pearson',

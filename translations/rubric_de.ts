@@ -3591,6 +3591,13 @@ Abdeckung %2 %</translation>
     </message>
 </context>
 <context>
+    <name>rubric::ReportJob</name>
+    <message>
+        <source>the report was not written</source>
+        <translation>der Bericht wurde nicht geschrieben</translation>
+    </message>
+</context>
+<context>
     <name>rubric::RubricDiffDialog</name>
     <message>
         <source>Rubric of %1: version %2 → %3</source>

@@ -3,7 +3,7 @@
 #include "ReportWriter.h"
 #include "store/Project.h"
 
-#include <QPointer>
+#include <QPromise>
 #include <QtConcurrent>
 
 namespace rubric {
@@ -38,35 +38,42 @@ void ReportJob::start(const QString &projectPath, const QString &outPath, report
     options.stop = m_stop.get_token();
     const quint64 generation = m_generation;
     m_outPath = outPath;
-    QPointer<ReportJob> self(this);
-    const auto progress = [self, generation](int done, int total) {
-        if (!self)
-            return;
-        QMetaObject::invokeMethod(
-                self.data(),
-                [self, generation, done, total] {
-                    if (self && self->m_generation == generation)
-                        emit self->progressed(done, total);
-                },
-                Qt::QueuedConnection);
-    };
+    // Progress and the result travel through the future (QPromise → QFutureWatcher), which Qt hands to
+    // this thread: the worker holds no pointer to this object, so a job deleted meanwhile is never
+    // touched from the worker (ThreadSanitizer found a QPointer shared with it).
     // A superseded worker runs to its end unobserved (its watcher goes; the future does not wait).
     m_watcher = std::make_unique<QFutureWatcher<QString>>();
-    connect(m_watcher.get(), &QFutureWatcher<QString>::finished, this, [this, generation] {
+    QFutureWatcher<QString> *watcher = m_watcher.get();
+    connect(watcher, &QFutureWatcherBase::progressValueChanged, this, [this, watcher, generation](int done) {
+        if (generation == m_generation)
+            emit progressed(done, watcher->progressMaximum());
+    });
+    connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher, generation] {
         if (generation != m_generation)
             return;
-        emit finished(m_outPath, m_watcher->result());
+        emit finished(m_outPath,
+                      watcher->future().resultCount() > 0 ? watcher->result() : tr("the report was not written"));
     });
-    m_watcher->setFuture(QtConcurrent::run([projectPath, outPath, options, progress]() -> QString {
+    watcher->setFuture(QtConcurrent::run([projectPath, outPath, options](QPromise<QString> &promise) {
+        const auto progress = [&promise, total = -1](int done, int of) mutable {
+            if (of != total) {
+                total = of;
+                promise.setProgressRange(0, of);
+            }
+            promise.setProgressValue(done);
+        };
         auto project = Project::open(projectPath, Project::OpenMode::OpenExisting);
-        if (!project)
-            return project.errorString();
+        if (!project) {
+            promise.addResult(project.errorString());
+            return;
+        }
         const auto doc = report::ReportBuilder::build(**project, options, progress);
-        if (!doc)
-            return doc.errorString();
-        if (auto r = report::ReportWriter::write(*doc, outPath); !r)
-            return r.errorString();
-        return QString();
+        if (!doc) {
+            promise.addResult(doc.errorString());
+            return;
+        }
+        auto r = report::ReportWriter::write(*doc, outPath);
+        promise.addResult(r ? QString() : r.errorString());
     }));
 }
 

@@ -14,7 +14,7 @@ namespace rubric {
 
 /// File → Report…: builds and writes a report off the GUI thread (QtConcurrent). The worker opens
 /// its own connection to the project file by path, so closing or switching the project while it
-/// runs cannot pull the data from under it. Progress arrives queued on the GUI thread; a new start
+/// runs cannot pull the data from under it. Progress and the result come through the future; a new start
 /// or the job's destruction cancels the running report (its late result is dropped).
 class ReportJob : public QObject
 {
