@@ -1,6 +1,7 @@
 #include "hpss/HpssAdvantageView.h"
 
 #include "methods/hpss/HpssJudgeView.h"
+#include "widgets/ChartClear.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSeries>
@@ -51,12 +52,7 @@ void HpssAdvantageView::setView(const JudgeView *view)
 {
     for (int i = 0; i < kFactorCount; ++i) {
         QChart *chart = m_charts[i];
-        chart->removeAllSeries();
-        const QList<QAbstractAxis *> axes = chart->axes();
-        for (QAbstractAxis *axis : axes) {
-            chart->removeAxis(axis);
-            delete axis;
-        }
+        clearChart(chart);
         if (!view)
             continue;
         const Factor f = factorAt(i);

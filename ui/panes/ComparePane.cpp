@@ -2,6 +2,7 @@
 
 #include "models/CorrelationModel.h"
 #include "stats/ProjectData.h"
+#include "widgets/ChartClear.h"
 
 #include <QChart>
 #include <QChartView>
@@ -402,13 +403,7 @@ void ComparePane::showResults()
 
 void ComparePane::showChart()
 {
-    m_chart->removeAllSeries();
-    // removeAxis gives the axis back to us (unlike removeAllSeries, which deletes).
-    const QList<QAbstractAxis *> axes = m_chart->axes();
-    for (QAbstractAxis *axis : axes) {
-        m_chart->removeAxis(axis);
-        delete axis;
-    }
+    clearChart(m_chart);
     m_front.clear();
     m_chartNote->clear();
     const stats::Comparison *c = current();

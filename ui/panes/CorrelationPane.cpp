@@ -2,6 +2,7 @@
 
 #include "models/CorrelationModel.h"
 #include "stats/ProjectData.h"
+#include "widgets/ChartClear.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSeries>
@@ -380,12 +381,7 @@ void CorrelationPane::refreshCriteria()
 
 void CorrelationPane::showBars()
 {
-    m_barChart->removeAllSeries();
-    const auto axes = m_barChart->axes();
-    for (QAbstractAxis *a : axes) {
-        m_barChart->removeAxis(a);
-        delete a;
-    }
+    clearChart(m_barChart);
     if (m_bars.isEmpty())
         return;
     auto *set = new QBarSet(tr("Pearson"));
