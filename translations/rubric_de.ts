@@ -120,10 +120,6 @@
         <translation>Trennschärfe %1</translation>
     </message>
     <message>
-        <source>answered on %1 item(s)</source>
-        <translation>beantwortet auf %1 Element(en)</translation>
-    </message>
-    <message>
         <source>from seed %1</source>
         <translation>aus Ausgangsfrage %1</translation>
     </message>
@@ -146,6 +142,10 @@
     <message>
         <source>"Yes" seems to mean worse (%1).</source>
         <translation>„Ja“ scheint schlechter zu bedeuten (%1).</translation>
+    </message>
+    <message numerus="yes">
+        <source>answered on %n item(s)</source>
+        <translation><numerusform>beantwortet auf %n Element</numerusform><numerusform>beantwortet auf %n Elementen</numerusform></translation>
     </message>
 </context>
 <context>
@@ -2383,14 +2383,6 @@ Abdeckung %2 %</translation>
         <translation>Nichts wurde importiert: %1</translation>
     </message>
     <message>
-        <source>the definition of 1 aspect</source>
-        <translation>die Definition eines Aspekts</translation>
-    </message>
-    <message>
-        <source>the definitions of %1 aspects</source>
-        <translation>die Definitionen von %1 Aspekten</translation>
-    </message>
-    <message>
         <source>Scale</source>
         <translation>Skala</translation>
     </message>
@@ -2421,6 +2413,10 @@ Abdeckung %2 %</translation>
     <message>
         <source>Scales: %1</source>
         <translation>Skalen: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>the definition(s) of %n aspect(s)</source>
+        <translation><numerusform>die Definition von %n Aspekt</numerusform><numerusform>die Definitionen von %n Aspekten</numerusform></translation>
     </message>
 </context>
 <context>
@@ -2595,10 +2591,6 @@ Abdeckung %2 %</translation>
         <translation>Kein Projekt geöffnet: Datei → Projekt öffnen… oder Neues Projekt…</translation>
     </message>
     <message>
-        <source>%1 · %2 items · %3 aspects · %4 judges</source>
-        <translation>%1 · %2 Elemente · %3 Aspekte · %4 Bewerter</translation>
-    </message>
-    <message>
         <source>Annotator: %1</source>
         <translation>Annotator: %1</translation>
     </message>
@@ -2629,18 +2621,6 @@ Abdeckung %2 %</translation>
     <message>
         <source>Export failed: %1</source>
         <translation>Export fehlgeschlagen: %1</translation>
-    </message>
-    <message>
-        <source>Imported %1 items with %2 human scores.</source>
-        <translation>%1 Elemente mit %2 menschlichen Bewertungen importiert.</translation>
-    </message>
-    <message>
-        <source>Exported the scores of 1 item to %1.</source>
-        <translation>Die Bewertungen von 1 Element nach %1 exportiert.</translation>
-    </message>
-    <message>
-        <source>Exported the scores of %1 items to %2.</source>
-        <translation>Die Bewertungen von %1 Elementen nach %2 exportiert.</translation>
     </message>
     <message>
         <source>Heatmap</source>
@@ -2777,6 +2757,30 @@ Abdeckung %2 %</translation>
     <message>
         <source>PostgreSQL URL of the team's project (postgresql://user@host/database); the password comes from PGPASSWORD or ~/.pgpass, or after the user name as user:password:</source>
         <translation>PostgreSQL-URL des Team-Projekts (postgresql://benutzer@host/datenbank); das Passwort kommt aus PGPASSWORD oder ~/.pgpass oder steht nach dem Benutzernamen als benutzer:passwort:</translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln item(s)</source>
+        <translation><numerusform>%Ln Element</numerusform><numerusform>%Ln Elemente</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n aspect(s)</source>
+        <translation><numerusform>%n Aspekt</numerusform><numerusform>%n Aspekte</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n judge(s)</source>
+        <translation><numerusform>%n Bewerter</numerusform><numerusform>%n Bewerter</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>Imported %Ln item(s) with %1.</source>
+        <translation><numerusform>%Ln Element mit %1 importiert.</numerusform><numerusform>%Ln Elemente mit %1 importiert.</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln human score(s)</source>
+        <translation><numerusform>%Ln menschlichen Bewertung</numerusform><numerusform>%Ln menschlichen Bewertungen</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>Exported the scores of %Ln item(s) to %1.</source>
+        <translation><numerusform>Die Bewertungen von %Ln Element nach %1 exportiert.</numerusform><numerusform>Die Bewertungen von %Ln Elementen nach %1 exportiert.</numerusform></translation>
     </message>
 </context>
 <context>
@@ -4301,10 +4305,6 @@ Definition: %2</translation>
         <translation>Starte %1 …</translation>
     </message>
     <message>
-        <source>Run '%1' done: %2 items scored, %3 without a score; %4 calls sent, %5 from the cache.</source>
-        <translation>Lauf '%1' fertig: %2 Elemente bewertet, %3 ohne Punktzahl; %4 Aufrufe gesendet, %5 aus dem Cache.</translation>
-    </message>
-    <message>
         <source>Run '%1' stopped: %2. It is saved; select it and press Resume to continue.</source>
         <translation>Lauf '%1' angehalten: %2. Er ist gespeichert; wählen Sie ihn und drücken Sie Fortsetzen.</translation>
     </message>
@@ -4395,6 +4395,14 @@ Definition: %2</translation>
     <message>
         <source>Send the run's larger steps (100 calls or more) through the provider's batch interface (OpenAI Batch API, Anthropic Message Batches) at half the price; results can take up to 24 hours. You may close the studio meanwhile: running the judge again picks the results up without paying twice.</source>
         <translation>Die größeren Schritte des Laufs (ab 100 Aufrufen) über die Batch-Schnittstelle des Anbieters senden (OpenAI Batch API, Anthropic Message Batches), zum halben Preis; Ergebnisse können bis zu 24 Stunden dauern. Das Studio darf inzwischen geschlossen werden: ein erneuter Lauf des Bewerters holt die Ergebnisse ab, ohne doppelt zu zahlen.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Run '%1' done: %Ln item(s) scored, %2 without a score; %3.</source>
+        <translation><numerusform>Lauf '%1' fertig: %Ln Element bewertet, %2 ohne Punktzahl; %3.</numerusform><numerusform>Lauf '%1' fertig: %Ln Elemente bewertet, %2 ohne Punktzahl; %3.</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln call(s) sent, %1 from the cache</source>
+        <translation><numerusform>%Ln Aufruf gesendet, %1 aus dem Cache</numerusform><numerusform>%Ln Aufrufe gesendet, %1 aus dem Cache</numerusform></translation>
     </message>
 </context>
 <context>

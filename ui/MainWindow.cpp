@@ -403,7 +403,6 @@ void MainWindow::updateStatus()
     if (!m_project) {
         m_statusProject->setText(tr("No project open: File → Open Project… or New Project…"));
     } else {
-        const QLocale locale;
         const auto items = m_project->readItemCount();
         const auto aspects = m_project->readAspects();
         const auto judges = m_project->readJudges();
@@ -414,10 +413,11 @@ void MainWindow::updateStatus()
             m_statusProject->setText(tr("%1 · cannot be read").arg(QFileInfo(m_project->path()).fileName()));
             m_messages->showError(error);
         } else {
-            m_statusProject->setText(tr("%1 · %2 items · %3 aspects · %4 judges")
-                                             .arg(QFileInfo(m_project->path()).fileName(), locale.toString(*items))
-                                             .arg(aspects->size())
-                                             .arg(judges->size()));
+            // One %n per string: each count gets its own plural form (English's come from rubric_en.ts).
+            m_statusProject->setText(QStringList{
+                    QFileInfo(m_project->path()).fileName(), tr("%Ln item(s)", nullptr, int(*items)),
+                    tr("%n aspect(s)", nullptr, int(aspects->size())), tr("%n judge(s)", nullptr, int(judges->size()))}
+                                             .join(QStringLiteral(" · ")));
         }
     }
     const QString who = m_annotate ? m_annotate->annotator() : QString();
@@ -458,7 +458,8 @@ void MainWindow::onImport()
     for (const AspectScale &a : std::as_const(s.scales))
         if (a.origin == ScaleOrigin::Inferred)
             inferred << a.aspect + QLatin1Char(' ') + Importer::scaleText(a.min, a.max);
-    const QString imported = tr("Imported %1 items with %2 human scores.").arg(s.items).arg(s.annotations);
+    const QString imported = tr("Imported %Ln item(s) with %1.", nullptr, s.items)
+                                     .arg(tr("%Ln human score(s)", nullptr, s.annotations));
     m_messages->showMessage(
             inferred.isEmpty()
                     ? imported
@@ -480,9 +481,7 @@ void MainWindow::onExport()
     if (!r)
         m_messages->showError(tr("Export failed: %1").arg(r.errorString()));
     else
-        m_messages->showMessage((r.value() == 1
-                                         ? tr("Exported the scores of 1 item to %1.").arg(path)
-                                         : tr("Exported the scores of %1 items to %2.").arg(r.value()).arg(path)));
+        m_messages->showMessage(tr("Exported the scores of %Ln item(s) to %1.", nullptr, int(r.value())).arg(path));
 }
 
 bool MainWindow::writeReport(const QString &path, const report::ReportOptions &options)

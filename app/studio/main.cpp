@@ -14,13 +14,16 @@
 
 namespace {
 
-/// Loads the studio's and Qt's translations for the chosen language (or the system locale).
+/// Loads the studio's and Qt's translations for the chosen language (or the system locale). A
+/// language the studio has no translation for gets the English one, which only holds the plural
+/// forms ("1 item", "2 items") of the source texts' "%n item(s)".
 void installTranslations(QApplication &app)
 {
     const QString language = rubric::Settings::string(rubric::Settings::Key::Language);
     const QLocale locale = language.isEmpty() ? QLocale() : QLocale(language);
     auto *ours = new QTranslator(&app);
-    if (ours->load(locale, QStringLiteral("rubric"), QStringLiteral("_"), QStringLiteral(":/i18n")))
+    if (ours->load(locale, QStringLiteral("rubric"), QStringLiteral("_"), QStringLiteral(":/i18n"))
+        || ours->load(QStringLiteral(":/i18n/rubric_en.qm")))
         QApplication::installTranslator(ours);
     auto *qt = new QTranslator(&app);
     if (qt->load(locale, QStringLiteral("qtbase"), QStringLiteral("_"),

@@ -51,7 +51,7 @@ class TestMainWindow : public QObject
 {
     Q_OBJECT
 private slots:
-    void initTestCase() { testing::isolateSettings(); }
+    void initTestCase();
     void init();
     void cleanup();
     void opensAProject();
@@ -64,6 +64,7 @@ private slots:
     void remembersLayoutAndRecentFiles();
     void newProjectRefusesExistingFile();
     void germanTranslationIsEmbedded();
+    void englishPluralsAreEmbedded();
     void exportsScores_data();
     void exportsScores();
     void exportRefusesAnUnreadableProject_data();
@@ -71,9 +72,17 @@ private slots:
     void rubricExportAndDiff();
 
 private:
+    QTranslator m_english; ///< as the studio installs it for English (plural forms only)
     std::unique_ptr<QTemporaryDir> m_dir;
     QString m_path;
 };
+
+void TestMainWindow::initTestCase()
+{
+    testing::isolateSettings();
+    QVERIFY(m_english.load(QStringLiteral(":/i18n/rubric_en.qm")));
+    QVERIFY(QCoreApplication::installTranslator(&m_english));
+}
 
 void TestMainWindow::init()
 {
@@ -315,6 +324,23 @@ void TestMainWindow::germanTranslationIsEmbedded()
         QVERIFY(w.findChild<QLabel *>(QStringLiteral("statusProject"))->text().contains(QLatin1String("12 Elemente")));
     }
     QCoreApplication::removeTranslator(&translator);
+}
+
+// The source texts say "%n judge(s)"; the English translation (plural forms only, installed by
+// initTestCase as the studio installs it) makes it "1 judge", and "3 aspects", in the status bar.
+void TestMainWindow::englishPluralsAreEmbedded()
+{
+    MainWindow w;
+    QVERIFY(w.openProject(m_path));
+    QCOMPARE(w.findChild<QLabel *>(QStringLiteral("statusProject"))->text(),
+             QStringLiteral("m.rubric · 12 items · 3 aspects · 1 judge"));
+    // Texts without a plural pass through unchanged: the file holds plural forms only.
+    QCOMPARE(w.menuBar()->actions().first()->text(), QStringLiteral("&File"));
+    QCoreApplication::removeTranslator(&m_english);
+    w.openProject(m_path);
+    QCOMPARE(w.findChild<QLabel *>(QStringLiteral("statusProject"))->text(),
+             QStringLiteral("m.rubric · 12 item(s) · 3 aspect(s) · 1 judge(s)"));
+    QVERIFY(QCoreApplication::installTranslator(&m_english));
 }
 
 void TestMainWindow::exportsScores_data()

@@ -351,8 +351,7 @@ void ImportDialog::applyPreset()
     for (const auto &[ctx, field] : m.context)
         extras << tr("context %1 ← %2").arg(ctx, field);
     if (!m.definitions.isEmpty())
-        extras << (m.definitions.size() == 1 ? tr("the definition of 1 aspect")
-                                             : tr("the definitions of %1 aspects").arg(m.definitions.size()));
+        extras << tr("the definition(s) of %n aspect(s)", nullptr, int(m.definitions.size()));
     m_extras->setText(extras.isEmpty() ? QString()
                                        : tr("The preset also maps: %1").arg(extras.join(QStringLiteral("; "))));
     updateButtons();

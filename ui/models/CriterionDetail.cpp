@@ -75,7 +75,7 @@ QString CriterionDetail::html(const Criterion &c)
         if (const QString r = number(s.value(QStringLiteral("discrimination"))); !r.isEmpty())
             figures << tr("discrimination %1").arg(r);
         if (s.contains(QStringLiteral("answered")))
-            figures << tr("answered on %1 item(s)").arg(s.value(QStringLiteral("answered")).toInt());
+            figures << tr("answered on %n item(s)", nullptr, s.value(QStringLiteral("answered")).toInt());
         if (!figures.isEmpty())
             html += QStringLiteral("<p>%1</p>").arg(esc(figures.join(QStringLiteral(" · "))));
         QStringList lineage;

@@ -629,12 +629,13 @@ void RunPane::onFinished(const QString &judge, bool ok, const QString &error, co
     }
     if (ok) {
         const QVariantMap result = summary.value(QStringLiteral("result")).toMap();
-        QString text = tr("Run '%1' done: %2 items scored, %3 without a score; %4 calls sent, %5 from the cache.")
+        QString text = tr("Run '%1' done: %Ln item(s) scored, %2 without a score; %3.", nullptr,
+                          result.value(QStringLiteral("scored")).toInt())
                                .arg(judge)
-                               .arg(result.value(QStringLiteral("scored")).toInt())
                                .arg(result.value(QStringLiteral("missing")).toInt())
-                               .arg(summary.value(QStringLiteral("sent")).toInt())
-                               .arg(summary.value(QStringLiteral("cache_hits")).toInt());
+                               .arg(tr("%Ln call(s) sent, %1 from the cache", nullptr,
+                                       summary.value(QStringLiteral("sent")).toInt())
+                                            .arg(summary.value(QStringLiteral("cache_hits")).toInt()));
         if (const int refused = result.value(QStringLiteral("failed")).toInt(); refused > 0)
             text += QLatin1Char(' ')
                     + tr("%n item(s) refused by the endpoint (see Issues; tick 'Ask refused items again' and press "
