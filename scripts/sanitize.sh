@@ -3,6 +3,7 @@
 #   scripts/sanitize.sh address,undefined [CTEST-ARGS...]   → build-asan/
 #   scripts/sanitize.sh thread [CTEST-ARGS...]              → build-tsan/
 # RUBRIC_SAN_TARGETS="a b" builds only those targets (and runs ctest on what was built with -R).
+# RUBRIC_TSAN_QT=DIR (thread only) runs the tests against the TSan-built Qt of scripts/build-tsan-qt.sh DIR.
 # Suppressions (libraries we do not build only) are in tests/sanitizers/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,6 +32,18 @@ export LSAN_OPTIONS="suppressions=$supp/lsan.supp:print_suppressions=0"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:suppressions=$supp/ubsan.supp"
 # die_after_fork=0: QProcess forks from a process with threads and the child execs at once.
 export TSAN_OPTIONS="suppressions=$supp/tsan.supp:halt_on_error=1:second_deadlock_stack=1:die_after_fork=0"
+if [ "$kind" = thread ] && [ -n "${RUBRIC_TSAN_QT:-}" ]; then
+    qt_lib="$RUBRIC_TSAN_QT/build/lib"
+    if [ ! -e "$qt_lib/libQt6Core.so.6" ]; then
+        echo "sanitize.sh: no TSan-built Qt in $qt_lib (run scripts/build-tsan-qt.sh $RUBRIC_TSAN_QT)" >&2
+        exit 2
+    fi
+    # The instrumented QtCore, QtNetwork, QtSql, QtConcurrent and QtTest come first; the SQL drivers
+    # from the same build, the platform plugins (offscreen) from the system.
+    system_plugins=$(qtpaths6 --query QT_INSTALL_PLUGINS)
+    export QT_PLUGIN_PATH="$RUBRIC_TSAN_QT/build/plugins:$system_plugins"
+    export LD_LIBRARY_PATH="$qt_lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+fi
 cd "$build"
 start=$(date +%s)
 status=0
