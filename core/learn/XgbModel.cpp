@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <limits>
+#include <omp.h>
 #include <vector>
 #include <xgboost/c_api.h>
 
@@ -206,6 +207,11 @@ Result<void> XgbModel::fromJson(const QJsonObject &json)
     m_booster = nullptr;
     if (XGBoosterCreate(nullptr, 0, &m_booster) != 0)
         return xgbError(QStringLiteral("creating the booster"));
+    // Loading reads the trees in an OpenMP loop before the booster's own "nthread" applies; its width
+    // is this thread's OpenMP setting, by default one thread per core. One is enough (a model is a few
+    // trees, and our callers already run boosters in parallel); the extra threads' hand-offs happen in
+    // libgomp, where ThreadSanitizer cannot see them.
+    omp_set_num_threads(1);
     if (XGBoosterLoadModelFromBuffer(m_booster, model.constData(), bst_ulong(model.size())) != 0)
         return xgbError(QStringLiteral("loading the saved model"));
     XGBoosterSetParam(m_booster, "nthread", "1");
