@@ -2,10 +2,10 @@
 
 #include "Correlation.h"
 #include "LevelKernel.h"
+#include "ParallelChunks.h"
 #include "Ranking.h"
 
 #include <QThread>
-#include <QtConcurrent/QtConcurrentMap>
 
 #include <algorithm>
 #include <cmath>
@@ -103,10 +103,7 @@ CorrelationIntervals bootstrapCorrelation(const QVector<ScoredItem> &items, Leve
 
     // Chunks of replicates, each with its own scratch space; every replicate has its own seed.
     const int chunks = std::max(1, std::min(result.resamples, QThread::idealThreadCount() * 4));
-    std::vector<int> chunkIds(static_cast<size_t>(chunks));
-    for (int c = 0; c < chunks; ++c)
-        chunkIds[size_t(c)] = c;
-    QtConcurrent::blockingMap(chunkIds, [&](int chunk) {
+    detail::forEachChunk(chunks, [&](int chunk) {
         Workspace ws;
         std::vector<int> rows(static_cast<size_t>(units));
         for (int i = chunk; i < result.resamples; i += chunks) {

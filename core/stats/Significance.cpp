@@ -2,9 +2,9 @@
 
 #include "Correlation.h"
 #include "LevelKernel.h"
+#include "ParallelChunks.h"
 
 #include <QThread>
-#include <QtConcurrent/QtConcurrentMap>
 
 #include <algorithm>
 #include <boost/math/distributions/students_t.hpp>
@@ -77,9 +77,7 @@ void zScore(std::vector<double> &v)
 template <typename Body> void forReplicates(int count, Body body)
 {
     const int chunks = std::max(1, std::min(count, QThread::idealThreadCount() * 4));
-    std::vector<int> ids(static_cast<size_t>(chunks));
-    std::iota(ids.begin(), ids.end(), 0);
-    QtConcurrent::blockingMap(ids, [&](int chunk) {
+    detail::forEachChunk(chunks, [&](int chunk) {
         detail::Workspace ws;
         for (int i = chunk; i < count; i += chunks)
             body(i, ws);
