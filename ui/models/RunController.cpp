@@ -7,6 +7,8 @@
 #include <QLocale>
 #include <QThread>
 
+#include <future>
+
 namespace rubric {
 
 RunController::RunController(QObject *parent)
@@ -119,14 +121,23 @@ void RunController::shutdown()
     if (!m_thread)
         return;
     // Everything queued before (a start, an estimate) runs first; then the run is cancelled and
-    // destroyed in its own thread, and the thread ends.
-    QMetaObject::invokeMethod(
-            m_worker,
-            [w = m_worker] {
-                w->stop();
-                QThread::currentThread()->quit();
-            },
-            Qt::QueuedConnection);
+    // destroyed in its own thread, and the thread ends. The thread is told to quit from here, once
+    // the stop has run, and not by the stop itself: QCoreApplication::postEvent (Qt 6.4) wakes the
+    // receiving thread's event dispatcher after it has queued the event, so a thread that quit on
+    // that event could delete its dispatcher while postEvent is still waking it (TSan saw it).
+    if (m_thread->isRunning()) {
+        std::promise<void> stopped;
+        std::future<void> done = stopped.get_future();
+        QMetaObject::invokeMethod(
+                m_worker,
+                [w = m_worker, &stopped] {
+                    w->stop();
+                    stopped.set_value();
+                },
+                Qt::QueuedConnection);
+        done.wait();
+    }
+    m_thread->quit();
     m_thread->wait();
     delete m_worker;
     m_worker = nullptr;
