@@ -133,6 +133,8 @@ private:
     void push(QUndoCommand *command); ///< on the undo stack, or applied and dropped without one
     void applySort();                 ///< orders m_children by m_sortColumn (no signals)
     void unsort();                    ///< back to the tree order before a structural edit
+    /// Applies `change` to the node `key` (if it exists), then signals its row and the edit.
+    template <typename Change> void changeNode(const QString &key, Change change);
 
     Rubric m_rubric;
     bool m_readOnly = false;

@@ -11,27 +11,28 @@
 
 namespace rubric {
 
-void RubricTreeModel::setText(const QString &key, const QString &text, const QVariantMap &origin)
+template <typename Change> void RubricTreeModel::changeNode(const QString &key, Change change)
 {
     Criterion *c = m_rubric.find(key);
     if (!c)
         return;
-    c->text = text;
-    c->origin = origin;
+    change(*c);
     const QModelIndex first = indexOfKey(key, 0);
     emit dataChanged(first, first.siblingAtColumn(ColumnCount - 1));
     emit rubricEdited();
 }
 
+void RubricTreeModel::setText(const QString &key, const QString &text, const QVariantMap &origin)
+{
+    changeNode(key, [&](Criterion &c) {
+        c.text = text;
+        c.origin = origin;
+    });
+}
+
 void RubricTreeModel::setEnabled(const QString &key, bool enabled)
 {
-    Criterion *c = m_rubric.find(key);
-    if (!c)
-        return;
-    c->enabled = enabled;
-    const QModelIndex first = indexOfKey(key, 0);
-    emit dataChanged(first, first.siblingAtColumn(ColumnCount - 1));
-    emit rubricEdited();
+    changeNode(key, [&](Criterion &c) { c.enabled = enabled; });
 }
 
 void RubricTreeModel::push(QUndoCommand *command)
@@ -46,12 +47,7 @@ void RubricTreeModel::push(QUndoCommand *command)
 
 void RubricTreeModel::setStats(const QString &key, const QVariantMap &stats)
 {
-    if (Criterion *c = m_rubric.find(key)) {
-        c->stats = stats;
-        const QModelIndex first = indexOfKey(key, 0);
-        emit dataChanged(first, first.siblingAtColumn(ColumnCount - 1));
-        emit rubricEdited();
-    }
+    changeNode(key, [&](Criterion &c) { c.stats = stats; });
 }
 
 void RubricTreeModel::setImportanceAspect(const QString &aspect)
@@ -63,14 +59,10 @@ void RubricTreeModel::setImportanceAspect(const QString &aspect)
 
 void RubricTreeModel::setState(const QString &key, bool enabled, const QVariantMap &origin)
 {
-    Criterion *c = m_rubric.find(key);
-    if (!c)
-        return;
-    c->enabled = enabled;
-    c->origin = origin;
-    const QModelIndex first = indexOfKey(key, 0);
-    emit dataChanged(first, first.siblingAtColumn(ColumnCount - 1));
-    emit rubricEdited();
+    changeNode(key, [&](Criterion &c) {
+        c.enabled = enabled;
+        c.origin = origin;
+    });
 }
 
 QVector<Criterion> RubricTreeModel::takeSubtree(const QString &key, int *row)
