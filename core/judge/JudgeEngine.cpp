@@ -84,9 +84,10 @@ JudgeEngine::JudgeEngine(ProviderProfile profile, Project *project, QObject *par
         d->collect();
         d->failAllQueued(d->keyError);
     };
-    for (const auto &[header, account] : fromKeychain) {
+    for (const auto &[name, account] : fromKeychain) {
         auto *source = new ApiKeySource(d->profile, this);
-        connect(source, &ApiKeySource::resolved, this, [this, source, header, arrived](const QByteArray &value) {
+        // A copy, not the binding: clang before 16 cannot capture structured bindings.
+        connect(source, &ApiKeySource::resolved, this, [this, source, header = name, arrived](const QByteArray &value) {
             d->sendProfile.headers.insert(header, QString::fromUtf8(value));
             d->secrets.append(value);
             source->deleteLater();
@@ -94,7 +95,7 @@ JudgeEngine::JudgeEngine(ProviderProfile profile, Project *project, QObject *par
         });
         connect(source, &ApiKeySource::failed, this,
                 [source, failed](const QString &reason) { failed(source, reason); });
-        source->readKeychain(account, tr("the value of the header '%1'").arg(header));
+        source->readKeychain(account, tr("the value of the header '%1'").arg(name));
     }
     auto *keys = new ApiKeySource(d->profile, this);
     connect(keys, &ApiKeySource::resolved, this, [this, keys, arrived](const QByteArray &key) {
