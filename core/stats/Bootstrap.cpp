@@ -9,7 +9,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <random>
+#include <stop_token>
 
 namespace rubric::stats {
 namespace detail {
@@ -75,13 +77,12 @@ CorrelationIntervals bootstrapCorrelation(const QVector<ScoredItem> &items, Leve
 {
     CorrelationIntervals result;
     result.resamples = std::max(0, options.resamples);
-    const Dense d = detail::densify(items);
+    Dense d = detail::densify(items);
     // The unit of the level is what is resampled: the system level's n is the number of systems,
     // and resampling items would only show the noise in the systems' means.
-    const auto means = level == Level::System ? systemMeans(d) : std::pair<std::vector<double>, std::vector<double>>{};
-    const std::vector<double> &systemHuman = means.first, &systemJudge = means.second;
+    auto means = level == Level::System ? systemMeans(d) : std::pair<std::vector<double>, std::vector<double>>{};
     const int units = level == Level::Group    ? d.groupCount
-                      : level == Level::System ? int(systemHuman.size())
+                      : level == Level::System ? int(means.first.size())
                                                : int(d.human.size());
     if (units == 0 || result.resamples == 0)
         return result;
@@ -90,31 +91,52 @@ CorrelationIntervals bootstrapCorrelation(const QVector<ScoredItem> &items, Leve
         return result;
     }
 
-    std::mt19937_64 master(options.seed);
-    std::vector<quint64> seeds(static_cast<size_t>(result.resamples));
-    for (auto &s : seeds)
-        s = master();
-    std::array<std::vector<double>, 3> reps;
-    for (auto &r : reps)
-        r.assign(seeds.size(), std::numeric_limits<double>::quiet_NaN());
-
-    const auto groupValues
+    // Everything the chunks read and write, on the heap (detail::forEachChunk): every replicate
+    // has its own seed, every chunk its own scratch space.
+    struct Job
+    {
+        Level level;
+        int units, resamples, chunks;
+        std::stop_token stop;
+        unsigned coefficients;
+        Dense d;
+        std::vector<double> systemHuman, systemJudge;
+        std::vector<std::array<double, 3>> groupValues;
+        std::vector<quint64> seeds;
+        std::array<std::vector<double>, 3> reps;
+    };
+    const auto job = std::make_shared<Job>();
+    job->level = level;
+    job->units = units;
+    job->resamples = result.resamples;
+    job->chunks = std::max(1, std::min(result.resamples, QThread::idealThreadCount() * 4));
+    job->stop = options.stop;
+    job->coefficients = options.coefficients;
+    job->groupValues
             = level == Level::Group ? perGroup(d, options.constantGroups) : std::vector<std::array<double, 3>>{};
+    job->systemHuman = std::move(means.first);
+    job->systemJudge = std::move(means.second);
+    job->d = std::move(d);
+    std::mt19937_64 master(options.seed);
+    job->seeds.resize(static_cast<size_t>(result.resamples));
+    for (auto &s : job->seeds)
+        s = master();
+    for (auto &r : job->reps)
+        r.assign(job->seeds.size(), std::numeric_limits<double>::quiet_NaN());
 
-    // Chunks of replicates, each with its own scratch space; every replicate has its own seed.
-    const int chunks = std::max(1, std::min(result.resamples, QThread::idealThreadCount() * 4));
-    detail::forEachChunk(chunks, [&](int chunk) {
+    detail::forEachChunk(job->chunks, [job](int chunk) {
+        const Job &in = *job;
         Workspace ws;
-        std::vector<int> rows(static_cast<size_t>(units));
-        for (int i = chunk; i < result.resamples; i += chunks) {
-            if (options.stop.stop_requested())
+        std::vector<int> rows(static_cast<size_t>(in.units));
+        for (int i = chunk; i < in.resamples; i += in.chunks) {
+            if (in.stop.stop_requested())
                 return;
-            std::mt19937_64 rng(seeds[size_t(i)]);
-            if (level == Level::Group) {
+            std::mt19937_64 rng(in.seeds[size_t(i)]);
+            if (in.level == Level::Group) {
                 std::array<double, 3> sum{};
                 std::array<int, 3> count{};
-                for (int k = 0; k < units; ++k) {
-                    const auto &v = groupValues[size_t(detail::uniformIndex(rng(), units))];
+                for (int k = 0; k < in.units; ++k) {
+                    const auto &v = in.groupValues[size_t(detail::uniformIndex(rng(), in.units))];
                     for (size_t c = 0; c < 3; ++c)
                         if (!std::isnan(v[c])) {
                             sum[c] += v[c];
@@ -122,28 +144,29 @@ CorrelationIntervals bootstrapCorrelation(const QVector<ScoredItem> &items, Leve
                         }
                 }
                 for (size_t c = 0; c < 3; ++c)
-                    reps[c][size_t(i)] = count[c] ? sum[c] / count[c] : std::numeric_limits<double>::quiet_NaN();
-            } else if (level == Level::System) {
+                    job->reps[c][size_t(i)] = count[c] ? sum[c] / count[c] : std::numeric_limits<double>::quiet_NaN();
+            } else if (in.level == Level::System) {
                 std::vector<double> &h = ws.a, &j = ws.b;
-                h.resize(size_t(units));
-                j.resize(size_t(units));
-                for (int k = 0; k < units; ++k) {
-                    const size_t s = size_t(detail::uniformIndex(rng(), units));
-                    h[size_t(k)] = systemHuman[s];
-                    j[size_t(k)] = systemJudge[s];
+                h.resize(size_t(in.units));
+                j.resize(size_t(in.units));
+                for (int k = 0; k < in.units; ++k) {
+                    const size_t s = size_t(detail::uniformIndex(rng(), in.units));
+                    h[size_t(k)] = in.systemHuman[s];
+                    j[size_t(k)] = in.systemJudge[s];
                 }
-                reps[0][size_t(i)] = pearson(h, j);
-                reps[1][size_t(i)] = spearman(h, j);
-                reps[2][size_t(i)] = kendallTauB(h, j);
+                job->reps[0][size_t(i)] = pearson(h, j);
+                job->reps[1][size_t(i)] = spearman(h, j);
+                job->reps[2][size_t(i)] = kendallTauB(h, j);
             } else {
                 for (int &r : rows)
-                    r = detail::uniformIndex(rng(), units);
+                    r = detail::uniformIndex(rng(), in.units);
+                const Dense &d = in.d;
                 const LevelCorrelation c
-                        = detail::evaluate(level, d.human, d.judge, d.group, d.system, d.groupCount, d.systemCount,
-                                           rows, ws, ConstantGroups::Skip, options.coefficients);
-                reps[0][size_t(i)] = c.pearson;
-                reps[1][size_t(i)] = c.spearman;
-                reps[2][size_t(i)] = c.kendall;
+                        = detail::evaluate(in.level, d.human, d.judge, d.group, d.system, d.groupCount, d.systemCount,
+                                           rows, ws, ConstantGroups::Skip, in.coefficients);
+                job->reps[0][size_t(i)] = c.pearson;
+                job->reps[1][size_t(i)] = c.spearman;
+                job->reps[2][size_t(i)] = c.kendall;
             }
         }
     });
@@ -154,8 +177,8 @@ CorrelationIntervals bootstrapCorrelation(const QVector<ScoredItem> &items, Leve
     for (size_t c = 0; c < 3; ++c) {
         if (!(options.coefficients & coefficientBit(Coefficient(c))))
             continue; // not asked for: NaN, not an interval of NaN replicates
-        result.ci[c] = detail::percentileInterval(reps[c], options.confidence);
-        result.valid[c] = int(reps[c].size());
+        result.ci[c] = detail::percentileInterval(job->reps[c], options.confidence);
+        result.valid[c] = int(job->reps[c].size());
     }
     return result;
 }

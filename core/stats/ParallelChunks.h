@@ -6,6 +6,7 @@
 #include <QtConcurrent/QtConcurrentMap>
 
 #include <atomic>
+#include <memory>
 #include <numeric>
 #include <vector>
 
@@ -21,16 +22,29 @@ namespace rubric::stats::detail {
 /// not ordered after the chunks' writes (ThreadSanitizer reports them, and the C++ memory model
 /// calls them a data race). Each chunk's acquire-release increment and the caller's acquire read of
 /// the final count are.
-template <typename Body> void forEachChunk(int chunks, Body &&body)
+///
+/// The body and the counter live on the heap, shared by the map's copies of its functor: the pool's
+/// threads never read the calling thread's stack. Callers give `body` a heap-held job to read and
+/// write (see bootstrapCorrelation), captured by value, for the same reason.
+template <typename Body> void forEachChunk(int chunks, Body body)
 {
+    struct Shared
+    {
+        explicit Shared(Body &&b)
+            : body(std::move(b))
+        {
+        }
+        Body body;
+        std::atomic<int> finished{0};
+    };
+    const auto shared = std::make_shared<Shared>(std::move(body));
     std::vector<int> ids(static_cast<size_t>(chunks));
     std::iota(ids.begin(), ids.end(), 0);
-    std::atomic<int> finished{0};
-    QtConcurrent::blockingMap(ids, [&](int chunk) {
-        body(chunk);
-        finished.fetch_add(1, std::memory_order_acq_rel);
+    QtConcurrent::blockingMap(ids, [shared](int chunk) {
+        shared->body(chunk);
+        shared->finished.fetch_add(1, std::memory_order_acq_rel);
     });
-    [[maybe_unused]] const int all = finished.load(std::memory_order_acquire);
+    [[maybe_unused]] const int all = shared->finished.load(std::memory_order_acquire);
     Q_ASSERT(all == chunks);
 }
 

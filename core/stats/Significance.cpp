@@ -77,7 +77,7 @@ void zScore(std::vector<double> &v)
 template <typename Body> void forReplicates(int count, Body body)
 {
     const int chunks = std::max(1, std::min(count, QThread::idealThreadCount() * 4));
-    detail::forEachChunk(chunks, [&](int chunk) {
+    detail::forEachChunk(chunks, [count, chunks, body = std::move(body)](int chunk) {
         detail::Workspace ws;
         for (int i = chunk; i < count; i += chunks)
             body(i, ws);
