@@ -195,16 +195,18 @@ int main(int argc, char **argv)
     QTextStream out(stdout);
 
     QTemporaryDir dir;
-    auto geval = makeSummEvalProject(dir.filePath(QStringLiteral("geval.rubric")), gevalItems, 1);
-    auto hypo = makeSummEvalProject(dir.filePath(QStringLiteral("hypo.rubric")), hypoItems, 1);
-    if (!geval || !hypo) {
-        out << "bench_run_efficiency: cannot build the SummEval projects\n";
-        return 1;
-    }
     int failures = 0;
     for (const QString &mode : {QStringLiteral("fixed"), QStringLiteral("lognormal")}) {
         if (latency != QLatin1String("both") && latency != mode)
             continue;
+        // Projects of its own for each latency: the judge cache is keyed by the request, so a second
+        // latency on the same projects would be answered from the first one's cache (0 calls).
+        auto geval = makeSummEvalProject(dir.filePath(QStringLiteral("geval-%1.rubric").arg(mode)), gevalItems, 1);
+        auto hypo = makeSummEvalProject(dir.filePath(QStringLiteral("hypo-%1.rubric").arg(mode)), hypoItems, 1);
+        if (!geval || !hypo) {
+            out << "bench_run_efficiency: cannot build the SummEval projects\n";
+            return 1;
+        }
         const double s = mode == QLatin1String("fixed") ? 0.0 : sigma;
         auto endpoint = startEndpoint(geval->project->path(), median, s, seed);
         if (!endpoint) {
