@@ -25,7 +25,7 @@ namespace rubric::stats::detail {
 ///
 /// The body and the counter live on the heap, shared by the map's copies of its functor: the pool's
 /// threads never read the calling thread's stack. Callers give `body` a heap-held job to read and
-/// write (see bootstrapCorrelation), captured by value, for the same reason.
+/// write (see bootstrapCorrelation and compareJudges), captured by value, for the same reason.
 template <typename Body> void forEachChunk(int chunks, Body body)
 {
     struct Shared

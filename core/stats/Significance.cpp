@@ -7,10 +7,12 @@
 #include <QThread>
 
 #include <algorithm>
+#include <array>
 #include <boost/math/distributions/students_t.hpp>
 #include <boost/math/special_functions/beta.hpp>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <numeric>
 #include <random>
 
@@ -73,7 +75,8 @@ void zScore(std::vector<double> &v)
         x = sd > 0 ? (x - mean) / sd : 0.0;
 }
 
-// Runs `body(i, ws)` for replicates 0..count-1 in parallel chunks.
+// Runs `body(i, ws)` for replicates 0..count-1 in parallel chunks; `body` captures a heap-held job
+// by value (compareJudges' Job), never the caller's frame.
 template <typename Body> void forReplicates(int count, Body body)
 {
     const int chunks = std::max(1, std::min(count, QThread::idealThreadCount() * 4));
@@ -143,22 +146,48 @@ WilliamsResult williamsTest(double r12, double r13, double r23, int n)
 
 JudgeComparison compareJudges(const QVector<PairedItem> &items, Level level, const ComparisonOptions &options)
 {
-    JudgeComparison out;
-    const DensePairs d = densify(items);
-    const size_t n = d.human.size();
-    std::vector<int> all(n);
-    std::iota(all.begin(), all.end(), 0);
-    detail::Workspace ws;
-    const auto eval = [&](const std::vector<double> &judge, std::span<const int> rows, detail::Workspace &w,
-                          unsigned coefficients) {
-        return detail::evaluate(level, d.human, judge, d.group, d.system, d.groupCount, d.systemCount, rows, w,
-                                options.constantGroups, coefficients);
+    // What the resampling chunks read and write lives on the heap, captured by value: the pool's
+    // threads never read the calling thread's stack (see detail::forEachChunk).
+    struct Job
+    {
+        Level level = Level::Dataset;
+        ConstantGroups constantGroups = ConstantGroups::Skip;
+        unsigned tested = 0; // what the resampling loops compute
+        DensePairs d;
+        std::vector<int> all;
+        int units = 0;
+        std::vector<std::vector<int>> members; // group → its rows (group-level bootstrap)
+        std::vector<quint64> seeds;
+        std::array<std::vector<double>, 3> reps; // bootstrap differences per coefficient
+        std::vector<double> za, zb;              // z-scored judges (permutations)
+        std::array<double, 3> difference{};
+        std::array<std::vector<int>, 3> extreme; // permutation at least as extreme, per coefficient
+
+        LevelCorrelation eval(const std::vector<double> &judge, std::span<const int> rows, detail::Workspace &w,
+                              unsigned coefficients) const
+        {
+            return detail::evaluate(level, d.human, judge, d.group, d.system, d.groupCount, d.systemCount, rows, w,
+                                    constantGroups, coefficients);
+        }
     };
-    const unsigned tested = options.coefficients; // what the resampling loops compute
+    const auto job = std::make_shared<Job>();
+    job->level = level;
+    job->constantGroups = options.constantGroups;
+    job->tested = options.coefficients;
+    job->d = densify(items);
+    const DensePairs &d = job->d;
+    const size_t n = d.human.size();
+    job->all.resize(n);
+    std::iota(job->all.begin(), job->all.end(), 0);
+
+    JudgeComparison out;
+    detail::Workspace ws;
+    const unsigned tested = options.coefficients;
     const auto isTested = [tested](size_t c) { return (tested & coefficientBit(Coefficient(c))) != 0; };
-    out.a = eval(d.a, all, ws, kAllCoefficients);
-    out.b = eval(d.b, all, ws, kAllCoefficients);
+    out.a = job->eval(d.a, job->all, ws, kAllCoefficients);
+    out.b = job->eval(d.b, job->all, ws, kAllCoefficients);
     out.difference = diff(out.a, out.b);
+    job->difference = out.difference;
 
     // Williams on Pearson at the unit of analysis.
     if (level == Level::Dataset) {
@@ -195,85 +224,87 @@ JudgeComparison compareJudges(const QVector<PairedItem> &items, Level level, con
 
     // Paired bootstrap of the difference.
     out.resamples = std::max(0, options.resamples);
-    const int units = level == Level::Group ? d.groupCount : int(n);
-    if (units > 0 && out.resamples > 0) {
-        const auto seeds = seedsFor(out.resamples);
-        std::array<std::vector<double>, 3> reps;
-        for (auto &r : reps)
-            r.assign(seeds.size(), kNaN);
-        std::vector<std::vector<int>> members(size_t(d.groupCount));
+    job->units = level == Level::Group ? d.groupCount : int(n);
+    if (job->units > 0 && out.resamples > 0) {
+        job->seeds = seedsFor(out.resamples);
+        for (auto &r : job->reps)
+            r.assign(job->seeds.size(), kNaN);
+        job->members.assign(size_t(d.groupCount), {});
         for (size_t i = 0; i < n; ++i)
             if (d.group[i] >= 0)
-                members[size_t(d.group[i])].push_back(int(i));
-        forReplicates(out.resamples, [&](int i, detail::Workspace &w) {
-            std::mt19937_64 rng(seeds[size_t(i)]);
+                job->members[size_t(d.group[i])].push_back(int(i));
+        forReplicates(out.resamples, [job](int i, detail::Workspace &w) {
+            Job &in = *job;
+            const int units = in.units;
+            std::mt19937_64 rng(in.seeds[size_t(i)]);
             std::vector<int> rows;
-            if (level == Level::Group) {
+            if (in.level == Level::Group) {
                 // Re-label drawn groups so a group drawn twice counts as two groups.
                 std::vector<int> groupOf;
                 for (int k = 0; k < units; ++k) {
                     const int g = detail::uniformIndex(rng(), units);
-                    for (int r : members[size_t(g)]) {
+                    for (int r : in.members[size_t(g)]) {
                         rows.push_back(r);
                         groupOf.push_back(k);
                     }
                 }
                 std::vector<double> h(rows.size()), a(rows.size()), b(rows.size());
                 for (size_t k = 0; k < rows.size(); ++k) {
-                    h[k] = d.human[size_t(rows[k])];
-                    a[k] = d.a[size_t(rows[k])];
-                    b[k] = d.b[size_t(rows[k])];
+                    h[k] = in.d.human[size_t(rows[k])];
+                    a[k] = in.d.a[size_t(rows[k])];
+                    b[k] = in.d.b[size_t(rows[k])];
                 }
                 std::vector<int> ident(rows.size());
                 std::iota(ident.begin(), ident.end(), 0);
                 const std::vector<int> noSystem(rows.size(), -1);
-                const auto ca = detail::evaluate(level, h, a, groupOf, noSystem, units, 0, ident, w,
-                                                 options.constantGroups, tested);
-                const auto cb = detail::evaluate(level, h, b, groupOf, noSystem, units, 0, ident, w,
-                                                 options.constantGroups, tested);
+                const auto ca = detail::evaluate(in.level, h, a, groupOf, noSystem, units, 0, ident, w,
+                                                 in.constantGroups, in.tested);
+                const auto cb = detail::evaluate(in.level, h, b, groupOf, noSystem, units, 0, ident, w,
+                                                 in.constantGroups, in.tested);
                 const auto dd = diff(ca, cb);
                 for (size_t c = 0; c < 3; ++c)
-                    reps[c][size_t(i)] = dd[c];
+                    in.reps[c][size_t(i)] = dd[c];
             } else {
                 rows.resize(size_t(units));
                 for (int &r : rows)
                     r = detail::uniformIndex(rng(), units);
-                const auto dd = diff(eval(d.a, rows, w, tested), eval(d.b, rows, w, tested));
+                const auto dd = diff(in.eval(in.d.a, rows, w, in.tested), in.eval(in.d.b, rows, w, in.tested));
                 for (size_t c = 0; c < 3; ++c)
-                    reps[c][size_t(i)] = dd[c];
+                    in.reps[c][size_t(i)] = dd[c];
             }
         });
         for (size_t c = 0; c < 3; ++c)
             if (isTested(c))
-                out.differenceCi[c] = detail::percentileInterval(reps[c], options.confidence);
+                out.differenceCi[c] = detail::percentileInterval(job->reps[c], options.confidence);
     }
 
     // Paired permutation test on z-scored judges.
     out.permutations = std::max(0, options.permutations);
     if (n > 0 && out.permutations > 0) {
-        std::vector<double> za = d.a, zb = d.b;
-        zScore(za);
-        zScore(zb);
-        const auto seeds = seedsFor(out.permutations);
-        std::array<std::vector<int>, 3> extreme;
-        for (auto &e : extreme)
-            e.assign(seeds.size(), 0);
-        forReplicates(out.permutations, [&](int i, detail::Workspace &w) {
-            std::mt19937_64 rng(seeds[size_t(i)]);
-            std::vector<double> pa(za), pb(zb);
-            for (size_t k = 0; k < n; ++k)
+        job->za = d.a;
+        job->zb = d.b;
+        zScore(job->za);
+        zScore(job->zb);
+        job->seeds = seedsFor(out.permutations);
+        for (auto &e : job->extreme)
+            e.assign(job->seeds.size(), 0);
+        forReplicates(out.permutations, [job](int i, detail::Workspace &w) {
+            Job &in = *job;
+            std::mt19937_64 rng(in.seeds[size_t(i)]);
+            std::vector<double> pa(in.za), pb(in.zb);
+            for (size_t k = 0; k < pa.size(); ++k)
                 if (rng() >> 63)
                     std::swap(pa[k], pb[k]);
-            const auto dd = diff(eval(pa, all, w, tested), eval(pb, all, w, tested));
+            const auto dd = diff(in.eval(pa, in.all, w, in.tested), in.eval(pb, in.all, w, in.tested));
             for (size_t c = 0; c < 3; ++c)
-                extreme[c][size_t(i)] = !std::isnan(dd[c]) && std::abs(dd[c]) >= std::abs(out.difference[c]) - 1e-12;
+                in.extreme[c][size_t(i)] = !std::isnan(dd[c]) && std::abs(dd[c]) >= std::abs(in.difference[c]) - 1e-12;
         });
         for (size_t c = 0; c < 3; ++c) {
             if (std::isnan(out.difference[c]) || !isTested(c)) {
                 out.permutationP[c] = kNaN;
                 continue;
             }
-            const int hits = std::accumulate(extreme[c].begin(), extreme[c].end(), 0);
+            const int hits = std::accumulate(job->extreme[c].begin(), job->extreme[c].end(), 0);
             out.permutationP[c] = double(1 + hits) / double(1 + out.permutations);
         }
     }
