@@ -32,7 +32,80 @@ std::optional<double> lastMatch(const QString &text, const QRegularExpression &r
     return last;
 }
 
+// Reasoning blocks open models print before their answer (DeepSeek-R1, Qwen3, QwQ: <think>; some
+// fine-tunes <thinking> or <reasoning>). Case-insensitive; the tag may carry attributes.
+const QRegularExpression &thinkOpen()
+{
+    static const QRegularExpression re(QStringLiteral("<(think|thinking|reasoning)(?:\\s[^>]*)?>"),
+                                       QRegularExpression::CaseInsensitiveOption);
+    return re;
+}
+
+struct Split
+{
+    QString answer;
+    QString thoughts;
+};
+
+// Cuts every think block out of `text`. A block that never closes leaves no answer after it (the
+// budget ran out while the model was thinking). Some servers strip the opening tag and send only
+// the thinking and "</think>": everything before a lone closing tag is reasoning too.
+Split splitReasoning(const QString &text)
+{
+    Split out;
+    QString rest = text;
+    static const QRegularExpression loneClose(QStringLiteral("</(think|thinking|reasoning)>"),
+                                              QRegularExpression::CaseInsensitiveOption);
+    {
+        const auto open = thinkOpen().match(rest);
+        const auto close = loneClose.match(rest);
+        if (close.hasMatch() && (!open.hasMatch() || close.capturedStart() < open.capturedStart())) {
+            out.thoughts += rest.left(close.capturedStart()).trimmed();
+            rest = rest.mid(close.capturedEnd());
+        }
+    }
+    for (;;) {
+        const auto open = thinkOpen().match(rest);
+        if (!open.hasMatch())
+            break;
+        const QString closeTag = QStringLiteral("</") + open.captured(1) + QLatin1Char('>');
+        const qsizetype end = rest.indexOf(closeTag, open.capturedEnd(), Qt::CaseInsensitive);
+        const QString before = rest.left(open.capturedStart());
+        if (end < 0) { // cut off inside the block
+            if (!out.thoughts.isEmpty())
+                out.thoughts += QLatin1Char('\n');
+            out.thoughts += rest.mid(open.capturedEnd()).trimmed();
+            rest = before;
+            break;
+        }
+        if (!out.thoughts.isEmpty())
+            out.thoughts += QLatin1Char('\n');
+        out.thoughts += rest.mid(open.capturedEnd(), end - open.capturedEnd()).trimmed();
+        rest = before + rest.mid(end + closeTag.size());
+    }
+    out.answer = rest.trimmed();
+    return out;
+}
+
 } // namespace
+
+QString AnswerParser::withoutReasoning(const QString &text)
+{
+    return splitReasoning(text).answer;
+}
+
+QString JudgeChoice::answer() const
+{
+    return splitReasoning(text).answer;
+}
+
+QString JudgeChoice::thoughts() const
+{
+    const QString inline_ = splitReasoning(text).thoughts;
+    if (reasoning.isEmpty())
+        return inline_;
+    return inline_.isEmpty() ? reasoning : reasoning + QLatin1Char('\n') + inline_;
+}
 
 ParsedAnswer AnswerParser::parseScore(const QString &text)
 {

@@ -57,6 +57,8 @@ public:
     static bool shouldReask(const ParsedAnswer &parsed, int attemptsSoFar, int maxAttempts);
 
     static QString methodName(ParsedAnswer::Method method);
+    /// `text` less its reasoning blocks (JudgeChoice::answer()).
+    static QString withoutReasoning(const QString &text);
 };
 
 } // namespace rubric

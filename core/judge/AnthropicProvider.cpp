@@ -68,6 +68,10 @@ Result<JudgeResponse> AnthropicProvider::parseResponse(const QByteArray &body) c
         if (block.is_object() && block.value("type", std::string()) == "text" && block.contains("text")
             && block["text"].is_string())
             choice.text += QString::fromStdString(block["text"].get<std::string>());
+        // Extended thinking comes as its own blocks before the answer.
+        else if (block.is_object() && block.value("type", std::string()) == "thinking" && block.contains("thinking")
+                 && block["thinking"].is_string())
+            choice.reasoning += QString::fromStdString(block["thinking"].get<std::string>());
     }
     if (j.contains("stop_reason") && j["stop_reason"].is_string())
         choice.finishReason = QString::fromStdString(j["stop_reason"].get<std::string>());

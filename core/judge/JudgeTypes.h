@@ -95,6 +95,18 @@ struct JudgeChoice
     /// Why generation stopped, as the endpoint said: OpenAI's finish_reason ("stop", "length"),
     /// Anthropic's stop_reason ("end_turn", "max_tokens"); "" when it said nothing.
     QString finishReason;
+    /// What a reasoning model thought before it answered, when the endpoint sent it apart from the
+    /// answer: OpenAI-compatible servers' `message.reasoning_content` (vLLM, llama.cpp, DeepSeek) or
+    /// `message.reasoning` (newer vLLM, Ollama), Anthropic's thinking blocks. A `<think>` block inside
+    /// `text` stays there (the text is kept as it came); answer() leaves it out.
+    QString reasoning;
+
+    /// The answer without the reasoning: `text` less its `<think>…</think>` (or `<thinking>`,
+    /// `<reasoning>`) blocks, trimmed. A think block that never closes (the budget ran out while the
+    /// model was thinking) leaves no answer: "". This is what every reader reads.
+    QString answer() const;
+    /// The reasoning of this choice: the `reasoning` field, then any think blocks in `text`.
+    QString thoughts() const;
 
     /// Cut off at max_tokens (finish_reason "length" or stop_reason "max_tokens").
     bool cutOff() const
@@ -114,6 +126,9 @@ struct JudgeResponse
     int tokensIn = 0; ///< every input token, those read from the provider's prompt cache included
     int tokensOut = 0;
     int tokensCached = 0; ///< input tokens the provider read from its prompt cache
+    /// Of tokensOut, those a reasoning model spent thinking (OpenAI's
+    /// usage.completion_tokens_details.reasoning_tokens); billed as output, never shown as the answer.
+    int tokensReasoning = 0;
     double latencyMs = 0;
     int retries = 0;
     int httpStatus = 0;
@@ -126,7 +141,10 @@ struct JudgeResponse
     QString reasked;
 
     bool ok() const { return status == JudgeStatus::Ok || status == JudgeStatus::Cached; }
-    QString text() const { return choices.isEmpty() ? QString() : choices.first().text; }
+    /// The first choice's answer, reasoning left out (JudgeChoice::answer()).
+    QString text() const { return choices.isEmpty() ? QString() : choices.first().answer(); }
+    /// The first choice's text exactly as the endpoint sent it (think blocks included).
+    QString rawText() const { return choices.isEmpty() ? QString() : choices.first().text; }
 };
 
 } // namespace rubric

@@ -78,9 +78,17 @@ Result<JudgeResponse> OpenAiProvider::parseResponse(const QByteArray &body) cons
     for (const auto &c : *choices) {
         JudgeChoice choice;
         if (c.contains("message") && c["message"].is_object()) {
-            const auto &content = c["message"].value("content", nlohmann::json());
+            const auto &message = c["message"];
+            const auto &content = message.value("content", nlohmann::json());
             if (content.is_string())
                 choice.text = QString::fromStdString(content.get<std::string>());
+            // Reasoning parsers put the thinking apart: vLLM, llama.cpp and DeepSeek as
+            // `reasoning_content`, newer vLLM and Ollama as `reasoning`. `content` may then be null.
+            for (const char *field : {"reasoning_content", "reasoning"}) {
+                const auto &thought = message.value(field, nlohmann::json());
+                if (thought.is_string() && choice.reasoning.isEmpty())
+                    choice.reasoning = QString::fromStdString(thought.get<std::string>());
+            }
         } else if (c.contains("text") && c["text"].is_string()) {
             choice.text = QString::fromStdString(c["text"].get<std::string>());
         }
@@ -121,6 +129,12 @@ Result<JudgeResponse> OpenAiProvider::parseResponse(const QByteArray &body) cons
             const auto &d = u["prompt_tokens_details"];
             if (d.contains("cached_tokens") && d["cached_tokens"].is_number_integer())
                 r.tokensCached = std::clamp(d["cached_tokens"].get<int>(), 0, r.tokensIn);
+        }
+        // Reasoning models bill their hidden thinking as completion tokens and say how many it took.
+        if (u.contains("completion_tokens_details") && u["completion_tokens_details"].is_object()) {
+            const auto &d = u["completion_tokens_details"];
+            if (d.contains("reasoning_tokens") && d["reasoning_tokens"].is_number_integer())
+                r.tokensReasoning = std::clamp(d["reasoning_tokens"].get<int>(), 0, std::max(0, r.tokensOut));
         }
     }
     return r;

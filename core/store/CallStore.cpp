@@ -96,12 +96,15 @@ QString CallStore::serialize(const JudgeResponse &r)
             jc["top_logprobs"] = std::move(top);
         if (!c.finishReason.isEmpty())
             jc["finish_reason"] = c.finishReason.toStdString();
+        if (!c.reasoning.isEmpty())
+            jc["reasoning"] = c.reasoning.toStdString();
         choices.push_back(std::move(jc));
     }
     const nlohmann::json j = {{"choices", std::move(choices)},
                               {"tokens_in", r.tokensIn},
                               {"tokens_out", r.tokensOut},
                               {"tokens_cached", r.tokensCached},
+                              {"tokens_reasoning", r.tokensReasoning},
                               {"latency_ms", r.latencyMs},
                               {"http_status", r.httpStatus},
                               {"cost", r.cost}};
@@ -119,6 +122,7 @@ std::optional<JudgeResponse> CallStore::deserialize(const QString &json)
         JudgeChoice c;
         c.text = QString::fromStdString(jc.value("text", std::string()));
         c.finishReason = QString::fromStdString(jc.value("finish_reason", std::string()));
+        c.reasoning = QString::fromStdString(jc.value("reasoning", std::string()));
         if (jc.contains("top_logprobs") && jc["top_logprobs"].is_array()) {
             for (const auto &pos : jc["top_logprobs"]) {
                 QVector<TokenLogprob> alts;
@@ -133,6 +137,7 @@ std::optional<JudgeResponse> CallStore::deserialize(const QString &json)
     r.tokensIn = j.value("tokens_in", 0);
     r.tokensOut = j.value("tokens_out", 0);
     r.tokensCached = j.value("tokens_cached", 0);
+    r.tokensReasoning = j.value("tokens_reasoning", 0);
     r.latencyMs = j.value("latency_ms", 0.0);
     r.httpStatus = j.value("http_status", 0);
     r.cost = j.value("cost", 0.0);
