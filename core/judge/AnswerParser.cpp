@@ -5,7 +5,9 @@
 #include <QCoreApplication>
 #include <QRegularExpression>
 
+#include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace rubric {
 namespace {
@@ -13,23 +15,6 @@ namespace {
 QString tr(const char *text)
 {
     return QCoreApplication::translate("rubric::AnswerParser", text);
-}
-
-const QString number = QStringLiteral("([-+]?\\d+(?:\\.\\d+)?)");
-
-// The last match: a judge's reasoning often quotes the scale ("Final score: 1 to 5") before it
-// gives its own verdict (specs/hypoeval.md P5; AnswerText::reasoningBeforeScore cuts there too).
-std::optional<double> lastMatch(const QString &text, const QRegularExpression &re)
-{
-    std::optional<double> last;
-    auto it = re.globalMatch(text);
-    while (it.hasNext()) {
-        bool ok = false;
-        const double v = it.next().captured(1).toDouble(&ok);
-        if (ok)
-            last = v;
-    }
-    return last;
 }
 
 // Reasoning blocks open models print before their answer (DeepSeek-R1, Qwen3, QwQ: <think>; some
@@ -107,54 +92,290 @@ QString JudgeChoice::thoughts() const
     return inline_.isEmpty() ? reasoning : reasoning + QLatin1Char('\n') + inline_;
 }
 
+namespace {
+
+// --- The careful reader's helpers -------------------------------------------------------------
+
+const QString numberWords = QStringLiteral("zero|one|two|three|four|five|six|seven|eight|nine|ten");
+
+double wordValue(const QString &w)
+{
+    static const QStringList words = numberWords.split(QLatin1Char('|'));
+    return double(words.indexOf(w.toLower()));
+}
+
+// Markdown out, plain words in: emphasis, code ticks, headers and table bars go; a number word that
+// stands as a score ("a score of one.", "scoring a four out of five") becomes its digit. A number
+// word in running prose ("one of the") stays a word.
+QString plainText(const QString &answer)
+{
+    QString t = answer;
+    static const QRegularExpression fence(QStringLiteral("```[a-zA-Z]*"));
+    t.replace(fence, QString());
+    static const QRegularExpression emphasis(QStringLiteral("\\*\\*|__|(?<![\\w*])\\*(?=\\S)|(?<=\\S)\\*(?![\\w*])|`"));
+    t.replace(emphasis, QString());
+    static const QRegularExpression header(QStringLiteral("^\\s*#{1,6}\\s*"), QRegularExpression::MultilineOption);
+    t.replace(header, QString());
+    t.replace(QChar(0xFF1A), QLatin1Char(':')); // full-width colon
+    t.replace(QChar(0x2013), QLatin1Char('-'));
+    t.replace(QChar(0x2014), QLatin1Char('-'));
+    t.replace(QChar(0x2044), QLatin1Char('/'));
+    static const QRegularExpression word(
+            QStringLiteral("\\b(") + numberWords
+                    + QStringLiteral(")\\b(?=\\s*(?:[.,;:!?)\\]]|$|out\\s+of\\b|/|for\\b|points?\\b|stars?\\b|and\\b))"),
+            QRegularExpression::CaseInsensitiveOption | QRegularExpression::MultilineOption);
+    QString out;
+    qsizetype at = 0;
+    for (auto it = word.globalMatch(t); it.hasNext();) {
+        const auto m = it.next();
+        out += t.mid(at, m.capturedStart() - at) + QString::number(int(wordValue(m.captured(1))));
+        at = m.capturedEnd();
+    }
+    out += t.mid(at);
+    return out;
+}
+
+struct Candidate
+{
+    double value = 0;
+    double outOf = 0;     ///< the "M" of "N out of M" / "N/M" (0 = none stated)
+    int strength = 0;     ///< higher wins: 4 [[n]], 3 labelled or a verdict verb, 2 "N out of M", 1 a lone number
+    qsizetype at = 0;     ///< where its number stands (the last of the strongest kind is the verdict)
+    bool ambiguous = false; ///< "3 or 4", "3-4": two scores at once
+    ParsedAnswer::Method method = ParsedAnswer::Method::Number;
+    const char *rule = "";
+};
+
+const QString num = QStringLiteral("(\\d+(?:\\.\\d+)?)");
+// What may follow a score for it to be one: the end, punctuation, "out of", "/", a unit, "for …".
+const QString scoreEnd = QStringLiteral(
+        "(?=\\s*(?:$|[.,;:!?)\\]]|out\\s+of\\b|/|for\\b|on\\b|in\\b|points?\\b|stars?\\b|overall\\b|as\\b|\\(|-|"
+        "or\\b|to\\b|and\\b|because\\b|since\\b|as\\b|due\\b|with\\b|but\\b|which\\b))");
+const QString outOfTail = QStringLiteral("(?:\\s*(?:/|out\\s+of)\\s*(\\d+)(?![\\d/]))?");
+
+void collect(QVector<Candidate> &out, const QString &text, const QRegularExpression &re, int strength,
+             ParsedAnswer::Method method, const char *rule, int numberGroup = 1, int outOfGroup = 2)
+{
+    static const QRegularExpression alternative(QStringLiteral("^\\s*(?:-|or|to)\\s*(?:a\\s+)?\\d"),
+                                                QRegularExpression::CaseInsensitiveOption);
+    static const QRegularExpression rangeTo(QStringLiteral("^\\s*to\\s*\\d"), QRegularExpression::CaseInsensitiveOption);
+    for (auto it = re.globalMatch(text); it.hasNext();) {
+        const auto m = it.next();
+        bool ok = false;
+        Candidate c;
+        c.value = m.captured(numberGroup).toDouble(&ok);
+        if (!ok)
+            continue;
+        c.outOf = outOfGroup > 0 ? m.captured(outOfGroup).toDouble() : 0;
+        c.strength = strength;
+        // One number, one reading: the rule collected first ("Final score: 4" before "score: 4") names it.
+        c.at = m.capturedStart(numberGroup);
+        if (std::any_of(out.cbegin(), out.cend(), [&c](const Candidate &o) { return o.at == c.at; }))
+            continue;
+        c.method = method;
+        c.rule = rule;
+        const QString after = text.mid(m.capturedEnd(numberGroup), 12);
+        if (c.outOf == 0 && rangeTo.match(after).hasMatch() && strength < 3)
+            continue; // "a scale of 1 to 5" states the scale, not a score
+        c.ambiguous = c.outOf == 0 && alternative.match(after).hasMatch();
+        out.append(c);
+    }
+}
+
+// The JSON object of an answer (fenced or bare) and a numeric score member in it.
+std::optional<double> jsonScore(const QString &answer)
+{
+    const ParsedAnswer j = AnswerParser::parseJson(answer, QString());
+    if (!j.ok)
+        return std::nullopt;
+    static const QStringList names{QStringLiteral("score"),         QStringLiteral("rating"),
+                                   QStringLiteral("final_score"),   QStringLiteral("finalscore"),
+                                   QStringLiteral("overall_score"), QStringLiteral("overall"),
+                                   QStringLiteral("grade"),         QStringLiteral("final_rating")};
+    for (auto it = j.json.cbegin(); it != j.json.cend(); ++it) {
+        if (!names.contains(it.key().toLower().remove(QLatin1Char(' '))))
+            continue;
+        bool ok = false;
+        const double v = it.value().toString().trimmed().toDouble(&ok);
+        if (ok)
+            return v;
+        if (it.value().typeId() == QMetaType::Double || it.value().typeId() == QMetaType::Int
+            || it.value().typeId() == QMetaType::LongLong)
+            return it.value().toDouble();
+    }
+    return std::nullopt;
+}
+
+bool cutOffInThought(const QString &text)
+{
+    const auto open = thinkOpen().match(text);
+    if (!open.hasMatch())
+        return false;
+    return text.indexOf(QStringLiteral("</") + open.captured(1) + QLatin1Char('>'), open.capturedEnd(),
+                        Qt::CaseInsensitive)
+           < 0;
+}
+
+} // namespace
+
 ParsedAnswer AnswerParser::parseScore(const QString &text)
 {
-    static const QRegularExpression rating(QStringLiteral("\\[\\[\\s*") + number + QStringLiteral("\\s*\\]\\]"));
-    static const QRegularExpression finalScore(QStringLiteral("final\\s+(?:score|rating|answer)\\s*[:=]?\\s*\\**\\s*")
-                                                       + number,
-                                               QRegularExpression::CaseInsensitiveOption);
-    static const QRegularExpression labelled(QStringLiteral("(?:score|rating)\\s*[:=]\\s*\\**\\s*") + number,
-                                             QRegularExpression::CaseInsensitiveOption);
-    static const QRegularExpression lone(QStringLiteral("^\\s*") + number
-                                         + QStringLiteral("\\s*(?:/\\s*\\d+)?\\s*\\.?\\s*$"));
+    return readScore(text, ScoreRules{});
+}
+
+ParsedAnswer AnswerParser::readScore(const QString &text, const ScoreRules &rules)
+{
     ParsedAnswer p;
     p.raw = text;
-    struct Rule
-    {
-        const QRegularExpression &re;
-        ParsedAnswer::Method method;
+    const QString answer = withoutReasoning(text);
+    if (answer.isEmpty()) {
+        p.error = cutOffInThought(text) ? tr("the answer was cut off while the model was reasoning")
+                                        : tr("the answer is empty");
+        return p;
+    }
+    const auto inScale = [&rules](double v) {
+        return (std::isnan(rules.min) || v >= rules.min) && (std::isnan(rules.max) || v <= rules.max);
     };
-    const Rule rules[] = {{rating, ParsedAnswer::Method::Rating},
-                          {finalScore, ParsedAnswer::Method::FinalScore},
-                          {labelled, ParsedAnswer::Method::Number},
-                          {lone, ParsedAnswer::Method::Number}};
-    for (const Rule &r : rules) {
-        if (auto v = lastMatch(text, r.re)) {
-            p.ok = true;
-            p.score = *v;
-            p.method = r.method;
+    const auto accept = [&](double value, ParsedAnswer::Method method, const char *rule, double outOf) {
+        if (!inScale(value)) {
+            p.error = tr("the answer's score %1 lies outside the scale %2–%3").arg(value).arg(rules.min).arg(rules.max);
             return p;
         }
+        p.ok = true;
+        p.score = value;
+        p.method = method;
+        p.rule = QString::fromLatin1(rule);
+        p.outOf = outOf;
+        return p;
+    };
+
+    if (const auto j = jsonScore(answer))
+        return accept(*j, ParsedAnswer::Method::Json, "json", 0);
+
+    const QString t = plainText(answer);
+    QVector<Candidate> found;
+    static const QRegularExpression rating(QStringLiteral("\\[\\[\\s*") + num + QStringLiteral("\\s*\\]\\]"));
+    collect(found, t, rating, 4, ParsedAnswer::Method::Rating, "[[n]]", 1, 0);
+    if (rules.singleBrackets) {
+        static const QRegularExpression single(QStringLiteral("(?<!\\[)\\[\\s*") + num
+                                               + QStringLiteral("\\s*\\](?!\\])"));
+        collect(found, t, single, 4, ParsedAnswer::Method::Rating, "[n]", 1, 0);
     }
-    p.error = tr("no score found in the answer");
-    return p;
+    static const QRegularExpression finalLabel(
+            QStringLiteral("\\bfinal\\s+(?:score|rating|grade|answer|verdict|evaluation)s?\\b(?:\\s*\\([^)\\n]{0,40}\\))?"
+                           "(?:\\s+(?:for|on)\\s+[\\w -]{1,30}?)?\\s*(?:[:=]|\\bis\\b|\\bof\\b|would\\s+be|\\bas\\b)?\\s*"
+                           "[{(\\[]?\\s*(?:a|an)?\\s*")
+                    + num + outOfTail,
+            QRegularExpression::CaseInsensitiveOption);
+    collect(found, t, finalLabel, 3, ParsedAnswer::Method::FinalScore, "final score");
+    static const QRegularExpression labelled(
+            QStringLiteral("\\b(?:overall\\s+|total\\s+|my\\s+)?(?:score|rating|grade|evaluation|verdict|mark)s?\\b"
+                           "(?:\\s*\\([^)\\n]{0,40}\\))?(?:\\s+(?:for|on)\\s+[\\w -]{1,30}?)?"
+                           "\\s*(?:[:=]|\\bis\\b|\\bof\\b|would\\s+be|should\\s+be|\\bas\\b|-)\\s*"
+                           "[{(\\[]?\\s*(?:a|an|about|around|roughly|approximately)?\\s*")
+                    + num + outOfTail,
+            QRegularExpression::CaseInsensitiveOption);
+    collect(found, t, labelled, 3, ParsedAnswer::Method::Number, "labelled");
+    static const QRegularExpression verb(
+            QStringLiteral("\\b(?:rate|rated|rating|give|gave|giving|assign|assigned|assigning|award|awarded|awarding|"
+                           "scor(?:e|es|ed|ing)|earn(?:s|ed|ing)?|deserv(?:e|es|ed|ing)|gets?|getting|"
+                           "receiv(?:e|es|ed|ing)|merits?|warrants?)\\b"
+                           "(?:\\s+(?:it|this|that|them|the\\s+\\w+|this\\s+\\w+|the\\s+\\w+\\s+\\w+))?"
+                           "(?:\\s+(?:a|an|at|only|just|solid|strong|low|high))*\\s+")
+                    + num + outOfTail + scoreEnd,
+            QRegularExpression::CaseInsensitiveOption);
+    collect(found, t, verb, 3, ParsedAnswer::Method::Number, "verdict verb");
+    static const QRegularExpression outOf(QStringLiteral("(?<![\\d./])") + num
+                                                  + QStringLiteral("\\s*(?:/|out\\s+of)\\s*(\\d+)(?![\\d/])"),
+                                          QRegularExpression::CaseInsensitiveOption);
+    collect(found, t, outOf, 2, ParsedAnswer::Method::Number, "n out of m");
+    // A number standing alone: a line of its own, or the answer's last sentence ("… details. 4.").
+    static const QRegularExpression loneLine(QStringLiteral("^[\\s>\\-]*[{(\\[]?\\s*") + num
+                                                     + QStringLiteral("\\s*[})\\]]?\\s*(?:/\\s*(\\d+))?\\s*[.!]?\\s*$"),
+                                             QRegularExpression::MultilineOption);
+    collect(found, t, loneLine, 1, ParsedAnswer::Method::Number, "lone number");
+    static const QRegularExpression lastSentence(QStringLiteral("[.!?:]\\s+") + num
+                                                 + QStringLiteral("\\s*(?:/\\s*(\\d+))?\\s*\\.?\\s*$"));
+    collect(found, t, lastSentence, 1, ParsedAnswer::Method::Number, "lone number");
+
+    if (found.isEmpty()) {
+        p.error = tr("no score found in the answer");
+        return p;
+    }
+    int strongest = 0;
+    for (const Candidate &c : std::as_const(found))
+        strongest = std::max(strongest, c.strength);
+    const Candidate *last = nullptr;
+    for (const Candidate &c : std::as_const(found)) {
+        if (c.strength != strongest)
+            continue;
+        const bool first = rules.firstLone && strongest == 1;
+        if (!last || (first ? c.at < last->at : c.at >= last->at))
+            last = &c;
+    }
+    if (last->ambiguous) {
+        p.error = tr("the answer gives two scores at once");
+        return p;
+    }
+    // A stated denominator that is not the scale's ("8/10" on 1–5) is another scale: not a score here.
+    if (last->outOf > 0 && !std::isnan(rules.max) && last->outOf != rules.max && last->value > rules.max) {
+        p.error = tr("the answer scores %1 out of %2, not on the scale %3–%4")
+                          .arg(last->value)
+                          .arg(last->outOf)
+                          .arg(rules.min)
+                          .arg(rules.max);
+        return p;
+    }
+    return accept(last->value, last->method, last->rule, last->outOf);
 }
 
 ParsedAnswer AnswerParser::parseYesNo(const QString &text)
 {
-    static const QRegularExpression line(
-            QStringLiteral(
-                    "^\\s*[-*]?\\s*(?:\\*\\*)?(Q?\\s*\\d+)(?:\\*\\*)?\\s*[:.)\\-]\\s*(?:\\*\\*)?\\s*(yes|no)\\b"),
-            QRegularExpression::CaseInsensitiveOption | QRegularExpression::MultilineOption);
     ParsedAnswer p;
     p.raw = text;
-    auto it = line.globalMatch(text);
-    while (it.hasNext()) {
-        const auto m = it.next();
-        QString id = m.captured(1).toUpper().remove(QLatin1Char(' '));
-        if (!id.startsWith(QLatin1Char('Q')))
-            id.prepend(QLatin1Char('Q'));
-        p.answers.insert(id, m.captured(2).compare(QLatin1String("yes"), Qt::CaseInsensitive) == 0);
+    const QString answer = withoutReasoning(text);
+    // A JSON object of answers: {"Q1": "Yes", "Q2": false}
+    if (const ParsedAnswer j = parseJson(answer, QString()); j.ok) {
+        static const QRegularExpression key(QStringLiteral("^\\s*(?:q|question)?\\s*(\\d+)\\s*$"),
+                                            QRegularExpression::CaseInsensitiveOption);
+        for (auto it = j.json.cbegin(); it != j.json.cend(); ++it) {
+            const auto m = key.match(it.key());
+            if (!m.hasMatch())
+                continue;
+            const QString v = it.value().toString().trimmed().toLower();
+            if (v == QLatin1String("yes") || v == QLatin1String("true"))
+                p.answers.insert(QStringLiteral("Q") + m.captured(1), true);
+            else if (v == QLatin1String("no") || v == QLatin1String("false"))
+                p.answers.insert(QStringLiteral("Q") + m.captured(1), false);
+        }
+    }
+    if (p.answers.isEmpty()) {
+        static const QRegularExpression strip(QStringLiteral("\\*\\*|__|`|\\[|\\]"));
+        static const QRegularExpression line(
+                QStringLiteral("^[\\s>]*(?:[-*+]\\s+)?(?:#{1,6}\\s*)?(?:(?:q|question)\\s*(\\d+)|(\\d+))\\s*"
+                               "(?:[:.)\\-]|\\s(?=\\s*(?:yes|no)\\b))\\s*(.*)$"),
+                QRegularExpression::CaseInsensitiveOption | QRegularExpression::MultilineOption);
+        static const QRegularExpression leading(QStringLiteral("^[\\s\"'*_(]*(yes|no)\\b\\s*(?:$|[.,;:!)\\-\"'(])"),
+                                                QRegularExpression::CaseInsensitiveOption);
+        static const QRegularExpression verdict(QStringLiteral("\\b(yes|no)\\b(?=\\s*(?:$|[.,;:!)\"']))"),
+                                                QRegularExpression::CaseInsensitiveOption);
+        QString plain = answer;
+        plain.replace(strip, QString());
+        for (auto it = line.globalMatch(plain); it.hasNext();) {
+            const auto m = it.next();
+            const QString id = QStringLiteral("Q") + (m.captured(1).isEmpty() ? m.captured(2) : m.captured(1));
+            const QString rest = m.captured(3);
+            std::optional<bool> said;
+            if (const auto l = leading.match(rest); l.hasMatch()) {
+                said = l.captured(1).compare(QLatin1String("yes"), Qt::CaseInsensitive) == 0;
+            } else {
+                // "No obvious errors, so Yes": the verdict is the last yes/no that ends a clause.
+                for (auto v = verdict.globalMatch(rest); v.hasNext();)
+                    said = v.next().captured(1).compare(QLatin1String("yes"), Qt::CaseInsensitive) == 0;
+            }
+            if (said && !p.answers.contains(id))
+                p.answers.insert(id, *said);
+        }
     }
     p.ok = !p.answers.isEmpty();
     if (p.ok) {
@@ -164,9 +385,28 @@ ParsedAnswer AnswerParser::parseYesNo(const QString &text)
             yes += b ? 1 : 0;
         p.score = double(yes) / double(p.answers.size());
     } else {
-        p.error = tr("no yes/no answers found");
+        p.error = answer.isEmpty() && cutOffInThought(text) ? tr("the answer was cut off while the model was reasoning")
+                                                            : tr("no yes/no answers found");
     }
     return p;
+}
+
+QStringList AnswerParser::parseList(const QString &text)
+{
+    const QString answer = withoutReasoning(text);
+    static const QRegularExpression item(
+            QStringLiteral("^[\\s>]*(?:[-*+•]\\s+|(?:#{1,6}\\s*)?(?:\\*\\*)?\\(?\\d+[.):]\\)?(?:\\*\\*)?\\s+)(.+)$"),
+            QRegularExpression::MultilineOption);
+    static const QRegularExpression emphasis(QStringLiteral("\\*\\*|__|`"));
+    QStringList out;
+    for (auto it = item.globalMatch(answer); it.hasNext();) {
+        QString s = it.next().captured(1);
+        s.replace(emphasis, QString());
+        s = s.simplified();
+        if (!s.isEmpty())
+            out.append(s);
+    }
+    return out;
 }
 
 ParsedAnswer AnswerParser::parseJson(const QString &text, const QString &scoreField)
@@ -263,12 +503,12 @@ ParsedAnswer AnswerParser::scoreOf(const JudgeResponse &response, int min, int m
             return w;
     }
     ParsedAnswer p;
-    p.raw = response.text();
+    p.raw = response.rawText();
     double sum = 0;
     int used = 0;
     for (const JudgeChoice &c : response.choices) {
-        const ParsedAnswer s = parseScore(c.text);
-        if (s.ok && s.score >= min && s.score <= max) {
+        const ParsedAnswer s = readScore(c.text, ScoreRules{double(min), double(max)});
+        if (s.ok) {
             sum += s.score;
             ++used;
         }

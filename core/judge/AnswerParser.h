@@ -29,21 +29,58 @@ struct ParsedAnswer
     QVariantMap json;
     QMap<int, double> distribution; ///< scale value → renormalised probability (Logprobs)
     int samplesUsed = 0;            ///< SampleMean: how many choices gave a score
+    double outOf = 0;               ///< the scale the answer named with its score ("4 out of 5": 5); 0 = none
+    QString rule;                   ///< which reading found the score ("[[n]]", "labelled", "lone number", …)
     QString raw;
     QString error;
 
     bool usedLogprobs() const { return method == Method::Logprobs; }
 };
 
-/// Reads scores and checklists out of judge answers. Pure functions, any thread.
+/// The named variants of the score reader, for a method whose prompt asks for its own form.
+struct ScoreRules
+{
+    double min = qQNaN(); ///< the scale: a score outside it is no reading (NaN = any)
+    double max = qQNaN();
+    /// HPSS's official reader also takes a single-bracketed "[n]" as the rating.
+    bool singleBrackets = false;
+    /// Among lone numbers the first counts, not the last (a prompt that asks for the score first,
+    /// then the reasons: HD-Eval's "Score (1-5):").
+    bool firstLone = false;
+};
+
+/// The one reader of judge answers: every method reads scores, yes/no lists and generated lists
+/// through it. Pure functions, any thread.
+///
+/// Reasoning first goes (JudgeChoice::answer(): `<think>` blocks; a block cut off before it closed
+/// leaves no answer). A score is then read as a careful reader reads it, strongest form first and,
+/// within a form, the last one (a text that revises itself means its last word):
+///  1. a JSON object (fenced or not) with a `score` / `rating` / `final_score` member;
+///  2. `[[n]]` (and `[n]` with ScoreRules::singleBrackets);
+///  3. a labelled score — "Final score: 4", "**Score:** 4", "Score (1-5): 4", "a score of 4 for
+///     coherence", "Rating: 4/5" — or a verdict verb: "I would rate this a **4** out of 5",
+///     "scoring a one", "earning a 5", "Out of 5, this gets 4";
+///  4. "N out of M", "N/M", "(1/5)";
+///  5. a number standing alone: a line of its own, or the last sentence ("… details. 4.").
+/// Markdown emphasis, headers and code fences are read through; number words count where they
+/// stand as a score ("a score of two."). A text with none of these, a verdict that names two
+/// scores at once ("3 or 4", "3-4"), or a score outside ScoreRules' scale is *unparsed*, never a
+/// guess: numbers in the prose ("2 or 3 slips in 1 paragraph") are not scores.
 class AnswerParser
 {
 public:
-    /// A score: `Rating: [[n]]`, then `Final score: n`, then `score`/`rating` lines, then a lone number.
-    /// Within a rule the last match counts (reasoning that quotes the scale comes before the verdict).
+    /// A score on any scale (ScoreRules{}).
     static ParsedAnswer parseScore(const QString &text);
-    /// `Q1: yes` / `Q2 - No` lines (also "1. yes"); ok when at least one answer was found.
+    /// A score under a variant's rules (its scale, its own forms).
+    static ParsedAnswer readScore(const QString &text, const ScoreRules &rules);
+    /// Yes/no answers by question: `Q1: yes`, `Q1: [Yes]`, `**Q1:** Yes`, `- Q1: **No**`,
+    /// `Q1. Yes`, `1) no`, `Question 2 - yes`, a JSON object {"Q1": "Yes"}; the verdict is the yes/no
+    /// that opens the answer ("No, because …") or else the last one that closes a clause ("No
+    /// obvious errors, so Yes"). ok when at least one answer was found.
     static ParsedAnswer parseYesNo(const QString &text);
+    /// The items of a generated list (numbered "1.", "1)", "**1.**", or bulleted "-", "*", "•"),
+    /// reasoning and markdown emphasis removed, whitespace simplified, in order.
+    static QStringList parseList(const QString &text);
     /// The first JSON object in the text (fenced or not). `scoreField` names a numeric member to
     /// copy into `score` ("" = none).
     static ParsedAnswer parseJson(const QString &text, const QString &scoreField = QStringLiteral("score"));

@@ -1,5 +1,7 @@
 #include "ChecklistAnswers.h"
 
+#include "judge/AnswerParser.h"
+
 #include <QRegularExpression>
 #include <QSet>
 
@@ -9,16 +11,12 @@ namespace rubric::checkeval {
 
 QHash<int, bool> parseAnswers(const QString &text, int questions)
 {
-    static const QRegularExpression line(QStringLiteral("^\\s*Q(\\d+)\\s*[:.)-]\\s*(yes|no)\\b"),
-                                         QRegularExpression::CaseInsensitiveOption
-                                                 | QRegularExpression::MultilineOption);
+    const ParsedAnswer parsed = AnswerParser::parseYesNo(text);
     QHash<int, bool> out;
-    for (auto it = line.globalMatch(text); it.hasNext();) {
-        const auto m = it.next();
-        const int index = m.captured(1).toInt();
-        if (index < 1 || index > questions || out.contains(index))
-            continue;
-        out.insert(index, m.captured(2).compare(QLatin1String("yes"), Qt::CaseInsensitive) == 0);
+    for (auto it = parsed.answers.cbegin(); it != parsed.answers.cend(); ++it) {
+        const int index = it.key().mid(1).toInt();
+        if (index >= 1 && index <= questions)
+            out.insert(index, it.value());
     }
     return out;
 }

@@ -12,11 +12,12 @@
 namespace rubric::checkeval {
 
 /// The answers of one answering call, question index (1-based, as numbered in the prompt) →
-/// yes (true) / no (false). A line counts when it matches `^\s*Q(\d+)\s*[:.)-]\s*(yes|no)\b`
-/// (case-insensitive; specs/checkeval.md §1.3): the upstream loose regex that finds "no" inside
-/// "not" or "know" is not used. When a model answers an index twice, the first answer counts
-/// (a later line is a correction or a restatement we cannot tell apart; the first is what it
-/// committed to). Indices outside 1…`questions` are ignored.
+/// yes (true) / no (false), read by the shared answer reader (AnswerParser::parseYesNo: `Q1: Yes`,
+/// `Q1: [Yes]`, `**Q1:** Yes`, `- Q1: **No**`, `Q1. Yes`, "Q1: No obvious errors, so Yes", a JSON
+/// object; reasoning blocks left out). The upstream loose regex that finds "no" inside "not" or
+/// "know" is not used. When a model answers an index twice, the first answer counts (a later line
+/// is a correction or a restatement we cannot tell apart; the first is what it committed to).
+/// Indices outside 1…`questions` are ignored.
 QHash<int, bool> parseAnswers(const QString &text, int questions);
 
 /// One item's checklist score from its answers to the enabled questions.

@@ -1,5 +1,7 @@
 #include "HdEvalTree.h"
 
+#include "judge/AnswerParser.h"
+
 #include <QRegularExpression>
 
 #include <functional>
@@ -110,15 +112,14 @@ QString makeKey(const ProposedChild &child, const QSet<QString> &taken)
 
 std::optional<double> firstScore(const QString &answer, double lo, double hi)
 {
-    static const QRegularExpression number(QStringLiteral("(?<![\\w.])(-?\\d+(?:\\.\\d+)?)"));
-    const auto m = number.match(answer);
-    if (!m.hasMatch())
+    ScoreRules rules;
+    rules.min = lo;
+    rules.max = hi;
+    rules.firstLone = true;
+    const ParsedAnswer p = AnswerParser::readScore(answer, rules);
+    if (!p.ok)
         return std::nullopt;
-    bool ok = false;
-    const double v = m.captured(1).toDouble(&ok);
-    if (!ok || v < lo || v > hi)
-        return std::nullopt;
-    return v;
+    return p.score;
 }
 
 int layerOf(const Rubric &rubric, const Criterion &node)

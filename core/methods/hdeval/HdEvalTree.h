@@ -41,9 +41,11 @@ QVector<ProposedGroup> parseDecomposition(const QString &answer);
 /// number is appended when the key is taken (`taken` holds every key of the rubric).
 QString makeKey(const ProposedChild &child, const QSet<QString> &taken);
 
-/// The first number in a node-scoring answer (spec §3.3: the prompt asks for the score first);
-/// nullopt when there is none or it lies outside lo…hi (never clamped into the range: a 7 on a
-/// 1–5 scale is not a 5, it is an answer that did not follow the prompt).
+/// The score of a node-scoring answer, read by the shared answer reader (AnswerParser::readScore)
+/// with HD-Eval's variant: the prompt asks for the score first ("Score (1-5):"), so among lone
+/// numbers the first counts; a labelled score ("Score (1-5): 4", "I would give this a 4") wins over
+/// them. nullopt when there is none, the answer names two at once, or it lies outside lo…hi (never
+/// clamped into the range: a 7 on a 1–5 scale is not a 5, it is an answer that did not follow the prompt).
 std::optional<double> firstScore(const QString &answer, double lo = 1, double hi = 5);
 
 /// A node's layer: the root aspect is layer 1, its children layer 2, and so on.

@@ -1,5 +1,7 @@
 #include "methods/hpss/PromptAssembly.h"
 
+#include "judge/AnswerParser.h"
+
 #include <QHash>
 #include <QRegularExpression>
 
@@ -325,25 +327,12 @@ Result<RenderedPrompt> renderPrompt(const PromptStrategy &s, const PromptInputs 
 
 ScoreReading readScore(const QString &answer, double fallback)
 {
-    static const QString num = QStringLiteral("(\\d+(?:\\.\\d+)?)");
-    static const std::array<std::pair<QRegularExpression, QString>, 4> rules = {{
-            {QRegularExpression(QStringLiteral("\\[\\[\\s*") + num + QStringLiteral("\\s*\\]\\]")),
-             QStringLiteral("[[n]]")},
-            {QRegularExpression(QStringLiteral("\\[\\s*") + num + QStringLiteral("\\s*\\]")), QStringLiteral("[n]")},
-            {QRegularExpression(QStringLiteral("Rating:\\s*") + num, QRegularExpression::CaseInsensitiveOption),
-             QStringLiteral("Rating: n")},
-            {QRegularExpression(num), QStringLiteral("first number")},
-    }};
-    for (const auto &[re, name] : rules) {
-        // The first match of a rule whose number is a rating (0–1000) wins; a larger number
-        // (a year, a count) is not one, so the rule looks further.
-        for (auto it = re.globalMatch(answer); it.hasNext();) {
-            const double v = it.next().captured(1).toDouble();
-            if (v >= 0 && v <= 1000)
-                return ScoreReading{v, true, name, true};
-        }
-    }
-    return ScoreReading{fallback, false, {}, true};
+    ScoreRules rules;
+    rules.singleBrackets = true;
+    const ParsedAnswer p = AnswerParser::readScore(answer, rules);
+    if (!p.ok)
+        return ScoreReading{fallback, false, {}, true};
+    return ScoreReading{p.score, true, p.rule, true};
 }
 
 ScoreReading readScore(const QString &answer, int scaleMin, int scaleMax, double fallback)

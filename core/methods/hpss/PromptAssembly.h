@@ -111,13 +111,15 @@ struct ScoreReading
 {
     double score = 0; ///< the number, or the fallback when nothing matched
     bool parsed = false;
-    QString rule;        ///< "[[n]]", "[n]", "Rating: n", "first number" or "" when nothing matched
+    QString rule;        ///< the reader's rule that found it ("[[n]]", "[n]", "labelled", …), "" when nothing matched
     bool inScale = true; ///< the number lies on the strategy's scale [min, max] (readScore with a range)
 };
 
-/// Reads the rating from a free-text answer (spec §5, [code]'s cascade): [[n]], then [n], then
-/// "Rating: n", then the first number; n is 0–1000 with optional decimals. Nothing found gives
-/// `fallback` ([code] 2.51) with parsed = false, so a caller can count parse failures.
+/// Reads the rating from a free-text answer with the shared answer reader (AnswerParser::readScore),
+/// HPSS's variant: [[n]] and [n] first, as the official cascade, then a labelled score ("Rating: n")
+/// and the other forms a careful reader takes. Unlike the official cascade it takes no "first number"
+/// of the prose (a count or a year is not a rating). Nothing found gives `fallback` ([code] 2.51)
+/// with parsed = false, so a caller can count parse failures.
 ScoreReading readScore(const QString &answer, double fallback = 2.51);
 /// As above, and marks a number outside the strategy's scale [scaleMin, scaleMax] (kept as read:
 /// Spearman needs no mapping, but the studio counts such answers beside the parse failures).
