@@ -122,7 +122,8 @@ QString plainText(const QString &answer)
     t.replace(QChar(0x2044), QLatin1Char('/'));
     static const QRegularExpression word(
             QStringLiteral("\\b(") + numberWords
-                    + QStringLiteral(")\\b(?=\\s*(?:[.,;:!?)\\]]|$|out\\s+of\\b|/|for\\b|points?\\b|stars?\\b|and\\b))"),
+                    + QStringLiteral(
+                            ")\\b(?=\\s*(?:[.,;:!?)\\]]|$|out\\s+of\\b|/|for\\b|points?\\b|stars?\\b|and\\b))"),
             QRegularExpression::CaseInsensitiveOption | QRegularExpression::MultilineOption);
     QString out;
     qsizetype at = 0;
@@ -138,9 +139,9 @@ QString plainText(const QString &answer)
 struct Candidate
 {
     double value = 0;
-    double outOf = 0;     ///< the "M" of "N out of M" / "N/M" (0 = none stated)
-    int strength = 0;     ///< higher wins: 4 [[n]], 3 labelled or a verdict verb, 2 "N out of M", 1 a lone number
-    qsizetype at = 0;     ///< where its number stands (the last of the strongest kind is the verdict)
+    double outOf = 0;       ///< the "M" of "N out of M" / "N/M" (0 = none stated)
+    int strength = 0;       ///< higher wins: 4 [[n]], 3 labelled or a verdict verb, 2 "N out of M", 1 a lone number
+    qsizetype at = 0;       ///< where its number stands (the last of the strongest kind is the verdict)
     bool ambiguous = false; ///< "3 or 4", "3-4": two scores at once
     ParsedAnswer::Method method = ParsedAnswer::Method::Number;
     const char *rule = "";
@@ -158,7 +159,8 @@ void collect(QVector<Candidate> &out, const QString &text, const QRegularExpress
 {
     static const QRegularExpression alternative(QStringLiteral("^\\s*(?:-|or|to)\\s*(?:a\\s+)?\\d"),
                                                 QRegularExpression::CaseInsensitiveOption);
-    static const QRegularExpression rangeTo(QStringLiteral("^\\s*to\\s*\\d"), QRegularExpression::CaseInsensitiveOption);
+    static const QRegularExpression rangeTo(QStringLiteral("^\\s*to\\s*\\d"),
+                                            QRegularExpression::CaseInsensitiveOption);
     for (auto it = re.globalMatch(text); it.hasNext();) {
         const auto m = it.next();
         bool ok = false;
@@ -262,9 +264,10 @@ ParsedAnswer AnswerParser::readScore(const QString &text, const ScoreRules &rule
         collect(found, t, single, 4, ParsedAnswer::Method::Rating, "[n]", 1, 0);
     }
     static const QRegularExpression finalLabel(
-            QStringLiteral("\\bfinal\\s+(?:score|rating|grade|answer|verdict|evaluation)s?\\b(?:\\s*\\([^)\\n]{0,40}\\))?"
-                           "(?:\\s+(?:for|on)\\s+[\\w -]{1,30}?)?\\s*(?:[:=]|\\bis\\b|\\bof\\b|would\\s+be|\\bas\\b)?\\s*"
-                           "[{(\\[]?\\s*(?:a|an)?\\s*")
+            QStringLiteral(
+                    "\\bfinal\\s+(?:score|rating|grade|answer|verdict|evaluation)s?\\b(?:\\s*\\([^)\\n]{0,40}\\))?"
+                    "(?:\\s+(?:for|on)\\s+[\\w -]{1,30}?)?\\s*(?:[:=]|\\bis\\b|\\bof\\b|would\\s+be|\\bas\\b)?\\s*"
+                    "[{(\\[]?\\s*(?:a|an)?\\s*")
                     + num + outOfTail,
             QRegularExpression::CaseInsensitiveOption);
     collect(found, t, finalLabel, 3, ParsedAnswer::Method::FinalScore, "final score");

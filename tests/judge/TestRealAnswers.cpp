@@ -42,7 +42,8 @@ void TestRealAnswers::gpt35SummEvalAnswers()
         if (bytes.isEmpty())
             continue;
         const QJsonObject o = QJsonDocument::fromJson(bytes).object();
-        QVERIFY2(o.contains(QStringLiteral("answer")), qPrintable(QStringLiteral("%1:%2: no answer").arg(path).arg(line)));
+        QVERIFY2(o.contains(QStringLiteral("answer")),
+                 qPrintable(QStringLiteral("%1:%2: no answer").arg(path).arg(line)));
         const QString answer = o.value(QStringLiteral("answer")).toString();
         const QJsonValue reading = o.value(QStringLiteral("reading"));
         const ParsedAnswer p = AnswerParser::readScore(answer, ScoreRules{1, 5});
@@ -66,8 +67,8 @@ void TestRealAnswers::gpt35SummEvalAnswers()
                 misread << QStringLiteral("%1 for %2: %3").arg(p.score).arg(reading.toDouble()).arg(answer.right(160));
         }
     }
-    qInfo("real answers: %d read, %d agree (%.2f %%), %d another number (%.2f %%), %d unparsed (%.2f %%)", total,
-          agree, 100.0 * agree / total, other, 100.0 * other / total, unparsed, 100.0 * unparsed / total);
+    qInfo("real answers: %d read, %d agree (%.2f %%), %d another number (%.2f %%), %d unparsed (%.2f %%)", total, agree,
+          100.0 * agree / total, other, 100.0 * other / total, unparsed, 100.0 * unparsed / total);
     for (const QString &m : std::as_const(misread))
         qInfo("  %s", qPrintable(m));
     QCOMPARE(total, 4800);
@@ -111,10 +112,9 @@ void TestRealAnswers::scoreForms_data()
     QTest::newRow("out of the scale") << QStringLiteral("Score: 7") << none;
     QTest::newRow("empty") << QString() << none;
     // Reasoning left out: think blocks that mention other scores.
-    QTest::newRow("think block with other scores")
-            << QStringLiteral("<think>Maybe a 2? Score: 2. No — the flow is fine, Rating: [[5]] is too high.</think>\n\n"
-                              "Score: 4")
-            << 4.0;
+    QTest::newRow("think block with other scores") << QStringLiteral(
+            "<think>Maybe a 2? Score: 2. No — the flow is fine, Rating: [[5]] is too high.</think>\n\n"
+            "Score: 4") << 4.0;
     QTest::newRow("think block cut off") << QStringLiteral("<think>Let me weigh it. A score of 3 seems") << none;
     QTest::newRow("closing tag only") << QStringLiteral("I think 2… no, 5.</think>\nRating: [[3]]") << 3.0;
 }
@@ -141,14 +141,18 @@ void TestRealAnswers::yesNoForms_data()
     QTest::addColumn<QString>("expected");
     QTest::newRow("brackets") << QStringLiteral("Q1: [Yes]\nQ2: [No]") << QStringLiteral("Q1=1,Q2=0");
     QTest::newRow("bold labels") << QStringLiteral("**Q1:** Yes\n**Q2:** No") << QStringLiteral("Q1=1,Q2=0");
-    QTest::newRow("bullets, bold answers") << QStringLiteral("- Q1: **No**\n- Q2: **Yes**") << QStringLiteral("Q1=0,Q2=1");
+    QTest::newRow("bullets, bold answers")
+            << QStringLiteral("- Q1: **No**\n- Q2: **Yes**") << QStringLiteral("Q1=0,Q2=1");
     QTest::newRow("dotted") << QStringLiteral("Q1. Yes\nQ2. No") << QStringLiteral("Q1=1,Q2=0");
-    QTest::newRow("verdict at the end")
-            << QStringLiteral("Q1: No obvious errors, so Yes\nQ2: No, it repeats itself.") << QStringLiteral("Q1=1,Q2=0");
-    QTest::newRow("question words") << QStringLiteral("Question 1: yes\nQuestion 2 - no") << QStringLiteral("Q1=1,Q2=0");
-    QTest::newRow("json") << QStringLiteral("```json\n{\"Q1\": \"Yes\", \"Q2\": \"No\"}\n```") << QStringLiteral("Q1=1,Q2=0");
+    QTest::newRow("verdict at the end") << QStringLiteral("Q1: No obvious errors, so Yes\nQ2: No, it repeats itself.")
+                                        << QStringLiteral("Q1=1,Q2=0");
+    QTest::newRow("question words") << QStringLiteral("Question 1: yes\nQuestion 2 - no")
+                                    << QStringLiteral("Q1=1,Q2=0");
+    QTest::newRow("json") << QStringLiteral("```json\n{\"Q1\": \"Yes\", \"Q2\": \"No\"}\n```")
+                          << QStringLiteral("Q1=1,Q2=0");
     QTest::newRow("think block with other answers")
-            << QStringLiteral("<think>Q1: No? Q2: Yes maybe.\nQ1: No</think>\nQ1: Yes\nQ2: No") << QStringLiteral("Q1=1,Q2=0");
+            << QStringLiteral("<think>Q1: No? Q2: Yes maybe.\nQ1: No</think>\nQ1: Yes\nQ2: No")
+            << QStringLiteral("Q1=1,Q2=0");
     QTest::newRow("cut off in thought") << QStringLiteral("<think>Q1: Yes\nQ2: No") << QString();
     QTest::newRow("no verdict") << QStringLiteral("Q1: the summary is fine") << QString();
 }

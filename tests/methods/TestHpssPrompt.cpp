@@ -286,9 +286,15 @@ private slots:
         QTest::newRow("double brackets win over earlier numbers")
                 << "Sentence 1 and 2 connect well, sentence 4 does not.\nRating: [[3]]" << 3.0 << "[[n]]";
         QTest::newRow("single brackets") << "My rating is [4] out of 5." << 4.0 << "[n]";
-        QTest::newRow("Rating: n") << "Rating: 85\nThe story is complex." << 85.0 << "Rating: n";
-        QTest::newRow("first number") << "I would give it a 3 because it is fine." << 3.0 << "first number";
-        QTest::newRow("year is not a rating") << "In 2015 the club, I rate 4" << 4.0 << "first number";
+        QTest::newRow("Rating: n") << "Rating: 85\nThe story is complex." << 85.0 << "labelled";
+        QTest::newRow("a verdict verb") << "I would give it a 3 because it is fine." << 3.0 << "verdict verb";
+        QTest::newRow("year is not a rating") << "In 2015 the club, I rate 4" << 4.0 << "verdict verb";
+        // The shared reader takes no "first number" of the prose (the official cascade's last rule):
+        // a count is not a rating, and the answer counts as unparsed (2.51).
+        QTest::newRow("a count is not a rating") << "There are 2 slips in the first paragraph." << 2.51 << "";
+        QTest::newRow("markdown") << "**Rating:** [[4]]" << 4.0 << "[[n]]";
+        QTest::newRow("think block with another rating")
+                << "<think>Rating: [[1]] seems harsh.</think>\nRating: [[3]]" << 3.0 << "[[n]]";
         QTest::newRow("nothing") << "I cannot rate this summary." << 2.51 << "";
     }
     void readScore()
