@@ -3593,6 +3593,26 @@ Abdeckung %2 %</translation>
         <source>The profile was not saved: the replica line '%1' is not a URL followed by an optional positive weight.</source>
         <translation>Das Profil wurde nicht gespeichert: die Replikat-Zeile '%1' ist keine URL mit optionalem positivem Gewicht.</translation>
     </message>
+    <message>
+        <source>Tokens a reasoning model may think on top of each request's max_tokens. Raised only once an answer shows the model thinks (empty, cut off at the budget); from then on every request of the run gets it.</source>
+        <translation>Tokens, die ein Reasoning-Modell zusätzlich zu max_tokens jeder Anfrage denken darf. Erst erhöht, wenn eine Antwort zeigt, dass das Modell denkt (leer, am Budget abgeschnitten); danach bekommt es jede Anfrage des Laufs.</translation>
+    </message>
+    <message>
+        <source> tokens</source>
+        <translation> Tokens</translation>
+    </message>
+    <message>
+        <source>never raise</source>
+        <translation>nie erhöhen</translation>
+    </message>
+    <message>
+        <source>Reasoning budget:</source>
+        <translation>Denkbudget:</translation>
+    </message>
+    <message>
+        <source> · adapted: %1</source>
+        <translation> · angepasst: %1</translation>
+    </message>
 </context>
 <context>
     <name>rubric::ReportJob</name>
@@ -4403,6 +4423,10 @@ Definition: %2</translation>
     <message numerus="yes">
         <source>%Ln call(s) sent, %1 from the cache</source>
         <translation><numerusform>%Ln Aufruf gesendet, %1 aus dem Cache</numerusform><numerusform>%Ln Aufrufe gesendet, %1 aus dem Cache</numerusform></translation>
+    </message>
+    <message>
+        <source>Adapted to the endpoint: %1.</source>
+        <translation>An den Endpunkt angepasst: %1.</translation>
     </message>
 </context>
 <context>

@@ -28,6 +28,10 @@ int run(const QStringList &args, Io &io)
                       QStringLiteral("TEXT")});
     parser.addOption({QStringLiteral("timeout-ms"), QStringLiteral("Per-request timeout."), QStringLiteral("MS"),
                       QStringLiteral("60000")});
+    parser.addOption({QStringLiteral("reasoning-budget"),
+                      QStringLiteral("Tokens a reasoning model may think on top of the test's max_tokens, once its "
+                                     "answer shows it thinks (0 = never raise it)."),
+                      QStringLiteral("TOKENS"), QString::number(defaultReasoningBudget)});
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print JSON.")});
     if (auto rc = parse(parser, QStringLiteral("judge-test"), args, io))
         return *rc;
@@ -55,6 +59,12 @@ int run(const QStringList &args, Io &io)
     profile.concurrency = 1;
     profile.maxRetries = 2;
     profile.timeoutMs = parser.value(QStringLiteral("timeout-ms")).toInt();
+    bool ok = false;
+    profile.reasoningBudget = parser.value(QStringLiteral("reasoning-budget")).toInt(&ok);
+    if (!ok || profile.reasoningBudget < 0) {
+        io.err << "rubric judge-test: --reasoning-budget must be a number of tokens, 0 or more\n";
+        return 2;
+    }
 
     // The command runs before main() enters the event loop, so it drives the application's own
     // loop (no nested loop) and leaves it when the test has finished.
@@ -80,9 +90,13 @@ int run(const QStringList &args, Io &io)
                                   {QStringLiteral("n_asked"), result.choicesAsked},
                                   {QStringLiteral("n_returned"), result.choicesReturned},
                                   {QStringLiteral("score"), jsonNumber(result.score)},
-                                  {QStringLiteral("score_method"), result.scoreMethod}});
+                                  {QStringLiteral("score_method"), result.scoreMethod},
+                                  {QStringLiteral("adapted"), result.adapted},
+                                  {QStringLiteral("sent"), result.sent}});
         return result.ok ? 0 : 1;
     }
+    for (const QString &why : result.adapted)
+        io.out << "adapted:   " << why << '\n';
     if (!result.ok) {
         io.err << "rubric judge-test: the call failed: " << result.error << '\n';
         return 1;

@@ -16,8 +16,8 @@ namespace {
 // --set keys that configure the endpoints rather than the method:
 //   generator.KEY / refiner.KEY / evaluator.KEY with KEY = base_url, model, provider, api_key_env,
 //   concurrency, price_in, price_out, price_cached (per million tokens; price_cached for input read
-//   from the provider's prompt cache, the input price where unset); price.in / price.out /
-//   price.cached for every role.
+//   from the provider's prompt cache, the input price where unset), reasoning_budget (tokens a
+//   reasoning model may think on top of max_tokens); price.in / price.out / price.cached for every role.
 bool applyProfileKey(ProviderProfile &p, const QString &key, const QString &value, QString *error)
 {
     bool ok = true;
@@ -46,9 +46,12 @@ bool applyProfileKey(ProviderProfile &p, const QString &key, const QString &valu
         p.pricePerMillionOut = value.toDouble(&ok);
     else if (key == QLatin1String("price_cached"))
         p.pricePerMillionCached = value.toDouble(&ok);
-    else {
+    else if (key == QLatin1String("reasoning_budget")) {
+        p.reasoningBudget = value.toInt(&ok);
+        ok = ok && p.reasoningBudget >= 0;
+    } else {
         *error = QStringLiteral("unknown endpoint setting '%1' (known: base_url, model, provider, api_key_env, "
-                                "concurrency, price_in, price_out, price_cached)")
+                                "concurrency, price_in, price_out, price_cached, reasoning_budget)")
                          .arg(key);
         return false;
     }
@@ -237,6 +240,11 @@ int specFromOptions(const QCommandLineParser &parser, Io &io, RunSpec &spec)
         io.err << "rubric run: --samples must be a positive number\n";
         return 2;
     }
+    spec.evaluator.reasoningBudget = parser.value(QStringLiteral("reasoning-budget")).toInt(&ok);
+    if (!ok || spec.evaluator.reasoningBudget < 0) {
+        io.err << "rubric run: --reasoning-budget must be a number of tokens, 0 or more\n";
+        return 2;
+    }
     spec.logprobs = parser.isSet(QStringLiteral("logprobs"));
     if (!readBudget(parser, io, spec))
         return 2;
@@ -321,7 +329,8 @@ int run(const QStringList &args, Io &io)
                     "Run (or resume) a judge-building method and store its rubric and scores under --judge.\n"
                     "Endpoint roles: --base-url/--model set all three; --set generator.model=M, "
                     "refiner.base_url=U, evaluator.provider=anthropic … set one (also api_key_env, concurrency, "
-                    "price_in, price_out, price_cached; price.in/price.out/price.cached for all; pool.weights=2,1 for "
+                    "price_in, price_out, price_cached, reasoning_budget; price.in/price.out/price.cached for all; "
+                    "pool.weights=2,1 for "
                     "the replicas of several --base-url). Other --set "
                     "keys are method parameters "
                     "(")
@@ -351,6 +360,11 @@ int run(const QStringList &args, Io &io)
         "(the value itself is never stored).",
         "NAME=env:VAR");
     opt("concurrency", "Requests in flight per endpoint (per replica, times its weight).", "C", "16");
+    opt("reasoning-budget",
+        "Tokens a reasoning model may think on top of each request's max_tokens, once an answer shows the endpoint "
+        "thinks (an empty answer cut off at the budget); 0 = never raise it. Per role: --set "
+        "evaluator.reasoning_budget=N.",
+        "TOKENS", "2048");
     opt("logprobs", "G-Eval: weight the scale by top_logprobs.");
     opt("samples", "G-Eval without logprobs: samples per item.", "N", "20");
     opt("items", "Items to score: all, test (default) or train.", "SET", "test");
@@ -386,7 +400,8 @@ int run(const QStringList &args, Io &io)
         if (!require(parser, QStringLiteral("judge"), io))
             return 2;
         for (const char *own : {"method", "aspect", "base-url", "model", "provider", "api-key-env", "header",
-                                "logprobs", "samples", "items", "literature", "checklist", "set", "replace"})
+                                "logprobs", "samples", "items", "literature", "checklist", "set", "replace",
+                                "reasoning-budget"})
             if (parser.isSet(QString::fromLatin1(own))
                 && !(QLatin1String(own) == QLatin1String("set")
                      && parser.values(QStringLiteral("set"))
@@ -526,6 +541,10 @@ int run(const QStringList &args, Io &io)
                    << result.value(QStringLiteral("min_hypotheses")).toInt() << " of "
                    << result.value(QStringLiteral("hypotheses")).toInt() << " hypotheses gave a score\n";
         printCorrelations(io, result);
+        for (const QVariant &why : summary.value(QStringLiteral("adapted")).toList())
+            io.out << "  adapted: " << why.toString() << '\n';
+        if (const qint64 thinking = summary.value(QStringLiteral("tokens_reasoning")).toLongLong(); thinking > 0)
+            io.out << "  reasoning: " << thinking << " output tokens spent thinking\n";
         const QVariantMap reasked = summary.value(QStringLiteral("reasked")).toMap();
         for (auto it = reasked.begin(); it != reasked.end(); ++it)
             io.out << "  re-asked " << it.value().toInt() << " answer(s): " << it.key() << '\n';
@@ -543,8 +562,11 @@ int run(const QStringList &args, Io &io)
                    << c.value(QStringLiteral("cache_hits")).toInt() << " cached)\n";
         }
     }
-    if (rc != 0)
+    if (rc != 0) {
+        for (const QVariant &why : summary.value(QStringLiteral("adapted")).toList())
+            io.err << "  adapted: " << why.toString() << '\n';
         io.err << "rubric run: " << failure << "\nthe run is saved; run the same command again to resume it\n";
+    }
     return rc;
 }
 

@@ -9,14 +9,14 @@
 namespace rubric {
 
 ProviderCall AnthropicProvider::buildRequest(const ProviderProfile &profile, const QByteArray &apiKey,
-                                             const JudgeRequest &request) const
+                                             const JudgeRequest &request, const EndpointAdaptations &adaptations) const
 {
     nlohmann::json body;
     body["model"] = profile.model.toStdString();
-    body["max_tokens"] = request.maxTokens;
+    body["max_tokens"] = adaptations.maxTokens(request);
     QString system;
     nlohmann::json messages = nlohmann::json::array();
-    for (const ChatMessage &m : request.messages) {
+    for (const ChatMessage &m : adaptations.messages(request)) {
         if (m.role == QLatin1String("system")) {
             system += (system.isEmpty() ? QString() : QStringLiteral("\n\n")) + m.content;
             continue;
@@ -29,8 +29,9 @@ ProviderCall AnthropicProvider::buildRequest(const ProviderProfile &profile, con
         body["system"] = nlohmann::json::array(
                 {{{"type", "text"}, {"text", system.toStdString()}, {"cache_control", {{"type", "ephemeral"}}}}});
     body["messages"] = std::move(messages);
-    body["temperature"] = request.temperature;
-    if (request.topP < 1.0)
+    if (!adaptations.has(Adaptation::NoTemperature))
+        body["temperature"] = request.temperature;
+    if (request.topP < 1.0 && !adaptations.has(Adaptation::NoTopP))
         body["top_p"] = request.topP;
     if (!request.stop.isEmpty()) {
         nlohmann::json stop = nlohmann::json::array();

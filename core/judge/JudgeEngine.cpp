@@ -21,6 +21,7 @@ JudgeEngine::JudgeEngine(ProviderProfile profile, Project *project, QObject *par
     if (project)
         d->store = std::make_unique<CallStore>(project);
     d->provider = Provider::create(d->profile.kind);
+    d->adaptations.setReasoningBudget(d->profile.reasoningBudget);
     d->endpoints = EndpointPool(d->profile);
     // Qt's six connections are per host and manager: the managers serve every replica, each
     // replica spreading over them by its own load.
@@ -185,6 +186,18 @@ int JudgeEngine::connectionPools() const
 QVector<ReplicaStats> JudgeEngine::replicaStats() const
 {
     return d->endpoints.stats();
+}
+
+void JudgeEngine::setAdaptations(const EndpointAdaptations &adaptations)
+{
+    d->adaptations = adaptations;
+    d->adaptations.setReasoningBudget(d->profile.reasoningBudget);
+    ++d->adaptGeneration;
+}
+
+EndpointAdaptations JudgeEngine::adaptations() const
+{
+    return d->adaptations;
 }
 
 QString JudgeEngine::canonicalRequest(const JudgeRequest &r) const

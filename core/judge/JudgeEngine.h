@@ -1,6 +1,7 @@
 #pragma once
 
 #include "judge/BatchTypes.h"
+#include "judge/EndpointAdaptations.h"
 #include "judge/EndpointPool.h"
 #include "judge/JudgeTypes.h"
 #include "util/Result.h"
@@ -25,9 +26,15 @@ struct JudgeStats
     int retries = 0;
     qint64 tokensIn = 0;
     qint64 tokensOut = 0;
-    qint64 tokensCached = 0; ///< input tokens the provider read from its prompt cache
+    qint64 tokensCached = 0;    ///< input tokens the provider read from its prompt cache
+    qint64 tokensReasoning = 0; ///< of tokensOut, those a reasoning model spent thinking
     double cost = 0;
     int batched = 0; ///< calls submitted in provider batches (not counted in `sent`)
+    /// Of `sent`, requests sent again at once because the endpoint taught an adaptation (a refused
+    /// parameter, a reasoning model's budget); not retries.
+    int resent = 0;
+    /// Paid answers that a reasoning model's thinking used up (no answer; asked again, not cached).
+    int thoughtOut = 0;
 };
 
 /// Sends JudgeRequests to one provider profile: cache lookup in the project file, then
@@ -47,6 +54,18 @@ struct JudgeStats
 /// seen is always on disk, and a SIGKILL loses only the requests in flight. setFlushInterval()
 /// can trade that for fewer, larger transactions. Cancelling or destroying the engine commits
 /// everything received first.
+///
+/// Endpoint adaptations: an HTTP 400 or 422 that says a parameter the request sent is not
+/// supported (max_tokens, temperature, top_p, logprobs, n, the system role; see
+/// EndpointAdaptations::refusal) teaches the engine to send it otherwise; the request is rebuilt
+/// and sent again at once (not a retry), and so is every later one. An answer that a reasoning
+/// model's thinking used up (empty, cut off, with signs of reasoning) teaches it to add the
+/// profile's reasoningBudget to max_tokens: that answer is paid, so it is counted and in the
+/// ledger, but it is not cached, and the request goes again with the larger budget. Each
+/// adaptation is learned once; the same refusal after adapting fails the request as any 400. While
+/// a request sends something the endpoint has not yet accepted, it goes alone (the others that
+/// would send it wait), so each discovery costs one extra call. The cache key stays that of the
+/// request as asked: for one model the adaptations are always the same.
 class JudgeEngine : public QObject
 {
     Q_OBJECT
@@ -89,6 +108,12 @@ public:
     /// What each replica of the profile did so far (one entry for a profile without replicas).
     QVector<ReplicaStats> replicaStats() const;
 
+    /// Starts from adaptations learned before (the project keeps them per endpoint and model), so
+    /// that nothing refused is sent again. Call before submitting; the budget is the profile's.
+    void setAdaptations(const EndpointAdaptations &adaptations);
+    /// What the endpoint was found to need so far (loaded and learned).
+    EndpointAdaptations adaptations() const;
+
     /// The cache key of a request under this engine's profile (hash of provider, model,
     /// messages, every sampling parameter and the sample index). It names the model, not a base
     /// URL: whichever replica answered, the answer serves them all.
@@ -118,6 +143,8 @@ signals:
     /// Emitted when the last pending request has been answered.
     void idle();
     void statsChanged();
+    /// The engine learned an adaptation (`why` says what and why); adaptations() has it.
+    void adapted(const QString &why);
 
 private:
     class Private;

@@ -14,6 +14,7 @@
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QRandomGenerator>
+#include <QSet>
 #include <QTimer>
 
 #include <algorithm>
@@ -41,7 +42,10 @@ public:
         QString canonical;
         ProviderCall call;
         bool built = false;
-        int attempts = 0;      // HTTP requests made
+        int builtAt = -1;             // the adaptations' generation the call was built with
+        EndpointAdaptations sentWith; // the adaptations the call was built with
+        int attempts = 0;             // HTTP requests made
+        int resent = 0;               // of them, sent again after the endpoint taught an adaptation
         int pool = -1;         // connection pool of the attempt in flight
         int replica = -1;      // replica of the last attempt
         quint64 failedOn = 0;  // bit i: replica i failed this request
@@ -95,6 +99,16 @@ public:
     JudgeStats stats;
     bool emitting = false;
 
+    // What the endpoint needs (learned from its refusals, or loaded by the owner), and the probe:
+    // while a request sends something not yet shown to be accepted (applicable adaptations not
+    // `settled`), it goes alone and the others that would send such things wait in `held`, so that
+    // discovering an adaptation costs one refused call, not one per request in flight.
+    EndpointAdaptations adaptations;
+    int adaptGeneration = 0;
+    QSet<int> settled; // Adaptation values
+    quint64 probe = 0;
+    std::deque<quint64> held;
+
     /// The cached answer under `key`, else under the legacy key of any replica's URL.
     Result<std::optional<JudgeResponse>> lookup(const JudgeRequest &request, const QString &key) const;
 
@@ -107,7 +121,7 @@ public:
         qsizetype chars = 0;
         for (const ChatMessage &m : r.messages)
             chars += m.content.size();
-        return int(chars / 4) + r.maxTokens * std::max(1, r.n);
+        return int(chars / 4) + adaptations.maxTokens(r) * std::max(1, r.n);
     }
 
     void enqueueFinished(JudgeResponse response)
@@ -154,48 +168,66 @@ public:
             emit q->idle();
     }
 
+    /// Prices a paid answer and adds it to the totals.
+    void account(const Job &job, JudgeResponse &response)
+    {
+        response.cost = profile.cost(response.tokensIn, response.tokensOut, response.tokensCached)
+                        * (job.batch.isEmpty() ? 1.0 : batchOptions.priceFactor);
+        stats.tokensIn += response.tokensIn;
+        stats.tokensOut += response.tokensOut;
+        stats.tokensCached += response.tokensCached;
+        stats.tokensReasoning += response.tokensReasoning;
+        stats.cost += response.cost;
+    }
+
+    /// The replica that answered (or was asked last): what the cache and the ledger name.
+    QString answeredBy(const Job &job) const
+    {
+        return job.replica >= 0 ? endpoints.baseUrl(job.replica) : EndpointPool::normalisedUrl(profile.baseUrl);
+    }
+
+    void addLedger(const Job &job, const QString &outcome, const JudgeResponse &response)
+    {
+        LedgerEntry e;
+        e.key = job.key;
+        e.run = run;
+        e.baseUrl = answeredBy(job);
+        e.model = profile.model;
+        e.outcome = outcome;
+        e.httpStatus = response.httpStatus;
+        e.tokensIn = response.tokensIn;
+        e.tokensOut = response.tokensOut;
+        e.tokensCached = response.tokensCached;
+        e.tokensReasoning = response.tokensReasoning;
+        e.cost = response.cost;
+        e.latencyMs = response.latencyMs;
+        e.retries = response.retries;
+        e.error = response.error;
+        e.batch = job.batch;
+        store->addLedger(e);
+    }
+
     void finish(Job &job, JudgeStatus status, JudgeResponse response)
     {
+        if (probe == job.id)
+            releaseProbe(job, false);
         response.status = status;
         response.cacheKey = job.key;
         response.tag = job.request.tag;
-        response.retries = std::max(0, job.attempts - 1);
+        response.retries = std::max(0, job.attempts - 1 - job.resent);
         response.latencyMs = job.started.isValid() ? double(job.started.nsecsElapsed()) / 1e6 : 0.0;
         response.error = redact(response.error);
-        if (status == JudgeStatus::Ok) {
-            response.cost = profile.cost(response.tokensIn, response.tokensOut, response.tokensCached)
-                            * (job.batch.isEmpty() ? 1.0 : batchOptions.priceFactor);
-            stats.tokensIn += response.tokensIn;
-            stats.tokensOut += response.tokensOut;
-            stats.tokensCached += response.tokensCached;
-            stats.cost += response.cost;
-        }
+        if (status == JudgeStatus::Ok)
+            account(job, response);
         if (store) {
-            // The replica that answered (or was asked last) is what the cache and the ledger name.
-            const QString base
-                    = job.replica >= 0 ? endpoints.baseUrl(job.replica) : EndpointPool::normalisedUrl(profile.baseUrl);
             if (status == JudgeStatus::Ok && cacheEnabled)
-                store->addAnswer(job.key, base, profile.model, job.canonical, response);
-            if (job.attempts > 0) {
-                LedgerEntry e;
-                e.key = job.key;
-                e.run = run;
-                e.baseUrl = base;
-                e.model = profile.model;
-                e.outcome = status == JudgeStatus::Ok          ? QStringLiteral("ok")
-                            : status == JudgeStatus::Cancelled ? QStringLiteral("cancelled")
-                                                               : QStringLiteral("failed");
-                e.httpStatus = response.httpStatus;
-                e.tokensIn = response.tokensIn;
-                e.tokensOut = response.tokensOut;
-                e.tokensCached = response.tokensCached;
-                e.cost = response.cost;
-                e.latencyMs = response.latencyMs;
-                e.retries = response.retries;
-                e.error = response.error;
-                e.batch = job.batch;
-                store->addLedger(e);
-            }
+                store->addAnswer(job.key, answeredBy(job), profile.model, job.canonical, response);
+            if (job.attempts > 0)
+                addLedger(job,
+                          status == JudgeStatus::Ok          ? QStringLiteral("ok")
+                          : status == JudgeStatus::Cancelled ? QStringLiteral("cancelled")
+                                                             : QStringLiteral("failed"),
+                          response);
         }
         const QString key = job.key;
         const quint64 id = job.id;
@@ -247,6 +279,12 @@ public:
                 continue;
             }
             Job &job = it->second;
+            const bool probing = unsettled(job);
+            if (probing && probe != 0 && probe != id) { // waits for the probe's answer
+                queue.pop_front();
+                held.push_back(id);
+                continue;
+            }
             const double tokens = estimateTokens(job.request);
             qint64 waitMs = -1;
             const int replica = endpoints.pick(tokens, job.failedOn, &waitMs);
@@ -256,18 +294,59 @@ public:
                 return;
             }
             queue.pop_front();
+            if (probing)
+                probe = id;
             endpoints.sent(replica, tokens);
             send(job, replica);
         }
     }
 
+    /// Whether the request would send something the endpoint has not yet been seen to accept.
+    bool unsettled(const Job &job) const
+    {
+        const QVector<Adaptation> open = adaptations.applicable(profile.kind, job.request);
+        return std::any_of(open.cbegin(), open.cend(), [this](Adaptation a) { return !settled.contains(int(a)); });
+    }
+
+    /// The probe's answer is in: what it sent is settled (`settle`: accepted, or refused for a
+    /// reason no adaptation answers), and the requests held for it go back to the queue's front.
+    void releaseProbe(const Job &job, bool settle)
+    {
+        if (settle)
+            for (Adaptation a : adaptations.applicable(profile.kind, job.request))
+                settled.insert(int(a));
+        probe = 0;
+        for (auto it = held.rbegin(); it != held.rend(); ++it)
+            queue.push_front(*it);
+        held.clear();
+    }
+
+    /// Learns an adaptation (once per engine) and says so.
+    void learn(Adaptation what, const QString &why)
+    {
+        if (!adaptations.add(what, why))
+            return;
+        ++adaptGeneration;
+        emit q->adapted(what == Adaptation::ReasoningBudget ? adaptations.reasoningWhy() : why);
+    }
+
+    /// Sends a request again at once, rebuilt with what the endpoint was found to need; not a retry.
+    void resend(Job &job)
+    {
+        ++job.resent;
+        ++stats.resent;
+        queue.push_front(job.id);
+    }
+
     void send(Job &job, int replica)
     {
-        if (!job.built) {
-            job.call = provider->buildRequest(sendProfile, apiKey, job.request);
+        if (!job.built || job.builtAt != adaptGeneration) {
+            job.call = provider->buildRequest(sendProfile, apiKey, job.request, adaptations);
             job.call.request.setTransferTimeout(profile.timeoutMs);
             job.call.request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
             job.built = true;
+            job.builtAt = adaptGeneration;
+            job.sentWith = adaptations;
         }
         if (!job.started.isValid())
             job.started.start();
@@ -361,7 +440,7 @@ public:
         const QString where
                 = endpoints.size() > 1 ? QString(endpoints.baseUrl(replica) + QStringLiteral(": ")) : QString();
 
-        enum class Next { Done, Retry, Fail } next = Next::Retry;
+        enum class Next { Done, Retry, Fail, Resend } next = Next::Retry;
         JudgeResponse response;
         response.httpStatus = status;
         if (transport) {
@@ -376,6 +455,12 @@ public:
         } else if (status >= 400 || (status >= 300 && status < 400)) {
             next = Next::Fail;
             job.lastError = where + tr("HTTP %1: %2").arg(status).arg(provider->errorMessage(body));
+            // A refusal of a parameter the endpoint does not support (and the call was built with
+            // it): learn what to send instead and ask again. The same refusal after adapting fails.
+            if (const auto refused = job.sentWith.refusal(profile.kind, job.request, status, body)) {
+                learn(refused->what, refused->why);
+                next = Next::Resend;
+            }
         } else {
             auto parsed = provider->parseResponse(body);
             if (parsed) {
@@ -383,16 +468,30 @@ public:
                 response.httpStatus = status;
                 next = Next::Done;
                 endpoints.succeeded(replica, job.sentAt);
+                if (profile.reasoningBudget > 0 && !job.sentWith.has(Adaptation::ReasoningBudget)
+                    && job.sentWith.thoughtOut(response)) {
+                    // A reasoning model thought until the budget ran out: the answer is paid for and
+                    // kept in the ledger, but it is no answer. Asked again with room to think.
+                    keepThoughtOut(job, response);
+                    learn(Adaptation::ReasoningBudget, {});
+                    next = Next::Resend;
+                }
             } else {
                 job.lastError = where + tr("bad answer (HTTP %1): %2").arg(status).arg(parsed.errorString());
                 replicaFailed();
             }
         }
 
+        // An attempt that taught nothing settles what the probe sent; one that taught an adaptation
+        // is the probe still, sent again at once.
+        if (probe == job.id && next != Next::Resend)
+            releaseProbe(job, true);
         // Each replica may fail a request once on top of the profile's retries.
-        if (next == Next::Done) {
+        if (next == Next::Resend) {
+            resend(job);
+        } else if (next == Next::Done) {
             finish(job, JudgeStatus::Ok, response);
-        } else if (next == Next::Retry && job.attempts <= profile.maxRetries + endpoints.size() - 1) {
+        } else if (next == Next::Retry && job.attempts - job.resent <= profile.maxRetries + endpoints.size() - 1) {
             // In a pool another replica takes it at once; alone, it waits for the backoff.
             const bool elsewhere = endpoints.size() > 1 && endpoints.hasLiveReplica(job.failedOn);
             scheduleRetry(job, elsewhere ? 0 : delay >= 0 ? delay : backoffMs(job.attempts));
@@ -417,8 +516,25 @@ public:
                        const QString &remote);
     void batchFailed(const QString &key, const QString &error, const QString &remote);
 
+    /// Records an answer that thinking used up: paid, so counted and in the ledger; never cached.
+    void keepThoughtOut(const Job &job, JudgeResponse response)
+    {
+        account(job, response);
+        ++stats.thoughtOut;
+        if (!store)
+            return;
+        response.latencyMs = job.started.isValid() ? double(job.started.nsecsElapsed()) / 1e6 : 0.0;
+        response.error = tr("no answer: the reasoning used the whole budget of %1 tokens; asked again with %2 more")
+                                 .arg(job.sentWith.maxTokens(job.request))
+                                 .arg(profile.reasoningBudget);
+        addLedger(job, QStringLiteral("ok"), response);
+    }
+
     void failAllQueued(const QString &reason)
     {
+        for (auto it = held.rbegin(); it != held.rend(); ++it)
+            queue.push_front(*it);
+        held.clear();
         while (!queue.empty()) {
             const quint64 id = queue.front();
             queue.pop_front();

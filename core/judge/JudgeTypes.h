@@ -10,6 +10,9 @@
 
 namespace rubric {
 
+/// Tokens a reasoning model may think on top of a request's max_tokens, unless a profile says otherwise.
+constexpr int defaultReasoningBudget = 2048;
+
 /// Which wire protocol a provider speaks.
 enum class ProviderKind { OpenAI, Anthropic };
 
@@ -34,6 +37,9 @@ struct ProviderProfile
     double pricePerMillionCached = -1;
     int timeoutMs = 120000;
     int maxRetries = 6;
+    /// Once the endpoint shows it is a reasoning model (an answer that thinking used up, see
+    /// EndpointAdaptations), each request goes with this many tokens on top of its max_tokens.
+    int reasoningBudget = defaultReasoningBudget;
     /// Further base URLs serving the same model (replicas of one deployment, e.g. a vLLM fleet):
     /// with any, the engine spreads requests over `baseUrl` and these (EndpointPool says how).
     /// The cache key names the model, not a URL, so an answer from any replica serves them all.

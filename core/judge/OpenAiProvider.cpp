@@ -25,18 +25,21 @@ QString endpoint(const QString &base, const QString &path)
 } // namespace
 
 ProviderCall OpenAiProvider::buildRequest(const ProviderProfile &profile, const QByteArray &apiKey,
-                                          const JudgeRequest &request) const
+                                          const JudgeRequest &request, const EndpointAdaptations &adaptations) const
 {
     nlohmann::json body;
     body["model"] = utf8(profile.model);
     nlohmann::json messages = nlohmann::json::array();
-    for (const ChatMessage &m : request.messages)
+    for (const ChatMessage &m : adaptations.messages(request))
         messages.push_back({{"role", utf8(m.role)}, {"content", utf8(m.content)}});
     body["messages"] = std::move(messages);
-    body["temperature"] = request.temperature;
-    body["top_p"] = request.topP;
-    body["max_tokens"] = request.maxTokens;
-    if (request.n > 1)
+    if (!adaptations.has(Adaptation::NoTemperature))
+        body["temperature"] = request.temperature;
+    if (!adaptations.has(Adaptation::NoTopP))
+        body["top_p"] = request.topP;
+    body[adaptations.has(Adaptation::MaxCompletionTokens) ? "max_completion_tokens" : "max_tokens"]
+            = adaptations.maxTokens(request);
+    if (request.n > 1 && !adaptations.has(Adaptation::OneChoice))
         body["n"] = request.n;
     if (request.seed)
         body["seed"] = *request.seed;
@@ -46,7 +49,7 @@ ProviderCall OpenAiProvider::buildRequest(const ProviderProfile &profile, const 
             stop.push_back(utf8(s));
         body["stop"] = std::move(stop);
     }
-    if (request.logprobs) {
+    if (request.logprobs && !adaptations.has(Adaptation::NoLogprobs)) {
         body["logprobs"] = true;
         if (request.topLogprobs > 0)
             body["top_logprobs"] = request.topLogprobs;

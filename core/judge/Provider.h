@@ -1,5 +1,6 @@
 #pragma once
 
+#include "judge/EndpointAdaptations.h"
 #include "judge/JudgeTypes.h"
 #include "util/Result.h"
 
@@ -20,6 +21,7 @@ struct ProviderCall
 
 /// One wire protocol of an LLM endpoint. Stateless and cheap; the engine owns one per profile.
 /// `buildRequest` is the only place that sees the key; it puts it into a header and nowhere else.
+/// It sends the request as the endpoint's `adaptations` say (what the endpoint was found to refuse).
 /// `parseResponse` turns a 2xx body into choices and usage, or an Error when the body is not the
 /// expected JSON (the engine retries those).
 class Provider
@@ -29,7 +31,8 @@ public:
 
     virtual ProviderKind kind() const = 0;
     virtual ProviderCall buildRequest(const ProviderProfile &profile, const QByteArray &apiKey,
-                                      const JudgeRequest &request) const = 0;
+                                      const JudgeRequest &request,
+                                      const EndpointAdaptations &adaptations = {}) const = 0;
     /// Fills choices, tokensIn and tokensOut of a response from a successful body.
     virtual Result<JudgeResponse> parseResponse(const QByteArray &body) const = 0;
     /// The server's own message from an error body (JSON `error.message` or the text itself).

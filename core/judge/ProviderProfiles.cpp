@@ -64,6 +64,7 @@ std::optional<ProviderProfile> ProviderProfiles::load(const QString &name) const
     p.pricePerMillionOut = m_settings->value(QStringLiteral("pricePerMillionOut"), 0.0).toDouble();
     p.timeoutMs = m_settings->value(QStringLiteral("timeoutMs"), p.timeoutMs).toInt();
     p.maxRetries = m_settings->value(QStringLiteral("maxRetries"), p.maxRetries).toInt();
+    p.reasoningBudget = m_settings->value(QStringLiteral("reasoningBudget"), p.reasoningBudget).toInt();
     p.replicaUrls = m_settings->value(QStringLiteral("replicaUrls")).toStringList();
     for (const QString &w : m_settings->value(QStringLiteral("replicaWeights")).toStringList())
         p.replicaWeights << w.toDouble();
@@ -83,6 +84,10 @@ Result<void> ProviderProfiles::save(const ProviderProfile &p)
             return url;
     if (auto headers = EndpointSecrets::checkHeaders(p.headers); !headers)
         return headers;
+    if (p.reasoningBudget < 0)
+        return makeError(QCoreApplication::translate("rubric::ProviderProfiles",
+                                                     "the reasoning budget is a number of tokens, 0 or more"),
+                         {}, 0, QStringLiteral("reasoningBudget"));
     m_settings->beginGroup(groupKey(p.name));
     m_settings->setValue(QStringLiteral("name"), p.name);
     m_settings->setValue(QStringLiteral("kind"), Provider::kindName(p.kind));
@@ -99,6 +104,7 @@ Result<void> ProviderProfiles::save(const ProviderProfile &p)
     m_settings->setValue(QStringLiteral("pricePerMillionOut"), p.pricePerMillionOut);
     m_settings->setValue(QStringLiteral("timeoutMs"), p.timeoutMs);
     m_settings->setValue(QStringLiteral("maxRetries"), p.maxRetries);
+    m_settings->setValue(QStringLiteral("reasoningBudget"), p.reasoningBudget);
     QStringList weights;
     for (double w : p.replicaWeights)
         weights << QString::number(w, 'g', 17);

@@ -62,6 +62,8 @@ void ConnectionTest::onAnswered(const JudgeResponse &response)
     r.logprobs = !response.choices.isEmpty() && !response.choices.first().topLogprobs.isEmpty();
     r.choicesAsked = m_choicesAsked;
     r.choicesReturned = int(response.choices.size());
+    r.adapted = m_engine->adaptations().reasons();
+    r.sent = m_engine->stats().sent;
     if (r.ok) {
         const ParsedAnswer parsed = AnswerParser::scoreOf(response, 1, 5);
         r.scored = parsed.ok;

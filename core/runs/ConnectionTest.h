@@ -29,12 +29,18 @@ struct ConnectionTestResult
     double score = std::numeric_limits<double>::quiet_NaN(); ///< NaN unless scored
     QString scoreMethod;                                     ///< AnswerParser::methodName of how it was read
     QString scoreError;
+    /// What the endpoint refused and how the test asked instead ("logprobs refused: asking
+    /// without them", "reasoning model: …"), in the order learned; empty when it took the request.
+    QStringList adapted;
+    int sent = 0; ///< HTTP requests the test made (adaptations and retries included)
 };
 
 /// "Test connection": sends one short scoring prompt to a provider profile (no cache, no
 /// project) and reports answer, latency, tokens, whether logprobs came back and whether the
 /// endpoint honours n (asked for 2 choices where the provider has n), or the failure
-/// with its HTTP status and body. Used by `rubric judge-test` and the studio's run pane.
+/// with its HTTP status and body. A refused parameter (max_tokens, temperature, logprobs, n, the
+/// system role) or a reasoning model's empty answer is adapted to as a run would (JudgeEngine) and
+/// reported in `adapted`. Used by `rubric judge-test` and the studio's run pane.
 ///
 /// Asynchronous; lives in (and must be used from) one thread with an event loop. `finished` is
 /// emitted exactly once per start(), never from inside start().

@@ -82,7 +82,16 @@ Result<RunEstimate> Run::estimate()
     if (auto r = setUp(); !r)
         return r.error();
     auto e = m_method->estimate();
-    if (!e || !m_spec.batch.enabled || e->calls == 0)
+    if (!e || e->calls == 0)
+        return e;
+    // A reasoning model thinks on top of each request's max_tokens and bills it as output: the
+    // budget it may use is part of the worst case (the evaluator's price; most calls are its).
+    if (const EndpointAdaptations a = m_ctx->adaptations(JudgeRole::Evaluator); a.has(Adaptation::ReasoningBudget)) {
+        const qint64 thinking = qint64(e->calls) * a.reasoningBudget();
+        e->tokensOut += thinking;
+        e->cost += m_ctx->spec().evaluator.cost(0, double(thinking));
+    }
+    if (!m_spec.batch.enabled)
         return e;
     // Through provider batches the phases of at least the threshold's calls cost the batch price:
     // their share of the calls (a phase's calls taken as costing alike) is priced at it.
@@ -158,7 +167,15 @@ void Run::record(const QString &status, const QString &error)
     m_summary.insert(QStringLiteral("sent"), p.sent);
     m_summary.insert(QStringLiteral("cache_hits"), p.cacheHits);
     m_summary.insert(QStringLiteral("tokens"), p.tokens);
+    if (p.tokensReasoning > 0)
+        m_summary.insert(QStringLiteral("tokens_reasoning"), p.tokensReasoning);
     m_summary.insert(QStringLiteral("cost"), p.cost);
+    // What the endpoints refused and how the requests were sent instead (also for a failed run:
+    // the next attempt starts from it).
+    if (const QStringList adapted = m_ctx->adapted(); !adapted.isEmpty())
+        m_summary.insert(QStringLiteral("adapted"), adapted);
+    else
+        m_summary.remove(QStringLiteral("adapted"));
     QVariantList batches; // the provider batches of this attempt
     for (const BatchStatus &b : p.batches)
         batches.append(QVariantMap{{QStringLiteral("id"), b.remoteId},

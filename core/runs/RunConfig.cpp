@@ -70,7 +70,8 @@ QVariantMap profileToMap(const ProviderProfile &p)
                   {QStringLiteral("price_out"), p.pricePerMillionOut},
                   {QStringLiteral("price_cached"), p.pricePerMillionCached},
                   {QStringLiteral("timeout_ms"), p.timeoutMs},
-                  {QStringLiteral("max_retries"), p.maxRetries}};
+                  {QStringLiteral("max_retries"), p.maxRetries},
+                  {QStringLiteral("reasoning_budget"), p.reasoningBudget}};
     if (const QVariantMap headers = EndpointSecrets::storableHeaders(p.headers); !headers.isEmpty())
         m.insert(QStringLiteral("headers"), headers);
     if (!p.replicaUrls.isEmpty()) { // a pool: every URL and its weight (written only for pools)
@@ -115,6 +116,7 @@ Result<ProviderProfile> profileFromMap(const QVariantMap &m, const QString &role
     p.pricePerMillionCached = m.value(QStringLiteral("price_cached"), -1.0).toDouble();
     p.timeoutMs = m.value(QStringLiteral("timeout_ms"), p.timeoutMs).toInt();
     p.maxRetries = m.value(QStringLiteral("max_retries"), p.maxRetries).toInt();
+    p.reasoningBudget = m.value(QStringLiteral("reasoning_budget"), p.reasoningBudget).toInt();
     if (p.concurrency < 1)
         return makeError(tr("the stored run has a bad concurrency for the %1").arg(role), {}, 0,
                          field + QStringLiteral("concurrency"));

@@ -16,7 +16,7 @@ class Project;
 /// `toConfig` writes everything that defines the run — method, aspect, items, G-Eval/HypoEval
 /// options, method parameters and, per role, the endpoint (name, provider, base URL, model, the
 /// *name* of the key's environment variable or the keychain flag, concurrency, rate limits,
-/// prices, timeout, retries, extra headers as references NAME=env:VAR; for a pool of replicas,
+/// prices, timeout, retries, the reasoning budget, extra headers as references NAME=env:VAR; for a pool of replicas,
 /// "pool": {"urls": [every base URL], "weights": [one each]}). API keys and header values
 /// are never written, nor a credential in a base URL (see EndpointSecrets). `fromConfig` rebuilds the spec so a run can
 /// be resumed or re-scored later (the studio's "Resume" and "Re-score"); configs written before the endpoint details

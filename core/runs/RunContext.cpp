@@ -2,6 +2,7 @@
 
 #include "judge/EndpointSecrets.h"
 #include "judge/Provider.h"
+#include "runs/EndpointCapabilities.h"
 #include "store/Project.h"
 
 #include <QCoreApplication>
@@ -116,6 +117,14 @@ Result<void> RunContext::prepare()
             if (auto url = EndpointSecrets::checkBaseUrl(base); !url)
                 return makeError(url.errorString(), {}, 0, QStringLiteral("base-url"));
     }
+    // What the endpoints were found to need before: every engine starts from it, so a second run
+    // sends nothing they refuse.
+    for (const ProviderProfile *p : {&m_spec.evaluator, &m_spec.generator, &m_spec.refiner}) {
+        auto known = endpoint::adaptations(*m_project, *p);
+        if (!known)
+            return known.error();
+        m_adaptations[endpointKey(*p)] = *known;
+    }
     return {};
 }
 
@@ -168,6 +177,61 @@ QString RunContext::profileKey(const ProviderProfile &p) const
             .join(QLatin1Char('\n'));
 }
 
+QString RunContext::endpointKey(const ProviderProfile &p)
+{
+    return p.baseUrl.trimmed() + QLatin1Char('\n') + p.model;
+}
+
+void RunContext::onAdapted(JudgeEngine *engine)
+{
+    // Saved at once (a run that stops later has still paid for the discovery), and shared with
+    // the run's other engines of the same endpoint (roles that differ in prices or limits).
+    const ProviderProfile &p = engine->profile();
+    EndpointAdaptations &known = m_adaptations[endpointKey(p)];
+    const EndpointAdaptations learned = engine->adaptations();
+    const QVector<Adaptation> list = learned.list();
+    const QStringList why = learned.reasons();
+    bool added = false;
+    for (qsizetype i = 0; i < list.size(); ++i)
+        added = known.add(list[i], list[i] == Adaptation::ReasoningBudget ? QString() : why[i]) || added;
+    if (auto w = endpoint::noteAdaptations(*m_project, p, known); !w)
+        qWarning("%s", qPrintable(w.errorString())); // this run goes on adapted; the next one learns again
+    if (!added)
+        return;
+    for (auto &[key, other] : m_engines)
+        if (other.get() != engine && endpointKey(other->profile()) == endpointKey(p)) {
+            EndpointAdaptations theirs = other->adaptations();
+            const QVector<Adaptation> mine = known.list();
+            const QStringList mineWhy = known.reasons();
+            bool changed = false;
+            for (qsizetype i = 0; i < mine.size(); ++i)
+                changed = theirs.add(mine[i], mineWhy[i]) || changed;
+            if (changed)
+                other->setAdaptations(theirs);
+        }
+}
+
+EndpointAdaptations RunContext::adaptations(JudgeRole role) const
+{
+    const ProviderProfile &p = role == JudgeRole::Evaluator   ? m_spec.evaluator
+                               : role == JudgeRole::Generator ? m_spec.generator
+                                                              : m_spec.refiner;
+    const auto it = m_adaptations.find(endpointKey(p));
+    EndpointAdaptations a = it == m_adaptations.end() ? EndpointAdaptations() : it->second;
+    a.setReasoningBudget(p.reasoningBudget);
+    return a;
+}
+
+QStringList RunContext::adapted() const
+{
+    QStringList out;
+    for (const auto &[key, engine] : m_engines)
+        for (const QString &why : engine->adaptations().reasons())
+            if (!out.contains(why))
+                out.append(why);
+    return out;
+}
+
 JudgeEngine *RunContext::engine(JudgeRole role)
 {
     const ProviderProfile &p = role == JudgeRole::Evaluator   ? m_spec.evaluator
@@ -180,7 +244,10 @@ JudgeEngine *RunContext::engine(JudgeRole role)
     auto engine = std::make_unique<JudgeEngine>(p, m_project);
     engine->setRunName(m_spec.judge);
     engine->setBatchOptions(m_spec.batch);
+    if (const auto known = m_adaptations.find(endpointKey(p)); known != m_adaptations.end())
+        engine->setAdaptations(known->second);
     JudgeEngine *raw = engine.get();
+    connect(raw, &JudgeEngine::adapted, this, [this, raw] { onAdapted(raw); });
     connect(raw, &JudgeEngine::answered, this, [this, raw](const JudgeResponse &r) { onAnswered(raw, r); });
     if (m_spec.batch.enabled) // a batch's state changes while no answer comes: shown as it changes
         connect(raw, &JudgeEngine::statsChanged, this, [this] {
@@ -242,7 +309,9 @@ double RunContext::projectedCost(JudgeEngine *engine, const JudgeRequest &reques
     const ProviderProfile &p = engine->profile();
     // At the interactive price also with provider batches: whether a step goes as a batch is decided
     // when it is sent (the threshold, a refused creation), so the full price is the worst case.
-    return p.cost(double(approxTokens(request)), double(request.maxTokens) * std::max(1, request.n));
+    // A reasoning model may think its whole budget on top of max_tokens, and bills it as output.
+    return p.cost(double(approxTokens(request)),
+                  double(engine->adaptations().maxTokens(request)) * std::max(1, request.n));
 }
 
 void RunContext::stream(JudgeRole role, const QString &phase, int units, UnitBuilder build, UnitAnswered answered,
@@ -588,6 +657,7 @@ RunProgress RunContext::progress() const
         p.sent += s.sent;
         p.cacheHits += s.cacheHits;
         p.tokens += s.tokensIn + s.tokensOut;
+        p.tokensReasoning += s.tokensReasoning;
         p.cost += s.cost;
         p.batches += engine->batches();
         p.batchWaiting += engine->waitingForBatches();

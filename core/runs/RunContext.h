@@ -85,6 +85,14 @@ public:
     static bool readableText(const JudgeResponse &response);
     /// Re-asks so far by reason: {"cut off at max_tokens": n, "empty answer": n, …} (the run summary).
     QVariantMap reasked() const;
+    /// What the run's endpoints needed, with why ("temperature 0 refused: using the endpoint's
+    /// default (1)", …): learned by this run or by an earlier one (the project keeps them per base
+    /// URL and model, prepare() loads them into every engine before its first request, and each
+    /// one learned is saved at once). Empty when every request went as asked (the run summary's
+    /// "adapted").
+    QStringList adapted() const;
+    /// What the role's endpoint is known to need so far (loaded by prepare(), extended as learned).
+    EndpointAdaptations adaptations(JudgeRole role) const;
 
     using Done = std::function<void(const QVector<JudgeResponse> &)>;
     /// Sends the requests (phase is a label for the call counts) and calls `done` once all are
@@ -197,6 +205,8 @@ private:
     void finishIfDone(Stream &s);
     double projectedCost(JudgeEngine *engine, const JudgeRequest &request) const;
     QString profileKey(const ProviderProfile &p) const;
+    static QString endpointKey(const ProviderProfile &p);
+    void onAdapted(JudgeEngine *engine);
 
     Project *m_project;
     RubricStore m_store;
@@ -210,6 +220,7 @@ private:
     QVector<Item> m_allItems;
     QHash<QString, double> m_human;
     std::map<QString, std::unique_ptr<JudgeEngine>> m_engines;
+    std::map<QString, EndpointAdaptations> m_adaptations; ///< per endpoint (base URL + model)
     std::map<int, Stream> m_streams;
     int m_nextStream = 1;
     double m_reserved = 0; ///< worst-case cost of the requests in flight (budget)

@@ -49,7 +49,8 @@ struct RunSpec
 /// What a run will cost before it starts: calls that are not in the cache yet, approximate
 /// tokens (characters / 4) and cost from the profiles' prices. `exact` is false where the
 /// number of calls depends on the answers (HypoEval's preparation: then `calls` is the upper
-/// bound and `callsMin` the lower one).
+/// bound and `callsMin` the lower one). Where the evaluator's endpoint is known to be a reasoning
+/// model, every call counts its thinking budget as output too (Run::estimate).
 struct RunEstimate
 {
     int calls = 0;
@@ -74,6 +75,7 @@ struct RunProgress
     int sent = 0;  ///< HTTP requests made
     int cacheHits = 0;
     qint64 tokens = 0;
+    qint64 tokensReasoning = 0; ///< of `tokens`, output a reasoning model spent thinking
     double cost = 0;
     /// Where the method can tell: the most HTTP requests this attempt makes in all (those sent so
     /// far plus the most it still needs; answers it finds in the cache send fewer). -1: unknown.

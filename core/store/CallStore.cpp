@@ -63,8 +63,8 @@ QSqlQuery *CallStore::statement(Statement which, QString *error) const
         break;
     case Statement::InsertLedger:
         sqlText = QStringLiteral("INSERT INTO judge_ledger(key, run, base_url, model, outcome, http_status, tokens_in,"
-                                 " tokens_out, tokens_cached, cost, latency_ms, retries, error, created_at, batch)"
-                                 " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                                 " tokens_out, tokens_cached, cost, latency_ms, retries, error, created_at, batch,"
+                                 " tokens_reasoning) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
         break;
     case Statement::Count:
         break;
@@ -256,6 +256,7 @@ Result<void> CallStore::flush()
                 l->bindValue(12, text(e.error));
                 l->bindValue(13, now);
                 l->bindValue(14, text(e.batch));
+                l->bindValue(15, e.tokensReasoning);
                 const bool ok = l->exec();
                 const QString failure = ok ? QString() : l->lastError().text();
                 l->finish();
@@ -278,7 +279,8 @@ Result<QVector<LedgerEntry>> CallStore::ledger(const QString &run) const
     QSqlQuery q(m_project->database());
     const QString sqlText
             = QStringLiteral("SELECT key, run, base_url, model, outcome, COALESCE(http_status, 0), tokens_in,"
-                             " tokens_out, tokens_cached, cost, latency_ms, retries, error, batch FROM judge_ledger")
+                             " tokens_out, tokens_cached, cost, latency_ms, retries, error, batch, tokens_reasoning"
+                             " FROM judge_ledger")
               + (run.isEmpty() ? QString() : QStringLiteral(" WHERE run = ?")) + QStringLiteral(" ORDER BY id");
     Result<void> r = run.isEmpty() ? sql::exec(q, sqlText) : sql::exec(q, sqlText, {run});
     if (!r)
@@ -299,6 +301,7 @@ Result<QVector<LedgerEntry>> CallStore::ledger(const QString &run) const
         e.retries = q.value(11).toInt();
         e.error = q.value(12).toString();
         e.batch = q.value(13).toString();
+        e.tokensReasoning = q.value(14).toInt();
         out.append(e);
     }
     return out;
@@ -312,7 +315,7 @@ Result<LedgerTotals> CallStore::totals(const QString &run) const
             = QStringLiteral("SELECT COUNT(*), COALESCE(SUM(CASE WHEN outcome = 'failed' THEN 1 ELSE 0 END), 0), "
                              "COALESCE(SUM(retries), 0),"
                              " COALESCE(SUM(tokens_in), 0), COALESCE(SUM(tokens_out), 0), COALESCE(SUM(cost), 0),"
-                             " COALESCE(SUM(tokens_cached), 0)"
+                             " COALESCE(SUM(tokens_cached), 0), COALESCE(SUM(tokens_reasoning), 0)"
                              " FROM judge_ledger")
               + (run.isEmpty() ? QString() : QStringLiteral(" WHERE run = ?"));
     Result<void> r = run.isEmpty() ? sql::exec(q, sqlText) : sql::exec(q, sqlText, {run});
@@ -326,6 +329,7 @@ Result<LedgerTotals> CallStore::totals(const QString &run) const
         t.tokensOut = q.value(4).toLongLong();
         t.cost = q.value(5).toDouble();
         t.tokensCached = q.value(6).toLongLong();
+        t.tokensReasoning = q.value(7).toLongLong();
     }
     return t;
 }

@@ -27,7 +27,8 @@ struct LedgerEntry
     int httpStatus = 0;
     int tokensIn = 0;
     int tokensOut = 0;
-    int tokensCached = 0; ///< input tokens read from the provider's prompt cache (part of tokensIn)
+    int tokensCached = 0;    ///< input tokens read from the provider's prompt cache (part of tokensIn)
+    int tokensReasoning = 0; ///< output tokens a reasoning model spent thinking (part of tokensOut)
     double cost = 0;
     double latencyMs = 0;
     int retries = 0;
@@ -44,6 +45,7 @@ struct LedgerTotals
     qint64 tokensIn = 0;
     qint64 tokensOut = 0;
     qint64 tokensCached = 0;
+    qint64 tokensReasoning = 0;
     double cost = 0;
 };
 

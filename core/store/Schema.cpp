@@ -187,6 +187,8 @@ QStringList stepStatements(int fromVersion)
                                " PRIMARY KEY(batch_id, key))"),
                 QStringLiteral("CREATE INDEX judge_batch_requests_key ON judge_batch_requests(key)"),
                 QStringLiteral("ALTER TABLE judge_ledger ADD COLUMN batch TEXT NOT NULL DEFAULT ''")};
+    case 5: // v6: output tokens a reasoning model spent thinking (billed as output, never the answer).
+        return {QStringLiteral("ALTER TABLE judge_ledger ADD COLUMN tokens_reasoning INTEGER NOT NULL DEFAULT 0")};
     default:
         return {};
     }

@@ -19,6 +19,7 @@ private slots:
     }
     void judgeTestReportsOneCall();
     void judgeTestFailsWithTheServerMessage();
+    void judgeTestReportsWhatItAdapted();
     void benchJudgePrintsTheContract();
     void benchJudgeCountsEachReplica();
 
@@ -85,6 +86,36 @@ void TestJudgeCli::judgeTestFailsWithTheServerMessage()
     QCOMPARE(o.value(QStringLiteral("ok")).toBool(), false);
     QCOMPARE(o.value(QStringLiteral("http_status")).toInt(), 404);
     QVERIFY(o.value(QStringLiteral("error")).toString().contains(QStringLiteral("does not exist")));
+}
+
+void TestJudgeCli::judgeTestReportsWhatItAdapted()
+{
+    // An OpenAI reasoning model: the test adapts (max_tokens, temperature, logprobs, the budget its
+    // thinking needs) and the JSON says so, with the requests that took.
+    FakeLlmServer server;
+    QVERIFY(server.listen());
+    server.setModelKind(FakeModelKind::OpenAiReasoning);
+    server.setReasoningTokens(100);
+    FakeAnswer a;
+    a.text = QStringLiteral("4");
+    server.setAnswer(a);
+    int rc = -1;
+    const QJsonObject o = runJson({QStringLiteral("judge-test"), QStringLiteral("--base-url"), server.baseUrl(),
+                                   QStringLiteral("--model"), QStringLiteral("m"), QStringLiteral("--reasoning-budget"),
+                                   QStringLiteral("512"), QStringLiteral("--json")},
+                                  &rc);
+    QCOMPARE(rc, 0);
+    QCOMPARE(o.value(QStringLiteral("answer")).toString(), QStringLiteral("4"));
+    QStringList adapted;
+    for (const QJsonValue &v : o.value(QStringLiteral("adapted")).toArray())
+        adapted << v.toString();
+    QCOMPARE(adapted,
+             (QStringList{QStringLiteral("max_tokens refused: sending max_completion_tokens"),
+                          QStringLiteral("temperature 0 refused: using the endpoint's default (1)"),
+                          QStringLiteral("logprobs refused: asking without them"),
+                          QStringLiteral("reasoning model: 512-token budget on top of each request's max_tokens")}));
+    QCOMPARE(o.value(QStringLiteral("sent")).toInt(), 5);
+    QCOMPARE(server.requestCount(), 5);
 }
 
 void TestJudgeCli::benchJudgePrintsTheContract()

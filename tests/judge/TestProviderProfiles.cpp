@@ -43,6 +43,7 @@ void TestProviderProfiles::roundTrips()
         p.requestsPerMinute = 600;
         p.pricePerMillionIn = 0.5;
         p.maxRetries = 3;
+        p.reasoningBudget = 8192;
         QVERIFY(profiles.save(p).ok());
         profiles.sync();
     }
@@ -58,6 +59,7 @@ void TestProviderProfiles::roundTrips()
     QCOMPARE(p->requestsPerMinute, 600.0);
     QCOMPARE(p->pricePerMillionIn, 0.5);
     QCOMPARE(p->maxRetries, 3);
+    QCOMPARE(p->reasoningBudget, 8192);
     QVERIFY(!again.load(QStringLiteral("other")).has_value());
     again.remove(QStringLiteral("local vLLM"));
     QVERIFY(again.names().isEmpty());

@@ -6,9 +6,11 @@
 #include "FakeLlmServer.h"
 #include "PipelineFixture.h"
 #include "SyntheticJudge.h"
+#include "runs/EndpointCapabilities.h"
 #include "store/RubricStore.h"
 
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QtTest>
 
 using namespace rubric;
@@ -21,6 +23,7 @@ private slots:
     void initTestCase();
     void endpointIgnoringN();
     void endpointWithoutLogprobs();
+    void openAiReasoningModel();
 
 private:
     TempProjects m_projects;
@@ -154,6 +157,86 @@ void TestGEvalEndpoints::endpointWithoutLogprobs()
                     .value(QStringLiteral("scoring_reason"))
                     .toString()
                     .contains(QLatin1String("logprobs")));
+}
+
+void TestGEvalEndpoints::openAiReasoningModel()
+{
+    // G-Eval with --logprobs against an OpenAI reasoning model: it refuses max_tokens, temperature 0
+    // and logprobs, and thinks G-Eval's 5 tokens away. The run learns each once (one refused call
+    // each, one empty paid answer), falls back to samples, and says what it adapted; the project
+    // remembers, so the next run on the endpoint sends nothing it refuses.
+    auto fx = makeProject(m_projects.next(), 6);
+    QVERIFY(fx);
+    SyntheticJudge judge(fx->humanByOutput);
+    FakeLlmServer server;
+    server.setModelKind(FakeModelKind::OpenAiReasoning);
+    server.setRecording(true);
+    server.setJudge([&](const QJsonObject &body) {
+        FakeAnswer a = judge.answer(body);
+        if (isScorePrompt(body)) {
+            a.topLogprobs.clear();
+            a.text = QStringLiteral("3");
+            a.moreChoices.clear();
+            for (int i = 1; i < 20; ++i)
+                a.moreChoices << QString::number(1 + i % 5);
+        }
+        return a;
+    });
+    QVERIFY(server.listen());
+    const auto refusedAndThoughtOut = [&server] {
+        int refused = 0, thoughtOut = 0;
+        for (const RecordedRequest &r : server.recorded()) {
+            const QJsonObject body = QJsonDocument::fromJson(r.body).object();
+            if (body.contains(QStringLiteral("max_tokens")) || body.contains(QStringLiteral("temperature"))
+                || body.contains(QStringLiteral("logprobs")) || body.contains(QStringLiteral("top_logprobs")))
+                ++refused;
+            else if (body.value(QStringLiteral("max_completion_tokens")).toInt() < server.reasoningTokens() + 10)
+                ++thoughtOut;
+        }
+        return std::pair{refused, thoughtOut};
+    };
+    RunSpec s = spec(QStringLiteral("r1"), QStringLiteral("geval"), server.baseUrl());
+    s.logprobs = true;
+    s.samples = 20;
+    Outcome o = runToEnd(fx->project.get(), s);
+    QVERIFY2(o.ok, qPrintable(o.error));
+    checkTwentySamples(fx->project.get(), QStringLiteral("r1"), 6);
+    QCOMPARE(o.summary.value(QStringLiteral("result")).toMap().value(QStringLiteral("scoring")).toString(),
+             QStringLiteral("samples"));
+    const QStringList adapted = o.summary.value(QStringLiteral("adapted")).toStringList();
+    for (const char *why : {"max_tokens refused: sending max_completion_tokens",
+                            "temperature 0 refused: using the endpoint's default (1)",
+                            "logprobs refused: asking without them",
+                            "reasoning model: 2,048-token budget on top of each request's max_tokens"})
+        QVERIFY2(adapted.contains(QLatin1String(why)), qPrintable(adapted.join(QLatin1Char('|'))));
+    QCOMPARE(adapted.size(), 4);
+    QVERIFY(o.summary.value(QStringLiteral("tokens_reasoning")).toLongLong() > 0);
+    const auto [refused, thoughtOut] = refusedAndThoughtOut();
+    QCOMPARE(refused, 3);    // one refused call per parameter
+    QCOMPARE(thoughtOut, 1); // one empty, paid answer
+    const auto stored = endpoint::adaptations(*fx->project, s.evaluator);
+    QVERIFY(stored.ok());
+    QCOMPARE(stored->list().size(), 4);
+
+    // The estimate of the next judge counts the thinking budget of every call as output.
+    s.judge = QStringLiteral("r2");
+    s.settings.insert(QStringLiteral("temperature"), QStringLiteral("0.9")); // other prompts: nothing cached
+    {
+        Run estimating(fx->project.get(), s);
+        const auto e = estimating.estimate();
+        QVERIFY2(e.ok(), qPrintable(e.errorString()));
+        QVERIFY(e->calls > 0);
+        QVERIFY2(e->tokensOut >= qint64(e->calls) * 2048, qPrintable(QString::number(e->tokensOut)));
+    }
+    server.resetCounts();
+    o = runToEnd(fx->project.get(), s);
+    QVERIFY2(o.ok, qPrintable(o.error));
+    checkTwentySamples(fx->project.get(), QStringLiteral("r2"), 6);
+    const auto [refusedAgain, thoughtOutAgain] = refusedAndThoughtOut();
+    QCOMPARE(refusedAgain, 0);
+    QCOMPARE(thoughtOutAgain, 0);
+    QVERIFY(server.requestCount() > 0);
+    QCOMPARE(o.summary.value(QStringLiteral("adapted")).toStringList().size(), 4); // still in effect
 }
 
 QTEST_GUILESS_MAIN(TestGEvalEndpoints)

@@ -17,6 +17,7 @@ private slots:
     void httpErrorCarriesStatusAndBody();
     void closedPortIsAnErrorWithoutStatus();
     void missingKeyVariableIsReported();
+    void reportsWhatItAdapted();
 
 private:
     static ConnectionTestResult runTest(const ProviderProfile &profile);
@@ -110,6 +111,30 @@ void TestConnectionTest::missingKeyVariableIsReported()
     QVERIFY(!r.ok);
     QVERIFY2(r.error.contains(QLatin1String("RUBRIC_TEST_NO_SUCH_VARIABLE_4711")), qPrintable(r.error));
     QCOMPARE(server.requestCount(), 0);
+}
+
+void TestConnectionTest::reportsWhatItAdapted()
+{
+    // An OpenAI reasoning model refuses max_tokens, temperature 0 and logprobs, and thinks its
+    // 16 tokens away: the test adapts as a run would, answers, and says what it had to adapt.
+    FakeLlmServer server;
+    server.setModelKind(FakeModelKind::OpenAiReasoning);
+    FakeAnswer a;
+    a.text = QStringLiteral("4");
+    server.setAnswer(a);
+    QVERIFY(server.listen());
+    const ConnectionTestResult r = runTest(profileFor(server.baseUrl()));
+    QVERIFY2(r.ok, qPrintable(r.error));
+    QCOMPARE(r.answer, QStringLiteral("4"));
+    QVERIFY(r.scored);
+    QCOMPARE(r.adapted,
+             (QStringList{QStringLiteral("max_tokens refused: sending max_completion_tokens"),
+                          QStringLiteral("temperature 0 refused: using the endpoint's default (1)"),
+                          QStringLiteral("logprobs refused: asking without them"),
+                          QStringLiteral("reasoning model: 2,048-token budget on top of each request's max_tokens")}));
+    QCOMPARE(r.retries, 0);
+    QCOMPARE(server.requestCount(), 5); // four lessons, then the answer
+    QCOMPARE(r.sent, 5);
 }
 
 QTEST_GUILESS_MAIN(TestConnectionTest)

@@ -82,6 +82,7 @@ private slots:
     void createsCurrentSchemaWithWalAndForeignKeys();
     void migratesVersion1();
     void migratesTestSplitAlignmentApart();
+    void migratesLedgerReasoningTokens();
     void failedMigrationLeavesFileAsItWas();
     void refusesNewerSchema();
     void refusesNonProjectFile();
@@ -185,6 +186,7 @@ void TestProject::migratesTestSplitAlignmentApart()
         QVERIFY(q.exec(QStringLiteral("ALTER TABLE rubric_versions DROP COLUMN test_basis")));
         QVERIFY(q.exec(QStringLiteral("ALTER TABLE judge_ledger DROP COLUMN tokens_cached"))); // added by v4
         QVERIFY(q.exec(QStringLiteral("ALTER TABLE judge_ledger DROP COLUMN batch")));         // added by v5
+        QVERIFY(q.exec(QStringLiteral("ALTER TABLE judge_ledger DROP COLUMN tokens_reasoning"))); // added by v6
         QVERIFY(q.exec(QStringLiteral("DROP TABLE judge_batch_requests")));
         QVERIFY(q.exec(QStringLiteral("DROP TABLE judge_batches")));
         QVERIFY(q.exec(QStringLiteral("PRAGMA user_version = 2")));
@@ -199,6 +201,53 @@ void TestProject::migratesTestSplitAlignmentApart()
     QVERIFY(q.next());
     QVERIFY(q.value(1).isNull());
     QCOMPARE(q.value(2).toDouble(), 0.5);
+}
+
+void TestProject::migratesLedgerReasoningTokens()
+{
+    if (testsOnPostgres())
+        QSKIP("migrations from old SQLite project files (fixtures in tests/store/fixtures): the SQLite run has them");
+    // A schema-5 file with a ledger row: schema 6 adds the reasoning tokens (0 for the old row),
+    // and new rows keep theirs.
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("v5.rubric"));
+    {
+        auto p = openOrFail(path);
+        QVERIFY(p);
+        CallStore store(p.get());
+        LedgerEntry e;
+        e.key = QStringLiteral("k1");
+        e.baseUrl = QStringLiteral("http://127.0.0.1:1/v1");
+        e.model = QStringLiteral("m");
+        e.outcome = QStringLiteral("ok");
+        e.tokensOut = 40;
+        store.addLedger(e);
+        QVERIFY(store.flush().ok());
+        QSqlQuery q(p->database());
+        QVERIFY(q.exec(QStringLiteral("ALTER TABLE judge_ledger DROP COLUMN tokens_reasoning")));
+        QVERIFY(q.exec(QStringLiteral("PRAGMA user_version = 5")));
+    }
+    auto p = openOrFail(path);
+    QVERIFY(p);
+    CallStore store(p.get());
+    LedgerEntry e;
+    e.key = QStringLiteral("k2");
+    e.baseUrl = QStringLiteral("http://127.0.0.1:1/v1");
+    e.model = QStringLiteral("m");
+    e.outcome = QStringLiteral("ok");
+    e.tokensOut = 300;
+    e.tokensReasoning = 290;
+    store.addLedger(e);
+    QVERIFY(store.flush().ok());
+    const auto rows = store.ledger();
+    QVERIFY(rows.ok());
+    QCOMPARE(rows->size(), 2);
+    QCOMPARE(rows->at(0).tokensOut, 40);
+    QCOMPARE(rows->at(0).tokensReasoning, 0);
+    QCOMPARE(rows->at(1).tokensReasoning, 290);
+    const auto totals = store.totals();
+    QVERIFY(totals.ok());
+    QCOMPARE(totals->tokensReasoning, 290);
 }
 
 void TestProject::migratesVersion1()
@@ -225,6 +274,10 @@ void TestProject::migratesVersion1()
                     "SELECT COUNT(*) FROM pragma_table_info('judge_ledger') WHERE name = 'tokens_cached'"))
             && q.next());
     QCOMPARE(q.value(0).toInt(), 1); // added by v4
+    QVERIFY(q.exec(QStringLiteral(
+                    "SELECT COUNT(*) FROM pragma_table_info('judge_ledger') WHERE name = 'tokens_reasoning'"))
+            && q.next());
+    QCOMPARE(q.value(0).toInt(), 1); // added by v6
     QCOMPARE(p->humanScores(QStringLiteral("coherence")).value(QStringLiteral("a")), 3.5);
     QCOMPARE(p->split().value(QStringLiteral("a")), SplitRole::Train);
     // The migrated file takes v2 data.

@@ -288,6 +288,11 @@ void FakeLlmServer::respond(QTcpSocket *socket, const RecordedRequest &request, 
     case FakeFault::Truncated:
     case FakeFault::None: {
         const QJsonObject body = QJsonDocument::fromJson(request.body).object();
+        if (const QByteArray refused = request.path.endsWith("/chat/completions") ? refusal(body) : QByteArray();
+            !refused.isEmpty()) {
+            socket->write(httpResponse(400, refused, closeAfter));
+            break;
+        }
         const FakeAnswer answer = m_judge ? m_judge(body) : FakeAnswer();
         if (answer.httpStatus != 200) {
             socket->write(httpResponse(answer.httpStatus, errorBody(answer.errorMessage, "error"), closeAfter));
@@ -342,13 +347,15 @@ QByteArray FakeLlmServer::answerBody(const RecordedRequest &request, const QJson
     const bool logprobs = body.value(QStringLiteral("logprobs")).toBool();
     const int top = body.value(QStringLiteral("top_logprobs")).toInt(0);
     QJsonArray choices;
+    int completionTokens = 0, reasoningTokens = 0;
     for (int i = 0; i < n; ++i) {
         const QString text = i == 0 ? answer.text : answer.moreChoices.value(i - 1, answer.text);
-        QJsonObject choice{
-                {QStringLiteral("index"), i},
-                {QStringLiteral("message"),
-                 QJsonObject{{QStringLiteral("role"), QStringLiteral("assistant")}, {QStringLiteral("content"), text}}},
-                {QStringLiteral("finish_reason"), answer.cutOff ? QStringLiteral("length") : QStringLiteral("stop")}};
+        const Turn t = turn(body, text, answer.cutOff, tokensOut);
+        completionTokens += t.completionTokens;
+        reasoningTokens += t.reasoningTokens;
+        QJsonObject choice{{QStringLiteral("index"), i},
+                           {QStringLiteral("message"), t.message},
+                           {QStringLiteral("finish_reason"), t.finishReason}};
         if (logprobs && !answer.topLogprobs.isEmpty()) {
             QJsonArray content;
             for (const auto &alts : answer.topLogprobs) {
@@ -368,16 +375,19 @@ QByteArray FakeLlmServer::answerBody(const RecordedRequest &request, const QJson
         }
         choices.append(choice);
     }
+    QJsonObject usage{{QStringLiteral("prompt_tokens"), tokensIn},
+                      {QStringLiteral("completion_tokens"), completionTokens},
+                      {QStringLiteral("total_tokens"), tokensIn + completionTokens},
+                      {QStringLiteral("prompt_tokens_details"),
+                       QJsonObject{{QStringLiteral("cached_tokens"), answer.cachedTokens}}}};
+    if (m_kind == FakeModelKind::OpenAiReasoning) // OpenAI bills the hidden thinking and says how much
+        usage.insert(QStringLiteral("completion_tokens_details"),
+                     QJsonObject{{QStringLiteral("reasoning_tokens"), reasoningTokens}});
     const QJsonObject out{{QStringLiteral("id"), id},
                           {QStringLiteral("object"), QStringLiteral("chat.completion")},
                           {QStringLiteral("model"), model},
                           {QStringLiteral("choices"), choices},
-                          {QStringLiteral("usage"),
-                           QJsonObject{{QStringLiteral("prompt_tokens"), tokensIn},
-                                       {QStringLiteral("completion_tokens"), tokensOut * n},
-                                       {QStringLiteral("total_tokens"), tokensIn + tokensOut * n},
-                                       {QStringLiteral("prompt_tokens_details"),
-                                        QJsonObject{{QStringLiteral("cached_tokens"), answer.cachedTokens}}}}}};
+                          {QStringLiteral("usage"), usage}};
     return QJsonDocument(out).toJson(QJsonDocument::Compact);
 }
 

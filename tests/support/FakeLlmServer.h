@@ -14,6 +14,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 
 class QTcpServer;
 class QTcpSocket;
@@ -48,6 +49,28 @@ enum class FakeFault {
     Truncated,   ///< 200, full Content-Length announced, half the body sent, then closed
     InvalidJson, ///< 200 with a body that is not JSON
     BadRequest,  ///< 400 with a message
+};
+
+/// What kind of model the fake endpoint plays (OpenAI chat-completions shape only; the judge's
+/// answer text still comes from setAnswer/setJudge).
+enum class FakeModelKind {
+    Plain, ///< takes every parameter and answers at once
+    /// An OpenAI reasoning model (gpt-5, o1/o3/o4-mini) on /chat/completions: HTTP 400 in OpenAI's
+    /// shape for max_tokens, a temperature other than 1, a top_p other than 1, logprobs or
+    /// top_logprobs; hides reasoningTokens() of thinking in max_completion_tokens: a budget below
+    /// that plus the answer answers "" cut off ("length") with every token billed as reasoning.
+    OpenAiReasoning,
+    /// A thinking model whose server leaves the thinking in the text: "<think>…</think>\n\n" then
+    /// the answer; the thinking mentions other scores and yes/no answers. A max_tokens below the
+    /// think block's tokens answers the block cut off, unclosed, finish_reason "length".
+    ThinkInline,
+    /// A thinking model behind a reasoning parser: the thinking in message.reasoning_content (or
+    /// the field setReasoningField() names), content the answer; a budget too small for thinking
+    /// and answer gives content null, finish_reason "length".
+    ReasoningField,
+    RefusesSystemRole, ///< HTTP 400 "System role not supported" (Gemma-2 on vLLM) for a system message
+    RefusesN,          ///< HTTP 400 naming n when n > 1
+    RefusesLogprobs,   ///< HTTP 400 naming logprobs when they are asked for
 };
 
 /// An Anthropic body's system prompt: a string, or text blocks (with cache_control) joined.
@@ -125,6 +148,19 @@ public:
     void setRecording(bool on) { m_recording = on; }
     /// Answer one choice whatever `n` asks (as Ollama and the llama.cpp server do).
     void setIgnoreN(bool on) { m_ignoreN = on; }
+    /// What kind of model answers (FakeModelKind; default Plain).
+    void setModelKind(FakeModelKind kind) { m_kind = kind; }
+    FakeModelKind modelKind() const { return m_kind; }
+    /// Tokens a reasoning kind thinks before it answers (default 300).
+    void setReasoningTokens(int tokens) { m_reasoningTokens = tokens; }
+    int reasoningTokens() const { return m_reasoningTokens; }
+    /// The message field ReasoningField puts the thinking in: "reasoning_content" (vLLM, llama.cpp,
+    /// DeepSeek; the default) or "reasoning" (newer vLLM, Ollama).
+    void setReasoningField(const QString &field) { m_reasoningField = field; }
+    /// The thinking the reasoning kinds show: about reasoningTokens() tokens that weigh other scores
+    /// ("Maybe 2?", "rating [[1]]") and other yes/no answers ("Q1: No, Q2: Yes").
+    QString thinkingText() const;
+    static std::optional<FakeModelKind> modelKindFromName(const QString &name);
 
     // --- Provider batches: OpenAI's files + batches (/v1/files, /v1/batches, /v1/files/{id}/content)
     // and Anthropic's message batches (/v1/messages/batches, …/{id}, …/{id}/results). Each line is
@@ -183,6 +219,19 @@ private:
     void answerStats(QTcpSocket *socket, bool closeAfter);
     void respond(QTcpSocket *socket, const RecordedRequest &request, FakeFault fault, bool closeAfter);
     QByteArray answerBody(const RecordedRequest &request, const QJsonObject &body, const FakeAnswer &answer) const;
+    /// The HTTP 400 body the model kind answers the request with; empty when it takes it
+    /// (FakeModelKinds.cpp).
+    QByteArray refusal(const QJsonObject &body) const;
+    /// One choice as the model kind answers it: the message (content, reasoning), finish_reason,
+    /// completion and reasoning tokens.
+    struct Turn
+    {
+        QJsonObject message;
+        QString finishReason;
+        int completionTokens = 0;
+        int reasoningTokens = 0;
+    };
+    Turn turn(const QJsonObject &body, const QString &answer, bool cutOff, int answerTokens) const;
     FakeFault nextFault();
 
     QTcpServer *m_server = nullptr;
@@ -198,6 +247,9 @@ private:
     double m_retryAfter = 1;
     bool m_recording = false;
     bool m_ignoreN = false;
+    FakeModelKind m_kind = FakeModelKind::Plain;
+    int m_reasoningTokens = 300;
+    QString m_reasoningField = QStringLiteral("reasoning_content");
     int m_requests = 0;
     int m_answered = 0;
     QSet<QByteArray> m_seenBodies; ///< SHA-1 of path + body of every request

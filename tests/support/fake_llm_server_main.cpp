@@ -55,6 +55,20 @@ int main(int argc, char **argv)
              QStringLiteral("FILE")});
     parser.addOption({QStringLiteral("aspect"), QStringLiteral("Aspect whose human scores the synthetic judge knows."),
                       QStringLiteral("A"), QStringLiteral("coherence")});
+    parser.addOption({QStringLiteral("model-kind"),
+                      QStringLiteral("What kind of model answers: plain, openai-reasoning (refuses max_tokens, "
+                                     "temperature/top_p other than 1 and logprobs as OpenAI does; hides its thinking "
+                                     "in max_completion_tokens), think-inline (<think>…</think> before the answer), "
+                                     "reasoning-field (thinking in message.reasoning_content), refuses-system-role, "
+                                     "refuses-n, refuses-logprobs."),
+                      QStringLiteral("KIND"), QStringLiteral("plain")});
+    parser.addOption({QStringLiteral("reasoning-tokens"),
+                      QStringLiteral("Tokens the reasoning kinds think before they answer."), QStringLiteral("N"),
+                      QStringLiteral("300")});
+    parser.addOption({QStringLiteral("reasoning-field"),
+                      QStringLiteral("The message field reasoning-field puts the thinking in (reasoning_content or "
+                                     "reasoning)."),
+                      QStringLiteral("NAME"), QStringLiteral("reasoning_content")});
     parser.process(app);
 
     FakeLlmServer server;
@@ -68,6 +82,14 @@ int main(int argc, char **argv)
     server.setRetryAfterSeconds(parser.value(QStringLiteral("retry-after")).toDouble());
     server.setBatchDelayMs(parser.value(QStringLiteral("batch-delay-ms")).toInt());
     server.setBatchLineFailureRate(parser.value(QStringLiteral("batch-failure-rate")).toDouble());
+    const auto kind = FakeLlmServer::modelKindFromName(parser.value(QStringLiteral("model-kind")));
+    if (!kind) {
+        QTextStream(stderr) << "unknown --model-kind " << parser.value(QStringLiteral("model-kind")) << Qt::endl;
+        return 2;
+    }
+    server.setModelKind(*kind);
+    server.setReasoningTokens(parser.value(QStringLiteral("reasoning-tokens")).toInt());
+    server.setReasoningField(parser.value(QStringLiteral("reasoning-field")));
     std::unique_ptr<SyntheticJudge> synthetic;
     if (parser.isSet(QStringLiteral("synthetic-project"))) {
         const QString path = parser.value(QStringLiteral("synthetic-project"));

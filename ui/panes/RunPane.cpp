@@ -645,13 +645,22 @@ void RunPane::onFinished(const QString &judge, bool ok, const QString &error, co
         if (const QString scoring = result.value(QStringLiteral("scoring")).toString(); !scoring.isEmpty())
             text += QLatin1Char(' ')
                     + tr("Scoring: %1 (%2).").arg(scoring, result.value(QStringLiteral("scoring_reason")).toString());
-        showInfo(text);
+        showInfo(text + adaptedText(summary));
     } else {
-        showError(tr("Run '%1' stopped: %2. It is saved; select it and press Resume to continue.").arg(judge, error));
+        showError(tr("Run '%1' stopped: %2. It is saved; select it and press Resume to continue.").arg(judge, error)
+                  + adaptedText(summary));
     }
     refillRuns();
     updateButtons();
     emit runFinished(judge, ok, error);
+}
+
+QString RunPane::adaptedText(const QVariantMap &summary)
+{
+    const QStringList adapted = summary.value(QStringLiteral("adapted")).toStringList();
+    if (adapted.isEmpty())
+        return {};
+    return QLatin1Char(' ') + tr("Adapted to the endpoint: %1.").arg(adapted.join(QStringLiteral("; ")));
 }
 
 void RunPane::updateButtons()

@@ -93,6 +93,8 @@ private:
     void updateButtons();
     void showError(const QString &text);
     void showInfo(const QString &text);
+    /// " Adapted to the endpoint: …." from a run summary's "adapted" list ("" without one).
+    static QString adaptedText(const QVariantMap &summary);
     QString selectedRun() const;
 
     QPointer<Project> m_project;

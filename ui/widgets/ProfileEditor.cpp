@@ -132,6 +132,12 @@ ProfileEditor::ProfileEditor(QWidget *parent)
     m_timeout->setSuffix(tr(" s"));
     m_retries = makeSpinBox(this, QStringLiteral("profileRetries"), 0, 50,
                             tr("Retries of a failed request (429, 5xx, network errors) with backoff."));
+    m_reasoningBudget = makeSpinBox(this, QStringLiteral("profileReasoningBudget"), 0, 1000000,
+                                    tr("Tokens a reasoning model may think on top of each request's max_tokens. "
+                                       "Raised only once an answer shows the model thinks (empty, cut off at the "
+                                       "budget); from then on every request of the run gets it."));
+    m_reasoningBudget->setSuffix(tr(" tokens"));
+    m_reasoningBudget->setSpecialValueText(tr("never raise"));
 
     auto *form = new QFormLayout;
     form->addRow(tr("&Name:"), m_name);
@@ -150,6 +156,7 @@ ProfileEditor::ProfileEditor(QWidget *parent)
     form->addRow(tr("Tokens/min:"), m_tpm);
     form->addRow(tr("Timeout:"), m_timeout);
     form->addRow(tr("Retries:"), m_retries);
+    form->addRow(tr("Reasoning budget:"), m_reasoningBudget);
 
     auto *newButton = new QPushButton(tr("Ne&w"), this);
     newButton->setObjectName(QStringLiteral("profileNew"));
@@ -248,6 +255,7 @@ void ProfileEditor::loadProfile(const QString &name)
     m_tpm->setValue(p->tokensPerMinute);
     m_timeout->setValue(qMax(1, p->timeoutMs / 1000));
     m_retries->setValue(p->maxRetries);
+    m_reasoningBudget->setValue(p->reasoningBudget);
     m_connectionResult->clear();
 }
 
@@ -274,6 +282,7 @@ ProviderProfile ProfileEditor::editedProfile() const
     p.tokensPerMinute = m_tpm->value();
     p.timeoutMs = m_timeout->value() * 1000;
     p.maxRetries = m_retries->value();
+    p.reasoningBudget = m_reasoningBudget->value();
     return p;
 }
 
@@ -299,6 +308,7 @@ void ProfileEditor::newProfile()
     m_tpm->setValue(defaults.tokensPerMinute);
     m_timeout->setValue(defaults.timeoutMs / 1000);
     m_retries->setValue(defaults.maxRetries);
+    m_reasoningBudget->setValue(defaults.reasoningBudget);
     m_connectionResult->clear();
     m_name->setFocus();
 }
@@ -427,10 +437,15 @@ void ProfileEditor::onConnectionTested(const ConnectionTestResult &r)
         m_connectionTest->deleteLater();
     m_connectionTest = nullptr;
     m_testButton->setEnabled(true);
+    // What the endpoint refused and how the test asked instead: a run does the same.
+    const QString adapted = r.adapted.isEmpty()
+                                    ? QString()
+                                    : tr(" · adapted: %1").arg(r.adapted.join(QStringLiteral("; ")));
     if (!r.ok) {
         m_connectionResult->setProperty("ok", false);
-        m_connectionResult->setText(r.httpStatus ? tr("Failed: HTTP %1 — %2").arg(r.httpStatus).arg(r.error)
-                                                 : tr("Failed: %1").arg(r.error));
+        m_connectionResult->setText((r.httpStatus ? tr("Failed: HTTP %1 — %2").arg(r.httpStatus).arg(r.error)
+                                                  : tr("Failed: %1").arg(r.error))
+                                    + adapted);
         return;
     }
     m_connectionResult->setProperty("ok", true);
@@ -448,7 +463,7 @@ void ProfileEditor::onConnectionTested(const ConnectionTestResult &r)
                                   .arg(r.choicesAsked);
     if (r.retries)
         text += tr(" · %n retry(s)", nullptr, r.retries);
-    m_connectionResult->setText(text);
+    m_connectionResult->setText(text + adapted);
 }
 
 } // namespace rubric

@@ -87,6 +87,7 @@ private:
     QDoubleSpinBox *m_tpm = nullptr;
     QSpinBox *m_timeout = nullptr;
     QSpinBox *m_retries = nullptr;
+    QSpinBox *m_reasoningBudget = nullptr;
     QPushButton *m_testButton = nullptr;
     QLabel *m_connectionResult = nullptr;
 };
