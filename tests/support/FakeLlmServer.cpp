@@ -126,6 +126,7 @@ void FakeLlmServer::resetCounts()
 {
     m_requests = 0;
     m_answered = 0;
+    m_refused = 0;
     m_seenBodies.clear();
     m_maxConcurrent = 0;
     m_connections = 0;
@@ -290,6 +291,7 @@ void FakeLlmServer::respond(QTcpSocket *socket, const RecordedRequest &request, 
         const QJsonObject body = QJsonDocument::fromJson(request.body).object();
         if (const QByteArray refused = request.path.endsWith("/chat/completions") ? refusal(body) : QByteArray();
             !refused.isEmpty()) {
+            ++m_refused;
             socket->write(httpResponse(400, refused, closeAfter));
             break;
         }

@@ -187,6 +187,8 @@ public:
     int batchLinesAnswered() const { return m_batchAnswered; }
 
     int requestCount() const { return m_requests; }
+    /// Requests the model kind refused (HTTP 400 for a parameter or role it does not take).
+    int refusedCount() const { return m_refused; }
     int answeredCount() const { return m_answered; }
     /// Requests whose body (and path) no earlier request had: requestCount() - distinctCount() is
     /// what a client paid more than once (the kill test's "paid twice").
@@ -251,6 +253,7 @@ private:
     int m_reasoningTokens = 300;
     QString m_reasoningField = QStringLiteral("reasoning_content");
     int m_requests = 0;
+    int m_refused = 0;
     int m_answered = 0;
     QSet<QByteArray> m_seenBodies; ///< SHA-1 of path + body of every request
     int m_pendingNow = 0;
