@@ -7,11 +7,14 @@
 
 #include "ChatStyle.h"
 #include "CheckEvalTestUtil.h"
+#include "CliRun.h"
 #include "FakeLlmServer.h"
 #include "PipelineFixture.h"
 #include "SyntheticJudge.h"
 #include "store/Project.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -77,6 +80,7 @@ private slots:
     void everyMethodOnEveryKind_data();
     void everyMethodOnEveryKind();
     void secondRunLearnsNothing();
+    void showAnswerShowsReasoningAndReading();
 
 private:
     RunSpec methodSpec(const QString &method, const QString &judge, const QString &baseUrl, Kind kind) const;
@@ -193,6 +197,54 @@ void TestRealJudges::secondRunLearnsNothing()
           endpoint.server.refusedCount());
     QCOMPARE(endpoint.server.refusedCount(), 0);
     QVERIFY(endpoint.server.requestCount() > 0);
+}
+
+void TestRealJudges::showAnswerShowsReasoningAndReading()
+{
+    // `rubric show-answer` on an item an open reasoning model judged: the raw text with its <think>
+    // block, the reasoning apart, and what the reader took from the answer (not from the thinking).
+    auto fx = makeProject(m_projects.next(), 10);
+    QVERIFY(fx);
+    SyntheticJudge judge(fx->humanByOutput);
+    Endpoint endpoint(judge, Kind::ThinkInline);
+    QVERIFY(endpoint.server.listen());
+    const RunSpec s
+            = methodSpec(QStringLiteral("hdeval"), QStringLiteral("hd"), endpoint.server.baseUrl(), Kind::ThinkInline);
+    const Outcome o = runToEnd(fx->project.get(), s);
+    QVERIFY2(o.ok, qPrintable(o.error));
+    const QString path = fx->project->path();
+    const QString item = fx->testIds.first();
+    fx->project.reset(); // the CLI opens the file itself
+    const CliResult r
+            = runCli({QStringLiteral("show-answer"), QStringLiteral("--project"), path, QStringLiteral("--judge"),
+                      QStringLiteral("hd"), QStringLiteral("--item"), item, QStringLiteral("--json")});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const QJsonObject shown = QJsonDocument::fromJson(r.out).object();
+    const QJsonArray calls = shown.value(QStringLiteral("calls")).toArray();
+    QVERIFY(!calls.isEmpty());
+    int withThinking = 0;
+    for (const auto &c : calls) {
+        const QJsonObject call = c.toObject();
+        const QJsonObject choice = call.value(QStringLiteral("choices")).toArray().first().toObject();
+        const QString raw = choice.value(QStringLiteral("raw")).toString();
+        QVERIFY2(raw.contains(QLatin1String("<think>")), qPrintable(raw));
+        QVERIFY(!choice.value(QStringLiteral("reasoning")).toString().isEmpty());
+        QVERIFY(!choice.value(QStringLiteral("reasoning")).toString().contains(QLatin1String("<think>")));
+        // What was read equals what the run stored for the call's node.
+        const QJsonObject read = choice.value(QStringLiteral("read")).toObject();
+        const QJsonObject stored = call.value(QStringLiteral("stored")).toArray().first().toObject();
+        if (stored.value(QStringLiteral("status")).toString() == QLatin1String("ok")) {
+            QVERIFY2(read.contains(QStringLiteral("score")), qPrintable(raw));
+            QCOMPARE(read.value(QStringLiteral("score")).toDouble(), stored.value(QStringLiteral("score")).toDouble());
+        }
+        ++withThinking;
+    }
+    QVERIFY(withThinking > 0);
+    const CliResult text = runCli({QStringLiteral("show-answer"), QStringLiteral("--project"), path,
+                                   QStringLiteral("--judge"), QStringLiteral("hd"), QStringLiteral("--item"), item});
+    QCOMPARE(text.exitCode, 0);
+    for (const char *part : {"reasoning:", "raw answer:", "read: ", "stored: "})
+        QVERIFY2(text.out.contains(part), part);
 }
 
 QTEST_GUILESS_MAIN(TestRealJudges)
