@@ -82,6 +82,23 @@ void TestAnswerParser::yesNo_data()
     QTest::newRow("bullets and bold") << QStringLiteral("- **Q4**: No, because …\n- Q5 - yes")
                                       << QStringLiteral("Q4=0,Q5=1");
     QTest::newRow("none") << QStringLiteral("It is fine.") << QString();
+    // Issue 29: the forms chat models write, and reasoning left out.
+    QTest::newRow("brackets") << QStringLiteral("Q1: [Yes]\nQ2: [No]") << QStringLiteral("Q1=1,Q2=0");
+    QTest::newRow("bold labels") << QStringLiteral("**Q1:** Yes\n**Q2:** No") << QStringLiteral("Q1=1,Q2=0");
+    QTest::newRow("bullets, bold answers")
+            << QStringLiteral("- Q1: **No**\n- Q2: **Yes**") << QStringLiteral("Q1=0,Q2=1");
+    QTest::newRow("dotted") << QStringLiteral("Q1. Yes\nQ2. No") << QStringLiteral("Q1=1,Q2=0");
+    QTest::newRow("verdict at the end") << QStringLiteral("Q1: No obvious errors, so Yes\nQ2: No, it repeats itself.")
+                                        << QStringLiteral("Q1=1,Q2=0");
+    QTest::newRow("question words") << QStringLiteral("Question 1: yes\nQuestion 2 - no")
+                                    << QStringLiteral("Q1=1,Q2=0");
+    QTest::newRow("json") << QStringLiteral("```json\n{\"Q1\": \"Yes\", \"Q2\": \"No\"}\n```")
+                          << QStringLiteral("Q1=1,Q2=0");
+    QTest::newRow("think block with other answers")
+            << QStringLiteral("<think>Q1: No? Q2: Yes maybe.\nQ1: No</think>\nQ1: Yes\nQ2: No")
+            << QStringLiteral("Q1=1,Q2=0");
+    QTest::newRow("cut off in thought") << QStringLiteral("<think>Q1: Yes\nQ2: No") << QString();
+    QTest::newRow("no verdict") << QStringLiteral("Q1: the summary is fine") << QString();
 }
 
 void TestAnswerParser::yesNo()

@@ -19,8 +19,6 @@ private slots:
     void gpt35SummEvalAnswers();
     void scoreForms_data();
     void scoreForms();
-    void yesNoForms_data();
-    void yesNoForms();
     void reasoningSeparated();
     void listItems();
 };
@@ -133,40 +131,6 @@ void TestRealAnswers::scoreForms()
         QCOMPARE(p.score, expected);
     }
     QCOMPARE(p.raw, text);
-}
-
-void TestRealAnswers::yesNoForms_data()
-{
-    QTest::addColumn<QString>("text");
-    QTest::addColumn<QString>("expected");
-    QTest::newRow("brackets") << QStringLiteral("Q1: [Yes]\nQ2: [No]") << QStringLiteral("Q1=1,Q2=0");
-    QTest::newRow("bold labels") << QStringLiteral("**Q1:** Yes\n**Q2:** No") << QStringLiteral("Q1=1,Q2=0");
-    QTest::newRow("bullets, bold answers")
-            << QStringLiteral("- Q1: **No**\n- Q2: **Yes**") << QStringLiteral("Q1=0,Q2=1");
-    QTest::newRow("dotted") << QStringLiteral("Q1. Yes\nQ2. No") << QStringLiteral("Q1=1,Q2=0");
-    QTest::newRow("verdict at the end") << QStringLiteral("Q1: No obvious errors, so Yes\nQ2: No, it repeats itself.")
-                                        << QStringLiteral("Q1=1,Q2=0");
-    QTest::newRow("question words") << QStringLiteral("Question 1: yes\nQuestion 2 - no")
-                                    << QStringLiteral("Q1=1,Q2=0");
-    QTest::newRow("json") << QStringLiteral("```json\n{\"Q1\": \"Yes\", \"Q2\": \"No\"}\n```")
-                          << QStringLiteral("Q1=1,Q2=0");
-    QTest::newRow("think block with other answers")
-            << QStringLiteral("<think>Q1: No? Q2: Yes maybe.\nQ1: No</think>\nQ1: Yes\nQ2: No")
-            << QStringLiteral("Q1=1,Q2=0");
-    QTest::newRow("cut off in thought") << QStringLiteral("<think>Q1: Yes\nQ2: No") << QString();
-    QTest::newRow("no verdict") << QStringLiteral("Q1: the summary is fine") << QString();
-}
-
-void TestRealAnswers::yesNoForms()
-{
-    QFETCH(QString, text);
-    QFETCH(QString, expected);
-    const ParsedAnswer p = AnswerParser::parseYesNo(text);
-    QStringList got;
-    for (auto it = p.answers.cbegin(); it != p.answers.cend(); ++it)
-        got << it.key() + QLatin1Char('=') + (it.value() ? QLatin1Char('1') : QLatin1Char('0'));
-    QCOMPARE(got.join(QLatin1Char(',')), expected);
-    QCOMPARE(p.ok, !expected.isEmpty());
 }
 
 void TestRealAnswers::reasoningSeparated()

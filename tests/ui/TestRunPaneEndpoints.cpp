@@ -39,7 +39,8 @@ void TestRunPaneEndpoints::reasoningEndpointRunSaysWhatWasAdapted()
     QVERIFY2(finished.first().at(1).toBool(), qPrintable(message));
     for (const char *part : {"Adapted to the endpoint", "max_completion_tokens", "temperature 0 refused",
                              "logprobs refused", "reasoning model"})
-        QVERIFY2(message.contains(QLatin1String(part)), qPrintable(part + QStringLiteral(" in: ") + message));
+        QVERIFY2(message.contains(QLatin1String(part)),
+                 qPrintable(QString::fromLatin1(part) + QStringLiteral(" in: ") + message));
     // Every test item scored, from the samples the endpoint could give without logprobs.
     const QHash<QString, double> scores
             = m_fx.project->judgeScores(QStringLiteral("reasoning"), QStringLiteral("coherence"));
