@@ -399,9 +399,9 @@ int run(const QStringList &args, Io &io)
     if (resume) {
         if (!require(parser, QStringLiteral("judge"), io))
             return 2;
-        for (const char *own : {"method", "aspect", "base-url", "model", "provider", "api-key-env", "header",
-                                "logprobs", "samples", "items", "literature", "checklist", "set", "replace",
-                                "reasoning-budget"})
+        for (const char *own :
+             {"method", "aspect", "base-url", "model", "provider", "api-key-env", "header", "logprobs", "samples",
+              "items", "literature", "checklist", "set", "replace", "reasoning-budget"})
             if (parser.isSet(QString::fromLatin1(own))
                 && !(QLatin1String(own) == QLatin1String("set")
                      && parser.values(QStringLiteral("set"))

@@ -58,8 +58,8 @@ ErrorParts errorParts(const QByteArray &body)
                 if (!d.is_object())
                     continue;
                 p.text += QLatin1Char(' ') + str(d, "msg");
-                if (const auto loc = d.find("loc"); loc != d.end() && loc->is_array() && !loc->empty()
-                                                    && loc->back().is_string() && p.param.isEmpty())
+                if (const auto loc = d.find("loc");
+                    loc != d.end() && loc->is_array() && !loc->empty() && loc->back().is_string() && p.param.isEmpty())
                     p.param = QString::fromStdString(loc->back().get<std::string>()).toLower();
             }
     }
@@ -72,8 +72,8 @@ bool saysUnsupported(const ErrorParts &e)
 {
     if (e.code == QLatin1String("unsupported_parameter") || e.code == QLatin1String("unsupported_value"))
         return true;
-    static const char *const phrases[] = {"not supported", "unsupported",   "does not support", "doesn't support",
-                                          "not allowed",   "not permitted", "only supports",    "only the default",
+    static const char *const phrases[] = {"not supported", "unsupported",    "does not support", "doesn't support",
+                                          "not allowed",   "not permitted",  "only supports",    "only the default",
                                           "must be 1",     "cannot be used", "not available"};
     return std::any_of(std::begin(phrases), std::end(phrases),
                        [&e](const char *p) { return e.text.contains(QLatin1String(p)); });
@@ -223,8 +223,8 @@ std::optional<EndpointAdaptations::Refusal> EndpointAdaptations::refusal(Provide
         return std::nullopt;
     // error.param names the parameter exactly where the endpoint gives it: then only that one
     // (one already adapted, or not sent, is no adaptation: the request fails as it would have).
-    static const QStringList parameters{QStringLiteral("max_tokens"), QStringLiteral("temperature"),
-                                        QStringLiteral("top_p"),      QStringLiteral("logprobs"),
+    static const QStringList parameters{QStringLiteral("max_tokens"),   QStringLiteral("temperature"),
+                                        QStringLiteral("top_p"),        QStringLiteral("logprobs"),
                                         QStringLiteral("top_logprobs"), QStringLiteral("n")};
     const bool byParam = parameters.contains(e.param);
     for (Adaptation a : applicable(kind, request)) {
@@ -241,11 +241,10 @@ std::optional<EndpointAdaptations::Refusal> EndpointAdaptations::refusal(Provide
         case Adaptation::NoTemperature: {
             static const QRegularExpression fallback(QStringLiteral("default \\(([^)]+)\\)"));
             const auto m = fallback.match(e.text);
-            return Refusal{a, m.hasMatch()
-                                      ? tr("temperature %1 refused: using the endpoint's default (%2)")
-                                                .arg(number(request.temperature), m.captured(1))
-                                      : tr("temperature %1 refused: using the endpoint's default")
-                                                .arg(number(request.temperature))};
+            return Refusal{a, m.hasMatch() ? tr("temperature %1 refused: using the endpoint's default (%2)")
+                                                     .arg(number(request.temperature), m.captured(1))
+                                           : tr("temperature %1 refused: using the endpoint's default")
+                                                     .arg(number(request.temperature))};
         }
         case Adaptation::NoTopP:
             return Refusal{a, tr("top_p %1 refused: using the endpoint's default").arg(number(request.topP))};
@@ -300,9 +299,9 @@ QString EndpointAdaptations::name(Adaptation a)
 
 std::optional<Adaptation> EndpointAdaptations::fromName(const QString &name)
 {
-    for (Adaptation a : {Adaptation::MaxCompletionTokens, Adaptation::NoTemperature, Adaptation::NoTopP,
-                         Adaptation::NoLogprobs, Adaptation::OneChoice, Adaptation::FoldSystem,
-                         Adaptation::ReasoningBudget})
+    for (Adaptation a :
+         {Adaptation::MaxCompletionTokens, Adaptation::NoTemperature, Adaptation::NoTopP, Adaptation::NoLogprobs,
+          Adaptation::OneChoice, Adaptation::FoldSystem, Adaptation::ReasoningBudget})
         if (EndpointAdaptations::name(a) == name)
             return a;
     return std::nullopt;
