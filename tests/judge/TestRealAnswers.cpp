@@ -2,6 +2,9 @@
 // use today write (markdown, think blocks, reasoning fields, cut-off answers).
 
 #include "judge/AnswerParser.h"
+#include "methods/checkeval/ChecklistAnswers.h"
+#include "methods/hdeval/HdEvalTree.h"
+#include "methods/hpss/PromptAssembly.h"
 
 #include <QFile>
 #include <QJsonDocument>
@@ -20,6 +23,7 @@ private slots:
     void scoreForms_data();
     void scoreForms();
     void reasoningSeparated();
+    void methodVariants();
     void listItems();
 };
 
@@ -157,6 +161,32 @@ void TestRealAnswers::listItems()
                            "2) Topic focus\n- Consistent tense\n**3.** Clear references"));
     QCOMPARE(items, (QStringList{QStringLiteral("Logical flow: the ideas follow"), QStringLiteral("Topic focus"),
                                  QStringLiteral("Consistent tense"), QStringLiteral("Clear references")}));
+}
+
+// The methods' own readers are the shared reader's named variants: what each misread before.
+void TestRealAnswers::methodVariants()
+{
+    // HD-Eval asks "Score (1-5):" and read the first number it met.
+    QCOMPARE(hdeval::firstScore(QStringLiteral("Score (1-5): 4")), std::optional<double>(4.0));
+    QCOMPARE(hdeval::firstScore(QStringLiteral("On a scale of 1 to 5, I would give this a 4.")),
+             std::optional<double>(4.0));
+    QCOMPARE(hdeval::firstScore(QStringLiteral("Out of 5, this gets 4")), std::optional<double>(4.0));
+    QCOMPARE(hdeval::firstScore(QStringLiteral("4\nThe sentences follow; 2 of them are long.")),
+             std::optional<double>(4.0));
+    QCOMPARE(hdeval::firstScore(QStringLiteral("<think>Maybe 2.</think>\n3\nFine.")), std::optional<double>(3.0));
+    QVERIFY(!hdeval::firstScore(QStringLiteral("There are 2 slips.")).has_value());
+    // CheckEval read none of these, and "No obvious errors, so Yes" as No.
+    const QHash<int, bool> a = checkeval::parseAnswers(
+            QStringLiteral("Q1: [Yes]\n**Q2:** Yes\n- Q3: **No**\nQ4. Yes\nQ5: No obvious errors, so Yes\nQ9: Yes"), 5);
+    QCOMPARE(a.size(), 5);
+    QCOMPARE(a.value(1), true);
+    QCOMPARE(a.value(2), true);
+    QCOMPARE(a.value(3), false);
+    QCOMPARE(a.value(4), true);
+    QCOMPARE(a.value(5), true);
+    // HPSS: [[n]] and [n] first, unparsed = the official 2.51, never the prose's first number.
+    QCOMPARE(hpss::readScore(QStringLiteral("**Rating:** [[4]]")).score, 4.0);
+    QCOMPARE(hpss::readScore(QStringLiteral("In 2 of 3 sentences the flow breaks.")).parsed, false);
 }
 
 QTEST_GUILESS_MAIN(TestRealAnswers)
