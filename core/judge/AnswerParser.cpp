@@ -469,7 +469,26 @@ ParsedAnswer AnswerParser::weightedScore(const JudgeChoice &choice, int min, int
 {
     ParsedAnswer p;
     p.raw = choice.text;
-    for (const auto &alternatives : choice.topLogprobs) {
+    // A model that thinks in the text (<think>…</think>) returns logprobs for its thinking too: the
+    // score is the first scale token after the thinking, never a digit inside it.
+    qsizetype skip = 0;
+    if (thinkOpen().match(choice.text).hasMatch() && splitReasoning(choice.text).answer != choice.text.trimmed()) {
+        QString said;
+        static const QRegularExpression closing(QStringLiteral("</(think|thinking|reasoning)>"),
+                                                QRegularExpression::CaseInsensitiveOption);
+        while (skip < choice.topLogprobs.size()) {
+            const auto &alternatives = choice.topLogprobs.at(skip++);
+            if (!alternatives.isEmpty())
+                said += alternatives.first().token;
+            if (closing.match(said).hasMatch())
+                break;
+        }
+        if (!closing.match(said).hasMatch()) {
+            p.error = tr("the answer was cut off while the model was reasoning");
+            return p;
+        }
+    }
+    for (const auto &alternatives : choice.topLogprobs.mid(skip)) {
         QMap<int, double> mass;
         for (const TokenLogprob &t : alternatives) {
             bool ok = false;

@@ -101,7 +101,10 @@ void TestRealJudges::initTestCase()
 
 RunSpec TestRealJudges::methodSpec(const QString &method, const QString &judge, const QString &baseUrl, Kind kind) const
 {
-    RunSpec s = spec(judge, method, baseUrl);
+    // "geval-logprobs": G-Eval weighting the scale by the first score token's logprobs.
+    const bool logprobs = method == QLatin1String("geval-logprobs");
+    RunSpec s = spec(judge, logprobs ? QStringLiteral("geval") : method, baseUrl);
+    s.logprobs = logprobs;
     // Each kind is its own model: the judge cache names the model, so no run reads another's answers.
     s.evaluator.model = QStringLiteral("synthetic-") + kindName(kind);
     if (method == QLatin1String("checkeval"))
@@ -117,7 +120,7 @@ RunSpec TestRealJudges::methodSpec(const QString &method, const QString &judge, 
 void TestRealJudges::everyMethodOnEveryKind_data()
 {
     QTest::addColumn<QString>("method");
-    for (const char *m : {"geval", "hypoeval", "checkeval", "hdeval", "hpss"})
+    for (const char *m : {"geval", "geval-logprobs", "hypoeval", "checkeval", "hdeval", "hpss"})
         QTest::newRow(m) << QString::fromLatin1(m);
 }
 

@@ -1,5 +1,7 @@
 #include "FakeLlmServer.h"
 
+#include <QRegularExpression>
+
 #include "FakeHttp.h"
 
 #include <QCryptographicHash>
@@ -360,6 +362,24 @@ QByteArray FakeLlmServer::answerBody(const RecordedRequest &request, const QJson
                            {QStringLiteral("finish_reason"), t.finishReason}};
         if (logprobs && !answer.topLogprobs.isEmpty()) {
             QJsonArray content;
+            // A model that thinks in the text is scored token by token from its first token on: the
+            // thinking's tokens come first, its digits with other digits beside them.
+            const QString said = t.message.value(QStringLiteral("content")).toString();
+            if (const qsizetype close = said.indexOf(QLatin1String("</think>")); close >= 0) {
+                static const QRegularExpression piece(QStringLiteral("\\d|\\w+|\\s+|[^\\w\\s]+"));
+                for (auto it = piece.globalMatch(said.left(close + 8) + QStringLiteral("\n\n")); it.hasNext();) {
+                    const QString tok = it.next().captured(0);
+                    QJsonArray topArr{QJsonObject{{QStringLiteral("token"), tok}, {QStringLiteral("logprob"), -0.05}}};
+                    if (tok.size() == 1 && tok.at(0).isDigit())
+                        for (const char *other : {"1", "2", "3", "4", "5"})
+                            if (tok != QLatin1String(other))
+                                topArr.append(QJsonObject{{QStringLiteral("token"), QString::fromLatin1(other)},
+                                                          {QStringLiteral("logprob"), -4.0}});
+                    content.append(QJsonObject{{QStringLiteral("token"), tok},
+                                               {QStringLiteral("logprob"), -0.05},
+                                               {QStringLiteral("top_logprobs"), topArr}});
+                }
+            }
             for (const auto &alts : answer.topLogprobs) {
                 if (alts.isEmpty())
                     continue;
