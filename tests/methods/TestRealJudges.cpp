@@ -3,7 +3,7 @@
 // budget), an open model that prints <think> blocks, one behind a reasoning parser
 // (reasoning_content), and a chat model that answers in markdown — finishes with every test item
 // scored, within 0.05 of the same run against a plain endpoint, and pays for the discovery at most
-// a handful of calls, and a second run none.
+// a handful of calls, and a second run none; so do servers that refuse a system message, n > 1 or logprobs.
 
 #include "ChatStyle.h"
 #include "CheckEvalTestUtil.h"
@@ -25,7 +25,7 @@ using namespace rubric::test;
 
 namespace {
 
-enum class Kind { Plain, Reasoning, ThinkInline, ReasoningField, Markdown };
+enum class Kind { Plain, Reasoning, ThinkInline, ReasoningField, Markdown, NoSystemRole, NoN, NoLogprobs };
 
 QString kindName(Kind k)
 {
@@ -40,6 +40,12 @@ QString kindName(Kind k)
         return QStringLiteral("reasoning-field");
     case Kind::Markdown:
         return QStringLiteral("markdown");
+    case Kind::NoSystemRole:
+        return QStringLiteral("no-system-role");
+    case Kind::NoN:
+        return QStringLiteral("no-n");
+    case Kind::NoLogprobs:
+        return QStringLiteral("no-logprobs");
     }
     return {};
 }
@@ -58,6 +64,15 @@ struct Endpoint
             break;
         case Kind::ReasoningField:
             server.setModelKind(FakeModelKind::ReasoningField);
+            break;
+        case Kind::NoSystemRole:
+            server.setModelKind(FakeModelKind::RefusesSystemRole);
+            break;
+        case Kind::NoN:
+            server.setModelKind(FakeModelKind::RefusesN);
+            break;
+        case Kind::NoLogprobs:
+            server.setModelKind(FakeModelKind::RefusesLogprobs);
             break;
         default:
             break;
@@ -132,7 +147,8 @@ void TestRealJudges::everyMethodOnEveryKind()
     SyntheticJudge judge(fx->humanByOutput);
     double plainR = qQNaN();
     int plainRequests = 0;
-    for (Kind kind : {Kind::Plain, Kind::Reasoning, Kind::ThinkInline, Kind::ReasoningField, Kind::Markdown}) {
+    for (Kind kind : {Kind::Plain, Kind::Reasoning, Kind::ThinkInline, Kind::ReasoningField, Kind::Markdown,
+                      Kind::NoSystemRole, Kind::NoN, Kind::NoLogprobs}) {
         const QString name = kindName(kind);
         Endpoint endpoint(judge, kind);
         QVERIFY(endpoint.server.listen());
@@ -169,6 +185,10 @@ void TestRealJudges::everyMethodOnEveryKind()
             // hidden budget, for the calls in flight when each was learned (at most the concurrency).
             QVERIFY2(endpoint.server.refusedCount() <= 4 * s.evaluator.concurrency,
                      qPrintable(QString::number(endpoint.server.refusedCount())));
+        } else if (kind == Kind::NoSystemRole || kind == Kind::NoN || kind == Kind::NoLogprobs) {
+            // Refused only when the method sends it; then said, and learned from the calls in flight.
+            QVERIFY(endpoint.server.refusedCount() <= s.evaluator.concurrency);
+            QCOMPARE(adapted.isEmpty(), endpoint.server.refusedCount() == 0);
         } else {
             QCOMPARE(endpoint.server.refusedCount(), 0);
         }
