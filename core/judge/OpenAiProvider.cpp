@@ -1,5 +1,7 @@
 #include "judge/OpenAiProvider.h"
 
+#include "judge/StructuredAnswers.h"
+
 #include <QCoreApplication>
 #include <QUrl>
 
@@ -56,6 +58,14 @@ ProviderCall OpenAiProvider::buildRequest(const ProviderProfile &profile, const 
     }
     if (!request.responseFormat.isEmpty())
         body["response_format"] = {{"type", utf8(request.responseFormat)}};
+    // Structured answers: the schema of the request's shape in the profile's form, unless the
+    // endpoint refused it (then the text reader reads the answer as it reads any other).
+    if (StructuredAnswers::applies(profile, request) && !adaptations.has(Adaptation::NoStructured)) {
+        const std::string schemaText = utf8(StructuredAnswers::bodyFields(profile.structuredAnswers, request.shape));
+        const nlohmann::json fields = nlohmann::json::parse(schemaText);
+        for (auto it = fields.begin(); it != fields.end(); ++it)
+            body[it.key()] = *it;
+    }
 
     ProviderCall call;
     call.request.setUrl(QUrl(endpoint(profile.baseUrl, QStringLiteral("/chat/completions"))));
