@@ -476,6 +476,13 @@ DE = {
     ' tokens': ' Tokens',
     'never raise': 'nie erhöhen',
     'Reasoning budget:': 'Denkbudget:',
+    'Structured &answers:': 'Strukturierte Ant&worten:',
+    'Off: read the text': 'Aus: den Text lesen',
+    'JSON schema (OpenAI, vLLM)': 'JSON-Schema (OpenAI, vLLM)',
+    'guided_json (older vLLM)': 'guided_json (ältere vLLM)',
+    'Grammar (llama.cpp server)': 'Grammatik (llama.cpp-Server)',
+    'Ask for scores and yes/no answers as JSON of a schema, in the form the endpoint offers. An endpoint that ignores it is read as text; one that refuses it is asked without it. Not sent to Anthropic.':
+        'Bewertungen und Ja/Nein-Antworten als JSON nach einem Schema anfordern, in der Form, die der Endpunkt anbietet. Ein Endpunkt, der es übergeht, wird als Text gelesen; einer, der es ablehnt, wird ohne gefragt. Nicht an Anthropic gesendet.',
     ' · adapted: %1': ' · angepasst: %1',
     'Adapted to the endpoint: %1.': 'An den Endpunkt angepasst: %1.',
     '&Name:': '&Name:',

@@ -3613,6 +3613,30 @@ Abdeckung %2 %</translation>
         <source> · adapted: %1</source>
         <translation> · angepasst: %1</translation>
     </message>
+    <message>
+        <source>Off: read the text</source>
+        <translation>Aus: den Text lesen</translation>
+    </message>
+    <message>
+        <source>JSON schema (OpenAI, vLLM)</source>
+        <translation>JSON-Schema (OpenAI, vLLM)</translation>
+    </message>
+    <message>
+        <source>guided_json (older vLLM)</source>
+        <translation>guided_json (ältere vLLM)</translation>
+    </message>
+    <message>
+        <source>Grammar (llama.cpp server)</source>
+        <translation>Grammatik (llama.cpp-Server)</translation>
+    </message>
+    <message>
+        <source>Ask for scores and yes/no answers as JSON of a schema, in the form the endpoint offers. An endpoint that ignores it is read as text; one that refuses it is asked without it. Not sent to Anthropic.</source>
+        <translation>Bewertungen und Ja/Nein-Antworten als JSON nach einem Schema anfordern, in der Form, die der Endpunkt anbietet. Ein Endpunkt, der es übergeht, wird als Text gelesen; einer, der es ablehnt, wird ohne gefragt. Nicht an Anthropic gesendet.</translation>
+    </message>
+    <message>
+        <source>Structured &amp;answers:</source>
+        <translation>Strukturierte Ant&amp;worten:</translation>
+    </message>
 </context>
 <context>
     <name>rubric::ReportJob</name>

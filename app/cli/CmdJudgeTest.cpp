@@ -1,6 +1,7 @@
 #include "CliUtil.h"
 #include "judge/EndpointSecrets.h"
 #include "judge/Provider.h"
+#include "judge/StructuredAnswers.h"
 #include "runs/ConnectionTest.h"
 
 #include <QCoreApplication>
@@ -32,6 +33,11 @@ int run(const QStringList &args, Io &io)
                       QStringLiteral("Tokens a reasoning model may think on top of the test's max_tokens, once its "
                                      "answer shows it thinks (0 = never raise it)."),
                       QStringLiteral("TOKENS"), QString::number(defaultReasoningBudget)});
+    parser.addOption(
+            {QStringLiteral("structured"),
+             QStringLiteral("Ask for the score as JSON of a schema: off (default), json_schema, guided_json or "
+                            "llama_grammar (what the profile's structured answers send)."),
+             QStringLiteral("MODE"), QStringLiteral("off")});
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print JSON.")});
     if (auto rc = parse(parser, QStringLiteral("judge-test"), args, io))
         return *rc;
@@ -63,6 +69,13 @@ int run(const QStringList &args, Io &io)
     profile.reasoningBudget = parser.value(QStringLiteral("reasoning-budget")).toInt(&ok);
     if (!ok || profile.reasoningBudget < 0) {
         io.err << "rubric judge-test: --reasoning-budget must be a number of tokens, 0 or more\n";
+        return 2;
+    }
+    if (const auto mode = StructuredAnswers::modeFromName(parser.value(QStringLiteral("structured")))) {
+        profile.structuredAnswers = *mode;
+    } else {
+        io.err << "rubric judge-test: --structured must be one of "
+               << StructuredAnswers::modeNames().join(QStringLiteral(", ")) << '\n';
         return 2;
     }
 

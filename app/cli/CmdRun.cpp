@@ -1,6 +1,7 @@
 #include "CliUtil.h"
 #include "judge/EndpointSecrets.h"
 #include "judge/Provider.h"
+#include "judge/StructuredAnswers.h"
 #include "methods/MethodRegistry.h"
 #include "runs/Phases.h"
 #include "runs/Run.h"
@@ -17,7 +18,8 @@ namespace {
 //   generator.KEY / refiner.KEY / evaluator.KEY with KEY = base_url, model, provider, api_key_env,
 //   concurrency, price_in, price_out, price_cached (per million tokens; price_cached for input read
 //   from the provider's prompt cache, the input price where unset), reasoning_budget (tokens a
-//   reasoning model may think on top of max_tokens); price.in / price.out / price.cached for every role.
+//   reasoning model may think on top of max_tokens), structured (off, json_schema, guided_json,
+//   llama_grammar); price.in / price.out / price.cached for every role.
 bool applyProfileKey(ProviderProfile &p, const QString &key, const QString &value, QString *error)
 {
     bool ok = true;
@@ -49,9 +51,14 @@ bool applyProfileKey(ProviderProfile &p, const QString &key, const QString &valu
     else if (key == QLatin1String("reasoning_budget")) {
         p.reasoningBudget = value.toInt(&ok);
         ok = ok && p.reasoningBudget >= 0;
+    } else if (key == QLatin1String("structured")) {
+        const auto mode = StructuredAnswers::modeFromName(value);
+        ok = mode.has_value();
+        if (mode)
+            p.structuredAnswers = *mode;
     } else {
         *error = QStringLiteral("unknown endpoint setting '%1' (known: base_url, model, provider, api_key_env, "
-                                "concurrency, price_in, price_out, price_cached, reasoning_budget)")
+                                "concurrency, price_in, price_out, price_cached, reasoning_budget, structured)")
                          .arg(key);
         return false;
     }
@@ -245,6 +252,13 @@ int specFromOptions(const QCommandLineParser &parser, Io &io, RunSpec &spec)
         io.err << "rubric run: --reasoning-budget must be a number of tokens, 0 or more\n";
         return 2;
     }
+    if (const auto mode = StructuredAnswers::modeFromName(parser.value(QStringLiteral("structured")))) {
+        spec.evaluator.structuredAnswers = *mode;
+    } else {
+        io.err << "rubric run: --structured must be one of "
+               << StructuredAnswers::modeNames().join(QStringLiteral(", ")) << '\n';
+        return 2;
+    }
     spec.logprobs = parser.isSet(QStringLiteral("logprobs"));
     if (!readBudget(parser, io, spec))
         return 2;
@@ -325,15 +339,15 @@ int run(const QStringList &args, Io &io)
         perMethod << m.title + QStringLiteral(": ") + keys.join(QStringLiteral(", "));
     }
     parser.setApplicationDescription(
-            QStringLiteral(
-                    "Run (or resume) a judge-building method and store its rubric and scores under --judge.\n"
-                    "Endpoint roles: --base-url/--model set all three; --set generator.model=M, "
-                    "refiner.base_url=U, evaluator.provider=anthropic … set one (also api_key_env, concurrency, "
-                    "price_in, price_out, price_cached, reasoning_budget; price.in/price.out/price.cached for all; "
-                    "pool.weights=2,1 for "
-                    "the replicas of several --base-url). Other --set "
-                    "keys are method parameters "
-                    "(")
+            QStringLiteral("Run (or resume) a judge-building method and store its rubric and scores under --judge.\n"
+                           "Endpoint roles: --base-url/--model set all three; --set generator.model=M, "
+                           "refiner.base_url=U, evaluator.provider=anthropic … set one (also api_key_env, concurrency, "
+                           "price_in, price_out, price_cached, reasoning_budget, structured; "
+                           "price.in/price.out/price.cached for all; "
+                           "pool.weights=2,1 for "
+                           "the replicas of several --base-url). Other --set "
+                           "keys are method parameters "
+                           "(")
             + perMethod.join(QStringLiteral("; ")) + QStringLiteral(")."));
     const auto opt = [&](const char *name, const char *help, const char *value = nullptr, const char *def = nullptr) {
         if (value)
@@ -365,6 +379,12 @@ int run(const QStringList &args, Io &io)
         "thinks (an empty answer cut off at the budget); 0 = never raise it. Per role: --set "
         "evaluator.reasoning_budget=N.",
         "TOKENS", "2048");
+    opt("structured",
+        "Ask for scores and yes/no answers as JSON of a schema where the endpoint offers it: off (default), "
+        "json_schema (response_format, OpenAI and vLLM), guided_json (vLLM) or llama_grammar (llama.cpp server's "
+        "json_schema). An endpoint that ignores it is read as text; one that refuses it is asked without it. Per "
+        "role: --set evaluator.structured=MODE.",
+        "MODE", "off");
     opt("logprobs", "G-Eval: weight the scale by top_logprobs.");
     opt("samples", "G-Eval without logprobs: samples per item.", "N", "20");
     opt("items", "Items to score: all, test (default) or train.", "SET", "test");
@@ -401,7 +421,7 @@ int run(const QStringList &args, Io &io)
             return 2;
         for (const char *own :
              {"method", "aspect", "base-url", "model", "provider", "api-key-env", "header", "logprobs", "samples",
-              "items", "literature", "checklist", "set", "replace", "reasoning-budget"})
+              "items", "literature", "checklist", "set", "replace", "reasoning-budget", "structured"})
             if (parser.isSet(QString::fromLatin1(own))
                 && !(QLatin1String(own) == QLatin1String("set")
                      && parser.values(QStringLiteral("set"))

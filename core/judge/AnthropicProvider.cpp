@@ -11,6 +11,9 @@ namespace rubric {
 ProviderCall AnthropicProvider::buildRequest(const ProviderProfile &profile, const QByteArray &apiKey,
                                              const JudgeRequest &request, const EndpointAdaptations &adaptations) const
 {
+    // No structured answers here: the Messages API takes no JSON schema for the answer, so a
+    // request's shape is not sent (StructuredAnswers::applies is false for Anthropic) and the
+    // text reader reads the answer.
     nlohmann::json body;
     body["model"] = profile.model.toStdString();
     body["max_tokens"] = adaptations.maxTokens(request);

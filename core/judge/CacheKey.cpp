@@ -2,6 +2,7 @@
 
 #include "judge/EndpointPool.h"
 #include "judge/Provider.h"
+#include "judge/StructuredAnswers.h"
 
 #include <QCryptographicHash>
 
@@ -33,6 +34,11 @@ QString canonical(const ProviderProfile &profile, const JudgeRequest &r, const Q
                         {"sample_index", r.sampleIndex}};
     if (r.reask > 0)
         j["reask"] = r.reask; // absent otherwise: the keys of every earlier call stay as they were
+    // Structured answers change what the endpoint may answer: the form and the schema are in the
+    // key where they are sent, absent otherwise (every key without them stays as it was).
+    if (StructuredAnswers::applies(profile, r))
+        j["structured"] = {{"mode", StructuredAnswers::modeName(profile.structuredAnswers).toStdString()},
+                           {"schema", nlohmann::json::parse(StructuredAnswers::schema(r.shape).toStdString())}};
     if (!legacyBase.isEmpty())
         j["base_url"] = legacyBase.toStdString();
     return QString::fromStdString(j.dump());

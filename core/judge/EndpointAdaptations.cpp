@@ -110,6 +110,11 @@ bool namesParameter(const ErrorParts &e, Adaptation a)
         static const QRegularExpression re(QStringLiteral("system (role|message|prompt)"));
         return re.match(e.text).hasMatch();
     }
+    case Adaptation::NoStructured:
+        for (const char *field : {"response_format", "guided_json", "json_schema"})
+            if (e.param == QLatin1String(field) || names(e.text, QLatin1String(field)))
+                return true;
+        return false;
     case Adaptation::ReasoningBudget:
         return false;
     }
@@ -210,6 +215,8 @@ QVector<Adaptation> EndpointAdaptations::applicable(ProviderKind kind, const Jud
              std::any_of(request.messages.cbegin(), request.messages.cend(),
                          [](const ChatMessage &m) { return m.role == QLatin1String("system"); }));
     consider(Adaptation::ReasoningBudget, true);
+    // Only a request that carries a schema can have it refused (StructuredAnswers::applies).
+    consider(Adaptation::NoStructured, openAi && m_structured != StructuredMode::Off && request.shape.isSet());
     return out;
 }
 
@@ -223,9 +230,10 @@ std::optional<EndpointAdaptations::Refusal> EndpointAdaptations::refusal(Provide
         return std::nullopt;
     // error.param names the parameter exactly where the endpoint gives it: then only that one
     // (one already adapted, or not sent, is no adaptation: the request fails as it would have).
-    static const QStringList parameters{QStringLiteral("max_tokens"),   QStringLiteral("temperature"),
-                                        QStringLiteral("top_p"),        QStringLiteral("logprobs"),
-                                        QStringLiteral("top_logprobs"), QStringLiteral("n")};
+    static const QStringList parameters{
+            QStringLiteral("max_tokens"),      QStringLiteral("temperature"),  QStringLiteral("top_p"),
+            QStringLiteral("logprobs"),        QStringLiteral("top_logprobs"), QStringLiteral("n"),
+            QStringLiteral("response_format"), QStringLiteral("guided_json"),  QStringLiteral("json_schema")};
     const bool byParam = parameters.contains(e.param);
     for (Adaptation a : applicable(kind, request)) {
         const bool named = byParam ? namesParameter(ErrorParts{e.param, e.code, QString()}, a) : namesParameter(e, a);
@@ -254,6 +262,12 @@ std::optional<EndpointAdaptations::Refusal> EndpointAdaptations::refusal(Provide
             return Refusal{a, tr("n refused: one choice per request")};
         case Adaptation::FoldSystem:
             return Refusal{a, tr("system role refused: folded into the user message")};
+        case Adaptation::NoStructured:
+            return Refusal{a, tr("%1 refused: reading the answers as text")
+                                      .arg(m_structured == StructuredMode::GuidedJson ? QStringLiteral("guided_json")
+                                           : m_structured == StructuredMode::LlamaGrammar
+                                                   ? QStringLiteral("json_schema")
+                                                   : QStringLiteral("response_format"))};
         case Adaptation::ReasoningBudget:
             break;
         }
@@ -293,6 +307,8 @@ QString EndpointAdaptations::name(Adaptation a)
         return QStringLiteral("fold_system");
     case Adaptation::ReasoningBudget:
         return QStringLiteral("reasoning_budget");
+    case Adaptation::NoStructured:
+        return QStringLiteral("no_structured");
     }
     return {};
 }
@@ -301,7 +317,7 @@ std::optional<Adaptation> EndpointAdaptations::fromName(const QString &name)
 {
     for (Adaptation a :
          {Adaptation::MaxCompletionTokens, Adaptation::NoTemperature, Adaptation::NoTopP, Adaptation::NoLogprobs,
-          Adaptation::OneChoice, Adaptation::FoldSystem, Adaptation::ReasoningBudget})
+          Adaptation::OneChoice, Adaptation::FoldSystem, Adaptation::ReasoningBudget, Adaptation::NoStructured})
         if (EndpointAdaptations::name(a) == name)
             return a;
     return std::nullopt;

@@ -21,6 +21,7 @@ enum class Adaptation {
     OneChoice,           ///< n > 1 refused: one choice per request (n not sent)
     FoldSystem,          ///< the system role refused: system messages open the first user message
     ReasoningBudget,     ///< a reasoning model: its thinking gets a budget on top of max_tokens
+    NoStructured,        ///< the structured-answer schema refused: asked without it, the text read
 };
 
 /// What an endpoint (a base URL and a model) needs a request to be, as learned from its answers:
@@ -43,6 +44,10 @@ public:
     /// ReasoningBudget is learned; the engine sets it from its profile).
     int reasoningBudget() const { return m_reasoningBudget; }
     void setReasoningBudget(int tokens);
+    /// The structured-answer form requests go with (the engine sets it from its profile): with
+    /// one, a refusal naming its parameter teaches NoStructured.
+    StructuredMode structuredMode() const { return m_structured; }
+    void setStructuredMode(StructuredMode mode) { m_structured = mode; }
 
     /// The output budget a request goes with: max_tokens, plus the reasoning budget once the
     /// endpoint is known to think.
@@ -92,6 +97,7 @@ private:
     };
     QVector<Item> m_items;
     int m_reasoningBudget = defaultReasoningBudget;
+    StructuredMode m_structured = StructuredMode::Off;
 };
 
 } // namespace rubric

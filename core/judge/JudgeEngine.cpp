@@ -22,6 +22,7 @@ JudgeEngine::JudgeEngine(ProviderProfile profile, Project *project, QObject *par
         d->store = std::make_unique<CallStore>(project);
     d->provider = Provider::create(d->profile.kind);
     d->adaptations.setReasoningBudget(d->profile.reasoningBudget);
+    d->adaptations.setStructuredMode(d->profile.structuredAnswers);
     d->endpoints = EndpointPool(d->profile);
     // Qt's six connections are per host and manager: the managers serve every replica, each
     // replica spreading over them by its own load.
@@ -192,6 +193,7 @@ void JudgeEngine::setAdaptations(const EndpointAdaptations &adaptations)
 {
     d->adaptations = adaptations;
     d->adaptations.setReasoningBudget(d->profile.reasoningBudget);
+    d->adaptations.setStructuredMode(d->profile.structuredAnswers);
     ++d->adaptGeneration;
 }
 

@@ -8,6 +8,7 @@
 #include "judge/EndpointSecrets.h"
 #include "judge/JudgeEngine.h"
 #include "judge/Provider.h"
+#include "judge/StructuredAnswers.h"
 #include "store/CallStore.h"
 
 #include <QElapsedTimer>
@@ -46,11 +47,11 @@ public:
         EndpointAdaptations sentWith; // the adaptations the call was built with
         int attempts = 0;             // HTTP requests made
         int resent = 0;               // of them, sent again after the endpoint taught an adaptation
-        int pool = -1;         // connection pool of the attempt in flight
-        int replica = -1;      // replica of the last attempt
-        quint64 failedOn = 0;  // bit i: replica i failed this request
-        qint64 sentAt = 0;     // when the last attempt went out (EndpointPool::now())
-        QElapsedTimer started; // since the first send
+        int pool = -1;                // connection pool of the attempt in flight
+        int replica = -1;             // replica of the last attempt
+        quint64 failedOn = 0;         // bit i: replica i failed this request
+        qint64 sentAt = 0;            // when the last attempt went out (EndpointPool::now())
+        QElapsedTimer started;        // since the first send
         QString lastError;
         int lastStatus = 0;
         bool cancelled = false;
@@ -121,6 +122,8 @@ public:
         qsizetype chars = 0;
         for (const ChatMessage &m : r.messages)
             chars += m.content.size();
+        if (!adaptations.has(Adaptation::NoStructured)) // the schema is read as input too
+            chars += StructuredAnswers::sentText(profile, r).size();
         return int(chars / 4) + adaptations.maxTokens(r) * std::max(1, r.n);
     }
 

@@ -16,6 +16,16 @@ constexpr int defaultReasoningBudget = 2048;
 /// Which wire protocol a provider speaks.
 enum class ProviderKind { OpenAI, Anthropic };
 
+/// Whether, and in which form, scoring requests ask the endpoint to constrain its answer to a
+/// JSON schema (see StructuredAnswers). Opt-in per profile: an endpoint that ignores the schema
+/// is still read by the text reader, and one that refuses it is asked without it.
+enum class StructuredMode {
+    Off,          ///< free text, read by AnswerParser (the default)
+    JsonSchema,   ///< OpenAI and vLLM: `response_format: {"type": "json_schema", …}`
+    GuidedJson,   ///< vLLM's older extension: `guided_json: <schema>`
+    LlamaGrammar, ///< llama.cpp server: `json_schema: <schema>` (which it turns into a grammar)
+};
+
 /// A named endpoint the user configured (saved in user settings, never in a project).
 /// The key itself is not stored here: `apiKeyEnv` names an environment variable, or
 /// `useKeychain` says it lives in the OS keychain under the profile's name.
@@ -40,6 +50,9 @@ struct ProviderProfile
     /// Once the endpoint shows it is a reasoning model (an answer that thinking used up, see
     /// EndpointAdaptations), each request goes with this many tokens on top of its max_tokens.
     int reasoningBudget = defaultReasoningBudget;
+    /// Whether scoring requests ask for a JSON answer of their shape (JudgeRequest::shape), and in
+    /// which form; only OpenAI-compatible endpoints get it (Anthropic has no schema parameter).
+    StructuredMode structuredAnswers = StructuredMode::Off;
     /// Further base URLs serving the same model (replicas of one deployment, e.g. a vLLM fleet):
     /// with any, the engine spreads requests over `baseUrl` and these (EndpointPool says how).
     /// The cache key names the model, not a URL, so an answer from any replica serves them all.
@@ -62,6 +75,26 @@ struct ProviderProfile
     }
 };
 
+/// What a scoring request's answer holds, so that an endpoint with structured answers can be
+/// given its JSON schema (StructuredAnswers::schema). Free text (generations) has none.
+struct AnswerShape
+{
+    enum class Kind {
+        None,  ///< free text
+        Score, ///< {"reasoning": string, "score": number in [min, max]}
+        YesNo, ///< {"Q1": "Yes"|"No", …, "QN": …}
+    };
+    Kind kind = Kind::None;
+    double min = 0; ///< Score: the scale
+    double max = 0;
+    int questions = 0; ///< YesNo: how many
+
+    bool isSet() const { return kind != Kind::None; }
+    static AnswerShape score(double min, double max) { return {Kind::Score, min, max, 0}; }
+    static AnswerShape yesNo(int questions) { return {Kind::YesNo, 0, 0, questions}; }
+    bool operator==(const AnswerShape &other) const = default;
+};
+
 struct ChatMessage
 {
     QString role; ///< "system", "user" or "assistant"
@@ -81,9 +114,12 @@ struct JudgeRequest
     bool logprobs = false;
     int topLogprobs = 0;
     QString responseFormat; ///< "" or "json_object"
-    int sampleIndex = 0;    ///< distinguishes repeated samples of the same prompt
-    int reask = 0;          ///< 1 when asked again after an answer that could not be read (in the key when set)
-    QString tag;            ///< caller's label (e.g. "item:42/criterion:h3"); not part of the key
+    /// What the answer holds: sent as a JSON schema where the profile's structuredAnswers asks for
+    /// it (then part of the key); otherwise it changes nothing.
+    AnswerShape shape;
+    int sampleIndex = 0; ///< distinguishes repeated samples of the same prompt
+    int reask = 0;       ///< 1 when asked again after an answer that could not be read (in the key when set)
+    QString tag;         ///< caller's label (e.g. "item:42/criterion:h3"); not part of the key
 };
 
 /// One token alternative with its log probability (from top_logprobs).

@@ -1,5 +1,7 @@
 #include "judge/OpenAiProvider.h"
 
+#include "judge/StructuredAnswers.h"
+
 #include <QCoreApplication>
 #include <QUrl>
 
@@ -56,6 +58,19 @@ ProviderCall OpenAiProvider::buildRequest(const ProviderProfile &profile, const 
     }
     if (!request.responseFormat.isEmpty())
         body["response_format"] = {{"type", utf8(request.responseFormat)}};
+    std::string text = body.dump();
+    // Structured answers: the schema of the request's shape in the profile's form, unless the
+    // endpoint refused it (then the text reader reads the answer as it reads any other). The
+    // schema keeps its members' order (a constrained decoder writes them in it: Q2 before Q10),
+    // so that body is written in order; every other body stays as it was.
+    if (StructuredAnswers::applies(profile, request) && !adaptations.has(Adaptation::NoStructured)) {
+        nlohmann::ordered_json ordered = nlohmann::ordered_json::parse(text);
+        const nlohmann::ordered_json fields = nlohmann::ordered_json::parse(
+                utf8(StructuredAnswers::bodyFields(profile.structuredAnswers, request.shape)));
+        for (auto it = fields.begin(); it != fields.end(); ++it)
+            ordered[it.key()] = *it;
+        text = ordered.dump();
+    }
 
     ProviderCall call;
     call.request.setUrl(QUrl(endpoint(profile.baseUrl, QStringLiteral("/chat/completions"))));
@@ -64,7 +79,6 @@ ProviderCall OpenAiProvider::buildRequest(const ProviderProfile &profile, const 
         call.request.setRawHeader(QByteArrayLiteral("Authorization"), QByteArrayLiteral("Bearer ") + apiKey);
     for (auto it = profile.headers.cbegin(); it != profile.headers.cend(); ++it)
         call.request.setRawHeader(it.key().toUtf8(), it.value().toString().toUtf8());
-    const std::string text = body.dump();
     call.body = QByteArray(text.data(), qsizetype(text.size()));
     return call;
 }

@@ -2,6 +2,7 @@
 
 #include "judge/EndpointSecrets.h"
 #include "judge/Provider.h"
+#include "judge/StructuredAnswers.h"
 
 #include <QCoreApplication>
 
@@ -65,6 +66,10 @@ std::optional<ProviderProfile> ProviderProfiles::load(const QString &name) const
     p.timeoutMs = m_settings->value(QStringLiteral("timeoutMs"), p.timeoutMs).toInt();
     p.maxRetries = m_settings->value(QStringLiteral("maxRetries"), p.maxRetries).toInt();
     p.reasoningBudget = m_settings->value(QStringLiteral("reasoningBudget"), p.reasoningBudget).toInt();
+    // A name this build does not know (written by a newer one) leaves structured answers off.
+    p.structuredAnswers
+            = StructuredAnswers::modeFromName(m_settings->value(QStringLiteral("structuredAnswers")).toString())
+                      .value_or(StructuredMode::Off);
     p.replicaUrls = m_settings->value(QStringLiteral("replicaUrls")).toStringList();
     for (const QString &w : m_settings->value(QStringLiteral("replicaWeights")).toStringList())
         p.replicaWeights << w.toDouble();
@@ -105,6 +110,10 @@ Result<void> ProviderProfiles::save(const ProviderProfile &p)
     m_settings->setValue(QStringLiteral("timeoutMs"), p.timeoutMs);
     m_settings->setValue(QStringLiteral("maxRetries"), p.maxRetries);
     m_settings->setValue(QStringLiteral("reasoningBudget"), p.reasoningBudget);
+    if (p.structuredAnswers == StructuredMode::Off) // profiles without it stay as they were written
+        m_settings->remove(QStringLiteral("structuredAnswers"));
+    else
+        m_settings->setValue(QStringLiteral("structuredAnswers"), StructuredAnswers::modeName(p.structuredAnswers));
     QStringList weights;
     for (double w : p.replicaWeights)
         weights << QString::number(w, 'g', 17);

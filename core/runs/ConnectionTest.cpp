@@ -34,6 +34,14 @@ void ConnectionTest::start(const QString &prompt)
     request.maxTokens = 16;
     request.logprobs = m_profile.kind == ProviderKind::OpenAI;
     request.topLogprobs = request.logprobs ? 5 : 0;
+    if (m_profile.kind == ProviderKind::OpenAI && m_profile.structuredAnswers != StructuredMode::Off) {
+        // The schema the profile's scoring requests go with; the JSON needs room, and a
+        // logprob-weighted score has no first score token to read in it.
+        request.shape = AnswerShape::score(1, 5);
+        request.logprobs = false;
+        request.topLogprobs = 0;
+        request.maxTokens = 256;
+    }
     // Two choices show whether the endpoint honours n (Ollama and the llama.cpp server answer one).
     request.n = Provider::create(m_profile.kind)->supportsChoices() ? 2 : 1;
     m_choicesAsked = request.n;

@@ -2,6 +2,7 @@
 
 #include "judge/EndpointSecrets.h"
 #include "judge/Provider.h"
+#include "judge/StructuredAnswers.h"
 #include "methods/PromptLibrary.h"
 #include "store/Project.h"
 #include "store/RubricStore.h"
@@ -74,6 +75,8 @@ QVariantMap profileToMap(const ProviderProfile &p)
                   {QStringLiteral("reasoning_budget"), p.reasoningBudget}};
     if (const QVariantMap headers = EndpointSecrets::storableHeaders(p.headers); !headers.isEmpty())
         m.insert(QStringLiteral("headers"), headers);
+    if (p.structuredAnswers != StructuredMode::Off) // written only when on: stored runs stay as they were
+        m.insert(QStringLiteral("structured"), StructuredAnswers::modeName(p.structuredAnswers));
     if (!p.replicaUrls.isEmpty()) { // a pool: every URL and its weight (written only for pools)
         QVariantList urls, weights;
         for (const QString &url : p.baseUrls())
@@ -117,6 +120,13 @@ Result<ProviderProfile> profileFromMap(const QVariantMap &m, const QString &role
     p.timeoutMs = m.value(QStringLiteral("timeout_ms"), p.timeoutMs).toInt();
     p.maxRetries = m.value(QStringLiteral("max_retries"), p.maxRetries).toInt();
     p.reasoningBudget = m.value(QStringLiteral("reasoning_budget"), p.reasoningBudget).toInt();
+    const auto structured
+            = StructuredAnswers::modeFromName(m.value(QStringLiteral("structured"), QStringLiteral("off")).toString());
+    if (!structured)
+        return makeError(tr("the stored run names an unknown structured-answer mode '%1' for the %2")
+                                 .arg(m.value(QStringLiteral("structured")).toString(), role),
+                         {}, 0, field + QStringLiteral("structured"));
+    p.structuredAnswers = *structured;
     if (p.concurrency < 1)
         return makeError(tr("the stored run has a bad concurrency for the %1").arg(role), {}, 0,
                          field + QStringLiteral("concurrency"));

@@ -2,6 +2,7 @@
 
 #include "judge/EndpointSecrets.h"
 #include "judge/Provider.h"
+#include "judge/StructuredAnswers.h"
 #include "runs/EndpointCapabilities.h"
 #include "store/Project.h"
 
@@ -219,6 +220,7 @@ EndpointAdaptations RunContext::adaptations(JudgeRole role) const
     const auto it = m_adaptations.find(endpointKey(p));
     EndpointAdaptations a = it == m_adaptations.end() ? EndpointAdaptations() : it->second;
     a.setReasoningBudget(p.reasoningBudget);
+    a.setStructuredMode(p.structuredAnswers);
     return a;
 }
 
@@ -310,7 +312,7 @@ double RunContext::projectedCost(JudgeEngine *engine, const JudgeRequest &reques
     // At the interactive price also with provider batches: whether a step goes as a batch is decided
     // when it is sent (the threshold, a refused creation), so the full price is the worst case.
     // A reasoning model may think its whole budget on top of max_tokens, and bills it as output.
-    return p.cost(double(approxTokens(request)),
+    return p.cost(double(approxTokens(request, p)),
                   double(engine->adaptations().maxTokens(request)) * std::max(1, request.n));
 }
 
@@ -702,6 +704,11 @@ qint64 RunContext::approxTokens(const JudgeRequest &request)
     for (const ChatMessage &m : request.messages)
         n += approxTokens(m.content);
     return n;
+}
+
+qint64 RunContext::approxTokens(const JudgeRequest &request, const ProviderProfile &profile)
+{
+    return approxTokens(request) + approxTokens(StructuredAnswers::sentText(profile, request));
 }
 
 } // namespace rubric

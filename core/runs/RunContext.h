@@ -163,6 +163,9 @@ public:
     /// Rough token count of a text (characters / 4, at least 1 for a non-empty text).
     static qint64 approxTokens(const QString &text);
     static qint64 approxTokens(const JudgeRequest &request);
+    /// The request as sent to `profile`'s endpoint: its messages and, with structured answers,
+    /// the schema it carries.
+    static qint64 approxTokens(const JudgeRequest &request, const ProviderProfile &profile);
 
 signals:
     void progressed(const rubric::RunProgress &progress);

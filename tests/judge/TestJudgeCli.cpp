@@ -20,6 +20,7 @@ private slots:
     void judgeTestReportsOneCall();
     void judgeTestFailsWithTheServerMessage();
     void judgeTestReportsWhatItAdapted();
+    void judgeTestSendsTheSchema();
     void benchJudgePrintsTheContract();
     void benchJudgeCountsEachReplica();
 
@@ -68,6 +69,36 @@ void TestJudgeCli::judgeTestReportsOneCall()
     QVERIFY(o.value(QStringLiteral("latency_ms")).toDouble() > 0);
     QCOMPARE(server.requestCount(), 1);
     QCOMPARE(server.recorded().value(0).headers.value("authorization"), QByteArray("Bearer sk-cli-0123456789"));
+}
+
+void TestJudgeCli::judgeTestSendsTheSchema()
+{
+    // --structured: the test call goes with the score's schema in the mode's form, and the JSON
+    // that comes back is read.
+    FakeLlmServer server;
+    QVERIFY(server.listen());
+    server.setRecording(true);
+    FakeAnswer a;
+    a.text = QStringLiteral(R"({"reasoning": "A plain, correct sentence.", "score": 4})");
+    server.setAnswer(a);
+    int rc = -1;
+    const QJsonObject o = runJson({QStringLiteral("judge-test"), QStringLiteral("--base-url"), server.baseUrl(),
+                                   QStringLiteral("--model"), QStringLiteral("m"), QStringLiteral("--structured"),
+                                   QStringLiteral("llama_grammar"), QStringLiteral("--json")},
+                                  &rc);
+    QCOMPARE(rc, 0);
+    QCOMPARE(o.value(QStringLiteral("score")).toDouble(), 4.0);
+    QVERIFY(!server.recorded().isEmpty());
+    const QJsonObject body = QJsonDocument::fromJson(server.recorded().first().body).object();
+    const QJsonObject schema = body.value(QStringLiteral("json_schema")).toObject();
+    QCOMPARE(schema.value(QStringLiteral("required")).toArray(),
+             (QJsonArray{QStringLiteral("reasoning"), QStringLiteral("score")}));
+    QVERIFY(!body.contains(QStringLiteral("logprobs")));
+
+    runJson({QStringLiteral("judge-test"), QStringLiteral("--base-url"), server.baseUrl(), QStringLiteral("--model"),
+             QStringLiteral("m"), QStringLiteral("--structured"), QStringLiteral("grammar")},
+            &rc);
+    QCOMPARE(rc, 2);
 }
 
 void TestJudgeCli::judgeTestFailsWithTheServerMessage()

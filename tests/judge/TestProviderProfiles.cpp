@@ -1,5 +1,7 @@
 #include "judge/EndpointSecrets.h"
 #include "judge/ProviderProfiles.h"
+#include "judge/StructuredAnswers.h"
+#include "runs/RunConfig.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -20,6 +22,8 @@ class TestProviderProfiles : public QObject
 private slots:
     void roundTrips();
     void replicasRoundTrip();
+    void structuredAnswersRoundTrip_data();
+    void structuredAnswersRoundTrip();
     void refusesKeysInHeaders();
     void refusesCredentialsInTheBaseUrl();
     void headerValuesAreNotStored();
@@ -63,6 +67,43 @@ void TestProviderProfiles::roundTrips()
     QVERIFY(!again.load(QStringLiteral("other")).has_value());
     again.remove(QStringLiteral("local vLLM"));
     QVERIFY(again.names().isEmpty());
+}
+
+void TestProviderProfiles::structuredAnswersRoundTrip_data()
+{
+    QTest::addColumn<int>("mode");
+    for (StructuredMode m :
+         {StructuredMode::Off, StructuredMode::JsonSchema, StructuredMode::GuidedJson, StructuredMode::LlamaGrammar})
+        QTest::newRow(qPrintable(StructuredAnswers::modeName(m))) << int(m);
+}
+
+void TestProviderProfiles::structuredAnswersRoundTrip()
+{
+    QFETCH(int, mode);
+    QTemporaryDir dir;
+    const QString file = dir.filePath(QStringLiteral("settings.ini"));
+    ProviderProfile p;
+    p.name = QStringLiteral("vllm");
+    p.baseUrl = QStringLiteral("http://127.0.0.1:8000/v1");
+    p.model = QStringLiteral("qwen");
+    p.structuredAnswers = StructuredMode(mode);
+    {
+        ProviderProfiles profiles(file);
+        QVERIFY(profiles.save(p).ok());
+        profiles.sync();
+    }
+    // Off is not written at all: a profile saved without it reads as it always did.
+    QCOMPARE(test_readFile(file).contains("structuredAnswers"), p.structuredAnswers != StructuredMode::Off);
+    const auto loaded = ProviderProfiles(file).load(p.name);
+    QVERIFY(loaded.has_value());
+    QCOMPARE(int(loaded->structuredAnswers), mode);
+
+    // A stored run's configuration keeps it too, and names it only when it is on.
+    const QVariantMap stored = RunConfig::profileToMap(p);
+    QCOMPARE(stored.contains(QStringLiteral("structured")), p.structuredAnswers != StructuredMode::Off);
+    const auto back = RunConfig::profileFromMap(stored, QStringLiteral("evaluator"));
+    QVERIFY2(back.ok(), qPrintable(back.errorString()));
+    QCOMPARE(int(back->structuredAnswers), mode);
 }
 
 void TestProviderProfiles::replicasRoundTrip()

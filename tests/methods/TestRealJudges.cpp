@@ -1,7 +1,8 @@
 // Issue 29: every method against endpoints that behave as the models people use today — an OpenAI
 // reasoning model (refuses max_tokens, temperature, logprobs; hides its thinking in the token
 // budget), an open model that prints <think> blocks, one behind a reasoning parser
-// (reasoning_content), and a chat model that answers in markdown — finishes with every test item
+// (reasoning_content), a chat model that answers in markdown, and one that answers the JSON schema
+// of structured answers (issue 29.3) — finishes with every test item
 // scored, within 0.05 of the same run against a plain endpoint, and pays for the discovery at most
 // a handful of calls, and a second run none; so do servers that refuse a system message, n > 1 or logprobs.
 
@@ -25,7 +26,7 @@ using namespace rubric::test;
 
 namespace {
 
-enum class Kind { Plain, Reasoning, ThinkInline, ReasoningField, Markdown, NoSystemRole, NoN, NoLogprobs };
+enum class Kind { Plain, Reasoning, ThinkInline, ReasoningField, Markdown, Structured, NoSystemRole, NoN, NoLogprobs };
 
 QString kindName(Kind k)
 {
@@ -40,6 +41,8 @@ QString kindName(Kind k)
         return QStringLiteral("reasoning-field");
     case Kind::Markdown:
         return QStringLiteral("markdown");
+    case Kind::Structured:
+        return QStringLiteral("structured");
     case Kind::NoSystemRole:
         return QStringLiteral("no-system-role");
     case Kind::NoN:
@@ -79,10 +82,16 @@ struct Endpoint
         }
         if (kind == Kind::Markdown)
             server.setJudge([&judge](const QJsonObject &body) { return chatStyled(judge.answer(body), body); });
+        else if (kind == Kind::Structured) // answers what the schema asks for, counting the requests with one
+            server.setJudge([&judge, this](const QJsonObject &body) {
+                withSchema += sentSchema(body).isEmpty() ? 0 : 1;
+                return schemaStyled(judge.answer(body), body);
+            });
         else
             server.setJudge([&judge](const QJsonObject &body) { return judge.answer(body); });
     }
     FakeLlmServer server;
+    int withSchema = 0; ///< Structured: requests that carried a schema
 };
 
 } // namespace
@@ -122,6 +131,8 @@ RunSpec TestRealJudges::methodSpec(const QString &method, const QString &judge, 
     s.logprobs = logprobs;
     // Each kind is its own model: the judge cache names the model, so no run reads another's answers.
     s.evaluator.model = QStringLiteral("synthetic-") + kindName(kind);
+    if (kind == Kind::Structured)
+        s.evaluator.structuredAnswers = StructuredMode::JsonSchema;
     if (method == QLatin1String("checkeval"))
         s.settings.insert(QStringLiteral("checklist"), m_checklist);
     else if (method == QLatin1String("hdeval")) {
@@ -148,7 +159,7 @@ void TestRealJudges::everyMethodOnEveryKind()
     double plainR = qQNaN();
     int plainRequests = 0;
     for (Kind kind : {Kind::Plain, Kind::Reasoning, Kind::ThinkInline, Kind::ReasoningField, Kind::Markdown,
-                      Kind::NoSystemRole, Kind::NoN, Kind::NoLogprobs}) {
+                      Kind::Structured, Kind::NoSystemRole, Kind::NoN, Kind::NoLogprobs}) {
         const QString name = kindName(kind);
         Endpoint endpoint(judge, kind);
         QVERIFY(endpoint.server.listen());
@@ -192,6 +203,11 @@ void TestRealJudges::everyMethodOnEveryKind()
         } else {
             QCOMPARE(endpoint.server.refusedCount(), 0);
         }
+        // Structured answers: every method's scoring requests carry the schema, and what came
+        // back as the schema's JSON is read to the same scores.
+        if (kind == Kind::Structured)
+            QVERIFY2(endpoint.withSchema >= fx->testIds.size(),
+                     qPrintable(QStringLiteral("%1 requests with a schema").arg(endpoint.withSchema)));
         Q_UNUSED(plainRequests);
     }
 }

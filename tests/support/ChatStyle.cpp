@@ -1,6 +1,9 @@
 #include "ChatStyle.h"
 
+#include "judge/AnswerParser.h"
+
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QRegularExpression>
 
 namespace rubric::test {
@@ -101,6 +104,59 @@ FakeAnswer chatStyled(FakeAnswer answer, const QJsonObject &requestBody)
             t = styledScore(n.captured(1), h, true) + (rest.isEmpty() ? QString() : QStringLiteral("\n\n") + rest);
         answer.topLogprobs.clear(); // a chat model's text answer: the score is in the words
     }
+    return answer;
+}
+
+QJsonObject sentSchema(const QJsonObject &body)
+{
+    if (body.contains(QStringLiteral("response_format")))
+        return body.value(QStringLiteral("response_format"))
+                .toObject()
+                .value(QStringLiteral("json_schema"))
+                .toObject()
+                .value(QStringLiteral("schema"))
+                .toObject();
+    for (const char *field : {"guided_json", "json_schema"})
+        if (body.value(QLatin1String(field)).isObject())
+            return body.value(QLatin1String(field)).toObject();
+    return {};
+}
+
+namespace {
+
+/// `text` as the schema's JSON, or as it is when it holds no verdict of the schema's kind.
+QString asSchema(const QString &text, const QJsonObject &schema)
+{
+    const QJsonObject properties = schema.value(QStringLiteral("properties")).toObject();
+    QJsonObject out;
+    if (properties.contains(QStringLiteral("score"))) {
+        const ParsedAnswer p = AnswerParser::parseScore(text);
+        if (!p.ok)
+            return text;
+        out.insert(QStringLiteral("reasoning"), text);
+        out.insert(QStringLiteral("score"), p.score);
+    } else if (properties.contains(QStringLiteral("Q1"))) {
+        const ParsedAnswer p = AnswerParser::parseYesNo(text);
+        if (!p.ok)
+            return text;
+        for (const QJsonValue &q : schema.value(QStringLiteral("required")).toArray())
+            out.insert(q.toString(), p.answers.value(q.toString()) ? QStringLiteral("Yes") : QStringLiteral("No"));
+    } else {
+        return text;
+    }
+    return QString::fromUtf8(QJsonDocument(out).toJson(QJsonDocument::Compact));
+}
+
+} // namespace
+
+FakeAnswer schemaStyled(FakeAnswer answer, const QJsonObject &requestBody)
+{
+    const QJsonObject schema = sentSchema(requestBody);
+    if (schema.isEmpty())
+        return answer;
+    answer.text = asSchema(answer.text, schema);
+    for (QString &more : answer.moreChoices)
+        more = asSchema(more, schema);
     return answer;
 }
 

@@ -14,4 +14,12 @@ namespace rubric::test {
 /// questions) are left as they are. Test code only.
 FakeAnswer chatStyled(FakeAnswer answer, const QJsonObject &requestBody);
 
+/// How an endpoint with structured answers (issue 29.3) writes the synthetic judge's verdict: where
+/// the body carries a schema (`response_format`'s json_schema, `guided_json` or `json_schema`), the
+/// verdict as that schema's JSON — `{"reasoning": <the text>, "score": n}` or `{"Q1": "Yes", …}`.
+/// An answer without a schema, or with no verdict to put in it, is left as it is. Test code only.
+FakeAnswer schemaStyled(FakeAnswer answer, const QJsonObject &requestBody);
+/// The schema a request body carries in any structured-answer form (empty without one).
+QJsonObject sentSchema(const QJsonObject &requestBody);
+
 } // namespace rubric::test

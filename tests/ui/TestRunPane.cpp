@@ -71,6 +71,9 @@ void TestRunPane::profileIsSavedAndLoadedThroughTheEditor()
     child<QSpinBox>("profileConcurrency")->setValue(12);
     child<QDoubleSpinBox>("profileRpm")->setValue(600);
     child<QSpinBox>("profileTimeout")->setValue(45);
+    auto *structured = child<QComboBox>("profileStructured");
+    QCOMPARE(structured->currentData().toString(), QStringLiteral("off"));
+    structured->setCurrentIndex(structured->findData(QStringLiteral("guided_json")));
     QTest::mouseClick(child<QPushButton>("profileSave"), Qt::LeftButton);
 
     QCOMPARE(child<QListWidget>("profileList")->count(), 1);
@@ -89,6 +92,7 @@ void TestRunPane::profileIsSavedAndLoadedThroughTheEditor()
     QCOMPARE(p->concurrency, 12);
     QCOMPARE(p->requestsPerMinute, 600.0);
     QCOMPARE(p->timeoutMs, 45000);
+    QCOMPARE(p->structuredAnswers, StructuredMode::GuidedJson);
     // Nothing went to the application's own settings.
     QVERIFY(ProviderProfiles().names().isEmpty());
 
@@ -102,6 +106,8 @@ void TestRunPane::profileIsSavedAndLoadedThroughTheEditor()
     QCOMPARE(other.findChild<QLineEdit *>(QStringLiteral("profileKeyEnv"))->text(), QStringLiteral("VLLM_KEY"));
     QCOMPARE(other.findChild<QSpinBox *>(QStringLiteral("profileConcurrency"))->value(), 12);
     QCOMPARE(other.findChild<QComboBox *>(QStringLiteral("profileProvider"))->currentIndex(), 1);
+    QCOMPARE(other.findChild<QComboBox *>(QStringLiteral("profileStructured"))->currentData().toString(),
+             QStringLiteral("guided_json"));
 
     // Delete removes it from the file.
     QTest::mouseClick(other.findChild<QPushButton *>(QStringLiteral("profileDelete")), Qt::LeftButton);

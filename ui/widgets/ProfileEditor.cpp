@@ -5,6 +5,7 @@
 #include "judge/EndpointSecrets.h"
 #include "judge/Provider.h"
 #include "judge/ProviderProfiles.h"
+#include "judge/StructuredAnswers.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -138,6 +139,15 @@ ProfileEditor::ProfileEditor(QWidget *parent)
                                        "budget); from then on every request of the run gets it."));
     m_reasoningBudget->setSuffix(tr(" tokens"));
     m_reasoningBudget->setSpecialValueText(tr("never raise"));
+    m_structured = new QComboBox(this);
+    m_structured->setObjectName(QStringLiteral("profileStructured"));
+    m_structured->addItem(tr("Off: read the text"), StructuredAnswers::modeName(StructuredMode::Off));
+    m_structured->addItem(tr("JSON schema (OpenAI, vLLM)"), StructuredAnswers::modeName(StructuredMode::JsonSchema));
+    m_structured->addItem(tr("guided_json (older vLLM)"), StructuredAnswers::modeName(StructuredMode::GuidedJson));
+    m_structured->addItem(tr("Grammar (llama.cpp server)"), StructuredAnswers::modeName(StructuredMode::LlamaGrammar));
+    m_structured->setToolTip(tr("Ask for scores and yes/no answers as JSON of a schema, in the form the endpoint "
+                                "offers. An endpoint that ignores it is read as text; one that refuses it is "
+                                "asked without it. Not sent to Anthropic."));
 
     auto *form = new QFormLayout;
     form->addRow(tr("&Name:"), m_name);
@@ -157,6 +167,7 @@ ProfileEditor::ProfileEditor(QWidget *parent)
     form->addRow(tr("Timeout:"), m_timeout);
     form->addRow(tr("Retries:"), m_retries);
     form->addRow(tr("Reasoning budget:"), m_reasoningBudget);
+    form->addRow(tr("Structured &answers:"), m_structured);
 
     auto *newButton = new QPushButton(tr("Ne&w"), this);
     newButton->setObjectName(QStringLiteral("profileNew"));
@@ -256,6 +267,7 @@ void ProfileEditor::loadProfile(const QString &name)
     m_timeout->setValue(qMax(1, p->timeoutMs / 1000));
     m_retries->setValue(p->maxRetries);
     m_reasoningBudget->setValue(p->reasoningBudget);
+    m_structured->setCurrentIndex(m_structured->findData(StructuredAnswers::modeName(p->structuredAnswers)));
     m_connectionResult->clear();
 }
 
@@ -283,6 +295,8 @@ ProviderProfile ProfileEditor::editedProfile() const
     p.timeoutMs = m_timeout->value() * 1000;
     p.maxRetries = m_retries->value();
     p.reasoningBudget = m_reasoningBudget->value();
+    p.structuredAnswers
+            = StructuredAnswers::modeFromName(m_structured->currentData().toString()).value_or(StructuredMode::Off);
     return p;
 }
 
@@ -309,6 +323,7 @@ void ProfileEditor::newProfile()
     m_timeout->setValue(defaults.timeoutMs / 1000);
     m_retries->setValue(defaults.maxRetries);
     m_reasoningBudget->setValue(defaults.reasoningBudget);
+    m_structured->setCurrentIndex(0);
     m_connectionResult->clear();
     m_name->setFocus();
 }
@@ -438,9 +453,8 @@ void ProfileEditor::onConnectionTested(const ConnectionTestResult &r)
     m_connectionTest = nullptr;
     m_testButton->setEnabled(true);
     // What the endpoint refused and how the test asked instead: a run does the same.
-    const QString adapted = r.adapted.isEmpty()
-                                    ? QString()
-                                    : tr(" · adapted: %1").arg(r.adapted.join(QStringLiteral("; ")));
+    const QString adapted
+            = r.adapted.isEmpty() ? QString() : tr(" · adapted: %1").arg(r.adapted.join(QStringLiteral("; ")));
     if (!r.ok) {
         m_connectionResult->setProperty("ok", false);
         m_connectionResult->setText((r.httpStatus ? tr("Failed: HTTP %1 — %2").arg(r.httpStatus).arg(r.error)

@@ -88,6 +88,7 @@ private:
     QSpinBox *m_timeout = nullptr;
     QSpinBox *m_retries = nullptr;
     QSpinBox *m_reasoningBudget = nullptr;
+    QComboBox *m_structured = nullptr;
     QPushButton *m_testButton = nullptr;
     QLabel *m_connectionResult = nullptr;
 };

@@ -209,7 +209,10 @@ Result<JudgeRequest> CheckEvalMethod::answerRequest(const QVector<Criterion> &qu
     c.insert(QStringLiteral("fact"), f);
     c.insert(QStringLiteral("output"), item.output);
     c.insert(QStringLiteral("reask"), reask);
-    return request(QStringLiteral("checkeval_answer"), c, JudgeRole::Evaluator);
+    auto r = request(QStringLiteral("checkeval_answer"), c, JudgeRole::Evaluator);
+    if (r)
+        r->shape = AnswerShape::yesNo(int(questions.size()));
+    return r;
 }
 
 bool CheckEvalMethod::pipelinePending() const
@@ -305,7 +308,7 @@ Result<RunEstimate> CheckEvalMethod::estimate()
                 }
             }
             ++answerCalls;
-            const qint64 in = RunContext::approxTokens(*r);
+            const qint64 in = RunContext::approxTokens(*r, m_ctx->spec().evaluator);
             const qint64 out = 4 * qint64(g.questions.size());
             e.tokensIn += in;
             e.tokensOut += out;

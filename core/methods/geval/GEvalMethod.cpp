@@ -110,6 +110,7 @@ Result<JudgeRequest> GEvalMethod::scorePrompt(const Rubric &rubric, const Item &
     base.messages = prompt->messages;
     base.maxTokens = m_maxTokens;
     base.temperature = m_temperature;
+    base.shape = AnswerShape::score(std::ceil(m_ctx->aspect().min), std::floor(m_ctx->aspect().max));
     return base;
 }
 
@@ -122,6 +123,8 @@ Result<QVector<JudgeRequest>> GEvalMethod::scoreRequests(const Rubric &rubric, c
     const int samples = m_ctx->spec().samples;
     switch (mode) {
     case Mode::Logprobs:
+        // The logprob-weighted score reads the first score token: a JSON answer would open with "{".
+        base.shape = {};
         base.temperature = 0;
         base.logprobs = true;
         base.topLogprobs = m_topLogprobs;
@@ -247,7 +250,7 @@ Result<RunEstimate> GEvalMethod::estimate()
                 }
             }
             ++scoreCalls;
-            const qint64 in = RunContext::approxTokens(r);
+            const qint64 in = RunContext::approxTokens(r, m_ctx->spec().evaluator);
             const qint64 out = qint64(m_maxTokens) * std::max(1, r.n);
             e.tokensIn += in;
             e.tokensOut += out;

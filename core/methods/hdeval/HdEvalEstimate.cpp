@@ -46,7 +46,7 @@ Result<RunEstimate> HdEvalMethod::estimate()
         ++e.calls;
         ++e.callsMin;
         e.perPhase.insert(phase, e.perPhase.value(phase).toInt() + 1);
-        const qint64 in = RunContext::approxTokens(r);
+        const qint64 in = RunContext::approxTokens(r, m_ctx->spec().evaluator); // only scoring requests have a shape
         e.tokensIn += in;
         e.tokensOut += outTokens;
         e.cost += price(role == JudgeRole::Generator ? spec.generator : spec.evaluator, in, outTokens);
@@ -106,7 +106,7 @@ Result<RunEstimate> HdEvalMethod::estimate()
         auto r = scoreRequest(tree, tree.criteria().first(), m_items.first());
         if (!r)
             return r.error();
-        scoreIn = RunContext::approxTokens(*r) + 20;
+        scoreIn = RunContext::approxTokens(*r, m_ctx->spec().evaluator) + 20;
     }
     const int items = int(m_items.size());
     const int k = m_params.children;

@@ -439,6 +439,7 @@ Result<JudgeRequest> HdEvalMethod::scoreRequest(const Rubric &tree, const Criter
     r.messages = prompt->messages;
     r.temperature = m_params.temperature;
     r.maxTokens = m_params.maxTokens;
+    r.shape = AnswerShape::score(1, 5); // the scale hdeval::firstScore reads
     r.tag = QStringLiteral("item:%1/criterion:%2").arg(item.id, node.key);
     return r;
 }

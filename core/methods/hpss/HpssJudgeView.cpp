@@ -121,6 +121,7 @@ Result<QHash<QString, StrategySpend>> JudgeView::spend(Project *project, const Q
             request.messages = prompt->messages;
             request.temperature = 0;
             request.maxTokens = m_maxTokens;
+            request.shape = AnswerShape::score(1, r.proposal.strategy.scaleMax()); // as HpssMethod::scoreRequest
             const StrategySpend s = byKey.value(engine.cacheKey(request));
             total.calls += s.calls;
             total.cost += s.cost;

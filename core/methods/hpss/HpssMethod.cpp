@@ -251,6 +251,7 @@ Result<JudgeRequest> HpssMethod::scoreRequest(const PromptStrategy &strategy, co
     r.messages = prompt->messages;
     r.temperature = 0;
     r.maxTokens = m_maxTokens;
+    r.shape = AnswerShape::score(1, strategy.scaleMax());
     return r;
 }
 

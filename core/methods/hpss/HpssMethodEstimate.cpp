@@ -173,7 +173,7 @@ Result<RunEstimate> HpssMethod::estimate()
     if (auto r = scoreRequest(m_transfer ? *m_transfer : m_params.origin,
                               validation.isEmpty() ? targets.value(0) : validation.first());
         r)
-        perCall = RunContext::approxTokens(*r);
+        perCall = RunContext::approxTokens(*r, m_ctx->spec().evaluator);
     const qint64 outPerCall = 150;
     e.tokensIn = perCall * e.calls;
     e.tokensOut = outPerCall * e.calls;

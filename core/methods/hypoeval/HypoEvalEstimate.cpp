@@ -176,7 +176,7 @@ Result<RunEstimate> HypoEvalMethod::estimate()
                     continue;
                 }
                 ++evalCalls;
-                const qint64 in = RunContext::approxTokens(*req);
+                const qint64 in = RunContext::approxTokens(*req, m_ctx->spec().evaluator);
                 e.tokensIn += in;
                 e.tokensOut += 300;
                 e.cost += price(spec.evaluator, in, 300);
@@ -204,7 +204,7 @@ Result<RunEstimate> HypoEvalMethod::estimate()
             auto req = scoreRequest(QString(600, QLatin1Char('x')), item); // a typical hypothesis length
             if (!req)
                 return req.error();
-            const qint64 in = RunContext::approxTokens(*req) * evalHypsMax;
+            const qint64 in = RunContext::approxTokens(*req, m_ctx->spec().evaluator) * evalHypsMax;
             e.tokensIn += in;
             e.tokensOut += 300 * evalHypsMax;
             e.cost += price(spec.evaluator, in, 300 * evalHypsMax);

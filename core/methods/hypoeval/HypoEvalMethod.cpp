@@ -109,7 +109,10 @@ Result<JudgeRequest> HypoEvalMethod::scoreRequest(const QString &hypothesis, con
     c.insert(QStringLiteral("source"), item.source);
     c.insert(QStringLiteral("output"), item.output);
     c.insert(QStringLiteral("hypothesis"), hypothesis);
-    return request(QStringLiteral("hypoeval_score"), c);
+    auto r = request(QStringLiteral("hypoeval_score"), c);
+    if (r)
+        r->shape = AnswerShape::score(m_params.scaleMin, m_params.scaleMax);
+    return r;
 }
 
 Result<JudgeRequest> HypoEvalMethod::requestFor(const HypoEvalAlgorithm &algo, const HypoTask &task)
