@@ -56,7 +56,8 @@ void JudgeEngine::Private::collect()
         Job &job = jobs.at(id);
         job.inBatch = true;
         job.started.start();
-        calls.append({job.key, job.canonical, provider->buildRequest(sendProfile, apiKey, job.request, adaptations).body});
+        calls.append(
+                {job.key, job.canonical, provider->buildRequest(sendProfile, apiKey, job.request, adaptations).body});
     }
     stats.batched += int(calls.size());
     batch->submit(run, calls);

@@ -74,15 +74,17 @@ void TestEndpointAdaptations::refusalNamesParameter_data()
 
     QTest::newRow("openai max_tokens")
             << 400
-            << QByteArray(R"({"error":{"message":"Unsupported parameter: 'max_tokens' is not supported with this model. )"
-                          R"(Use 'max_completion_tokens' instead.","type":"invalid_request_error","param":"max_tokens",)"
-                          R"("code":"unsupported_parameter"}})")
+            << QByteArray(
+                       R"({"error":{"message":"Unsupported parameter: 'max_tokens' is not supported with this model. )"
+                       R"(Use 'max_completion_tokens' instead.","type":"invalid_request_error","param":"max_tokens",)"
+                       R"("code":"unsupported_parameter"}})")
             << false << QStringLiteral("max_completion_tokens");
     QTest::newRow("openai temperature")
             << 400
-            << QByteArray(R"({"error":{"message":"Unsupported value: 'temperature' does not support 0 with this model. )"
-                          R"(Only the default (1) value is supported.","type":"invalid_request_error",)"
-                          R"("param":"temperature","code":"unsupported_value"}})")
+            << QByteArray(
+                       R"({"error":{"message":"Unsupported value: 'temperature' does not support 0 with this model. )"
+                       R"(Only the default (1) value is supported.","type":"invalid_request_error",)"
+                       R"("param":"temperature","code":"unsupported_value"}})")
             << false << QStringLiteral("no_temperature");
     QTest::newRow("openai top_logprobs") << 400
                                          << QByteArray(R"({"error":{"message":"Unsupported parameter: 'top_logprobs' )"
@@ -106,11 +108,11 @@ void TestEndpointAdaptations::refusalNamesParameter_data()
                                            << QByteArray(R"({"error":{"message":"temperature must be between 0 and 2",)"
                                                          R"("param":"temperature","code":"invalid_value"}})")
                                            << false << QStringLiteral("");
-    QTest::newRow("names no parameter") << 400
-                                        << QByteArray(R"({"error":{"message":"model 'nope' does not exist"}})") << false
-                                        << QStringLiteral("");
+    QTest::newRow("names no parameter") << 400 << QByteArray(R"({"error":{"message":"model 'nope' does not exist"}})")
+                                        << false << QStringLiteral("");
     QTest::newRow("422 detail naming n")
-            << 422 << QByteArray(R"({"detail":[{"loc":["body","n"],"msg":"n > 1 is not supported","type":"value_error"}]})")
+            << 422
+            << QByteArray(R"({"detail":[{"loc":["body","n"],"msg":"n > 1 is not supported","type":"value_error"}]})")
             << false << QStringLiteral("");
     QTest::newRow("server error") << 500
                                   << QByteArray(R"({"error":{"message":"Unsupported parameter: 'max_tokens'",)"
@@ -207,7 +209,8 @@ void TestEndpointAdaptations::adaptsToRefusal()
     QCOMPARE(engine.stats().sent, 6 + int(expected.size()));
     QCOMPARE(engine.stats().resent, int(expected.size()));
     QCOMPARE(int(adapted.size()), int(expected.size()));
-    QVERIFY2(engine.adaptations().reasons().contains(reason), qPrintable(engine.adaptations().reasons().join(QLatin1Char('|'))));
+    QVERIFY2(engine.adaptations().reasons().contains(reason),
+             qPrintable(engine.adaptations().reasons().join(QLatin1Char('|'))));
 
     // What went out in the end carries no refused parameter.
     for (const RecordedRequest &rec : server.recorded().mid(int(expected.size()))) {
@@ -226,8 +229,11 @@ void TestEndpointAdaptations::adaptsToRefusal()
             const QJsonArray messages = body.value(QStringLiteral("messages")).toArray();
             QCOMPARE(messages.size(), 1);
             QCOMPARE(messages[0].toObject().value(QStringLiteral("role")).toString(), QStringLiteral("user"));
-            QVERIFY(messages[0].toObject().value(QStringLiteral("content")).toString().startsWith(
-                    QLatin1String("You are a strict judge.\n\nRate first")));
+            QVERIFY(messages[0]
+                            .toObject()
+                            .value(QStringLiteral("content"))
+                            .toString()
+                            .startsWith(QLatin1String("You are a strict judge.\n\nRate first")));
         }
     }
 
@@ -257,8 +263,8 @@ void TestEndpointAdaptations::reasoningModelGetsBudget_data()
     // the answer after 300 tokens of thinking.
     QTest::newRow("openai reasoning") << int(FakeModelKind::OpenAiReasoning) << QString() << 3 << 5 + 300;
     QTest::newRow("think inline") << int(FakeModelKind::ThinkInline) << QString() << 2 << 0;
-    QTest::newRow("reasoning_content") << int(FakeModelKind::ReasoningField) << QStringLiteral("reasoning_content")
-                                       << 2 << 0;
+    QTest::newRow("reasoning_content") << int(FakeModelKind::ReasoningField) << QStringLiteral("reasoning_content") << 2
+                                       << 0;
     QTest::newRow("reasoning") << int(FakeModelKind::ReasoningField) << QStringLiteral("reasoning") << 2 << 0;
 }
 
@@ -297,7 +303,7 @@ void TestEndpointAdaptations::reasoningModelGetsBudget()
             QStringLiteral("reasoning model: 2,048-token budget on top of each request's max_tokens")));
     const QJsonObject last = bodyOf(server.recorded().last());
     const QString budgetField = kind == int(FakeModelKind::OpenAiReasoning) ? QStringLiteral("max_completion_tokens")
-                                                                             : QStringLiteral("max_tokens");
+                                                                            : QStringLiteral("max_tokens");
     QCOMPARE(last.value(budgetField).toInt(), 5 + 2048);
     QCOMPARE(engine.stats().thoughtOut, 1);
 

@@ -204,10 +204,10 @@ void TestGEvalEndpoints::openAiReasoningModel()
     QCOMPARE(o.summary.value(QStringLiteral("result")).toMap().value(QStringLiteral("scoring")).toString(),
              QStringLiteral("samples"));
     const QStringList adapted = o.summary.value(QStringLiteral("adapted")).toStringList();
-    for (const char *why : {"max_tokens refused: sending max_completion_tokens",
-                            "temperature 0 refused: using the endpoint's default (1)",
-                            "logprobs refused: asking without them",
-                            "reasoning model: 2,048-token budget on top of each request's max_tokens"})
+    for (const char *why :
+         {"max_tokens refused: sending max_completion_tokens",
+          "temperature 0 refused: using the endpoint's default (1)", "logprobs refused: asking without them",
+          "reasoning model: 2,048-token budget on top of each request's max_tokens"})
         QVERIFY2(adapted.contains(QLatin1String(why)), qPrintable(adapted.join(QLatin1Char('|'))));
     QCOMPARE(adapted.size(), 4);
     QVERIFY(o.summary.value(QStringLiteral("tokens_reasoning")).toLongLong() > 0);

@@ -184,8 +184,8 @@ void TestProject::migratesTestSplitAlignmentApart()
                      qPrintable(q.lastError().text()));
         QVERIFY(q.exec(QStringLiteral("ALTER TABLE rubric_versions DROP COLUMN test_alignment")));
         QVERIFY(q.exec(QStringLiteral("ALTER TABLE rubric_versions DROP COLUMN test_basis")));
-        QVERIFY(q.exec(QStringLiteral("ALTER TABLE judge_ledger DROP COLUMN tokens_cached"))); // added by v4
-        QVERIFY(q.exec(QStringLiteral("ALTER TABLE judge_ledger DROP COLUMN batch")));         // added by v5
+        QVERIFY(q.exec(QStringLiteral("ALTER TABLE judge_ledger DROP COLUMN tokens_cached")));    // added by v4
+        QVERIFY(q.exec(QStringLiteral("ALTER TABLE judge_ledger DROP COLUMN batch")));            // added by v5
         QVERIFY(q.exec(QStringLiteral("ALTER TABLE judge_ledger DROP COLUMN tokens_reasoning"))); // added by v6
         QVERIFY(q.exec(QStringLiteral("DROP TABLE judge_batch_requests")));
         QVERIFY(q.exec(QStringLiteral("DROP TABLE judge_batches")));

@@ -1,7 +1,5 @@
 #include "FakeLlmServer.h"
 
-#include <QRegularExpression>
-
 #include "FakeHttp.h"
 
 #include <QCryptographicHash>
@@ -9,6 +7,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QPointer>
+#include <QRegularExpression>
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QTimer>

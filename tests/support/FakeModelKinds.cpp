@@ -102,10 +102,9 @@ QByteArray FakeLlmServer::refusal(const QJsonObject &body) const
                                    QLatin1String(field), QStringLiteral("unsupported_value"));
         for (const char *field : {"logprobs", "top_logprobs"})
             if (has(field))
-                return openAiError(
-                        QStringLiteral("Unsupported parameter: '%1' is not supported with this model.")
-                                .arg(QLatin1String(field)),
-                        QLatin1String(field), QStringLiteral("unsupported_parameter"));
+                return openAiError(QStringLiteral("Unsupported parameter: '%1' is not supported with this model.")
+                                           .arg(QLatin1String(field)),
+                                   QLatin1String(field), QStringLiteral("unsupported_parameter"));
         return {};
     case FakeModelKind::RefusesSystemRole:
         for (const auto &m : body.value(QStringLiteral("messages")).toArray())
