@@ -398,17 +398,23 @@ QStringList AnswerParser::parseList(const QString &text)
 {
     const QString answer = withoutReasoning(text);
     static const QRegularExpression item(
-            QStringLiteral("^[\\s>]*(?:[-*+•]\\s+|(?:#{1,6}\\s*)?(?:\\*\\*)?\\(?\\d+[.):]\\)?(?:\\*\\*)?\\s+)(.+)$"),
-            QRegularExpression::MultilineOption);
+            QStringLiteral("^[\\s>]*(?:[-*+•]\\s+|(?:#{1,6}\\s*)?(?:\\*\\*)?\\(?\\d+[.):]\\)?(?:\\*\\*)?\\s+)(.+)$"));
     static const QRegularExpression emphasis(QStringLiteral("\\*\\*|__|`"));
     QStringList out;
-    for (auto it = item.globalMatch(answer); it.hasNext();) {
-        QString s = it.next().captured(1);
-        s.replace(emphasis, QString());
-        s = s.simplified();
-        if (!s.isEmpty())
-            out.append(s);
+    bool open = false; // the last line belonged to an item: a line that follows it continues it
+    for (const QString &line : answer.split(QLatin1Char('\n'))) {
+        if (const auto m = item.match(line); m.hasMatch()) {
+            out.append(m.captured(1));
+            open = true;
+        } else if (line.trimmed().isEmpty()) {
+            open = false;
+        } else if (open) {
+            out.last() += QLatin1Char(' ') + line;
+        }
     }
+    for (QString &s : out)
+        s = s.replace(emphasis, QString()).simplified();
+    out.removeAll(QString());
     return out;
 }
 

@@ -78,8 +78,9 @@ public:
     /// that opens the answer ("No, because …") or else the last one that closes a clause ("No
     /// obvious errors, so Yes"). ok when at least one answer was found.
     static ParsedAnswer parseYesNo(const QString &text);
-    /// The items of a generated list (numbered "1.", "1)", "**1.**", or bulleted "-", "*", "•"),
-    /// reasoning and markdown emphasis removed, whitespace simplified, in order.
+    /// The items of a generated list (numbered "1.", "1)", "**1.**", or bulleted "-", "*", "•"), an
+    /// item's continuation lines joined to it (up to a blank line), reasoning and markdown emphasis
+    /// removed, whitespace simplified, in order.
     static QStringList parseList(const QString &text);
     /// The first JSON object in the text (fenced or not). `scoreField` names a numeric member to
     /// copy into `score` ("" = none).

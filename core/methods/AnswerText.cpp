@@ -1,5 +1,7 @@
 #include "AnswerText.h"
 
+#include "judge/AnswerParser.h"
+
 #include <QRegularExpression>
 
 namespace rubric::answer {
@@ -53,12 +55,10 @@ QStringList hypotheses(const QString &text)
 
 QStringList steps(const QString &text)
 {
-    static const QRegularExpression numbered(QStringLiteral("^\\s*\\d+\\s*[.)]\\s+"),
-                                             QRegularExpression::MultilineOption);
-    QStringList out = splitAt(text, numbered);
+    QStringList out = AnswerParser::parseList(text);
     if (!out.isEmpty())
         return out;
-    for (const QString &line : text.split(QLatin1Char('\n')))
+    for (const QString &line : AnswerParser::withoutReasoning(text).split(QLatin1Char('\n')))
         if (!line.trimmed().isEmpty())
             out.append(line.trimmed());
     return out;

@@ -43,6 +43,11 @@ void TestAnswerText::steps()
              (QStringList{QStringLiteral("Read."), QStringLiteral("Compare carefully."), QStringLiteral("Score.")}));
     QCOMPARE(answer::steps(QStringLiteral("Read.\nScore.")),
              (QStringList{QStringLiteral("Read."), QStringLiteral("Score.")}));
+    // As chat models write them (issue 29): a preamble, bold numbers, bullets, a think block.
+    QCOMPARE(answer::steps(QStringLiteral("<think>1. not a step</think>Here are the steps:\n\n**1.** Read the "
+                                          "source.\n**2.** Check the order\n   of the sentences.\n- Assign a score.")),
+             (QStringList{QStringLiteral("Read the source."), QStringLiteral("Check the order of the sentences."),
+                          QStringLiteral("Assign a score.")}));
 }
 
 void TestAnswerText::finalYesNo_data()
