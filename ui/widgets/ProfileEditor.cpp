@@ -145,6 +145,10 @@ ProfileEditor::ProfileEditor(QWidget *parent)
     m_structured->addItem(tr("JSON schema (OpenAI, vLLM)"), StructuredAnswers::modeName(StructuredMode::JsonSchema));
     m_structured->addItem(tr("guided_json (older vLLM)"), StructuredAnswers::modeName(StructuredMode::GuidedJson));
     m_structured->addItem(tr("Grammar (llama.cpp server)"), StructuredAnswers::modeName(StructuredMode::LlamaGrammar));
+    // Its longest entry must not widen the form past the pane's column (the column scrolled and cut
+    // off the Delete button); the open list still shows the entries whole.
+    m_structured->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_structured->setMinimumContentsLength(10);
     m_structured->setToolTip(tr("Ask for scores and yes/no answers as JSON of a schema, in the form the endpoint "
                                 "offers. An endpoint that ignores it is read as text; one that refuses it is "
                                 "asked without it. Not sent to Anthropic."));
