@@ -141,6 +141,14 @@ bool EndpointAdaptations::add(Adaptation a, const QString &why)
     return true;
 }
 
+bool EndpointAdaptations::merge(const EndpointAdaptations &other)
+{
+    bool added = false;
+    for (const Item &i : other.m_items)
+        added = add(i.what, i.why) || added;
+    return added;
+}
+
 QVector<Adaptation> EndpointAdaptations::list() const
 {
     QVector<Adaptation> out;

@@ -35,6 +35,8 @@ public:
     bool has(Adaptation a) const;
     /// Adds `a` with the reason shown to the user; false (nothing changes) when it is known already.
     bool add(Adaptation a, const QString &why);
+    /// Adds what `other` knows and this does not (with its reasons); true when anything was new.
+    bool merge(const EndpointAdaptations &other);
     /// Every adaptation, in the order learned.
     QVector<Adaptation> list() const;
     /// What was adapted and why, one sentence each, in the order learned.

@@ -3,7 +3,6 @@
 #include "judge/EndpointSecrets.h"
 #include "judge/Provider.h"
 #include "judge/StructuredAnswers.h"
-#include "runs/EndpointCapabilities.h"
 #include "store/Project.h"
 
 #include <QCoreApplication>
@@ -118,14 +117,9 @@ Result<void> RunContext::prepare()
             if (auto url = EndpointSecrets::checkBaseUrl(base); !url)
                 return makeError(url.errorString(), {}, 0, QStringLiteral("base-url"));
     }
-    // What the endpoints were found to need before: every engine starts from it, so a second run
-    // sends nothing they refuse.
-    for (const ProviderProfile *p : {&m_spec.evaluator, &m_spec.generator, &m_spec.refiner}) {
-        auto known = endpoint::adaptations(*m_project, *p);
-        if (!known)
-            return known.error();
-        m_adaptations[endpointKey(*p)] = *known;
-    }
+    // What the endpoints were found to need before: every engine starts from it.
+    if (auto known = m_adaptations.load(*m_project, {&m_spec.evaluator, &m_spec.generator, &m_spec.refiner}); !known)
+        return known.error();
     return {};
 }
 
@@ -178,50 +172,26 @@ QString RunContext::profileKey(const ProviderProfile &p) const
             .join(QLatin1Char('\n'));
 }
 
-QString RunContext::endpointKey(const ProviderProfile &p)
-{
-    return p.baseUrl.trimmed() + QLatin1Char('\n') + p.model;
-}
-
 void RunContext::onAdapted(JudgeEngine *engine)
 {
-    // Saved at once (a run that stops later has still paid for the discovery), and shared with
-    // the run's other engines of the same endpoint (roles that differ in prices or limits).
+    // Shared with the run's other engines of the same endpoint (roles that differ in prices or limits).
     const ProviderProfile &p = engine->profile();
-    EndpointAdaptations &known = m_adaptations[endpointKey(p)];
-    const EndpointAdaptations learned = engine->adaptations();
-    const QVector<Adaptation> list = learned.list();
-    const QStringList why = learned.reasons();
-    bool added = false;
-    for (qsizetype i = 0; i < list.size(); ++i)
-        added = known.add(list[i], list[i] == Adaptation::ReasoningBudget ? QString() : why[i]) || added;
-    if (auto w = endpoint::noteAdaptations(*m_project, p, known); !w)
-        qWarning("%s", qPrintable(w.errorString())); // this run goes on adapted; the next one learns again
-    if (!added)
+    if (!m_adaptations.learn(*m_project, p, engine->adaptations()))
         return;
+    const EndpointAdaptations known = m_adaptations.forProfile(p);
     for (auto &[key, other] : m_engines)
-        if (other.get() != engine && endpointKey(other->profile()) == endpointKey(p)) {
+        if (other.get() != engine && RunAdaptations::sameEndpoint(other->profile(), p)) {
             EndpointAdaptations theirs = other->adaptations();
-            const QVector<Adaptation> mine = known.list();
-            const QStringList mineWhy = known.reasons();
-            bool changed = false;
-            for (qsizetype i = 0; i < mine.size(); ++i)
-                changed = theirs.add(mine[i], mineWhy[i]) || changed;
-            if (changed)
+            if (theirs.merge(known))
                 other->setAdaptations(theirs);
         }
 }
 
 EndpointAdaptations RunContext::adaptations(JudgeRole role) const
 {
-    const ProviderProfile &p = role == JudgeRole::Evaluator   ? m_spec.evaluator
-                               : role == JudgeRole::Generator ? m_spec.generator
-                                                              : m_spec.refiner;
-    const auto it = m_adaptations.find(endpointKey(p));
-    EndpointAdaptations a = it == m_adaptations.end() ? EndpointAdaptations() : it->second;
-    a.setReasoningBudget(p.reasoningBudget);
-    a.setStructuredMode(p.structuredAnswers);
-    return a;
+    return m_adaptations.forProfile(role == JudgeRole::Evaluator   ? m_spec.evaluator
+                                    : role == JudgeRole::Generator ? m_spec.generator
+                                                                   : m_spec.refiner);
 }
 
 QStringList RunContext::adapted() const
@@ -246,8 +216,7 @@ JudgeEngine *RunContext::engine(JudgeRole role)
     auto engine = std::make_unique<JudgeEngine>(p, m_project);
     engine->setRunName(m_spec.judge);
     engine->setBatchOptions(m_spec.batch);
-    if (const auto known = m_adaptations.find(endpointKey(p)); known != m_adaptations.end())
-        engine->setAdaptations(known->second);
+    engine->setAdaptations(m_adaptations.forProfile(p));
     JudgeEngine *raw = engine.get();
     connect(raw, &JudgeEngine::adapted, this, [this, raw] { onAdapted(raw); });
     connect(raw, &JudgeEngine::answered, this, [this, raw](const JudgeResponse &r) { onAnswered(raw, r); });

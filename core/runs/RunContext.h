@@ -4,6 +4,7 @@
 #include "data/Item.h"
 #include "judge/JudgeEngine.h"
 #include "methods/PromptLibrary.h"
+#include "runs/RunAdaptations.h"
 #include "runs/RunTypes.h"
 #include "store/RubricStore.h"
 
@@ -208,7 +209,6 @@ private:
     void finishIfDone(Stream &s);
     double projectedCost(JudgeEngine *engine, const JudgeRequest &request) const;
     QString profileKey(const ProviderProfile &p) const;
-    static QString endpointKey(const ProviderProfile &p);
     void onAdapted(JudgeEngine *engine);
 
     Project *m_project;
@@ -223,7 +223,7 @@ private:
     QVector<Item> m_allItems;
     QHash<QString, double> m_human;
     std::map<QString, std::unique_ptr<JudgeEngine>> m_engines;
-    std::map<QString, EndpointAdaptations> m_adaptations; ///< per endpoint (base URL + model)
+    RunAdaptations m_adaptations;
     std::map<int, Stream> m_streams;
     int m_nextStream = 1;
     double m_reserved = 0; ///< worst-case cost of the requests in flight (budget)
