@@ -1,6 +1,6 @@
 #include "ScoreExport.h"
 
-#include "data/Exporter.h"
+#include "io/Exporter.h"
 #include "store/Project.h"
 
 #include <QCoreApplication>

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "CommandRegistry.h"
-#include "judge/JudgeTypes.h"
+#include "data/JudgeTypes.h"
 #include "store/Project.h"
 
 #include <QCommandLineParser>

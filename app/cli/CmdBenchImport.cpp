@@ -1,6 +1,6 @@
 #include "BenchRegistry.h"
 #include "CliUtil.h"
-#include "data/Importer.h"
+#include "io/Importer.h"
 
 #include <QElapsedTimer>
 #include <QFileInfo>

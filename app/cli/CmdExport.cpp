@@ -1,5 +1,5 @@
 #include "CliUtil.h"
-#include "data/Exporter.h"
+#include "io/Exporter.h"
 #include "store/RubricStore.h"
 
 #include <QFileInfo>

@@ -1,5 +1,5 @@
 #include "CliUtil.h"
-#include "data/Importer.h"
+#include "io/Importer.h"
 
 namespace rubric::cli {
 namespace {

@@ -1,5 +1,5 @@
 #include "CliUtil.h"
-#include "data/Splitter.h"
+#include "io/Splitter.h"
 
 namespace rubric::cli {
 namespace {

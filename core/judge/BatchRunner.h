@@ -1,8 +1,8 @@
 #pragma once
 
+#include "data/BatchTypes.h"
+#include "data/JudgeTypes.h"
 #include "judge/BatchClient.h"
-#include "judge/BatchTypes.h"
-#include "judge/JudgeTypes.h"
 #include "store/BatchStore.h"
 
 #include <QHash>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "judge/JudgeTypes.h"
+#include "data/JudgeTypes.h"
 #include "util/Result.h"
 
 #include <QByteArray>

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "judge/BatchTypes.h"
+#include "data/BatchTypes.h"
+#include "data/JudgeTypes.h"
 #include "judge/EndpointAdaptations.h"
 #include "judge/EndpointPool.h"
-#include "judge/JudgeTypes.h"
 #include "util/Result.h"
 
 #include <QObject>

@@ -1,7 +1,7 @@
 #pragma once
 
+#include "data/JudgeTypes.h"
 #include "judge/EndpointAdaptations.h"
-#include "judge/JudgeTypes.h"
 #include "util/Result.h"
 
 #include <QByteArray>

@@ -24,8 +24,7 @@ namespace MethodRegistry {
 
 const QVector<MethodInfo> &all()
 {
-    static const QVector<MethodInfo> methods{gevalDescriptor(), hypoEvalDescriptor(), checkEvalDescriptor(),
-                                             hdEvalDescriptor(), hpssDescriptor()};
+    static const QVector<MethodInfo> methods = registeredMethods();
     return methods;
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 
+#include "methods/RunTypes.h"
 #include "rubric/Criterion.h"
-#include "runs/RunTypes.h"
 
 #include <QStringList>
 #include <QVariant>
@@ -40,9 +40,9 @@ struct MethodParam
 };
 
 /// What the studio and the CLI know of a judge-building method: one entry per method, in the
-/// order the run pane lists them. Adding a method is adding its descriptor to MethodRegistry.cpp;
-/// the CLI's --method, the run pane's method list and parameter form, the Rubric pane's kind of a
-/// hand-written criterion and the phase order of estimates all read it.
+/// order the run pane lists them. Adding a method is adding its folder and its name to RUBRIC_METHODS
+/// (core/methods/CMakeLists.txt); the CLI's --method, the run pane's method list and parameter form, the Rubric pane's
+/// kind of a hand-written criterion and the phase order of estimates all read it.
 struct MethodInfo
 {
     QString name;                  ///< "geval": --method, runs.config's method, a rubric's method
@@ -76,11 +76,8 @@ QVariant methodParamValue(const RunSpec &spec, const MethodParam &param);
 /// Sets a parameter of `spec`'s method (a settings entry, or the RunSpec field it stands for).
 void setMethodParamValue(RunSpec &spec, const MethodParam &param, const QVariant &value);
 
-/// The descriptors, one per method folder (core/methods/<method>/<Method>Descriptor.cpp).
-MethodInfo gevalDescriptor();
-MethodInfo hypoEvalDescriptor();
-MethodInfo checkEvalDescriptor();
-MethodInfo hdEvalDescriptor();
-MethodInfo hpssDescriptor();
+/// The descriptors of the methods core/methods/CMakeLists.txt lists (RUBRIC_METHODS), in that order:
+/// generated, it calls each folder's `MethodInfo <name>Descriptor()`. MethodRegistry::all() reads it.
+QVector<MethodInfo> registeredMethods();
 
 } // namespace rubric

@@ -1,6 +1,6 @@
 #include "Rescore.h"
 
-#include "runs/RunContext.h"
+#include "methods/RunContext.h"
 #include "stats/Correlation.h"
 #include "store/Project.h"
 

@@ -1,10 +1,10 @@
 #include "Run.h"
 
 #include "RunConfig.h"
-#include "RunContext.h"
 #include "judge/Provider.h"
 #include "methods/Method.h"
 #include "methods/MethodRegistry.h"
+#include "methods/RunContext.h"
 #include "store/Project.h"
 
 #include <QCoreApplication>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "runs/RunTypes.h"
+#include "methods/RunTypes.h"
 #include "util/Result.h"
 
 #include <QObject>

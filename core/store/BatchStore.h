@@ -1,6 +1,6 @@
 #pragma once
 
-#include "judge/BatchTypes.h"
+#include "data/BatchTypes.h"
 #include "util/Result.h"
 
 #include <QDateTime>

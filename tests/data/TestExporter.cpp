@@ -1,6 +1,6 @@
 #include "PostgresServer.h"
-#include "data/Exporter.h"
-#include "data/Importer.h"
+#include "io/Exporter.h"
+#include "io/Importer.h"
 #include "store/Project.h"
 
 #include <QFile>

@@ -1,5 +1,5 @@
 #include "PostgresServer.h"
-#include "data/Importer.h"
+#include "io/Importer.h"
 #include "store/Project.h"
 
 #include <QFileInfo>

@@ -1,4 +1,4 @@
-#include "data/Splitter.h"
+#include "io/Splitter.h"
 #include "store/Project.h"
 
 #include <QTemporaryDir>

@@ -3,7 +3,7 @@
 // a project with the mapping a person would give that shape of file (Importer::check runs every
 // test run() does, without writing).
 #include "FuzzSupport.h"
-#include "data/Importer.h"
+#include "io/Importer.h"
 #include "store/Project.h"
 
 #include <cstdlib>

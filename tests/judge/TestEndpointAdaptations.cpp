@@ -4,7 +4,7 @@
 
 #include "JudgeTestUtil.h"
 #include "judge/EndpointAdaptations.h"
-#include "runs/EndpointCapabilities.h"
+#include "judge/EndpointCapabilities.h"
 #include "store/CallStore.h"
 #include "store/Project.h"
 

@@ -8,7 +8,7 @@
 #include "judge/CacheKey.h"
 #include "judge/EndpointAdaptations.h"
 #include "judge/StructuredAnswers.h"
-#include "runs/RunContext.h"
+#include "methods/RunContext.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

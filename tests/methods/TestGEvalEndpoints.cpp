@@ -6,7 +6,7 @@
 #include "FakeLlmServer.h"
 #include "PipelineFixture.h"
 #include "SyntheticJudge.h"
-#include "runs/EndpointCapabilities.h"
+#include "judge/EndpointCapabilities.h"
 #include "store/RubricStore.h"
 
 #include <QJsonArray>

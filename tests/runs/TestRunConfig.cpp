@@ -1,9 +1,9 @@
 #include "CliRun.h"
 #include "FakeLlmServer.h"
 #include "methods/PromptLibrary.h"
+#include "methods/RunContext.h"
 #include "runs/Run.h"
 #include "runs/RunConfig.h"
-#include "runs/RunContext.h"
 #include "store/Project.h"
 #include "store/RubricStore.h"
 

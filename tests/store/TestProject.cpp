@@ -1,5 +1,5 @@
 #include "PostgresServer.h"
-#include "runs/EndpointCapabilities.h"
+#include "judge/EndpointCapabilities.h"
 #include "store/CallStore.h"
 #include "store/DatabaseUrl.h"
 #include "store/Project.h"

@@ -1,7 +1,7 @@
 #pragma once
 
+#include "methods/RunTypes.h"
 #include "methods/hpss/HpssJudgeView.h"
-#include "runs/RunTypes.h"
 
 #include <QPointer>
 #include <QTimer>

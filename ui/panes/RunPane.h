@@ -1,7 +1,7 @@
 #pragma once
 
-#include "judge/JudgeTypes.h"
-#include "runs/RunTypes.h"
+#include "data/JudgeTypes.h"
+#include "methods/RunTypes.h"
 #include "util/Result.h"
 
 #include <QPointer>

@@ -2,7 +2,7 @@
 
 #include "LabelSuggester.h"
 #include "Settings.h"
-#include "data/Splitter.h"
+#include "io/Splitter.h"
 #include "store/Project.h"
 
 #include <QCheckBox>

@@ -1,8 +1,8 @@
 // CheckEval's augmentation (diversification, elaboration) and filter (specs/checkeval.md §1.2,
 // §2.3, §2.4): generator calls that grow the checklist from its seeds and then prune it.
 #include "CheckEvalMethod.h"
+#include "methods/RunContext.h"
 #include "methods/checkeval/Checklist.h"
-#include "runs/RunContext.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -5,7 +5,7 @@
 
 namespace rubric {
 
-MethodInfo checkEvalDescriptor()
+MethodInfo checkevalDescriptor()
 {
     using T = MethodParam::Type;
     MethodInfo m;

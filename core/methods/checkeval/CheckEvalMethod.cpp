@@ -1,11 +1,11 @@
 #include "CheckEvalMethod.h"
 
 #include "methods/Rescore.h"
+#include "methods/RunContext.h"
 #include "methods/checkeval/Checklist.h"
 #include "methods/checkeval/ChecklistAnswers.h"
 #include "methods/checkeval/ChecklistIo.h"
 #include "methods/checkeval/QuestionAnalytics.h"
-#include "runs/RunContext.h"
 #include "store/CallStore.h"
 #include "store/Project.h"
 #include "store/SqlUtil.h"

@@ -1,11 +1,11 @@
 #include "GEvalMethod.h"
 
 #include "judge/AnswerParser.h"
+#include "judge/EndpointCapabilities.h"
 #include "judge/Provider.h"
 #include "methods/AnswerText.h"
 #include "methods/Rescore.h"
-#include "runs/EndpointCapabilities.h"
-#include "runs/RunContext.h"
+#include "methods/RunContext.h"
 #include "store/CallStore.h"
 #include "store/Project.h"
 #include "util/Json.h"

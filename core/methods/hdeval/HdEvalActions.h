@@ -8,7 +8,7 @@
 
 #include "HdEvalAggregate.h"
 #include "HdEvalTree.h"
-#include "judge/JudgeTypes.h"
+#include "data/JudgeTypes.h"
 #include "judge/Provider.h"
 
 #include <QObject>

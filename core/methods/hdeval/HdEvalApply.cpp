@@ -3,7 +3,7 @@
 #include "HdEvalMethod.h"
 #include "HdEvalTree.h"
 #include "learn/Aggregator.h"
-#include "runs/RunContext.h"
+#include "methods/RunContext.h"
 #include "store/Project.h"
 
 #include <QJsonObject>

@@ -6,7 +6,7 @@
 
 namespace rubric {
 
-MethodInfo hdEvalDescriptor()
+MethodInfo hdevalDescriptor()
 {
     using T = MethodParam::Type;
     const QVariantMap d = HdEvalParams{}.toMap();

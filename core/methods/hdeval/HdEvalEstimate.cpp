@@ -4,7 +4,7 @@
 // upper bound from `children` (the most a decomposition keeps) and `top_k`.
 #include "HdEvalMethod.h"
 #include "HdEvalTree.h"
-#include "runs/RunContext.h"
+#include "methods/RunContext.h"
 
 #include <QSet>
 

@@ -3,7 +3,7 @@
 #include "HdEvalMethod.h"
 #include "HdEvalTree.h"
 #include "learn/PermutationImportance.h"
-#include "runs/RunContext.h"
+#include "methods/RunContext.h"
 #include "store/Project.h"
 #include "util/Json.h"
 

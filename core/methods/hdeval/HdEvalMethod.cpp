@@ -2,7 +2,7 @@
 
 #include "HdEvalAggregate.h"
 #include "HdEvalTree.h"
-#include "runs/RunContext.h"
+#include "methods/RunContext.h"
 #include "store/Project.h"
 
 #include <QCoreApplication>

@@ -1,9 +1,9 @@
 #pragma once
 
 #include "data/Item.h"
+#include "methods/RunTypes.h"
 #include "methods/hpss/HpssAuxiliary.h"
 #include "methods/hpss/HpssSearch.h"
-#include "runs/RunTypes.h"
 #include "util/Result.h"
 
 #include <QHash>

@@ -1,8 +1,8 @@
 #include "HpssMethod.h"
 
 #include "methods/Rescore.h"
+#include "methods/RunContext.h"
 #include "methods/hpss/HpssArtefacts.h"
-#include "runs/RunContext.h"
 #include "store/Project.h"
 #include "store/RubricStore.h"
 #include "util/Json.h"

@@ -1,5 +1,5 @@
 #include "HpssMethod.h"
-#include "runs/RunContext.h"
+#include "methods/RunContext.h"
 
 #include <QSet>
 

@@ -6,7 +6,7 @@
 
 namespace rubric {
 
-MethodInfo hypoEvalDescriptor()
+MethodInfo hypoevalDescriptor()
 {
     using T = MethodParam::Type;
     const QVariantMap d = HypoEvalParams{}.toMap();

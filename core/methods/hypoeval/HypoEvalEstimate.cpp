@@ -1,5 +1,5 @@
 #include "HypoEvalMethod.h"
-#include "runs/RunContext.h"
+#include "methods/RunContext.h"
 
 #include <QPair>
 #include <QSet>

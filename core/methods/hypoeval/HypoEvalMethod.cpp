@@ -5,7 +5,7 @@
 #include "judge/CacheKey.h"
 #include "methods/AnswerText.h"
 #include "methods/Rescore.h"
-#include "runs/RunContext.h"
+#include "methods/RunContext.h"
 #include "stats/Correlation.h"
 #include "store/Project.h"
 

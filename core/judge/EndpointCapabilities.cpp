@@ -1,4 +1,4 @@
-#include "runs/EndpointCapabilities.h"
+#include "judge/EndpointCapabilities.h"
 
 #include "judge/EndpointSecrets.h"
 #include "store/Project.h"

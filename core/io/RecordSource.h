@@ -1,6 +1,6 @@
 #pragma once
 
-#include "data/Importer.h"
+#include "io/Importer.h"
 #include "util/Result.h"
 
 #include <QString>

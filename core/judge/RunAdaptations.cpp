@@ -1,6 +1,6 @@
-#include "runs/RunAdaptations.h"
+#include "judge/RunAdaptations.h"
 
-#include "runs/EndpointCapabilities.h"
+#include "judge/EndpointCapabilities.h"
 
 namespace rubric {
 

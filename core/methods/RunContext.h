@@ -3,9 +3,9 @@
 #include "data/Aspect.h"
 #include "data/Item.h"
 #include "judge/JudgeEngine.h"
+#include "judge/RunAdaptations.h"
 #include "methods/PromptLibrary.h"
-#include "runs/RunAdaptations.h"
-#include "runs/RunTypes.h"
+#include "methods/RunTypes.h"
 #include "store/RubricStore.h"
 
 #include <QHash>

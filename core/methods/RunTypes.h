@@ -1,8 +1,8 @@
 #pragma once
 
 #include "data/Annotation.h"
-#include "judge/BatchTypes.h"
-#include "judge/JudgeTypes.h"
+#include "data/BatchTypes.h"
+#include "data/JudgeTypes.h"
 
 #include <QMetaType>
 #include <QString>
