@@ -547,6 +547,10 @@ DE = {
     'Weight the scale by &logprobs': 'Skala mit &Logprobs gewichten',
     'Ask for top_logprobs and score the probability-weighted mean of the scale tokens (one call per item). Off: sample n answers and average them, as the paper does for models without logprobs.': 'top_logprobs anfordern und den wahrscheinlichkeitsgewichteten Mittelwert der Skalentokens nehmen (ein Aufruf je Element). Aus: n Antworten ziehen und mitteln, wie der Artikel es für Modelle ohne Logprobs tut.',
     'Answers sampled per item without logprobs (paper: n = 20).': 'Gezogene Antworten je Element ohne Logprobs (Artikel: n = 20).',
+    # the direct score (core/methods/direct)
+    "Direct score: the aspect's definition and the item, one call per item, no rubric (the baseline the HD-Eval and HPSS papers compare with).": 'Direkte Bewertung: die Definition des Aspekts und das Element, ein Aufruf je Element, ohne Rubrik (die Vergleichsbasis der Artikel zu HD-Eval und HPSS).',
+    'Sampling temperature of the scoring call (0: the most likely score, one answer per item).': 'Sampling-Temperatur des Bewertungsaufrufs (0: die wahrscheinlichste Bewertung, eine Antwort je Element).',
+    'Largest answer of a scoring call; the prompt asks for the score only (an answer cut off before its score is asked again with twice the room).': 'Längste Antwort eines Bewertungsaufrufs; der Prompt verlangt nur die Bewertung (eine vor ihrer Bewertung abgeschnittene Antwort wird mit doppeltem Platz erneut angefragt).',
     'Sampling temperature of the scoring calls (paper: 1 with n = 20 samples).': 'Sampling-Temperatur der Bewertungsaufrufe (Artikel: 1 bei n = 20 Stichproben).',
     '&Samples n:': '&Stichproben n:',
     '&Temperature:': '&Temperatur:',

@@ -1,0 +1,207 @@
+#include "methods/direct/DirectMethod.h"
+
+#include "judge/AnswerParser.h"
+#include "methods/Rescore.h"
+#include "methods/RunContext.h"
+
+#include <QSet>
+
+#include <cmath>
+#include <limits>
+
+namespace rubric {
+namespace {
+
+constexpr double NaN = std::numeric_limits<double>::quiet_NaN();
+
+} // namespace
+
+DirectMethod::DirectMethod(RunContext *context, QObject *parent)
+    : Method(context, parent)
+{
+}
+
+Result<void> DirectMethod::readParams()
+{
+    const QVariantMap s = m_ctx->methodSettings();
+    for (auto it = s.begin(); it != s.end(); ++it) {
+        const QString key = it.key().startsWith(QLatin1String("direct.")) ? it.key().mid(7) : it.key();
+        bool ok = false;
+        if (key == QLatin1String("temperature")) {
+            m_temperature = it.value().toString().toDouble(&ok);
+            ok = ok && m_temperature >= 0 && m_temperature <= 2;
+        } else if (key == QLatin1String("max_tokens")) {
+            m_maxTokens = it.value().toString().toInt(&ok);
+            ok = ok && m_maxTokens >= 1 && m_maxTokens <= 8192;
+        } else {
+            return makeError(
+                    tr("unknown parameter '%1' of the direct score (known: temperature, max_tokens)").arg(it.key()), {},
+                    0, QStringLiteral("set"));
+        }
+        if (!ok)
+            return makeError(
+                    tr("bad value '%1' for the direct score's parameter '%2'").arg(it.value().toString(), it.key()), {},
+                    0, QStringLiteral("set"));
+    }
+    return {};
+}
+
+Result<void> DirectMethod::check()
+{
+    return readParams();
+}
+
+Result<JudgeRequest> DirectMethod::scoreRequest(const Item &item)
+{
+    QVariantMap c = m_ctx->baseContext();
+    c.insert(QStringLiteral("source"), item.source);
+    c.insert(QStringLiteral("output"), item.output);
+    auto prompt = m_ctx->prompts().render(QStringLiteral("direct_score"), c);
+    if (!prompt)
+        return prompt.error();
+    m_ctx->noteTemplate(*prompt);
+    JudgeRequest r;
+    r.messages = prompt->messages;
+    r.temperature = m_temperature;
+    r.maxTokens = m_maxTokens;
+    r.shape = AnswerShape::score(std::ceil(m_ctx->aspect().min), std::floor(m_ctx->aspect().max));
+    return r;
+}
+
+double DirectMethod::readScore(const JudgeResponse &response) const
+{
+    if (!response.ok())
+        return NaN;
+    const ParsedAnswer a = AnswerParser::readScore(response.text(), {m_ctx->aspect().min, m_ctx->aspect().max});
+    return a.ok ? a.score : NaN;
+}
+
+Result<RunEstimate> DirectMethod::estimate()
+{
+    if (auto r = readParams(); !r)
+        return r.error();
+    RunEstimate e;
+    const RunSpec &spec = m_ctx->spec();
+    QSet<QString> keys; // identical requests (duplicate outputs) are sent once
+    for (const Item &item : m_ctx->targetItems()) {
+        if (!spec.retryFailed && m_ctx->failedBefore().contains(item.id))
+            continue; // refused before: skipped unless asked again
+        auto req = scoreRequest(item);
+        if (!req)
+            return req.error();
+        const QString key = m_ctx->cacheKey(JudgeRole::Evaluator, *req);
+        if (keys.contains(key)) {
+            ++e.cached;
+            continue;
+        }
+        keys.insert(key);
+        const auto inCache = m_ctx->isCached(JudgeRole::Evaluator, *req);
+        if (!inCache.ok())
+            return inCache.error();
+        if (*inCache) {
+            ++e.cached;
+            continue;
+        }
+        const qint64 in = RunContext::approxTokens(*req, spec.evaluator);
+        const qint64 out = m_maxTokens;
+        ++e.calls;
+        e.tokensIn += in;
+        e.tokensOut += out;
+        e.cost += spec.evaluator.cost(double(in), double(out)); // no prompt-cache reads: an upper bound
+    }
+    e.callsMin = e.calls;
+    e.perPhase.insert(QString::fromLatin1(evaluatePhase), e.calls);
+    return e;
+}
+
+Result<void> DirectMethod::ensureRubric()
+{
+    auto loaded = m_ctx->store().loadLatest(m_ctx->spec().judge);
+    if (!loaded)
+        return loaded.error(); // an unreadable rubric must not look like none
+    if (*loaded) {
+        m_rubric = **loaded;
+        return {};
+    }
+    Rubric rubric(m_ctx->spec().method, m_ctx->spec().aspect);
+    Criterion root;
+    root.key = QString::fromLatin1(rootKey);
+    root.kind = CriterionKind::Aspect;
+    root.text = m_ctx->aspect().name;
+    root.definition = m_ctx->aspect().definition;
+    root.origin = {{QStringLiteral("method"), m_ctx->spec().method},
+                   {QStringLiteral("template"), QStringLiteral("direct_score")}};
+    rubric.add(root);
+    auto saved = m_ctx->store().saveVersion(m_ctx->spec().judge, rubric, tr("the aspect's definition, no rubric"));
+    if (!saved)
+        return saved.error();
+    rubric.setVersion(*saved);
+    m_rubric = rubric;
+    return {};
+}
+
+void DirectMethod::start()
+{
+    if (auto r = readParams(); !r) {
+        m_ctx->fail(r.errorString());
+        return;
+    }
+    if (auto r = ensureRubric(); !r) {
+        m_ctx->fail(r.errorString());
+        return;
+    }
+    const QVector<Item> &items = m_ctx->targetItems();
+    m_items.clear();
+    for (int i = 0; i < items.size(); ++i) {
+        if (!m_ctx->spec().retryFailed && m_ctx->failedBefore().contains(items[i].id))
+            ++m_failed; // the endpoint refused it before: --retry-failed asks again
+        else
+            m_items.append(i);
+    }
+    m_ctx->setOutlook(m_ctx->newTargetTexts(0));
+    m_ctx->stream(
+            JudgeRole::Evaluator, QString::fromLatin1(evaluatePhase), int(m_items.size()),
+            [this](int unit) -> Result<QVector<JudgeRequest>> {
+                auto r = scoreRequest(m_ctx->targetItems()[m_items[unit]]);
+                if (!r)
+                    return r.error();
+                return QVector<JudgeRequest>{*r};
+            },
+            [this](int unit, const QVector<JudgeResponse> &rs) {
+                onAnswered(m_ctx->targetItems()[m_items[unit]], rs.first());
+            },
+            [this] { finish(); }, [this](const JudgeResponse &r) { return !std::isnan(readScore(r)); });
+}
+
+void DirectMethod::onAnswered(const Item &item, const JudgeResponse &r)
+{
+    const QString key = QString::fromLatin1(rootKey);
+    if (r.status == JudgeStatus::Failed) {
+        m_ctx->recordScores(
+                {{item.id, key, 0, NaN, QStringLiteral("failed"), RunContext::failureText(r), {}, r.cacheKey}},
+                {{item.id, NaN}});
+        ++m_failed;
+        return;
+    }
+    const double score = readScore(r);
+    const bool ok = !std::isnan(score);
+    const QString thoughts = r.choices.isEmpty() ? QString() : r.choices.first().thoughts();
+    m_ctx->recordScores({{item.id, key, 0, score, ok ? QStringLiteral("ok") : QStringLiteral("unparsed"), r.text(),
+                          thoughts, r.cacheKey}},
+                        {{item.id, score}});
+    (ok ? m_scored : m_missing)++;
+}
+
+void DirectMethod::finish()
+{
+    if (auto r = rescore::recordAlignment(*m_ctx, m_rubric.version()); !r) {
+        m_ctx->fail(r.errorString());
+        return;
+    }
+    emit completed({{QStringLiteral("rubric_version"), m_rubric.version()},
+                    {QStringLiteral("scored"), m_scored},
+                    {QStringLiteral("missing"), m_missing},
+                    {QStringLiteral("failed"), m_failed}});
+}
+
+} // namespace rubric
