@@ -3224,6 +3224,18 @@ Abdeckung %2 %</translation>
         <source>Folds of the cross-validation of the final aggregator on the train split; 0 = leave-one-out.</source>
         <translation>Falten der Kreuzvalidierung des endgültigen Aggregators auf der Trainingsaufteilung; 0 = Leave-one-out.</translation>
     </message>
+    <message>
+        <source>Direct score: the aspect's definition and the item, one call per item, no rubric (the baseline the HD-Eval and HPSS papers compare with).</source>
+        <translation>Direkte Bewertung: die Definition des Aspekts und das Element, ein Aufruf je Element, ohne Rubrik (die Vergleichsbasis der Artikel zu HD-Eval und HPSS).</translation>
+    </message>
+    <message>
+        <source>Sampling temperature of the scoring call (0: the most likely score, one answer per item).</source>
+        <translation>Sampling-Temperatur des Bewertungsaufrufs (0: die wahrscheinlichste Bewertung, eine Antwort je Element).</translation>
+    </message>
+    <message>
+        <source>Largest answer of a scoring call; the prompt asks for the score only (an answer cut off before its score is asked again with twice the room).</source>
+        <translation>Längste Antwort eines Bewertungsaufrufs; der Prompt verlangt nur die Bewertung (eine vor ihrer Bewertung abgeschnittene Antwort wird mit doppeltem Platz erneut angefragt).</translation>
+    </message>
 </context>
 <context>
     <name>rubric::MethodParamsForm</name>
