@@ -340,6 +340,16 @@ FakeAnswer SyntheticJudge::answer(const QJsonObject &body) const
                                    QString::fromLatin1(traits[i]), tag, from, to);
         return a;
     }
+    if (prompt.contains(QLatin1String("Answer with the score only."))) { // the direct score (no rubric)
+        // The output's human score with an item draw (triangular on ±1, from hashes of the output):
+        // a judge without a rubric, noisier than the methods' SIGNAL criteria.
+        const QString output = outputIn(prompt);
+        const double human = m_human.value(output, 3.0);
+        const double draw = double(stableHash(output, 31u) % 1001) / 1000.0
+                            + double(stableHash(output, 32u) % 1001) / 1000.0 - 1.0;
+        a.text = QStringLiteral("Score: %1").arg(int(std::clamp(std::round(human + draw), 1.0, 5.0)));
+        return a;
+    }
     if (prompt.contains(QLatin1String("Answer with the number only."))) { // the connection test's probe
         a.text = QStringLiteral("5");
         return a;

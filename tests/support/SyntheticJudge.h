@@ -33,6 +33,8 @@ namespace rubric::test {
 ///   metrics = on, −0.35 with order = IET; d_item is a triangular draw on ±1 from a hash of the
 ///   output, d_prompt a uniform draw on ±0.5 from a hash of the whole prompt. The reference, metrics, criteria and
 ///   AutoCoT prompts get short fixed texts with a tag from the prompt's hash.
+/// - The direct score ("Answer with the score only."): "Score: n", n = the output's human score plus a
+///   triangular draw on ±1 from hashes of the output, rounded and clamped to 1–5.
 /// - G-Eval: the steps prompt gets three steps; a score prompt gets top_logprobs over 1..5
 ///   peaked at the rounded human score (probabilities 0.1/0.6/0.2/0.05/0.05 style).
 /// - CheckEval answering (checkeval_answer): a "Qn: yes/no" line per question (checklistAnswer()):
