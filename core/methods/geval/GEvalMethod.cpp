@@ -44,6 +44,10 @@ Result<void> GEvalMethod::readParams()
             m_topLogprobs = it.value().toString().toInt(&ok);
         else if (key == QLatin1String("steps_max_tokens"))
             m_stepsMaxTokens = it.value().toString().toInt(&ok);
+        else if (key == QLatin1String("logprobs"))
+            ok = true; // read by logprobs()
+        else if (key == QLatin1String("samples"))
+            (void)it.value().toString().toInt(&ok); // read by samples()
         else
             return makeError(tr("unknown G-Eval parameter '%1' (known: temperature, max_tokens, top_logprobs, "
                                 "steps_max_tokens)")
@@ -53,7 +57,7 @@ Result<void> GEvalMethod::readParams()
             return makeError(tr("bad value '%1' for G-Eval parameter '%2'").arg(it.value().toString(), it.key()), {}, 0,
                              QStringLiteral("set"));
     }
-    if (m_ctx->spec().samples < 1)
+    if (samples() < 1)
         return makeError(tr("--samples must be at least 1"), {}, 0, QStringLiteral("samples"));
     m_choices = Provider::create(m_ctx->spec().evaluator.kind)->supportsChoices();
     const Result<bool> ignoresN = endpoint::ignoresN(*m_ctx->project(), m_ctx->spec().evaluator);
@@ -85,9 +89,19 @@ Result<JudgeRequest> GEvalMethod::stepsRequest()
     return r;
 }
 
+bool GEvalMethod::logprobs() const
+{
+    return m_ctx->spec().settings.value(QStringLiteral("logprobs"), false).toBool();
+}
+
+int GEvalMethod::samples() const
+{
+    return m_ctx->spec().settings.value(QStringLiteral("samples"), 20).toInt();
+}
+
 GEvalMethod::Mode GEvalMethod::mode() const
 {
-    if (m_ctx->spec().logprobs && !m_noLogprobs)
+    if (logprobs() && !m_noLogprobs)
         return Mode::Logprobs;
     return m_choices && !m_ignoresN ? Mode::Choices : Mode::Singles;
 }
@@ -120,7 +134,7 @@ Result<QVector<JudgeRequest>> GEvalMethod::scoreRequests(const Rubric &rubric, c
     if (!prompt)
         return prompt.error();
     JudgeRequest base = *prompt;
-    const int samples = m_ctx->spec().samples;
+    const int samples = this->samples();
     switch (mode) {
     case Mode::Logprobs:
         // The logprob-weighted score reads the first score token: a JSON answer would open with "{".
@@ -312,7 +326,7 @@ void GEvalMethod::scoreItems()
         else
             m_items.append(i);
     }
-    const int perItem = mode() == Mode::Singles ? m_ctx->spec().samples : 1;
+    const int perItem = mode() == Mode::Singles ? samples() : 1;
     m_ctx->setOutlook(m_ctx->newTargetTexts(0) * perItem);
     auto modes = std::make_shared<QHash<int, Mode>>();
     m_ctx->stream(
@@ -371,7 +385,7 @@ void GEvalMethod::scoreItems()
                                      {},
                                      r.cacheKey});
                     }
-                if (rows.size() < m_ctx->spec().samples) {
+                if (rows.size() < samples()) {
                     // Fewer choices than asked: the endpoint ignores n. The rest one request each.
                     if (!m_ignoresN) {
                         m_ignoresN = true;
@@ -399,7 +413,7 @@ void GEvalMethod::askFollowUps()
     const Mode m = mode() == Mode::Logprobs ? (m_choices && !m_ignoresN ? Mode::Choices : Mode::Singles) : mode();
     int outlook = 0;
     for (const FollowUp &f : std::as_const(*followUps))
-        outlook += m == Mode::Singles ? m_ctx->spec().samples - f.from : 1;
+        outlook += m == Mode::Singles ? samples() - f.from : 1;
     m_ctx->setOutlook(outlook);
     m_ctx->stream(
             JudgeRole::Evaluator, QStringLiteral("evaluate"), int(followUps->size()),
@@ -418,7 +432,7 @@ void GEvalMethod::askFollowUps()
                 const bool singles = f.from > 0 || m == Mode::Singles;
                 for (const JudgeResponse &r : rs)
                     for (const JudgeChoice &c : r.choices) {
-                        if (f.rows.size() >= m_ctx->spec().samples)
+                        if (f.rows.size() >= samples())
                             break;
                         const ParsedAnswer one = AnswerParser::parseScore(c.text);
                         const bool ok = one.ok && one.score >= m_ctx->aspect().min && one.score <= m_ctx->aspect().max;
@@ -431,7 +445,7 @@ void GEvalMethod::askFollowUps()
                                        {},
                                        r.cacheKey});
                     }
-                if (!singles && f.rows.size() < m_ctx->spec().samples) {
+                if (!singles && f.rows.size() < samples()) {
                     // The n-choice fallback fell short too: the rest one request each, next round.
                     if (!m_ignoresN) {
                         m_ignoresN = true;
@@ -499,9 +513,9 @@ void GEvalMethod::finish()
         m_ctx->fail(r.errorString());
         return;
     }
-    const int samples = m_ctx->spec().samples;
+    const int samples = this->samples();
     QString scoring, reason;
-    if (m_ctx->spec().logprobs && m_logprobFallbacks == 0 && !m_noLogprobs) {
+    if (logprobs() && m_logprobFallbacks == 0 && !m_noLogprobs) {
         scoring = QStringLiteral("logprobs");
         reason = tr("the expected value over the scale from the answer's top_logprobs");
     } else {
@@ -510,7 +524,7 @@ void GEvalMethod::finish()
                             : m_ignoresN ? tr("one request each: the endpoint answers one choice whatever n asks")
                                          : tr("one request with n = %1").arg(samples);
         reason = tr("the mean of %1 samples per item, %2").arg(samples).arg(how);
-        if (m_ctx->spec().logprobs)
+        if (logprobs())
             reason = (m_logprobFallbacks > 0
                               ? tr("logprobs were asked but the endpoint returned none (%n item(s)); ", nullptr,
                                    m_logprobFallbacks)

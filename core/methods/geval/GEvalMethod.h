@@ -44,6 +44,10 @@ private:
     /// How one item's score is asked.
     enum class Mode { Logprobs, Choices, Singles };
     Mode mode() const;
+    /// The parameter "logprobs" (--logprobs): ask for top_logprobs and weight the scale; unset: off.
+    bool logprobs() const;
+    /// The parameter "samples" (--samples): answers sampled per item without logprobs; unset: 20.
+    int samples() const;
     /// The score prompt of an item under the rubric, with the run's sampling parameters.
     Result<JudgeRequest> scorePrompt(const Rubric &rubric, const Item &item);
     /// The requests of an item in `mode`. Singles: samples `from` … samples-1, one request each

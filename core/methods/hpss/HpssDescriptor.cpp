@@ -9,7 +9,7 @@ MethodInfo hpssDescriptor()
 {
     using T = MethodParam::Type;
     MethodInfo m;
-    m.name = QStringLiteral("hpss");
+    m.name = QLatin1String(hpss::kMethodName);
     m.title = QStringLiteral("HPSS");
     m.summary = QT_TRANSLATE_NOOP("rubric::MethodParams",
                                   "HPSS: searches the prompting strategies (scale, examples, criteria, reference, "
@@ -125,6 +125,10 @@ MethodInfo hpssDescriptor()
                                "Largest answer of a scoring call (the explanation and the [[rating]]; upstream: "
                                "4096).")},
     };
+    m.exportedStats
+            = {QStringLiteral("strategy"),     QStringLiteral("search"),        QStringLiteral("validation_spearman"),
+               QStringLiteral("validation_n"), QStringLiteral("test_spearman"), QStringLiteral("test_n"),
+               QStringLiteral("gap_warning"),  QStringLiteral("transfer_from")};
     return m;
 }
 

@@ -55,7 +55,7 @@ Result<void> HypoEvalMethod::readParams()
     if (m_ctx->spec().settings.contains(QStringLiteral("scale_max")))
         m_params.scaleMax = p->scaleMax;
     m_params.fitScale();
-    auto papers = Literature::read(m_ctx->spec().literatureDir);
+    auto papers = Literature::read(m_ctx->spec().settings.value(QStringLiteral("literature")).toString());
     if (!papers)
         return papers.error();
     m_papers = std::move(papers).value();
