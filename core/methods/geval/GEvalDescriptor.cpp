@@ -16,7 +16,7 @@ MethodInfo gevalDescriptor()
                                   "2023).");
     m.create = [](RunContext *ctx) { return std::unique_ptr<Method>(new GEvalMethod(ctx)); };
     m.kinds = {CriterionKind::Aspect, CriterionKind::Step};
-    m.phases = {QStringLiteral("steps"), QStringLiteral("evaluate")};
+    m.phases = {GEvalMethod::kPhaseSteps, GEvalMethod::kPhaseEvaluate};
     m.params = {
             {QStringLiteral("logprobs"),
              T::Bool,

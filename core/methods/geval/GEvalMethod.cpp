@@ -203,9 +203,6 @@ Result<RunEstimate> GEvalMethod::estimate()
         return r.error();
     RunEstimate e;
     const RunSpec &spec = m_ctx->spec();
-    const auto price = [](const ProviderProfile &p, qint64 in, qint64 out) {
-        return p.cost(double(in), double(out)); // an estimate counts no prompt-cache reads: an upper bound
-    };
     Rubric rubric = m_rubric;
     if (!hasSteps(rubric)) {
         auto req = stepsRequest();
@@ -224,9 +221,9 @@ Result<RunEstimate> GEvalMethod::estimate()
             ++e.calls;
             e.tokensIn += RunContext::approxTokens(*req);
             e.tokensOut += m_stepsMaxTokens / 2;
-            e.cost += price(spec.generator, RunContext::approxTokens(*req), m_stepsMaxTokens / 2);
+            e.cost += RunContext::estimatedCost(spec.generator, RunContext::approxTokens(*req), m_stepsMaxTokens / 2);
         }
-        e.perPhase.insert(QStringLiteral("steps"), e.calls);
+        e.perPhase.insert(kPhaseSteps, e.calls);
         if (!hasSteps(rubric)) {
             // The steps are not known yet: score prompts are estimated with a placeholder of
             // typical length, and none of them can be in the cache.
@@ -242,7 +239,7 @@ Result<RunEstimate> GEvalMethod::estimate()
     QSet<QString> keys; // identical requests (e.g. duplicate outputs) are sent once
     const Mode m = mode();
     for (const Item &item : m_ctx->targetItems()) {
-        if (!spec.retryFailed && m_ctx->failedBefore().contains(item.id))
+        if (m_ctx->skipsFailed(item.id))
             continue; // refused before: skipped unless asked again
         auto reqs = scoreRequests(rubric, item, m);
         if (!reqs)
@@ -268,12 +265,12 @@ Result<RunEstimate> GEvalMethod::estimate()
             const qint64 out = qint64(m_maxTokens) * std::max(1, r.n);
             e.tokensIn += in;
             e.tokensOut += out;
-            e.cost += price(spec.evaluator, in, out);
+            e.cost += RunContext::estimatedCost(spec.evaluator, in, out);
         }
     }
     e.calls += scoreCalls;
     e.callsMin = e.calls;
-    e.perPhase.insert(QStringLiteral("evaluate"), scoreCalls);
+    e.perPhase.insert(kPhaseEvaluate, scoreCalls);
     return e;
 }
 
@@ -293,7 +290,7 @@ void GEvalMethod::start()
         m_ctx->fail(req.errorString());
         return;
     }
-    m_ctx->submit(JudgeRole::Generator, QStringLiteral("steps"), {*req}, [this](const QVector<JudgeResponse> &rs) {
+    m_ctx->submit(JudgeRole::Generator, kPhaseSteps, {*req}, [this](const QVector<JudgeResponse> &rs) {
         if (!rs.first().ok()) {
             m_ctx->fail(RunContext::failureText(rs.first()));
             return;
@@ -321,7 +318,7 @@ void GEvalMethod::scoreItems()
     const QVector<Item> &items = m_ctx->targetItems();
     m_items.clear();
     for (int i = 0; i < items.size(); ++i) {
-        if (!m_ctx->spec().retryFailed && m_ctx->failedBefore().contains(items[i].id))
+        if (m_ctx->skipsFailed(items[i].id))
             ++m_failed; // the endpoint refused it before: --retry-failed asks again
         else
             m_items.append(i);
@@ -330,7 +327,7 @@ void GEvalMethod::scoreItems()
     m_ctx->setOutlook(m_ctx->newTargetTexts(0) * perItem);
     auto modes = std::make_shared<QHash<int, Mode>>();
     m_ctx->stream(
-            JudgeRole::Evaluator, QStringLiteral("evaluate"), int(m_items.size()),
+            JudgeRole::Evaluator, kPhaseEvaluate, int(m_items.size()),
             [this, modes](int unit) {
                 const Mode m = mode();
                 modes->insert(unit, m);
@@ -416,7 +413,7 @@ void GEvalMethod::askFollowUps()
         outlook += m == Mode::Singles ? samples() - f.from : 1;
     m_ctx->setOutlook(outlook);
     m_ctx->stream(
-            JudgeRole::Evaluator, QStringLiteral("evaluate"), int(followUps->size()),
+            JudgeRole::Evaluator, kPhaseEvaluate, int(followUps->size()),
             [this, followUps, m](int unit) {
                 const FollowUp &f = (*followUps)[unit];
                 return scoreRequests(m_rubric, m_ctx->targetItems()[f.item], f.from > 0 ? Mode::Singles : m, f.from);

@@ -30,6 +30,11 @@ class GEvalMethod : public Method
 {
     Q_OBJECT
 public:
+    /// The phases of a run, in run order (MethodInfo::phases): the generated evaluation steps,
+    /// then the scoring calls.
+    static inline const QString kPhaseSteps = QStringLiteral("steps");
+    static inline const QString kPhaseEvaluate = QStringLiteral("evaluate");
+
     explicit GEvalMethod(RunContext *context, QObject *parent = nullptr);
 
     Result<RunEstimate> estimate() override;

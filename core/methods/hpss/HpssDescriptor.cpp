@@ -17,7 +17,7 @@ MethodInfo hpssDescriptor()
                                   "with the human scores on the train split (Wen et al., 2025).");
     m.create = [](RunContext *ctx) { return std::unique_ptr<Method>(new HpssMethod(ctx)); };
     m.kinds = {CriterionKind::Aspect, CriterionKind::Criterion};
-    m.phases = {QStringLiteral("auxiliary"), QStringLiteral("search"), QStringLiteral("evaluate")};
+    m.phases = {HpssMethod::kPhaseAuxiliary, HpssMethod::kPhaseSearch, HpssMethod::kPhaseEvaluate};
     m.params = {
             {QStringLiteral("search"),
              T::Choice,

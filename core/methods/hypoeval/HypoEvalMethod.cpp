@@ -386,7 +386,7 @@ void HypoEvalMethod::evaluate()
     const QVector<Item> &items = m_ctx->targetItems();
     m_items.clear();
     for (int i = 0; i < items.size(); ++i) {
-        if (!m_ctx->spec().retryFailed && m_ctx->failedBefore().contains(items[i].id))
+        if (m_ctx->skipsFailed(items[i].id))
             ++m_failed; // the endpoint refused it before: --retry-failed asks again
         else
             m_items.append(i);
