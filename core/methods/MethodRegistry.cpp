@@ -12,6 +12,29 @@ const MethodParam *MethodInfo::param(const QString &key) const
     return nullptr;
 }
 
+bool MethodParam::accepts(const QString &text) const
+{
+    bool ok = false;
+    switch (type) {
+    case Type::Int: {
+        const int v = text.toInt(&ok);
+        return ok && v >= min && v <= max;
+    }
+    case Type::Double: {
+        const double v = text.toDouble(&ok);
+        return ok && v >= min && v <= max;
+    }
+    case Type::Choice:
+        return choices.contains(text);
+    case Type::Bool:
+        return QStringList{QStringLiteral("true"), QStringLiteral("false"), QStringLiteral("on"),
+                           QStringLiteral("off"),  QStringLiteral("1"),     QStringLiteral("0")}
+                .contains(text);
+    default:
+        return true;
+    }
+}
+
 CriterionKind MethodInfo::childKind(CriterionKind parent) const
 {
     const auto at = kinds.indexOf(parent);

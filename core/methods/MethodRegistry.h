@@ -49,6 +49,11 @@ struct MethodParam
 
     /// The value a spec that leaves the parameter unset runs with (`unsetValue`, else `defaultValue`).
     QVariant unsetOrDefault() const { return unsetValue.isValid() ? unsetValue : defaultValue; }
+    /// Whether `text` is a value of the parameter as declared: an Int a whole number and a Double a
+    /// number from `min` to `max`, a Choice one of `choices`, a Bool true, false, on, off, 1 or 0;
+    /// any text for the others. A method's settings reader checks its declared parameters with it,
+    /// so a range is written once, here in the descriptor.
+    bool accepts(const QString &text) const;
 };
 
 /// A `rubric run` option of a method that sets one of its parameters (G-Eval's --logprobs and
