@@ -8,6 +8,7 @@
 #include "dialogs/RubricDiffDialog.h"
 #include "dialogs/SettingsDialog.h"
 #include "hpss/HpssPane.h"
+#include "methods/MethodRegistry.h"
 #include "models/ScoreModel.h"
 #include "panes/AnnotatePane.h"
 #include "panes/ComparePane.h"
@@ -564,7 +565,9 @@ Result<void> MainWindow::exportRubric(const QString &judge, int version, const Q
     if (suffix == QLatin1String("md") || suffix == QLatin1String("markdown"))
         bytes = RubricExport::toMarkdown(*rubric).toUtf8();
     else if (suffix == QLatin1String("json"))
-        bytes = json::stringify(RubricExport::toJson(*rubric)).toUtf8() + '\n';
+        bytes = json::stringify(RubricExport::toJson(*rubric, MethodRegistry::exportedRootStats(rubric->method())))
+                        .toUtf8()
+                + '\n';
     else
         return makeError(tr("Unknown rubric format '%1': use .md or .json.").arg(suffix), path);
     QSaveFile file(path);

@@ -11,6 +11,8 @@
 #include <QElapsedTimer>
 #include <QRegularExpression>
 
+#include <algorithm>
+
 namespace rubric::cli {
 namespace {
 
@@ -122,8 +124,14 @@ int resolveAspects(const Project &project, Io &io, RunSpec &spec)
 {
     if (!spec.aspect.contains(QLatin1Char(',')) && spec.aspect != QLatin1String("all"))
         return 0;
-    if (spec.method != QLatin1String("hdeval")) {
-        io.err << "rubric run: --aspect " << spec.aspect << ": only --method hdeval judges several aspects at once\n";
+    const MethodInfo *method = MethodRegistry::find(spec.method);
+    if (!method || !method->multiAspect) {
+        QStringList several;
+        for (const MethodInfo &m : MethodRegistry::all())
+            if (m.multiAspect)
+                several << QStringLiteral("--method ") + m.name;
+        io.err << "rubric run: --aspect " << spec.aspect << ": only " << several.join(QStringLiteral(" or "))
+               << " judges several aspects at once\n";
         return 2;
     }
     QStringList aspects;
@@ -146,6 +154,46 @@ int resolveAspects(const Project &project, Io &io, RunSpec &spec)
     spec.aspect = aspects.first();
     spec.settings.insert(QStringLiteral("aspects"), aspects.join(QLatin1Char(',')));
     return 0;
+}
+
+// The methods' own options (MethodInfo::runOptions: G-Eval's --logprobs and --samples, HypoEval's
+// --literature): each one given is checked, and those of the run's method set its parameters.
+// false on a bad value (the error is printed).
+bool readRunOptions(const QCommandLineParser &parser, Io &io, RunSpec &spec)
+{
+    const MethodInfo *own = MethodRegistry::find(spec.method);
+    for (const MethodInfo &m : MethodRegistry::all())
+        for (const RunOption &o : m.runOptions) {
+            const MethodParam *param = m.param(o.param);
+            if (!param)
+                continue;
+            QVariant value;
+            if (!o.valueName) {
+                if (!parser.isSet(o.name))
+                    continue;
+                value = true;
+            } else {
+                const QString text = parser.value(o.name); // the option's default when not given
+                if (text.isEmpty())
+                    continue;
+                value = text;
+                if (param->type == MethodParam::Type::Int) {
+                    bool ok = false;
+                    const int n = text.toInt(&ok);
+                    if (!ok || n < param->min) {
+                        io.err << "rubric run: --" << o.name << " must be "
+                               << (param->min >= 1 ? QStringLiteral("a positive number")
+                                                   : QStringLiteral("a number of at least %1").arg(param->min))
+                               << '\n';
+                        return false;
+                    }
+                    value = n;
+                }
+            }
+            if (&m == own)
+                setMethodParamValue(spec, *param, value);
+        }
+    return true;
 }
 
 // --batch and --set batch.KEY=VALUE (per attempt, so also for a resumed run); false on a bad value.
@@ -242,11 +290,8 @@ int specFromOptions(const QCommandLineParser &parser, Io &io, RunSpec &spec)
         io.err << "rubric run: --concurrency must be a positive number\n";
         return 2;
     }
-    spec.samples = parser.value(QStringLiteral("samples")).toInt(&ok);
-    if (!ok || spec.samples < 1) {
-        io.err << "rubric run: --samples must be a positive number\n";
+    if (!readRunOptions(parser, io, spec))
         return 2;
-    }
     spec.evaluator.reasoningBudget = parser.value(QStringLiteral("reasoning-budget")).toInt(&ok);
     if (!ok || spec.evaluator.reasoningBudget < 0) {
         io.err << "rubric run: --reasoning-budget must be a number of tokens, 0 or more\n";
@@ -259,7 +304,6 @@ int specFromOptions(const QCommandLineParser &parser, Io &io, RunSpec &spec)
                << StructuredAnswers::modeNames().join(QStringLiteral(", ")) << '\n';
         return 2;
     }
-    spec.logprobs = parser.isSet(QStringLiteral("logprobs"));
     if (!readBudget(parser, io, spec))
         return 2;
     const auto items = RunConfig::itemsFromName(parser.value(QStringLiteral("items")));
@@ -268,7 +312,6 @@ int specFromOptions(const QCommandLineParser &parser, Io &io, RunSpec &spec)
         return 2;
     }
     spec.items = *items;
-    spec.literatureDir = parser.value(QStringLiteral("literature"));
     if (parser.isSet(QStringLiteral("checklist")))
         spec.settings.insert(QStringLiteral("checklist"), parser.value(QStringLiteral("checklist")));
 
@@ -324,14 +367,14 @@ int specFromOptions(const QCommandLineParser &parser, Io &io, RunSpec &spec)
 int run(const QStringList &args, Io &io)
 {
     QCommandLineParser parser;
-    // Each method's --set keys, from the method registry (the RunSpec fields with options of
-    // their own, --logprobs, --samples and --literature, are listed as options).
+    // Each method's --set keys, from the method registry (the parameters with options of their
+    // own, MethodInfo::runOptions such as --logprobs, --samples and --literature, are listed as options).
     QStringList perMethod;
     for (const MethodInfo &m : MethodRegistry::all()) {
         QStringList keys;
         for (const MethodParam &p : m.params) {
-            if (p.key == QLatin1String("logprobs") || p.key == QLatin1String("samples")
-                || p.key == QLatin1String("literature"))
+            if (std::any_of(m.runOptions.begin(), m.runOptions.end(),
+                            [&](const RunOption &o) { return o.param == p.key; }))
                 continue;
             keys << (p.type == MethodParam::Type::Choice ? p.key + QLatin1Char('=') + p.choices.join(QLatin1Char('|'))
                                                          : p.key);
@@ -385,13 +428,19 @@ int run(const QStringList &args, Io &io)
         "json_schema). An endpoint that ignores it is read as text; one that refuses it is asked without it. Per "
         "role: --set evaluator.structured=MODE.",
         "MODE", "off");
-    opt("logprobs", "G-Eval: weight the scale by top_logprobs.");
-    opt("samples", "G-Eval without logprobs: samples per item.", "N", "20");
+    QStringList methodOptions; // the methods' own options, once each
+    for (const MethodInfo &m : MethodRegistry::all())
+        for (const RunOption &o : m.runOptions) {
+            if (methodOptions.contains(o.name))
+                continue;
+            methodOptions << o.name;
+            if (o.valueName)
+                parser.addOption(
+                        {o.name, QString::fromLatin1(o.help), QString::fromLatin1(o.valueName), o.defaultValue});
+            else
+                parser.addOption({o.name, QString::fromLatin1(o.help)});
+        }
     opt("items", "Items to score: all, test (default) or train.", "SET", "test");
-    opt("literature",
-        "HypoEval: literature folder: papers as text (*.txt, *.md), which the generator summarises "
-        "first, and summaries (*.summary.txt, *.summary.md), used as written.",
-        "DIR");
     opt("checklist",
         "CheckEval: the checklist of the judge's first run: a file (CheckEval YAML, our JSON or Markdown export) "
         "or preset:DATASET/ASPECT[/seed|/diversification|/elaboration] (sets --set checklist=…).",
@@ -419,11 +468,16 @@ int run(const QStringList &args, Io &io)
     if (resume) {
         if (!require(parser, QStringLiteral("judge"), io))
             return 2;
-        for (const char *own :
-             {"method", "aspect", "base-url", "model", "provider", "api-key-env", "header", "logprobs", "samples",
-              "items", "literature", "checklist", "set", "replace", "reasoning-budget", "structured"})
-            if (parser.isSet(QString::fromLatin1(own))
-                && !(QLatin1String(own) == QLatin1String("set")
+        QStringList owns{QStringLiteral("method"), QStringLiteral("aspect"),   QStringLiteral("base-url"),
+                         QStringLiteral("model"),  QStringLiteral("provider"), QStringLiteral("api-key-env"),
+                         QStringLiteral("header")};
+        owns << methodOptions;
+        owns << QStringList{
+                QStringLiteral("items"),   QStringLiteral("checklist"),        QStringLiteral("set"),
+                QStringLiteral("replace"), QStringLiteral("reasoning-budget"), QStringLiteral("structured")};
+        for (const QString &own : std::as_const(owns))
+            if (parser.isSet(own)
+                && !(own == QLatin1String("set")
                      && parser.values(QStringLiteral("set"))
                                 .filter(QRegularExpression(QStringLiteral("^(?!batch\\.)")))
                                 .isEmpty())) {

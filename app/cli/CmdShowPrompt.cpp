@@ -72,7 +72,7 @@ int run(const QStringList &args, Io &io)
         io.err << "rubric: no judge '" << judge << "' in " << project->path() << '\n';
         return 1;
     }
-    if (info->method != QLatin1String("hpss")) {
+    if (info->method != QLatin1String(hpss::kMethodName)) {
         io.err << "rubric: judge '" << judge << "' was built by " << info->method
                << ", not hpss: show-prompt renders HPSS strategies\n";
         return 1;

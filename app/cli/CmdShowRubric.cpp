@@ -1,4 +1,5 @@
 #include "CliUtil.h"
+#include "methods/MethodRegistry.h"
 #include "rubric/Rubric.h"
 #include "rubric/RubricDiff.h"
 #include "rubric/RubricExport.h"
@@ -62,7 +63,7 @@ int run(const QStringList &args, Io &io)
         return 0;
     }
     if (parser.isSet(QStringLiteral("json"))) {
-        printJson(io, RubricExport::toJson(*rubric));
+        printJson(io, RubricExport::toJson(*rubric, MethodRegistry::exportedRootStats(rubric->method())));
         return 0;
     }
     if (parser.isSet(QStringLiteral("markdown"))) {

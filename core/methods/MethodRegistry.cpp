@@ -12,6 +12,29 @@ const MethodParam *MethodInfo::param(const QString &key) const
     return nullptr;
 }
 
+bool MethodParam::accepts(const QString &text) const
+{
+    bool ok = false;
+    switch (type) {
+    case Type::Int: {
+        const int v = text.toInt(&ok);
+        return ok && v >= min && v <= max;
+    }
+    case Type::Double: {
+        const double v = text.toDouble(&ok);
+        return ok && v >= min && v <= max;
+    }
+    case Type::Choice:
+        return choices.contains(text);
+    case Type::Bool:
+        return QStringList{QStringLiteral("true"), QStringLiteral("false"), QStringLiteral("on"),
+                           QStringLiteral("off"),  QStringLiteral("1"),     QStringLiteral("0")}
+                .contains(text);
+    default:
+        return true;
+    }
+}
+
 CriterionKind MethodInfo::childKind(CriterionKind parent) const
 {
     const auto at = kinds.indexOf(parent);
@@ -44,30 +67,25 @@ QStringList names()
     return out;
 }
 
+QStringList exportedRootStats(const QString &name)
+{
+    const MethodInfo *m = find(name);
+    return m ? m->exportedStats : QStringList();
+}
+
 } // namespace MethodRegistry
 
-// The parameters that are RunSpec fields of their own rather than settings entries.
 QVariant methodParamValue(const RunSpec &spec, const MethodParam &param)
 {
-    if (param.key == QLatin1String("logprobs") && spec.method == QLatin1String("geval"))
-        return spec.logprobs;
-    if (param.key == QLatin1String("samples") && spec.method == QLatin1String("geval"))
-        return spec.samples;
-    if (param.key == QLatin1String("literature") && spec.method == QLatin1String("hypoeval"))
-        return spec.literatureDir;
-    return spec.settings.value(param.key, param.defaultValue);
+    return spec.settings.value(param.key, param.unsetOrDefault());
 }
 
 void setMethodParamValue(RunSpec &spec, const MethodParam &param, const QVariant &value)
 {
-    if (param.key == QLatin1String("logprobs") && spec.method == QLatin1String("geval"))
-        spec.logprobs = value.toBool();
-    else if (param.key == QLatin1String("samples") && spec.method == QLatin1String("geval"))
-        spec.samples = value.toInt();
-    else if (param.key == QLatin1String("literature") && spec.method == QLatin1String("hypoeval"))
-        spec.literatureDir = value.toString().trimmed();
-    else if (param.type == MethodParam::Type::Double)
+    if (param.type == MethodParam::Type::Double)
         spec.settings.insert(param.key, QString::number(value.toDouble(), 'g', 10));
+    else if (param.type == MethodParam::Type::Folder)
+        spec.settings.insert(param.key, value.toString().trimmed());
     else
         spec.settings.insert(param.key, value.toString());
 }

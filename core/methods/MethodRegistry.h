@@ -17,9 +17,9 @@ class RunContext;
 
 /// One parameter of a method: what `rubric run --set KEY=VALUE` accepts and what the Judge &
 /// Run pane shows as a field (label and tooltip from here, translated in the context
-/// "rubric::MethodParams"). Most parameters are RunSpec::settings entries; a few are RunSpec
-/// fields of their own (G-Eval's "logprobs" and "samples", HypoEval's "literature"), which
-/// methodParamValue()/setMethodParamValue() map.
+/// "rubric::MethodParams"). Every parameter is a RunSpec::settings entry under its key (see
+/// methodParamValue()/setMethodParamValue()); a few also have a `rubric run` option of their own
+/// (MethodInfo::runOptions).
 struct MethodParam
 {
     /// Folder / File: a path (line edit and a browse button; a File field also takes a typed value
@@ -37,6 +37,36 @@ struct MethodParam
     const char *help = nullptr;  ///< what it does and the paper's value (same context)
     /// A Bool parameter whose being on makes this one irrelevant (G-Eval's samples with logprobs).
     QString unusedWhen;
+    /// What a run does when its spec leaves the parameter unset, where that is not `defaultValue`
+    /// (G-Eval's logprobs: off without --logprobs, while the run pane's form starts on). Invalid:
+    /// `defaultValue`.
+    QVariant unsetValue;
+    /// runs.config keeps the parameter at its top level under `key` rather than in "settings"
+    /// (where versions that had it as a RunSpec field of its own wrote it: G-Eval's logprobs and
+    /// samples, HypoEval's literature), typed by `type`. RunConfig reads it back into the settings,
+    /// so configurations written by those versions load, resume and compare as before.
+    bool topLevel = false;
+
+    /// The value a spec that leaves the parameter unset runs with (`unsetValue`, else `defaultValue`).
+    QVariant unsetOrDefault() const { return unsetValue.isValid() ? unsetValue : defaultValue; }
+    /// Whether `text` is a value of the parameter as declared: an Int a whole number and a Double a
+    /// number from `min` to `max`, a Choice one of `choices`, a Bool true, false, on, off, 1 or 0;
+    /// any text for the others. A method's settings reader checks its declared parameters with it,
+    /// so a range is written once, here in the descriptor.
+    bool accepts(const QString &text) const;
+};
+
+/// A `rubric run` option of a method that sets one of its parameters (G-Eval's --logprobs and
+/// --samples N, HypoEval's --literature DIR). A flag (no `valueName`) sets a Bool parameter to true
+/// when given and leaves it unset otherwise; an option with a value sets the parameter to it when
+/// given, else to `defaultValue` where that is not empty.
+struct RunOption
+{
+    QString name;                    ///< the option, without the dashes
+    QString param;                   ///< the MethodParam::key it sets
+    const char *help = nullptr;      ///< the option's help line (`rubric run --help`, not translated)
+    const char *valueName = nullptr; ///< "N", "DIR"; nullptr: a flag
+    QString defaultValue;            ///< what --help shows and an option not given sets (empty: nothing)
 };
 
 /// What the studio and the CLI know of a judge-building method: one entry per method, in the
@@ -54,6 +84,17 @@ struct MethodInfo
     /// CheckEval: aspect → sub-aspect → question).
     QVector<CriterionKind> kinds;
     QStringList phases; ///< the phases of a run, in run order (as in RunEstimate::perPhase)
+    /// The method's own `rubric run` options (parsed for every method; applied to the settings of
+    /// a run of this one). --resume refuses them, as it refuses every configuration option.
+    QVector<RunOption> runOptions;
+    /// Keys of the stats of the rubric's root criterion ("aspect") that the JSON export
+    /// (RubricExport::toJson) lifts to its top (HPSS: the winning strategy, its search, the
+    /// validation and test Spearman, …). See exportedRootStats().
+    QStringList exportedStats;
+    /// The method judges several aspects at once: `rubric run --aspect A,B` or `--aspect all`
+    /// makes the first the run's aspect and passes the list as the setting "aspects" (HD-Eval's
+    /// layer 1). Other methods refuse a list.
+    bool multiAspect = false;
 
     const MethodParam *param(const QString &key) const;
     /// The kind of a criterion a user adds under a node of kind `parent` (the next kind down;
@@ -68,12 +109,15 @@ const QVector<MethodInfo> &all();
 /// The method named `name`; nullptr when there is none.
 const MethodInfo *find(const QString &name);
 QStringList names();
+/// MethodInfo::exportedStats of the method named `name` (empty when there is none).
+QStringList exportedRootStats(const QString &name);
 
 } // namespace MethodRegistry
 
-/// The value `spec` has for a parameter of its method (the parameter's default when unset).
+/// The value `spec` has for a parameter of its method (MethodParam::unsetOrDefault() when unset).
 QVariant methodParamValue(const RunSpec &spec, const MethodParam &param);
-/// Sets a parameter of `spec`'s method (a settings entry, or the RunSpec field it stands for).
+/// Sets a parameter of `spec`'s method: its settings entry (a Double as text with up to 10
+/// significant digits, a Folder trimmed, anything else as text).
 void setMethodParamValue(RunSpec &spec, const MethodParam &param, const QVariant &value);
 
 /// The descriptors of the methods core/methods/CMakeLists.txt lists (RUBRIC_METHODS), in that order:

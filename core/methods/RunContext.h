@@ -139,6 +139,9 @@ public:
     /// scores with status "failed"), with the endpoint's message. A run skips them unless
     /// spec.retryFailed is set.
     const QHash<QString, QString> &failedBefore() const { return m_failedBefore; }
+    /// True when this attempt skips item `itemId`: a previous attempt recorded it as refused by the
+    /// endpoint (failedBefore()) and spec.retryFailed is not set.
+    bool skipsFailed(const QString &itemId) const { return !m_spec.retryFailed && m_failedBefore.contains(itemId); }
 
     /// Scores to store: written together by time (every 250 ms, and before a stream's `done`,
     /// a failure or a cancel), so the store never holds back the stream. The judge cache already
@@ -161,6 +164,12 @@ public:
     QVariantMap phaseCalls() const;
     RunProgress progress() const;
 
+    /// What an estimate charges for `in` input and `out` output tokens at `profile`'s prices: no
+    /// prompt-cache reads counted, so an upper bound (RunEstimate::cost).
+    static double estimatedCost(const ProviderProfile &profile, qint64 in, qint64 out)
+    {
+        return profile.cost(double(in), double(out));
+    }
     /// Rough token count of a text (characters / 4, at least 1 for a non-empty text).
     static qint64 approxTokens(const QString &text);
     static qint64 approxTokens(const JudgeRequest &request);

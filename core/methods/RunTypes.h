@@ -19,17 +19,16 @@ enum class JudgeRole { Generator, Refiner, Evaluator };
 struct RunSpec
 {
     QString judge;  ///< the run's (judge's) name in the project
-    QString method; ///< "geval" or "hypoeval"
+    QString method; ///< a MethodInfo::name ("geval", "hypoeval", …)
     QString aspect;
     ProviderProfile evaluator;
     ProviderProfile generator;             ///< defaults to the evaluator
     ProviderProfile refiner;               ///< defaults to the generator
     SplitFilter items = SplitFilter::Test; ///< which items get a judge score
-    bool logprobs = false;                 ///< G-Eval: ask for top_logprobs and weight the scale
-    int samples = 20;                      ///< G-Eval without logprobs: samples per item
-    QString literatureDir;                 ///< HypoEval: folder of papers (*.txt, *.md) and summaries (*.summary.*)
-    QVariantMap settings;                  ///< --set KEY=VALUE pairs (method parameters)
-    double budget = 0;                     ///< cost cap of this attempt in the profiles' currency; 0 = none
+    /// The method's parameters (MethodInfo::params): --set KEY=VALUE pairs, the method's run
+    /// options (G-Eval's --logprobs and --samples, HypoEval's --literature) and the run pane's form.
+    QVariantMap settings;
+    double budget = 0; ///< cost cap of this attempt in the profiles' currency; 0 = none
     /// Ask again the items an earlier attempt recorded as refused by the endpoint (otherwise they
     /// are skipped and counted as failed). Not stored: it is about one attempt.
     bool retryFailed = false;

@@ -1,5 +1,6 @@
 #include "ReportSections.h"
 
+#include "methods/MethodRegistry.h"
 #include "rubric/RubricExport.h"
 #include "stats/Bootstrap.h"
 #include "stats/ProjectData.h"
@@ -232,9 +233,10 @@ Result<void> judgeSection(SectionContext &ctx, const QString &aspect, const QStr
         };
         walk(QString(), 0);
         doc.table(std::move(table));
-        doc.attachments.append({id + QStringLiteral("-rubric.json"),
-                                ReportBuilder::tr("%1's rubric as JSON").arg(judge),
-                                QJsonDocument::fromVariant(RubricExport::toJson(r)).toJson()});
+        doc.attachments.append(
+                {id + QStringLiteral("-rubric.json"), ReportBuilder::tr("%1's rubric as JSON").arg(judge),
+                 QJsonDocument::fromVariant(RubricExport::toJson(r, MethodRegistry::exportedRootStats(r.method())))
+                         .toJson()});
         doc.attachments.append({id + QStringLiteral("-rubric.md"),
                                 ReportBuilder::tr("%1's rubric as Markdown").arg(judge),
                                 RubricExport::toMarkdown(r).toUtf8()});

@@ -52,7 +52,7 @@ QString statsLine(const Criterion &c)
 
 } // namespace
 
-QVariantMap RubricExport::toJson(const Rubric &rubric)
+QVariantMap RubricExport::toJson(const Rubric &rubric, const QStringList &rootStats)
 {
     QVariantList criteria;
     const std::function<void(const QString &)> walk = [&](const QString &parent) {
@@ -80,14 +80,13 @@ QVariantMap RubricExport::toJson(const Rubric &rubric)
     for (const Criterion &root : rubric.children(QString()))
         if (root.stats.contains(QStringLiteral("aggregator")))
             out.insert(QStringLiteral("aggregator"), root.stats.value(QStringLiteral("aggregator")));
-    // An HPSS rubric: the winning strategy, its search (or where a transferred one came from) and
-    // the validation vs test Spearman with the overfitting warning at the top (its root's stats).
-    if (rubric.method() == QLatin1String("hpss"))
-        if (const Criterion *root = rubric.find(QStringLiteral("aspect")))
-            for (const char *key : {"strategy", "search", "validation_spearman", "validation_n", "test_spearman",
-                                    "test_n", "gap_warning", "transfer_from"})
-                if (root->stats.contains(QLatin1String(key)))
-                    out.insert(QLatin1String(key), root->stats.value(QLatin1String(key)));
+    // What the method puts at the top from its root's stats (HPSS: the winning strategy, its search
+    // or where a transferred one came from, the validation vs test Spearman with the overfitting
+    // warning).
+    if (const Criterion *root = rootStats.isEmpty() ? nullptr : rubric.find(QStringLiteral("aspect")))
+        for (const QString &key : rootStats)
+            if (root->stats.contains(key))
+                out.insert(key, root->stats.value(key));
     return out;
 }
 

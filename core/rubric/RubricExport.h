@@ -3,6 +3,7 @@
 #include "rubric/Rubric.h"
 
 #include <QString>
+#include <QStringList>
 #include <QVariantMap>
 
 namespace rubric {
@@ -15,10 +16,11 @@ public:
     /// {"method", "aspect", "version", "criteria": [{"id", "parent", "kind", "text", "definition",
     ///  "enabled", "weight", "origin", "stats"}]} — criteria in tree order (parents before children).
     /// An HD-Eval rubric also has "aggregator" (from the aspect root's stats, see HdEvalMethod).
-    /// An HPSS rubric adds "strategy" ({factor: value}, the winner) and "search" ({"evaluated":
-    /// [{"strategy", "validation_spearman", "step", "move", …}], "advantages": {factor: {value: A}}, …})
-    /// from its root criterion's stats.
-    static QVariantMap toJson(const Rubric &rubric);
+    /// The `rootStats` keys of the root criterion's ("aspect") stats are lifted to the top: the
+    /// method's MethodInfo::exportedStats (MethodRegistry::exportedRootStats(rubric.method())), so an
+    /// HPSS rubric adds "strategy" ({factor: value}, the winner) and "search" ({"evaluated":
+    /// [{"strategy", "validation_spearman", "step", "move", …}], "advantages": {factor: {value: A}}, …}).
+    static QVariantMap toJson(const Rubric &rubric, const QStringList &rootStats = {});
     /// A readable document: the aspect and its definition, then the criteria as a nested list,
     /// enabled ones first-class and disabled ones struck through, each with what the method
     /// measured (reward, train correlation, selection rank) where it did.

@@ -3,6 +3,7 @@
 #include "judge/EndpointSecrets.h"
 #include "judge/Provider.h"
 #include "judge/StructuredAnswers.h"
+#include "methods/MethodRegistry.h"
 #include "methods/PromptLibrary.h"
 #include "store/Project.h"
 #include "store/RubricStore.h"
@@ -145,18 +146,51 @@ Result<ProviderProfile> profileFromMap(const QVariantMap &m, const QString &role
     return p;
 }
 
+namespace {
+
+// The parameters of `method` that runs.config keeps at its top level (MethodParam::topLevel).
+QVector<const MethodParam *> topLevelParams(const QString &method)
+{
+    QVector<const MethodParam *> out;
+    if (const MethodInfo *m = MethodRegistry::find(method))
+        for (const MethodParam &p : m->params)
+            if (p.topLevel)
+                out << &p;
+    return out;
+}
+
+// A setting as runs.config's top level holds it: typed as the parameter is.
+QVariant typedValue(const MethodParam &p, const QVariant &v)
+{
+    switch (p.type) {
+    case MethodParam::Type::Bool:
+        return v.toBool();
+    case MethodParam::Type::Int:
+        return v.toInt();
+    case MethodParam::Type::Double:
+        return v.toDouble();
+    default:
+        return v.toString();
+    }
+}
+
+} // namespace
+
 QVariantMap toConfig(const RunSpec &s)
 {
-    return {{QStringLiteral("method"), s.method},
-            {QStringLiteral("aspect"), s.aspect},
-            {QStringLiteral("items"), itemsName(s.items)},
-            {QStringLiteral("logprobs"), s.logprobs},
-            {QStringLiteral("samples"), s.samples},
-            {QStringLiteral("literature"), s.literatureDir},
-            {QStringLiteral("settings"), s.settings},
-            {QStringLiteral("evaluator"), profileToMap(s.evaluator)},
-            {QStringLiteral("generator"), profileToMap(s.generator)},
-            {QStringLiteral("refiner"), profileToMap(s.refiner)}};
+    QVariantMap config{{QStringLiteral("method"), s.method},
+                       {QStringLiteral("aspect"), s.aspect},
+                       {QStringLiteral("items"), itemsName(s.items)},
+                       {QStringLiteral("evaluator"), profileToMap(s.evaluator)},
+                       {QStringLiteral("generator"), profileToMap(s.generator)},
+                       {QStringLiteral("refiner"), profileToMap(s.refiner)}};
+    QVariantMap settings = s.settings;
+    for (const MethodParam *p : topLevelParams(s.method)) {
+        config.insert(p->key, typedValue(*p, settings.value(p->key, p->unsetOrDefault())));
+        settings.remove(p->key);
+    }
+    config.insert(QStringLiteral("settings"), settings);
+    return config;
 }
 
 Result<RunSpec> fromConfig(const QString &judge, const QVariantMap &c)
@@ -176,10 +210,12 @@ Result<RunSpec> fromConfig(const QString &judge, const QVariantMap &c)
                                  .arg(judge, c.value(QStringLiteral("items")).toString()),
                          {}, 0, QStringLiteral("items"));
     s.items = *items;
-    s.logprobs = c.value(QStringLiteral("logprobs"), false).toBool();
-    s.samples = c.value(QStringLiteral("samples"), s.samples).toInt();
-    s.literatureDir = c.value(QStringLiteral("literature")).toString();
     s.settings = c.value(QStringLiteral("settings")).toMap();
+    // The method's parameters kept at the top level (by every version, and by those that had them
+    // as RunSpec fields of their own) are settings.
+    for (const MethodParam *p : topLevelParams(s.method))
+        if (c.contains(p->key))
+            s.settings.insert(p->key, c.value(p->key));
     auto evaluator = profileFromMap(c.value(QStringLiteral("evaluator")).toMap(), QStringLiteral("evaluator"));
     if (!evaluator)
         return evaluator.error();
@@ -284,17 +320,18 @@ Result<QStringList> differences(Project *project, const RunSpec &spec)
                     urlsAfter.join(QStringLiteral(", ")));
         compare(tr("%1 model").arg(r), before.value(QStringLiteral("model")), after.value(QStringLiteral("model")));
     }
-    if (spec.method == QLatin1String("geval")) {
-        compare(QStringLiteral("logprobs"), stored.value(QStringLiteral("logprobs"), false),
-                now.value(QStringLiteral("logprobs")));
-        if (!spec.logprobs)
-            compare(QStringLiteral("samples"), stored.value(QStringLiteral("samples")),
-                    now.value(QStringLiteral("samples")));
+    // The method's parameters runs.config keeps at its top level (G-Eval's logprobs and samples,
+    // HypoEval's literature folder): unset in the stored configuration is the value a run takes
+    // when unset; one that another parameter being on makes irrelevant is not compared.
+    const MethodInfo *method = MethodRegistry::find(spec.method);
+    for (const MethodParam *p : topLevelParams(spec.method)) {
+        if (const MethodParam *gate = p->unusedWhen.isEmpty() ? nullptr : method->param(p->unusedWhen);
+            gate && methodParamValue(spec, *gate).toBool())
+            continue;
+        compare(p->key, stored.value(p->key, typedValue(*p, p->unsetOrDefault())), now.value(p->key));
     }
-    compare(tr("literature folder"), stored.value(QStringLiteral("literature")),
-            now.value(QStringLiteral("literature")));
     QVariantMap before = stored.value(QStringLiteral("settings")).toMap();
-    QVariantMap after = spec.settings;
+    QVariantMap after = now.value(QStringLiteral("settings")).toMap();
     before.remove(QStringLiteral("max_source_tokens"));
     after.remove(QStringLiteral("max_source_tokens"));
     QStringList keys = before.keys() + after.keys();

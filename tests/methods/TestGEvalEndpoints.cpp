@@ -85,7 +85,7 @@ void TestGEvalEndpoints::endpointIgnoringN()
     });
     QVERIFY(server.listen());
     RunSpec s = spec(QStringLiteral("n1"), QStringLiteral("geval"), server.baseUrl());
-    s.samples = 20;
+    s.settings.insert(QStringLiteral("samples"), 20);
     Outcome o = runToEnd(fx->project.get(), s);
     QVERIFY2(o.ok, qPrintable(o.error));
     checkTwentySamples(fx->project.get(), QStringLiteral("n1"), 6);
@@ -131,8 +131,8 @@ void TestGEvalEndpoints::endpointWithoutLogprobs()
     });
     QVERIFY(server.listen());
     RunSpec s = spec(QStringLiteral("l1"), QStringLiteral("geval"), server.baseUrl());
-    s.logprobs = true;
-    s.samples = 20;
+    s.settings.insert(QStringLiteral("logprobs"), true);
+    s.settings.insert(QStringLiteral("samples"), 20);
     Outcome o = runToEnd(fx->project.get(), s);
     QVERIFY2(o.ok, qPrintable(o.error));
     checkTwentySamples(fx->project.get(), QStringLiteral("l1"), 6);
@@ -196,8 +196,8 @@ void TestGEvalEndpoints::openAiReasoningModel()
         return std::pair{refused, thoughtOut};
     };
     RunSpec s = spec(QStringLiteral("r1"), QStringLiteral("geval"), server.baseUrl());
-    s.logprobs = true;
-    s.samples = 20;
+    s.settings.insert(QStringLiteral("logprobs"), true);
+    s.settings.insert(QStringLiteral("samples"), 20);
     Outcome o = runToEnd(fx->project.get(), s);
     QVERIFY2(o.ok, qPrintable(o.error));
     checkTwentySamples(fx->project.get(), QStringLiteral("r1"), 6);

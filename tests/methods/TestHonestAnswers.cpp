@@ -161,8 +161,8 @@ void TestHonestAnswers::cutOffAnswerIsAskedAgain()
     RunSpec s = spec(QStringLiteral("cut"), QStringLiteral("geval"), server.baseUrl());
     if (anthropic)
         s.evaluator.kind = ProviderKind::Anthropic;
-    s.logprobs = false;
-    s.samples = 1;
+    s.settings.insert(QStringLiteral("logprobs"), false);
+    s.settings.insert(QStringLiteral("samples"), 1);
     Outcome o = runToEnd(fx->project.get(), s);
     QVERIFY2(o.ok, qPrintable(o.error));
     QCOMPARE(scoreCalls, 12); // every item asked twice
@@ -196,8 +196,8 @@ void TestHonestAnswers::emptyAnswerIsAskedAgainAndCached()
     });
     QVERIFY(server.listen());
     RunSpec s = spec(QStringLiteral("e1"), QStringLiteral("geval"), server.baseUrl());
-    s.logprobs = false;
-    s.samples = 1;
+    s.settings.insert(QStringLiteral("logprobs"), false);
+    s.settings.insert(QStringLiteral("samples"), 1);
     Outcome o = runToEnd(fx->project.get(), s);
     QVERIFY2(o.ok, qPrintable(o.error));
     QCOMPARE(scoreCalls, 12);
@@ -233,7 +233,7 @@ void TestHonestAnswers::logprobsAtTheLimitAreNotAskedAgain()
     });
     QVERIFY(server.listen());
     RunSpec s = spec(QStringLiteral("lp"), QStringLiteral("geval"), server.baseUrl());
-    s.logprobs = true;
+    s.settings.insert(QStringLiteral("logprobs"), true);
     Outcome o = runToEnd(fx->project.get(), s);
     QVERIFY2(o.ok, qPrintable(o.error));
     QCOMPARE(scoreCalls, 6);

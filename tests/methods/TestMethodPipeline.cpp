@@ -178,7 +178,7 @@ void TestMethodPipeline::hypoEvalWithLiteratureAndRoles()
     s.generator.baseUrl = generator.baseUrl(); // M_G and M_R on another endpoint than M_E
     s.generator.model = QStringLiteral("generator");
     s.refiner = s.generator;
-    s.literatureDir = lit.path();
+    s.settings.insert(QStringLiteral("literature"), lit.path());
     Run probe(fx->project.get(), s);
     const auto e = probe.estimate();
     QVERIFY2(e.ok(), qPrintable(e.errorString()));
@@ -251,7 +251,7 @@ void TestMethodPipeline::gevalScoreIsExpectedValue()
     server.setJudge([&judge](const QJsonObject &body) { return judge.answer(body); });
     QVERIFY(server.listen());
     RunSpec s = spec(QStringLiteral("geval"), QStringLiteral("geval"), server.baseUrl());
-    s.logprobs = true;
+    s.settings.insert(QStringLiteral("logprobs"), true);
     const Outcome o = runToEnd(fx->project.get(), s);
     QVERIFY2(o.ok, qPrintable(o.error));
     const auto scores = fx->project->judgeScores(QStringLiteral("geval"), QStringLiteral("coherence"));
@@ -294,8 +294,10 @@ void TestMethodPipeline::estimateMatchesColdRun()
     server.setJudge([&judge](const QJsonObject &body) { return judge.answer(body); });
     QVERIFY(server.listen());
     RunSpec s = spec(QStringLiteral("e"), method, server.baseUrl());
-    s.logprobs = logprobs;
-    s.samples = samples;
+    if (method == QLatin1String("geval")) { // G-Eval's parameters
+        s.settings.insert(QStringLiteral("logprobs"), logprobs);
+        s.settings.insert(QStringLiteral("samples"), samples);
+    }
 
     Run probe(fx->project.get(), s);
     auto e = probe.estimate();

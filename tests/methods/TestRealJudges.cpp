@@ -128,7 +128,8 @@ RunSpec TestRealJudges::methodSpec(const QString &method, const QString &judge, 
     // "geval-logprobs": G-Eval weighting the scale by the first score token's logprobs.
     const bool logprobs = method == QLatin1String("geval-logprobs");
     RunSpec s = spec(judge, logprobs ? QStringLiteral("geval") : method, baseUrl);
-    s.logprobs = logprobs;
+    if (logprobs)
+        s.settings.insert(QStringLiteral("logprobs"), true);
     // Each kind is its own model: the judge cache names the model, so no run reads another's answers.
     s.evaluator.model = QStringLiteral("synthetic-") + kindName(kind);
     if (kind == Kind::Structured)

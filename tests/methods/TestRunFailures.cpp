@@ -98,7 +98,8 @@ void TestRunFailures::refusedItemDoesNotStopTheRun()
     });
     QVERIFY(server.listen());
     RunSpec s = spec(QStringLiteral("j"), method, server.baseUrl());
-    s.logprobs = method == QLatin1String("geval");
+    if (method == QLatin1String("geval"))
+        s.settings.insert(QStringLiteral("logprobs"), true);
     Outcome o = runToEnd(fx->project.get(), s);
     QVERIFY2(o.ok, qPrintable(o.error));
     QCOMPARE(fx->project->judge(QStringLiteral("j"))->status, QStringLiteral("done"));
@@ -172,7 +173,7 @@ void TestRunFailures::unauthorizedStopsTheRunAtOnce()
     server.setLatencyMs(5);
     QVERIFY(server.listen());
     RunSpec s = spec(QStringLiteral("u"), QStringLiteral("geval"), server.baseUrl());
-    s.logprobs = true;
+    s.settings.insert(QStringLiteral("logprobs"), true);
     const Outcome o = runToEnd(fx->project.get(), s);
     QVERIFY(!o.ok);
     QVERIFY2(o.error.contains(QLatin1String("HTTP 401")) && o.error.contains(QLatin1String("Incorrect API key")),
@@ -203,7 +204,7 @@ void TestRunFailures::refusalOfEveryRequestStopsTheRun()
     });
     QVERIFY(server.listen());
     RunSpec s = spec(QStringLiteral("r"), QStringLiteral("geval"), server.baseUrl());
-    s.logprobs = true;
+    s.settings.insert(QStringLiteral("logprobs"), true);
     Outcome o = runToEnd(fx->project.get(), s);
     QVERIFY(!o.ok);
     QVERIFY2(o.error.contains(QLatin1String("rejects the request: policy 17")), qPrintable(o.error));
@@ -318,7 +319,7 @@ void TestRunFailures::maxSourceTokensCutsLongSources()
     });
     QVERIFY(server.listen());
     RunSpec s = spec(QStringLiteral("m"), QStringLiteral("geval"), server.baseUrl());
-    s.logprobs = true;
+    s.settings.insert(QStringLiteral("logprobs"), true);
     Outcome o = runToEnd(fx->project.get(), s);
     QVERIFY2(o.ok, qPrintable(o.error));
     const int uncut = longest;

@@ -58,7 +58,7 @@ void TestRunLifecycle::endpointErrorsLeaveResumableRun()
     });
     QVERIFY(server.listen());
     RunSpec s = spec(QStringLiteral("g"), QStringLiteral("geval"), server.baseUrl());
-    s.logprobs = true;
+    s.settings.insert(QStringLiteral("logprobs"), true);
     Outcome o = runToEnd(fx->project.get(), s);
     QVERIFY(!o.ok);
     QVERIFY2(o.error.contains(QLatin1String("rejects the request: policy 17")), qPrintable(o.error));
@@ -199,7 +199,7 @@ void TestRunLifecycle::cancelLeavesResumableRun()
     server.setLatencyMs(20);
     QVERIFY(server.listen());
     RunSpec s = spec(QStringLiteral("c"), QStringLiteral("geval"), server.baseUrl());
-    s.logprobs = true;
+    s.settings.insert(QStringLiteral("logprobs"), true);
     s.evaluator.concurrency = 1;
     Run run(fx->project.get(), s);
     QSignalSpy finished(&run, &Run::finished);
@@ -356,7 +356,7 @@ void TestRunLifecycle::budgetStopsBeforeItIsPassed()
     server.setJudge([&judge](const QJsonObject &body) { return judge.answer(body); });
     QVERIFY(server.listen());
     RunSpec s = spec(QStringLiteral("budgeted"), QStringLiteral("geval"), server.baseUrl());
-    s.logprobs = true;
+    s.settings.insert(QStringLiteral("logprobs"), true);
     s.evaluator.pricePerMillionIn = 2.0;
     s.evaluator.pricePerMillionOut = 8.0;
     s.generator = s.evaluator;

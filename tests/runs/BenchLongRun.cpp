@@ -265,7 +265,7 @@ int main(int argc, char **argv)
     spec.judge = QStringLiteral("long");
     spec.method = QStringLiteral("geval");
     spec.aspect = QStringLiteral("coherence");
-    spec.logprobs = true;
+    spec.settings.insert(QStringLiteral("logprobs"), true);
     spec.evaluator.name = QStringLiteral("bench");
     spec.evaluator.baseUrl = baseUrl;
     spec.evaluator.model = QStringLiteral("synthetic");

@@ -106,10 +106,10 @@ void TestRunConfig::roundTrip()
     s.method = method;
     s.aspect = QStringLiteral("coherence");
     s.items = SplitFilter(items);
-    s.logprobs = true;
-    s.samples = 7;
-    s.literatureDir = QStringLiteral("/tmp/lit");
     s.settings = {{QStringLiteral("k"), QStringLiteral("4")}, {QStringLiteral("theta"), QStringLiteral("0.25")}};
+    s.settings.insert(QStringLiteral("logprobs"), true);
+    s.settings.insert(QStringLiteral("samples"), 7);
+    s.settings.insert(QStringLiteral("literature"), QStringLiteral("/tmp/lit"));
     s.evaluator = profile(QStringLiteral("eval"), QStringLiteral("http://e/v1"));
     s.generator = threeEndpoints ? profile(QStringLiteral("gen"), QStringLiteral("http://g/v1")) : s.evaluator;
     s.refiner = threeEndpoints ? profile(QStringLiteral("ref"), QStringLiteral("http://r/v1")) : s.generator;
@@ -121,9 +121,9 @@ void TestRunConfig::roundTrip()
     QCOMPARE(back->method, s.method);
     QCOMPARE(back->aspect, s.aspect);
     QCOMPARE(int(back->items), items);
-    QCOMPARE(back->logprobs, s.logprobs);
-    QCOMPARE(back->samples, s.samples);
-    QCOMPARE(back->literatureDir, s.literatureDir);
+    QCOMPARE(back->settings.value(QStringLiteral("logprobs")), s.settings.value(QStringLiteral("logprobs")));
+    QCOMPARE(back->settings.value(QStringLiteral("samples")), s.settings.value(QStringLiteral("samples")));
+    QCOMPARE(back->settings.value(QStringLiteral("literature")), s.settings.value(QStringLiteral("literature")));
     QCOMPARE(back->settings, s.settings);
     compareProfiles(back->evaluator, s.evaluator);
     compareProfiles(back->generator, s.generator);
@@ -241,7 +241,7 @@ void TestRunConfig::aStartedRunCanBeRebuiltFromTheProject()
     s.judge = QStringLiteral("g1");
     s.method = QStringLiteral("geval");
     s.aspect = QStringLiteral("fluency");
-    s.logprobs = true;
+    s.settings.insert(QStringLiteral("logprobs"), true);
     s.evaluator = profile(QStringLiteral("fake"), server.baseUrl());
     s.evaluator.kind = ProviderKind::OpenAI;
     s.evaluator.apiKeyEnv.clear();
@@ -255,7 +255,7 @@ void TestRunConfig::aStartedRunCanBeRebuiltFromTheProject()
     auto back = RunConfig::load(project.get(), QStringLiteral("g1"));
     QVERIFY2(back, qPrintable(back.errorString()));
     QCOMPARE(back->method, QStringLiteral("geval"));
-    QVERIFY(back->logprobs);
+    QVERIFY(back->settings.value(QStringLiteral("logprobs")).toBool());
     compareProfiles(back->evaluator, s.evaluator);
     QVERIFY(!RunConfig::load(project.get(), QStringLiteral("nobody")));
 }
@@ -468,7 +468,7 @@ void TestRunConfig::oneJudgeNameIsOneConfiguration()
     s.judge = QStringLiteral("g");
     s.method = QStringLiteral("geval");
     s.aspect = QStringLiteral("fluency");
-    s.samples = 1;
+    s.settings.insert(QStringLiteral("samples"), 1);
     s.evaluator = profile(QStringLiteral("fake"), server.baseUrl());
     s.evaluator.kind = ProviderKind::OpenAI;
     s.evaluator.apiKeyEnv.clear();

@@ -89,8 +89,8 @@ void BenchRunResponsiveness::eventLoopDuring2000CallRun()
     spec.judge = QStringLiteral("bench-geval");
     spec.method = QStringLiteral("geval");
     spec.aspect = QStringLiteral("coherence");
-    spec.logprobs = false;
-    spec.samples = 20;
+    spec.settings.insert(QStringLiteral("logprobs"), false);
+    spec.settings.insert(QStringLiteral("samples"), 20);
     spec.evaluator.name = QStringLiteral("fake");
     spec.evaluator.kind = ProviderKind::Anthropic;
     spec.evaluator.baseUrl = baseUrl;

@@ -16,6 +16,7 @@
 #include "hpss/HpssSearchView.h"
 #include "methods/hpss/HpssJudgeView.h"
 #include "models/RunController.h"
+#include "runs/RunConfig.h"
 #include "store/CallStore.h"
 #include "store/RubricStore.h"
 
@@ -153,7 +154,7 @@ void TestHpssPane::searchViewFollowsTheRun()
         between += n > 0 && n < kBudget ? 1 : 0;
     QVERIFY2(between >= 3, qPrintable(QStringLiteral("intermediate states seen: %1").arg(between)));
 
-    auto jv = JudgeView::load(m_fx.project.get(), QStringLiteral("h"));
+    auto jv = JudgeView::load(m_fx.project.get(), QStringLiteral("h"), &RunConfig::load);
     QVERIFY2(jv, qPrintable(jv ? QString() : jv.errorString()));
     const auto &records = jv->search().evaluated();
     QCOMPARE(records.size(), kBudget);
@@ -203,7 +204,7 @@ void TestHpssPane::leaderboardListsAndSorts()
     QSortFilterProxyModel *proxy = board->proxy();
     QCOMPARE(model->rowCount(), kBudget);
     QCOMPARE(model->columnCount(), 6 + kFactorCount);
-    auto jv = JudgeView::load(m_fx.project.get(), QStringLiteral("h"));
+    auto jv = JudgeView::load(m_fx.project.get(), QStringLiteral("h"), &RunConfig::load);
     QVERIFY(jv);
     // Sorted by validation ρ, best first.
     QCOMPARE(proxy->index(0, HpssLeaderboardModel::SpearmanColumn).data(HpssLeaderboardModel::SortRole).toDouble(),
@@ -257,7 +258,7 @@ void TestHpssPane::leaderboardListsAndSorts()
 
 void TestHpssPane::advantageBarsAreTheSearchTables()
 {
-    auto jv = JudgeView::load(m_fx.project.get(), QStringLiteral("h"));
+    auto jv = JudgeView::load(m_fx.project.get(), QStringLiteral("h"), &RunConfig::load);
     QVERIFY(jv);
     const HpssSearch &search = jv->search();
     bool someAdvantage = false;
@@ -284,7 +285,7 @@ void TestHpssPane::advantageBarsAreTheSearchTables()
 void TestHpssPane::promptInspectorHighlightsAndDiffs()
 {
     HpssPromptInspector *inspector = m_pane->promptInspector();
-    auto jv = JudgeView::load(m_fx.project.get(), QStringLiteral("h"));
+    auto jv = JudgeView::load(m_fx.project.get(), QStringLiteral("h"), &RunConfig::load);
     QVERIFY(jv);
     const Item item = jv->builder().validation().at(4);
     const PromptStrategy origin = PromptStrategy::mtBenchOrigin();
@@ -376,7 +377,7 @@ void TestHpssPane::datasetTextIsPlainText()
 void TestHpssPane::sendToTestSplitScoresTheStrategy()
 {
     HpssLeaderboard *board = m_pane->leaderboard();
-    auto jv = JudgeView::load(m_fx.project.get(), QStringLiteral("h"));
+    auto jv = JudgeView::load(m_fx.project.get(), QStringLiteral("h"), &RunConfig::load);
     QVERIFY(jv);
     // The second best strategy: never scored on the test split so far.
     const QModelIndex second = board->proxy()->index(1, 0);
@@ -414,7 +415,7 @@ void TestHpssPane::sendToTestSplitScoresTheStrategy()
     // The new judge is listed; the next send picks the next free name.
     QVERIFY(m_pane->showJudge(QStringLiteral("h-test-1")));
     QCOMPARE(m_pane->leaderboard()->model()->rowCount(), 1);
-    auto again = testSplitSpec(m_fx.project.get(), QStringLiteral("h"), strategy);
+    auto again = testSplitSpec(m_fx.project.get(), QStringLiteral("h"), strategy, &RunConfig::load);
     QVERIFY(again);
     QCOMPARE(again->judge, QStringLiteral("h-test-2"));
     QVERIFY(!m_pane->showJudge(QStringLiteral("no-such-judge")));

@@ -58,7 +58,7 @@ RunSpec TestRunController::spec(const QString &judge, int concurrency) const
     s.judge = judge;
     s.method = QStringLiteral("geval");
     s.aspect = QStringLiteral("coherence");
-    s.logprobs = true;
+    s.settings.insert(QStringLiteral("logprobs"), true);
     s.evaluator.name = QStringLiteral("fake");
     s.evaluator.baseUrl = m_server->baseUrl();
     s.evaluator.model = QStringLiteral("synthetic");

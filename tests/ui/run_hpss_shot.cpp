@@ -22,6 +22,7 @@
 #include "methods/hpss/HpssJudgeView.h"
 #include "models/RunController.h"
 #include "panes/RunPane.h"
+#include "runs/RunConfig.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -137,7 +138,7 @@ int main(int argc, char **argv)
                          });
                          QTimer::singleShot(600, &window, [&] {
                              ok = save(QStringLiteral("hpss-leaderboard.png")) && ok;
-                             auto view = hpss::JudgeView::load(window.project(), spec.judge);
+                             auto view = hpss::JudgeView::load(window.project(), spec.judge, &RunConfig::load);
                              if (!view) {
                                  std::fprintf(stderr, "%s\n", qPrintable(view.errorString()));
                                  QApplication::exit(1);

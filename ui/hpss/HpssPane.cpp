@@ -7,6 +7,7 @@
 #include "hpss/HpssSearchView.h"
 #include "methods/hpss/HpssJudgeView.h"
 #include "models/RunController.h"
+#include "runs/RunConfig.h"
 #include "store/Project.h"
 
 #include <QComboBox>
@@ -173,7 +174,7 @@ void HpssPane::reload()
         m_inspector->setView(nullptr);
         return;
     }
-    auto view = JudgeView::load(m_project, judge);
+    auto view = JudgeView::load(m_project, judge, &RunConfig::load);
     if (!view) {
         showMessage(view.errorString());
         m_search->setView(nullptr);
@@ -216,7 +217,7 @@ void HpssPane::sendToTest(const QString &strategy)
         showMessage(s.errorString());
         return;
     }
-    auto spec = testSplitSpec(m_project, currentJudge(), *s);
+    auto spec = testSplitSpec(m_project, currentJudge(), *s, &RunConfig::load);
     if (!spec) {
         showMessage(tr("Cannot send %1 to the test split: %2").arg(strategy, spec.errorString()));
         return;

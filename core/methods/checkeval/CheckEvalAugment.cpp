@@ -294,7 +294,7 @@ void CheckEvalMethod::runPipeline()
         m_ctx->fail(req.errorString());
         return;
     }
-    m_ctx->submit(JudgeRole::Generator, QStringLiteral("diversify"), {*req}, [this](const QVector<JudgeResponse> &rs) {
+    m_ctx->submit(JudgeRole::Generator, kPhaseDiversify, {*req}, [this](const QVector<JudgeResponse> &rs) {
         if (!rs.first().ok()) {
             m_ctx->fail(RunContext::failureText(rs.first()));
             return;
@@ -324,7 +324,7 @@ void CheckEvalMethod::runElaborate()
         m_ctx->fail(reqs.errorString());
         return;
     }
-    m_ctx->submit(JudgeRole::Generator, QStringLiteral("elaborate"), *reqs, [this](const QVector<JudgeResponse> &rs) {
+    m_ctx->submit(JudgeRole::Generator, kPhaseElaborate, *reqs, [this](const QVector<JudgeResponse> &rs) {
         for (int i = 0; i < rs.size(); ++i) {
             if (!rs[i].ok()) {
                 m_ctx->fail(RunContext::failureText(rs[i]));
@@ -355,27 +355,25 @@ void CheckEvalMethod::runFilter(bool reask)
     }
     if (reask)
         req->reask = 1; // asked again after an answer that could not be used: its own cache key
-    m_ctx->submit(JudgeRole::Generator, QStringLiteral("filter"), {*req},
-                  [this, reask](const QVector<JudgeResponse> &rs) {
-                      if (!rs.first().ok()) {
-                          m_ctx->fail(RunContext::failureText(rs.first()));
-                          return;
-                      }
-                      const Rubric before = m_rubric;
-                      auto removed = applyFilter(rs.first().text());
-                      if (!removed) {
-                          m_rubric = before;
-                          if (!reask) {
-                              runFilter(true);
-                              return;
-                          }
-                          m_ctx->fail(tr("filter: %1 (asked twice); the checklist is left unfiltered")
-                                              .arg(removed.errorString()));
-                          return;
-                      }
-                      m_removed = *removed;
-                      savePipelineVersion();
-                  });
+    m_ctx->submit(JudgeRole::Generator, kPhaseFilter, {*req}, [this, reask](const QVector<JudgeResponse> &rs) {
+        if (!rs.first().ok()) {
+            m_ctx->fail(RunContext::failureText(rs.first()));
+            return;
+        }
+        const Rubric before = m_rubric;
+        auto removed = applyFilter(rs.first().text());
+        if (!removed) {
+            m_rubric = before;
+            if (!reask) {
+                runFilter(true);
+                return;
+            }
+            m_ctx->fail(tr("filter: %1 (asked twice); the checklist is left unfiltered").arg(removed.errorString()));
+            return;
+        }
+        m_removed = *removed;
+        savePipelineVersion();
+    });
 }
 
 void CheckEvalMethod::savePipelineVersion()

@@ -16,8 +16,8 @@ MethodInfo checkevalDescriptor()
                                   "score is the share of yes (Lee et al., 2025).");
     m.create = [](RunContext *ctx) { return std::unique_ptr<Method>(new CheckEvalMethod(ctx)); };
     m.kinds = {CriterionKind::Aspect, CriterionKind::SubAspect, CriterionKind::Question};
-    m.phases = {QStringLiteral("diversify"), QStringLiteral("elaborate"), QStringLiteral("filter"),
-                QStringLiteral("evaluate")};
+    m.phases = {CheckEvalMethod::kPhaseDiversify, CheckEvalMethod::kPhaseElaborate, CheckEvalMethod::kPhaseFilter,
+                CheckEvalMethod::kPhaseEvaluate};
     m.params = {
             {QStringLiteral("checklist"),
              T::File,

@@ -97,7 +97,7 @@ Result<void> CheckEvalMethod::readParams()
             if (seen.contains(it.id))
                 continue;
             seen.insert(it.id);
-            if (!m_ctx->spec().retryFailed && m_ctx->failedBefore().contains(it.id))
+            if (m_ctx->skipsFailed(it.id))
                 continue;
             m_items.append(it);
         }
@@ -229,9 +229,6 @@ Result<RunEstimate> CheckEvalMethod::estimate()
         return r.error();
     RunEstimate e;
     const RunSpec &spec = m_ctx->spec();
-    const auto price = [](const ProviderProfile &p, qint64 in, qint64 out) {
-        return p.cost(double(in), double(out)); // an estimate counts no prompt-cache reads: an upper bound
-    };
     if (m_rubric.version() == 0 && m_rubric.criteria().isEmpty()) {
         auto loaded = loadChecklist();
         if (!loaded)
@@ -248,7 +245,7 @@ Result<RunEstimate> CheckEvalMethod::estimate()
             if (!r)
                 return r.error();
             gen.append(*r);
-            phaseOf.append(QStringLiteral("diversify"));
+            phaseOf.append(kPhaseDiversify);
         }
         if (m_params.elaborate) {
             QStringList subs;
@@ -257,7 +254,7 @@ Result<RunEstimate> CheckEvalMethod::estimate()
                 return rs.error();
             for (const JudgeRequest &r : *rs) {
                 gen.append(r);
-                phaseOf.append(QStringLiteral("elaborate"));
+                phaseOf.append(kPhaseElaborate);
             }
         }
         for (int i = 0; i < gen.size(); ++i) {
@@ -273,12 +270,12 @@ Result<RunEstimate> CheckEvalMethod::estimate()
             const qint64 in = RunContext::approxTokens(gen[i]);
             e.tokensIn += in;
             e.tokensOut += CheckEvalParams::generatorMaxTokens / 2;
-            e.cost += price(spec.generator, in, CheckEvalParams::generatorMaxTokens / 2);
+            e.cost += RunContext::estimatedCost(spec.generator, in, CheckEvalParams::generatorMaxTokens / 2);
         }
         if (m_params.filter) {
             // Its prompt holds the augmented pool, unknown before the augmentation's answers.
             ++e.calls;
-            e.perPhase.insert(QStringLiteral("filter"), 1);
+            e.perPhase.insert(kPhaseFilter, 1);
             e.tokensOut += CheckEvalParams::generatorMaxTokens / 2;
         }
         // The questions to answer are known only after the augmentation and the filter.
@@ -312,11 +309,11 @@ Result<RunEstimate> CheckEvalMethod::estimate()
             const qint64 out = 4 * qint64(g.questions.size());
             e.tokensIn += in;
             e.tokensOut += out;
-            e.cost += price(spec.evaluator, in, out);
+            e.cost += RunContext::estimatedCost(spec.evaluator, in, out);
         }
     e.calls += answerCalls;
     e.callsMin = e.calls;
-    e.perPhase.insert(QStringLiteral("evaluate"), answerCalls);
+    e.perPhase.insert(kPhaseEvaluate, answerCalls);
     return e;
 }
 
@@ -360,7 +357,7 @@ void CheckEvalMethod::evaluate()
     }
     m_ctx->setOutlook(int(m_items.size() * m_groups.size()));
     m_ctx->stream(
-            JudgeRole::Evaluator, QStringLiteral("evaluate"), int(m_items.size()),
+            JudgeRole::Evaluator, kPhaseEvaluate, int(m_items.size()),
             [this](int unit) -> Result<QVector<JudgeRequest>> {
                 QVector<JudgeRequest> requests;
                 for (const Group &g : std::as_const(m_groups)) {
@@ -434,7 +431,7 @@ void CheckEvalMethod::askMissing()
         outlook += int(p.missing.size());
     m_ctx->setOutlook(outlook);
     m_ctx->stream(
-            JudgeRole::Evaluator, QStringLiteral("evaluate"), int(pending->size()),
+            JudgeRole::Evaluator, kPhaseEvaluate, int(pending->size()),
             [this, pending](int unit) -> Result<QVector<JudgeRequest>> {
                 QVector<JudgeRequest> requests;
                 const Pending &p = (*pending)[unit];

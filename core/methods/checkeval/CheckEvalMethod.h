@@ -39,6 +39,13 @@ class CheckEvalMethod : public Method
 {
     Q_OBJECT
 public:
+    /// The phases of a run, in run order (MethodInfo::phases): the checklist's augmentation
+    /// (diversify, elaborate, filter; each where asked for), then the answers.
+    static inline const QString kPhaseDiversify = QStringLiteral("diversify");
+    static inline const QString kPhaseElaborate = QStringLiteral("elaborate");
+    static inline const QString kPhaseFilter = QStringLiteral("filter");
+    static inline const QString kPhaseEvaluate = QStringLiteral("evaluate");
+
     explicit CheckEvalMethod(RunContext *context, QObject *parent = nullptr);
 
     Result<RunEstimate> estimate() override;

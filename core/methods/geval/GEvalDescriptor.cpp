@@ -16,7 +16,7 @@ MethodInfo gevalDescriptor()
                                   "2023).");
     m.create = [](RunContext *ctx) { return std::unique_ptr<Method>(new GEvalMethod(ctx)); };
     m.kinds = {CriterionKind::Aspect, CriterionKind::Step};
-    m.phases = {QStringLiteral("steps"), QStringLiteral("evaluate")};
+    m.phases = {GEvalMethod::kPhaseSteps, GEvalMethod::kPhaseEvaluate};
     m.params = {
             {QStringLiteral("logprobs"),
              T::Bool,
@@ -72,6 +72,17 @@ MethodInfo gevalDescriptor()
                                "Alternatives per token asked for with logprobs (the most OpenAI allows: 20)."),
              QString()},
     };
+    // Once RunSpec fields of their own: runs.config keeps them at its top level; logprobs is off
+    // unless asked for (--logprobs), as it always was outside the form.
+    for (MethodParam &p : m.params) {
+        p.topLevel = p.key == QLatin1String("logprobs") || p.key == QLatin1String("samples");
+        if (p.key == QLatin1String("logprobs"))
+            p.unsetValue = false;
+    }
+    m.runOptions
+            = {{QStringLiteral("logprobs"), QStringLiteral("logprobs"), "G-Eval: weight the scale by top_logprobs."},
+               {QStringLiteral("samples"), QStringLiteral("samples"), "G-Eval without logprobs: samples per item.", "N",
+                QStringLiteral("20")}};
     return m;
 }
 

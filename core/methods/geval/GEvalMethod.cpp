@@ -44,6 +44,10 @@ Result<void> GEvalMethod::readParams()
             m_topLogprobs = it.value().toString().toInt(&ok);
         else if (key == QLatin1String("steps_max_tokens"))
             m_stepsMaxTokens = it.value().toString().toInt(&ok);
+        else if (key == QLatin1String("logprobs"))
+            ok = true; // read by logprobs()
+        else if (key == QLatin1String("samples"))
+            (void)it.value().toString().toInt(&ok); // read by samples()
         else
             return makeError(tr("unknown G-Eval parameter '%1' (known: temperature, max_tokens, top_logprobs, "
                                 "steps_max_tokens)")
@@ -53,7 +57,7 @@ Result<void> GEvalMethod::readParams()
             return makeError(tr("bad value '%1' for G-Eval parameter '%2'").arg(it.value().toString(), it.key()), {}, 0,
                              QStringLiteral("set"));
     }
-    if (m_ctx->spec().samples < 1)
+    if (samples() < 1)
         return makeError(tr("--samples must be at least 1"), {}, 0, QStringLiteral("samples"));
     m_choices = Provider::create(m_ctx->spec().evaluator.kind)->supportsChoices();
     const Result<bool> ignoresN = endpoint::ignoresN(*m_ctx->project(), m_ctx->spec().evaluator);
@@ -85,9 +89,19 @@ Result<JudgeRequest> GEvalMethod::stepsRequest()
     return r;
 }
 
+bool GEvalMethod::logprobs() const
+{
+    return m_ctx->spec().settings.value(QStringLiteral("logprobs"), false).toBool();
+}
+
+int GEvalMethod::samples() const
+{
+    return m_ctx->spec().settings.value(QStringLiteral("samples"), 20).toInt();
+}
+
 GEvalMethod::Mode GEvalMethod::mode() const
 {
-    if (m_ctx->spec().logprobs && !m_noLogprobs)
+    if (logprobs() && !m_noLogprobs)
         return Mode::Logprobs;
     return m_choices && !m_ignoresN ? Mode::Choices : Mode::Singles;
 }
@@ -120,7 +134,7 @@ Result<QVector<JudgeRequest>> GEvalMethod::scoreRequests(const Rubric &rubric, c
     if (!prompt)
         return prompt.error();
     JudgeRequest base = *prompt;
-    const int samples = m_ctx->spec().samples;
+    const int samples = this->samples();
     switch (mode) {
     case Mode::Logprobs:
         // The logprob-weighted score reads the first score token: a JSON answer would open with "{".
@@ -189,9 +203,6 @@ Result<RunEstimate> GEvalMethod::estimate()
         return r.error();
     RunEstimate e;
     const RunSpec &spec = m_ctx->spec();
-    const auto price = [](const ProviderProfile &p, qint64 in, qint64 out) {
-        return p.cost(double(in), double(out)); // an estimate counts no prompt-cache reads: an upper bound
-    };
     Rubric rubric = m_rubric;
     if (!hasSteps(rubric)) {
         auto req = stepsRequest();
@@ -210,9 +221,9 @@ Result<RunEstimate> GEvalMethod::estimate()
             ++e.calls;
             e.tokensIn += RunContext::approxTokens(*req);
             e.tokensOut += m_stepsMaxTokens / 2;
-            e.cost += price(spec.generator, RunContext::approxTokens(*req), m_stepsMaxTokens / 2);
+            e.cost += RunContext::estimatedCost(spec.generator, RunContext::approxTokens(*req), m_stepsMaxTokens / 2);
         }
-        e.perPhase.insert(QStringLiteral("steps"), e.calls);
+        e.perPhase.insert(kPhaseSteps, e.calls);
         if (!hasSteps(rubric)) {
             // The steps are not known yet: score prompts are estimated with a placeholder of
             // typical length, and none of them can be in the cache.
@@ -228,7 +239,7 @@ Result<RunEstimate> GEvalMethod::estimate()
     QSet<QString> keys; // identical requests (e.g. duplicate outputs) are sent once
     const Mode m = mode();
     for (const Item &item : m_ctx->targetItems()) {
-        if (!spec.retryFailed && m_ctx->failedBefore().contains(item.id))
+        if (m_ctx->skipsFailed(item.id))
             continue; // refused before: skipped unless asked again
         auto reqs = scoreRequests(rubric, item, m);
         if (!reqs)
@@ -254,12 +265,12 @@ Result<RunEstimate> GEvalMethod::estimate()
             const qint64 out = qint64(m_maxTokens) * std::max(1, r.n);
             e.tokensIn += in;
             e.tokensOut += out;
-            e.cost += price(spec.evaluator, in, out);
+            e.cost += RunContext::estimatedCost(spec.evaluator, in, out);
         }
     }
     e.calls += scoreCalls;
     e.callsMin = e.calls;
-    e.perPhase.insert(QStringLiteral("evaluate"), scoreCalls);
+    e.perPhase.insert(kPhaseEvaluate, scoreCalls);
     return e;
 }
 
@@ -279,7 +290,7 @@ void GEvalMethod::start()
         m_ctx->fail(req.errorString());
         return;
     }
-    m_ctx->submit(JudgeRole::Generator, QStringLiteral("steps"), {*req}, [this](const QVector<JudgeResponse> &rs) {
+    m_ctx->submit(JudgeRole::Generator, kPhaseSteps, {*req}, [this](const QVector<JudgeResponse> &rs) {
         if (!rs.first().ok()) {
             m_ctx->fail(RunContext::failureText(rs.first()));
             return;
@@ -307,16 +318,16 @@ void GEvalMethod::scoreItems()
     const QVector<Item> &items = m_ctx->targetItems();
     m_items.clear();
     for (int i = 0; i < items.size(); ++i) {
-        if (!m_ctx->spec().retryFailed && m_ctx->failedBefore().contains(items[i].id))
+        if (m_ctx->skipsFailed(items[i].id))
             ++m_failed; // the endpoint refused it before: --retry-failed asks again
         else
             m_items.append(i);
     }
-    const int perItem = mode() == Mode::Singles ? m_ctx->spec().samples : 1;
+    const int perItem = mode() == Mode::Singles ? samples() : 1;
     m_ctx->setOutlook(m_ctx->newTargetTexts(0) * perItem);
     auto modes = std::make_shared<QHash<int, Mode>>();
     m_ctx->stream(
-            JudgeRole::Evaluator, QStringLiteral("evaluate"), int(m_items.size()),
+            JudgeRole::Evaluator, kPhaseEvaluate, int(m_items.size()),
             [this, modes](int unit) {
                 const Mode m = mode();
                 modes->insert(unit, m);
@@ -371,7 +382,7 @@ void GEvalMethod::scoreItems()
                                      {},
                                      r.cacheKey});
                     }
-                if (rows.size() < m_ctx->spec().samples) {
+                if (rows.size() < samples()) {
                     // Fewer choices than asked: the endpoint ignores n. The rest one request each.
                     if (!m_ignoresN) {
                         m_ignoresN = true;
@@ -399,10 +410,10 @@ void GEvalMethod::askFollowUps()
     const Mode m = mode() == Mode::Logprobs ? (m_choices && !m_ignoresN ? Mode::Choices : Mode::Singles) : mode();
     int outlook = 0;
     for (const FollowUp &f : std::as_const(*followUps))
-        outlook += m == Mode::Singles ? m_ctx->spec().samples - f.from : 1;
+        outlook += m == Mode::Singles ? samples() - f.from : 1;
     m_ctx->setOutlook(outlook);
     m_ctx->stream(
-            JudgeRole::Evaluator, QStringLiteral("evaluate"), int(followUps->size()),
+            JudgeRole::Evaluator, kPhaseEvaluate, int(followUps->size()),
             [this, followUps, m](int unit) {
                 const FollowUp &f = (*followUps)[unit];
                 return scoreRequests(m_rubric, m_ctx->targetItems()[f.item], f.from > 0 ? Mode::Singles : m, f.from);
@@ -418,7 +429,7 @@ void GEvalMethod::askFollowUps()
                 const bool singles = f.from > 0 || m == Mode::Singles;
                 for (const JudgeResponse &r : rs)
                     for (const JudgeChoice &c : r.choices) {
-                        if (f.rows.size() >= m_ctx->spec().samples)
+                        if (f.rows.size() >= samples())
                             break;
                         const ParsedAnswer one = AnswerParser::parseScore(c.text);
                         const bool ok = one.ok && one.score >= m_ctx->aspect().min && one.score <= m_ctx->aspect().max;
@@ -431,7 +442,7 @@ void GEvalMethod::askFollowUps()
                                        {},
                                        r.cacheKey});
                     }
-                if (!singles && f.rows.size() < m_ctx->spec().samples) {
+                if (!singles && f.rows.size() < samples()) {
                     // The n-choice fallback fell short too: the rest one request each, next round.
                     if (!m_ignoresN) {
                         m_ignoresN = true;
@@ -499,9 +510,9 @@ void GEvalMethod::finish()
         m_ctx->fail(r.errorString());
         return;
     }
-    const int samples = m_ctx->spec().samples;
+    const int samples = this->samples();
     QString scoring, reason;
-    if (m_ctx->spec().logprobs && m_logprobFallbacks == 0 && !m_noLogprobs) {
+    if (logprobs() && m_logprobFallbacks == 0 && !m_noLogprobs) {
         scoring = QStringLiteral("logprobs");
         reason = tr("the expected value over the scale from the answer's top_logprobs");
     } else {
@@ -510,7 +521,7 @@ void GEvalMethod::finish()
                             : m_ignoresN ? tr("one request each: the endpoint answers one choice whatever n asks")
                                          : tr("one request with n = %1").arg(samples);
         reason = tr("the mean of %1 samples per item, %2").arg(samples).arg(how);
-        if (m_ctx->spec().logprobs)
+        if (logprobs())
             reason = (m_logprobFallbacks > 0
                               ? tr("logprobs were asked but the endpoint returned none (%n item(s)); ", nullptr,
                                    m_logprobFallbacks)

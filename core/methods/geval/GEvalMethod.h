@@ -30,6 +30,11 @@ class GEvalMethod : public Method
 {
     Q_OBJECT
 public:
+    /// The phases of a run, in run order (MethodInfo::phases): the generated evaluation steps,
+    /// then the scoring calls.
+    static inline const QString kPhaseSteps = QStringLiteral("steps");
+    static inline const QString kPhaseEvaluate = QStringLiteral("evaluate");
+
     explicit GEvalMethod(RunContext *context, QObject *parent = nullptr);
 
     Result<RunEstimate> estimate() override;
@@ -44,6 +49,10 @@ private:
     /// How one item's score is asked.
     enum class Mode { Logprobs, Choices, Singles };
     Mode mode() const;
+    /// The parameter "logprobs" (--logprobs): ask for top_logprobs and weight the scale; unset: off.
+    bool logprobs() const;
+    /// The parameter "samples" (--samples): answers sampled per item without logprobs; unset: 20.
+    int samples() const;
     /// The score prompt of an item under the rubric, with the run's sampling parameters.
     Result<JudgeRequest> scorePrompt(const Rubric &rubric, const Item &item);
     /// The requests of an item in `mode`. Singles: samples `from` … samples-1, one request each

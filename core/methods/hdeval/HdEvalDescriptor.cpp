@@ -127,6 +127,7 @@ MethodInfo hdevalDescriptor()
                                "Folds of the cross-validation of the final aggregator on the train split; 0 = "
                                "leave-one-out.")},
     };
+    m.multiAspect = true; // layer 1: several aspects (--aspect A,B or all)
     return m;
 }
 

@@ -22,10 +22,7 @@ Result<RunEstimate> HdEvalMethod::estimate()
         return r.error();
     const RunSpec &spec = m_ctx->spec();
     RunEstimate e;
-    QSet<QString> keys; // identical requests are sent once
-    const auto price = [](const ProviderProfile &p, qint64 in, qint64 out) {
-        return p.cost(double(in), double(out)); // an estimate counts no prompt-cache reads: an upper bound
-    };
+    QSet<QString> keys;                   // identical requests are sent once
     std::optional<Error> cacheUnreadable; // a cache that cannot be read must not look empty
     const auto count = [&](JudgeRole role, const JudgeRequest &r, const QString &phase, int outTokens) {
         const QString key = m_ctx->cacheKey(role, r);
@@ -49,7 +46,8 @@ Result<RunEstimate> HdEvalMethod::estimate()
         const qint64 in = RunContext::approxTokens(r, m_ctx->spec().evaluator); // only scoring requests have a shape
         e.tokensIn += in;
         e.tokensOut += outTokens;
-        e.cost += price(role == JudgeRole::Generator ? spec.generator : spec.evaluator, in, outTokens);
+        e.cost += RunContext::estimatedCost(role == JudgeRole::Generator ? spec.generator : spec.evaluator, in,
+                                            outTokens);
     };
     // An unknown part: `calls` calls of about `in` tokens each, of which at least `min` are sent.
     const auto bound = [&](const QString &phase, int calls, int min, qint64 in, int outTokens, bool generator) {
@@ -59,7 +57,8 @@ Result<RunEstimate> HdEvalMethod::estimate()
         e.perPhase.insert(phase, e.perPhase.value(phase).toInt() + calls);
         e.tokensIn += in * calls;
         e.tokensOut += qint64(outTokens) * calls;
-        e.cost += price(generator ? spec.generator : spec.evaluator, in * calls, qint64(outTokens) * calls);
+        e.cost += RunContext::estimatedCost(generator ? spec.generator : spec.evaluator, in * calls,
+                                            qint64(outTokens) * calls);
     };
     // A decomposition known from the cache is replayed into the tree; true when it was.
     const auto replay = [&](const QVector<Criterion> &parents, int layer) -> Result<bool> {

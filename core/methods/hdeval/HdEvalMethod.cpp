@@ -82,7 +82,7 @@ Result<void> HdEvalMethod::readParams()
         if (seen.contains(it.id))
             return;
         seen.insert(it.id);
-        if (!m_ctx->spec().retryFailed && m_ctx->failedBefore().contains(it.id)) {
+        if (m_ctx->skipsFailed(it.id)) {
             ++m_failed;
             return;
         }

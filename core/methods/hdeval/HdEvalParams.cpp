@@ -1,8 +1,23 @@
 #include "HdEvalParams.h"
 
+#include "methods/MethodRegistry.h"
+
 #include <QCoreApplication>
 
 namespace rubric {
+
+MethodInfo hdevalDescriptor(); // HdEvalDescriptor.cpp
+
+namespace {
+
+// The method's parameters as its descriptor declares them (type, range, choices).
+const MethodInfo &descriptor()
+{
+    static const MethodInfo info = hdevalDescriptor();
+    return info;
+}
+
+} // namespace
 
 learn::AggregatorSettings HdEvalParams::defaultAggregator()
 {
@@ -82,29 +97,41 @@ Result<HdEvalParams> HdEvalParams::fromSettings(const QVariantMap &settings)
                 ok = false;
             return v;
         };
+        // A parameter the descriptor declares: its range is the descriptor's (MethodParam::accepts).
+        const MethodParam *declared = descriptor().param(key);
+        auto declaredInt = [&] {
+            const int v = text.toInt(&ok);
+            ok = ok && declared && declared->accepts(text);
+            return v;
+        };
+        auto declaredDouble = [&] {
+            const double v = text.toDouble(&ok);
+            ok = ok && declared && declared->accepts(text);
+            return v;
+        };
         if (key == QLatin1String("layers"))
-            p.layers = toInt(1, 3);
+            p.layers = declaredInt();
         else if (key == QLatin1String("children"))
-            p.children = toInt(1, 20);
+            p.children = declaredInt();
         else if (key == QLatin1String("top_k"))
-            p.topK = toInt(1, 100);
+            p.topK = declaredInt();
         else if (key == QLatin1String("importance_repeats"))
-            p.importanceRepeats = toInt(1, 1000);
+            p.importanceRepeats = declaredInt();
         else if (key == QLatin1String("seed"))
-            p.seed = text.toULongLong(&ok);
+            p.seed = text.toULongLong(&ok); // any 64-bit seed, wider than the form's field
         else if (key == QLatin1String("decompose")) {
-            ok = text == QLatin1String("per-node") || text == QLatin1String("batched");
+            ok = declared && declared->accepts(text);
             p.batched = text == QLatin1String("batched");
         } else if (key == QLatin1String("temperature"))
-            p.temperature = toDouble(0, 2);
+            p.temperature = declaredDouble();
         else if (key == QLatin1String("max_tokens"))
-            p.maxTokens = toInt(1, 100000);
+            p.maxTokens = declaredInt();
         else if (key == QLatin1String("decompose_temperature"))
             p.decomposeTemperature = toDouble(0, 2);
         else if (key == QLatin1String("decompose_max_tokens"))
             p.decomposeMaxTokens = toInt(16, 100000);
         else if (key == QLatin1String("cv_folds")) {
-            p.cvFolds = toInt(0, 1000);
+            p.cvFolds = declaredInt();
             ok = ok && p.cvFolds != 1;
         } else if (key == QLatin1String("tree_from")) {
             p.treeFrom = text;

@@ -18,6 +18,10 @@ class Project;
 
 namespace rubric::hpss {
 
+/// The method's name (MethodInfo::name, a judge's method): what the HPSS tools (`rubric
+/// show-prompt`, the HPSS pane) check a judge was built by.
+inline constexpr char kMethodName[] = "hpss";
+
 /// The evaluator's auxiliary generations of one HPSS judge (spec hpss.md §4.5), each made once:
 /// a search makes all those its enabled factor values can need for the validation items before
 /// its first evaluation (as [code] precomputes them), the winner's for the test items after it:

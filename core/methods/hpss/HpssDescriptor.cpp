@@ -9,7 +9,7 @@ MethodInfo hpssDescriptor()
 {
     using T = MethodParam::Type;
     MethodInfo m;
-    m.name = QStringLiteral("hpss");
+    m.name = QLatin1String(hpss::kMethodName);
     m.title = QStringLiteral("HPSS");
     m.summary = QT_TRANSLATE_NOOP("rubric::MethodParams",
                                   "HPSS: searches the prompting strategies (scale, examples, criteria, reference, "
@@ -17,7 +17,7 @@ MethodInfo hpssDescriptor()
                                   "with the human scores on the train split (Wen et al., 2025).");
     m.create = [](RunContext *ctx) { return std::unique_ptr<Method>(new HpssMethod(ctx)); };
     m.kinds = {CriterionKind::Aspect, CriterionKind::Criterion};
-    m.phases = {QStringLiteral("auxiliary"), QStringLiteral("search"), QStringLiteral("evaluate")};
+    m.phases = {HpssMethod::kPhaseAuxiliary, HpssMethod::kPhaseSearch, HpssMethod::kPhaseEvaluate};
     m.params = {
             {QStringLiteral("search"),
              T::Choice,
@@ -125,6 +125,10 @@ MethodInfo hpssDescriptor()
                                "Largest answer of a scoring call (the explanation and the [[rating]]; upstream: "
                                "4096).")},
     };
+    m.exportedStats
+            = {QStringLiteral("strategy"),     QStringLiteral("search"),        QStringLiteral("validation_spearman"),
+               QStringLiteral("validation_n"), QStringLiteral("test_spearman"), QStringLiteral("test_n"),
+               QStringLiteral("gap_warning"),  QStringLiteral("transfer_from")};
     return m;
 }
 

@@ -1,7 +1,6 @@
 #include "methods/hpss/HpssJudgeView.h"
 
 #include "judge/JudgeEngine.h"
-#include "runs/RunConfig.h"
 #include "store/CallStore.h"
 #include "store/Project.h"
 
@@ -12,12 +11,12 @@
 
 namespace rubric::hpss {
 
-Result<JudgeView> JudgeView::load(Project *project, const QString &judge)
+Result<JudgeView> JudgeView::load(Project *project, const QString &judge, const SpecLoader &loadSpec)
 {
     const auto info = project->judge(judge);
     if (!info)
         return makeError(QStringLiteral("no judge '%1' in the project").arg(judge), project->path());
-    if (info->method != QLatin1String("hpss"))
+    if (info->method != QLatin1String(kMethodName))
         return makeError(QStringLiteral("judge '%1' was built by %2, not hpss").arg(judge, info->method),
                          project->path());
     auto stored = state::load(*project, judge);
@@ -26,7 +25,7 @@ Result<JudgeView> JudgeView::load(Project *project, const QString &judge)
     if (stored->isEmpty())
         return makeError(QStringLiteral("judge '%1' has no HPSS search state yet").arg(judge), project->path(), 0,
                          state::metaKey(judge));
-    auto spec = RunConfig::load(project, judge);
+    auto spec = loadSpec(project, judge);
     if (!spec)
         return spec.error();
     auto search = HpssSearch::fromVariant(stored->value(QStringLiteral("search")));
@@ -132,9 +131,10 @@ Result<QHash<QString, StrategySpend>> JudgeView::spend(Project *project, const Q
     return out;
 }
 
-Result<RunSpec> testSplitSpec(Project *project, const QString &judge, const PromptStrategy &strategy)
+Result<RunSpec> testSplitSpec(Project *project, const QString &judge, const PromptStrategy &strategy,
+                              const SpecLoader &loadSpec)
 {
-    auto spec = RunConfig::load(project, judge);
+    auto spec = loadSpec(project, judge);
     if (!spec)
         return spec.error();
     const auto judges = project->readJudges();

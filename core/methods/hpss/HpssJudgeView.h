@@ -11,6 +11,7 @@
 #include <QString>
 #include <QVariantList>
 
+#include <functional>
 #include <memory>
 
 namespace rubric {
@@ -27,6 +28,10 @@ struct StrategySpend
     double cost = 0;
 };
 
+/// Reads the run configuration stored for a judge (RunConfig::load, which lives above the
+/// methods: the studio and the tools pass it in).
+using SpecLoader = std::function<Result<RunSpec>(Project *project, const QString &judge)>;
+
 /// A read-only view of an HPSS judge for the studio and the tools: its persisted search state
 /// (project meta "hpss.state.<judge>", see hpss::state), its run configuration, and a
 /// PromptBuilder set up as the run's (the task wording, the aspect, the validation split: the
@@ -37,8 +42,8 @@ class JudgeView
 {
 public:
     /// Errors (naming the judge or the key) when the judge does not exist, was not built by
-    /// hpss, has no stored state yet, or its state or configuration cannot be read.
-    static Result<JudgeView> load(Project *project, const QString &judge);
+    /// hpss, has no stored state yet, or its state or configuration (read by `loadSpec`) cannot be read.
+    static Result<JudgeView> load(Project *project, const QString &judge, const SpecLoader &loadSpec);
 
     const QString &judge() const { return m_judge; }
     const RunSpec &spec() const { return m_spec; }
@@ -85,7 +90,8 @@ private:
 /// and auxiliary prompts: a new HPSS judge "<judge>-test-<n>" (the first free n) whose search is
 /// that strategy alone (search=random, budget=1, origin=strategy). Its validation prompts and
 /// auxiliary requests are the judge's, so they come from the judge cache; only the test items not
-/// asked before are sent. Errors when the judge's configuration cannot be read.
-Result<RunSpec> testSplitSpec(Project *project, const QString &judge, const PromptStrategy &strategy);
+/// asked before are sent. Errors when the judge's configuration (read by `loadSpec`) cannot be read.
+Result<RunSpec> testSplitSpec(Project *project, const QString &judge, const PromptStrategy &strategy,
+                              const SpecLoader &loadSpec);
 
 } // namespace rubric::hpss

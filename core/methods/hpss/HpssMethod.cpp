@@ -286,8 +286,8 @@ void HpssMethod::start()
     // made before the first evaluation (as [code] precomputes them), so that the search's calls
     // do not depend on its path and the estimate can be exact. Those made before (a resumed run)
     // and the user's edits are not asked again.
-    makeAux([this](const Auxiliaries &aux) { return searchNeeds(aux); }, m_builder->validation(),
-            QStringLiteral("auxiliary"), [this] { step(); });
+    makeAux([this](const Auxiliaries &aux) { return searchNeeds(aux); }, m_builder->validation(), kPhaseAuxiliary,
+            [this] { step(); });
 }
 
 void HpssMethod::step()
@@ -310,7 +310,7 @@ void HpssMethod::step()
     // The auxiliary phase made what any strategy of the space needs: this finds nothing to make.
     makeAux([this,
              s = proposal->strategy](const Auxiliaries &aux) { return missingAux(s, m_builder->validation(), aux); },
-            m_builder->validation(), QStringLiteral("auxiliary"), [this, p = *proposal] { evaluate(p); });
+            m_builder->validation(), kPhaseAuxiliary, [this, p = *proposal] { evaluate(p); });
 }
 
 void HpssMethod::evaluate(const SearchProposal &proposal)
@@ -326,7 +326,7 @@ void HpssMethod::evaluate(const SearchProposal &proposal)
     const PromptStrategy strategy = proposal.strategy;
     m_ctx->setOutlook(int(items.size()));
     m_ctx->stream(
-            JudgeRole::Evaluator, QStringLiteral("search"), int(items.size()),
+            JudgeRole::Evaluator, kPhaseSearch, int(items.size()),
             [this, strategy](int unit) -> Result<QVector<JudgeRequest>> {
                 auto r = scoreRequest(strategy, m_builder->validation()[unit]);
                 if (!r)
@@ -382,7 +382,7 @@ void HpssMethod::scoreWinner()
     }
     QVector<Item> targets;
     for (const Item &item : m_ctx->targetItems()) {
-        if (!m_ctx->spec().retryFailed && m_ctx->failedBefore().contains(item.id))
+        if (m_ctx->skipsFailed(item.id))
             ++m_failed;
         else
             targets.append(item);
@@ -392,11 +392,11 @@ void HpssMethod::scoreWinner()
     // are asked as part of scoring it (the only calls that depend on which strategy won). A
     // transfer's are known before the run: its auxiliary phase.
     makeAux([winner, targets](const Auxiliaries &aux) { return missingAux(winner, targets, aux); }, targets,
-            m_transfer ? QStringLiteral("auxiliary") : QStringLiteral("evaluate"),
+            m_transfer ? kPhaseAuxiliary : kPhaseEvaluate,
             [this, winner, targets] {
                 m_ctx->setOutlook(int(targets.size()));
                 m_ctx->stream(
-                        JudgeRole::Evaluator, QStringLiteral("evaluate"), int(targets.size()),
+                        JudgeRole::Evaluator, kPhaseEvaluate, int(targets.size()),
                         [this, winner, targets](int unit) -> Result<QVector<JudgeRequest>> {
                             auto r = scoreRequest(winner, targets[unit]);
                             if (!r)

@@ -60,6 +60,12 @@ class HpssMethod : public Method
 {
     Q_OBJECT
 public:
+    /// The phases of a run, in run order (MethodInfo::phases): the auxiliary texts, the search on
+    /// the validation split, the winner on the items to score.
+    static inline const QString kPhaseAuxiliary = QStringLiteral("auxiliary");
+    static inline const QString kPhaseSearch = QStringLiteral("search");
+    static inline const QString kPhaseEvaluate = QStringLiteral("evaluate");
+
     explicit HpssMethod(RunContext *context, QObject *parent = nullptr);
     ~HpssMethod() override;
 

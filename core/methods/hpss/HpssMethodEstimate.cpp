@@ -20,7 +20,7 @@ Result<RunEstimate> HpssMethod::estimate()
     const QVector<Item> &validation = m_builder->validation();
     QVector<Item> targets;
     for (const Item &item : m_ctx->targetItems())
-        if (spec.retryFailed || !m_ctx->failedBefore().contains(item.id))
+        if (!m_ctx->skipsFailed(item.id))
             targets.append(item);
     std::optional<Error> cacheUnreadable; // a cache that cannot be read must not look empty
     const auto uncached = [this, &cacheUnreadable](const PromptStrategy &s, const QVector<Item> &items, int *hits) {
@@ -160,14 +160,14 @@ Result<RunEstimate> HpssMethod::estimate()
     e.calls = auxCalls + searchCalls + evaluateMax;
     e.callsMin = auxCalls + searchCalls + evaluateMin;
     e.exact = winner.has_value();
-    e.exactPhases = {QStringLiteral("auxiliary"), QStringLiteral("search")};
+    e.exactPhases = {kPhaseAuxiliary, kPhaseSearch};
     if (e.exact)
-        e.exactPhases.append(QStringLiteral("evaluate"));
+        e.exactPhases.append(kPhaseEvaluate);
     if (cacheUnreadable)
         return *cacheUnreadable;
-    e.perPhase.insert(QStringLiteral("auxiliary"), auxCalls);
-    e.perPhase.insert(QStringLiteral("search"), searchCalls);
-    e.perPhase.insert(QStringLiteral("evaluate"), evaluatePhase);
+    e.perPhase.insert(kPhaseAuxiliary, auxCalls);
+    e.perPhase.insert(kPhaseSearch, searchCalls);
+    e.perPhase.insert(kPhaseEvaluate, evaluatePhase);
     // Tokens: the origin prompt of the first validation item stands for a typical prompt.
     qint64 perCall = 1000;
     if (auto r = scoreRequest(m_transfer ? *m_transfer : m_params.origin,
@@ -177,7 +177,7 @@ Result<RunEstimate> HpssMethod::estimate()
     const qint64 outPerCall = 150;
     e.tokensIn = perCall * e.calls;
     e.tokensOut = outPerCall * e.calls;
-    e.cost = spec.evaluator.cost(double(e.tokensIn), double(e.tokensOut));
+    e.cost = RunContext::estimatedCost(spec.evaluator, e.tokensIn, e.tokensOut);
     return e;
 }
 

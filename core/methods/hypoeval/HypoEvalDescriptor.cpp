@@ -248,6 +248,13 @@ MethodInfo hypoevalDescriptor()
                                "or edited (NAME.summary.txt, NAME.summary.md), used as written; empty: data "
                                "only.")},
     };
+    // Once a RunSpec field of its own: runs.config keeps the folder at its top level.
+    for (MethodParam &p : m.params)
+        p.topLevel = p.key == QLatin1String("literature");
+    m.runOptions = {{QStringLiteral("literature"), QStringLiteral("literature"),
+                     "HypoEval: literature folder: papers as text (*.txt, *.md), which the generator summarises "
+                     "first, and summaries (*.summary.txt, *.summary.md), used as written.",
+                     "DIR"}};
     return m;
 }
 

@@ -10,14 +10,6 @@
 // HypoEvalMethod.cpp.
 
 namespace rubric {
-namespace {
-
-double price(const ProviderProfile &p, qint64 in, qint64 out)
-{
-    return p.cost(double(in), double(out)); // an estimate counts no prompt-cache reads: an upper bound
-}
-
-} // namespace
 
 Result<void> HypoEvalMethod::estimatePreparation(RunEstimate &e, QVector<Criterion> &selected, int &evalMin,
                                                  int &evalMax)
@@ -50,7 +42,7 @@ Result<void> HypoEvalMethod::estimatePreparation(RunEstimate &e, QVector<Criteri
         const qint64 in = RunContext::approxTokens(*req);
         e.tokensIn += in;
         e.tokensOut += 600;
-        e.cost += price(spec.generator, in, 600);
+        e.cost += RunContext::estimatedCost(spec.generator, in, 600);
     }
     if (!m_papers.isEmpty()) {
         e.calls += summaries;
@@ -133,7 +125,7 @@ Result<void> HypoEvalMethod::estimatePreparation(RunEstimate &e, QVector<Criteri
         e.callsMin += lo;
         e.tokensIn += hi * in;
         e.tokensOut += hi * out;
-        e.cost += price(scoring ? spec.evaluator : spec.generator, hi * in, hi * out);
+        e.cost += RunContext::estimatedCost(scoring ? spec.evaluator : spec.generator, hi * in, hi * out);
     }
     evalMin = std::min(m_params.hEv, rest.bankMin);
     evalMax = std::min(m_params.hEv, rest.bankMax);
@@ -156,7 +148,7 @@ Result<RunEstimate> HypoEvalMethod::estimate()
         int evalCalls = 0;
         QSet<QString> keys; // identical requests (e.g. duplicate outputs) are sent once
         for (const Item &item : m_ctx->targetItems()) {
-            if (!spec.retryFailed && m_ctx->failedBefore().contains(item.id))
+            if (m_ctx->skipsFailed(item.id))
                 continue; // refused before: skipped unless asked again
             for (const Criterion &h : std::as_const(hyps)) {
                 auto req = scoreRequest(h.text, item);
@@ -179,7 +171,7 @@ Result<RunEstimate> HypoEvalMethod::estimate()
                 const qint64 in = RunContext::approxTokens(*req, m_ctx->spec().evaluator);
                 e.tokensIn += in;
                 e.tokensOut += 300;
-                e.cost += price(spec.evaluator, in, 300);
+                e.cost += RunContext::estimatedCost(spec.evaluator, in, 300);
             }
         }
         e.calls += evalCalls;
@@ -207,7 +199,7 @@ Result<RunEstimate> HypoEvalMethod::estimate()
             const qint64 in = RunContext::approxTokens(*req, m_ctx->spec().evaluator) * evalHypsMax;
             e.tokensIn += in;
             e.tokensOut += 300 * evalHypsMax;
-            e.cost += price(spec.evaluator, in, 300 * evalHypsMax);
+            e.cost += RunContext::estimatedCost(spec.evaluator, in, 300 * evalHypsMax);
         }
         e.calls += distinct * evalHypsMax;
         e.callsMin += fresh * evalHypsMin;

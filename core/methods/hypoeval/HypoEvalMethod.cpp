@@ -55,7 +55,7 @@ Result<void> HypoEvalMethod::readParams()
     if (m_ctx->spec().settings.contains(QStringLiteral("scale_max")))
         m_params.scaleMax = p->scaleMax;
     m_params.fitScale();
-    auto papers = Literature::read(m_ctx->spec().literatureDir);
+    auto papers = Literature::read(m_ctx->spec().settings.value(QStringLiteral("literature")).toString());
     if (!papers)
         return papers.error();
     m_papers = std::move(papers).value();
@@ -386,7 +386,7 @@ void HypoEvalMethod::evaluate()
     const QVector<Item> &items = m_ctx->targetItems();
     m_items.clear();
     for (int i = 0; i < items.size(); ++i) {
-        if (!m_ctx->spec().retryFailed && m_ctx->failedBefore().contains(items[i].id))
+        if (m_ctx->skipsFailed(items[i].id))
             ++m_failed; // the endpoint refused it before: --retry-failed asks again
         else
             m_items.append(i);

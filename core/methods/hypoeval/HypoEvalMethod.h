@@ -21,7 +21,7 @@ struct Item;
 /// criterion), then scores the target items on every enabled hypothesis with chain of thought
 /// (1 call per item and hypothesis) and stores the unweighted mean as the judge score.
 ///
-/// The literature (RunSpec::literatureDir, optional) is a folder of papers as text (*.txt, *.md)
+/// The literature (the parameter "literature", optional) is a folder of papers as text (*.txt, *.md)
 /// and of summaries (*.summary.txt, *.summary.md). A paper with no summary beside it is first
 /// summarised by the generator (one call each, phase "literature-summary", §2.1 step 3); a
 /// summary file is taken as written (the user's or an edited one). The summaries fill the

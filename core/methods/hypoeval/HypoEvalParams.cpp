@@ -142,7 +142,9 @@ Result<HypoEvalParams> HypoEvalParams::fromSettings(const QVariantMap &settings)
             p.minParsed = toInt(0);
         else if (key == QLatin1String("min_hypotheses"))
             p.minHypotheses = toInt(0);
-        else
+        else if (key == QLatin1String("literature")) {
+            // the literature folder (--literature), read by the method
+        } else
             return bad(it.key(), QCoreApplication::translate("HypoEvalParams", "unknown (known: %1)")
                                          .arg(keys().join(QStringLiteral(", "))));
         if (!ok)
