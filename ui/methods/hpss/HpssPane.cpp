@@ -1,11 +1,11 @@
-#include "hpss/HpssPane.h"
+#include "methods/hpss/HpssPane.h"
 
-#include "hpss/HpssAdvantageView.h"
-#include "hpss/HpssLeaderboard.h"
-#include "hpss/HpssLeaderboardModel.h"
-#include "hpss/HpssPromptInspector.h"
-#include "hpss/HpssSearchView.h"
+#include "methods/hpss/HpssAdvantageView.h"
 #include "methods/hpss/HpssJudgeView.h"
+#include "methods/hpss/HpssLeaderboard.h"
+#include "methods/hpss/HpssLeaderboardModel.h"
+#include "methods/hpss/HpssPromptInspector.h"
+#include "methods/hpss/HpssSearchView.h"
 #include "models/RunController.h"
 #include "store/Project.h"
 
