@@ -7,8 +7,8 @@
 #include "dialogs/ImportDialog.h"
 #include "dialogs/RubricDiffDialog.h"
 #include "dialogs/SettingsDialog.h"
-#include "hpss/HpssPane.h"
 #include "methods/MethodRegistry.h"
+#include "methods/MethodViews.h"
 #include "models/ScoreModel.h"
 #include "panes/AnnotatePane.h"
 #include "panes/ComparePane.h"
@@ -137,16 +137,18 @@ MainWindow::MainWindow(QWidget *parent)
     addPane(new HeatmapPane(this), tr("Heatmap"), QStringLiteral("heatmap"));
     addPane(new CorrelationPane(this), tr("Correlation"), QStringLiteral("correlation"));
     addPane(new ComparePane(this), tr("Compare"), QStringLiteral("compare"));
-    auto *hpss = addPane(new HpssPane(this), tr("HPSS"), QStringLiteral("hpss"));
-    hpss->setRunController(m_run->controller());
-    connect(hpss, &HpssPane::testRunRequested, this, [this](const RunSpec &spec) {
-        showPane(QStringLiteral("run"));
-        m_run->startRun(spec);
-    });
+    // The methods' own panes (HPSS's), in the order of the methods.
+    const WindowContext context{m_run->controller(), [this](const RunSpec &spec) {
+                                    showPane(QStringLiteral("run"));
+                                    m_run->startRun(spec);
+                                }};
+    for (const MethodViews *views : MethodViews::all())
+        for (const MethodPane &pane : views->createPanes(context, this))
+            registerPane(pane.widget, pane.title, pane.key, pane.bind);
     m_issues = addPane(new IssuesPane(this), tr("Issues"), QStringLiteral("issues"));
     connect(m_dataset, &DatasetPane::importRequested, this, &MainWindow::onImport);
     connect(m_issues, &IssuesPane::goToItemRequested, this, &MainWindow::goToItem);
-    connect(m_rubric, &RubricPane::hdevalRunRequested, this, [this](const QString &judge, const QVariantMap &settings) {
+    connect(m_rubric, &RubricPane::runRequested, this, [this](const QString &judge, const QVariantMap &settings) {
         showPane(QStringLiteral("run"));
         m_run->rescoreWith(judge, settings);
     });

@@ -4,7 +4,8 @@
 
 #include "ChecklistFixture.h"
 #include "UiTestProject.h"
-#include "models/AnswerGridModel.h"
+#include "methods/checkeval/AnswerGridModel.h"
+#include "methods/checkeval/CheckEvalViews.h"
 #include "models/ScoreModel.h"
 #include "panes/HeatmapPane.h"
 #include "widgets/HeatmapView.h"
@@ -204,20 +205,23 @@ void TestAnswerGrid::clickShowsEachJudgesRawAnswer()
     view->scrollTo(cell);
     QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->visualRect(cell).center());
     auto *tabs = pane.findChild<QTabWidget *>(QStringLiteral("heatmapDetailTabs"));
-    QCOMPARE(tabs->currentWidget(), pane.answerGridView());
-    QCOMPARE(pane.answerGrid()->itemId(), QStringLiteral("i0"));
-    QCOMPARE(pane.answerGrid()->judges(), fixture::keys({"judgeA", "judgeB"}));
+    auto *gridView = pane.findChild<QTableView *>(QStringLiteral("heatmapAnswerGrid"));
+    auto *gridModel = pane.findChild<AnswerGridModel *>();
+    QVERIFY(gridView && gridModel);
+    QCOMPARE(tabs->currentWidget(), gridView);
+    QCOMPARE(gridModel->itemId(), QStringLiteral("i0"));
+    QCOMPARE(gridModel->judges(), fixture::keys({"judgeA", "judgeB"}));
     auto *raw = pane.findChild<QPlainTextEdit *>(QStringLiteral("heatmapRaw"));
     auto *reasoning = pane.findChild<QTextBrowser *>(QStringLiteral("heatmapReasoning"));
     QCOMPARE(raw->toPlainText(), QStringLiteral("judgeA on i0: q4: no")); // the clicked question, this judge
     // click the grid cell q1 × judgeB, then q1 × judgeA
-    QTableView *grid = pane.answerGridView();
+    QTableView *grid = gridView;
     const auto clickGrid = [grid](int row, int col) {
         const QModelIndex at = grid->model()->index(row, col);
         grid->scrollTo(at);
         QTest::mouseClick(grid->viewport(), Qt::LeftButton, {}, grid->visualRect(at).center());
     };
-    const int q1 = pane.answerGrid()->rowOfKey(QStringLiteral("q1"));
+    const int q1 = gridModel->rowOfKey(QStringLiteral("q1"));
     clickGrid(q1, 2);
     QCOMPARE(raw->toPlainText(), QStringLiteral("judgeB on i0: q1: no"));
     QCOMPARE(reasoning->toPlainText(), QStringLiteral("judgeB reasoned about q1"));
@@ -225,7 +229,7 @@ void TestAnswerGrid::clickShowsEachJudgesRawAnswer()
     clickGrid(q1, 1);
     QCOMPARE(raw->toPlainText(), QStringLiteral("judgeA on i0: q1: yes"));
     // a refused call shows its status, not an answer
-    clickGrid(pane.answerGrid()->rowOfKey(QStringLiteral("q5")), 2);
+    clickGrid(gridModel->rowOfKey(QStringLiteral("q5")), 2);
     QCOMPARE(raw->toPlainText(), QStringLiteral("judgeB on i0: q5: ?"));
 }
 
@@ -236,7 +240,7 @@ void TestAnswerGrid::heatmapSwitchesToSubAspects()
     auto *judge = pane.findChild<QComboBox *>(QStringLiteral("heatmapJudge"));
     judge->setCurrentIndex(judge->findData(QStringLiteral("judgeA")));
     ScoreModel *scores = ScoreModel::of(m_project.get());
-    auto *columns = pane.findChild<QComboBox *>(QStringLiteral("heatmapChecklistColumns"));
+    auto *columns = pane.findChild<QComboBox *>(QStringLiteral("heatmapColumnSets"));
     QVERIFY(columns->isVisibleTo(&pane));
     QCOMPARE(scores->criterionKeys(), fixture::keys({"q1", "q2", "q4", "q5"}));
     // questions: 1 = yes, 0 = no, on a 0–1 colour scale
@@ -246,7 +250,7 @@ void TestAnswerGrid::heatmapSwitchesToSubAspects()
     QCOMPARE(scores->headerData(ScoreModel::FirstCriterionColumn, Qt::Horizontal, ScoreModel::ScaleMinRole).toDouble(),
              0.0);
 
-    columns->setCurrentIndex(columns->findData(int(ScoreModel::ChecklistColumns::SubAspects)));
+    columns->setCurrentIndex(columns->findData(int(ChecklistColumns::SubAspects)));
     QCOMPARE(scores->criterionKeys(), fixture::keys({"s1", "s2"}));
     QCOMPARE(pane.view()->model()->columnCount(), ScoreModel::FirstCriterionColumn + 2);
     QVERIFY(scores->headerData(ScoreModel::FirstCriterionColumn, Qt::Horizontal, Qt::ToolTipRole)

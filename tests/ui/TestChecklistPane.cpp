@@ -5,11 +5,11 @@
 #include "ChecklistFixture.h"
 #include "RubricFixture.h"
 #include "UiTestProject.h"
-#include "dialogs/NewChecklistDialog.h"
 #include "methods/checkeval/ChecklistIo.h"
+#include "methods/checkeval/NewChecklistDialog.h"
+#include "methods/checkeval/StageCountTable.h"
 #include "models/RubricTreeModel.h"
 #include "panes/RubricPane.h"
-#include "widgets/StageCountTable.h"
 
 #include <QAction>
 #include <QComboBox>

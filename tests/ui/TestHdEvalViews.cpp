@@ -5,13 +5,13 @@
 
 #include "HdEvalFixture.h"
 #include "UiTestProject.h"
-#include "dialogs/DecomposeDialog.h"
-#include "dialogs/ExplainDialog.h"
+#include "methods/hdeval/DecomposeDialog.h"
+#include "methods/hdeval/ExplainDialog.h"
+#include "methods/hdeval/HdEvalColumns.h"
+#include "methods/hdeval/HdEvalPanel.h"
 #include "methods/hdeval/HdEvalTree.h"
-#include "models/HdEvalColumns.h"
 #include "models/RubricTreeModel.h"
 #include "models/ScoreModel.h"
-#include "panes/HdEvalPanel.h"
 #include "panes/HeatmapPane.h"
 #include "panes/RubricPane.h"
 #include "panes/RunPane.h"
@@ -205,7 +205,7 @@ void TestHdEvalViews::refitRunsWithNoCall()
     RubricPane pane;
     pane.setProject(m_p.project());
     QVERIFY(pane.setJudge(QStringLiteral("hd")));
-    QSignalSpy requested(&pane, &RubricPane::hdevalRunRequested);
+    QSignalSpy requested(&pane, &RubricPane::runRequested);
     auto *kind = child<QComboBox>(&pane, "hdevalAggregator");
     kind->setCurrentIndex(kind->findData(QStringLiteral("ridge")));
     QTest::mouseClick(child<QPushButton>(&pane, "hdevalRefit"), Qt::LeftButton);
@@ -305,7 +305,7 @@ void TestHdEvalViews::ablationIsOneClickWithNoCall()
     pane.setProject(m_p.project());
     QVERIFY(pane.setJudge(judge));
     pane.show();
-    connect(&pane, &RubricPane::hdevalRunRequested, &run, &RunPane::rescoreWith);
+    connect(&pane, &RubricPane::runRequested, &run, &RunPane::rescoreWith);
     auto *aggregator = child<QComboBox>(&pane, "hdevalAggregator");
     aggregator->setCurrentIndex(aggregator->findData(QStringLiteral("linear")));
     const int before = *RubricStore(m_p.project()).readLatestVersion(judge);
@@ -402,7 +402,7 @@ void TestHdEvalViews::explanationFromTheHeatmap()
     dialog->close();
 
     // an item the judge never scored: the dialog says why instead of a chart
-    ExplainDialog *missing = pane.explainItem(QStringLiteral("no-such-item"));
+    auto *missing = qobject_cast<ExplainDialog *>(pane.openItem(QStringLiteral("no-such-item")));
     QVERIFY(missing);
     QVERIFY(!missing->errorText().isEmpty());
     QVERIFY(missing->findChild<QLabel *>(QStringLiteral("explainHeader"))

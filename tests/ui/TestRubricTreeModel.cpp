@@ -2,9 +2,9 @@
 #include "RubricFixture.h"
 #include "commands/AddCriterionCommand.h"
 #include "commands/DeleteCriterionCommand.h"
-#include "commands/InvertPolarityCommand.h"
 #include "commands/MoveCriterionCommand.h"
-#include "commands/RestoreQuestionCommand.h"
+#include "methods/checkeval/InvertPolarityCommand.h"
+#include "methods/checkeval/RestoreQuestionCommand.h"
 #include "models/RubricTreeModel.h"
 
 #include <QAbstractItemModelTester>
@@ -301,10 +301,10 @@ void TestRubricTreeModel::restoreAndInvertAreUndoable()
              QStringLiteral("duplicate of q1"));
     m_stack->push(new InvertPolarityCommand(m_model, QStringLiteral("q4")));
     QVERIFY(m_model->criterion(QStringLiteral("q4"))->origin.value(QStringLiteral("inverted")).toBool());
-    QVERIFY(RubricTreeModel::polarityWarning(*m_model->criterion(QStringLiteral("q4"))).isEmpty());
+    QVERIFY(m_model->polarityWarning(*m_model->criterion(QStringLiteral("q4"))).isEmpty());
     m_stack->undo();
     QVERIFY(!m_model->criterion(QStringLiteral("q4"))->origin.contains(QStringLiteral("inverted")));
-    QVERIFY(!RubricTreeModel::polarityWarning(*m_model->criterion(QStringLiteral("q4"))).isEmpty());
+    QVERIFY(!m_model->polarityWarning(*m_model->criterion(QStringLiteral("q4"))).isEmpty());
     m_stack->undo();
     QCOMPARE(*m_model->criterion(QStringLiteral("q3")), *fixture::checklistRubric().find(QStringLiteral("q3")));
 }

@@ -12,10 +12,10 @@
 // Test tooling only: the answers are synthetic, no endpoint is called.
 
 #include "MainWindow.h"
+#include "methods/checkeval/AnswerGridModel.h"
 #include "methods/checkeval/Checklist.h"
 #include "methods/checkeval/ChecklistIo.h"
 #include "methods/checkeval/QuestionAnalytics.h"
-#include "models/AnswerGridModel.h"
 #include "models/RubricTreeModel.h"
 #include "models/ScoreModel.h"
 #include "panes/HeatmapPane.h"
@@ -228,7 +228,7 @@ int main(int argc, char **argv)
             QTimer::singleShot(300, &window, [&, heatmap] {
                 HeatmapView *view = heatmap->view();
                 emit view->cellActivated(view->model()->index(2, ScoreModel::FirstCriterionColumn + 3));
-                QTableView *grid = heatmap->answerGridView();
+                auto *grid = heatmap->findChild<QTableView *>(QStringLiteral("heatmapAnswerGrid"));
                 const QModelIndex cell = grid->model()->index(2, 2);
                 grid->setCurrentIndex(cell);
                 emit grid->clicked(cell);

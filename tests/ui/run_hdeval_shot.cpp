@@ -14,8 +14,8 @@
 
 #include "HdEvalFixture.h"
 #include "MainWindow.h"
-#include "dialogs/DecomposeDialog.h"
-#include "dialogs/ExplainDialog.h"
+#include "methods/hdeval/DecomposeDialog.h"
+#include "methods/hdeval/ExplainDialog.h"
 #include "methods/hdeval/HdEvalTree.h"
 #include "models/RubricTreeModel.h"
 #include "models/ScoreModel.h"
@@ -97,7 +97,7 @@ int main(int argc, char **argv)
         ScoreModel::of(window.project())->setJudge(QStringLiteral("hd"));
         QTimer::singleShot(300, &window, [&, heatmap] {
             const QString item = ScoreModel::of(window.project())->itemId(0);
-            ExplainDialog *dialog = heatmap->explainItem(item);
+            auto *dialog = qobject_cast<ExplainDialog *>(heatmap->openItem(item));
             if (!dialog)
                 QApplication::exit(fail(QStringLiteral("no explanation for %1").arg(item)));
             dialog->resize(820, 560);

@@ -24,15 +24,8 @@ std::pair<Criterion, int> AddCriterionCommand::handWritten(const RubricTreeModel
     const Criterion *current = key.isEmpty() ? nullptr : model->criterion(key);
     // The kind the method puts under a node of `parent`'s kind (a hypothesis, a step, a question).
     const MethodInfo *method = MethodRegistry::find(model->rubric().method());
-    const bool checklist = model->rubric().method() == QLatin1String("checkeval");
-    const auto handWrittenKind = [method, checklist](CriterionKind parent) {
-        if (method)
-            return method->childKind(parent);
-        // A checklist before its method is registered: aspect → sub-aspect → question.
-        if (checklist)
-            return parent == CriterionKind::Aspect ? CriterionKind::SubAspect : CriterionKind::Question;
-        return CriterionKind::Criterion;
-    };
+    const auto handWrittenKind
+            = [method](CriterionKind parent) { return method ? method->childKind(parent) : CriterionKind::Criterion; };
     Criterion c;
     int row = 0;
     if (current && (asChild || current->kind == CriterionKind::Aspect)) {

@@ -1,5 +1,6 @@
 #include "CriterionDetail.h"
 
+#include "methods/MethodViews.h"
 #include "models/RubricTreeModel.h"
 #include "runs/Phases.h"
 
@@ -27,7 +28,7 @@ QString CriterionDetail::number(const QVariant &v)
     return ok && !v.isNull() && !std::isnan(d) ? QString::number(d, 'f', 3) : QString();
 }
 
-QString CriterionDetail::html(const Criterion &c)
+QString CriterionDetail::html(const Criterion &c, const MethodViews &views)
 {
     QString html = QStringLiteral("<p><b>%1</b> · %2 · %3</p>")
                            .arg(esc(c.key), esc(criterionKindName(c.kind)), c.enabled ? tr("enabled") : tr("disabled"));
@@ -87,12 +88,12 @@ QString CriterionDetail::html(const Criterion &c)
             html += QStringLiteral("<p>%1</p>").arg(esc(lineage.join(QStringLiteral(" · "))));
         if (const QString why = o.value(QStringLiteral("restored_from_filter")).toString(); !why.isEmpty())
             html += QStringLiteral("<p>%1</p>").arg(esc(tr("Restored after the filter removed it: %1").arg(why)));
-        const QStringList flags = RubricTreeModel::flagLabels(c);
+        const QStringList flags = views.criterionFlags(c);
         if (!flags.isEmpty())
             html += QStringLiteral("<p><b>%1</b> %2</p>").arg(tr("Flags:"), esc(flags.join(QStringLiteral(" · "))));
         if (const QString why = o.value(QStringLiteral("filtered")).toString(); !why.isEmpty() && !c.enabled)
             html += QStringLiteral("<p>%1</p>").arg(esc(tr("Removed by the filter: %1").arg(why)));
-        if (const QString why = RubricTreeModel::polarityWarning(c); !why.isEmpty())
+        if (const QString why = views.criterionWarning(c); !why.isEmpty())
             html += QStringLiteral("<p>%1</p>").arg(esc(tr("\"Yes\" seems to mean worse (%1).").arg(why)));
     }
     if (const QString why = s.value(QStringLiteral("dropped_because")).toString(); !why.isEmpty())

@@ -6,17 +6,13 @@
 #include "PlainText.h"
 #include "commands/EditCriterionTextCommand.h"
 #include "commands/SetCriterionEnabledCommand.h"
-#include "commands/SetNodeSelectedCommand.h"
 #include "methods/MethodRegistry.h"
-#include "methods/checkeval/Checklist.h"
-#include "models/HdEvalColumns.h"
+#include "methods/MethodViews.h"
 
-#include <QApplication>
 #include <QColor>
 #include <QFont>
 #include <QIcon>
 #include <QSet>
-#include <QStyle>
 
 #include <cmath>
 
@@ -41,63 +37,21 @@ double figure(const QVariant &v)
     return ok ? d : std::nan("");
 }
 
-const QString kCheckEval = QStringLiteral("checkeval");
-
 } // namespace
 
 QList<int> RubricTreeModel::columnsFor(const QString &method)
 {
-    const MethodInfo *info = MethodRegistry::find(method);
-    // A method the registry does not list (yet) is known by its name for the checklist shape.
-    const bool questions = method == kCheckEval || (info && info->kinds.contains(CriterionKind::Question));
-    // A checklist's kinds are its levels (aspect → sub-aspect → question): no kind column.
-    if (method == QLatin1String("hdeval"))
-        return {TextColumn, LayerColumn, ImportanceColumn, SelectedColumn, EnabledColumn, OriginColumn};
-    QList<int> out{TextColumn, EnabledColumn, OriginColumn};
-    if (!questions)
-        out.insert(1, KindColumn);
-    const bool hypotheses = info && info->kinds.contains(CriterionKind::Hypothesis);
-    if (hypotheses)
-        out << RewardColumn << TrainPearsonColumn << RankColumn;
-    else if (!questions)
-        out << RankColumn; // a criterion's weight
-    if (questions)
-        out << YesRateColumn << DiscriminationColumn << AnsweredColumn << FlagsColumn;
-    return out;
+    return MethodViews::forMethod(method).treeColumns(MethodRegistry::find(method));
 }
 
-QString RubricTreeModel::polarityWarning(const Criterion &c)
+QString RubricTreeModel::polarityWarning(const Criterion &c) const
 {
-    if (c.kind != CriterionKind::Question || Checklist::isInverted(c))
-        return {};
-    return Checklist::negativePolarity(c.text).value_or(QString());
-}
-
-QStringList RubricTreeModel::flagLabels(const Criterion &c)
-{
-    QStringList out;
-    if (c.kind != CriterionKind::Question)
-        return out;
-    const QString filtered = c.origin.value(QStringLiteral("filtered")).toString();
-    if (!c.enabled && !filtered.isEmpty())
-        out << tr("removed by the filter");
-    const QString constant = c.stats.value(QStringLiteral("constant")).toString();
-    if (constant == QLatin1String("yes"))
-        out << tr("always yes");
-    else if (constant == QLatin1String("no"))
-        out << tr("always no");
-    const QString duplicate = c.stats.value(QStringLiteral("near_duplicate_of")).toString();
-    if (!duplicate.isEmpty())
-        out << tr("≈ %1").arg(duplicate);
-    if (!polarityWarning(c).isEmpty())
-        out << tr("“yes” = worse?");
-    if (Checklist::isInverted(c))
-        out << tr("inverted");
-    return out;
+    return m_views->criterionWarning(c);
 }
 
 RubricTreeModel::RubricTreeModel(QObject *parent)
     : QAbstractItemModel(parent)
+    , m_views(&MethodViews::forMethod(QString()))
 {
 }
 
@@ -105,6 +59,7 @@ void RubricTreeModel::setRubric(const Rubric &rubric, bool readOnly)
 {
     beginResetModel();
     m_rubric = rubric;
+    m_views = &MethodViews::forMethod(m_rubric.method());
     m_readOnly = readOnly;
     rebuild();
     applySort();
@@ -257,9 +212,8 @@ QVariant RubricTreeModel::data(const QModelIndex &index, int role) const
     if (role == KeyRole)
         return c->key;
     const int col = index.column();
-    if (m_rubric.method() == QLatin1String("hdeval"))
-        if (QVariant v = HdEvalColumns::data(m_rubric, *c, col, role, m_aspect); v.isValid())
-            return v;
+    if (QVariant v = m_views->treeData(m_rubric, *c, col, role, m_aspect); v.isValid())
+        return v;
     if (role == Qt::CheckStateRole && col == EnabledColumn && c->kind != CriterionKind::Aspect)
         return c->enabled ? Qt::Checked : Qt::Unchecked;
     if (role == Qt::ForegroundRole && !c->enabled)
@@ -287,17 +241,6 @@ QVariant RubricTreeModel::data(const QModelIndex &index, int role) const
             v = figure(c->stats.value(QStringLiteral("answered")));
         return std::isnan(v) ? QVariant() : QVariant(v);
     }
-    if (role == Qt::DecorationRole && col == FlagsColumn && c->kind == CriterionKind::Question) {
-        QStyle *style = QApplication::style();
-        if (!style)
-            return {};
-        if (!polarityWarning(*c).isEmpty() || !c->stats.value(QStringLiteral("constant")).toString().isEmpty())
-            return style->standardIcon(QStyle::SP_MessageBoxWarning);
-        if (!c->stats.value(QStringLiteral("near_duplicate_of")).toString().isEmpty()
-            || (!c->enabled && c->origin.contains(QStringLiteral("filtered"))))
-            return style->standardIcon(QStyle::SP_MessageBoxInformation);
-        return {};
-    }
     if (role == Qt::DisplayRole || role == Qt::EditRole) {
         switch (Column(col)) {
         case TextColumn:
@@ -321,7 +264,6 @@ QVariant RubricTreeModel::data(const QModelIndex &index, int role) const
                            ? QVariant(c->stats.value(QStringLiteral("answered")).toInt())
                            : QVariant();
         case FlagsColumn:
-            return flagLabels(*c).join(QStringLiteral(" · "));
         case LayerColumn:
         case ImportanceColumn:
         case SelectedColumn:
@@ -365,28 +307,6 @@ QVariant RubricTreeModel::data(const QModelIndex &index, int role) const
                       "train split: the questions that carry the judge have the highest");
         case AnsweredColumn:
             return tr("Items on which the judge answered this question");
-        case FlagsColumn: {
-            QStringList lines;
-            const QString filtered = c->origin.value(QStringLiteral("filtered")).toString();
-            if (!c->enabled && !filtered.isEmpty())
-                lines << tr("Removed by the filter: %1 (Restore brings it back)").arg(filtered);
-            const QString constant = c->stats.value(QStringLiteral("constant")).toString();
-            if (!constant.isEmpty())
-                lines << tr("Constant: the judge answered \"%1\" on every item, so the question does not "
-                            "separate items")
-                                 .arg(constant);
-            const QString duplicate = c->stats.value(QStringLiteral("near_duplicate_of")).toString();
-            if (!duplicate.isEmpty()) {
-                const Criterion *other = m_rubric.find(duplicate);
-                lines << tr("Near-duplicate of %1: %2").arg(duplicate, other ? other->text : QString());
-            }
-            const QString polarity = polarityWarning(*c);
-            if (!polarity.isEmpty())
-                lines << tr("\"Yes\" seems to mean worse (%1): invert its polarity if so").arg(polarity);
-            if (Checklist::isInverted(*c))
-                lines << tr("Polarity inverted: \"no\" counts as meeting the criterion");
-            return plain::toolTip(lines.join(QLatin1Char('\n')));
-        }
         default:
             break;
         }
@@ -413,11 +333,11 @@ bool RubricTreeModel::setData(const QModelIndex &index, const QVariant &value, i
         push(new SetCriterionEnabledCommand(this, c->key, on));
         return true;
     }
-    if (index.column() == SelectedColumn && role == Qt::CheckStateRole && HdEvalColumns::isSelectable(m_rubric, *c)) {
-        const bool on = value.toInt() == Qt::Checked;
-        if (on == HdEvalColumns::isSelected(*c))
+    if (role == Qt::CheckStateRole && m_views->isTreeCheckable(m_rubric, *c, index.column())) {
+        QUndoCommand *command = m_views->treeCheckCommand(this, *c, index.column(), value.toInt() == Qt::Checked);
+        if (!command)
             return false;
-        push(new SetNodeSelectedCommand(this, c->key, on));
+        push(command);
         return true;
     }
     return false;
@@ -434,7 +354,7 @@ Qt::ItemFlags RubricTreeModel::flags(const QModelIndex &index) const
     if (index.column() == TextColumn)
         f |= Qt::ItemIsEditable;
     if ((index.column() == EnabledColumn && c->kind != CriterionKind::Aspect)
-        || (index.column() == SelectedColumn && HdEvalColumns::isSelectable(m_rubric, *c)))
+        || m_views->isTreeCheckable(m_rubric, *c, index.column()))
         f |= Qt::ItemIsUserCheckable;
     return f;
 }

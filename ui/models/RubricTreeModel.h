@@ -11,6 +11,8 @@ class QUndoStack;
 
 namespace rubric {
 
+class MethodViews;
+
 /// The criteria tree of one rubric version (HypoEval hypotheses under their aspect, G-Eval's
 /// evaluation steps, CheckEval's aspect → sub-aspect → question …) as an editable tree.
 ///
@@ -22,9 +24,9 @@ namespace rubric {
 /// Columns: text (editable; full text and definition in the tool tip), kind, enabled
 /// (checkable), origin, reward, train Pearson, selected rank / weight (HypoEval), and a
 /// checklist's yes-rate, discrimination, answered count and flags (constant, near-duplicate,
-/// "yes" reads as worse, removed by the filter). Which of them mean something for a method:
-/// columnsFor(). sort() orders siblings by a figure for display only (the rubric's positions
-/// stay); a structural edit goes back to the tree order first.
+/// "yes" reads as worse, removed by the filter). Which of them mean something for a method, and
+/// the method's own data (HD-Eval's layers, CheckEval's flags), its views say (MethodViews). sort() orders siblings by
+/// a figure for display only (the rubric's positions stay); a structural edit goes back to the tree order first.
 class RubricTreeModel : public QAbstractItemModel
 {
     Q_OBJECT
@@ -52,15 +54,14 @@ public:
         ShareRole, ///< HD-Eval importance as a share of the largest (0…1), for the bar
     };
 
-    /// The columns that mean something for a rubric of `method` (the text, on and origin columns
-    /// always, the kind column but for a checklist, whose levels say it; HypoEval's figures for
-    /// hypotheses, the checklist figures for questions).
+    /// The columns that mean something for a rubric of `method`: its views say
+    /// (MethodViews::treeColumns; the text, on and origin columns always).
     static QList<int> columnsFor(const QString &method);
-    /// A question whose "yes" reads as worse, not yet inverted: the reason, else empty.
-    static QString polarityWarning(const Criterion &c);
-    /// The flags of a checklist question as short labels (constant, near-duplicate, polarity,
-    /// removed by the filter); the tooltip explains each.
-    static QStringList flagLabels(const Criterion &c);
+    /// Why a criterion of the shown rubric may read the wrong way round (a checklist question whose
+    /// "yes" reads as worse, not yet inverted: MethodViews::criterionWarning), else empty.
+    QString polarityWarning(const Criterion &c) const;
+    /// The views of the shown rubric's method (the default views for none).
+    const MethodViews &views() const { return *m_views; }
 
     explicit RubricTreeModel(QObject *parent = nullptr);
 
@@ -137,6 +138,7 @@ private:
     template <typename Change> void changeNode(const QString &key, Change change);
 
     Rubric m_rubric;
+    const MethodViews *m_views;
     bool m_readOnly = false;
     QUndoStack *m_stack = nullptr;
     QString m_aspect;

@@ -1,8 +1,7 @@
 #include "ScoreModel.h"
 
 #include "PlainText.h"
-#include "methods/checkeval/Checklist.h"
-#include "models/HdEvalColumns.h"
+#include "methods/MethodViews.h"
 #include "store/Project.h"
 #include "store/RubricStore.h"
 
@@ -18,107 +17,71 @@ constexpr double NaN = std::numeric_limits<double>::quiet_NaN();
 const QString sharedName = QStringLiteral("rubric-shared-score-model");
 
 /// The judge's criteria and per-item criterion scores (mean over samples), read from the
-/// project's rubric store.
+/// project's rubric store, and the views of the judge's method.
 struct CriterionData
 {
-    QStringList keys;
-    QStringList labels;
-    QVector<int> layers;                           ///< per key: an HD-Eval node's layer (0: not an HD-Eval tree)
-    QHash<QString, QHash<QString, double>> scores; ///< item id → criterion key → mean score
-    bool checklist = false;
+    ScoreColumns columns;
+    const MethodViews *views = &MethodViews::forMethod(QString());
 };
 
-/// A checklist's sub-aspects as columns: per item, met / answered over the enabled questions
-/// of each sub-aspect (met: "yes", or "no" for an inverted question).
-Result<CriterionData> readSubAspects(const RubricStore &store, const QString &judge, const Rubric &rubric)
-{
-    CriterionData out;
-    out.checklist = true;
-    QHash<QString, QString> subAspectOf;
-    QSet<QString> inverted;
-    for (const Criterion &q : rubric.ofKind(CriterionKind::Question)) {
-        if (!q.enabled)
-            continue;
-        subAspectOf.insert(q.key, q.parentKey);
-        if (Checklist::isInverted(q))
-            inverted.insert(q.key);
-    }
-    QHash<QString, QHash<QString, QPair<int, int>>> counts; // item → sub-aspect → (met, answered)
-    const auto rows = store.readCriterionScores(judge);
-    if (!rows)
-        return rows.error();
-    for (const ItemCriterionScores &s : *rows) {
-        const auto sub = subAspectOf.constFind(s.criterionKey);
-        if (sub == subAspectOf.constEnd() || std::isnan(s.mean))
-            continue;
-        QPair<int, int> &n = counts[s.itemId][*sub];
-        ++n.second;
-        if ((s.mean >= 0.5) != inverted.contains(s.criterionKey))
-            ++n.first;
-    }
-    for (const Criterion &s : rubric.ofKind(CriterionKind::SubAspect)) {
-        out.keys << s.key;
-        out.labels << s.text;
-    }
-    for (auto it = counts.cbegin(); it != counts.cend(); ++it)
-        for (auto n = it->cbegin(); n != it->cend(); ++n)
-            out.scores[it.key()].insert(n.key(), double(n->first) / n->second);
-    return out;
-}
-
-Result<CriterionData> readCriteria(Project *project, const QString &judge,
-                                   ScoreModel::ChecklistColumns checklistColumns)
+Result<CriterionData> readCriteria(Project *project, const QString &judge, int columnSet)
 {
     CriterionData out;
     if (judge.isEmpty())
         return out;
     const RubricStore store(project);
     const auto rubric = store.load(judge);
-    if (rubric && rubric->method() == QLatin1String("checkeval")) {
-        if (checklistColumns == ScoreModel::ChecklistColumns::SubAspects)
-            return readSubAspects(store, judge, *rubric);
-        out.checklist = true;
+    if (rubric) {
+        out.views = &MethodViews::forMethod(rubric->method());
+        // another set of columns the method offers (CheckEval's sub-aspects)
+        if (columnSet > 0 && columnSet < out.views->scoreColumnSets().size())
+            if (auto own = out.views->readScoreColumns(store, judge, *rubric, columnSet)) {
+                if (!*own)
+                    return own->error();
+                out.columns = std::move(*own).value();
+                return out;
+            }
     }
-    const bool tree = rubric && rubric->method() == QLatin1String("hdeval");
+    const auto layerOf = [&](const Criterion &c) { return rubric ? out.views->scoreLayer(*rubric, c) : 0; };
     QSet<QString> scored;
     const auto rows = store.readCriterionScores(judge);
     if (!rows)
         return rows.error();
+    ScoreColumns &cols = out.columns;
     for (const ItemCriterionScores &s : *rows) {
         if (std::isnan(s.mean))
             continue;
-        out.scores[s.itemId].insert(s.criterionKey, s.mean);
+        cols.scores[s.itemId].insert(s.criterionKey, s.mean);
         scored.insert(s.criterionKey);
     }
     // Columns follow the order of the judge's latest rubric version: its enabled criteria, then
     // the disabled ones that have scores (e.g. hypotheses HypoEval tried on the train items and
-    // did not select), then keys of older versions only, sorted.
+    // did not select), then keys of older versions only, sorted. A method whose criteria have
+    // layers (an HD-Eval tree) has them layer by layer (the aggregator's feature order).
     const auto read = store.readCriteria(judge);
     if (!read)
         return read.error();
     QVector<Criterion> criteria = *read;
-    if (tree) // an HD-Eval tree's nodes layer by layer (the aggregator's feature order)
-        std::stable_sort(criteria.begin(), criteria.end(), [&](const Criterion &a, const Criterion &b) {
-            return HdEvalColumns::layer(*rubric, a) < HdEvalColumns::layer(*rubric, b);
-        });
+    std::stable_sort(criteria.begin(), criteria.end(),
+                     [&](const Criterion &a, const Criterion &b) { return layerOf(a) < layerOf(b); });
     for (const bool enabled : {true, false})
         for (const Criterion &c : std::as_const(criteria)) {
             if (c.enabled != enabled || !scored.contains(c.key))
                 continue;
-            const int layer = tree ? HdEvalColumns::layer(*rubric, c) : 0;
-            out.keys << c.key;
-            out.labels << (enabled ? c.text : ScoreModel::tr("(not used) %1").arg(c.text));
+            const int layer = layerOf(c);
+            cols.keys << c.key;
+            cols.labels << (enabled ? c.text : ScoreModel::tr("(not used) %1").arg(c.text));
             if (layer > 0)
-                out.labels.last() = ScoreModel::tr("layer %1 · %2").arg(layer).arg(out.labels.last());
-            out.layers << layer;
+                cols.labels.last() = ScoreModel::tr("layer %1 · %2").arg(layer).arg(cols.labels.last());
+            cols.layers << layer;
             scored.remove(c.key);
         }
     QStringList rest(scored.begin(), scored.end());
     rest.sort();
     for (const QString &key : std::as_const(rest)) {
-        out.keys << key;
-        out.labels << key;
-        out.layers << 0;
+        cols.keys << key;
+        cols.labels << key;
+        cols.layers << 0;
     }
     return out;
 }
@@ -212,12 +175,27 @@ void ScoreModel::setAspect(const QString &aspect)
     emit aspectChanged(m_aspect);
 }
 
-void ScoreModel::setChecklistColumns(ChecklistColumns columns)
+void ScoreModel::setColumnSet(int set)
 {
-    if (columns == m_checklistColumns)
+    if (set == m_columnSet)
         return;
-    m_checklistColumns = columns;
+    m_columnSet = set;
     apply(read(), true);
+}
+
+bool ScoreModel::isChecklist() const
+{
+    return m_views->yesNoScores();
+}
+
+QStringList ScoreModel::columnSets() const
+{
+    return m_views->scoreColumnSets();
+}
+
+QString ScoreModel::columnSetsTip() const
+{
+    return m_views->scoreColumnSetsTip();
 }
 
 void ScoreModel::reload()
@@ -264,11 +242,11 @@ Result<ScoreModel::Snapshot> ScoreModel::read() const
     if (m_judge.isEmpty())
         if (auto judges = m_project->readJudges(); !judges)
             return judges.error();
-    const auto readCriterionData = readCriteria(m_project, m_judge, m_checklistColumns);
+    const auto readCriterionData = readCriteria(m_project, m_judge, m_columnSet);
     if (!readCriterionData)
         return readCriterionData.error();
-    const CriterionData &criteria = *readCriterionData;
-    s.checklist = criteria.checklist;
+    const ScoreColumns &criteria = readCriterionData->columns;
+    s.views = readCriterionData->views;
     s.keys = criteria.keys;
     s.labels = criteria.labels;
     s.layers = criteria.layers;
@@ -340,7 +318,7 @@ Result<ScoreModel::Snapshot> ScoreModel::read() const
                               && (s.minima[c] < aspectMin || s.maxima[c] > aspectMax) && s.maxima[c] > s.minima[c];
         if (offScale)
             continue;
-        if (c >= FirstCriterionColumn && s.checklist) {
+        if (c >= FirstCriterionColumn && s.views->yesNoScores()) {
             // answers and shares of met questions: 0 (no) … 1 (yes)
             s.minima[c] = 0;
             s.maxima[c] = 1;
@@ -370,7 +348,7 @@ void ScoreModel::apply(Result<Snapshot> read, bool forceReset)
         prefix = s.rows[r].id == m_rows[r].id;
 
     auto adopt = [&] {
-        m_checklist = s.checklist;
+        m_views = s.views;
         m_criterionKeys = std::move(s.keys);
         m_criterionLabels = std::move(s.labels);
         m_criterionLayers = std::move(s.layers);
@@ -524,7 +502,7 @@ QVariant ScoreModel::headerData(int section, Qt::Orientation orientation, int ro
         return m_criterionKeys[k];
     case Qt::BackgroundRole:
         if (const int layer = m_criterionLayers.value(k); layer > 0)
-            return HdEvalColumns::layerColour(layer);
+            return m_views->layerColour(layer);
         return {};
     case ColumnGroupRole:
         return m_criterionLayers.value(k);

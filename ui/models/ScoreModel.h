@@ -1,6 +1,7 @@
 #pragma once
 
 #include "data/Annotation.h"
+#include "methods/MethodViews.h"
 #include "store/Project.h"
 
 #include <QAbstractTableModel>
@@ -33,15 +34,11 @@ public:
         // header roles (orientation Horizontal)
         ColumnKeyRole,   ///< criterion key, "human" or "judge"
         ColumnKindRole,  ///< int(ColumnKind)
-        ColumnGroupRole, ///< an HD-Eval node's layer (0: none); Qt::BackgroundRole gives its colour
+        ColumnGroupRole, ///< a criterion's layer (an HD-Eval node's; 0: none); Qt::BackgroundRole gives its colour
         ScaleMinRole,    ///< lower end of the column's scale (for colouring)
         ScaleMaxRole,
     };
     enum class ColumnKind { Human, Judge, Criterion };
-    /// What a checklist judge's criterion columns are: its questions (1 = yes, 0 = no), or its
-    /// sub-aspects (the share of the answered questions of the sub-aspect that are met: "yes",
-    /// or "no" for a question whose polarity the user inverted).
-    enum class ChecklistColumns { Questions, SubAspects };
 
     /// The project's shared score model (created on first call, owned by the project).
     static ScoreModel *of(Project *project);
@@ -58,11 +55,18 @@ public:
     /// Selects the aspect whose human and aggregated judge scores are shown.
     void setAspect(const QString &aspect);
     QString aspect() const { return m_aspect; }
-    /// Questions or sub-aspects as the columns of a checklist judge (other judges ignore it).
-    void setChecklistColumns(ChecklistColumns columns);
-    ChecklistColumns checklistColumns() const { return m_checklistColumns; }
-    /// Whether the selected judge's latest rubric is a CheckEval checklist.
-    bool isChecklist() const { return m_checklist; }
+    /// Which of the criterion column sets the judge's method offers (columnSets()) is shown
+    /// (0: its criteria; CheckEval: 1 = its sub-aspects, see ChecklistColumns); judges of a method
+    /// without other sets ignore it.
+    void setColumnSet(int set);
+    int columnSet() const { return m_columnSet; }
+    /// The labels of the criterion column sets the selected judge's method offers (empty: only
+    /// its criteria; MethodViews::scoreColumnSets) and the tooltip of a switch between them.
+    QStringList columnSets() const;
+    QString columnSetsTip() const;
+    /// Whether the selected judge's criterion scores are yes / no answers (a CheckEval checklist:
+    /// its method's views say so, MethodViews::yesNoScores).
+    bool isChecklist() const;
 
     static constexpr int HumanColumn = 0;
     static constexpr int JudgeColumn = 1;
@@ -114,7 +118,7 @@ private:
         QVector<double> minima; ///< per column
         QVector<double> maxima;
         QVector<Row> rows;
-        bool checklist = false;
+        const MethodViews *views = &MethodViews::forMethod(QString()); ///< of the judge's method
     };
     Result<Snapshot> read() const;
     void apply(Result<Snapshot> snapshot, bool forceReset);
@@ -125,8 +129,8 @@ private:
     QPointer<Project> m_project;
     QString m_judge;
     QString m_aspect;
-    ChecklistColumns m_checklistColumns = ChecklistColumns::Questions;
-    bool m_checklist = false;
+    int m_columnSet = 0;
+    const MethodViews *m_views = &MethodViews::forMethod(QString());
     QStringList m_criterionKeys;
     QVector<int> m_criterionLayers;
     QStringList m_criterionLabels;

@@ -1,8 +1,7 @@
 #include "HeatmapPane.h"
 
 #include "PlainText.h"
-#include "dialogs/ExplainDialog.h"
-#include "models/AnswerGridModel.h"
+#include "methods/MethodViews.h"
 #include "models/CriterionScoreModel.h"
 #include "models/ScoreFilterModel.h"
 #include "models/ScoreModel.h"
@@ -39,10 +38,8 @@ HeatmapPane::HeatmapPane(QWidget *parent)
     : QWidget(parent)
     , m_filter(new ScoreFilterModel(this))
     , m_answers(new CriterionScoreModel(this))
-    , m_grid(new AnswerGridModel(this))
-    , m_gridView(new QTableView(this))
     , m_detailTabs(new QTabWidget(this))
-    , m_checklistColumns(new QComboBox(this))
+    , m_columnSets(new QComboBox(this))
     , m_view(new HeatmapView(this))
     , m_judge(new QComboBox(this))
     , m_aspect(new QComboBox(this))
@@ -65,24 +62,9 @@ HeatmapPane::HeatmapPane(QWidget *parent)
     m_answerTable->setObjectName(QStringLiteral("heatmapAnswers"));
     m_reasoning->setObjectName(QStringLiteral("heatmapReasoning"));
     m_raw->setObjectName(QStringLiteral("heatmapRaw"));
-    m_gridView->setObjectName(QStringLiteral("heatmapAnswerGrid"));
     m_detailTabs->setObjectName(QStringLiteral("heatmapDetailTabs"));
-    m_checklistColumns->setObjectName(QStringLiteral("heatmapChecklistColumns"));
-    m_checklistColumns->addItem(tr("Columns: questions"), int(ScoreModel::ChecklistColumns::Questions));
-    m_checklistColumns->addItem(tr("Columns: sub-aspects"), int(ScoreModel::ChecklistColumns::SubAspects));
-    m_checklistColumns->setToolTip(tr("A checklist's columns: its questions (yes = 1, no = 0), or its sub-aspects "
-                                      "(the share of the answered questions that are met)"));
-    m_checklistColumns->hide();
-    m_gridView->setModel(m_grid);
-    m_gridView->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_gridView->setSelectionBehavior(QAbstractItemView::SelectItems);
-    m_gridView->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_gridView->setWordWrap(false);
-    m_gridView->verticalHeader()->hide();
-    m_gridView->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_gridView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_gridView->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
-    m_gridView->setToolTip(tr("The item's answers, question × judge; click a cell to read that judge's answer"));
+    m_columnSets->setObjectName(QStringLiteral("heatmapColumnSets"));
+    m_columnSets->hide();
 
     m_judge->setToolTip(tr("The judge (run or imported scores) whose criteria are shown"));
     m_aspect->setToolTip(tr("The aspect whose human and judge scores are shown"));
@@ -115,7 +97,7 @@ HeatmapPane::HeatmapPane(QWidget *parent)
     bar->addWidget(m_aspect, 1);
     bar->addWidget(m_colour);
     bar->addWidget(m_split);
-    bar->addWidget(m_checklistColumns);
+    bar->addWidget(m_columnSets);
     bar->addWidget(m_summary, 1);
 
     auto *detail = new QWidget(this);
@@ -124,8 +106,11 @@ HeatmapPane::HeatmapPane(QWidget *parent)
     dl->setContentsMargins(0, 0, 0, 0);
     dl->addWidget(m_detailTitle);
     m_detailTabs->addTab(m_answerTable, tr("Answers"));
-    m_detailTabs->addTab(m_gridView, tr("Checklist grid"));
-    m_detailTabs->setTabToolTip(1, tr("A checklist judge's answers on the item, question × judge"));
+    // The methods' parts: their detail tabs (CheckEval's answer grid) and item actions.
+    const HeatmapPaneContext context{this, m_detailTabs, m_detailTitle, m_reasoning, m_raw, m_answers};
+    for (const MethodViews *views : MethodViews::all())
+        if (HeatmapPanePart *part = views->createHeatmapPart(context))
+            m_parts.insert(views->method(), part);
     dl->addWidget(m_detailTabs, 5);
     dl->addWidget(new QLabel(tr("Reasoning"), detail));
     dl->addWidget(m_reasoning, 1);
@@ -159,11 +144,10 @@ HeatmapPane::HeatmapPane(QWidget *parent)
         m_filter->setSplitFilter(SplitFilter(m_split->currentData().toInt()));
         updateSummary();
     });
-    connect(m_checklistColumns, &QComboBox::currentIndexChanged, this, [this] {
-        if (m_scores)
-            m_scores->setChecklistColumns(ScoreModel::ChecklistColumns(m_checklistColumns->currentData().toInt()));
+    connect(m_columnSets, &QComboBox::currentIndexChanged, this, [this] {
+        if (m_scores && m_columnSets->currentIndex() >= 0)
+            m_scores->setColumnSet(m_columnSets->currentIndex());
     });
-    connect(m_gridView, &QTableView::clicked, this, &HeatmapPane::onGridCellClicked);
     connect(m_view, &HeatmapView::headerClicked, this, &HeatmapPane::onHeaderClicked);
     connect(m_view, &HeatmapView::cellActivated, this, &HeatmapPane::onCellActivated);
     connect(m_view, &HeatmapView::rowRequested, this, &HeatmapPane::onRowRequested);
@@ -188,7 +172,8 @@ void HeatmapPane::setProject(Project *project)
     m_scores = ScoreModel::of(project);
     m_filter->setSourceModel(m_scores);
     m_answers->setProject(project);
-    m_grid->setProject(project);
+    for (HeatmapPanePart *part : std::as_const(m_parts))
+        part->setProject(project);
     m_sortColumn = -1;
     m_view->setSortIndicator(-1, Qt::AscendingOrder);
     if (m_project) {
@@ -197,9 +182,9 @@ void HeatmapPane::setProject(Project *project)
         connect(m_scores, &ScoreModel::judgeChanged, this, &HeatmapPane::refillJudges);
         connect(m_scores, &ScoreModel::aspectChanged, this, &HeatmapPane::refillAspects);
         connect(m_scores, &ScoreModel::refreshed, this, &HeatmapPane::updateSummary);
-        connect(m_scores, &ScoreModel::refreshed, this, &HeatmapPane::updateChecklistSwitch);
+        connect(m_scores, &ScoreModel::refreshed, this, &HeatmapPane::updateColumnSets);
     }
-    updateChecklistSwitch();
+    updateColumnSets();
     refillAspects();
     refillJudges();
     updateSummary();
@@ -277,37 +262,39 @@ void HeatmapPane::onHeaderClicked(int column)
     m_view->setSortIndicator(column, m_sortOrder);
 }
 
-ExplainDialog *HeatmapPane::explainItem(const QString &itemId)
+HeatmapPanePart *HeatmapPane::partOfShownJudge() const
 {
     if (!m_project || !m_scores || m_scores->judge().isEmpty())
         return nullptr;
     const auto judge = m_project->judge(m_scores->judge());
-    if (!judge || judge->method != QLatin1String("hdeval"))
-        return nullptr;
-    auto *dialog = new ExplainDialog(m_project, m_scores->judge(), itemId, this);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    dialog->show();
-    return dialog;
+    return judge ? m_parts.value(judge->method) : nullptr;
+}
+
+QDialog *HeatmapPane::openItem(const QString &itemId)
+{
+    HeatmapPanePart *part = partOfShownJudge();
+    return part ? part->openItem(m_scores->judge(), itemId) : nullptr;
 }
 
 void HeatmapPane::onRowRequested(int row, const QPoint &globalPos)
 {
     const QString item = m_filter->index(row, 0).data(ScoreModel::ItemIdRole).toString();
-    if (item.isEmpty() || !m_project || !m_scores)
-        return;
-    const auto judge = m_project->judge(m_scores->judge());
-    if (!judge || judge->method != QLatin1String("hdeval"))
+    HeatmapPanePart *part = item.isEmpty() ? nullptr : partOfShownJudge();
+    if (!part)
         return;
     if (globalPos.isNull()) {
-        explainItem(item);
+        part->openItem(m_scores->judge(), item);
         return;
     }
     auto *menu = new QMenu(this);
     menu->setObjectName(QStringLiteral("heatmapRowMenu"));
     menu->setAttribute(Qt::WA_DeleteOnClose);
-    QAction *explain = menu->addAction(tr("Explain the score of %1 node by node…").arg(item));
-    explain->setObjectName(QStringLiteral("heatmapExplain"));
-    connect(explain, &QAction::triggered, this, [this, item] { explainItem(item); });
+    const QList<QAction *> actions = part->itemActions(m_scores->judge(), item, menu);
+    if (actions.isEmpty()) {
+        delete menu;
+        return;
+    }
+    menu->addActions(actions);
     menu->popup(globalPos);
 }
 
@@ -340,26 +327,9 @@ void HeatmapPane::onCellActivated(const QModelIndex &index)
     }
     case ScoreModel::ColumnKind::Judge:
     case ScoreModel::ColumnKind::Criterion:
-        if (m_scores->isChecklist()) {
-            // A checklist's answers read best side by side with the other judges of the checklist.
-            m_detailTitle->setText(tr("<b>%1</b> · %2 %3 · click a cell of the grid for the judge's answer")
-                                           .arg(field(item), field(key), shown));
-            m_answers->setCell(m_scores->judge(), item);
-            m_grid->setItem(m_scores->judge(), item);
-            m_detailTabs->setCurrentWidget(m_gridView);
-            if (!m_grid->error().isEmpty()) {
-                m_reasoning->setPlainText(tr("Cannot read the checklist answers: %1").arg(m_grid->error()));
-                return;
-            }
-            const int row = m_grid->rowOfKey(key);
-            if (row >= 0) {
-                const QModelIndex cell = m_grid->index(row, 1);
-                m_gridView->setCurrentIndex(cell);
-                m_gridView->scrollTo(cell);
-                onGridCellClicked(cell);
-            }
+        if (HeatmapPanePart *part = partOfShownJudge();
+            part && part->showCell(HeatmapCell{m_scores->judge(), item, key, shown}))
             return;
-        }
         break;
     }
     switch (kind) {
@@ -380,32 +350,18 @@ void HeatmapPane::onCellActivated(const QModelIndex &index)
     }
 }
 
-void HeatmapPane::onGridCellClicked(const QModelIndex &index)
+void HeatmapPane::updateColumnSets()
 {
-    if (!index.isValid() || index.column() < 1 || index.data(AnswerGridModel::GroupRowRole).toBool())
+    const QStringList sets = m_scores ? m_scores->columnSets() : QStringList();
+    m_columnSets->setVisible(!sets.isEmpty());
+    const QSignalBlocker block(m_columnSets);
+    m_columnSets->clear();
+    if (sets.isEmpty())
         return;
-    const QString judge = m_grid->judges().value(index.column() - 1);
-    const QString key = index.data(AnswerGridModel::CriterionKeyRole).toString();
-    const QString status = index.data(AnswerGridModel::StatusRole).toString();
-    const QString raw = index.data(AnswerGridModel::RawRole).toString();
-    const QString reasoning = index.data(AnswerGridModel::ReasoningRole).toString();
-    m_detailTitle->setText(tr("<b>%1</b> · <b>%2</b> · %3: %4")
-                                   .arg(field(m_grid->itemId()), field(judge), field(key),
-                                        field(index.data(Qt::DisplayRole).toString())));
-    m_reasoning->setPlainText(status.isEmpty()      ? tr("The judge has no answer stored for this question.")
-                              : reasoning.isEmpty() ? tr("(no reasoning given)")
-                                                    : reasoning);
-    m_raw->setPlainText(raw);
-}
-
-void HeatmapPane::updateChecklistSwitch()
-{
-    const bool checklist = m_scores && m_scores->isChecklist();
-    m_checklistColumns->setVisible(checklist);
-    if (checklist) {
-        const QSignalBlocker block(m_checklistColumns);
-        m_checklistColumns->setCurrentIndex(m_checklistColumns->findData(int(m_scores->checklistColumns())));
-    }
+    for (int i = 0; i < sets.size(); ++i)
+        m_columnSets->addItem(sets[i], i);
+    m_columnSets->setToolTip(m_scores->columnSetsTip());
+    m_columnSets->setCurrentIndex(m_scores->columnSet());
 }
 
 void HeatmapPane::onAnswerSelected()

@@ -4,10 +4,12 @@
 #include "models/ScoreModel.h"
 #include "store/Project.h"
 
+#include <QHash>
 #include <QPointer>
 #include <QWidget>
 
 class QComboBox;
+class QDialog;
 class QLabel;
 class QPlainTextEdit;
 class QTableView;
@@ -16,9 +18,8 @@ class QTextBrowser;
 
 namespace rubric {
 
-class AnswerGridModel;
 class CriterionScoreModel;
-class ExplainDialog;
+class HeatmapPanePart;
 class HeatmapView;
 class ScoreFilterModel;
 
@@ -26,9 +27,10 @@ class ScoreFilterModel;
 /// colour by score or residual, sort by any column (click its header), split filter, and a
 /// side panel with the judge's reasoning and raw answer behind the clicked cell.
 /// Reads the project's shared ScoreModel (the correlation pane reads the same one).
-/// For a CheckEval checklist judge the criterion columns are its questions or its sub-aspects
-/// (a switch), and a clicked item's answers show as a grid (AnswerGridModel): question × every
-/// judge on the same checklist, the clicked grid cell's raw answer below.
+/// A method may offer other sets of criterion columns (a switch: CheckEval's questions or
+/// sub-aspects), show a clicked cell its own way (CheckEval's answer grid: question × every judge
+/// on the same checklist) and act on an item (HD-Eval's node-by-node explanation): its views'
+/// HeatmapPanePart (MethodViews).
 class HeatmapPane : public QWidget, public ChartSource
 {
     Q_OBJECT
@@ -41,11 +43,9 @@ public:
 
     HeatmapView *view() const { return m_view; }
     ScoreFilterModel *filterModel() const { return m_filter; }
-    AnswerGridModel *answerGrid() const { return m_grid; }
-    QTableView *answerGridView() const { return m_gridView; }
-    /// Opens the node-by-node explanation of `itemId`'s score under the shown judge (an HD-Eval
-    /// judge; others: null). The dialog is not modal and deletes itself when closed.
-    ExplainDialog *explainItem(const QString &itemId);
+    /// Opens the shown judge's method's look at `itemId` (HD-Eval: the node-by-node explanation of
+    /// its score; other methods: none, null). The dialog is not modal and deletes itself when closed.
+    QDialog *openItem(const QString &itemId);
 
     // ChartSource: the heatmap as shown (visible rows, headers and legend).
     QWidget *chartWidget() const override;
@@ -59,18 +59,19 @@ private:
     void onCellActivated(const QModelIndex &index);
     void onRowRequested(int row, const QPoint &globalPos);
     void onAnswerSelected();
-    void onGridCellClicked(const QModelIndex &index);
-    void updateChecklistSwitch();
+    void updateColumnSets();
+    /// The part of the shown judge's method (null: none).
+    HeatmapPanePart *partOfShownJudge() const;
     void updateSummary();
 
     QPointer<Project> m_project;
     QPointer<ScoreModel> m_scores;
     ScoreFilterModel *m_filter = nullptr;
     CriterionScoreModel *m_answers = nullptr;
-    AnswerGridModel *m_grid = nullptr;
-    QTableView *m_gridView = nullptr;
     QTabWidget *m_detailTabs = nullptr;
-    QComboBox *m_checklistColumns = nullptr;
+    QComboBox *m_columnSets = nullptr;
+    /// The methods' parts of the pane by method name (MethodViews::createHeatmapPart).
+    QHash<QString, HeatmapPanePart *> m_parts;
     HeatmapView *m_view = nullptr;
     QComboBox *m_judge = nullptr;
     QComboBox *m_aspect = nullptr;

@@ -5,15 +5,12 @@
 #include "commands/EditCriterionTextCommand.h"
 #include "commands/MoveCriterionCommand.h"
 #include "commands/SetCriterionEnabledCommand.h"
-#include "dialogs/NewChecklistDialog.h"
+#include "methods/MethodViews.h"
 #include "models/CriterionDetail.h"
 #include "models/RubricTreeModel.h"
-#include "panes/ChecklistActions.h"
-#include "panes/HdEvalPanel.h"
 #include "store/RubricStore.h"
 #include "widgets/MessageBar.h"
 #include "widgets/RubricVersionList.h"
-#include "widgets/StageCountTable.h"
 
 #include <QAction>
 #include <QCheckBox>
@@ -51,8 +48,6 @@ RubricPane::RubricPane(QWidget *parent)
     , m_editor(new QPlainTextEdit(this))
     , m_apply(new QPushButton(this))
     , m_detail(new QTextBrowser(this))
-    , m_checklist(new ChecklistActions(m_model, m_stack, m_tree, this))
-    , m_hdeval(new HdEvalPanel(m_model, this))
 {
     setObjectName(QStringLiteral("rubricPane"));
     m_message->setObjectName(QStringLiteral("rubricMessage"));
@@ -76,6 +71,19 @@ RubricPane::RubricPane(QWidget *parent)
     connect(m_showTest, &QCheckBox::toggled, m_versions, &RubricVersionList::setTestShown);
 
     m_tree->setModel(m_model);
+    // The methods' parts (CheckEval's actions and stage counts, HD-Eval's panel), in method order (after the
+    // tree has its model: HD-Eval's panel follows its selection).
+    const RubricPaneContext context{m_model, m_stack, m_tree, this, [this] { return confirmDiscard(); }};
+    for (const MethodViews *views : MethodViews::all())
+        if (RubricPanePart *part = views->createRubricPart(context)) {
+            m_parts.append({views->method(), part});
+            connect(part, &RubricPanePart::runRequested, this, &RubricPane::runRequested);
+            connect(part, &RubricPanePart::judgeCreated, this, [this](const QString &judge, const QString &message) {
+                refillJudges();
+                if (setJudge(judge))
+                    m_message->showMessage(message);
+            });
+        }
     m_tree->setAlternatingRowColors(true);
     m_tree->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_tree->setSelectionMode(QAbstractItemView::SingleSelection);
@@ -143,10 +151,6 @@ RubricPane::RubricPane(QWidget *parent)
         a->setShortcutContext(Qt::WidgetShortcut);
         m_tree->addAction(a);
     }
-    m_newChecklist = makeAction(QStringLiteral("rubricNewChecklist"), tr("New checklist…"),
-                                tr("A CheckEval judge whose checklist comes from a published checklist, a file, or "
-                                   "is typed here"),
-                                {});
     m_save = makeAction(QStringLiteral("rubricSave"), tr("Save as new version…"),
                         tr("Save the edited rubric as a new version with a short note (Ctrl+S)"), {QKeySequence::Save});
     m_rescore = makeAction(QStringLiteral("rubricRescore"), tr("Re-score"),
@@ -167,9 +171,10 @@ RubricPane::RubricPane(QWidget *parent)
     m_toolbar->addAction(m_undo);
     m_toolbar->addAction(m_redo);
     m_toolbar->addSeparator();
-    for (QAction *a : {m_add, m_addChild, m_delete, m_up, m_down, m_toggle, m_checklist->invertAction(),
-                       m_checklist->restoreAction()})
+    for (QAction *a : {m_add, m_addChild, m_delete, m_up, m_down, m_toggle})
         m_toolbar->addAction(a);
+    for (RubricPanePart *part : parts())
+        m_toolbar->addActions(part->editActions());
     m_toolbar->addSeparator();
     m_toolbar->addAction(m_save);
     m_toolbar->addAction(m_rescore);
@@ -180,7 +185,6 @@ RubricPane::RubricPane(QWidget *parent)
     connect(m_up, &QAction::triggered, this, [this] { moveCurrent(-1); });
     connect(m_down, &QAction::triggered, this, [this] { moveCurrent(1); });
     connect(m_toggle, &QAction::triggered, this, &RubricPane::toggleCurrent);
-    connect(m_newChecklist, &QAction::triggered, this, &RubricPane::newChecklist);
     connect(m_save, &QAction::triggered, this, &RubricPane::saveWithNote);
     connect(m_rescore, &QAction::triggered, this, [this] {
         if (!m_judgeName.isEmpty() && !isModified())
@@ -206,7 +210,10 @@ RubricPane::RubricPane(QWidget *parent)
     bar->addWidget(m_status, 2);
     bar->addWidget(m_editBase);
     // version-level actions sit with the version list, not in the (crowded) edit toolbar
-    for (QAction *a : {m_newChecklist, m_export, m_compare}) {
+    QList<QAction *> judgeActions;
+    for (RubricPanePart *part : parts())
+        judgeActions << part->judgeActions();
+    for (QAction *a : judgeActions << m_export << m_compare) {
         auto *button = new QToolButton(this);
         button->setObjectName(a->objectName() + QStringLiteral("Button"));
         button->setDefaultAction(a);
@@ -234,11 +241,9 @@ RubricPane::RubricPane(QWidget *parent)
     ll->setContentsMargins(0, 0, 0, 0);
     ll->addWidget(m_toolbar);
     ll->addWidget(m_tree, 1);
-    ll->addWidget(m_checklist->stageTable());
-    ll->addWidget(m_hdeval);
-    m_hdeval->hide();
-    m_hdeval->attach(m_tree); // importance bars, the current node for Decompose
-    connect(m_hdeval, &HdEvalPanel::runRequested, this, &RubricPane::hdevalRunRequested);
+    for (RubricPanePart *part : parts())
+        for (QWidget *panel : part->panels())
+            ll->addWidget(panel);
 
     auto *inner = new QSplitter(Qt::Horizontal, this);
     inner->setObjectName(QStringLiteral("rubricSplitter"));
@@ -295,7 +300,8 @@ RubricPane::RubricPane(QWidget *parent)
     connect(m_model, &RubricTreeModel::rubricEdited, this, [this] {
         if (m_model->sortColumn() < 0)
             m_tree->header()->setSortIndicatorShown(false);
-        m_checklist->refresh();
+        for (RubricPanePart *part : parts())
+            part->rubricEdited();
         updateDetail();
         updateActions();
     });
@@ -312,9 +318,12 @@ RubricPane::~RubricPane()
     disconnect(m_stack, nullptr, this, nullptr);
 }
 
-StageCountTable *RubricPane::stageTable() const
+QList<RubricPanePart *> RubricPane::parts() const
 {
-    return m_checklist->stageTable();
+    QList<RubricPanePart *> out;
+    for (const auto &entry : m_parts)
+        out << entry.second;
+    return out;
 }
 
 QAction *RubricPane::makeAction(const QString &name, const QString &text, const QString &tip,
@@ -333,7 +342,8 @@ void RubricPane::setProject(Project *project)
     if (m_project)
         disconnect(m_project, nullptr, this, nullptr);
     m_project = project;
-    m_hdeval->setProject(project);
+    for (RubricPanePart *part : parts())
+        part->setProject(project);
     m_judgeName.clear();
     m_shownVersion = m_latestVersion = 0;
     m_stack->clear();
@@ -497,7 +507,6 @@ void RubricPane::updateActions()
     m_up->setEnabled(editable && c && m_model->canMove(key, -1));
     m_down->setEnabled(editable && c && m_model->canMove(key, 1));
     m_toggle->setEnabled(editable && c && c->kind != CriterionKind::Aspect);
-    m_checklist->updateActions(editable, key);
     m_save->setEnabled(editable && (isModified() || m_shownVersion != m_latestVersion));
     m_rescore->setEnabled(!m_judgeName.isEmpty() && m_latestVersion > 0 && !isModified());
     m_rescore->setToolTip(
@@ -522,8 +531,10 @@ void RubricPane::updateActions()
     if (isModified())
         status += tr(" — unsaved changes (%n edit(s))", nullptr, m_stack->index());
     m_status->setText(status);
-    if (m_hdeval->isVisibleTo(this))
-        m_hdeval->refresh(m_judgeName, m_shownVersion == m_latestVersion && m_shownVersion > 0 && !isModified());
+    const RubricPaneState state{m_judgeName, key, editable,
+                                m_shownVersion == m_latestVersion && m_shownVersion > 0 && !isModified()};
+    for (RubricPanePart *part : parts())
+        part->updateActions(state);
 }
 
 void RubricPane::updateDetail()
@@ -537,7 +548,7 @@ void RubricPane::updateDetail()
     }
     if (m_editor->toPlainText() != c->text)
         m_editor->setPlainText(c->text);
-    QString html = CriterionDetail::html(*c);
+    QString html = CriterionDetail::html(*c, m_model->views());
     if (c->kind == CriterionKind::Aspect && m_project) {
         const auto config = RubricStore(m_project).readRunConfig(m_judgeName);
         if (config)
@@ -632,25 +643,10 @@ void RubricPane::showMethodColumns()
                                            checklist ? QHeaderView::Interactive : QHeaderView::ResizeToContents);
     if (checklist)
         m_tree->header()->resizeSection(RubricTreeModel::OriginColumn, 110);
-    m_checklist->setChecklistShown(checklist);
-    m_hdeval->setVisible(m_model->rubric().method() == QLatin1String("hdeval"));
+    for (const auto &[method, part] : std::as_const(m_parts))
+        part->rubricShown(method == m_model->rubric().method());
     if (m_model->sortColumn() < 0)
         m_tree->header()->setSortIndicatorShown(false);
-}
-
-void RubricPane::newChecklist()
-{
-    if (!m_project || !confirmDiscard())
-        return;
-    auto *dialog = new NewChecklistDialog(m_project, this);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &QDialog::accepted, this, [this, dialog] {
-        refillJudges();
-        if (setJudge(dialog->createdJudge()))
-            m_message->showMessage(tr("Created the checklist judge %1 (version 1). Run it in the Judge & run pane.")
-                                           .arg(dialog->createdJudge()));
-    });
-    dialog->open();
 }
 
 void RubricPane::applyEditorText()

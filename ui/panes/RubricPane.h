@@ -21,10 +21,8 @@ class QTreeView;
 
 namespace rubric {
 
-class ChecklistActions;
-class HdEvalPanel;
 class MessageBar;
-class StageCountTable;
+class RubricPanePart;
 
 /// The rubric of a judge: its saved versions (date, note, alignment), the criteria tree of
 /// the selected version (HypoEval hypotheses with origin, reward and train correlation;
@@ -33,9 +31,9 @@ class StageCountTable;
 /// new version" stores the edit as version n + 1; "Re-score" asks the run pane (through
 /// rescoreRequested) to run the judge again, which costs calls only for what the edit changed.
 /// A CheckEval checklist shows its figures (yes-rate, discrimination, answered; click a header
-/// to sort the questions of each sub-aspect by it), its flags, the stage count table, "Invert
-/// polarity" and "Restore" (a question the filter removed); "New checklist…" makes a checklist
-/// judge (NewChecklistDialog).
+/// to sort the questions of each sub-aspect by it). What a method adds to the pane (CheckEval's
+/// flags, stage counts, "Invert polarity", "Restore" and "New checklist…", HD-Eval's panel) comes
+/// from its views (MethodViews: the tree's columns and data, a RubricPanePart).
 class RubricPane : public QWidget
 {
     Q_OBJECT
@@ -63,10 +61,6 @@ public:
     RubricTreeModel *model() const { return m_model; }
     QUndoStack *undoStack() const { return m_stack; }
     QTreeView *view() const { return m_tree; }
-    StageCountTable *stageTable() const;
-
-    /// Opens the "New checklist…" dialog (not blocking); a created judge is shown.
-    void newChecklist();
 
 public slots:
     /// Saves the edited rubric as a new version with `note`; returns its number.
@@ -79,8 +73,9 @@ signals:
     void exportRequested(const QString &judge, int version);
     /// The user asked to compare two saved versions of `judge`'s rubric (fromVersion < toVersion).
     void diffRequested(const QString &judge, int fromVersion, int toVersion);
-    /// HD-Eval's "Next layer" / "Re-fit": run `judge` again with `settings` over its stored ones.
-    void hdevalRunRequested(const QString &judge, const QVariantMap &settings);
+    /// A method's part asked to run `judge` again with `settings` over its stored ones (HD-Eval's
+    /// "Next layer" / "Re-fit").
+    void runRequested(const QString &judge, const QVariantMap &settings);
 
 private:
     void onJudgesChanged(const QString &judge);
@@ -100,6 +95,8 @@ private:
     void applyEditorText();
     void saveWithNote();
     QString currentKey() const;
+    /// The methods' parts, in method order.
+    QList<RubricPanePart *> parts() const;
     QAction *makeAction(const QString &name, const QString &text, const QString &tip, const QList<QKeySequence> &keys);
 
     QPointer<Project> m_project;
@@ -120,11 +117,12 @@ private:
     QPlainTextEdit *m_editor = nullptr;
     QPushButton *m_apply = nullptr;
     QTextBrowser *m_detail = nullptr;
-    ChecklistActions *m_checklist = nullptr;
-    HdEvalPanel *m_hdeval = nullptr;
+    /// The methods' parts of the pane with their method's name, in method order
+    /// (MethodViews::createRubricPart).
+    QList<std::pair<QString, RubricPanePart *>> m_parts;
     QAction *m_undo = nullptr, *m_redo = nullptr, *m_add = nullptr, *m_addChild = nullptr, *m_delete = nullptr,
             *m_up = nullptr, *m_down = nullptr, *m_toggle = nullptr, *m_save = nullptr, *m_rescore = nullptr,
-            *m_export = nullptr, *m_compare = nullptr, *m_newChecklist = nullptr;
+            *m_export = nullptr, *m_compare = nullptr;
 };
 
 } // namespace rubric

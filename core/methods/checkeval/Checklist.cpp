@@ -1,9 +1,13 @@
 #include "Checklist.h"
 
+#include "store/RubricStore.h"
+
 #include <QRegularExpression>
+#include <QSet>
 #include <QStringList>
 
 #include <array>
+#include <cmath>
 
 namespace rubric {
 
@@ -137,6 +141,35 @@ void Checklist::invert(Criterion &question)
         question.origin.remove(QStringLiteral("inverted"));
     else
         question.origin.insert(QStringLiteral("inverted"), true);
+}
+
+QHash<QString, QHash<QString, double>> Checklist::subAspectShares(const Rubric &checklist,
+                                                                  const QVector<ItemCriterionScores> &answers)
+{
+    QHash<QString, QString> subAspectOf;
+    QSet<QString> inverted;
+    for (const Criterion &q : checklist.ofKind(CriterionKind::Question)) {
+        if (!q.enabled)
+            continue;
+        subAspectOf.insert(q.key, q.parentKey);
+        if (isInverted(q))
+            inverted.insert(q.key);
+    }
+    QHash<QString, QHash<QString, QPair<int, int>>> counts; // item → sub-aspect → (met, answered)
+    for (const ItemCriterionScores &s : answers) {
+        const auto sub = subAspectOf.constFind(s.criterionKey);
+        if (sub == subAspectOf.constEnd() || std::isnan(s.mean))
+            continue;
+        QPair<int, int> &n = counts[s.itemId][*sub];
+        ++n.second;
+        if ((s.mean >= 0.5) != inverted.contains(s.criterionKey))
+            ++n.first;
+    }
+    QHash<QString, QHash<QString, double>> out;
+    for (auto it = counts.cbegin(); it != counts.cend(); ++it)
+        for (auto n = it->cbegin(); n != it->cend(); ++n)
+            out[it.key()].insert(n.key(), double(n->first) / n->second);
+    return out;
 }
 
 } // namespace rubric

@@ -3,11 +3,14 @@
 #include "rubric/Rubric.h"
 
 #include <QCoreApplication>
+#include <QHash>
 #include <QString>
 
 #include <optional>
 
 namespace rubric {
+
+struct ItemCriterionScores;
 
 /// How many questions of a checklist came from each stage of CheckEval's pipeline (the paper's
 /// Tables 17–18): seeds, new ones from diversification and from elaboration (origin.stage),
@@ -49,6 +52,13 @@ public:
     static bool isInverted(const Criterion &question);
     /// Toggles origin["inverted"] (sets it to true, or removes it).
     static void invert(Criterion &question);
+
+    /// The checklist's sub-aspects as scores: per item, per sub-aspect, the share of the answered
+    /// enabled questions of the sub-aspect that are met ("yes", or "no" for an inverted question;
+    /// an answer is "yes" at a mean of 0.5 or more). Items and sub-aspects without an answered
+    /// question are absent.
+    static QHash<QString, QHash<QString, double>> subAspectShares(const Rubric &checklist,
+                                                                  const QVector<ItemCriterionScores> &answers);
 };
 
 /// Checklist::stageCounts as a free function (the name the checklist contract uses).

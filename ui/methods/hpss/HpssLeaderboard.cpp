@@ -1,6 +1,6 @@
-#include "hpss/HpssLeaderboard.h"
+#include "methods/hpss/HpssLeaderboard.h"
 
-#include "hpss/HpssLeaderboardModel.h"
+#include "methods/hpss/HpssLeaderboardModel.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>

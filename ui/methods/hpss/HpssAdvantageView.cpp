@@ -1,4 +1,4 @@
-#include "hpss/HpssAdvantageView.h"
+#include "methods/hpss/HpssAdvantageView.h"
 
 #include "methods/hpss/HpssJudgeView.h"
 #include "widgets/ChartClear.h"

@@ -1,7 +1,7 @@
 #include "ExplainDialog.h"
 
+#include "methods/hdeval/HdEvalColumns.h"
 #include "models/CriterionDetail.h"
-#include "models/HdEvalColumns.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSet>

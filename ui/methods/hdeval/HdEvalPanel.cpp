@@ -1,9 +1,9 @@
 #include "HdEvalPanel.h"
 
-#include "dialogs/DecomposeDialog.h"
 #include "learn/Aggregator.h"
+#include "methods/hdeval/DecomposeDialog.h"
+#include "methods/hdeval/HdEvalColumns.h"
 #include "models/CriterionDetail.h"
-#include "models/HdEvalColumns.h"
 #include "models/RubricTreeModel.h"
 #include "widgets/ImportanceBarDelegate.h"
 

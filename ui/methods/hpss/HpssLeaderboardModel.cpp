@@ -1,4 +1,4 @@
-#include "hpss/HpssLeaderboardModel.h"
+#include "methods/hpss/HpssLeaderboardModel.h"
 
 #include <QLocale>
 

@@ -1,4 +1,4 @@
-#include "hpss/HpssPromptInspector.h"
+#include "methods/hpss/HpssPromptInspector.h"
 
 #include <QComboBox>
 #include <QEvent>

@@ -1,4 +1,4 @@
-#include "hpss/HpssSearchView.h"
+#include "methods/hpss/HpssSearchView.h"
 
 #include "methods/hpss/HpssJudgeView.h"
 

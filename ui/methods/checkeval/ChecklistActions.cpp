@@ -1,0 +1,119 @@
+#include "ChecklistActions.h"
+
+#include "methods/checkeval/Checklist.h"
+#include "methods/checkeval/InvertPolarityCommand.h"
+#include "methods/checkeval/NewChecklistDialog.h"
+#include "methods/checkeval/RestoreQuestionCommand.h"
+#include "methods/checkeval/StageCountTable.h"
+#include "models/RubricTreeModel.h"
+
+#include <QAction>
+#include <QCoreApplication>
+#include <QTreeView>
+#include <QUndoStack>
+
+namespace rubric {
+
+ChecklistActions::ChecklistActions(const RubricPaneContext &context)
+    : RubricPanePart(context.pane)
+    , m_context(context)
+    , m_invert(new QAction(tr("Invert polarity"), context.pane))
+    , m_restore(new QAction(tr("Restore"), context.pane))
+    , m_newChecklist(new QAction(QCoreApplication::translate("rubric::RubricPane", "New checklist…"), context.pane))
+    , m_stages(new StageCountTable(context.pane))
+{
+    m_invert->setObjectName(QStringLiteral("rubricInvert"));
+    const QString invertTip = tr("The question reads so that \"yes\" means worse: count \"no\" as meeting the "
+                                 "criterion (again: flip it back); undoable");
+    m_invert->setToolTip(invertTip);
+    m_invert->setStatusTip(invertTip);
+    m_restore->setObjectName(QStringLiteral("rubricRestore"));
+    const QString restoreTip = tr("Bring back the question the filter removed (it is asked again); undoable");
+    m_restore->setToolTip(restoreTip);
+    m_restore->setStatusTip(restoreTip);
+    for (QAction *a : {m_invert, m_restore}) {
+        a->setShortcutContext(Qt::WidgetShortcut);
+        m_context.tree->addAction(a);
+    }
+    m_newChecklist->setObjectName(QStringLiteral("rubricNewChecklist"));
+    const QString newTip = QCoreApplication::translate(
+            "rubric::RubricPane",
+            "A CheckEval judge whose checklist comes from a published checklist, a file, or is typed here");
+    m_newChecklist->setToolTip(newTip);
+    m_newChecklist->setStatusTip(newTip);
+    m_stages->setObjectName(QStringLiteral("rubricStageCounts"));
+    m_stages->hide();
+    connect(m_invert, &QAction::triggered, this, &ChecklistActions::invertCurrent);
+    connect(m_restore, &QAction::triggered, this, &ChecklistActions::restoreCurrent);
+    connect(m_newChecklist, &QAction::triggered, this, &ChecklistActions::newChecklist);
+}
+
+QList<QWidget *> ChecklistActions::panels() const
+{
+    return {m_stages};
+}
+
+void ChecklistActions::rubricShown(bool shown)
+{
+    m_stages->setVisible(shown);
+    m_invert->setVisible(shown);
+    m_restore->setVisible(shown);
+    if (shown)
+        m_stages->setRubric(m_context.model->rubric());
+}
+
+void ChecklistActions::rubricEdited()
+{
+    if (m_stages->isVisibleTo(m_context.pane))
+        m_stages->setRubric(m_context.model->rubric());
+}
+
+void ChecklistActions::updateActions(const RubricPaneState &state)
+{
+    const Criterion *c = state.currentKey.isEmpty() ? nullptr : m_context.model->criterion(state.currentKey);
+    const bool question = c && c->kind == CriterionKind::Question;
+    m_invert->setEnabled(state.editable && question);
+    m_invert->setText(question && Checklist::isInverted(*c) ? tr("Restore polarity") : tr("Invert polarity"));
+    m_restore->setEnabled(state.editable && question && !c->enabled && c->origin.contains(QStringLiteral("filtered")));
+}
+
+QString ChecklistActions::currentKey() const
+{
+    return m_context.model->keyOf(m_context.tree->currentIndex());
+}
+
+void ChecklistActions::invertCurrent()
+{
+    const QString key = currentKey();
+    const Criterion *c = key.isEmpty() ? nullptr : m_context.model->criterion(key);
+    if (!c || m_context.model->isReadOnly() || c->kind != CriterionKind::Question)
+        return;
+    m_context.stack->push(new InvertPolarityCommand(m_context.model, key));
+}
+
+void ChecklistActions::restoreCurrent()
+{
+    const QString key = currentKey();
+    const Criterion *c = key.isEmpty() ? nullptr : m_context.model->criterion(key);
+    if (!c || m_context.model->isReadOnly() || c->enabled || !c->origin.contains(QStringLiteral("filtered")))
+        return;
+    m_context.stack->push(new RestoreQuestionCommand(m_context.model, key));
+}
+
+void ChecklistActions::newChecklist()
+{
+    if (!m_project || (m_context.confirmDiscard && !m_context.confirmDiscard()))
+        return;
+    auto *dialog = new NewChecklistDialog(m_project, m_context.pane);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        emit judgeCreated(dialog->createdJudge(),
+                          QCoreApplication::translate(
+                                  "rubric::RubricPane",
+                                  "Created the checklist judge %1 (version 1). Run it in the Judge & run pane.")
+                                  .arg(dialog->createdJudge()));
+    });
+    dialog->open();
+}
+
+} // namespace rubric

@@ -1,0 +1,59 @@
+#pragma once
+
+#include "methods/MethodViews.h"
+
+#include <QPointer>
+
+class QAction;
+class QTreeView;
+class QUndoStack;
+class QWidget;
+
+namespace rubric {
+
+class Project;
+class RubricTreeModel;
+class StageCountTable;
+
+/// The Rubric pane's CheckEval part: "Invert polarity" and "Restore" (a question the filter
+/// removed) on the selected question, both undoable on the pane's stack, the stage count table
+/// under the tree (shown only while a checklist is shown) and "New checklist…" beside the judge
+/// list (NewChecklistDialog). The model, the stack and the tree belong to the pane; the actions
+/// and the table are created as children of the pane.
+class ChecklistActions : public RubricPanePart
+{
+    Q_OBJECT
+public:
+    explicit ChecklistActions(const RubricPaneContext &context);
+
+    QAction *invertAction() const { return m_invert; }
+    QAction *restoreAction() const { return m_restore; }
+    QAction *newChecklistAction() const { return m_newChecklist; }
+    StageCountTable *stageTable() const { return m_stages; }
+
+    QList<QAction *> editActions() const override { return {m_invert, m_restore}; }
+    QList<QAction *> judgeActions() const override { return {m_newChecklist}; }
+    QList<QWidget *> panels() const override;
+    void setProject(Project *project) override { m_project = project; }
+    /// Shows the actions and the table for a checklist (and fills the table), hides them otherwise.
+    void rubricShown(bool own) override;
+    /// Refills the stage counts after an edit (when shown).
+    void rubricEdited() override;
+    /// Enables the actions for the selected criterion in an editable rubric.
+    void updateActions(const RubricPaneState &state) override;
+
+private:
+    void invertCurrent();
+    void restoreCurrent();
+    void newChecklist();
+    QString currentKey() const;
+
+    RubricPaneContext m_context;
+    QPointer<Project> m_project;
+    QAction *m_invert = nullptr;
+    QAction *m_restore = nullptr;
+    QAction *m_newChecklist = nullptr;
+    StageCountTable *m_stages = nullptr;
+};
+
+} // namespace rubric
