@@ -1,9 +1,8 @@
 #include "Importer.h"
 
 #include "RecordSource.h"
+#include "store/ImportStore.h"
 #include "store/Project.h"
-#include "store/SqlDialect.h"
-#include "store/SqlUtil.h"
 #include "util/Json.h"
 
 #include <QCoreApplication>
@@ -104,19 +103,7 @@ Result<QVector<std::optional<double>>> scoresOf(const QVariant &v)
     return out;
 }
 
-/// A bindable text: a null QString would be bound as SQL NULL, which NOT NULL columns refuse.
-QString notNull(const QString &s)
-{
-    return s.isNull() ? QStringLiteral("") : s;
-}
-
-struct PendingAnnotation
-{
-    int item = 0; ///< index into the items
-    int aspect = 0;
-    QString annotator;
-    double score = 0.0;
-};
+using PendingAnnotation = ImportedScore;
 
 Error located(Error e, const QString &file, int line, const QString &field)
 {
@@ -326,12 +313,10 @@ Result<Prepared> prepare(Project &project, const ImportSpec &spec)
 
     // Ids already in the project are refused with the line that repeats them.
     {
-        QSqlQuery q(project.database());
-        q.setForwardOnly(true);
-        if (auto e = sql::exec(q, QStringLiteral("SELECT ext_id FROM items")); !e)
-            return e.error();
-        while (q.next()) {
-            const QString id = q.value(0).toString();
+        const auto existing = ImportStore(&project).itemIds();
+        if (!existing)
+            return existing.error();
+        for (const QString &id : *existing) {
             if (idLine.contains(id))
                 return makeError(m.id.isEmpty() ? tr("an item with the id '%1' is already in the project (ids are "
                                                      "positions in the file when no id field is mapped)")
@@ -423,79 +408,27 @@ Result<ImportSummary> Importer::run(Project &project, const ImportSpec &spec)
     const QVector<int> &lines = prepared->lines;
     const QVector<PendingAnnotation> &pending = prepared->pending;
 
-    const QString now = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
-    auto written = project.transact([&](QSqlDatabase &db) -> Result<void> {
-        QSqlQuery q(db);
-        QVector<qint64> aspectRows;
-        for (const Aspect &a : std::as_const(aspects)) {
-            if (auto e = sql::exec(q,
-                                   QStringLiteral("INSERT INTO aspects(name, definition, scale_min, scale_max) "
-                                                  "VALUES(?, ?, ?, ?) ON CONFLICT(name) DO UPDATE SET "
-                                                  "definition = excluded.definition, scale_min = excluded.scale_min, "
-                                                  "scale_max = excluded.scale_max"),
-                                   {a.name, notNull(a.definition), a.min, a.max});
-                !e)
-                return e;
-            if (auto e = sql::exec(q, QStringLiteral("SELECT id FROM aspects WHERE name = ?"), {a.name}); !e)
-                return e;
-            if (!q.next())
-                return makeError(tr("the aspect '%1' was not stored").arg(a.name), project.path());
-            aspectRows.append(q.value(0).toLongLong());
-            q.finish();
-        }
-        if (auto e = sql::exec(q, QStringLiteral("SELECT COALESCE(MAX(position) + 1, 0) FROM items")); !e)
-            return e;
-        int position = q.next() ? q.value(0).toInt() : 0;
-        q.finish();
+    ItemImport import;
+    import.aspects = aspects;
+    import.items = items;
+    import.scores = pending;
+    import.task = m.task;
+    import.itemFailed = [&](const QString &message, int i) {
+        return makeError(message, file, lines.at(i), m.id.isEmpty() ? QStringLiteral("id") : m.id);
+};
+import.scoreFailed = [&](const QString &message, int s) { const PendingAnnotation &p = pending.at(s);
+return makeError(message, file, lines.at(p.item), m.human.at(p.aspect).second);
+}; // namespace rubric
+auto written = ImportStore(&project).writeItems(import);
+if (!written)
+    return written.error();
 
-        QVector<qint64> itemRows;
-        itemRows.reserve(items.size());
-        if (!q.prepare(sql::withReturningId(db, QStringLiteral("INSERT INTO items(ext_id, position, group_id, "
-                                                               "system_id, source, output, reference, context) "
-                                                               "VALUES(?, ?, ?, ?, ?, ?, ?, ?)"))))
-            return makeError(q.lastError().text(), project.path());
-        for (qsizetype i = 0; i < items.size(); ++i) {
-            const Item &it = items.at(i);
-            q.bindValue(0, notNull(it.id));
-            q.bindValue(1, position++);
-            q.bindValue(2, notNull(it.group));
-            q.bindValue(3, notNull(it.system));
-            q.bindValue(4, notNull(it.source));
-            q.bindValue(5, notNull(it.output));
-            q.bindValue(6, notNull(it.reference));
-            q.bindValue(7, it.context.isEmpty() ? QStringLiteral("{}") : json::stringify(it.context));
-            if (!q.exec())
-                return makeError(q.lastError().text(), file, lines.at(i), m.id.isEmpty() ? QStringLiteral("id") : m.id);
-            itemRows.append(sql::insertedId(q));
-        }
-        QSqlQuery a(db);
-        if (!a.prepare(QStringLiteral("INSERT INTO annotations(item_id, aspect_id, annotator, score, note, created_at) "
-                                      "VALUES(?, ?, ?, ?, '', ?)")))
-            return makeError(a.lastError().text(), project.path());
-        for (const PendingAnnotation &p : std::as_const(pending)) {
-            a.bindValue(0, itemRows.at(p.item));
-            a.bindValue(1, aspectRows.at(p.aspect));
-            a.bindValue(2, p.annotator);
-            a.bindValue(3, p.score);
-            a.bindValue(4, now);
-            if (!a.exec())
-                return makeError(a.lastError().text(), file, lines.at(p.item), m.human.at(p.aspect).second);
-        }
-        if (!m.task.isEmpty())
-            return sql::exec(
-                    q, QStringLiteral("INSERT INTO meta(key, value) VALUES('task', ?) ON CONFLICT(key) DO NOTHING"),
-                    {m.task});
-        return {};
-    });
-    if (!written)
-        return written.error();
+if (!aspects.isEmpty())
+    emit project.aspectsChanged();
+emit project.itemsChanged();
+emit project.annotationsReset();
 
-    if (!aspects.isEmpty())
-        emit project.aspectsChanged();
-    emit project.itemsChanged();
-    emit project.annotationsReset();
-
-    return summaryOf(*prepared);
+return summaryOf(*prepared);
 }
 
 Result<ImportSummary> Importer::runAnnotations(Project &project, const QString &file, ImportFormat format)
@@ -504,15 +437,10 @@ Result<ImportSummary> Importer::runAnnotations(Project &project, const QString &
     if (!records)
         return records.error();
 
-    QHash<QString, qint64> itemRows;
-    {
-        QSqlQuery q(project.database());
-        q.setForwardOnly(true);
-        if (auto e = sql::exec(q, QStringLiteral("SELECT ext_id, id FROM items")); !e)
-            return e.error();
-        while (q.next())
-            itemRows.insert(q.value(0).toString(), q.value(1).toLongLong());
-    }
+    auto rowsOfItems = ImportStore(&project).itemRows();
+    if (!rowsOfItems)
+        return rowsOfItems.error();
+    const QHash<QString, qint64> itemRows = std::move(rowsOfItems).value();
     QHash<QString, Aspect> known;
     const auto aspects = project.readAspects();
     if (!aspects)
@@ -520,12 +448,7 @@ Result<ImportSummary> Importer::runAnnotations(Project &project, const QString &
     for (const Aspect &a : *aspects)
         known.insert(a.name, a);
 
-    struct Row
-    {
-        qint64 item;
-        QString aspect, annotator, note;
-        double score;
-    };
+    using Row = ImportedAnnotation;
     QVector<Row> rows;
     QStringList newAspects, touchedAspects;
     for (const Record &r : std::as_const(*records)) {
@@ -544,7 +467,7 @@ Result<ImportSummary> Importer::runAnnotations(Project &project, const QString &
         if (!itemRows.contains(values[0]))
             return makeError(tr("no item with the id '%1' in the project").arg(values[0]), file, r.line,
                              QStringLiteral("item_id"));
-        row.item = itemRows.value(values[0]);
+        row.itemRow = itemRows.value(values[0]);
         row.annotator = values[1];
         row.aspect = values[2];
         if (!known.contains(row.aspect)) {
@@ -569,42 +492,7 @@ Result<ImportSummary> Importer::runAnnotations(Project &project, const QString &
         rows.append(row);
     }
 
-    const QString now = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
-    auto written = project.transact([&](QSqlDatabase &db) -> Result<void> {
-        QSqlQuery q(db);
-        QHash<QString, qint64> aspectRows;
-        for (const QString &name : std::as_const(newAspects))
-            if (auto e = sql::exec(q,
-                                   QStringLiteral("INSERT INTO aspects(name, definition, scale_min, scale_max) "
-                                                  "VALUES(?, '', 1, 5)"),
-                                   {name});
-                !e)
-                return e;
-        for (const QString &name : std::as_const(touchedAspects)) {
-            if (auto e = sql::exec(q, QStringLiteral("SELECT id FROM aspects WHERE name = ?"), {name}); !e)
-                return e;
-            if (!q.next())
-                return makeError(tr("the aspect '%1' was not stored").arg(name), project.path());
-            aspectRows.insert(name, q.value(0).toLongLong());
-            q.finish();
-        }
-        if (!q.prepare(QStringLiteral(
-                    "INSERT INTO annotations(item_id, aspect_id, annotator, score, note, created_at) "
-                    "VALUES(?, ?, ?, ?, ?, ?) ON CONFLICT(item_id, aspect_id, annotator) DO UPDATE "
-                    "SET score = excluded.score, note = excluded.note, created_at = excluded.created_at")))
-            return makeError(q.lastError().text(), project.path());
-        for (const Row &row : std::as_const(rows)) {
-            q.bindValue(0, row.item);
-            q.bindValue(1, aspectRows.value(row.aspect));
-            q.bindValue(2, row.annotator);
-            q.bindValue(3, row.score);
-            q.bindValue(4, notNull(row.note));
-            q.bindValue(5, now);
-            if (!q.exec())
-                return makeError(q.lastError().text(), file);
-        }
-        return {};
-    });
+    auto written = ImportStore(&project).writeAnnotations(newAspects, touchedAspects, rows, file);
     if (!written)
         return written.error();
     if (!newAspects.isEmpty())

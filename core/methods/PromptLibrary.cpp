@@ -2,7 +2,7 @@
 
 #include "data/Aspect.h"
 #include "store/Project.h"
-#include "store/SqlUtil.h"
+#include "store/PromptStore.h"
 
 #include <QCoreApplication>
 #include <QCryptographicHash>
@@ -135,23 +135,20 @@ Result<PromptTemplate> PromptLibrary::builtin(const QString &name)
 Result<PromptTemplate> PromptLibrary::get(const QString &name) const
 {
     if (m_project) {
-        QSqlQuery q(m_project->database());
         // A failed read (locked or damaged file) is an error, not "no edited copy": falling back to
         // the built-in template would silently run a prompt the user did not choose.
-        if (auto r = sql::exec(q, QStringLiteral("SELECT body FROM prompt_templates WHERE name = ?"), {name}); !r)
-            return makeError(tr("cannot read the project's prompt template '%1': %2").arg(name, r.errorString()),
+        const auto body = PromptStore(m_project).readOverride(name);
+        if (!body)
+            return makeError(tr("cannot read the project's prompt template '%1': %2").arg(name, body.errorString()),
                              m_project->path());
-        if (q.next()) {
+        if (*body) {
             PromptTemplate t;
             t.name = name;
-            t.body = q.value(0).toString();
+            t.body = **body;
             t.source = QStringLiteral("project");
             t.hash = hashOf(t.body);
             return t;
         }
-        if (q.lastError().isValid()) // the rows ended early: the file turned out unreadable
-            return makeError(tr("cannot read the project's prompt template '%1': %2").arg(name, q.lastError().text()),
-                             m_project->path());
     }
     return builtin(name);
 }
@@ -177,20 +174,14 @@ Result<void> PromptLibrary::setOverride(const QString &name, const QString &body
         return makeError(tr("no project to store the template in"));
     if (auto v = validate(body); !v)
         return v;
-    QSqlQuery q(m_project->database());
-    return sql::exec(
-            q,
-            QStringLiteral("INSERT INTO prompt_templates(name, body, updated_at) VALUES(?, ?, ?) "
-                           "ON CONFLICT(name) DO UPDATE SET body = excluded.body, updated_at = excluded.updated_at"),
-            {name, body, QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs)});
+    return PromptStore(m_project).setOverride(name, body);
 }
 
 Result<void> PromptLibrary::removeOverride(const QString &name)
 {
     if (!m_project)
         return makeError(tr("no project to store the template in"));
-    QSqlQuery q(m_project->database());
-    return sql::exec(q, QStringLiteral("DELETE FROM prompt_templates WHERE name = ?"), {name});
+    return PromptStore(m_project).removeOverride(name);
 }
 
 struct PromptLibrary::Compiled

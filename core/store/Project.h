@@ -8,15 +8,17 @@
 #include <QHash>
 #include <QMutex>
 #include <QObject>
-#include <QSqlDatabase>
 #include <QVector>
 
 #include <functional>
 #include <memory>
 #include <optional>
 
+class QSqlDatabase;
+
 namespace rubric {
 
+struct CopyCounts;
 struct DatabaseUrl;
 
 /// A judge (a named run, or scores imported from another tool) as listed in a project.
@@ -59,12 +61,6 @@ public:
     QString path() const { return m_path; }
     /// Whether the project lives in a PostgreSQL database (shared by a team).
     bool isTeamDatabase() const;
-
-    /// The calling thread's connection to the file.
-    QSqlDatabase database() const;
-
-    /// Runs `body` inside one transaction; commits when it returns ok, rolls back otherwise.
-    Result<void> transact(const std::function<Result<void>(QSqlDatabase &)> &body);
 
     // --- key/value settings stored in the project (task description, seeds …)
     /// The value stored under `key`, `fallback` when there is none; an error when the file
@@ -135,9 +131,6 @@ public:
     /// until another status is set or the Project closes); it fails while another process's
     /// run holds it. Any other status releases the claim.
     Result<void> setJudgeStatus(const QString &name, const QString &status);
-    /// Ok unless another process's run holds the judge (team databases only; a single file
-    /// keeps SQLite's own locking). Every write to a judge's rows checks it first.
-    Result<void> checkJudgeWritable(QSqlDatabase &db, const QString &judge) const;
     Result<void> removeJudge(const QString &name);
     /// Stores item scores of a judge for one aspect (one transaction). A NaN score is stored as
     /// missing (NULL) with status `missing`.
@@ -162,6 +155,26 @@ signals:
     void issuesChanged();
 
 private:
+    // Every SQL statement lives in core/store/: the store classes reach the connection, nothing
+    // above them does. Tests inspect the file through one door (tests/support/ProjectTestAccess.h).
+    friend class BatchStore;
+    friend class BrowseStore;
+    friend class CallStore;
+    friend class ImportStore;
+    friend class IssueStore;
+    friend class PromptStore;
+    friend class RubricStore;
+    friend struct ProjectTestAccess;
+    friend Result<CopyCounts> copyProject(Project &from, Project &to);
+
+    /// The calling thread's connection to the file.
+    QSqlDatabase database() const;
+    /// Runs `body` inside one transaction; commits when it returns ok, rolls back otherwise.
+    Result<void> transact(const std::function<Result<void>(QSqlDatabase &)> &body);
+    /// Ok unless another process's run holds the judge (team databases only; a single file
+    /// keeps SQLite's own locking). Every write to a judge's rows checks it first.
+    Result<void> checkJudgeWritable(QSqlDatabase &db, const QString &judge) const;
+
     explicit Project(QString path);
     static Result<std::unique_ptr<Project>> openDatabase(const QString &url);
     /// Team databases: listens on the opening thread's connection for the changes other

@@ -261,6 +261,23 @@ Result<int> RubricStore::saveVersion(const QString &judge, const Rubric &rubric,
     return saved;
 }
 
+Result<void> RubricStore::setCriterionMeasures(const QString &judge, int version, const QVector<Criterion> &criteria)
+{
+    return m_project->transact([&](QSqlDatabase &db) -> Result<void> {
+        QSqlQuery q(db);
+        for (const Criterion &c : criteria) {
+            if (auto e = sql::exec(q,
+                                   QStringLiteral("UPDATE criteria SET stats = ?, weight = ? WHERE key = ? AND "
+                                                  "rubric_version_id = (SELECT v.id FROM rubric_versions v JOIN runs r "
+                                                  "ON v.run_id = r.id WHERE r.name = ? AND v.version = ?)"),
+                                   {json::stringify(c.stats), c.weight, c.key, judge, version});
+                !e)
+                return e;
+        }
+        return {};
+    });
+}
+
 Result<void> RubricStore::setTestAlignment(const QString &judge, int version, double alignment, const QString &basis)
 {
     QSqlDatabase db = m_project->database();

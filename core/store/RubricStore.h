@@ -77,6 +77,10 @@ public:
     /// its number (previous + 1). The judge must exist (Project::ensureJudge).
     Result<int> saveVersion(const QString &judge, const Rubric &rubric, const QString &note = {},
                             std::optional<double> alignment = std::nullopt);
+    /// Updates the measures (stats and weight) of the given criteria, found by key, in a saved
+    /// version of the judge's rubric, in one transaction (e.g. what a method learnt from the train
+    /// split after the version was saved). Emits nothing.
+    Result<void> setCriterionMeasures(const QString &judge, int version, const QVector<Criterion> &criteria);
     /// Updates the alignment figure of a saved version. A non-empty `basis` (what the figure
     /// was measured on, e.g. "Pearson with the human scores on the test split, n = 40") is
     /// appended to the version's note, so the number is never shown without it.

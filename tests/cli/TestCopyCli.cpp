@@ -3,6 +3,7 @@
 // rows, ids and value types included. Needs a real server (tests/support/PostgresServer);
 // skipped with the reason where its binaries are not installed.
 #include "PostgresServer.h"
+#include "ProjectTestAccess.h"
 #include "rubric/Rubric.h"
 #include "store/BatchStore.h"
 #include "store/CallStore.h"
@@ -191,7 +192,7 @@ void TestCopyCli::initTestCase()
         QVERIFY(batches.setSubmitted(*open, QStringLiteral("batch_8"), QStringLiteral("file-4")).ok());
     }
     QVERIFY(p.addIssue(QStringLiteral("call"), QStringLiteral("refused"), judge, ids.at(2)).ok());
-    QSqlQuery q(p.database());
+    QSqlQuery q(ProjectTestAccess::database(p));
     QVERIFY(q.exec(QStringLiteral("INSERT INTO prompt_templates(name, body, updated_at) VALUES('geval_score', "
                                   "'{{#system}}x{{/system}}', '2026-01-01T00:00:00.000Z')")));
 }

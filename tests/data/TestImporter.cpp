@@ -1,4 +1,5 @@
 #include "PostgresServer.h"
+#include "ProjectTestAccess.h"
 #include "io/Importer.h"
 #include "store/Project.h"
 
@@ -55,7 +56,7 @@ FieldMapping mappingFrom(const QStringList &words)
 
 int count(Project &p, const char *table)
 {
-    QSqlQuery q(p.database());
+    QSqlQuery q(ProjectTestAccess::database(p));
     if (q.exec(QStringLiteral("SELECT COUNT(*) FROM %1").arg(QLatin1String(table))) && q.next())
         return q.value(0).toInt();
     return -1;

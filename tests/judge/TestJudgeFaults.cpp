@@ -2,6 +2,7 @@
 // rate limits, keys.
 #include "FakeLlmServer.h"
 #include "JudgeTestUtil.h"
+#include "ProjectTestAccess.h"
 #include "judge/AnswerParser.h"
 #include "judge/JudgeEngine.h"
 #include "store/CallStore.h"
@@ -353,7 +354,7 @@ void TestJudgeFaults::unreadableCacheFailsTheCallUnsent()
     QTemporaryDir dir;
     auto project = Project::open(dir.filePath(QStringLiteral("p.rubric")));
     QVERIFY(project.ok());
-    QSqlQuery q((*project)->database());
+    QSqlQuery q(ProjectTestAccess::database(*(*project)));
     QVERIFY2(q.exec(QStringLiteral("DROP TABLE judge_cache")), qPrintable(q.lastError().text()));
     FakeLlmServer server;
     QVERIFY(server.listen());

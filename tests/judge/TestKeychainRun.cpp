@@ -6,6 +6,7 @@
 // where a missing service is a failure, not a skip.
 
 #include "FakeLlmServer.h"
+#include "ProjectTestAccess.h"
 #include "judge/ApiKeySource.h"
 #include "judge/EndpointSecrets.h"
 #include "store/Project.h"
@@ -126,7 +127,7 @@ void TestKeychainRun::headerFromTheKeychainIsSentAndNeverStored()
     {
         auto project = Project::open(path, Project::OpenMode::OpenExisting);
         QVERIFY(project);
-        QSqlQuery q((*project)->database());
+        QSqlQuery q(ProjectTestAccess::database(*(*project)));
         QVERIFY(sql::firstRow(q, QStringLiteral("SELECT config FROM runs WHERE name = 'kc'")).value());
         const QString config = q.value(0).toString();
         QVERIFY2(config.contains(reference), qPrintable(config));

@@ -5,6 +5,7 @@
 #include "CheckEvalTestUtil.h"
 #include "JudgedProject.h"
 #include "PipelineFixture.h"
+#include "ProjectTestAccess.h"
 #include "data/Aspect.h"
 #include "methods/PromptLibrary.h"
 #include "methods/checkeval/CheckEvalMethod.h"
@@ -432,7 +433,7 @@ void TestCheckEval::killedRunResumesWithoutResending()
     QVERIFY(firstRun < total);
     int cached = 0;
     {
-        QSqlQuery q(fx->project->database());
+        QSqlQuery q(ProjectTestAccess::database(*fx->project));
         QVERIFY(q.exec(QStringLiteral("SELECT COUNT(*) FROM judge_cache")) && q.next());
         cached = q.value(0).toInt();
     }

@@ -3,6 +3,7 @@
 
 #include "FakeLlmServer.h"
 #include "PipelineFixture.h"
+#include "ProjectTestAccess.h"
 #include "SyntheticJudge.h"
 #include "methods/hdeval/HdEvalExplain.h"
 #include "methods/hdeval/HdEvalParams.h"
@@ -496,7 +497,7 @@ void TestHdEvalRun::killedRunResumesWithoutResending()
     QVERIFY(firstRun < total);
     int cached = 0;
     {
-        QSqlQuery q(fx->project->database());
+        QSqlQuery q(ProjectTestAccess::database(*fx->project));
         QVERIFY(q.exec(QStringLiteral("SELECT COUNT(*) FROM judge_cache")) && q.next());
         cached = q.value(0).toInt();
     }

@@ -5,6 +5,7 @@
 #include "FakeLlmServer.h"
 #include "HpssCli.h"
 #include "PipelineFixture.h"
+#include "ProjectTestAccess.h"
 #include "SyntheticJudge.h"
 #include "methods/hpss/HpssAuxiliary.h"
 #include "store/RubricStore.h"
@@ -90,7 +91,7 @@ void TestHpssResume::killedSearchResumesIdentically()
     QVERIFY(firstRun < total);
     int cached = 0;
     {
-        QSqlQuery q(fx->project->database());
+        QSqlQuery q(ProjectTestAccess::database(*fx->project));
         QVERIFY(q.exec(QStringLiteral("SELECT COUNT(*) FROM judge_cache")) && q.next());
         cached = q.value(0).toInt();
     }

@@ -1,4 +1,5 @@
 #include "PostgresServer.h"
+#include "ProjectTestAccess.h"
 #include "data/Aspect.h"
 #include "methods/PromptLibrary.h"
 #include "store/Project.h"
@@ -135,7 +136,7 @@ void TestPromptLibrary::unreadableProjectIsAnErrorNotTheBuiltin()
     RUBRIC_PROJECT_LOCATION(location, dir, QStringLiteral("p.rubric"));
     auto p = Project::open(location);
     QVERIFY(p.ok());
-    QSqlQuery q((*p)->database());
+    QSqlQuery q(ProjectTestAccess::database(*(*p)));
     QVERIFY2(q.exec(QStringLiteral("DROP TABLE prompt_templates")), qPrintable(q.lastError().text()));
     PromptLibrary lib(p->get());
     auto t = lib.get(QStringLiteral("hypoeval_score"));

@@ -1,4 +1,5 @@
 #include "PostgresServer.h"
+#include "ProjectTestAccess.h"
 #include "store/Project.h"
 #include "store/RubricStore.h"
 
@@ -296,7 +297,7 @@ void TestRubricStore::unreadableTablesAreErrorsNotEmptiness()
     QCOMPARE(store.readRunConfig(j).value().value(QStringLiteral("aspect")).toString(), QStringLiteral("coherence"));
 
     // The table is gone (foreign keys off, or SQLite refuses to drop a parent table).
-    QSqlQuery q(m_project->database());
+    QSqlQuery q(ProjectTestAccess::database(*m_project));
     if (rubric::test::testsOnPostgres()) {
         QVERIFY2(q.exec(QStringLiteral("DROP TABLE ") + table + QStringLiteral(" CASCADE")),
                  qPrintable(q.lastError().text()));

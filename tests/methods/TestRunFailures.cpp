@@ -4,6 +4,7 @@
 
 #include "FakeLlmServer.h"
 #include "PipelineFixture.h"
+#include "ProjectTestAccess.h"
 #include "SyntheticJudge.h"
 #include "store/RubricStore.h"
 
@@ -40,7 +41,7 @@ namespace {
 
 int issuesOf(Project *project, const QString &itemId, QString *message)
 {
-    QSqlQuery q(project->database());
+    QSqlQuery q(ProjectTestAccess::database(*project));
     if (!q.exec(QStringLiteral("SELECT message FROM issues WHERE item_ext_id = '%1'").arg(itemId)))
         return -1;
     int n = 0;
@@ -300,7 +301,7 @@ void TestRunFailures::killsAtRandomPointsPayOnlyWhatWasInFlight()
           total, int(answered.size()));
     QCOMPARE(fx->project->judgeScores(QStringLiteral("k"), QStringLiteral("coherence")).size(), items);
     QCOMPARE(fx->project->judge(QStringLiteral("k"))->status, QStringLiteral("done"));
-    QSqlQuery q(fx->project->database());
+    QSqlQuery q(ProjectTestAccess::database(*fx->project));
     QVERIFY(q.exec(QStringLiteral("PRAGMA integrity_check")) && q.next());
     QCOMPARE(q.value(0).toString(), QStringLiteral("ok"));
 }
@@ -373,7 +374,7 @@ void TestRunFailures::unreadableRubricStopsTheRunBeforeAnyCall()
     const int sent = server.requestCount();
     QVERIFY(sent > 0);
 
-    QSqlQuery q(fx->project->database());
+    QSqlQuery q(ProjectTestAccess::database(*fx->project));
     QVERIFY(q.exec(QStringLiteral("PRAGMA foreign_keys = OFF")));
     QVERIFY(q.exec(QStringLiteral("DROP TABLE criteria")));
     s.retryFailed = true;

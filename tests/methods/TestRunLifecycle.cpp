@@ -1,5 +1,6 @@
 #include "FakeLlmServer.h"
 #include "PipelineFixture.h"
+#include "ProjectTestAccess.h"
 #include "SyntheticJudge.h"
 #include "store/RubricStore.h"
 
@@ -64,7 +65,7 @@ void TestRunLifecycle::endpointErrorsLeaveResumableRun()
     QVERIFY2(o.error.contains(QLatin1String("rejects the request: policy 17")), qPrintable(o.error));
     QCOMPARE(fx->project->judge(QStringLiteral("g"))->status, QStringLiteral("failed"));
     QVERIFY(fx->project->judgeScores(QStringLiteral("g"), QStringLiteral("coherence")).isEmpty()); // no zeros stored
-    QSqlQuery q(fx->project->database());
+    QSqlQuery q(ProjectTestAccess::database(*fx->project));
     QVERIFY(q.exec(QStringLiteral("SELECT COUNT(*) FROM judge_scores")) && q.next());
     QCOMPARE(q.value(0).toInt(), 0);
     QVERIFY(RubricStore(fx->project.get()).runConfig(QStringLiteral("g")).value(QStringLiteral("resumable")).toBool());
@@ -150,7 +151,7 @@ void TestRunLifecycle::killedRunResumesWithoutResending()
 
     int cached = 0;
     {
-        QSqlQuery q(fx->project->database());
+        QSqlQuery q(ProjectTestAccess::database(*fx->project));
         QVERIFY(q.exec(QStringLiteral("SELECT COUNT(*) FROM judge_cache")) && q.next());
         cached = q.value(0).toInt();
     }

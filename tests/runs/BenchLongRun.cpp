@@ -15,6 +15,7 @@
 //
 //   bench_long_run [--calls 100000] [--checkpoint 10000] [--concurrency 32] [--latency-ms 0] [--seed 1]
 
+#include "ProjectTestAccess.h"
 #include "rubric/Rubric.h"
 #include "runs/Run.h"
 #include "store/Project.h"
@@ -254,7 +255,7 @@ int main(int argc, char **argv)
     }
     Project *project = opened->get();
     SqlTally tally;
-    sqlite3 *db = handleOf(project->database());
+    sqlite3 *db = handleOf(ProjectTestAccess::database(*project));
     if (!db) {
         out << "bench_long_run: the SQL driver gives no SQLite handle\n";
         return 1;
@@ -370,7 +371,7 @@ int main(int argc, char **argv)
                         .arg(double(first.sql.statements) / std::max(1, first.callsInWindow), 0, 'f', 2)
                         .arg(double(last.sql.statements) / std::max(1, last.callsInWindow), 0, 'f', 2);
     }
-    QSqlQuery plan(project->database());
+    QSqlQuery plan(ProjectTestAccess::database(*project));
     plan.prepare(QStringLiteral("EXPLAIN QUERY PLAN SELECT response FROM judge_cache WHERE key = ?"));
     plan.addBindValue(QStringLiteral("x"));
     if (plan.exec() && plan.next())

@@ -1,5 +1,6 @@
 #include "CliRun.h"
 #include "FakeLlmServer.h"
+#include "ProjectTestAccess.h"
 #include "methods/PromptLibrary.h"
 #include "methods/RunContext.h"
 #include "runs/Run.h"
@@ -600,7 +601,7 @@ void TestRunConfig::cliRefusesAnotherModelAndReplaces()
     QVERIFY2(again.exitCode == 0, again.err.constData());
 
     // --replace: the new model's scores only; the judge cache keeps the old answers.
-    QSqlQuery q(project->database());
+    QSqlQuery q(ProjectTestAccess::database(*project));
     QVERIFY(q.exec(QStringLiteral("SELECT COUNT(*) FROM judge_cache WHERE model = 'model-a'")) && q.next());
     const int cachedA = q.value(0).toInt();
     QVERIFY(cachedA > 0);

@@ -1,3 +1,4 @@
+#include "ProjectTestAccess.h"
 #include "stats/Agreement.h"
 #include "stats/Levels.h"
 #include "stats/ProjectData.h"
@@ -486,7 +487,7 @@ void TestStatsCommands::unreadableProjectIsAnErrorNotEmpty()
     {
         auto p = Project::open(m_project);
         QVERIFY(p);
-        QSqlQuery q((*p)->database());
+        QSqlQuery q(ProjectTestAccess::database(*(*p)));
         QVERIFY(q.exec(QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)")));
     }
     QFile::remove(damaged);
@@ -494,7 +495,7 @@ void TestStatsCommands::unreadableProjectIsAnErrorNotEmpty()
     {
         auto p = Project::open(damaged);
         QVERIFY(p);
-        QSqlQuery q((*p)->database());
+        QSqlQuery q(ProjectTestAccess::database(*(*p)));
         QVERIFY(q.exec(QStringLiteral("PRAGMA foreign_keys = OFF")));
         QVERIFY2(q.exec(QStringLiteral("DROP TABLE ") + table), qPrintable(q.lastError().text()));
     }

@@ -1,4 +1,5 @@
 #include "PostgresServer.h"
+#include "ProjectTestAccess.h"
 #include "judge/EndpointCapabilities.h"
 #include "store/CallStore.h"
 #include "store/DatabaseUrl.h"
@@ -110,7 +111,7 @@ void TestProject::removingAJudgeTakesItsIssuesOnly()
     QVERIFY(p->addIssue(QStringLiteral("call"), QStringLiteral("refused"), QStringLiteral("b")).ok());
     QVERIFY(p->addIssue(QStringLiteral("import"), QStringLiteral("bad line")).ok());
     QVERIFY(p->removeJudge(QStringLiteral("a")).ok());
-    QSqlQuery q(p->database());
+    QSqlQuery q(ProjectTestAccess::database(*p));
     QVERIFY(q.exec(QStringLiteral("SELECT run FROM issues ORDER BY id")));
     QStringList left;
     while (q.next())
@@ -125,7 +126,7 @@ void TestProject::createsCurrentSchemaWithWalAndForeignKeys()
     RUBRIC_PROJECT_LOCATION(path, dir, QStringLiteral("p.rubric"));
     auto p = openOrFail(path);
     QVERIFY(p);
-    QSqlQuery q(p->database());
+    QSqlQuery q(ProjectTestAccess::database(*p));
     if (testsOnPostgres()) {
         // A team database: the version in its own table, every table there, ids made by the database.
         QVERIFY(q.exec(QStringLiteral("SELECT version FROM schema_version")) && q.next());
@@ -171,7 +172,7 @@ void TestProject::migratesTestSplitAlignmentApart()
         auto p = openOrFail(path);
         QVERIFY(p);
         QVERIFY(p->ensureJudge(QStringLiteral("j"), QStringLiteral("hypoeval")));
-        QSqlQuery q(p->database());
+        QSqlQuery q(ProjectTestAccess::database(*p));
         for (const auto &[version, note] :
              {std::pair{1, "HypoEval bank of 5 — Pearson … with the human scores on the train split, n = 30"},
               std::pair{2, "edited — alignment: Pearson of the judge score with the human scores on the test "
@@ -193,7 +194,7 @@ void TestProject::migratesTestSplitAlignmentApart()
     }
     auto p = openOrFail(path);
     QVERIFY(p);
-    QSqlQuery q(p->database());
+    QSqlQuery q(ProjectTestAccess::database(*p));
     QVERIFY(q.exec(QStringLiteral("SELECT version, alignment, test_alignment FROM rubric_versions ORDER BY version")));
     QVERIFY(q.next());
     QCOMPARE(q.value(1).toDouble(), 0.5);
@@ -223,7 +224,7 @@ void TestProject::migratesLedgerReasoningTokens()
         e.tokensOut = 40;
         store.addLedger(e);
         QVERIFY(store.flush().ok());
-        QSqlQuery q(p->database());
+        QSqlQuery q(ProjectTestAccess::database(*p));
         QVERIFY(q.exec(QStringLiteral("ALTER TABLE judge_ledger DROP COLUMN tokens_reasoning")));
         QVERIFY(q.exec(QStringLiteral("PRAGMA user_version = 5")));
     }
@@ -260,7 +261,7 @@ void TestProject::migratesVersion1()
 
     auto p = openOrFail(path);
     QVERIFY(p);
-    QSqlQuery q(p->database());
+    QSqlQuery q(ProjectTestAccess::database(*p));
     QVERIFY(q.exec(QStringLiteral("PRAGMA user_version")) && q.next());
     QCOMPARE(q.value(0).toInt(), schema::currentVersion);
 
@@ -340,7 +341,7 @@ void TestProject::refusesNewerSchema()
         {
             auto p = openOrFail(url);
             QVERIFY(p);
-            QSqlQuery q(p->database());
+            QSqlQuery q(ProjectTestAccess::database(*p));
             QVERIFY(q.exec(QStringLiteral("UPDATE schema_version SET version = %1").arg(schema::currentVersion + 1)));
         }
         auto p = Project::open(url);
@@ -354,7 +355,7 @@ void TestProject::refusesNewerSchema()
     {
         auto p = openOrFail(path);
         QVERIFY(p);
-        QSqlQuery q(p->database());
+        QSqlQuery q(ProjectTestAccess::database(*p));
         QVERIFY(q.exec(QStringLiteral("PRAGMA user_version = %1").arg(schema::currentVersion + 1)));
         QVERIFY(q.exec(QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)")));
     }
@@ -548,11 +549,11 @@ void TestProject::connectionsPerThread()
     auto p = openOrFail(location);
     QVERIFY(p);
     QVERIFY(p->addItems({makeItem(QStringLiteral("a"))}).ok());
-    const QString mainConnection = p->database().connectionName();
+    const QString mainConnection = ProjectTestAccess::database(*p).connectionName();
     QString workerConnection;
     int workerCount = -1;
     QThread *worker = QThread::create([&] {
-        workerConnection = p->database().connectionName();
+        workerConnection = ProjectTestAccess::database(*p).connectionName();
         workerCount = p->itemCount();
     });
     worker->start();
@@ -639,7 +640,7 @@ void TestProject::unreadableTablesAreErrorsNotEmptiness()
     QVERIFY(!p->readAspect(QStringLiteral("zz")).value().has_value());
     QVERIFY(!p->readJudge(QStringLiteral("zz")).value().has_value());
     // A damaged file: the table is gone (foreign keys off, or SQLite refuses to drop a parent).
-    QSqlQuery q(p->database());
+    QSqlQuery q(ProjectTestAccess::database(*p));
     if (testsOnPostgres()) {
         QVERIFY2(q.exec(QStringLiteral("DROP TABLE ") + table + QStringLiteral(" CASCADE")),
                  qPrintable(q.lastError().text()));
@@ -720,7 +721,7 @@ void TestProject::endpointCapabilitiesReadErrors()
     QVERIFY(endpoint::noteIgnoresN(*p, profile).ok());
     QCOMPARE(*endpoint::ignoresN(*p, profile), true);
     QCOMPARE(*endpoint::lacksLogprobs(*p, profile), false);
-    QSqlQuery q(p->database());
+    QSqlQuery q(ProjectTestAccess::database(*p));
     QVERIFY2(q.exec(QStringLiteral("DROP TABLE meta")), qPrintable(q.lastError().text()));
     for (const Result<bool> &r : {endpoint::ignoresN(*p, profile), endpoint::lacksLogprobs(*p, profile)}) {
         QVERIFY(!r.ok());

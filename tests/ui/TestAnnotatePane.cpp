@@ -1,3 +1,4 @@
+#include "ProjectTestAccess.h"
 #include "Settings.h"
 #include "UiTestProject.h"
 #include "panes/AnnotatePane.h"
@@ -384,7 +385,7 @@ void TestAnnotatePane::unreadableProjectIsShown()
     // Issue 18.8: a damaged project is not shown as one without aspects, items or scores.
     QFETCH(QString, table);
     start(QStringLiteral("ann"));
-    QSqlQuery q(m_project->database());
+    QSqlQuery q(ProjectTestAccess::database(*m_project));
     QVERIFY(q.exec(QStringLiteral("PRAGMA foreign_keys = OFF")));
     QVERIFY2(q.exec(QStringLiteral("DROP TABLE ") + table), qPrintable(q.lastError().text()));
     QSignalSpy problems(m_pane.get(), &AnnotatePane::problem);

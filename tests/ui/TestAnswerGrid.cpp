@@ -3,6 +3,7 @@
 // answer, and the heatmap's switch between question and sub-aspect columns.
 
 #include "ChecklistFixture.h"
+#include "ProjectTestAccess.h"
 #include "UiTestProject.h"
 #include "methods/checkeval/AnswerGridModel.h"
 #include "methods/checkeval/CheckEvalViews.h"
@@ -103,7 +104,7 @@ void TestAnswerGrid::unreadableProjectIsAnErrorNotAnEmptyGrid()
     model.setItem(QStringLiteral("judgeA"), QStringLiteral("i0"));
     QVERIFY(model.error().isEmpty());
     QCOMPARE(model.columnCount(), 3);
-    QSqlQuery q(m_project->database());
+    QSqlQuery q(ProjectTestAccess::database(*m_project));
     QVERIFY(q.exec(QStringLiteral("PRAGMA foreign_keys = OFF")));
     QVERIFY2(q.exec(QStringLiteral("DROP TABLE ") + table), qPrintable(q.lastError().text()));
     model.reload();

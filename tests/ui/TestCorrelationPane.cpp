@@ -1,3 +1,4 @@
+#include "ProjectTestAccess.h"
 #include "ScoreFixture.h"
 #include "models/CorrelationModel.h"
 #include "models/ScoreModel.h"
@@ -185,7 +186,7 @@ void TestCorrelationPane::unreadableProjectIsShown()
 {
     // The judges' scores are gone from the file: the pane says it cannot read them rather than
     // showing the judge without items.
-    QSqlQuery q(m_project->database());
+    QSqlQuery q(ProjectTestAccess::database(*m_project));
     QVERIFY(q.exec(QStringLiteral("PRAGMA foreign_keys = OFF")));
     QVERIFY(q.exec(QStringLiteral("DROP TABLE judge_scores")));
     CorrelationPane pane;
@@ -200,7 +201,7 @@ void TestCorrelationPane::unreadableSplitIsNotAllItems()
 {
     // The split is gone from the file: the default split cannot be known, so the pane shows the
     // error instead of a correlation over all items (train and test mixed).
-    QSqlQuery q(m_project->database());
+    QSqlQuery q(ProjectTestAccess::database(*m_project));
     QVERIFY(q.exec(QStringLiteral("DROP TABLE splits")));
     CorrelationPane pane;
     pane.setBootstrap(0);

@@ -1,3 +1,4 @@
+#include "ProjectTestAccess.h"
 #include "UiTestProject.h"
 #include "models/IssuesModel.h"
 
@@ -46,7 +47,7 @@ void TestIssuesModel::followsInsertRemoveReset()
 
     // A deleted issue in the middle: the rows after it go and come back (issues only append).
     {
-        QSqlQuery q(project->database());
+        QSqlQuery q(ProjectTestAccess::database(*project));
         QVERIFY(q.exec(QStringLiteral("DELETE FROM issues WHERE kind = 'call'")));
     }
     emit project->issuesChanged();

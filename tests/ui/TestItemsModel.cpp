@@ -1,3 +1,4 @@
+#include "ProjectTestAccess.h"
 #include "UiTestProject.h"
 #include "models/ItemsFilterModel.h"
 #include "models/ItemsModel.h"
@@ -95,7 +96,7 @@ void TestItemsModel::followsInsertRemoveReset()
 
     // Items deleted at the end (the store has no remover yet: delete in SQL and signal).
     {
-        QSqlQuery q(m_project->database());
+        QSqlQuery q(ProjectTestAccess::database(*m_project));
         QVERIFY(q.exec(QStringLiteral("DELETE FROM items WHERE ext_id LIKE 'new%' AND ext_id <> 'new0'")));
     }
     emit m_project->itemsChanged();
@@ -111,7 +112,7 @@ void TestItemsModel::followsInsertRemoveReset()
 
     // A reorder that is neither an append nor a truncation: a reset.
     {
-        QSqlQuery q(m_project->database());
+        QSqlQuery q(ProjectTestAccess::database(*m_project));
         QVERIFY(q.exec(QStringLiteral("UPDATE items SET position = -1 WHERE ext_id = 'i5'")));
     }
     emit m_project->itemsChanged();
@@ -231,7 +232,7 @@ void TestItemsModel::unreadableProjectIsAnErrorNotAnEmptyTable()
     // Issue 18.8: a damaged project shows no half-read table as if it were the data; the models
     // say why (the studio puts it in its message bar).
     QFETCH(QString, table);
-    QSqlQuery q(m_project->database());
+    QSqlQuery q(ProjectTestAccess::database(*m_project));
     QVERIFY(q.exec(QStringLiteral("PRAGMA foreign_keys = OFF")));
     QVERIFY2(q.exec(QStringLiteral("DROP TABLE ") + table), qPrintable(q.lastError().text()));
 

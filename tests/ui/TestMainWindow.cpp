@@ -1,5 +1,6 @@
 #include "MainWindow.h"
 #include "PostgresServer.h"
+#include "ProjectTestAccess.h"
 #include "ScoreExport.h"
 #include "Settings.h"
 #include "UiTestProject.h"
@@ -456,7 +457,7 @@ void TestMainWindow::exportRefusesAnUnreadableProject()
     QFETCH(QString, table);
     auto project = Project::open(m_path, Project::OpenMode::OpenExisting);
     QVERIFY(project);
-    QSqlQuery q((*project)->database());
+    QSqlQuery q(ProjectTestAccess::database(*(*project)));
     QVERIFY(q.exec(QStringLiteral("PRAGMA foreign_keys = OFF")));
     QVERIFY2(q.exec(QStringLiteral("DROP TABLE ") + table), qPrintable(q.lastError().text()));
     const QString out = m_dir->filePath(QStringLiteral("damaged.") + suffix);

@@ -1,9 +1,8 @@
 #include "IssuesModel.h"
 
 #include "PlainText.h"
+#include "store/IssueStore.h"
 #include "store/Project.h"
-
-#include <QSqlQuery>
 
 namespace rubric {
 
@@ -29,24 +28,9 @@ QVector<IssuesModel::Issue> IssuesModel::read(qint64 afterId) const
     QVector<Issue> out;
     if (!m_project)
         return out;
-    // The store has a writer for issues but no reader yet; the table is read directly.
-    QSqlQuery q(m_project->database());
-    q.setForwardOnly(true);
-    q.prepare(QStringLiteral(
-            "SELECT id, kind, run, item_ext_id, message, created_at FROM issues WHERE id > ? ORDER BY id"));
-    q.addBindValue(afterId);
-    if (!q.exec())
-        return out;
-    while (q.next()) {
-        Issue i;
-        i.id = q.value(0).toLongLong();
-        i.kind = q.value(1).toString();
-        i.run = q.value(2).toString();
-        i.itemId = q.value(3).toString();
-        i.message = q.value(4).toString();
-        i.time = QDateTime::fromString(q.value(5).toString(), Qt::ISODateWithMs);
-        out.append(i);
-    }
+    auto issues = IssueStore(m_project).readIssues(afterId);
+    if (issues)
+        out = std::move(issues).value();
     return out;
 }
 
@@ -60,13 +44,8 @@ void IssuesModel::reload()
     }
     // Issues are only ever appended or deleted; keep the rows that are still there.
     QVector<qint64> present;
-    {
-        QSqlQuery q(m_project->database());
-        q.setForwardOnly(true);
-        if (q.exec(QStringLiteral("SELECT id FROM issues ORDER BY id")))
-            while (q.next())
-                present.append(q.value(0).toLongLong());
-    }
+    if (auto ids = IssueStore(m_project).readIssueIds(); ids)
+        present = std::move(ids).value();
     int keep = 0;
     while (keep < m_issues.size() && keep < present.size() && m_issues[keep].id == present[keep])
         ++keep;
@@ -87,11 +66,7 @@ bool IssuesModel::clearIssues()
 {
     if (!m_project)
         return false;
-    QSqlQuery q(m_project->database());
-    if (!q.exec(QStringLiteral("DELETE FROM issues")))
-        return false;
-    emit m_project->issuesChanged();
-    return true;
+    return IssueStore(m_project).clear().ok();
 }
 
 int IssuesModel::rowCount(const QModelIndex &parent) const

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "store/IssueStore.h"
 #include "store/Project.h"
 
 #include <QAbstractTableModel>
@@ -24,12 +25,7 @@ public:
         SortRole, ///< the time column sorts by arrival (issue id), the others by their text
     };
 
-    struct Issue
-    {
-        qint64 id = 0;
-        QString kind, run, itemId, message;
-        QDateTime time;
-    };
+    using Issue = IssueRecord;
 
     explicit IssuesModel(QObject *parent = nullptr);
 

@@ -1,11 +1,8 @@
 #include "ItemsModel.h"
 
 #include "PlainText.h"
+#include "store/BrowseStore.h"
 #include "store/Project.h"
-#include "store/SqlDialect.h"
-
-#include <QSqlError>
-#include <QSqlQuery>
 
 #include <cmath>
 #include <limits>
@@ -48,32 +45,21 @@ Result<QVector<ItemsModel::Row>> ItemsModel::readRows(int fromIndex) const
     if (!m_project)
         return out;
     // Only a preview of the texts is cached: the full texts of 100k items would not fit lightly.
-    const QSqlDatabase db = m_project->database();
-    QSqlQuery q(db);
-    q.setForwardOnly(true);
-    const auto cannotRead = [&q, this] {
-        return makeError(tr("cannot read the items from the project: %1").arg(q.lastError().text()), m_project->path());
-    };
-    if (!q.prepare(QStringLiteral("SELECT ext_id, group_id, system_id, substr(source, 1, %1), substr(output, 1, %1) "
-                                  "FROM items ORDER BY position %2 OFFSET ?")
-                           .arg(previewLength)
-                           .arg(sql::noLimit(db))))
-        return cannotRead();
-    q.addBindValue(fromIndex);
-    if (!q.exec())
-        return cannotRead();
-    while (q.next()) {
+    auto previews = BrowseStore(m_project).itemPreviews(previewLength, fromIndex);
+    if (!previews)
+        return makeError(tr("cannot read the items from the project: %1").arg(previews.error().message),
+                         m_project->path());
+    out.reserve(previews->size());
+    for (const ItemPreview &p : std::as_const(*previews)) {
         Row r;
-        r.id = q.value(0).toString();
-        r.group = q.value(1).toString();
-        r.system = q.value(2).toString();
-        r.source = collapse(q.value(3).toString());
-        r.output = collapse(q.value(4).toString());
+        r.id = p.id;
+        r.group = p.group;
+        r.system = p.system;
+        r.source = collapse(p.source);
+        r.output = collapse(p.output);
         r.human = QVector<double>(m_aspects.size(), kMissing);
         out.append(std::move(r));
     }
-    if (q.lastError().isValid())
-        return cannotRead();
     return out;
 }
 
@@ -193,20 +179,13 @@ void ItemsModel::onAnnotationChanged(const QString &itemId, const QString &aspec
     if (r < 0 || a < 0 || !m_project)
         return;
     // One item × aspect changed: a single mean, read straight from the table.
-    QSqlQuery q(m_project->database());
-    q.prepare(QStringLiteral("SELECT AVG(n.score) FROM annotations n JOIN items i ON i.id = n.item_id "
-                             "JOIN aspects s ON s.id = n.aspect_id WHERE i.ext_id = ? AND s.name = ?"));
-    q.addBindValue(itemId);
-    q.addBindValue(aspect);
-    if (!q.exec()) {
-        report(makeError(tr("cannot read the human scores from the project: %1").arg(q.lastError().text()),
+    const auto mean = BrowseStore(m_project).humanScore(itemId, aspect);
+    if (!mean) {
+        report(makeError(tr("cannot read the human scores from the project: %1").arg(mean.error().message),
                          m_project->path()));
         return;
     }
-    double mean = kMissing;
-    if (q.next() && !q.value(0).isNull())
-        mean = q.value(0).toDouble();
-    m_rows[r].human[a] = mean;
+    m_rows[r].human[a] = *mean;
     const QModelIndex i = index(r, FirstAspectColumn + a);
     emit dataChanged(i, i);
 }

@@ -2,8 +2,8 @@
 
 #include "PlainText.h"
 #include "Settings.h"
+#include "store/BrowseStore.h"
 #include "store/Project.h"
-#include "store/SqlUtil.h"
 #include "widgets/AgreementLabel.h"
 #include "widgets/AspectScoreRow.h"
 #include "widgets/SuggestionBox.h"
@@ -20,7 +20,6 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSplitter>
-#include <QSqlQuery>
 #include <QStackedWidget>
 #include <QTextBrowser>
 #include <QVBoxLayout>
@@ -346,22 +345,9 @@ void AnnotatePane::rebuildAspects()
 
 Result<QHash<QString, int>> AnnotatePane::scoredAspectsPerItem() const
 {
-    QHash<QString, int> out;
     if (!m_project || m_annotator.isEmpty())
-        return out;
-    QSqlQuery q(m_project->database());
-    q.setForwardOnly(true);
-    if (auto r = sql::exec(q,
-                           QStringLiteral("SELECT i.ext_id, COUNT(*) FROM annotations n JOIN items i ON i.id = "
-                                          "n.item_id WHERE n.annotator = ? GROUP BY n.item_id, i.ext_id"),
-                           {m_annotator});
-        !r)
-        return r.error();
-    while (q.next())
-        out.insert(q.value(0).toString(), q.value(1).toInt());
-    if (q.lastError().isValid())
-        return makeError(q.lastError().text());
-    return out;
+        return QHash<QString, int>();
+    return BrowseStore(m_project).scoredAspectsPerItem(m_annotator);
 }
 
 Result<int> AnnotatePane::labelledCount() const
@@ -430,19 +416,13 @@ void AnnotatePane::showCurrent()
         QHash<QString, double> mine;
         QString note;
         if (!m_annotator.isEmpty()) {
-            QSqlQuery q(m_project->database());
-            auto r = sql::exec(q,
-                               QStringLiteral("SELECT a.name, n.score, n.note FROM annotations n JOIN items i ON "
-                                              "i.id = n.item_id JOIN aspects a ON a.id = n.aspect_id WHERE i.ext_id "
-                                              "= ? AND n.annotator = ?"),
-                               {id, m_annotator});
-            while (r && q.next()) {
-                mine.insert(q.value(0).toString(), q.value(1).toDouble());
-                if (note.isEmpty())
-                    note = q.value(2).toString();
-            }
-            if (r && q.lastError().isValid())
-                r = makeError(q.lastError().text());
+            const auto r = BrowseStore(m_project).itemAnnotations(id, m_annotator);
+            if (r)
+                for (const Annotation &a : *r) {
+                    mine.insert(a.aspect, a.score);
+                    if (note.isEmpty())
+                        note = a.note;
+                }
             if (!r)
                 readFailed(tr("your scores of item %1: %2").arg(id, r.errorString()));
         }
@@ -565,17 +545,10 @@ void AnnotatePane::updateJudges()
     QHash<QString, QStringList> perAspect;
     QString judgeError;
     if (!m_blind && m_project && !id.isEmpty()) {
-        QSqlQuery q(m_project->database());
-        auto r = sql::exec(q,
-                           QStringLiteral("SELECT a.name, r.name, s.score FROM judge_scores s JOIN runs r ON r.id = "
-                                          "s.run_id JOIN items i ON i.id = s.item_id JOIN aspects a ON a.id = "
-                                          "s.aspect_id WHERE i.ext_id = ? AND s.score IS NOT NULL ORDER BY r.id"),
-                           {id});
-        while (r && q.next())
-            perAspect[q.value(0).toString()].append(
-                    tr("%1: %2").arg(q.value(1).toString(), QString::number(q.value(2).toDouble(), 'f', 2)));
-        if (r && q.lastError().isValid())
-            r = makeError(q.lastError().text());
+        const auto r = BrowseStore(m_project).itemJudgeScores(id);
+        if (r)
+            for (const ItemJudgeScore &s : *r)
+                perAspect[s.aspect].append(tr("%1: %2").arg(s.judge, QString::number(s.score, 'f', 2)));
         if (!r)
             judgeError = tr("Cannot read the judges' scores: %1").arg(r.errorString());
     }

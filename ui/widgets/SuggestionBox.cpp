@@ -3,6 +3,7 @@
 #include "LabelSuggester.h"
 #include "Settings.h"
 #include "io/Splitter.h"
+#include "store/BrowseStore.h"
 #include "store/Project.h"
 
 #include <QCheckBox>
@@ -11,7 +12,6 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
-#include <QSqlQuery>
 #include <QVBoxLayout>
 
 namespace rubric {
@@ -22,11 +22,9 @@ namespace {
 QVector<LabelSuggester::Candidate> allCandidates(const Project &project)
 {
     QVector<LabelSuggester::Candidate> out;
-    QSqlQuery q(project.database());
-    q.setForwardOnly(true);
-    if (q.exec(QStringLiteral("SELECT ext_id, group_id, system_id FROM items ORDER BY position")))
-        while (q.next())
-            out.append({q.value(0).toString(), q.value(1).toString(), q.value(2).toString()});
+    if (const auto labels = BrowseStore(&project).itemLabels(); labels)
+        for (const ItemLabel &l : *labels)
+            out.append({l.id, l.group, l.system});
     return out;
 }
 
@@ -35,13 +33,9 @@ QVector<LabelSuggester::Candidate> withDisagreement(const Project &project,
                                                     QVector<LabelSuggester::Candidate> candidates)
 {
     QVector<LabelSuggester::JudgeScore> scores;
-    QSqlQuery q(project.database());
-    q.setForwardOnly(true);
-    if (q.exec(QStringLiteral(
-                "SELECT i.ext_id, r.name, a.name, s.score FROM judge_scores s JOIN runs r ON r.id = s.run_id "
-                "JOIN items i ON i.id = s.item_id JOIN aspects a ON a.id = s.aspect_id WHERE s.score IS NOT NULL")))
-        while (q.next())
-            scores.append({q.value(0).toString(), q.value(1).toString(), q.value(2).toString(), q.value(3).toDouble()});
+    if (const auto stored = BrowseStore(&project).judgeScores(); stored)
+        for (const ItemJudgeScore &s : *stored)
+            scores.append({s.itemId, s.judge, s.aspect, s.score});
     const QHash<QString, double> d = LabelSuggester::disagreement(scores);
     for (auto &c : candidates)
         c.disagreement = d.value(c.id, std::numeric_limits<double>::quiet_NaN());

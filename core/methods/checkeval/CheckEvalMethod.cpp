@@ -8,10 +8,8 @@
 #include "methods/checkeval/QuestionAnalytics.h"
 #include "store/CallStore.h"
 #include "store/Project.h"
-#include "store/SqlUtil.h"
+#include "store/RubricStore.h"
 #include "util/Json.h"
-
-#include <QSqlQuery>
 
 #include <Eigen/Dense>
 #include <cmath>
@@ -570,22 +568,11 @@ Result<void> CheckEvalMethod::fitWeights(const QHash<QString, QHash<QString, dou
 
 Result<void> CheckEvalMethod::writeMeasures()
 {
-    const QString judge = m_ctx->spec().judge;
-    return m_ctx->project()->transact([&](QSqlDatabase &db) -> Result<void> {
-        QSqlQuery q(db);
-        for (const Criterion &c : m_rubric.criteria()) {
-            if (c.kind != CriterionKind::Question && c.kind != CriterionKind::Aspect)
-                continue;
-            if (auto e = sql::exec(q,
-                                   QStringLiteral("UPDATE criteria SET stats = ?, weight = ? WHERE key = ? AND "
-                                                  "rubric_version_id = (SELECT v.id FROM rubric_versions v JOIN runs r "
-                                                  "ON v.run_id = r.id WHERE r.name = ? AND v.version = ?)"),
-                                   {json::stringify(c.stats), c.weight, c.key, judge, m_rubric.version()});
-                !e)
-                return e;
-        }
-        return {};
-    });
+    QVector<Criterion> measured;
+    for (const Criterion &c : m_rubric.criteria())
+        if (c.kind == CriterionKind::Question || c.kind == CriterionKind::Aspect)
+            measured.append(c);
+    return RubricStore(m_ctx->project()).setCriterionMeasures(m_ctx->spec().judge, m_rubric.version(), measured);
 }
 
 void CheckEvalMethod::finish()

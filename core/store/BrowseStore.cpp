@@ -1,0 +1,148 @@
+#include "store/BrowseStore.h"
+
+#include "store/Project.h"
+#include "store/SqlDialect.h"
+#include "store/SqlUtil.h"
+
+#include <QSqlQuery>
+
+#include <limits>
+
+namespace rubric {
+
+BrowseStore::BrowseStore(const Project *project)
+    : m_project(project)
+{
+}
+
+Result<QVector<ItemPreview>> BrowseStore::itemPreviews(int length, int fromIndex) const
+{
+    QVector<ItemPreview> out;
+    const QSqlDatabase db = m_project->database();
+    QSqlQuery q(db);
+    q.setForwardOnly(true);
+    if (!q.prepare(QStringLiteral("SELECT ext_id, group_id, system_id, substr(source, 1, %1), substr(output, 1, %1) "
+                                  "FROM items ORDER BY position %2 OFFSET ?")
+                           .arg(length)
+                           .arg(sql::noLimit(db))))
+        return makeError(q.lastError().text());
+    q.addBindValue(fromIndex);
+    if (!q.exec())
+        return makeError(q.lastError().text());
+    while (q.next()) {
+        ItemPreview r;
+        r.id = q.value(0).toString();
+        r.group = q.value(1).toString();
+        r.system = q.value(2).toString();
+        r.source = q.value(3).toString();
+        r.output = q.value(4).toString();
+        out.append(std::move(r));
+    }
+    if (q.lastError().isValid())
+        return makeError(q.lastError().text());
+    return out;
+}
+
+Result<QVector<ItemLabel>> BrowseStore::itemLabels() const
+{
+    QVector<ItemLabel> out;
+    QSqlQuery q(m_project->database());
+    q.setForwardOnly(true);
+    if (!q.exec(QStringLiteral("SELECT ext_id, group_id, system_id FROM items ORDER BY position")))
+        return makeError(q.lastError().text());
+    while (q.next())
+        out.append({q.value(0).toString(), q.value(1).toString(), q.value(2).toString()});
+    return out;
+}
+
+Result<double> BrowseStore::humanScore(const QString &itemId, const QString &aspect) const
+{
+    QSqlQuery q(m_project->database());
+    q.prepare(QStringLiteral("SELECT AVG(n.score) FROM annotations n JOIN items i ON i.id = n.item_id "
+                             "JOIN aspects s ON s.id = n.aspect_id WHERE i.ext_id = ? AND s.name = ?"));
+    q.addBindValue(itemId);
+    q.addBindValue(aspect);
+    if (!q.exec())
+        return makeError(q.lastError().text());
+    double mean = std::numeric_limits<double>::quiet_NaN();
+    if (q.next() && !q.value(0).isNull())
+        mean = q.value(0).toDouble();
+    return mean;
+}
+
+Result<QVector<Annotation>> BrowseStore::itemAnnotations(const QString &itemId, const QString &annotator) const
+{
+    QVector<Annotation> out;
+    QSqlQuery q(m_project->database());
+    if (auto r = sql::exec(q,
+                           QStringLiteral("SELECT a.name, n.score, n.note FROM annotations n JOIN items i ON "
+                                          "i.id = n.item_id JOIN aspects a ON a.id = n.aspect_id WHERE i.ext_id "
+                                          "= ? AND n.annotator = ?"),
+                           {itemId, annotator});
+        !r)
+        return r.error();
+    while (q.next()) {
+        Annotation a;
+        a.itemId = itemId;
+        a.aspect = q.value(0).toString();
+        a.annotator = annotator;
+        a.score = q.value(1).toDouble();
+        a.note = q.value(2).toString();
+        out.append(a);
+    }
+    if (q.lastError().isValid())
+        return makeError(q.lastError().text());
+    return out;
+}
+
+Result<QHash<QString, int>> BrowseStore::scoredAspectsPerItem(const QString &annotator) const
+{
+    QHash<QString, int> out;
+    QSqlQuery q(m_project->database());
+    q.setForwardOnly(true);
+    if (auto r = sql::exec(q,
+                           QStringLiteral("SELECT i.ext_id, COUNT(*) FROM annotations n JOIN items i ON i.id = "
+                                          "n.item_id WHERE n.annotator = ? GROUP BY n.item_id, i.ext_id"),
+                           {annotator});
+        !r)
+        return r.error();
+    while (q.next())
+        out.insert(q.value(0).toString(), q.value(1).toInt());
+    if (q.lastError().isValid())
+        return makeError(q.lastError().text());
+    return out;
+}
+
+Result<QVector<ItemJudgeScore>> BrowseStore::itemJudgeScores(const QString &itemId) const
+{
+    QVector<ItemJudgeScore> out;
+    QSqlQuery q(m_project->database());
+    if (auto r = sql::exec(q,
+                           QStringLiteral("SELECT a.name, r.name, s.score FROM judge_scores s JOIN runs r ON r.id = "
+                                          "s.run_id JOIN items i ON i.id = s.item_id JOIN aspects a ON a.id = "
+                                          "s.aspect_id WHERE i.ext_id = ? AND s.score IS NOT NULL ORDER BY r.id"),
+                           {itemId});
+        !r)
+        return r.error();
+    while (q.next())
+        out.append({itemId, q.value(1).toString(), q.value(0).toString(), q.value(2).toDouble()});
+    if (q.lastError().isValid())
+        return makeError(q.lastError().text());
+    return out;
+}
+
+Result<QVector<ItemJudgeScore>> BrowseStore::judgeScores() const
+{
+    QVector<ItemJudgeScore> out;
+    QSqlQuery q(m_project->database());
+    q.setForwardOnly(true);
+    if (!q.exec(QStringLiteral(
+                "SELECT i.ext_id, r.name, a.name, s.score FROM judge_scores s JOIN runs r ON r.id = s.run_id "
+                "JOIN items i ON i.id = s.item_id JOIN aspects a ON a.id = s.aspect_id WHERE s.score IS NOT NULL")))
+        return makeError(q.lastError().text());
+    while (q.next())
+        out.append({q.value(0).toString(), q.value(1).toString(), q.value(2).toString(), q.value(3).toDouble()});
+    return out;
+}
+
+} // namespace rubric

@@ -1,0 +1,67 @@
+#pragma once
+
+#include "data/Annotation.h"
+#include "util/Result.h"
+
+#include <QHash>
+#include <QString>
+#include <QVector>
+
+namespace rubric {
+
+class Project;
+
+/// An item's external id with its group and system.
+struct ItemLabel
+{
+    QString id;
+    QString group;
+    QString system;
+};
+
+/// An item as a list shows it: its label and the beginnings of its texts.
+struct ItemPreview : ItemLabel
+{
+    QString source; ///< the first characters of the source, as stored
+    QString output; ///< the first characters of the output, as stored
+};
+
+/// One stored judge score of an item.
+struct ItemJudgeScore
+{
+    QString itemId;
+    QString judge;
+    QString aspect;
+    double score = 0.0;
+};
+
+/// The light reads the studio's views make of a project: previews instead of whole texts, one
+/// item's scores, an annotator's progress. A thin view over a Project (not owned; must outlive the
+/// store), used from the thread that created it. Errors carry the database's own message (no
+/// file): the views say what they were reading.
+class BrowseStore
+{
+public:
+    explicit BrowseStore(const Project *project);
+
+    /// The items from the `fromIndex`-th on (in import order), their texts cut to `length` characters.
+    Result<QVector<ItemPreview>> itemPreviews(int length, int fromIndex = 0) const;
+    /// Every item's label, in import order.
+    Result<QVector<ItemLabel>> itemLabels() const;
+    /// The mean human score of one item for one aspect; NaN when it has none.
+    Result<double> humanScore(const QString &itemId, const QString &aspect) const;
+    /// The annotations `annotator` gave one item (aspect, score and note; no time).
+    Result<QVector<Annotation>> itemAnnotations(const QString &itemId, const QString &annotator) const;
+    /// Per item: how many aspects `annotator` scored (items without a score are absent).
+    Result<QHash<QString, int>> scoredAspectsPerItem(const QString &annotator) const;
+    /// The scores every judge gave one item, judge by judge in the order they were made (missing
+    /// scores left out).
+    Result<QVector<ItemJudgeScore>> itemJudgeScores(const QString &itemId) const;
+    /// Every stored judge score of every item (missing scores left out).
+    Result<QVector<ItemJudgeScore>> judgeScores() const;
+
+private:
+    const Project *m_project;
+};
+
+} // namespace rubric

@@ -1,0 +1,73 @@
+#pragma once
+
+#include "data/Aspect.h"
+#include "data/Item.h"
+#include "util/Result.h"
+
+#include <QHash>
+#include <QString>
+#include <QStringList>
+#include <QVector>
+
+#include <functional>
+
+namespace rubric {
+
+class Project;
+
+/// One human score of an item import, by index into the import's items and aspects.
+struct ImportedScore
+{
+    int item = 0;   ///< index into ItemImport::items
+    int aspect = 0; ///< index into ItemImport::aspects
+    QString annotator;
+    double score = 0.0;
+};
+
+/// What an import of items writes: its aspects, items and their human scores.
+struct ItemImport
+{
+    QVector<Aspect> aspects; ///< created, or their definition and scale updated
+    QVector<Item> items;     ///< appended after the project's last item (their positions are ignored)
+    QVector<ImportedScore> scores;
+    QString task; ///< stored as the project's task unless it has one already; none when empty
+    /// The error for the database refusing item `index` (or score `index`): where it came from.
+    std::function<Error(const QString &message, int index)> itemFailed;
+    std::function<Error(const QString &message, int index)> scoreFailed;
+};
+
+/// One human score of an annotations import.
+struct ImportedAnnotation
+{
+    qint64 itemRow = 0; ///< the item's row id (itemRows())
+    QString aspect, annotator, note;
+    double score = 0.0;
+};
+
+/// The writes (and the reads they check against) of the importers: each import lands whole in
+/// one transaction or not at all, its statements prepared once for all its rows. Emits none of
+/// the project's change signals (the importer does, once the import landed). A thin view over a
+/// Project (not owned; must outlive the store), used from the thread that created it.
+class ImportStore
+{
+public:
+    explicit ImportStore(Project *project);
+
+    /// The external ids of every item, in no particular order.
+    Result<QStringList> itemIds() const;
+    /// Every item's row id by its external id.
+    Result<QHash<QString, qint64>> itemRows() const;
+
+    /// Writes an item import in one transaction: aspects, then items, then scores, then the task.
+    Result<void> writeItems(const ItemImport &import);
+    /// Writes an annotations import in one transaction: creates `newAspects` (scale 1–5), then
+    /// inserts or replaces the scores (of aspects among `touchedAspects`). A refused score is an
+    /// error naming `file`.
+    Result<void> writeAnnotations(const QStringList &newAspects, const QStringList &touchedAspects,
+                                  const QVector<ImportedAnnotation> &rows, const QString &file);
+
+private:
+    Project *m_project;
+};
+
+} // namespace rubric
