@@ -8,8 +8,8 @@
 
 namespace rubric {
 
-/// What the Rubric pane's tree shows of an HD-Eval criteria tree (RubricTreeModel asks it for an
-/// "hdeval" rubric): the layer of every node (and its colour: layer 1 white, 2 blue, 3 orange as in
+/// What the Rubric pane's tree shows of an HD-Eval criteria tree (HD-Eval's views answer
+/// RubricTreeModel with it): the layer of every node (and its colour: layer 1 white, 2 blue, 3 orange as in
 /// the paper's Fig. 3), the permutation importance for one aspect (stats "importance" {aspect: x})
 /// with its share of the largest one for the bar, and the expansion mark (stats "selected",
 /// underlined, checkable on the nodes of layer 2 and below). Stateless; all functions are pure.
