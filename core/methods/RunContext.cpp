@@ -250,6 +250,20 @@ void RunContext::noteTemplate(const RenderedPrompt &prompt)
                                                         {QStringLiteral("source"), prompt.templateSource}});
 }
 
+Result<JudgeRequest> RunContext::templateRequest(const QString &name, const QVariantMap &context, double temperature,
+                                                 int maxTokens)
+{
+    auto prompt = m_prompts.render(name, context);
+    if (!prompt)
+        return prompt.error();
+    noteTemplate(*prompt);
+    JudgeRequest r;
+    r.messages = prompt->messages;
+    r.temperature = temperature;
+    r.maxTokens = maxTokens;
+    return r;
+}
+
 void RunContext::submit(JudgeRole role, const QString &phase, const QVector<JudgeRequest> &requests, Done done,
                         Readable readable)
 {

@@ -73,6 +73,11 @@ public:
     QString cacheKey(JudgeRole role, const JudgeRequest &request);
     /// Records which template (name → hash/source) the run used.
     void noteTemplate(const RenderedPrompt &prompt);
+    /// The request of template `name` rendered with `context`: its messages, the template noted as
+    /// used (noteTemplate), asked at `temperature` with at most `maxTokens` — the first step of
+    /// every method's requests. An error when the template does not render.
+    Result<JudgeRequest> templateRequest(const QString &name, const QVariantMap &context, double temperature,
+                                         int maxTokens);
     QVariantMap templatesUsed() const { return m_templates; }
 
     /// Whether an answer can be read (a score parsed, text that is not empty). RunContext asks a

@@ -91,6 +91,7 @@ private slots:
     void scoresWhatTheJudgeSaid();
     void unreadableAnswerIsUnparsedNotGuessed();
     void refusedItemIsFailedThenAskedAgain();
+    void badParameterRefusedBeforeAnythingIsRecorded();
 
 private:
     TempProjects m_projects;
@@ -291,6 +292,25 @@ void TestDirectMethod::refusedItemIsFailedThenAskedAgain()
     QCOMPARE(server.requestCount() - before, 1);
     QCOMPARE(fx->project->judgeScores(s.judge, QStringLiteral("coherence")).value(refusedId),
              double(judge.intended(refusedOutput)));
+}
+
+void TestDirectMethod::badParameterRefusedBeforeAnythingIsRecorded()
+{
+    auto fx = makeProject(m_projects.next(), 4);
+    QVERIFY(fx);
+    FakeLlmServer server;
+    QVERIFY(server.listen());
+    for (const auto &[key, value] : {std::pair{"temperature", "3"}, std::pair{"max_tokens", "0"},
+                                     std::pair{"max_tokens", "many"}, std::pair{"top_p", "0.9"}}) {
+        RunSpec s = spec(QStringLiteral("direct-bad"), QStringLiteral("direct"), server.baseUrl());
+        s.settings.insert(QString::fromLatin1(key), QString::fromLatin1(value));
+        Run run(fx->project.get(), s);
+        const auto started = run.start();
+        QVERIFY(!started);
+        QVERIFY2(started.errorString().contains(QString::fromLatin1(key)), qPrintable(started.errorString()));
+        QVERIFY(!fx->project->judge(s.judge)); // nothing recorded
+    }
+    QCOMPARE(server.requestCount(), 0);
 }
 
 QTEST_GUILESS_MAIN(TestDirectMethod)

@@ -1,5 +1,6 @@
 #include "CheckEvalMethod.h"
 
+#include "methods/EstimateTally.h"
 #include "methods/Rescore.h"
 #include "methods/RunContext.h"
 #include "methods/checkeval/Checklist.h"
@@ -176,20 +177,9 @@ QVariantMap CheckEvalMethod::context() const
 
 Result<JudgeRequest> CheckEvalMethod::request(const QString &templateName, const QVariantMap &context, JudgeRole role)
 {
-    auto prompt = m_ctx->prompts().render(templateName, context);
-    if (!prompt)
-        return prompt.error();
-    m_ctx->noteTemplate(*prompt);
-    JudgeRequest r;
-    r.messages = prompt->messages;
-    if (role == JudgeRole::Evaluator) {
-        r.temperature = m_params.temperature;
-        r.maxTokens = m_params.maxTokens;
-    } else {
-        r.temperature = 0;
-        r.maxTokens = CheckEvalParams::generatorMaxTokens;
-    }
-    return r;
+    if (role == JudgeRole::Evaluator)
+        return m_ctx->templateRequest(templateName, context, m_params.temperature, m_params.maxTokens);
+    return m_ctx->templateRequest(templateName, context, 0, CheckEvalParams::generatorMaxTokens);
 }
 
 Result<JudgeRequest> CheckEvalMethod::answerRequest(const QVector<Criterion> &questions, const Item &item, bool reask)
@@ -280,35 +270,18 @@ Result<RunEstimate> CheckEvalMethod::estimate()
         e.exact = false;
     }
     const QVector<Group> groups = groupsOf(m_rubric, m_params.group);
-    int answerCalls = 0;
-    QSet<QString> keys;
+    EstimateTally tally(*m_ctx, e);
     for (const Item &item : std::as_const(m_items))
         for (const Group &g : groups) {
             auto r = answerRequest(g.questions, item, false);
             if (!r)
                 return r.error();
-            const QString key = m_ctx->cacheKey(JudgeRole::Evaluator, *r);
-            if (keys.contains(key)) {
-                ++e.cached;
-                continue;
-            }
-            keys.insert(key);
-            if (!pipeline) {
-                const auto inCache = m_ctx->isCached(JudgeRole::Evaluator, *r);
-                if (!inCache.ok())
-                    return inCache.error();
-                if (*inCache) {
-                    ++e.cached;
-                    continue;
-                }
-            }
-            ++answerCalls;
-            const qint64 in = RunContext::approxTokens(*r, m_ctx->spec().evaluator);
-            const qint64 out = 4 * qint64(g.questions.size());
-            e.tokensIn += in;
-            e.tokensOut += out;
-            e.cost += RunContext::estimatedCost(spec.evaluator, in, out);
+            // Before the augmentation the questions are the seeds': their answers are no cache's.
+            if (auto counted = tally.add(JudgeRole::Evaluator, *r, 4 * qint64(g.questions.size()), !pipeline);
+                !counted.ok())
+                return counted.error();
         }
+    const int answerCalls = tally.calls();
     e.calls += answerCalls;
     e.callsMin = e.calls;
     e.perPhase.insert(kPhaseEvaluate, answerCalls);

@@ -1,6 +1,8 @@
 #include "methods/direct/DirectMethod.h"
 
 #include "judge/AnswerParser.h"
+#include "methods/EstimateTally.h"
+#include "methods/MethodRegistry.h"
 #include "methods/Rescore.h"
 #include "methods/RunContext.h"
 
@@ -23,25 +25,27 @@ DirectMethod::DirectMethod(RunContext *context, QObject *parent)
 
 Result<void> DirectMethod::readParams()
 {
+    // The ranges are the descriptor's (MethodParam::accepts): written once, in DirectDescriptor.cpp.
+    const MethodInfo *info = MethodRegistry::find(m_ctx->spec().method);
     const QVariantMap s = m_ctx->methodSettings();
     for (auto it = s.begin(); it != s.end(); ++it) {
         const QString key = it.key().startsWith(QLatin1String("direct.")) ? it.key().mid(7) : it.key();
-        bool ok = false;
-        if (key == QLatin1String("temperature")) {
-            m_temperature = it.value().toString().toDouble(&ok);
-            ok = ok && m_temperature >= 0 && m_temperature <= 2;
-        } else if (key == QLatin1String("max_tokens")) {
-            m_maxTokens = it.value().toString().toInt(&ok);
-            ok = ok && m_maxTokens >= 1 && m_maxTokens <= 8192;
-        } else {
+        const QString text = it.value().toString();
+        const MethodParam *declared = info ? info->param(key) : nullptr;
+        if (!declared)
             return makeError(
                     tr("unknown parameter '%1' of the direct score (known: temperature, max_tokens)").arg(it.key()), {},
                     0, QStringLiteral("set"));
-        }
-        if (!ok)
-            return makeError(
-                    tr("bad value '%1' for the direct score's parameter '%2'").arg(it.value().toString(), it.key()), {},
-                    0, QStringLiteral("set"));
+        if (!declared->accepts(text))
+            return makeError(tr("bad value '%1' for the direct score's parameter '%2' (%3 to %4)")
+                                     .arg(text, it.key())
+                                     .arg(declared->min)
+                                     .arg(declared->max),
+                             {}, 0, QStringLiteral("set"));
+        if (key == QLatin1String("temperature"))
+            m_temperature = text.toDouble();
+        else if (key == QLatin1String("max_tokens"))
+            m_maxTokens = text.toInt();
     }
     return {};
 }
@@ -56,15 +60,10 @@ Result<JudgeRequest> DirectMethod::scoreRequest(const Item &item)
     QVariantMap c = m_ctx->baseContext();
     c.insert(QStringLiteral("source"), item.source);
     c.insert(QStringLiteral("output"), item.output);
-    auto prompt = m_ctx->prompts().render(QStringLiteral("direct_score"), c);
-    if (!prompt)
-        return prompt.error();
-    m_ctx->noteTemplate(*prompt);
-    JudgeRequest r;
-    r.messages = prompt->messages;
-    r.temperature = m_temperature;
-    r.maxTokens = m_maxTokens;
-    r.shape = AnswerShape::score(std::ceil(m_ctx->aspect().min), std::floor(m_ctx->aspect().max));
+    auto r = m_ctx->templateRequest(QStringLiteral("direct_score"), c, m_temperature, m_maxTokens);
+    if (!r)
+        return r.error();
+    r->shape = AnswerShape::score(std::ceil(m_ctx->aspect().min), std::floor(m_ctx->aspect().max));
     return r;
 }
 
@@ -81,34 +80,17 @@ Result<RunEstimate> DirectMethod::estimate()
     if (auto r = readParams(); !r)
         return r.error();
     RunEstimate e;
-    const RunSpec &spec = m_ctx->spec();
-    QSet<QString> keys; // identical requests (duplicate outputs) are sent once
+    EstimateTally tally(*m_ctx, e); // identical requests (duplicate outputs) are sent once
     for (const Item &item : m_ctx->targetItems()) {
-        if (!spec.retryFailed && m_ctx->failedBefore().contains(item.id))
+        if (m_ctx->skipsFailed(item.id))
             continue; // refused before: skipped unless asked again
         auto req = scoreRequest(item);
         if (!req)
             return req.error();
-        const QString key = m_ctx->cacheKey(JudgeRole::Evaluator, *req);
-        if (keys.contains(key)) {
-            ++e.cached;
-            continue;
-        }
-        keys.insert(key);
-        const auto inCache = m_ctx->isCached(JudgeRole::Evaluator, *req);
-        if (!inCache.ok())
-            return inCache.error();
-        if (*inCache) {
-            ++e.cached;
-            continue;
-        }
-        const qint64 in = RunContext::approxTokens(*req, spec.evaluator);
-        const qint64 out = m_maxTokens;
-        ++e.calls;
-        e.tokensIn += in;
-        e.tokensOut += out;
-        e.cost += spec.evaluator.cost(double(in), double(out)); // no prompt-cache reads: an upper bound
+        if (auto counted = tally.add(JudgeRole::Evaluator, *req, m_maxTokens); !counted.ok())
+            return counted.error();
     }
+    e.calls = tally.calls();
     e.callsMin = e.calls;
     e.perPhase.insert(QString::fromLatin1(evaluatePhase), e.calls);
     return e;
@@ -153,7 +135,7 @@ void DirectMethod::start()
     const QVector<Item> &items = m_ctx->targetItems();
     m_items.clear();
     for (int i = 0; i < items.size(); ++i) {
-        if (!m_ctx->spec().retryFailed && m_ctx->failedBefore().contains(items[i].id))
+        if (m_ctx->skipsFailed(items[i].id))
             ++m_failed; // the endpoint refused it before: --retry-failed asks again
         else
             m_items.append(i);

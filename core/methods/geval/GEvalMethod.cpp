@@ -4,6 +4,7 @@
 #include "judge/EndpointCapabilities.h"
 #include "judge/Provider.h"
 #include "methods/AnswerText.h"
+#include "methods/EstimateTally.h"
 #include "methods/Rescore.h"
 #include "methods/RunContext.h"
 #include "store/CallStore.h"
@@ -78,15 +79,7 @@ Result<void> GEvalMethod::readParams()
 
 Result<JudgeRequest> GEvalMethod::stepsRequest()
 {
-    auto prompt = m_ctx->prompts().render(QStringLiteral("geval_steps"), m_ctx->baseContext());
-    if (!prompt)
-        return prompt.error();
-    m_ctx->noteTemplate(*prompt);
-    JudgeRequest r;
-    r.messages = prompt->messages;
-    r.temperature = 0;
-    r.maxTokens = m_stepsMaxTokens;
-    return r;
+    return m_ctx->templateRequest(QStringLiteral("geval_steps"), m_ctx->baseContext(), 0, m_stepsMaxTokens);
 }
 
 bool GEvalMethod::logprobs() const
@@ -116,15 +109,10 @@ Result<JudgeRequest> GEvalMethod::scorePrompt(const Rubric &rubric, const Item &
     c.insert(QStringLiteral("steps"), steps);
     c.insert(QStringLiteral("source"), item.source);
     c.insert(QStringLiteral("output"), item.output);
-    auto prompt = m_ctx->prompts().render(QStringLiteral("geval_score"), c);
-    if (!prompt)
-        return prompt.error();
-    m_ctx->noteTemplate(*prompt);
-    JudgeRequest base;
-    base.messages = prompt->messages;
-    base.maxTokens = m_maxTokens;
-    base.temperature = m_temperature;
-    base.shape = AnswerShape::score(std::ceil(m_ctx->aspect().min), std::floor(m_ctx->aspect().max));
+    auto base = m_ctx->templateRequest(QStringLiteral("geval_score"), c, m_temperature, m_maxTokens);
+    if (!base)
+        return base.error();
+    base->shape = AnswerShape::score(std::ceil(m_ctx->aspect().min), std::floor(m_ctx->aspect().max));
     return base;
 }
 
@@ -234,9 +222,8 @@ Result<RunEstimate> GEvalMethod::estimate()
             rubric.add(placeholder);
         }
     }
-    int scoreCalls = 0;
     const bool known = hasSteps(m_rubric) || e.cached > 0;
-    QSet<QString> keys; // identical requests (e.g. duplicate outputs) are sent once
+    EstimateTally tally(*m_ctx, e); // identical requests (e.g. duplicate outputs) are sent once
     const Mode m = mode();
     for (const Item &item : m_ctx->targetItems()) {
         if (m_ctx->skipsFailed(item.id))
@@ -244,30 +231,13 @@ Result<RunEstimate> GEvalMethod::estimate()
         auto reqs = scoreRequests(rubric, item, m);
         if (!reqs)
             return reqs.error();
-        for (const JudgeRequest &r : *reqs) {
-            const QString key = m_ctx->cacheKey(JudgeRole::Evaluator, r);
-            if (keys.contains(key)) {
-                ++e.cached; // sent once; the run answers the copy from the cache
-                continue;
-            }
-            keys.insert(key);
-            if (known) {
-                const auto inCache = m_ctx->isCached(JudgeRole::Evaluator, r);
-                if (!inCache.ok())
-                    return inCache.error();
-                if (*inCache) {
-                    ++e.cached;
-                    continue;
-                }
-            }
-            ++scoreCalls;
-            const qint64 in = RunContext::approxTokens(r, m_ctx->spec().evaluator);
-            const qint64 out = qint64(m_maxTokens) * std::max(1, r.n);
-            e.tokensIn += in;
-            e.tokensOut += out;
-            e.cost += RunContext::estimatedCost(spec.evaluator, in, out);
-        }
+        for (const JudgeRequest &r : *reqs)
+            // Before the steps are known the score prompts hold a placeholder: none is cached.
+            if (auto counted = tally.add(JudgeRole::Evaluator, r, qint64(m_maxTokens) * std::max(1, r.n), known);
+                !counted.ok())
+                return counted.error();
     }
+    const int scoreCalls = tally.calls();
     e.calls += scoreCalls;
     e.callsMin = e.calls;
     e.perPhase.insert(kPhaseEvaluate, scoreCalls);

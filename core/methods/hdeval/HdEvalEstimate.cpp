@@ -4,6 +4,7 @@
 // upper bound from `children` (the most a decomposition keeps) and `top_k`.
 #include "HdEvalMethod.h"
 #include "HdEvalTree.h"
+#include "methods/EstimateTally.h"
 #include "methods/RunContext.h"
 
 #include <QSet>
@@ -22,32 +23,19 @@ Result<RunEstimate> HdEvalMethod::estimate()
         return r.error();
     const RunSpec &spec = m_ctx->spec();
     RunEstimate e;
-    QSet<QString> keys;                   // identical requests are sent once
+    EstimateTally tally(*m_ctx, e);       // identical requests are sent once
     std::optional<Error> cacheUnreadable; // a cache that cannot be read must not look empty
     const auto count = [&](JudgeRole role, const JudgeRequest &r, const QString &phase, int outTokens) {
-        const QString key = m_ctx->cacheKey(role, r);
-        bool cached = keys.contains(key);
-        if (!cached) {
-            const auto inCache = m_ctx->isCached(role, r);
-            if (!inCache.ok())
-                cacheUnreadable = inCache.error();
-            else
-                cached = *inCache;
-        }
-        if (cached) {
-            ++e.cached;
-            keys.insert(key);
+        const auto counted = tally.add(role, r, outTokens);
+        if (!counted.ok()) {
+            cacheUnreadable = counted.error();
             return;
         }
-        keys.insert(key);
+        if (!*counted)
+            return;
         ++e.calls;
         ++e.callsMin;
         e.perPhase.insert(phase, e.perPhase.value(phase).toInt() + 1);
-        const qint64 in = RunContext::approxTokens(r, m_ctx->spec().evaluator); // only scoring requests have a shape
-        e.tokensIn += in;
-        e.tokensOut += outTokens;
-        e.cost += RunContext::estimatedCost(role == JudgeRole::Generator ? spec.generator : spec.evaluator, in,
-                                            outTokens);
     };
     // An unknown part: `calls` calls of about `in` tokens each, of which at least `min` are sent.
     const auto bound = [&](const QString &phase, int calls, int min, qint64 in, int outTokens, bool generator) {

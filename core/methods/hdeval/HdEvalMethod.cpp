@@ -276,15 +276,11 @@ Result<QVector<JudgeRequest>> HdEvalMethod::decomposeRequests(const QVector<Crit
         c.insert(QStringLiteral("parents"), list);
         c.insert(QStringLiteral("children"), m_params.children);
         c.insert(QStringLiteral("batched"), group.size() > 1);
-        auto prompt = m_ctx->prompts().render(QStringLiteral("hdeval_decompose"), c);
-        if (!prompt)
-            return prompt.error();
-        m_ctx->noteTemplate(*prompt);
-        JudgeRequest r;
-        r.messages = prompt->messages;
-        r.temperature = m_params.decomposeTemperature;
-        r.maxTokens = m_params.decomposeMaxTokens;
-        out.append(r);
+        auto r = m_ctx->templateRequest(QStringLiteral("hdeval_decompose"), c, m_params.decomposeTemperature,
+                                        m_params.decomposeMaxTokens);
+        if (!r)
+            return r.error();
+        out.append(*r);
     }
     return out;
 }
@@ -431,16 +427,11 @@ Result<JudgeRequest> HdEvalMethod::scoreRequest(const Rubric &tree, const Criter
     c.insert(QStringLiteral("node_definition"), node.definition.isEmpty() ? node.text : node.definition);
     c.insert(QStringLiteral("source"), item.source);
     c.insert(QStringLiteral("output"), item.output);
-    auto prompt = m_ctx->prompts().render(QStringLiteral("hdeval_score"), c);
-    if (!prompt)
-        return prompt.error();
-    m_ctx->noteTemplate(*prompt);
-    JudgeRequest r;
-    r.messages = prompt->messages;
-    r.temperature = m_params.temperature;
-    r.maxTokens = m_params.maxTokens;
-    r.shape = AnswerShape::score(1, 5); // the scale hdeval::firstScore reads
-    r.tag = QStringLiteral("item:%1/criterion:%2").arg(item.id, node.key);
+    auto r = m_ctx->templateRequest(QStringLiteral("hdeval_score"), c, m_params.temperature, m_params.maxTokens);
+    if (!r)
+        return r.error();
+    r->shape = AnswerShape::score(1, 5); // the scale hdeval::firstScore reads
+    r->tag = QStringLiteral("item:%1/criterion:%2").arg(item.id, node.key);
     return r;
 }
 

@@ -80,15 +80,7 @@ Result<JudgeRequest> HpssMethod::auxRequest(const QString &templ, const QVariant
     QVariantMap c = m_ctx->baseContext();
     for (auto it = extra.begin(); it != extra.end(); ++it)
         c.insert(it.key(), it.value());
-    auto prompt = m_ctx->prompts().render(templ, c);
-    if (!prompt)
-        return prompt.error();
-    m_ctx->noteTemplate(*prompt);
-    JudgeRequest r;
-    r.messages = prompt->messages;
-    r.temperature = 0;
-    r.maxTokens = kAuxMaxTokens;
-    return r;
+    return m_ctx->templateRequest(templ, c, 0, kAuxMaxTokens);
 }
 
 Result<QVector<JudgeRequest>> HpssMethod::auxRequests(const MissingAux &m, const Auxiliaries &aux,

@@ -1,4 +1,5 @@
 #include "HypoEvalMethod.h"
+#include "methods/EstimateTally.h"
 #include "methods/RunContext.h"
 
 #include <QPair>
@@ -145,8 +146,7 @@ Result<RunEstimate> HypoEvalMethod::estimate()
             return r.error();
     const bool prepared = !hyps.isEmpty(); // saved, or every preparation call in the cache
     if (prepared) {
-        int evalCalls = 0;
-        QSet<QString> keys; // identical requests (e.g. duplicate outputs) are sent once
+        EstimateTally tally(*m_ctx, e); // identical requests (e.g. duplicate outputs) are sent once
         for (const Item &item : m_ctx->targetItems()) {
             if (m_ctx->skipsFailed(item.id))
                 continue; // refused before: skipped unless asked again
@@ -154,26 +154,11 @@ Result<RunEstimate> HypoEvalMethod::estimate()
                 auto req = scoreRequest(h.text, item);
                 if (!req)
                     return req.error();
-                const QString key = m_ctx->cacheKey(JudgeRole::Evaluator, *req);
-                if (keys.contains(key)) {
-                    ++e.cached; // sent once; the run answers the copy from the cache
-                    continue;
-                }
-                keys.insert(key);
-                const auto inCache = m_ctx->isCached(JudgeRole::Evaluator, *req);
-                if (!inCache.ok())
-                    return inCache.error();
-                if (*inCache) {
-                    ++e.cached;
-                    continue;
-                }
-                ++evalCalls;
-                const qint64 in = RunContext::approxTokens(*req, m_ctx->spec().evaluator);
-                e.tokensIn += in;
-                e.tokensOut += 300;
-                e.cost += RunContext::estimatedCost(spec.evaluator, in, 300);
+                if (auto counted = tally.add(JudgeRole::Evaluator, *req, 300); !counted.ok())
+                    return counted.error();
             }
         }
+        const int evalCalls = tally.calls();
         e.calls += evalCalls;
         e.callsMin += evalCalls;
         e.perPhase.insert(QStringLiteral("evaluate"), evalCalls);

@@ -70,15 +70,7 @@ Result<void> HypoEvalMethod::readParams()
 
 Result<JudgeRequest> HypoEvalMethod::request(const QString &templateName, const QVariantMap &context)
 {
-    auto prompt = m_ctx->prompts().render(templateName, context);
-    if (!prompt)
-        return prompt.error();
-    m_ctx->noteTemplate(*prompt);
-    JudgeRequest r;
-    r.messages = prompt->messages;
-    r.temperature = m_params.temperature;
-    r.maxTokens = m_params.maxTokens;
-    return r;
+    return m_ctx->templateRequest(templateName, context, m_params.temperature, m_params.maxTokens);
 }
 
 Result<JudgeRequest> HypoEvalMethod::summaryRequest(const LiteraturePaper &paper)
