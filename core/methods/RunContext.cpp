@@ -250,6 +250,18 @@ void RunContext::noteTemplate(const RenderedPrompt &prompt)
                                                         {QStringLiteral("source"), prompt.templateSource}});
 }
 
+QVector<int> RunContext::targetsToAsk(int *skipped) const
+{
+    QVector<int> out;
+    for (int i = 0; i < m_target.size(); ++i) {
+        if (skipsFailed(m_target[i].id))
+            ++*skipped; // the endpoint refused it before: --retry-failed asks again
+        else
+            out.append(i);
+    }
+    return out;
+}
+
 Result<JudgeRequest> RunContext::templateRequest(const QString &name, const QVariantMap &context, double temperature,
                                                  int maxTokens)
 {

@@ -147,6 +147,9 @@ public:
     /// True when this attempt skips item `itemId`: a previous attempt recorded it as refused by the
     /// endpoint (failedBefore()) and spec.retryFailed is not set.
     bool skipsFailed(const QString &itemId) const { return !m_spec.retryFailed && m_failedBefore.contains(itemId); }
+    /// The indices into targetItems() this attempt asks: all but those skipsFailed() leaves out,
+    /// whose number is added to `*skipped` (the run summary's "failed").
+    QVector<int> targetsToAsk(int *skipped) const;
 
     /// Scores to store: written together by time (every 250 ms, and before a stream's `done`,
     /// a failure or a cancel), so the store never holds back the stream. The judge cache already

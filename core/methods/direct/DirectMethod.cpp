@@ -132,14 +132,7 @@ void DirectMethod::start()
         m_ctx->fail(r.errorString());
         return;
     }
-    const QVector<Item> &items = m_ctx->targetItems();
-    m_items.clear();
-    for (int i = 0; i < items.size(); ++i) {
-        if (m_ctx->skipsFailed(items[i].id))
-            ++m_failed; // the endpoint refused it before: --retry-failed asks again
-        else
-            m_items.append(i);
-    }
+    m_items = m_ctx->targetsToAsk(&m_failed);
     m_ctx->setOutlook(m_ctx->newTargetTexts(0));
     m_ctx->stream(
             JudgeRole::Evaluator, QString::fromLatin1(evaluatePhase), int(m_items.size()),

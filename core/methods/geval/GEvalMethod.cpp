@@ -285,14 +285,7 @@ void GEvalMethod::start()
 
 void GEvalMethod::scoreItems()
 {
-    const QVector<Item> &items = m_ctx->targetItems();
-    m_items.clear();
-    for (int i = 0; i < items.size(); ++i) {
-        if (m_ctx->skipsFailed(items[i].id))
-            ++m_failed; // the endpoint refused it before: --retry-failed asks again
-        else
-            m_items.append(i);
-    }
+    m_items = m_ctx->targetsToAsk(&m_failed);
     const int perItem = mode() == Mode::Singles ? samples() : 1;
     m_ctx->setOutlook(m_ctx->newTargetTexts(0) * perItem);
     auto modes = std::make_shared<QHash<int, Mode>>();

@@ -375,14 +375,7 @@ void HypoEvalMethod::savePreparedRubric()
 void HypoEvalMethod::evaluate()
 {
     // Every target item is one unit of the stream: its request per selected hypothesis.
-    const QVector<Item> &items = m_ctx->targetItems();
-    m_items.clear();
-    for (int i = 0; i < items.size(); ++i) {
-        if (m_ctx->skipsFailed(items[i].id))
-            ++m_failed; // the endpoint refused it before: --retry-failed asks again
-        else
-            m_items.append(i);
-    }
+    m_items = m_ctx->targetsToAsk(&m_failed);
     m_ctx->setOutlook(m_ctx->newTargetTexts(0) * int(m_evalHyps.size()));
     m_ctx->stream(
             JudgeRole::Evaluator, QStringLiteral("evaluate"), int(m_items.size()),
