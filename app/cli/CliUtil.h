@@ -44,6 +44,12 @@ std::optional<SplitFilter> splitOption(const QCommandLineParser &parser, const P
 /// Writes a QVariant tree as one line of JSON.
 void printJson(Io &io, const QVariant &value);
 
+/// Text an endpoint wrote (answers, reasoning, error messages), made safe to print to a
+/// terminal: control characters other than newline and tab (ESC sequences that move the cursor,
+/// retitle the window or rewrite the line; C1 controls; DEL) are shown as \xNN, as are the bidi
+/// overrides that reorder what is shown.
+QString terminalSafe(const QString &text);
+
 /// A double for JSON: NaN becomes null.
 QVariant jsonNumber(double v);
 

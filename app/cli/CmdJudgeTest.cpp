@@ -29,6 +29,11 @@ int run(const QStringList &args, Io &io)
                       QStringLiteral("TEXT")});
     parser.addOption({QStringLiteral("timeout-ms"), QStringLiteral("Per-request timeout."), QStringLiteral("MS"),
                       QStringLiteral("60000")});
+    parser.addOption({QStringLiteral("deadline-ms"),
+                      QStringLiteral("The most the call may take, however slowly the answer trickles in."),
+                      QStringLiteral("MS"), QString::number(ProviderProfile().deadlineMs)});
+    parser.addOption({QStringLiteral("max-response-mb"), QStringLiteral("The largest answer read."),
+                      QStringLiteral("MB"), QString::number(ProviderProfile().maxResponseBytes / (1024 * 1024))});
     parser.addOption({QStringLiteral("reasoning-budget"),
                       QStringLiteral("Tokens a reasoning model may think on top of the test's max_tokens, once its "
                                      "answer shows it thinks (0 = never raise it)."),
@@ -66,6 +71,17 @@ int run(const QStringList &args, Io &io)
     profile.maxRetries = 2;
     profile.timeoutMs = parser.value(QStringLiteral("timeout-ms")).toInt();
     bool ok = false;
+    profile.deadlineMs = parser.value(QStringLiteral("deadline-ms")).toInt(&ok);
+    if (!ok || profile.deadlineMs <= 0) {
+        io.err << "rubric judge-test: --deadline-ms must be a positive number of milliseconds\n";
+        return 2;
+    }
+    const double mb = parser.value(QStringLiteral("max-response-mb")).toDouble(&ok);
+    if (!ok || mb <= 0) {
+        io.err << "rubric judge-test: --max-response-mb must be a positive number\n";
+        return 2;
+    }
+    profile.maxResponseBytes = qint64(mb * 1024 * 1024);
     profile.reasoningBudget = parser.value(QStringLiteral("reasoning-budget")).toInt(&ok);
     if (!ok || profile.reasoningBudget < 0) {
         io.err << "rubric judge-test: --reasoning-budget must be a number of tokens, 0 or more\n";
@@ -108,13 +124,14 @@ int run(const QStringList &args, Io &io)
                                   {QStringLiteral("sent"), result.sent}});
         return result.ok ? 0 : 1;
     }
+    // What the endpoint wrote is printed with its control characters shown, not obeyed.
     for (const QString &why : result.adapted)
-        io.out << "adapted:   " << why << '\n';
+        io.out << "adapted:   " << terminalSafe(why) << '\n';
     if (!result.ok) {
-        io.err << "rubric judge-test: the call failed: " << result.error << '\n';
+        io.err << "rubric judge-test: the call failed: " << terminalSafe(result.error) << '\n';
         return 1;
     }
-    io.out << "answer:    " << result.answer.trimmed() << '\n'
+    io.out << "answer:    " << terminalSafe(result.answer.trimmed()) << '\n'
            << "latency:   " << QString::number(result.latencyMs, 'f', 1) << " ms"
            << (result.retries ? QStringLiteral(" (%1 retries)").arg(result.retries) : QString()) << '\n'
            << "tokens:    " << result.tokensIn << " in, " << result.tokensOut << " out\n"
@@ -125,7 +142,7 @@ int run(const QStringList &args, Io &io)
     if (result.scored)
         io.out << "score:     " << QString::number(result.score, 'f', 4) << " (" << result.scoreMethod << ")\n";
     else
-        io.out << "score:     not readable (" << result.scoreError << ")\n";
+        io.out << "score:     not readable (" << terminalSafe(result.scoreError) << ")\n";
     return 0;
 }
 

@@ -21,7 +21,8 @@ namespace {
 //   concurrency, price_in, price_out, price_cached (per million tokens; price_cached for input read
 //   from the provider's prompt cache, the input price where unset), reasoning_budget (tokens a
 //   reasoning model may think on top of max_tokens), structured (off, json_schema, guided_json,
-//   llama_grammar); price.in / price.out / price.cached for every role.
+//   llama_grammar), timeout_ms (a stall), deadline_ms (the most one call may take), max_response_mb
+//   (the largest answer read); price.in / price.out / price.cached for every role.
 bool applyProfileKey(ProviderProfile &p, const QString &key, const QString &value, QString *error)
 {
     bool ok = true;
@@ -58,9 +59,20 @@ bool applyProfileKey(ProviderProfile &p, const QString &key, const QString &valu
         ok = mode.has_value();
         if (mode)
             p.structuredAnswers = *mode;
+    } else if (key == QLatin1String("timeout_ms")) {
+        p.timeoutMs = value.toInt(&ok);
+        ok = ok && p.timeoutMs > 0;
+    } else if (key == QLatin1String("deadline_ms")) {
+        p.deadlineMs = value.toInt(&ok);
+        ok = ok && p.deadlineMs > 0;
+    } else if (key == QLatin1String("max_response_mb")) {
+        const double mb = value.toDouble(&ok);
+        ok = ok && mb > 0 && mb <= 4096;
+        p.maxResponseBytes = qint64(mb * 1024 * 1024);
     } else {
         *error = QStringLiteral("unknown endpoint setting '%1' (known: base_url, model, provider, api_key_env, "
-                                "concurrency, price_in, price_out, price_cached, reasoning_budget, structured)")
+                                "concurrency, price_in, price_out, price_cached, reasoning_budget, structured, "
+                                "timeout_ms, deadline_ms, max_response_mb)")
                          .arg(key);
         return false;
     }

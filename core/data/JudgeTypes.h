@@ -45,7 +45,14 @@ struct ProviderProfile
     double pricePerMillionOut = 0;
     /// Input tokens the provider read from its prompt cache; below 0 = the input price (no discount known).
     double pricePerMillionCached = -1;
-    int timeoutMs = 120000;
+    int timeoutMs = 120000; ///< a call that receives nothing for this long is retried (a stall)
+    /// The most one call may take from sending to its last byte, however it trickles in (an
+    /// endpoint sending a byte a second never stalls): sized for reasoning models that think for
+    /// minutes. Past it the call fails with the reason and is not retried.
+    int deadlineMs = 600000;
+    /// The largest answer read, in bytes: a longer body is cut off and the call fails with the
+    /// reason (not retried), so that a broken or hostile endpoint cannot fill the memory.
+    qint64 maxResponseBytes = 32LL * 1024 * 1024;
     int maxRetries = 6;
     /// Once the endpoint shows it is a reasoning model (an answer that thinking used up, see
     /// EndpointAdaptations), each request goes with this many tokens on top of its max_tokens.

@@ -1,5 +1,7 @@
 #include "judge/AnthropicProvider.h"
 
+#include "judge/EndpointJson.h"
+
 #include <QCoreApplication>
 #include <QUrl>
 
@@ -61,9 +63,10 @@ ProviderCall AnthropicProvider::buildRequest(const ProviderProfile &profile, con
 
 Result<JudgeResponse> AnthropicProvider::parseResponse(const QByteArray &body) const
 {
-    const nlohmann::json j = nlohmann::json::parse(body.constBegin(), body.constEnd(), nullptr, false);
+    bool tooDeep = false;
+    const nlohmann::json j = endpointJson::parse(body, &tooDeep);
     if (j.is_discarded() || !j.is_object())
-        return makeError(QCoreApplication::translate("rubric::Provider", "the answer is not valid JSON"));
+        return makeError(endpointJson::refusal(tooDeep));
     auto content = j.find("content");
     if (content == j.end() || !content->is_array())
         return makeError(QCoreApplication::translate("rubric::Provider", "the answer has no content"));
@@ -85,13 +88,11 @@ Result<JudgeResponse> AnthropicProvider::parseResponse(const QByteArray &body) c
         const auto &u = j["usage"];
         // input_tokens counts only what came after the last cache breakpoint: the tokens read from
         // the cache and those written to it are reported beside it, and all three are input.
-        const auto count = [&u](const char *field) {
-            return u.contains(field) && u[field].is_number_integer() ? std::max(0, u[field].get<int>()) : 0;
-        };
-        r.tokensCached = count("cache_read_input_tokens");
-        r.tokensIn = count("input_tokens") + r.tokensCached + count("cache_creation_input_tokens");
-        if (u.contains("output_tokens") && u["output_tokens"].is_number_integer())
-            r.tokensOut = u["output_tokens"].get<int>();
+        // (Each clamped to 0 … endpointJson::maxTokens, so the sum stays in range.)
+        r.tokensCached = endpointJson::tokens(u, "cache_read_input_tokens");
+        r.tokensIn = endpointJson::tokens(u, "input_tokens") + r.tokensCached
+                     + endpointJson::tokens(u, "cache_creation_input_tokens");
+        r.tokensOut = endpointJson::tokens(u, "output_tokens");
     }
     return r;
 }

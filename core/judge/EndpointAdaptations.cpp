@@ -1,5 +1,7 @@
 #include "judge/EndpointAdaptations.h"
 
+#include "judge/EndpointJson.h"
+
 #include <QCoreApplication>
 #include <QLocale>
 #include <QRegularExpression>
@@ -34,7 +36,7 @@ QString str(const nlohmann::json &j, const char *field)
 ErrorParts errorParts(const QByteArray &body)
 {
     ErrorParts p;
-    const nlohmann::json j = nlohmann::json::parse(body.constBegin(), body.constEnd(), nullptr, false);
+    const nlohmann::json j = endpointJson::parse(body);
     if (!j.is_object()) {
         p.text = QString::fromUtf8(body).toLower();
         return p;

@@ -3,6 +3,7 @@
 // from an endpoint's refusals. JudgeEngine.cpp holds the interface, JudgeEngineBatch.cpp the
 // provider batches.
 
+#include "judge/EndpointJson.h"
 #include "judge/JudgeEngine_p.h"
 
 namespace rubric {
@@ -229,6 +230,9 @@ void JudgeEngine::Private::send(Job &job, int replica)
         job.call = provider->buildRequest(sendProfile, apiKey, job.request, adaptations);
         job.call.request.setTransferTimeout(profile.timeoutMs);
         job.call.request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
+        // The key and the custom headers never follow a redirect to another origin.
+        job.call.request.setAttribute(QNetworkRequest::RedirectPolicyAttribute,
+                                      QNetworkRequest::SameOriginRedirectPolicy);
         job.built = true;
         job.builtAt = adaptGeneration;
         job.sentWith = adaptations;
@@ -248,7 +252,39 @@ void JudgeEngine::Private::send(Job &job, int replica)
     ++inFlight;
     QNetworkReply *reply = pools[size_t(job.pool)]->post(job.call.request, job.call.body);
     replies.insert(reply, job.id);
+    guard(reply);
     QObject::connect(reply, &QNetworkReply::finished, q, [this, reply] { onFinished(reply); });
+}
+
+namespace {
+constexpr char cutOff[] = "rubric_cut_off"; ///< why the engine aborted a reply: "deadline" or "size"
+}
+
+void JudgeEngine::Private::guard(QNetworkReply *reply)
+{
+    // A per-call deadline (the transfer timeout only catches stalls) and a size cap (checked as
+    // the body arrives, and against Content-Length before it does).
+    const qint64 cap = profile.maxResponseBytes;
+    const auto cut = [reply](const char *why) {
+        if (reply->property(cutOff).isValid() || !reply->isRunning())
+            return;
+        reply->setProperty(cutOff, QByteArray(why));
+        reply->abort();
+    };
+    if (cap > 0) {
+        QObject::connect(reply, &QNetworkReply::metaDataChanged, reply, [reply, cap, cut] {
+            bool ok = false;
+            const qint64 length = reply->header(QNetworkRequest::ContentLengthHeader).toLongLong(&ok);
+            if (ok && length > cap)
+                cut("size");
+        });
+        QObject::connect(reply, &QNetworkReply::downloadProgress, reply, [cap, cut](qint64 received, qint64) {
+            if (received > cap)
+                cut("size");
+        });
+    }
+    if (profile.deadlineMs > 0)
+        QTimer::singleShot(profile.deadlineMs, reply, [cut] { cut("deadline"); });
 }
 
 void JudgeEngine::Private::scheduleRetry(Job &job, int delayMs)
@@ -293,12 +329,8 @@ void JudgeEngine::Private::onFinished(QNetworkReply *reply)
     // (dropped connection, truncated body, timeout), which Qt reports with codes below 100.
     const bool transport = err != QNetworkReply::NoError && (int(err) < 100 || status == 0);
     int delay = -1;
-    if (status == 429) {
-        bool ok = false;
-        const double after = reply->rawHeader(QByteArrayLiteral("Retry-After")).trimmed().toDouble(&ok);
-        if (ok && after >= 0)
-            delay = int(after * 1000.0);
-    }
+    if (status == 429) // seconds up to an hour; "inf", dates and negatives are ignored (the backoff applies)
+        delay = endpointJson::retryAfterMs(reply->rawHeader(QByteArrayLiteral("Retry-After")));
     // The replica's own faults drain it before the freed slot is filled again.
     const auto replicaFailed = [&] {
         endpoints.failed(replica, job.sentAt, delay);
@@ -319,7 +351,8 @@ void JudgeEngine::Private::onFinished(QNetworkReply *reply)
         pump();
         return;
     }
-    const QByteArray body = reply->readAll();
+    const QByteArray cut = reply->property(cutOff).toByteArray();
+    const QByteArray body = cut.isEmpty() ? reply->readAll() : QByteArray(); // a cut reply is not read
     job.lastStatus = status;
     // In a pool the message names the replica that failed.
     const QString where = endpoints.size() > 1 ? QString(endpoints.baseUrl(replica) + QStringLiteral(": ")) : QString();
@@ -327,7 +360,25 @@ void JudgeEngine::Private::onFinished(QNetworkReply *reply)
     enum class Next { Done, Retry, Fail, Resend } next = Next::Retry;
     JudgeResponse response;
     response.httpStatus = status;
-    if (transport) {
+    if (err == QNetworkReply::InsecureRedirectError) { // the same question would be sent there again
+        next = Next::Fail;
+        job.lastError = where
+                        + tr("the endpoint redirected the call to another origin (%1); the key and the headers are "
+                             "not sent there")
+                                  .arg(QUrl(QString::fromUtf8(reply->rawHeader(QByteArrayLiteral("Location"))))
+                                               .adjusted(QUrl::RemovePath | QUrl::RemoveQuery | QUrl::RemoveUserInfo)
+                                               .toString());
+    } else if (cut == "size") { // the same question would bring the same flood: not asked again
+        next = Next::Fail;
+        job.lastError = where
+                        + tr("the answer was larger than %1 MB (the profile's limit); it was not read")
+                                  .arg(double(profile.maxResponseBytes) / (1024.0 * 1024.0), 0, 'g', 4);
+    } else if (cut == "deadline") {
+        next = Next::Fail;
+        job.lastError = where
+                        + tr("no complete answer within %1 s (the profile's deadline per call)")
+                                  .arg(double(profile.deadlineMs) / 1000.0, 0, 'g', 4);
+    } else if (transport) {
         job.lastError = where
                         + (err == QNetworkReply::OperationCanceledError || err == QNetworkReply::TimeoutError
                                    ? tr("no answer within %1 ms").arg(profile.timeoutMs)

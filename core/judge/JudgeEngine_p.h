@@ -152,6 +152,8 @@ public:
     void resend(Job &job);
 
     void send(Job &job, int replica);
+    /// Aborts `reply` past the profile's deadline or size cap (onFinished says which).
+    void guard(QNetworkReply *reply);
 
     void scheduleRetry(Job &job, int delayMs);
 

@@ -1,5 +1,6 @@
 #include "judge/OpenAiProvider.h"
 
+#include "judge/EndpointJson.h"
 #include "judge/StructuredAnswers.h"
 
 #include <QCoreApplication>
@@ -85,9 +86,10 @@ ProviderCall OpenAiProvider::buildRequest(const ProviderProfile &profile, const 
 
 Result<JudgeResponse> OpenAiProvider::parseResponse(const QByteArray &body) const
 {
-    const nlohmann::json j = nlohmann::json::parse(body.constBegin(), body.constEnd(), nullptr, false);
+    bool tooDeep = false;
+    const nlohmann::json j = endpointJson::parse(body, &tooDeep);
     if (j.is_discarded() || !j.is_object())
-        return makeError(QCoreApplication::translate("rubric::Provider", "the answer is not valid JSON"));
+        return makeError(endpointJson::refusal(tooDeep));
     auto choices = j.find("choices");
     if (choices == j.end() || !choices->is_array() || choices->empty())
         return makeError(QCoreApplication::translate("rubric::Provider", "the answer has no choices"));
@@ -136,23 +138,18 @@ Result<JudgeResponse> OpenAiProvider::parseResponse(const QByteArray &body) cons
         r.choices.append(choice);
     }
     if (j.contains("usage") && j["usage"].is_object()) {
+        // The endpoint's figures are clamped (endpointJson::tokens): a negative or absurd count
+        // must not lower the money spent or overflow a sum.
         const auto &u = j["usage"];
-        if (u.contains("prompt_tokens") && u["prompt_tokens"].is_number_integer())
-            r.tokensIn = u["prompt_tokens"].get<int>();
-        if (u.contains("completion_tokens") && u["completion_tokens"].is_number_integer())
-            r.tokensOut = u["completion_tokens"].get<int>();
+        r.tokensIn = endpointJson::tokens(u, "prompt_tokens");
+        r.tokensOut = endpointJson::tokens(u, "completion_tokens");
         // Prompt caching (OpenAI, vLLM with prefix caching): the part of prompt_tokens read from the cache.
-        if (u.contains("prompt_tokens_details") && u["prompt_tokens_details"].is_object()) {
-            const auto &d = u["prompt_tokens_details"];
-            if (d.contains("cached_tokens") && d["cached_tokens"].is_number_integer())
-                r.tokensCached = std::clamp(d["cached_tokens"].get<int>(), 0, r.tokensIn);
-        }
+        if (u.contains("prompt_tokens_details"))
+            r.tokensCached = std::min(endpointJson::tokens(u["prompt_tokens_details"], "cached_tokens"), r.tokensIn);
         // Reasoning models bill their hidden thinking as completion tokens and say how many it took.
-        if (u.contains("completion_tokens_details") && u["completion_tokens_details"].is_object()) {
-            const auto &d = u["completion_tokens_details"];
-            if (d.contains("reasoning_tokens") && d["reasoning_tokens"].is_number_integer())
-                r.tokensReasoning = std::clamp(d["reasoning_tokens"].get<int>(), 0, std::max(0, r.tokensOut));
-        }
+        if (u.contains("completion_tokens_details"))
+            r.tokensReasoning
+                    = std::min(endpointJson::tokens(u["completion_tokens_details"], "reasoning_tokens"), r.tokensOut);
     }
     return r;
 }

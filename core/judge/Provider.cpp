@@ -1,6 +1,7 @@
 #include "judge/Provider.h"
 
 #include "judge/AnthropicProvider.h"
+#include "judge/EndpointJson.h"
 #include "judge/OpenAiProvider.h"
 
 #include <nlohmann/json.hpp>
@@ -9,7 +10,7 @@ namespace rubric {
 
 QString Provider::errorMessage(const QByteArray &body) const
 {
-    const nlohmann::json j = nlohmann::json::parse(body.constBegin(), body.constEnd(), nullptr, false);
+    const nlohmann::json j = endpointJson::parse(body);
     if (j.is_object()) {
         auto it = j.find("error");
         if (it != j.end()) {

@@ -64,6 +64,8 @@ std::optional<ProviderProfile> ProviderProfiles::load(const QString &name) const
     p.pricePerMillionCached = m_settings->value(QStringLiteral("pricePerMillionCached"), -1.0).toDouble();
     p.pricePerMillionOut = m_settings->value(QStringLiteral("pricePerMillionOut"), 0.0).toDouble();
     p.timeoutMs = m_settings->value(QStringLiteral("timeoutMs"), p.timeoutMs).toInt();
+    p.deadlineMs = m_settings->value(QStringLiteral("deadlineMs"), p.deadlineMs).toInt();
+    p.maxResponseBytes = m_settings->value(QStringLiteral("maxResponseBytes"), p.maxResponseBytes).toLongLong();
     p.maxRetries = m_settings->value(QStringLiteral("maxRetries"), p.maxRetries).toInt();
     p.reasoningBudget = m_settings->value(QStringLiteral("reasoningBudget"), p.reasoningBudget).toInt();
     // A name this build does not know (written by a newer one) leaves structured answers off.
@@ -108,6 +110,8 @@ Result<void> ProviderProfiles::save(const ProviderProfile &p)
     m_settings->setValue(QStringLiteral("pricePerMillionCached"), p.pricePerMillionCached);
     m_settings->setValue(QStringLiteral("pricePerMillionOut"), p.pricePerMillionOut);
     m_settings->setValue(QStringLiteral("timeoutMs"), p.timeoutMs);
+    m_settings->setValue(QStringLiteral("deadlineMs"), p.deadlineMs);
+    m_settings->setValue(QStringLiteral("maxResponseBytes"), p.maxResponseBytes);
     m_settings->setValue(QStringLiteral("maxRetries"), p.maxRetries);
     m_settings->setValue(QStringLiteral("reasoningBudget"), p.reasoningBudget);
     if (p.structuredAnswers == StructuredMode::Off) // profiles without it stay as they were written

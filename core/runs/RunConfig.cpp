@@ -72,6 +72,8 @@ QVariantMap profileToMap(const ProviderProfile &p)
                   {QStringLiteral("price_out"), p.pricePerMillionOut},
                   {QStringLiteral("price_cached"), p.pricePerMillionCached},
                   {QStringLiteral("timeout_ms"), p.timeoutMs},
+                  {QStringLiteral("deadline_ms"), p.deadlineMs},
+                  {QStringLiteral("max_response_bytes"), p.maxResponseBytes},
                   {QStringLiteral("max_retries"), p.maxRetries},
                   {QStringLiteral("reasoning_budget"), p.reasoningBudget}};
     if (const QVariantMap headers = EndpointSecrets::storableHeaders(p.headers); !headers.isEmpty())
@@ -119,6 +121,8 @@ Result<ProviderProfile> profileFromMap(const QVariantMap &m, const QString &role
     p.pricePerMillionOut = m.value(QStringLiteral("price_out"), 0.0).toDouble();
     p.pricePerMillionCached = m.value(QStringLiteral("price_cached"), -1.0).toDouble();
     p.timeoutMs = m.value(QStringLiteral("timeout_ms"), p.timeoutMs).toInt();
+    p.deadlineMs = m.value(QStringLiteral("deadline_ms"), p.deadlineMs).toInt();
+    p.maxResponseBytes = m.value(QStringLiteral("max_response_bytes"), p.maxResponseBytes).toLongLong();
     p.maxRetries = m.value(QStringLiteral("max_retries"), p.maxRetries).toInt();
     p.reasoningBudget = m.value(QStringLiteral("reasoning_budget"), p.reasoningBudget).toInt();
     const auto structured

@@ -131,6 +131,15 @@ ProfileEditor::ProfileEditor(QWidget *parent)
     m_timeout = makeSpinBox(this, QStringLiteral("profileTimeout"), 1, 3600,
                             tr("How long one request may take before it is retried."));
     m_timeout->setSuffix(tr(" s"));
+    m_deadline = makeSpinBox(this, QStringLiteral("profileDeadline"), 1, 7200,
+                             tr("The most one call may take from sending to its last byte, however slowly the answer "
+                                "trickles in; past it the call fails and is not retried. Leave room for reasoning "
+                                "models that think for minutes."));
+    m_deadline->setSuffix(tr(" s"));
+    m_maxResponse = makeSpinBox(this, QStringLiteral("profileMaxResponse"), 1, 4096,
+                                tr("The largest answer read; a longer one is cut off and the call fails, so that a "
+                                   "broken or hostile endpoint cannot fill the memory."));
+    m_maxResponse->setSuffix(tr(" MB"));
     m_retries = makeSpinBox(this, QStringLiteral("profileRetries"), 0, 50,
                             tr("Retries of a failed request (429, 5xx, network errors) with backoff."));
     m_reasoningBudget = makeSpinBox(this, QStringLiteral("profileReasoningBudget"), 0, 1000000,
@@ -169,6 +178,8 @@ ProfileEditor::ProfileEditor(QWidget *parent)
     form->addRow(tr("Requests/min:"), m_rpm);
     form->addRow(tr("Tokens/min:"), m_tpm);
     form->addRow(tr("Timeout:"), m_timeout);
+    form->addRow(tr("Deadline:"), m_deadline);
+    form->addRow(tr("Largest answer:"), m_maxResponse);
     form->addRow(tr("Retries:"), m_retries);
     form->addRow(tr("Reasoning budget:"), m_reasoningBudget);
     form->addRow(tr("Structured &answers:"), m_structured);
@@ -269,6 +280,8 @@ void ProfileEditor::loadProfile(const QString &name)
     m_rpm->setValue(p->requestsPerMinute);
     m_tpm->setValue(p->tokensPerMinute);
     m_timeout->setValue(qMax(1, p->timeoutMs / 1000));
+    m_deadline->setValue(qMax(1, p->deadlineMs / 1000));
+    m_maxResponse->setValue(int(qMax<qint64>(1, p->maxResponseBytes / (1024 * 1024))));
     m_retries->setValue(p->maxRetries);
     m_reasoningBudget->setValue(p->reasoningBudget);
     m_structured->setCurrentIndex(m_structured->findData(StructuredAnswers::modeName(p->structuredAnswers)));
@@ -297,6 +310,8 @@ ProviderProfile ProfileEditor::editedProfile() const
     p.requestsPerMinute = m_rpm->value();
     p.tokensPerMinute = m_tpm->value();
     p.timeoutMs = m_timeout->value() * 1000;
+    p.deadlineMs = m_deadline->value() * 1000;
+    p.maxResponseBytes = qint64(m_maxResponse->value()) * 1024 * 1024;
     p.maxRetries = m_retries->value();
     p.reasoningBudget = m_reasoningBudget->value();
     p.structuredAnswers
@@ -325,6 +340,8 @@ void ProfileEditor::newProfile()
     m_rpm->setValue(defaults.requestsPerMinute);
     m_tpm->setValue(defaults.tokensPerMinute);
     m_timeout->setValue(defaults.timeoutMs / 1000);
+    m_deadline->setValue(defaults.deadlineMs / 1000);
+    m_maxResponse->setValue(int(defaults.maxResponseBytes / (1024 * 1024)));
     m_retries->setValue(defaults.maxRetries);
     m_reasoningBudget->setValue(defaults.reasoningBudget);
     m_structured->setCurrentIndex(0);

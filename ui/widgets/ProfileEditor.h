@@ -86,6 +86,8 @@ private:
     QDoubleSpinBox *m_rpm = nullptr;
     QDoubleSpinBox *m_tpm = nullptr;
     QSpinBox *m_timeout = nullptr;
+    QSpinBox *m_deadline = nullptr;
+    QSpinBox *m_maxResponse = nullptr;
     QSpinBox *m_retries = nullptr;
     QSpinBox *m_reasoningBudget = nullptr;
     QComboBox *m_structured = nullptr;
