@@ -7,6 +7,7 @@
 #include <QObject>
 
 #include <functional>
+#include <optional>
 
 class QNetworkAccessManager;
 class QNetworkReply;
@@ -53,6 +54,13 @@ public:
         QByteArray body; ///< a successful line's response body (what an interactive call returns)
         QString error;   ///< why a line failed
     };
+    /// A results file as read: its lines, and the lines that could not be read ("line 7: …"),
+    /// which are skipped so that one bad line does not make the whole file unreadable.
+    struct Results
+    {
+        QVector<Outcome> outcomes;
+        QStringList unreadable;
+    };
     using Headers = QList<QPair<QByteArray, QByteArray>>;
 
     /// `baseUrl` as in the profile; `headers` those of an interactive call (the key included).
@@ -68,10 +76,15 @@ public:
     void findByInputFile(const QString &inputFile, std::function<void(Result<QString>)> done);
     void poll(const QString &remoteId, std::function<void(Result<Poll>)> done);
     /// The lines of an ended batch (both files for OpenAI).
-    void results(const Poll &poll, std::function<void(Result<QVector<Outcome>>)> done);
+    /// Anthropic's `results_url` is fetched with the key only when it is on the endpoint's own
+    /// origin (scheme, host and port); another origin is refused with the reason.
+    void results(const Poll &poll, std::function<void(Result<Results>)> done);
 
-    /// Reads a results file (JSONL) of either provider; lines that are not JSON are errors naming the line.
-    static Result<QVector<Outcome>> parseResults(ProviderKind kind, const QByteArray &jsonl);
+    /// Reads a results file (JSONL) of either provider; lines that are not results with a
+    /// `custom_id` are skipped and named in `unreadable`.
+    static Results parseResults(ProviderKind kind, const QByteArray &jsonl);
+    /// Whether `url` is on the same origin (scheme, host, port) as `base`.
+    static bool sameOrigin(const QUrl &url, const QUrl &base);
     /// Reads a batch object (the answer to create and to poll).
     static Result<Poll> parsePoll(ProviderKind kind, const QByteArray &body);
 
@@ -79,7 +92,13 @@ private:
     using Reply = std::function<void(Result<QByteArray>)>;
     QNetworkRequest request(const QString &url) const;
     void finish(QNetworkReply *reply, const QString &what, Reply done);
+    /// Why `reply` failed (network error or a status outside 2xx, with the server's message), if it did.
+    std::optional<Error> failure(QNetworkReply *reply, const QString &what, const QByteArray &body) const;
     void fetch(const QString &url, const QString &what, Reply done);
+    /// Downloads a results file and reads it line by line as it arrives.
+    void streamResults(const QString &url, const QString &what, std::function<void(Result<Results>)> done);
+    /// Reads line `lineNo` [begin, end) of a results file into `out` (skipped with the reason when unreadable).
+    static void readLine(ProviderKind kind, const char *begin, const char *end, int lineNo, Results &out);
     void findFrom(const QString &inputFile, const QString &after, int page, std::function<void(Result<QString>)> done);
 
     ProviderKind m_kind;

@@ -35,7 +35,10 @@ void BatchRunner::setOptions(const BatchOptions &options)
 
 Result<void> BatchRunner::load()
 {
-    auto open = m_store.openBatches(Provider::kindName(m_profile.kind), m_profile.model);
+    // A batch belongs to the endpoint that took it: another endpoint of the same provider and
+    // model (a local server beside the cloud one) knows nothing of it and must not hold its calls.
+    auto open = m_store.openBatches(Provider::kindName(m_profile.kind), EndpointPool::normalisedUrl(m_profile.baseUrl),
+                                    m_profile.model);
     if (!open)
         return open.error();
     for (BatchRecord &record : *open) {
@@ -225,13 +228,12 @@ void BatchRunner::pollAll()
                 return;
             Open &o = it->second;
             o.busy = false;
-            if (!poll) { // asked again at the next interval; the batch stays open
-                m_lastError = poll.errorString();
-                o.record.error = poll.errorString();
-                emit changed();
+            if (!poll) { // asked again at the next interval, up to maxFailedPolls times in a row
+                pollFailed(batchId, poll.errorString());
                 schedule();
                 return;
             }
+            o.failedPolls = 0;
             o.record.remoteStatus = poll->status;
             o.record.completed = poll->completed;
             o.record.failed = poll->failed;
@@ -249,16 +251,14 @@ void BatchRunner::pollAll()
 
 void BatchRunner::takeResults(qint64 id, const BatchClient::Poll &poll)
 {
-    m_client->results(poll, [this, id, poll](Result<QVector<BatchClient::Outcome>> lines) {
+    m_client->results(poll, [this, id, poll](Result<BatchClient::Results> lines) {
         auto it = m_open.find(id);
         if (it == m_open.end())
             return;
         Open &o = it->second;
         o.busy = false;
-        if (!lines) { // downloaded again at the next interval
-            m_lastError = lines.errorString();
-            o.record.error = lines.errorString();
-            emit changed();
+        if (!lines) { // downloaded again at the next interval, up to maxFailedPolls times in a row
+            pollFailed(id, lines.errorString());
             schedule();
             return;
         }
@@ -270,9 +270,11 @@ void BatchRunner::takeResults(qint64 id, const BatchClient::Poll &poll)
         }
         const QString remote = o.record.remoteId;
         QStringList answered, failed;
-        for (const BatchClient::Outcome &line : *lines) {
-            if (!o.pending.contains(line.customId))
+        QSet<QString> seen; // a custom_id given twice is read once (recorded and paid once)
+        for (const BatchClient::Outcome &line : lines->outcomes) {
+            if (!o.pending.contains(line.customId) || seen.contains(line.customId))
                 continue;
+            seen.insert(line.customId);
             if (line.ok) {
                 auto parsed = m_provider->parseResponse(line.body);
                 if (parsed) {
@@ -293,8 +295,13 @@ void BatchRunner::takeResults(qint64 id, const BatchClient::Poll &poll)
             m_byKey.remove(key);
         }
         // Calls the batch ended without (expired, cancelled): sent again, interactively.
+        // Unreadable lines are skipped (the file is not asked for again): theirs are among these.
         const QStringList rest = o.pending.values();
-        giveBack(o, rest, tr("the batch %1 ended (%2) without answering it").arg(remote, poll.status));
+        giveBack(o, rest,
+                 lines->unreadable.isEmpty()
+                         ? tr("the batch %1 ended (%2) without answering it").arg(remote, poll.status)
+                         : tr("the batch %1 ended (%2) without an answer to it that could be read (%3)")
+                                   .arg(remote, poll.status, lines->unreadable.join(QStringLiteral("; "))));
         failed += rest;
         m_callbacks.commit();
         // Should these marks not land, the batch is read again next time: its answers are in the
@@ -317,6 +324,30 @@ void BatchRunner::giveBack(Open &open, const QStringList &keys, const QString &e
         m_byKey.remove(key);
         m_callbacks.failed(key, error, open.record.remoteId);
     }
+}
+
+void BatchRunner::pollFailed(qint64 id, const QString &error)
+{
+    auto it = m_open.find(id);
+    if (it == m_open.end())
+        return;
+    Open &o = it->second;
+    m_lastError = error;
+    o.record.error = error;
+    if (++o.failedPolls < maxFailedPolls) {
+        emit changed();
+        return;
+    }
+    const QString why = tr("gave up the batch %1 after %2 failed attempts to read it (last: %3); its calls are sent "
+                           "interactively")
+                                .arg(o.record.remoteId)
+                                .arg(o.failedPolls)
+                                .arg(error);
+    const QStringList rest = o.pending.values();
+    giveBack(o, rest, why);
+    m_callbacks.commit();
+    note(m_store.markCalls(id, rest, QStringLiteral("failed")));
+    close(id, QStringLiteral("failed"), why);
 }
 
 void BatchRunner::note(const Result<void> &written)

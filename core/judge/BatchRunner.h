@@ -76,8 +76,15 @@ private:
     {
         BatchRecord record;
         QSet<QString> pending;
-        bool busy = false; ///< a poll or download is in flight
+        bool busy = false;   ///< a poll or download is in flight
+        int failedPolls = 0; ///< polls and downloads that failed in a row
     };
+    /// After this many failed polls or downloads in a row the batch is given up: its calls go
+    /// interactive (a batch answered later is still read if the process polls it again, and
+    /// nothing paid is lost: answers already stored are in the cache).
+    static constexpr int maxFailedPolls = 8;
+    /// Counts a failed poll or download of `id`; gives the batch up at maxFailedPolls.
+    void pollFailed(qint64 id, const QString &error);
     void create(qint64 id, QVector<BatchClient::Line> lines);
     /// A batch recorded with its input file but no id: asks the provider's list whether it exists.
     void recover(qint64 id);

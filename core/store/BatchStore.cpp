@@ -147,15 +147,16 @@ Result<void> BatchStore::markCalls(qint64 id, const QStringList &keys, const QSt
     });
 }
 
-Result<QVector<BatchRecord>> BatchStore::openBatches(const QString &provider, const QString &model) const
+Result<QVector<BatchRecord>> BatchStore::openBatches(const QString &provider, const QString &baseUrl,
+                                                     const QString &model) const
 {
     QSqlQuery q(m_project->database());
     q.setForwardOnly(true);
     auto r = sql::exec(q,
-                       QStringLiteral("SELECT %1 FROM judge_batches WHERE provider = ? AND model = ? AND state IN "
-                                      "('preparing', 'submitted') ORDER BY id")
+                       QStringLiteral("SELECT %1 FROM judge_batches WHERE provider = ? AND base_url = ? AND model = ? "
+                                      "AND state IN ('preparing', 'submitted') ORDER BY id")
                                .arg(QLatin1String(columns)),
-                       {provider, model});
+                       {provider, baseUrl, model});
     if (!r)
         return readError(r);
     QVector<BatchRecord> out;

@@ -61,7 +61,8 @@ public:
     Result<void> markCalls(qint64 id, const QStringList &keys, const QString &state);
 
     /// The open batches (preparing or submitted) of a provider and model, oldest first.
-    Result<QVector<BatchRecord>> openBatches(const QString &provider, const QString &model) const;
+    Result<QVector<BatchRecord>> openBatches(const QString &provider, const QString &baseUrl,
+                                             const QString &model) const;
     /// Every batch (of a run, or all), oldest first.
     Result<QVector<BatchRecord>> batches(const QString &run = {}) const;
     /// The calls of a batch still waiting for their result: key → canonical request.

@@ -27,6 +27,10 @@ private slots:
     void refusedCreationSendsInteractively();
     void anotherEnginePicksTheBatchUp();
     void stoppedWhileCreatingFindsTheBatchInTheList();
+    void damagedResultsAreReadOnce_data();
+    void damagedResultsAreReadOnce();
+    void failingPollsGiveTheBatchUp();
+    void anotherEndpointsBatchHoldsNothing();
 
 private:
     std::unique_ptr<Project> project();
@@ -315,6 +319,102 @@ void TestJudgeBatch::stoppedWhileCreatingFindsTheBatchInTheList()
     QCOMPARE(c3.answers.size(), 3);
     QCOMPARE(server.requestCount(), 3);
     QCOMPARE(BatchStore(other.get()).batches().value().value(0).state, QStringLiteral("failed"));
+}
+
+void TestJudgeBatch::damagedResultsAreReadOnce_data()
+{
+    QTest::addColumn<bool>("anthropic");
+    QTest::newRow("openai") << false;
+    QTest::newRow("anthropic") << true;
+}
+
+void TestJudgeBatch::damagedResultsAreReadOnce()
+{
+    // Issue 33.5: a results file with every line twice and a line that is not JSON. Each call is
+    // recorded and paid once, the unreadable line does not make the file unreadable (it would be
+    // downloaded again at every poll, forever), and the call it should have answered goes
+    // interactive.
+    QFETCH(bool, anthropic);
+    auto proj = project();
+    FakeLlmServer server;
+    QVERIFY(server.listen());
+    server.setBatchResultsDamaged(true);
+    ProviderProfile p = profileFor(server);
+    if (anthropic)
+        p.kind = ProviderKind::Anthropic;
+    p.pricePerMillionIn = 1.0;
+    JudgeEngine engine(p, proj.get());
+    engine.setBatchOptions(options());
+    Collector c(engine);
+    engine.submit(batch(20));
+    QTRY_VERIFY_WITH_TIMEOUT(c.idle, 20000);
+    QCOMPARE(c.answers.size(), 20);
+    for (const JudgeResponse &r : std::as_const(c.answers))
+        QVERIFY2(r.status == JudgeStatus::Ok, qPrintable(r.error));
+    QCOMPARE(server.batchesCreated(), 1);
+    QCOMPARE(server.requestCount(), 0); // every line is in the file (twice): none is sent again
+    const auto ledger = CallStore(proj.get()).ledger();
+    QVERIFY(ledger.ok());
+    QCOMPARE(ledger->size(), 20);
+    QSet<QString> keys;
+    for (const LedgerEntry &e : *ledger)
+        keys.insert(e.key);
+    QCOMPARE(keys.size(), 20);
+    QCOMPARE(BatchStore(proj.get()).batches().value().first().state, QStringLiteral("done"));
+}
+
+void TestJudgeBatch::failingPollsGiveTheBatchUp()
+{
+    // Issue 33.4: a batch whose polls keep failing is given up after BatchRunner::maxFailedPolls
+    // failures in a row; its calls go interactive and the run ends.
+    auto proj = project();
+    FakeLlmServer server;
+    QVERIFY(server.listen());
+    server.failBatchPolls(1000);
+    JudgeEngine engine(profileFor(server), proj.get());
+    engine.setBatchOptions(options());
+    Collector c(engine);
+    engine.submit(batch(20));
+    QTRY_VERIFY_WITH_TIMEOUT(c.idle, 30000);
+    QCOMPARE(c.answers.size(), 20);
+    for (const JudgeResponse &r : std::as_const(c.answers))
+        QVERIFY2(r.status == JudgeStatus::Ok, qPrintable(r.error));
+    QCOMPARE(server.requestCount(), 20);
+    const BatchRecord record = BatchStore(proj.get()).batches().value().value(0);
+    QCOMPARE(record.state, QStringLiteral("failed"));
+    QVERIFY2(record.error.contains(QStringLiteral("gave up")) && record.error.contains(QStringLiteral("HTTP 500")),
+             qPrintable(record.error));
+}
+
+void TestJudgeBatch::anotherEndpointsBatchHoldsNothing()
+{
+    // Issue 33.4: an open batch of another endpoint (same provider and model) does not hold this
+    // endpoint's calls: they are sent here at once.
+    auto proj = project();
+    FakeLlmServer cloud;
+    QVERIFY(cloud.listen());
+    cloud.setBatchDelayMs(60000);
+    {
+        JudgeEngine first(profileFor(cloud), proj.get());
+        first.setBatchOptions(options());
+        first.submit(batch(30));
+        QTRY_VERIFY_WITH_TIMEOUT(!BatchStore(proj.get()).batches().value().value(0).remoteId.isEmpty(), 10000);
+    }
+    cloud.shutDown();
+    FakeLlmServer local;
+    QVERIFY(local.listen());
+    JudgeEngine second(profileFor(local), proj.get());
+    BatchOptions interactive = options();
+    interactive.enabled = false;
+    second.setBatchOptions(interactive);
+    Collector c(second);
+    second.submit(batch(30));
+    QCOMPARE(second.waitingForBatches(), 0);
+    QTRY_VERIFY_WITH_TIMEOUT(c.idle, 20000);
+    QCOMPARE(c.answers.size(), 30);
+    for (const JudgeResponse &r : std::as_const(c.answers))
+        QVERIFY2(r.status == JudgeStatus::Ok, qPrintable(r.error));
+    QCOMPARE(local.requestCount(), 30);
 }
 
 QTEST_GUILESS_MAIN(TestJudgeBatch)

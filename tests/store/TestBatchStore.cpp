@@ -39,9 +39,14 @@ void TestBatchStore::roundTrip()
     QVERIFY(*second > *id);
     QVERIFY(store.setInputFile(*id, QStringLiteral("file-1")).ok());
     QVERIFY(store.setSubmitted(*id, QStringLiteral("batch_1"), QStringLiteral("file-1")).ok());
-    auto open = store.openBatches(QStringLiteral("openai"), QStringLiteral("m"));
+    auto open
+            = store.openBatches(QStringLiteral("openai"), QStringLiteral("http://127.0.0.1:1/v1"), QStringLiteral("m"));
     QVERIFY(open.ok());
     QCOMPARE(open->size(), 2);
+    // Another endpoint of the same provider and model holds none of them.
+    QCOMPARE(store.openBatches(QStringLiteral("openai"), QStringLiteral("http://127.0.0.1:2/v1"), QStringLiteral("m"))
+                     ->size(),
+             0);
     QCOMPARE(open->first().remoteId, QStringLiteral("batch_1"));
     QCOMPARE(open->first().state, QStringLiteral("submitted"));
     QCOMPARE(open->first().requests, 3);
@@ -54,7 +59,9 @@ void TestBatchStore::roundTrip()
     ended.remoteStatus = QStringLiteral("completed");
     ended.completed = 2;
     QVERIFY(store.update(ended).ok());
-    QCOMPARE(store.openBatches(QStringLiteral("openai"), QStringLiteral("m"))->size(), 1);
+    QCOMPARE(store.openBatches(QStringLiteral("openai"), QStringLiteral("http://127.0.0.1:1/v1"), QStringLiteral("m"))
+                     ->size(),
+             1);
     const auto all = store.batches(QStringLiteral("j"));
     QVERIFY(all.ok());
     QCOMPARE(all->size(), 2);

@@ -187,6 +187,10 @@ bool FakeLlmServer::handleBatch(QTcpSocket *socket, const RecordedRequest &reque
             return notFound();
         if (!batch->ended && now - batch->createdMs >= m_batchDelayMs)
             endBatch(*batch);
+        if (!results && m_failPolls > 0) {
+            --m_failPolls;
+            return reply(500, errorBody(QStringLiteral("the fake poll failed"), "server_error"));
+        }
         if (results)
             return batch->ended ? reply(200, batch->results)
                                 : reply(400, errorBody(QStringLiteral("not ended yet"), "invalid_request_error"));
@@ -275,6 +279,11 @@ void FakeLlmServer::endBatch(FakeBatch &batch)
         } else {
             ++batch.failed;
         }
+    }
+    if (m_damagedResults && !output.isEmpty()) {
+        const qsizetype firstEnd = output.indexOf('\n') + 1;
+        output = output.left(firstEnd) + QByteArrayLiteral("{\"custom_id\": \"cut off\n") + output.mid(firstEnd)
+                 + output;
     }
     if (batch.anthropic) {
         batch.results = output;

@@ -178,6 +178,11 @@ public:
     void setBatchCreationDelayMs(int ms) { m_creationDelayMs = ms; }
     /// Batch creations answered with HTTP 500 (then normal again).
     void failBatchCreations(int count) { m_failCreations = count; }
+    /// The next `count` polls of a batch's state answer HTTP 500.
+    void failBatchPolls(int count) { m_failPolls = count; }
+    /// Results files as a careless provider writes them: every answered line twice, and a line
+    /// that is not JSON after the first.
+    void setBatchResultsDamaged(bool on) { m_damagedResults = on; }
     int batchesCreated() const { return m_batchesCreated; }
     /// Lines submitted in all batches, and those no earlier line had (same body): their difference is
     /// what a client submitted more than once.
@@ -267,6 +272,8 @@ private:
     double m_batchFailureRate = 0;
     bool m_expireNext = false;
     int m_failCreations = 0;
+    int m_failPolls = 0;
+    bool m_damagedResults = false;
     int m_creationDelayMs = 0;
     int m_batchesCreated = 0;
     int m_batchLines = 0;
