@@ -85,7 +85,8 @@ Result<void> ChartExport::write(QWidget *chart, const QString &title, const QStr
         svg.setOutputDevice(&file);
         svg.setSize(size);
         svg.setViewBox(QRect(QPoint(0, 0), size));
-        svg.setTitle(title);
+        // Qt 6.4 writes the title into <title> as it is: a judge named "</title><script>…" would be markup.
+        svg.setTitle(title.toHtmlEscaped());
         svg.setDescription(trc("Exported from Rubric Studio"));
         QPainter p;
         if (!p.begin(&svg))

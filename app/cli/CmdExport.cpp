@@ -1,6 +1,7 @@
 #include "CliUtil.h"
 #include "io/Exporter.h"
 #include "store/RubricStore.h"
+#include "util/Csv.h"
 
 #include <QFileInfo>
 #include <QLocale>
@@ -11,16 +12,6 @@
 
 namespace rubric::cli {
 namespace {
-
-QString csvCell(const QString &s)
-{
-    if (!s.contains(QLatin1Char(',')) && !s.contains(QLatin1Char('"')) && !s.contains(QLatin1Char('\n'))
-        && !s.contains(QLatin1Char('\r')))
-        return s;
-    QString out = s;
-    out.replace(QLatin1String("\""), QLatin1String("\"\""));
-    return QLatin1Char('"') + out + QLatin1Char('"');
-}
 
 QString number(double v)
 {
@@ -105,12 +96,12 @@ int exportCriteria(Project &project, const QString &judge, const QString &file, 
     }
     QStringList header{QStringLiteral("id"), QStringLiteral("split")};
     for (const QString &a : std::as_const(aspects))
-        header.append(csvCell(QStringLiteral("human.") + a));
+        header.append(csv::field(QStringLiteral("human.") + a));
     for (const QString &c : std::as_const(columns))
-        header.append(csvCell(c));
+        header.append(csv::field(c));
     out.write((header.join(QLatin1Char(',')) + QStringLiteral("\r\n")).toUtf8());
     for (const Item &it : *items) {
-        QStringList cells{csvCell(it.id), splitRoleName(split->value(it.id, SplitRole::None))};
+        QStringList cells{csv::field(it.id), splitRoleName(split->value(it.id, SplitRole::None))};
         for (const QHash<QString, double> &h : std::as_const(human))
             cells.append(h.contains(it.id) ? number(h.value(it.id)) : QString());
         for (const QString &c : std::as_const(columns)) {

@@ -1,6 +1,7 @@
 #include "Exporter.h"
 
 #include "store/Project.h"
+#include "util/Csv.h"
 #include "util/Json.h"
 
 #include <QCoreApplication>
@@ -14,16 +15,6 @@ namespace {
 QString tr(const char *text)
 {
     return QCoreApplication::translate("Exporter", text);
-}
-
-QString csvCell(const QString &s)
-{
-    if (!s.contains(QLatin1Char(',')) && !s.contains(QLatin1Char('"')) && !s.contains(QLatin1Char('\n'))
-        && !s.contains(QLatin1Char('\r')))
-        return s;
-    QString out = s;
-    out.replace(QLatin1String("\""), QLatin1String("\"\""));
-    return QLatin1Char('"') + out + QLatin1Char('"');
 }
 
 QString number(double v)
@@ -85,7 +76,7 @@ Result<int> Exporter::write(const Project &project, const QString &file)
             header.append(QStringLiteral("judge.%1.%2").arg(c.judge, c.aspect));
         QStringList cells;
         for (const QString &h : std::as_const(header))
-            cells.append(csvCell(h));
+            cells.append(csv::field(h));
         out.write((cells.join(QLatin1Char(',')) + QStringLiteral("\r\n")).toUtf8());
     }
     for (const Item &it : items) {
@@ -112,8 +103,8 @@ Result<int> Exporter::write(const Project &project, const QString &file)
                                   {QStringLiteral("human"), h},          {QStringLiteral("judges"), judges}};
             out.write((json::stringify(obj) + QLatin1Char('\n')).toUtf8());
         } else {
-            QStringList cells{csvCell(it.id),     csvCell(it.group),  csvCell(it.system),
-                              csvCell(it.source), csvCell(it.output), csvCell(it.reference)};
+            QStringList cells{csv::field(it.id),     csv::field(it.group),  csv::field(it.system),
+                              csv::field(it.source), csv::field(it.output), csv::field(it.reference)};
             for (const QString &a : std::as_const(aspects)) {
                 const auto &scores = human[a];
                 auto s = scores.constFind(it.id);

@@ -1,5 +1,7 @@
 #include "RubricExport.h"
 
+#include "util/Markup.h"
+
 #include <QCoreApplication>
 
 #include <cmath>
@@ -18,12 +20,7 @@ QString trc(const char *text)
 /// criterion's text cannot start a heading or a quote of its own.
 QString inlineText(const QString &text)
 {
-    QString out = text.trimmed();
-    out.replace(QLatin1String("\r\n"), QLatin1String("\n"));
-    out.replace(QLatin1Char('\n'), QLatin1Char(' '));
-    if (out.startsWith(QLatin1Char('#')) || out.startsWith(QLatin1Char('>')))
-        out.prepend(QLatin1Char('\\'));
-    return out;
+    return markup::markdown(text.trimmed());
 }
 
 QString statsLine(const Criterion &c)
@@ -93,7 +90,9 @@ QVariantMap RubricExport::toJson(const Rubric &rubric, const QStringList &rootSt
 QString RubricExport::toMarkdown(const Rubric &rubric)
 {
     QString md;
-    md += trc("# %1 rubric for %2 (version %3)").arg(rubric.method(), rubric.aspect()).arg(rubric.version())
+    md += trc("# %1 rubric for %2 (version %3)")
+                  .arg(markup::markdown(rubric.method()), markup::markdown(rubric.aspect()))
+                  .arg(rubric.version())
           + QStringLiteral("\n\n");
     const std::function<void(const QString &, int)> walk = [&](const QString &parent, int depth) {
         for (const Criterion &c : rubric.children(parent)) {
@@ -109,9 +108,9 @@ QString RubricExport::toMarkdown(const Rubric &rubric)
             const QString indent(depth * 2, QLatin1Char(' '));
             const QString text
                     = c.enabled ? inlineText(c.text) : QStringLiteral("~~") + inlineText(c.text) + QStringLiteral("~~");
-            md += indent + QStringLiteral("- **") + c.key + QStringLiteral("** (") + criterionKindName(c.kind)
-                  + (c.enabled ? QString() : QStringLiteral(", ") + trc("not used")) + QStringLiteral("): ") + text
-                  + QLatin1Char('\n');
+            md += indent + QStringLiteral("- **") + markup::markdown(c.key) + QStringLiteral("** (")
+                  + criterionKindName(c.kind) + (c.enabled ? QString() : QStringLiteral(", ") + trc("not used"))
+                  + QStringLiteral("): ") + text + QLatin1Char('\n');
             const QString stats = statsLine(c);
             if (!stats.isEmpty())
                 md += indent + QStringLiteral("  <br>*") + stats + QStringLiteral("*\n");

@@ -5,6 +5,8 @@
 #include "Significance.h"
 #include "store/CallStore.h"
 #include "store/Project.h"
+#include "util/Csv.h"
+#include "util/Markup.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>
@@ -168,26 +170,9 @@ PairComparison comparePaired(const QVector<PairedItem> &items, const QString &a,
     return p;
 }
 
-QString csvField(const QString &s)
-{
-    if (!s.contains(QLatin1Char(',')) && !s.contains(QLatin1Char('"')) && !s.contains(QLatin1Char('\n'))
-        && !s.contains(QLatin1Char('\r')))
-        return s;
-    QString q = s;
-    q.replace(QLatin1Char('"'), QStringLiteral("\"\""));
-    return QLatin1Char('"') + q + QLatin1Char('"');
-}
-
 QString csvNumber(double v)
 {
     return std::isnan(v) ? QString() : QString::number(v, 'g', 15);
-}
-
-QString markdownCell(QString s)
-{
-    s.replace(QLatin1Char('|'), QStringLiteral("\\|"));
-    s.replace(QLatin1Char('\n'), QLatin1Char(' '));
-    return s;
 }
 
 QString latexEscape(const QString &s)
@@ -476,7 +461,7 @@ QString comparisonToMarkdown(const Comparison &c)
     md += QStringLiteral("|---|---|---:|---:|---:|---|---:|---:|---:|\n");
     for (const JudgeAlignment &j : c.judges)
         md += QStringLiteral("| %1 | %2 | %3 | %4 | %5 | %6 | %7 | %8 | %9 |\n")
-                      .arg(markdownCell(j.judge), markdownCell(j.method), formatStatistic(j.pearson),
+                      .arg(markup::markdown(j.judge), markup::markdown(j.method), formatStatistic(j.pearson),
                            formatStatistic(j.spearman), formatStatistic(j.kendall), interval(j.lo, j.hi))
                       .arg(j.n)
                       .arg(formatCalls(j.callsPerItem), formatCost(j.costPerItem));
@@ -484,7 +469,7 @@ QString comparisonToMarkdown(const Comparison &c)
         md += QStringLiteral("\n| A | B | n | %1 A − B | %2% CI | p |\n|---|---|---:|---:|---|---:|\n").arg(coef, pct);
         for (const PairComparison &p : c.pairs)
             md += QStringLiteral("| %1 | %2 | %3 | %4 | %5 | %6 |\n")
-                          .arg(markdownCell(p.a), markdownCell(p.b))
+                          .arg(markup::markdown(p.a), markup::markdown(p.b))
                           .arg(p.n)
                           .arg(formatStatistic(p.difference), interval(p.lo, p.hi), formatP(p.p));
     }
@@ -492,7 +477,7 @@ QString comparisonToMarkdown(const Comparison &c)
     md += QCoreApplication::translate("rubric::stats", "Aspect %1, split %2; %3. Intervals: percentile bootstrap, %4 "
                                                        "resamples; p: paired permutation test, %5 "
                                                        "permutations; seed %6.")
-                  .arg(markdownCell(c.options.aspect), splitFilterName(c.options.split), c.convention)
+                  .arg(markup::markdown(c.options.aspect), splitFilterName(c.options.split), c.convention)
                   .arg(c.options.bootstrap)
                   .arg(c.options.permutations)
                   .arg(c.options.seed)
@@ -539,8 +524,8 @@ QString comparisonToCsv(const Comparison &c)
     QString csv = QStringLiteral("judge,method,pearson,spearman,kendall,ci_lo,ci_hi,n,calls,cost,calls_per_item,"
                                  "cost_per_item\n");
     for (const JudgeAlignment &j : c.judges)
-        csv += QStringList{csvField(j.judge),
-                           csvField(j.method),
+        csv += QStringList{csv::field(j.judge),
+                           csv::field(j.method),
                            csvNumber(roundStatistic(j.pearson)),
                            csvNumber(roundStatistic(j.spearman)),
                            csvNumber(roundStatistic(j.kendall)),
@@ -560,8 +545,8 @@ QString comparisonPairsToCsv(const Comparison &c)
 {
     QString csv = QStringLiteral("a,b,n,difference,ci_lo,ci_hi,p,williams_p\n");
     for (const PairComparison &p : c.pairs)
-        csv += QStringList{csvField(p.a),
-                           csvField(p.b),
+        csv += QStringList{csv::field(p.a),
+                           csv::field(p.b),
                            QString::number(p.n),
                            csvNumber(roundStatistic(p.difference)),
                            csvNumber(roundStatistic(p.lo)),

@@ -2,6 +2,7 @@
 #include "io/Exporter.h"
 #include "io/Importer.h"
 #include "store/Project.h"
+#include "util/Csv.h"
 
 #include <QFile>
 #include <QJsonDocument>
@@ -25,6 +26,8 @@ private slots:
     void csvRoundTripsThroughTheImporter();
     void refusesOtherSuffixes_data();
     void refusesOtherSuffixes();
+    void formulasOpenAsText_data();
+    void formulasOpenAsText();
 
 private:
     std::unique_ptr<QTemporaryDir> m_dir;
@@ -124,6 +127,29 @@ void TestExporter::refusesOtherSuffixes()
     QVERIFY(!n.ok());
     QCOMPARE(n.error().file, file);
     QVERIFY(!QFile::exists(file));
+}
+
+void TestExporter::formulasOpenAsText_data()
+{
+    // Issue 33.11: a cell a spreadsheet would run as a formula gets a leading apostrophe; numbers stay numbers.
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("written");
+    QTest::newRow("equals") << QStringLiteral("=HYPERLINK(\"http://x\")")
+                            << QStringLiteral("\"'=HYPERLINK(\"\"http://x\"\")\"");
+    QTest::newRow("plus") << QStringLiteral("+cmd|' /C calc'!A0") << QStringLiteral("'+cmd|' /C calc'!A0");
+    QTest::newRow("minus") << QStringLiteral("-2+3+cmd|x") << QStringLiteral("'-2+3+cmd|x");
+    QTest::newRow("at") << QStringLiteral("@SUM(A1)") << QStringLiteral("'@SUM(A1)");
+    QTest::newRow("tab") << QStringLiteral("\t=1") << QStringLiteral("'\t=1");
+    QTest::newRow("negative number") << QStringLiteral("-0.25") << QStringLiteral("-0.25");
+    QTest::newRow("exponent") << QStringLiteral("+1e-3") << QStringLiteral("+1e-3");
+    QTest::newRow("plain") << QStringLiteral("a, b") << QStringLiteral("\"a, b\"");
+}
+
+void TestExporter::formulasOpenAsText()
+{
+    QFETCH(QString, text);
+    QFETCH(QString, written);
+    QCOMPARE(csv::field(text), written);
 }
 
 QTEST_GUILESS_MAIN(TestExporter)

@@ -487,7 +487,9 @@ void TestChecklist::markdownExportReadsBack()
     auto r = ChecklistIo::preset(QStringLiteral("topical_chat/coherence"));
     QVERIFY(r);
     r->find(QStringLiteral("q3"))->enabled = false;
-    r->find(QStringLiteral("q4"))->text = QStringLiteral("# Does it start with a hash?");
+    // Markup in a question is written escaped (issue 33.10) and read back as it was.
+    r->find(QStringLiteral("q4"))->text
+            = QStringLiteral("# Does it start with a hash? <script>x</script> *y* _z_ [a](b) | c & d \\ ~e~");
     r->find(QStringLiteral("q5"))->stats = {{QStringLiteral("yes_rate"), 0.5}};
     r->find(QStringLiteral("aspect"))->definition = QStringLiteral("# starts like a heading, continues plainly");
     r->setVersion(2);

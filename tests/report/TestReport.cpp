@@ -30,6 +30,7 @@ private slots:
     void htmlOpensInHeadlessChromium();
     void bundleListsEveryFile();
     void unknownJudgeIsNamed();
+    void filesWrittenCarryNoMarkupFromNames();
 
 private:
     /// Runs the CLI while this thread's event loop keeps serving the fake endpoint.
@@ -245,6 +246,85 @@ void TestReport::unknownJudgeIsNamed()
     QCOMPARE(p.exitCode(), 1);
     QVERIFY(QString::fromUtf8(p.readAllStandardError()).contains(QStringLiteral("'nobody'")));
     QVERIFY(!QFileInfo::exists(m_dir.filePath(QStringLiteral("x.html"))));
+}
+
+void TestReport::filesWrittenCarryNoMarkupFromNames()
+{
+    // Issue 33.10 and 33.11: a judge, an aspect and item texts that carry markup, LaTeX commands
+    // and spreadsheet formulas. Every file `rubric report` writes (HTML, PDF, the bundle's SVG,
+    // PNG, Markdown, LaTeX, CSV and JSON) shows them as text.
+    if (m_cli.isEmpty())
+        QSKIP("no CLI");
+    const QString path = m_dir.filePath(QStringLiteral("markup.rubric"));
+    const QString aspect = QStringLiteral("</title><script>alert(3)</script>");
+    const QString judge = QStringLiteral("<script>alert(4)</script></title>\\input{/etc/passwd}");
+    const QString formula = QStringLiteral("=HYPERLINK(\"http://x.invalid\",\"y\")");
+    {
+        auto fx = makeSummEvalProject(path, 20, 11);
+        QVERIFY(fx);
+        const auto notes = fx->project->readAnnotations(QStringLiteral("coherence"));
+        QVERIFY(notes.ok());
+        QVector<Annotation> more;
+        QByteArray csv = "id,a,b\n";
+        int i = 0;
+        for (const Annotation &a : *notes) {
+            more.append(Annotation{a.itemId, aspect, a.annotator, a.score, {}, {}});
+            csv += a.itemId.toUtf8() + ',' + QByteArray::number(a.score + (i % 3) * 0.5) + ','
+                   + QByteArray::number(5 - a.score + (i % 2)) + '\n';
+            ++i;
+        }
+        QVERIFY(fx->project->upsertAspect(Aspect{aspect, QStringLiteral("<b>bold</b> definition"), 1, 5}));
+        QVERIFY(fx->project->addAnnotations(more));
+        QFile scores(m_dir.filePath(QStringLiteral("markup-scores.csv")));
+        QVERIFY(scores.open(QIODevice::WriteOnly));
+        scores.write(csv);
+    }
+    for (const auto &[name, column] : {std::pair{judge, QStringLiteral("a")}, std::pair{formula, QStringLiteral("b")}})
+        QCOMPARE(cli({QStringLiteral("import-scores"), QStringLiteral("--project"), path, QStringLiteral("--judge"),
+                      name, QStringLiteral("--id"), QStringLiteral("id"), QStringLiteral("--score"),
+                      aspect + QLatin1Char('=') + column, m_dir.filePath(QStringLiteral("markup-scores.csv"))}),
+                 0);
+    const QString out = m_dir.filePath(QStringLiteral("markup-bundle"));
+    QCOMPARE(cli({QStringLiteral("report"), QStringLiteral("--project"), path, QStringLiteral("--aspect"), aspect,
+                  QStringLiteral("--out"), out}),
+             0);
+    int checked = 0;
+    for (QDirIterator it(out, QDir::Files, QDirIterator::Subdirectories); it.hasNext();) {
+        const QString file = it.next();
+        const QString suffix = QFileInfo(file).suffix();
+        if (suffix == QLatin1String("png") || suffix == QLatin1String("pdf"))
+            continue;
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(f.readAll());
+        ++checked;
+        if (suffix == QLatin1String("json")) { // data: the names as JSON strings, the document valid
+            QJsonParseError error;
+            QJsonDocument::fromJson(text.toUtf8(), &error);
+            QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(file));
+            continue;
+        }
+        if (suffix == QLatin1String("html") || suffix == QLatin1String("svg")) { // the names never become elements
+            QVERIFY2(!text.contains(QStringLiteral("<script"), Qt::CaseInsensitive), qPrintable(file));
+            QVERIFY2(!text.contains(QStringLiteral("</title><"), Qt::CaseInsensitive), qPrintable(file));
+        }
+        if (suffix == QLatin1String("md")) { // every '<' of a name backslash-escaped: shown, not HTML
+            static const QRegularExpression raw(QStringLiteral(R"((?<!\\)<(script|/title))"),
+                                                QRegularExpression::CaseInsensitiveOption);
+            QVERIFY2(!raw.match(text).hasMatch(), qPrintable(file));
+        }
+        if (suffix == QLatin1String("tex"))
+            QVERIFY2(!text.contains(QStringLiteral("\\input{")), qPrintable(file));
+        if (suffix == QLatin1String("csv"))
+            for (const QString &line : text.split(QLatin1Char('\n')))
+                for (const QString &cell : line.split(QLatin1Char(','))) {
+                    const QString c = cell.startsWith(QLatin1Char('"')) ? cell.mid(1) : cell;
+                    QVERIFY2(!c.startsWith(QLatin1Char('=')) && !c.startsWith(QLatin1Char('+'))
+                                     && !c.startsWith(QLatin1Char('@')),
+                             qPrintable(file + QStringLiteral(": ") + line));
+                }
+    }
+    QVERIFY(checked > 10);
 }
 
 QTEST_MAIN(TestReport)

@@ -313,7 +313,8 @@ QByteArray ReportCharts::svg(const ReportChart &chart, int width)
     gen.setOutputDevice(&buffer);
     gen.setSize(QSize(width, height));
     gen.setViewBox(QRect(0, 0, width, height));
-    gen.setTitle(chart.title);
+    // Qt 6.4 writes the title into <title> as it is: a judge named "</title><script>…" would be markup.
+    gen.setTitle(chart.title.toHtmlEscaped());
     {
         QPainter p(&gen);
         paint(p, QRectF(0, 0, width, height), chart);

@@ -14,7 +14,8 @@ QString esc(const QString &text)
 }
 
 /// The SVG element of a chart for inlining: QSvgGenerator's document without its XML prolog.
-/// QSvgGenerator escapes the text it writes; the chart's texts never become markup.
+/// QSvgGenerator escapes the text it draws, and ReportCharts::svg escapes the title it gives it (Qt 6.4
+/// writes the title as it is): the chart's texts never become markup.
 QString inlineSvg(const ReportChart &chart)
 {
     const QString svg = QString::fromUtf8(ReportCharts::svg(chart));

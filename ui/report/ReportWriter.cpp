@@ -1,6 +1,8 @@
 #include "ReportWriter.h"
 
 #include "ReportCharts.h"
+#include "util/Csv.h"
+#include "util/Markup.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -24,24 +26,13 @@ Result<void> save(const QString &path, const QByteArray &data)
     return {};
 }
 
-/// One CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break.
-QString csvField(const QString &v)
-{
-    if (!v.contains(QLatin1Char(',')) && !v.contains(QLatin1Char('"')) && !v.contains(QLatin1Char('\n'))
-        && !v.contains(QLatin1Char('\r')))
-        return v;
-    QString q = v;
-    q.replace(QLatin1Char('"'), QLatin1String("\"\""));
-    return QLatin1Char('"') + q + QLatin1Char('"');
-}
-
 QByteArray tableCsv(const ReportTable &t)
 {
     QString out;
     const auto line = [&](const QStringList &cells) {
         QStringList f;
         for (const QString &c : cells)
-            f << csvField(c);
+            f << csv::field(c);
         out += f.join(QLatin1Char(',')) + QStringLiteral("\r\n");
     };
     line(t.header);
@@ -74,9 +65,9 @@ Result<void> ReportWriter::writeBundle(const ReportDocument &doc, const QString 
     if (!root.mkpath(QStringLiteral("tables")) || !root.mkpath(QStringLiteral("charts"))
         || !root.mkpath(QStringLiteral("rubrics")))
         return makeError(tr("cannot create the bundle's folders"), dir);
-    QStringList readme{QStringLiteral("# ") + doc.title,
+    QStringList readme{QStringLiteral("# ") + markup::markdown(doc.title),
                        QString(),
-                       doc.subtitle,
+                       markup::markdown(doc.subtitle),
                        QString(),
                        tr("Written by Rubric Studio's `rubric report`. Every number here comes from the same source "
                           "as report.html and report.pdf."),
@@ -85,10 +76,7 @@ Result<void> ReportWriter::writeBundle(const ReportDocument &doc, const QString 
                                + QStringLiteral(" |"),
                        QStringLiteral("|---|---|")};
     const auto list = [&](const QString &file, const QString &what) {
-        QString w = what;
-        w.replace(QLatin1Char('|'), QLatin1String("\\|"));
-        w.replace(QLatin1Char('\n'), QLatin1Char(' '));
-        readme << QStringLiteral("| `%1` | %2 |").arg(file, w);
+        readme << QStringLiteral("| `%1` | %2 |").arg(file, markup::markdown(what));
     };
 
     if (auto r = writeHtml(doc, root.filePath(QStringLiteral("report.html"))); !r)

@@ -277,11 +277,9 @@ Result<Rubric> ChecklistIo::readMarkdown(const QString &text, const QString &fil
     static const QRegularExpression header(QStringLiteral(R"(^#\s+(\S+)\s.*\((?:\D*)(\d+)\)\s*$)"));
     static const QRegularExpression item(QStringLiteral(R"(^( *)- \*\*(.+?)\*\* \(([a-z-]+)(?:, [^)]*)?\): (.*)$)"));
     static const QRegularExpression statsLine(QStringLiteral(R"(^ *<br>\*.*\*\s*$)"));
-    const auto unescape = [](QString s) {
-        if (s.startsWith(QLatin1String("\\#")) || s.startsWith(QLatin1String("\\>")))
-            s.remove(0, 1);
-        return s;
-    };
+    // RubricExport escapes what would start markup (markup::markdown): undone here.
+    static const QRegularExpression escaped(QStringLiteral(R"(\\([\\`*_\[\]<>|~#&]))"));
+    const auto unescape = [](QString s) { return s.replace(escaped, QStringLiteral("\\1")); };
     const QStringList lines = text.split(QLatin1Char('\n'));
     QString method;
     int version = 0;
@@ -303,7 +301,7 @@ Result<Rubric> ChecklistIo::readMarkdown(const QString &text, const QString &fil
             if (!m.hasMatch())
                 return makeError(tr("expected the export's title line '# <method> rubric for <aspect> (version N)'"),
                                  fileName, lineNo);
-            method = m.captured(1);
+            method = unescape(m.captured(1));
             version = m.captured(2).toInt();
             continue;
         }
@@ -328,7 +326,7 @@ Result<Rubric> ChecklistIo::readMarkdown(const QString &text, const QString &fil
                                  fileName, lineNo);
             const int depth = indent / 2;
             Criterion c;
-            c.key = m.captured(2);
+            c.key = unescape(m.captured(2));
             if (keys.contains(c.key))
                 return makeError(tr("the key '%1' is used twice").arg(c.key), fileName, lineNo);
             if (!parseCriterionKind(m.captured(3), &c.kind))
