@@ -22,13 +22,24 @@ bool hasScheme(const QString &text)
 }
 
 /// The URL as typed with its password replaced, for messages about a URL that did not parse.
+/// A password typed raw may hold '/' and '@' itself: the user information runs from the scheme
+/// to the LAST '@' before the query, and the password from the first ':' in it.
 QString withoutPassword(const QString &text)
 {
-    static const QRegularExpression password(QStringLiteral("^(\\w+://[^:@/]*):[^@/]*@"));
     static const QRegularExpression parameter(QStringLiteral("([?&]password=)[^&#]*"),
                                               QRegularExpression::CaseInsensitiveOption);
     QString out = text;
-    out.replace(password, QStringLiteral("\\1:***@"));
+    const qsizetype scheme = out.indexOf(QLatin1String("://"));
+    if (scheme >= 0) {
+        const qsizetype from = scheme + 3;
+        qsizetype query = out.indexOf(QLatin1Char('?'), from);
+        if (query < 0)
+            query = out.size();
+        const qsizetype at = out.lastIndexOf(QLatin1Char('@'), query - 1);
+        const qsizetype colon = out.indexOf(QLatin1Char(':'), from);
+        if (at > from && colon >= from && colon < at)
+            out.replace(colon + 1, at - colon - 1, QStringLiteral("***"));
+    }
     out.replace(parameter, QStringLiteral("\\1***"));
     return out;
 }
@@ -95,6 +106,18 @@ Result<DatabaseUrl> DatabaseUrl::parse(const QString &text)
         if (k == QLatin1String("password") || k == QLatin1String("user") || k == QLatin1String("host")
             || k == QLatin1String("port") || k == QLatin1String("dbname"))
             return makeError(tr("give the %1 in the URL itself, not as ?%1=").arg(k), shown, 0, k);
+        // Parameters that connect elsewhere than the URL's host, or read the password from
+        // elsewhere than ~/.pgpass for that host: a crafted URL could send the password libpq finds
+        // for a trusted host to another address.
+        if (k == QLatin1String("hostaddr") || k == QLatin1String("passfile") || k == QLatin1String("service")
+            || k == QLatin1String("servicefile"))
+            return makeError(tr("'%1' is not accepted in a team database URL: it would connect to, or read the "
+                                "password from, somewhere the URL does not show; give the host in the URL itself")
+                                     .arg(k),
+                             shown, 0, k);
+        if (k == QLatin1String("sslmode") && v == QLatin1String("disable") && out.host != QLatin1String("localhost")
+            && out.host != QLatin1String("127.0.0.1") && out.host != QLatin1String("::1"))
+            out.warnings << tr("sslmode=disable: the password and every score travel unencrypted to %1").arg(out.host);
         if (!value.match(v).hasMatch())
             return makeError(tr("the value of '%1' may not be empty or hold spaces, quotes or ';'").arg(k), shown, 0,
                              k);

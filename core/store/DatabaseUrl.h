@@ -3,6 +3,7 @@
 #include "util/Result.h"
 
 #include <QString>
+#include <QStringList>
 
 namespace rubric {
 
@@ -21,6 +22,8 @@ struct DatabaseUrl
     QString database;
     /// libpq connection parameters from the query string, as QPSQL's "key=value;…" options.
     QString options;
+    /// What the URL asks for that a user should know (e.g. sslmode=disable to a remote host).
+    QStringList warnings;
 
     /// Whether `text` names a PostgreSQL database rather than a project file.
     static bool isDatabaseUrl(const QString &text);

@@ -93,6 +93,8 @@ Result<std::unique_ptr<Project>> Project::openDatabase(const QString &urlText)
     auto url = DatabaseUrl::parse(urlText);
     if (!url)
         return url.error();
+    for (const QString &warning : url->warnings) // said, not refused: a lab's own network may be trusted
+        qWarning("%s: %s", qPrintable(url->redacted()), qPrintable(warning));
     if (!QSqlDatabase::isDriverAvailable(QStringLiteral("QPSQL")))
         return makeError(tr("Qt's PostgreSQL driver (QPSQL) is not installed; on Debian install libqt6sql6-psql "
                             "(scripts/install-deps.sh)"),

@@ -69,6 +69,9 @@ void TestTeamDatabase::urlsAreCheckedAndPasswordsNeverShown_data()
     QTest::addColumn<QString>("redacted");
     QTest::newRow("full") << QStringLiteral("postgresql://ann:s3cret@db.lab:6543/summeval?sslmode=require") << QString()
                           << QStringLiteral("postgresql://ann@db.lab:6543/summeval?sslmode=require");
+    QTest::newRow("sslmode=disable is said")
+            << QStringLiteral("postgresql://ann:s3cret@db.lab/x?sslmode=disable") << QString()
+            << QStringLiteral("postgresql://ann@db.lab/x?sslmode=disable");
     QTest::newRow("default port, short scheme") << QStringLiteral("postgres://ann@db.lab/summeval") << QString()
                                                 << QStringLiteral("postgresql://ann@db.lab/summeval");
     QTest::newRow("escaped password") << QStringLiteral("postgresql://ann:p%40ss%2Fword@db.lab/x") << QString()
@@ -82,6 +85,18 @@ void TestTeamDatabase::urlsAreCheckedAndPasswordsNeverShown_data()
                                        << QStringLiteral("url") << QString();
     QTest::newRow("password as a parameter")
             << QStringLiteral("postgresql://ann@db.lab/x?password=s3cret") << QStringLiteral("password") << QString();
+    // Issue 33.12: a password typed raw with '/' or '@' in it is not shown either.
+    QTest::newRow("raw slash in the password")
+            << QStringLiteral("postgresql://ann:s3cret/x@db.lab/x") << QStringLiteral("url") << QString();
+    QTest::newRow("raw at in the password")
+            << QStringLiteral("postgresql://ann:p@s3cret@db.lab:70000/x") << QStringLiteral("url") << QString();
+    // Parameters that connect elsewhere, or read the password from elsewhere, than the URL shows.
+    QTest::newRow("hostaddr") << QStringLiteral("postgresql://ann:s3cret@db.lab/x?hostaddr=10.9.8.7")
+                              << QStringLiteral("hostaddr") << QString();
+    QTest::newRow("passfile") << QStringLiteral("postgresql://ann@db.lab/x?passfile=/tmp/pgpass")
+                              << QStringLiteral("passfile") << QString();
+    QTest::newRow("service") << QStringLiteral("postgresql://ann:s3cret@db.lab/x?service=other")
+                             << QStringLiteral("service") << QString();
     QTest::newRow("parameter with a space") << QStringLiteral("postgresql://ann:s3cret@db.lab/x?sslmode=a%20b")
                                             << QStringLiteral("sslmode") << QString();
 }
@@ -98,6 +113,7 @@ void TestTeamDatabase::urlsAreCheckedAndPasswordsNeverShown()
         QCOMPARE(parsed->redacted(), redacted);
         if (url.contains(QLatin1String("%40")))
             QCOMPARE(parsed->password, QStringLiteral("p@ss/word"));
+        QCOMPARE(parsed->warnings.isEmpty(), !url.contains(QLatin1String("sslmode=disable")));
         return;
     }
     QVERIFY(!parsed.ok());

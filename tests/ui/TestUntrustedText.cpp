@@ -6,6 +6,7 @@
 #include "PlainText.h"
 #include "ScoreFixture.h"
 #include "UiTestProject.h"
+#include "dialogs/ImportDialog.h"
 #include "models/IssuesModel.h"
 #include "models/ItemsModel.h"
 #include "models/RubricTreeModel.h"
@@ -14,12 +15,17 @@
 #include "panes/DatasetPane.h"
 #include "panes/HeatmapPane.h"
 #include "panes/IssuesPane.h"
+#include "store/RubricStore.h"
 #include "widgets/HeatmapView.h"
 #include "widgets/MessageBar.h"
+#include "widgets/RubricVersionList.h"
 
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QTableView>
+#include <QTableWidget>
 #include <QTextBrowser>
 #include <QTextDocument>
 #include <QtTest>
@@ -132,6 +138,7 @@ private slots:
     void heatmapPaneAndScoreModel();
     void issuesPaneAndMessageBar();
     void rubricTreeToolTips();
+    void importPreviewAndVersionNotes();
 
 private:
     QTemporaryDir m_dir;
@@ -360,6 +367,40 @@ void TestUntrustedText::rubricTreeToolTips()
     // the tooltip still carries the text, literally
     const QModelIndex first = model.index(0, RubricTreeModel::TextColumn);
     QVERIFY(rendered(first.data(Qt::ToolTipRole).toString(), Qt::AutoText).contains(kLink));
+}
+
+void TestUntrustedText::importPreviewAndVersionNotes()
+{
+    // Issue 33.12: the import preview's cells and a version's note carry the file's text.
+    const QString file = m_dir.filePath(QStringLiteral("hostile.jsonl"));
+    QFile f(file);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(QJsonDocument(QJsonObject{{QStringLiteral("id"), kImg},
+                                      {QStringLiteral("source"), kLink},
+                                      {QStringLiteral("output"), kScript}})
+                    .toJson(QJsonDocument::Compact)
+            + '\n');
+    f.close();
+    ImportDialog dialog(m_project.get());
+    dialog.setFile(file);
+    auto *table = dialog.findChild<QTableWidget *>(QStringLiteral("previewTable"));
+    QVERIFY(table);
+    QTRY_VERIFY(table->rowCount() > 0);
+    QStringList tips = checkToolTips(*table->model(), QStringLiteral("import preview"));
+    QVERIFY2(tips.isEmpty(), qPrintable(tips.join(QLatin1Char('\n'))));
+
+    Rubric rubric(QStringLiteral("geval"), QStringLiteral("coherence"));
+    Criterion root;
+    root.key = QStringLiteral("aspect");
+    root.kind = CriterionKind::Aspect;
+    root.text = QStringLiteral("coherence");
+    rubric.add(root);
+    QVERIFY(m_project->ensureJudge(QStringLiteral("noted"), QStringLiteral("geval")).ok());
+    QVERIFY(RubricStore(m_project.get()).saveVersion(QStringLiteral("noted"), rubric, kImg + kLink).ok());
+    RubricVersionList list;
+    QVERIFY(list.fill(m_project.get(), QStringLiteral("noted")).ok());
+    tips = checkToolTips(*list.model(), QStringLiteral("version list"));
+    QVERIFY2(tips.isEmpty(), qPrintable(tips.join(QLatin1Char('\n'))));
 }
 
 QTEST_MAIN(TestUntrustedText)

@@ -1,5 +1,6 @@
 #include "ImportDialog.h"
 
+#include "PlainText.h"
 #include "Settings.h"
 #include "store/Project.h"
 
@@ -287,7 +288,7 @@ void ImportDialog::loadPreview()
                               ? QStringLiteral("[") + v.toStringList().join(QStringLiteral(", ")) + QStringLiteral("]")
                               : v.toString();
             auto *cell = new QTableWidgetItem(text.simplified().left(200));
-            cell->setToolTip(text.left(2000));
+            cell->setToolTip(plain::toolTip(text)); // the file's text, shown as written (never as markup)
             m_previewTable->setItem(r, c, cell);
         }
     m_previewTable->resizeColumnsToContents();

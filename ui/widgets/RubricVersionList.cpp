@@ -1,5 +1,6 @@
 #include "RubricVersionList.h"
 
+#include "PlainText.h"
 #include "models/CriterionDetail.h"
 #include "store/RubricStore.h"
 
@@ -47,16 +48,18 @@ Result<int> RubricVersionList::fill(Project *project, const QString &judge)
         item->setText(VersionDate, locale.toString(v.created.toLocalTime(), QLocale::ShortFormat));
         item->setText(VersionAlignment, v.alignment ? CriterionDetail::number(*v.alignment) : tr("—"));
         item->setTextAlignment(VersionAlignment, Qt::AlignRight | Qt::AlignVCenter);
-        item->setToolTip(VersionAlignment,
-                         v.alignment ? tr("Pearson with the human scores on the train split; the note says on how "
-                                          "many items")
-                                     : tr("Not measured on the train split yet: re-score the judge to measure it "
-                                          "(a re-score also scores the annotated train items)"));
+        item->setToolTip(
+                VersionAlignment,
+                v.alignment ? tr("Pearson with the human scores on the train split; the note says on how "
+                                 "many items")
+                            : tr("Not measured on the train split yet: the re-score of an edited version scores the "
+                                 "annotated train items too; a first version is measured when its run "
+                                 "scores them (Items: All items)"));
         item->setText(VersionTestAlignment, v.testAlignment ? CriterionDetail::number(*v.testAlignment) : tr("—"));
         item->setTextAlignment(VersionTestAlignment, Qt::AlignRight | Qt::AlignVCenter);
         item->setToolTip(VersionTestAlignment, v.testAlignment ? v.testBasis : tr("Not measured on the test split"));
         item->setText(VersionNote, v.note);
-        item->setToolTip(VersionNote, v.note);
+        item->setToolTip(VersionNote, plain::toolTip(v.note)); // a note may quote rubric or dataset text
         latest = std::max(latest, v.version);
     }
     for (int c = 0; c < VersionNote; ++c)
