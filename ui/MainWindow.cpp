@@ -355,6 +355,8 @@ void MainWindow::setProject(std::unique_ptr<Project> project)
 
 bool MainWindow::openProject(const QString &path)
 {
+    if (!m_rubric->confirmDiscard()) // unsaved rubric edits would go with the project
+        return false;
     auto p = Project::open(path, Project::OpenMode::OpenExisting);
     if (!p) {
         m_messages->showError(tr("Could not open the project: %1").arg(p.errorString()));
@@ -380,6 +382,8 @@ bool MainWindow::newProject(const QString &path)
         m_messages->showError(tr("%1 already exists; choose another name for the new project.").arg(path));
         return false;
     }
+    if (!m_rubric->confirmDiscard())
+        return false;
     auto p = Project::open(path, Project::OpenMode::OpenOrCreate);
     if (!p) {
         m_messages->showError(tr("Could not create the project: %1").arg(p.errorString()));
@@ -623,6 +627,10 @@ void MainWindow::onSettings()
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
+    if (!m_rubric->confirmDiscard()) { // unsaved rubric edits: the window stays
+        event->ignore();
+        return;
+    }
     Settings::setValue(Settings::Key::WindowGeometry, saveGeometry());
     Settings::setValue(Settings::Key::WindowState, saveState());
     QVariantMap splitters = Settings::value(Settings::Key::SplitterStates).toMap();

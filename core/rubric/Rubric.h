@@ -24,6 +24,9 @@ struct RubricVersionInfo
     /// on request (tuning a rubric on it would make the test figure meaningless).
     std::optional<double> testAlignment;
     QString testBasis; ///< e.g. "Pearson … on the test split, n = 40"
+    /// The version it was edited from (0 for a first version): not always the one before it,
+    /// when a teammate saved a version meanwhile.
+    int parentVersion = 0;
 };
 
 /// A rubric: the criteria tree of one version, in position order. A value type; the store

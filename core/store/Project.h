@@ -101,6 +101,14 @@ public:
     /// Saves one score at once (insert or replace for annotator × item × aspect).
     Result<void> setAnnotation(const Annotation &annotation);
     Result<void> removeAnnotation(const QString &itemId, const QString &aspect, const QString &annotator);
+    /// Sets one score of `annotator` and nothing else: an existing note stays as stored (a
+    /// teammate's or another window's edit is not written back stale), unless `note` is given
+    /// (the note typed with the score). A new score takes the annotator's note on the item.
+    Result<void> setAnnotationScore(const QString &itemId, const QString &aspect, const QString &annotator,
+                                    double score, const std::optional<QString> &note = std::nullopt);
+    /// Sets `annotator`'s note on every score they gave the item, scores untouched; returns how
+    /// many scores carry it (0: none yet, the note waits for the first score).
+    Result<int> setAnnotationNote(const QString &itemId, const QString &annotator, const QString &note);
     /// Adds many annotations in one transaction (all-or-nothing).
     Result<void> addAnnotations(const QVector<Annotation> &annotations);
     /// Per item: the mean of its human scores for `aspect` (items without one are absent).

@@ -46,16 +46,6 @@ Result<CopyCounts> copyProject(Project &from, Project &to)
 {
     if (from.path() == to.path())
         return makeError(tr("a project cannot be copied onto itself"), to.path(), 0, QStringLiteral("to"));
-    QSqlDatabase target = to.database();
-    const auto used = firstNonEmpty(target, to.path());
-    if (!used)
-        return used.error();
-    if (*used)
-        return makeError(tr("the target already holds a project (%1 rows in the table '%2'); copy into a new "
-                            "file or an empty database")
-                                 .arg((*used)->second)
-                                 .arg((*used)->first),
-                         to.path(), 0, QStringLiteral("to"));
 
     // One snapshot of the source: a studio writing to it meanwhile cannot tear the copy.
     QSqlDatabase source = from.database();
@@ -74,6 +64,17 @@ Result<CopyCounts> copyProject(Project &from, Project &to)
 
     CopyCounts counts;
     auto written = to.transact([&](QSqlDatabase &db) -> Result<void> {
+        // Checked inside the write transaction: a teammate (or a second copy) writing into the
+        // target between a check and the copy cannot get mixed with it.
+        const auto used = firstNonEmpty(db, to.path());
+        if (!used)
+            return used.error();
+        if (*used)
+            return makeError(tr("the target already holds a project (%1 rows in the table '%2'); copy into a new "
+                                "file or an empty database")
+                                     .arg((*used)->second)
+                                     .arg((*used)->first),
+                             to.path(), 0, QStringLiteral("to"));
         QSqlQuery write(db);
         for (const QString &table : schema::tables()) {
             const QStringList columns = columnsOf(source, table);

@@ -58,12 +58,13 @@ Result<QVector<RubricVersionInfo>> RubricStore::readVersions(const QString &judg
     QVector<RubricVersionInfo> out;
     QSqlQuery q(m_project->database());
     q.setForwardOnly(true);
-    if (auto r = sql::exec(q,
-                           QStringLiteral("SELECT v.version, v.aspect, v.method, v.created_at, v.note, v.alignment, "
-                                          "v.test_alignment, v.test_basis FROM rubric_versions v JOIN runs r ON r.id = "
-                                          "v.run_id WHERE r.name = ? "
-                                          "ORDER BY v.version"),
-                           {judge});
+    if (auto r
+        = sql::exec(q,
+                    QStringLiteral("SELECT v.version, v.aspect, v.method, v.created_at, v.note, v.alignment, "
+                                   "v.test_alignment, v.test_basis, p.version FROM rubric_versions v JOIN runs r "
+                                   "ON r.id = v.run_id LEFT JOIN rubric_versions p ON p.id = v.parent_id "
+                                   "WHERE r.name = ? ORDER BY v.version"),
+                    {judge});
         !r)
         return readError(tr("the rubric versions of '%1'").arg(judge), r);
     while (q.next()) {
@@ -78,6 +79,7 @@ Result<QVector<RubricVersionInfo>> RubricStore::readVersions(const QString &judg
         if (!q.value(6).isNull())
             v.testAlignment = q.value(6).toDouble();
         v.testBasis = q.value(7).toString();
+        v.parentVersion = q.value(8).isNull() ? 0 : q.value(8).toInt();
         out.append(v);
     }
     if (auto r = rowsRead(q); !r)
@@ -217,6 +219,16 @@ Result<int> RubricStore::saveVersion(const QString &judge, const Rubric &rubric,
         if (q.next()) {
             parent = q.value(0);
             version = q.value(1).toInt() + 1;
+        }
+        // An edit of an earlier version (a teammate saved one meanwhile, or "Edit from this
+        // version") descends from that version, not from the latest.
+        if (rubric.version() > 0 && rubric.version() < version - 1) {
+            if (auto e = sql::exec(q, QStringLiteral("SELECT id FROM rubric_versions WHERE run_id = ? AND version = ?"),
+                                   {run, rubric.version()});
+                !e)
+                return e;
+            if (q.next())
+                parent = q.value(0);
         }
         if (auto e
             = sql::exec(q,

@@ -74,7 +74,8 @@ public:
     /// first); a project that cannot be read is an error, never "none".
     Result<std::optional<Rubric>> loadLatest(const QString &judge) const;
     /// Saves all criteria as a new version of the judge's rubric (one transaction) and returns
-    /// its number (previous + 1). The judge must exist (Project::ensureJudge).
+    /// its number (previous + 1). The judge must exist (Project::ensureJudge). Its parent is the
+    /// version the rubric was loaded from (Rubric::version()), the latest for a new rubric.
     Result<int> saveVersion(const QString &judge, const Rubric &rubric, const QString &note = {},
                             std::optional<double> alignment = std::nullopt);
     /// Updates the measures (stats and weight) of the given criteria, found by key, in a saved

@@ -26,6 +26,7 @@ private slots:
     void alignmentBasisGoesToTheNote();
     void unreadableTablesAreErrorsNotEmptiness_data();
     void unreadableTablesAreErrorsNotEmptiness();
+    void editOfAnOlderVersionDescendsFromIt();
 
 private:
     QTemporaryDir m_dir;
@@ -329,6 +330,35 @@ void TestRubricStore::unreadableTablesAreErrorsNotEmptiness()
     QVERIFY2(error.contains(QLatin1String("cannot read")), qPrintable(reader + QLatin1String(": ") + error));
     QVERIFY2(error.contains(rubric::test::missingTableMessage(table)), qPrintable(error));
     QVERIFY2(error.contains(m_project->path()), qPrintable(error));
+}
+
+void TestRubricStore::editOfAnOlderVersionDescendsFromIt()
+{
+    // Issue 33.9: Ann edits version 1 while Bo saves version 2 from it; Ann's save is version 3,
+    // and its parent is the version she edited (1), not Bo's (2), which it does not contain.
+    RubricStore store(m_project.get());
+    Rubric r(QStringLiteral("hypoeval"), QStringLiteral("coherence"));
+    Criterion root;
+    root.key = QStringLiteral("a");
+    root.kind = CriterionKind::Aspect;
+    root.text = QStringLiteral("coherence");
+    r.add(root);
+    QCOMPARE(store.saveVersion(QStringLiteral("j"), r).value(), 1);
+    Rubric ann = store.load(QStringLiteral("j")).value();
+    Rubric bo = store.load(QStringLiteral("j")).value();
+    bo.criteria()[0].text = QStringLiteral("coherence (Bo)");
+    QCOMPARE(store.saveVersion(QStringLiteral("j"), bo).value(), 2);
+    ann.criteria()[0].text = QStringLiteral("coherence (Ann)");
+    QCOMPARE(store.saveVersion(QStringLiteral("j"), ann).value(), 3);
+    const auto versions = store.readVersions(QStringLiteral("j"));
+    QVERIFY(versions.ok());
+    QCOMPARE(versions->size(), 3);
+    QCOMPARE(versions->at(0).parentVersion, 0);
+    QCOMPARE(versions->at(1).parentVersion, 1);
+    QCOMPARE(versions->at(2).parentVersion, 1);
+    // A new rubric (a run's) follows the latest.
+    QCOMPARE(store.saveVersion(QStringLiteral("j"), r).value(), 4);
+    QCOMPARE(store.readVersions(QStringLiteral("j"))->at(3).parentVersion, 3);
 }
 
 QTEST_GUILESS_MAIN(TestRubricStore)

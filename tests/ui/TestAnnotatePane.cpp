@@ -39,6 +39,7 @@ private slots:
     void agreementBesideTheJudge();
     void unreadableProjectIsShown_data();
     void unreadableProjectIsShown();
+    void changesElsewhereAreMergedNotOverwritten();
 
 private:
     QWidget *surface() const { return m_pane->findChild<QWidget *>(QStringLiteral("annotateSurface")); }
@@ -406,6 +407,56 @@ void TestAnnotatePane::unreadableProjectIsShown()
         QVERIFY2(m_pane->readError().contains(table), qPrintable(m_pane->readError()));
         QVERIFY(m_pane->queue().isEmpty());
     }
+}
+
+void TestAnnotatePane::changesElsewhereAreMergedNotOverwritten()
+{
+    // Issue 33.8: the same annotator in another window (or a teammate merging) changes what
+    // this pane shows. Before: saving a note rewrote every score shown, setting a score rewrote
+    // the note shown, and a change announced from elsewhere wiped a note being typed.
+    start(QStringLiteral("ann"));
+    QWidget *s = surface();
+    QTest::keyClick(s, Qt::Key_3); // coherence 3
+    QTest::keyClick(s, Qt::Key_4); // fluency 4
+    QCOMPARE(m_pane->currentItemId(), QStringLiteral("i0"));
+    auto other = Project::open(m_path, Project::OpenMode::OpenExisting);
+    QVERIFY(other);
+    const auto stored = [this](const QString &aspect) {
+        for (const Annotation &a : m_project->annotations(aspect))
+            if (a.itemId == QLatin1String("i0") && a.annotator == QLatin1String("ann"))
+                return a;
+        return Annotation{};
+    };
+
+    // Elsewhere: fluency becomes 2. Here: a note is typed and saved; fluency stays 2.
+    QVERIFY((*other)->setAnnotationScore(QStringLiteral("i0"), QStringLiteral("fluency"), QStringLiteral("ann"), 2));
+    auto *note = m_pane->findChild<QLineEdit *>(QStringLiteral("noteEdit"));
+    QTest::keyClick(s, Qt::Key_N);
+    QTRY_VERIFY(note->hasFocus());
+    QTest::keyClicks(note, QStringLiteral("the second paragraph drifts"));
+    QTest::keyClick(note, Qt::Key_Return);
+    QCOMPARE(stored(QStringLiteral("fluency")).score, 2.0);
+    QCOMPARE(stored(QStringLiteral("fluency")).note, QStringLiteral("the second paragraph drifts"));
+    QCOMPARE(stored(QStringLiteral("coherence")).score, 3.0);
+
+    // Elsewhere: the note is reworded. Here: a score is set; the note stays as reworded.
+    QVERIFY((*other)->setAnnotationNote(QStringLiteral("i0"), QStringLiteral("ann"), QStringLiteral("drifts in §2")));
+    QTRY_VERIFY(s->hasFocus());
+    while (m_pane->activeAspect() != 0)
+        QTest::keyClick(s, Qt::Key_Tab);
+    QTest::keyClick(s, Qt::Key_5);
+    QCOMPARE(stored(QStringLiteral("coherence")).score, 5.0);
+    QCOMPARE(stored(QStringLiteral("coherence")).note, QStringLiteral("drifts in §2"));
+    QCOMPARE(stored(QStringLiteral("fluency")).score, 2.0);
+
+    // A change announced from elsewhere while a note is being typed: the typing stays.
+    QTest::keyClick(s, Qt::Key_N);
+    QTRY_VERIFY(note->hasFocus());
+    note->selectAll();
+    QTest::keyClicks(note, QStringLiteral("half typed"));
+    emit m_project->annotationsReset();
+    emit m_project->annotationChanged(QStringLiteral("i0"), QStringLiteral("fluency"));
+    QCOMPARE(note->text(), QStringLiteral("half typed"));
 }
 
 #include "TestAnnotatePane.moc"

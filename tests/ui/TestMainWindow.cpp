@@ -5,6 +5,7 @@
 #include "Settings.h"
 #include "UiTestProject.h"
 #include "dialogs/RubricDiffDialog.h"
+#include "models/RubricTreeModel.h"
 #include "panes/DatasetPane.h"
 #include "panes/IssuesPane.h"
 #include "panes/RubricPane.h"
@@ -21,11 +22,13 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QSplitter>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QTableView>
+#include <QTimer>
 #include <QTranslator>
 #include <QtTest>
 
@@ -71,6 +74,7 @@ private slots:
     void exportRefusesAnUnreadableProject_data();
     void exportRefusesAnUnreadableProject();
     void rubricExportAndDiff();
+    void unsavedRubricEditsAreNotLost();
 
 private:
     QTranslator m_english; ///< as the studio installs it for English (plural forms only)
@@ -436,6 +440,74 @@ void TestMainWindow::rubricExportAndDiff()
                                                     "“Sentences follow one another logically.”")),
              qPrintable(dialog->text()));
     dialog->close();
+}
+
+namespace {
+
+/// Presses `button` of the unsaved-edits box once it is up; counts the boxes answered.
+void answerUnsavedBox(QObject *owner, QMessageBox::StandardButton button, int *answered)
+{
+    auto *poll = new QTimer(owner);
+    poll->setInterval(10);
+    QObject::connect(poll, &QTimer::timeout, owner, [poll, button, answered] {
+        auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget());
+        if (!box || box->objectName() != QLatin1String("unsavedRubricBox"))
+            return;
+        poll->stop();
+        poll->deleteLater();
+        ++*answered;
+        box->button(button)->click();
+    });
+    poll->start();
+}
+
+} // namespace
+
+void TestMainWindow::unsavedRubricEditsAreNotLost()
+{
+    // Issue 33.7: before, closing the window or opening another project cleared the undo stack
+    // and the edits with it, without a word.
+    {
+        auto project = Project::open(m_path);
+        QVERIFY(project.ok());
+        QVERIFY((*project)->ensureJudge(QStringLiteral("hypo"), QStringLiteral("hypoeval")).ok());
+        Rubric r(QStringLiteral("hypoeval"), QStringLiteral("coherence"));
+        r.add({QStringLiteral("h1"), {}, CriterionKind::Hypothesis, QStringLiteral("Sentences follow one another.")});
+        QCOMPARE(RubricStore(project->get()).saveVersion(QStringLiteral("hypo"), r).value(), 1);
+    }
+    const QString other = m_dir->filePath(QStringLiteral("other.rubric"));
+    QVERIFY(testing::makeProject(other, 3));
+    MainWindow w;
+    QVERIFY(w.openProject(m_path));
+    w.show();
+    auto *pane = w.findChild<RubricPane *>(QStringLiteral("rubricPane"));
+    QVERIFY(pane && pane->setJudge(QStringLiteral("hypo")));
+    const QModelIndex text = pane->model()->index(0, RubricTreeModel::TextColumn);
+    QVERIFY(pane->model()->setData(text, QStringLiteral("Each sentence follows from the one before."), Qt::EditRole));
+    QVERIFY(pane->isModified());
+
+    // Cancel: the window stays open and another project is not opened; the edit is still there.
+    int answered = 0;
+    answerUnsavedBox(this, QMessageBox::Cancel, &answered);
+    QVERIFY(!w.close());
+    QCOMPARE(answered, 1);
+    QVERIFY(w.isVisible());
+    answerUnsavedBox(this, QMessageBox::Cancel, &answered);
+    QVERIFY(!w.openProject(other));
+    QCOMPARE(answered, 2);
+    QVERIFY(w.project()->path().endsWith(QLatin1String("m.rubric")));
+    QVERIFY(pane->isModified());
+
+    // Save: kept as version 2, then the window closes.
+    answerUnsavedBox(this, QMessageBox::Save, &answered);
+    QVERIFY(w.close());
+    QCOMPARE(answered, 3);
+    const auto project = Project::open(m_path);
+    QVERIFY(project.ok());
+    const auto saved = RubricStore(project->get()).load(QStringLiteral("hypo"));
+    QVERIFY(saved.ok());
+    QCOMPARE(saved->version(), 2);
+    QCOMPARE(saved->criteria().value(0).text, QStringLiteral("Each sentence follows from the one before."));
 }
 
 QTEST_MAIN(TestMainWindow)

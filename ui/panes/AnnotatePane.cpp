@@ -252,6 +252,12 @@ void AnnotatePane::setProject(Project *project)
         connect(m_project, &Project::itemsChanged, this, &AnnotatePane::reload);
         connect(m_project, &Project::judgesChanged, this, [this] { updateJudges(); });
         connect(m_project, &Project::annotationsReset, this, [this] { showCurrent(); });
+        // A score or note of the item shown, changed here or by a teammate: merged into what
+        // is shown (a note being typed stays as typed).
+        connect(m_project, &Project::annotationChanged, this, [this](const QString &itemId) {
+            if (itemId == currentItemId())
+                showMine(itemId);
+        });
     }
     m_index = -1;
     reload();
@@ -412,31 +418,41 @@ void AnnotatePane::showCurrent()
         m_source->setPlainText(plain::forViewer(source));
         m_output->setPlainText(plain::forViewer(item->output));
 
-        // This annotator's own scores and note for the item.
-        QHash<QString, double> mine;
-        QString note;
-        if (!m_annotator.isEmpty()) {
-            const auto r = BrowseStore(m_project).itemAnnotations(id, m_annotator);
-            if (r)
-                for (const Annotation &a : *r) {
-                    mine.insert(a.aspect, a.score);
-                    if (note.isEmpty())
-                        note = a.note;
-                }
-            if (!r)
-                readFailed(tr("your scores of item %1: %2").arg(id, r.errorString()));
-        }
-        for (AspectScoreRow *row : std::as_const(m_rows)) {
-            const auto it = mine.constFind(row->aspect().name);
-            row->setScore(it == mine.cend() ? std::nullopt : std::optional<double>(*it));
-        }
-        m_note->setText(note);
+        showMine(id);
     }
     setActiveAspect(std::clamp(m_active, 0, std::max(0, int(m_rows.size()) - 1)));
     updateJudges();
     updateProgress();
     updateSuggestions();
     updateAgreement();
+}
+
+void AnnotatePane::showMine(const QString &id)
+{
+    // This annotator's own scores and note for the item, as stored now.
+    QHash<QString, double> mine;
+    QString note;
+    if (!m_annotator.isEmpty()) {
+        const auto r = BrowseStore(m_project).itemAnnotations(id, m_annotator);
+        if (r)
+            for (const Annotation &a : *r) {
+                mine.insert(a.aspect, a.score);
+                if (note.isEmpty())
+                    note = a.note;
+            }
+        if (!r)
+            readFailed(tr("your scores of item %1: %2").arg(id, r.errorString()));
+    }
+    for (AspectScoreRow *row : std::as_const(m_rows)) {
+        const auto it = mine.constFind(row->aspect().name);
+        row->setScore(it == mine.cend() ? std::nullopt : std::optional<double>(*it));
+    }
+    // A note typed on this item and not saved yet is never replaced by what is stored.
+    if (!(m_note->isModified() && m_noteItem == id)) {
+        m_note->setText(note);
+        m_note->setModified(false);
+        m_noteItem = id;
+    }
 }
 
 void AnnotatePane::setActiveAspect(int index)
@@ -462,12 +478,16 @@ void AnnotatePane::setScore(int aspectIndex, double score)
     const QString id = currentItemId();
     if (!m_project || id.isEmpty() || m_annotator.isEmpty())
         return;
-    Annotation a{id,    m_aspects[aspectIndex].name, m_annotator,
-                 score, m_note->text().trimmed(),    QDateTime::currentDateTimeUtc()};
-    if (auto r = m_project->setAnnotation(a); !r) {
+    // Only this score is written (and the note, when one was typed and not saved yet): the
+    // other aspects' scores and a note changed elsewhere are not written back stale.
+    const bool typed = m_note->isModified() && m_noteItem == id;
+    const std::optional<QString> note = typed ? std::optional<QString>(m_note->text().trimmed()) : std::nullopt;
+    if (auto r = m_project->setAnnotationScore(id, m_aspects[aspectIndex].name, m_annotator, score, note); !r) {
         emit problem(tr("Could not save the score: %1").arg(r.errorString()));
         return;
     }
+    if (typed)
+        saveNote(); // the typed note goes to the item's other scores too
     m_rows[aspectIndex]->setScore(score);
     updateProgress();
     updateAgreement();
@@ -491,16 +511,15 @@ void AnnotatePane::saveNote()
     const QString id = currentItemId();
     if (!m_project || id.isEmpty() || m_annotator.isEmpty())
         return;
-    // The note travels with each of this annotator's scores for the item.
-    QVector<Annotation> list;
-    for (int i = 0; i < m_rows.size(); ++i)
-        if (const auto s = m_rows[i]->score())
-            list.append(Annotation{id, m_aspects[i].name, m_annotator, *s, m_note->text().trimmed(),
-                                   QDateTime::currentDateTimeUtc()});
-    if (list.isEmpty())
-        return;
-    if (auto r = m_project->addAnnotations(list); !r)
+    if (!m_note->isModified() || m_noteItem != id)
+        return; // nothing typed: nothing to write (a stale note must not overwrite a newer one)
+    // The note travels with each of this annotator's scores for the item; the scores are not
+    // written. Before the first score it waits, typed, and goes with that score.
+    const auto r = m_project->setAnnotationNote(id, m_annotator, m_note->text().trimmed());
+    if (!r)
         emit problem(tr("Could not save the note: %1").arg(r.errorString()));
+    else if (*r > 0)
+        m_note->setModified(false);
 }
 
 void AnnotatePane::move(int delta)

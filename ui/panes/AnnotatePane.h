@@ -74,6 +74,8 @@ private:
     void reload();
     void rebuildAspects();
     void showCurrent();
+    /// This annotator's scores and note of item `id` as stored (a note being typed is kept).
+    void showMine(const QString &id);
     void setActiveAspect(int index);
     void scoreActive(double score);
     void setScore(int aspectIndex, double score);
@@ -115,6 +117,7 @@ private:
     QTextBrowser *m_output;
     QWidget *m_aspectBox;
     QLineEdit *m_note;
+    QString m_noteItem; ///< the item whose note m_note shows
     QFrame *m_cheatSheet;
     AgreementLabel *m_agreement;
     SuggestionBox *m_suggestions;

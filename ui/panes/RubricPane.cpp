@@ -1,5 +1,6 @@
 #include "RubricPane.h"
 
+#include "PlainText.h"
 #include "commands/AddCriterionCommand.h"
 #include "commands/DeleteCriterionCommand.h"
 #include "commands/EditCriterionTextCommand.h"
@@ -479,10 +480,28 @@ bool RubricPane::confirmDiscard()
 {
     if (!isModified())
         return true;
-    return QMessageBox::question(this, tr("Unsaved rubric changes"),
-                                 tr("The rubric of %1 has unsaved changes. Discard them?").arg(m_judgeName),
-                                 QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Cancel)
-           == QMessageBox::Discard;
+    // Save keeps the edits as a new version, Discard drops them, Cancel stays (the default:
+    // Escape or a stray Enter loses nothing).
+    QMessageBox box(QMessageBox::Warning, tr("Unsaved rubric changes"),
+                    tr("The rubric of %1 has unsaved changes.").arg(plain::isolate(m_judgeName)),
+                    QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, this);
+    box.setObjectName(QStringLiteral("unsavedRubricBox"));
+    box.setTextFormat(Qt::PlainText);
+    box.setInformativeText(tr("Save them as version %1, discard them, or go back to them?").arg(m_latestVersion + 1));
+    box.setDefaultButton(QMessageBox::Cancel);
+    switch (box.exec()) {
+    case QMessageBox::Save:
+        if (auto saved = saveVersion(tr("Edited in the studio")); !saved) {
+            m_message->showError(tr("The rubric could not be saved: %1").arg(saved.errorString()));
+            return false;
+        }
+        return true;
+    case QMessageBox::Discard:
+        m_stack->clear(); // the edits are gone on purpose: asked no more
+        return true;
+    default:
+        return false;
+    }
 }
 
 QString RubricPane::currentKey() const
@@ -679,7 +698,11 @@ Result<int> RubricPane::saveVersion(const QString &note)
         return makeError(tr("version %1 is read-only; choose \"Edit from this version\" first").arg(m_shownVersion), {},
                          0, QStringLiteral("version"));
     m_saving = true;
-    auto saved = RubricStore(m_project).saveVersion(m_judgeName, m_model->rubric(), note);
+    // The version shown is the one edited: the new version descends from it (a teammate may
+    // have saved a later one meanwhile).
+    Rubric edited = m_model->rubric();
+    edited.setVersion(m_shownVersion);
+    auto saved = RubricStore(m_project).saveVersion(m_judgeName, edited, note);
     m_saving = false;
     if (!saved)
         return saved.error();

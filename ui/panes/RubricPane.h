@@ -56,6 +56,10 @@ public:
     /// Takes the shown (older) version as the base of the next edit.
     void editFromShownVersion();
     bool isModified() const { return !m_stack->isClean(); }
+    /// Before unsaved edits would be lost (another judge, version or project, the window
+    /// closing): asks to save them as a new version, discard them or stay. True when the caller
+    /// may go on (nothing unsaved, saved, or discarded).
+    bool confirmDiscard();
     bool isReadOnly() const { return m_model->isReadOnly(); }
 
     RubricTreeModel *model() const { return m_model; }
@@ -82,7 +86,6 @@ private:
     void refillJudges();
     void refillVersions();
     void loadVersion(int version);
-    bool confirmDiscard();
     void onCurrentChanged();
     void updateActions();
     void updateDetail();
