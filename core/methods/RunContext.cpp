@@ -81,26 +81,22 @@ Result<void> RunContext::prepare()
     for (const QString &id : std::as_const(*trainIds))
         if (m_human.contains(id))
             m_train.append(m_allItems[m_itemIndex.value(id)]);
-    // A re-score of a rubric version without a train-split figure (an edited version, or G-Eval's
-    // steps re-scored after a finished run) also scores the annotated train items, so every
-    // version's alignment is measured on the train split — the basis HypoEval's first version is
-    // measured on — and versions compare on one basis. Once the figure is there the train items
-    // are not asked again; resuming an unfinished first run does not ask them.
+    // A re-score of an edited rubric version (version 2 on) also scores the annotated train
+    // items, so every version's alignment is measured on the train split — the basis HypoEval's
+    // first version is measured on — and versions compare on one basis. It does so on every
+    // re-score of that version, so that the same command scores the same items each time (the
+    // second time from the cache, sending nothing). A first version is scored on the items asked
+    // for only: a finished run given again asks nothing it did not ask the first time.
     auto readVersions = m_store.readVersions(m_spec.judge);
     if (!readVersions)
         return readVersions.error();
-    if (const auto &versions = *readVersions; !versions.isEmpty() && !versions.last().alignment) {
-        const auto judge = m_project->readJudge(m_spec.judge);
-        if (!judge)
-            return judge.error();
-        if (versions.last().version > 1 || (*judge && (*judge)->status == QLatin1String("done"))) {
-            QSet<QString> targetIds;
-            for (const QString &id : target)
-                targetIds.insert(id);
-            for (const Item &it : std::as_const(m_train))
-                if (!targetIds.contains(it.id))
-                    m_target.append(it);
-        }
+    if (const auto &versions = *readVersions; !versions.isEmpty() && versions.last().version > 1) {
+        QSet<QString> targetIds;
+        for (const QString &id : target)
+            targetIds.insert(id);
+        for (const Item &it : std::as_const(m_train))
+            if (!targetIds.contains(it.id))
+                m_target.append(it);
     }
     if (m_target.isEmpty())
         return makeError(

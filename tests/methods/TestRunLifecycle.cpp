@@ -29,6 +29,7 @@ private slots:
     void cancelLeavesResumableRun();
     void rescoreSendsOnlyWhatAnEditChanged();
     void budgetStopsBeforeItIsPassed();
+    void identicalRunOnAFinishedJudgeSendsNothing();
 
 private:
     TempProjects m_projects;
@@ -346,6 +347,33 @@ void TestRunLifecycle::rescoreSendsOnlyWhatAnEditChanged()
     };
     QCOMPARE(*versions[2].alignment, pearsonOn(trainIds, scoresV3));
     QCOMPARE(*versions[2].testAlignment, pearsonOn(fx->testIds, scoresV3));
+}
+
+void TestRunLifecycle::identicalRunOnAFinishedJudgeSendsNothing()
+{
+    // Issue 33.6: the same G-Eval command on the test split, three times. Before: 10 items, then
+    // 40 (the train items nobody asked for, paid), then 10 again.
+    auto fx = makeProject(nextPath(), 10);
+    QVERIFY(fx);
+    SyntheticJudge judge(fx->humanByOutput);
+    FakeLlmServer server;
+    server.setJudge([&judge](const QJsonObject &body) { return judge.answer(body); });
+    QVERIFY(server.listen());
+    const QString name = QStringLiteral("g");
+    const RunSpec s = spec(name, QStringLiteral("geval"), server.baseUrl());
+    QCOMPARE(s.items, SplitFilter::Test);
+    QVector<int> sent, scored;
+    for (int i = 0; i < 3; ++i) {
+        server.resetCounts();
+        const Outcome o = runToEnd(fx->project.get(), s);
+        QVERIFY2(o.ok, qPrintable(o.error));
+        sent << server.requestCount();
+        scored << int(fx->project->judgeScores(name, QStringLiteral("coherence")).size());
+    }
+    QVERIFY(sent[0] > 0);
+    QCOMPARE(sent[1], 0);
+    QCOMPARE(sent[2], 0);
+    QCOMPARE(scored, (QVector<int>{10, 10, 10}));
 }
 
 void TestRunLifecycle::budgetStopsBeforeItIsPassed()
