@@ -3649,6 +3649,26 @@ Abdeckung %2 %</translation>
         <source>Structured &amp;answers:</source>
         <translation>Strukturierte Ant&amp;worten:</translation>
     </message>
+    <message>
+        <source>The most one call may take from sending to its last byte, however slowly the answer trickles in; past it the call fails and is not retried. Leave room for reasoning models that think for minutes.</source>
+        <translation>Die längste Zeit, die ein Aufruf vom Senden bis zum letzten Byte dauern darf, wie langsam die Antwort auch eintröpfelt; danach schlägt der Aufruf fehl und wird nicht wiederholt. Lassen Sie Raum für Reasoning-Modelle, die minutenlang nachdenken.</translation>
+    </message>
+    <message>
+        <source>The largest answer read; a longer one is cut off and the call fails, so that a broken or hostile endpoint cannot fill the memory.</source>
+        <translation>Die größte gelesene Antwort; eine längere wird abgeschnitten und der Aufruf schlägt fehl, damit ein defekter oder feindseliger Endpunkt den Speicher nicht füllen kann.</translation>
+    </message>
+    <message>
+        <source> MB</source>
+        <translation> MB</translation>
+    </message>
+    <message>
+        <source>Deadline:</source>
+        <translation>Frist:</translation>
+    </message>
+    <message>
+        <source>Largest answer:</source>
+        <translation>Größte Antwort:</translation>
+    </message>
 </context>
 <context>
     <name>rubric::ReportJob</name>
@@ -3815,10 +3835,6 @@ Abdeckung %2 %</translation>
         <translation>Ungespeicherte Rubrikänderungen</translation>
     </message>
     <message>
-        <source>The rubric of %1 has unsaved changes. Discard them?</source>
-        <translation>Die Rubrik von %1 hat ungespeicherte Änderungen. Verwerfen?</translation>
-    </message>
-    <message>
         <source>Save the edit as a new version first; the judge is re-scored with its latest version</source>
         <translation>Speichern Sie die Bearbeitung zuerst als neue Version; neu bewertet wird mit der neuesten Version</translation>
     </message>
@@ -3889,6 +3905,14 @@ Abdeckung %2 %</translation>
     <message>
         <source>Created the checklist judge %1 (version 1). Run it in the Judge &amp; run pane.</source>
         <translation>Checklisten-Bewerter %1 angelegt (Version 1). Im Bereich Bewerter &amp; Lauf ausführen.</translation>
+    </message>
+    <message>
+        <source>The rubric of %1 has unsaved changes.</source>
+        <translation>Die Rubrik von %1 hat ungespeicherte Änderungen.</translation>
+    </message>
+    <message>
+        <source>Save them as version %1, discard them, or go back to them?</source>
+        <translation>Als Version %1 speichern, verwerfen oder zu ihnen zurückkehren?</translation>
     </message>
 </context>
 <context>
@@ -4127,12 +4151,12 @@ Definition: %2</translation>
         <translation>Pearson mit den menschlichen Bewertungen auf dem Trainingsteil; die Notiz sagt, auf wie vielen Elementen</translation>
     </message>
     <message>
-        <source>Not measured on the train split yet: re-score the judge to measure it (a re-score also scores the annotated train items)</source>
-        <translation>Auf dem Trainingsteil noch nicht gemessen: bewerten Sie neu, um sie zu messen (eine Neubewertung bewertet auch die annotierten Trainingselemente)</translation>
-    </message>
-    <message>
         <source>Not measured on the test split</source>
         <translation>Auf dem Testteil nicht gemessen</translation>
+    </message>
+    <message>
+        <source>Not measured on the train split yet: the re-score of an edited version scores the annotated train items too; a first version is measured when its run scores them (Items: All items)</source>
+        <translation>Auf dem Trainingsteil noch nicht gemessen: die Neubewertung einer bearbeiteten Version bewertet auch die annotierten Trainingselemente; eine erste Version wird gemessen, wenn ihr Lauf sie bewertet (Elemente: Alle Elemente)</translation>
     </message>
 </context>
 <context>
