@@ -224,7 +224,12 @@ FakeAnswer SyntheticJudge::answer(const QJsonObject &body) const
         return a;
     }
     // HPSS: the auxiliary generations, then the scoring prompt of a strategy.
-    if (userPrompt.contains(QLatin1String("Please write a high-quality reference"))) {
+    // The reference generation of the paper's four tasks (App. A), and the older generic prompt.
+    if (userPrompt.contains(QLatin1String("Please write a high-quality reference"))
+        || userPrompt.contains(QLatin1String("Please summarize the following text:"))
+        || userPrompt.contains(QLatin1String("Please output the response for the next turn"))
+        || userPrompt.contains(QLatin1String("Please generate a natural language sentence generated according"))
+        || userPrompt.contains(QLatin1String("Please generate a story according to the given prompt:"))) {
         a.text = QStringLiteral("A reference that keeps the main event of the source and its cause (%1).").arg(tag);
         return a;
     }
