@@ -35,6 +35,7 @@ private slots:
     void initTestCase() { QVERIFY(m_projects.isValid()); }
     void unparsedPolicyAndTestSplit();
     void topicalChatPresetRunsFromScaleThree();
+    void hpssDaggerAveragesTwentySamples();
 
 private:
     TempProjects m_projects;
@@ -189,6 +190,47 @@ void TestHpssFidelityRun::topicalChatPresetRunsFromScaleThree()
     }));
     const QVariantMap result = o.summary.value(QStringLiteral("result")).toMap();
     QCOMPARE(result.value(QStringLiteral("level")).toString(), QStringLiteral("dataset"));
+}
+
+// HPSS†: --set samples=20 asks the winner 20 times per test item at temperature 1 and scores the
+// item with the mean. The fake judge answers a test prompt's k-th sample with 1 + k mod 5: mean 3.
+void TestHpssFidelityRun::hpssDaggerAveragesTwentySamples()
+{
+    auto fx = makeProject(m_projects.next(), 4);
+    QVERIFY(fx);
+    SyntheticJudge judge(fx->humanByOutput);
+    QSet<QString> testOutputs;
+    for (const QString &id : std::as_const(fx->testIds))
+        testOutputs.insert(fx->project->item(id)->output);
+    QHash<QString, int> asked;
+    int hot = 0;
+    FakeLlmServer server;
+    server.setJudge([&](const QJsonObject &body) {
+        const QString prompt = promptText(body);
+        if (isScoring(prompt))
+            for (const QString &out : std::as_const(testOutputs))
+                if (prompt.contains(QStringLiteral("[The Start of the Summary]\n") + out + QLatin1Char('\n'))) {
+                    hot += body.value(QStringLiteral("temperature")).toDouble() == 1.0 ? 1 : 0;
+                    const int k = asked[out]++;
+                    return FakeAnswer{QStringLiteral("Rating: [[%1]]").arg(1 + k % 5), {}};
+                }
+        return judge.answer(body);
+    });
+    QVERIFY(server.listen());
+    RunSpec s = spec(QStringLiteral("dagger"), QStringLiteral("hpss"), server.baseUrl());
+    s.settings.insert(QStringLiteral("search"), QStringLiteral("random"));
+    s.settings.insert(QStringLiteral("budget"), QStringLiteral("2"));
+    s.settings.insert(QStringLiteral("samples"), QStringLiteral("20"));
+    const Outcome o = runToEnd(fx->project.get(), s);
+    QVERIFY2(o.ok, qPrintable(o.error));
+    QCOMPARE(hot, 4 * 20);
+    for (const QString &out : std::as_const(testOutputs))
+        QCOMPARE(asked.value(out), 20);
+    const QHash<QString, double> scores
+            = fx->project->judgeScores(QStringLiteral("dagger"), QStringLiteral("coherence"));
+    for (const QString &id : std::as_const(fx->testIds))
+        QCOMPARE(scores.value(id), 3.0);
+    QCOMPARE(o.summary.value(QStringLiteral("result")).toMap().value(QStringLiteral("samples")).toInt(), 20);
 }
 
 QTEST_GUILESS_MAIN(TestHpssFidelityRun)

@@ -100,6 +100,8 @@ Result<void> HpssMethod::readParams()
             fromJudge = value;
         } else if (key == QLatin1String("transfer_project")) {
             fromProject = value;
+        } else if (key == QLatin1String("level") && value == QLatin1String("task")) {
+            continue; // the task's level (below)
         } else if (auto r = m_params.set(key, value); !r) {
             return makeError(r.errorString(), {}, 0, key);
         } else if (key == QLatin1String("origin")) {
