@@ -34,12 +34,14 @@ for seed in 1 2 3; do
     run "greedy-s$seed" --set search=greedy --set seed=$seed
     run "random-s$seed" --set search=random --set seed=$seed
 done
+# The search's origin (MT-Bench's prompt), no search: where every search starts.
+run "origin" --set strategy=scale:5,examples:0,criteria:human,reference:none,cot:prefix,autocot:off,metrics:off,order:TEI
 # Stepwise greedy is deterministic (1 + sum(m_i - 1) = 21 evaluations, as in the paper).
 run "stepwise" --set search=stepwise --set budget=21
 for level in group dataset; do
     echo "== rubric compare --level $level --coefficient spearman (test split) =="
     $BIN/rubric compare --project "$P" --aspect coherence --level $level --coefficient spearman --bootstrap 200 \
-        --permutations 10 $(for j in hpss-s1 hpss-s2 hpss-s3 hpss-dagger-s1 hpss-dagger-s2 hpss-dagger-s3 \
+        --permutations 10 $(for j in origin hpss-s1 hpss-s2 hpss-s3 hpss-dagger-s1 hpss-dagger-s2 hpss-dagger-s3 \
             greedy-s1 greedy-s2 greedy-s3 stepwise random-s1 random-s2 random-s3; do echo --judge $j; done) \
         --json >"$WORK/compare-$level.json"
     python3 - "$WORK/compare-$level.json" <<'EOF'
@@ -51,7 +53,7 @@ for name, j in rows.items():
     print('%-16s %9.4f %6d' % (name, j['spearman'], j['n']))
 print()
 print('%-12s %s' % ('search', 'Spearman mean ± sd over seeds'))
-for search in ('hpss', 'hpss-dagger', 'greedy', 'stepwise', 'random', 'ape-style', 'opro-style'):
+for search in ('origin', 'hpss', 'hpss-dagger', 'greedy', 'stepwise', 'random', 'ape-style', 'opro-style'):
     vals = [j['spearman'] for n, j in rows.items() if n == search or n.startswith(search + '-s')]
     if not vals:
         print('%-12s not implemented' % search)

@@ -65,7 +65,7 @@ void HpssAdvantageView::setView(const JudgeView *view)
         for (int j : search.params().space.enabledValues(f)) {
             const double av = search.advantage(f, j);
             const int nv = int(search.explorationCount(f, j));
-            categories.append(tr("%1 (n=%2)").arg(factorValues(f).at(j)).arg(nv));
+            categories.append(tr("%1\nn=%2").arg(factorValues(f).at(j)).arg(nv));
             a->append(av);
             lo = std::min(lo, av);
             hi = std::max(hi, av);
