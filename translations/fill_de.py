@@ -1176,6 +1176,27 @@ DE = {
     'The rubric of %1 has unsaved changes.': 'Die Rubrik von %1 hat ungespeicherte Änderungen.',
     'Save them as version %1, discard them, or go back to them?': 'Als Version %1 speichern, verwerfen oder zu ihnen zurückkehren?',
     'the endpoint redirected the call to another origin (%1); the key and the headers are not sent there': 'der Endpunkt hat den Aufruf an einen anderen Ursprung umgeleitet (%1); Schlüssel und Header werden nicht dorthin gesendet',
+    # hpss fidelity
+    "Spearman correlation of the strategy's scores with the human scores on the validation split, %1": 'Spearman-Korrelation der Bewertungen der Strategie mit den menschlichen Bewertungen auf dem Validierungssplit, %1',
+    'Validation Spearman ρ (%1)': 'Validierungs-Spearman-ρ (%1)',
+    'summary-level': 'auf Zusammenfassungsebene',
+    'dataset-level': 'auf Datensatzebene',
+    "summary-level: per source (an article's summaries), then averaged over the sources (paper Eq. 8)": 'auf Zusammenfassungsebene: je Quelle (die Zusammenfassungen eines Artikels), dann über die Quellen gemittelt (Paper Gl. 8)',
+    'dataset-level: over all validation items at once': 'auf Datensatzebene: über alle Validierungselemente zugleich',
+    'Best validation Spearman ρ (%1) so far': 'Bestes Validierungs-Spearman-ρ (%1) bisher',
+    'metric: Spearman ρ, %1': 'Maß: Spearman-ρ, %1',
+    "Per factor, the advantage of each value at the end of the search (Spearman × 100 above the factor's average, paper Eq. 4 and Table 5), with its count n: how many times the search explored the value. A value the search never explored has advantage 0 and n = 0.": 'Je Faktor der Vorteil jedes Werts am Ende der Suche (Spearman × 100 über dem Mittel des Faktors, Paper Gl. 4 und Tabelle 5) mit seiner Anzahl n: wie oft die Suche den Wert erkundet hat. Ein nie erkundeter Wert hat Vorteil 0 und n = 0.',
+    'advantage': 'Vorteil',
+    '%1\nn=%2': '%1\nn=%2',
+    "Seed of the search's random choices (the in-context examples have their own seed).": 'Startwert der Zufallsentscheidungen der Suche (die Beispiele im Kontext haben ihren eigenen Startwert).',
+    'Example seed': 'Startwert der Beispiele',
+    "Seed of the in-context example draw (one validation item per integer rating), apart from the search's seed so that several search seeds share the examples.": 'Startwert der Auswahl der Beispiele im Kontext (ein Validierungselement je ganzzahliger Bewertung), getrennt vom Startwert der Suche, damit mehrere Suchläufe dieselben Beispiele teilen.',
+    'Correlation level': 'Korrelationsebene',
+    "Where the validation and test Spearman are taken: the task's (summary-level for SummEval, per article then averaged; dataset-level for the others), or either one.": 'Wo die Validierungs- und Test-Spearman-Korrelation genommen wird: die der Aufgabe (für SummEval auf Zusammenfassungsebene, je Artikel und dann gemittelt; sonst auf Datensatzebene) oder eine der beiden.',
+    'Unreadable answers': 'Unlesbare Antworten',
+    "An answer without a rating, on both splits: 2.51 after one ask (the authors' code), left out, or asked again first.": 'Eine Antwort ohne Bewertung, auf beiden Splits: 2,51 nach einer Anfrage (der Code der Autoren), weggelassen oder zuerst erneut angefragt.',
+    'Samples of the winner': 'Stichproben des Gewinners',
+    "Answers per test item from the winning strategy, their mean the score (the paper's HPSS†: 20 at temperature 1).": 'Antworten je Testelement von der Gewinnerstrategie, ihr Mittel ist die Bewertung (HPSS† des Papers: 20 bei Temperatur 1).',
 }
 
 if __name__ == '__main__':

@@ -2029,8 +2029,18 @@ Abdeckung %2 %</translation>
 <context>
     <name>rubric::HpssAdvantageView</name>
     <message>
-        <source>A: advantage of the value (Spearman × 100 above the factor's average), N: times the search explored it, M: times it appeared in an evaluated strategy.</source>
-        <translation>A: Vorteil des Werts (Spearman × 100 über dem Mittel des Faktors), N: wie oft die Suche ihn erkundet hat, M: wie oft er in einer bewerteten Strategie vorkam.</translation>
+        <source>Per factor, the advantage of each value at the end of the search (Spearman × 100 above the factor's average, paper Eq. 4 and Table 5), with its count n: how many times the search explored the value. A value the search never explored has advantage 0 and n = 0.</source>
+        <translation>Je Faktor der Vorteil jedes Werts am Ende der Suche (Spearman × 100 über dem Mittel des Faktors, Paper Gl. 4 und Tabelle 5) mit seiner Anzahl n: wie oft die Suche den Wert erkundet hat. Ein nie erkundeter Wert hat Vorteil 0 und n = 0.</translation>
+    </message>
+    <message>
+        <source>advantage</source>
+        <translation>Vorteil</translation>
+    </message>
+    <message>
+        <source>%1
+n=%2</source>
+        <translation>%1
+n=%2</translation>
     </message>
 </context>
 <context>
@@ -2059,10 +2069,6 @@ Abdeckung %2 %</translation>
         <translation>Die Prompts dieser Strategie lassen sich aus den aktuellen Hilfstexten des Bewerters nicht erzeugen.</translation>
     </message>
     <message>
-        <source>Spearman correlation of the strategy's scores with the human scores on the validation split</source>
-        <translation>Spearman-Korrelation der Bewertungen der Strategie mit den menschlichen Bewertungen auf dem Validierungsteil</translation>
-    </message>
-    <message>
         <source>Validation Spearman minus the origin's (the first evaluated strategy)</source>
         <translation>Validierungs-Spearman minus dem des Ursprungs (der ersten bewerteten Strategie)</translation>
     </message>
@@ -2083,10 +2089,6 @@ Abdeckung %2 %</translation>
         <translation>Schritt</translation>
     </message>
     <message>
-        <source>Validation ρ</source>
-        <translation>Validierungs-ρ</translation>
-    </message>
-    <message>
         <source>Δ origin</source>
         <translation>Δ Ursprung</translation>
     </message>
@@ -2101,6 +2103,30 @@ Abdeckung %2 %</translation>
     <message>
         <source>Move</source>
         <translation>Zug</translation>
+    </message>
+    <message>
+        <source>Spearman correlation of the strategy's scores with the human scores on the validation split, %1</source>
+        <translation>Spearman-Korrelation der Bewertungen der Strategie mit den menschlichen Bewertungen auf dem Validierungssplit, %1</translation>
+    </message>
+    <message>
+        <source>Validation Spearman ρ (%1)</source>
+        <translation>Validierungs-Spearman-ρ (%1)</translation>
+    </message>
+    <message>
+        <source>summary-level</source>
+        <translation>auf Zusammenfassungsebene</translation>
+    </message>
+    <message>
+        <source>dataset-level</source>
+        <translation>auf Datensatzebene</translation>
+    </message>
+    <message>
+        <source>summary-level: per source (an article's summaries), then averaged over the sources (paper Eq. 8)</source>
+        <translation>auf Zusammenfassungsebene: je Quelle (die Zusammenfassungen eines Artikels), dann über die Quellen gemittelt (Paper Gl. 8)</translation>
+    </message>
+    <message>
+        <source>dataset-level: over all validation items at once</source>
+        <translation>auf Datensatzebene: über alle Validierungselemente zugleich</translation>
     </message>
 </context>
 <context>
@@ -2254,6 +2280,18 @@ Abdeckung %2 %</translation>
     <message>
         <source>finished (%1)</source>
         <translation>beendet (%1)</translation>
+    </message>
+    <message>
+        <source>Best validation Spearman ρ (%1) so far</source>
+        <translation>Bestes Validierungs-Spearman-ρ (%1) bisher</translation>
+    </message>
+    <message>
+        <source>Validation Spearman ρ (%1)</source>
+        <translation>Validierungs-Spearman-ρ (%1)</translation>
+    </message>
+    <message>
+        <source>metric: Spearman ρ, %1</source>
+        <translation>Maß: Spearman-ρ, %1</translation>
     </message>
 </context>
 <context>
@@ -3053,10 +3091,6 @@ Abdeckung %2 %</translation>
         <translation>Gewicht des UCB-Bonus für selten gesehene Werte (Artikel: 4).</translation>
     </message>
     <message>
-        <source>Seed of the search's random choices and of the in-context example draw.</source>
-        <translation>Startwert der Zufallsentscheidungen der Suche und der Auswahl der Beispiele im Prompt.</translation>
-    </message>
-    <message>
         <source>Task wording</source>
         <translation>Aufgabenformulierung</translation>
     </message>
@@ -3235,6 +3269,42 @@ Abdeckung %2 %</translation>
     <message>
         <source>Largest answer of a scoring call; the prompt asks for the score only (an answer cut off before its score is asked again with twice the room).</source>
         <translation>Längste Antwort eines Bewertungsaufrufs; der Prompt verlangt nur die Bewertung (eine vor ihrer Bewertung abgeschnittene Antwort wird mit doppeltem Platz erneut angefragt).</translation>
+    </message>
+    <message>
+        <source>Seed of the search's random choices (the in-context examples have their own seed).</source>
+        <translation>Startwert der Zufallsentscheidungen der Suche (die Beispiele im Kontext haben ihren eigenen Startwert).</translation>
+    </message>
+    <message>
+        <source>Example seed</source>
+        <translation>Startwert der Beispiele</translation>
+    </message>
+    <message>
+        <source>Seed of the in-context example draw (one validation item per integer rating), apart from the search's seed so that several search seeds share the examples.</source>
+        <translation>Startwert der Auswahl der Beispiele im Kontext (ein Validierungselement je ganzzahliger Bewertung), getrennt vom Startwert der Suche, damit mehrere Suchläufe dieselben Beispiele teilen.</translation>
+    </message>
+    <message>
+        <source>Correlation level</source>
+        <translation>Korrelationsebene</translation>
+    </message>
+    <message>
+        <source>Where the validation and test Spearman are taken: the task's (summary-level for SummEval, per article then averaged; dataset-level for the others), or either one.</source>
+        <translation>Wo die Validierungs- und Test-Spearman-Korrelation genommen wird: die der Aufgabe (für SummEval auf Zusammenfassungsebene, je Artikel und dann gemittelt; sonst auf Datensatzebene) oder eine der beiden.</translation>
+    </message>
+    <message>
+        <source>Unreadable answers</source>
+        <translation>Unlesbare Antworten</translation>
+    </message>
+    <message>
+        <source>An answer without a rating, on both splits: 2.51 after one ask (the authors' code), left out, or asked again first.</source>
+        <translation>Eine Antwort ohne Bewertung, auf beiden Splits: 2,51 nach einer Anfrage (der Code der Autoren), weggelassen oder zuerst erneut angefragt.</translation>
+    </message>
+    <message>
+        <source>Samples of the winner</source>
+        <translation>Stichproben des Gewinners</translation>
+    </message>
+    <message>
+        <source>Answers per test item from the winning strategy, their mean the score (the paper's HPSS†: 20 at temperature 1).</source>
+        <translation>Antworten je Testelement von der Gewinnerstrategie, ihr Mittel ist die Bewertung (HPSS† des Papers: 20 bei Temperatur 1).</translation>
     </message>
 </context>
 <context>

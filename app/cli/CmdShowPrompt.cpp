@@ -129,8 +129,10 @@ int run(const QStringList &args, Io &io)
     for (const QString &id : *trainIds)
         if (human.contains(id) && !std::isnan(human.value(id)) && byId.contains(id))
             validation.append(*byId.value(id));
-    const quint64 seed = state->value(QStringLiteral("params")).toMap().value(QStringLiteral("seed"), 1).toULongLong();
-    PromptBuilder builder(*task, *aspect, validation, human, seed);
+    // The examples' own seed (issue 32), not the search's.
+    const quint64 exampleSeed
+            = state->value(QStringLiteral("params")).toMap().value(QStringLiteral("example_seed"), 1).toULongLong();
+    PromptBuilder builder(*task, *aspect, validation, human, exampleSeed);
     const Auxiliaries aux = Auxiliaries::fromVariant(state->value(QStringLiteral("aux")));
     auto prompt = builder.render(*strategy, *item, aux);
     if (!prompt) {

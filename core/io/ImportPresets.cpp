@@ -65,7 +65,8 @@ FieldMapping topicalChat()
     m.system = QStringLiteral("system_id");
     m.source = QStringLiteral("source");
     m.output = QStringLiteral("system_output");
-    m.context.append({QStringLiteral("knowledge"), QStringLiteral("context")});
+    // The fact the response is conditioned on, under the name HPSS and CheckEval read ("fact"; issue 32).
+    m.context.append({QStringLiteral("fact"), QStringLiteral("context")});
     addHuman(m, QStringLiteral("scores."),
              {{"understandability", 0, 1,
                "Understandability (0-1): Is the response understandable in the context of the dialogue history? "

@@ -119,11 +119,13 @@ private slots:
         in.criteria = QStringLiteral("CRIT");
         const bool below = order.indexOf(QLatin1Char('T')) < order.indexOf(QLatin1Char('I'));
         const QString td = QStringLiteral("[Instruction]\nPlease act as an impartial judge and evaluate the quality of "
-                                          "the summary to the news article displayed %1 on its fluency. You must "
-                                          "directly output your rating of the summary on a scale of 1 to 3 without "
-                                          "any explanation by strictly following this format: \"[[rating]]\", for "
-                                          "example: \"Rating: [[3]]\".")
-                                   .arg(below ? QStringLiteral("below") : QStringLiteral("above"));
+                                          "the summary to the news article displayed %1You must directly output "
+                                          "your rating of the summary on a scale of 1 to 3 without any explanation by "
+                                          "strictly following this format: \"[[rating]]\", for example: \"Rating: "
+                                          "[[3]]\". ")
+                                   // The official "above" instruction ends without a space.
+                                   .arg(below ? QStringLiteral("below on its fluency. ")
+                                              : QStringLiteral("above on its fluency."));
         const QString er = QStringLiteral("Here are some rules of the evaluation:\n1. Your evaluation should consider "
                                           "the fluency of the summary. CRIT\n2. Be as objective as possible.\n");
         const QString ic = QStringLiteral("\n[Article]\nDOC\n\n\n[The Start of the Summary]\nSUM\n[The End of the "
@@ -215,17 +217,19 @@ private slots:
         QVERIFY(renderPrompt(s, in).ok());
     }
 
-    void examplesMayLackTheItemItself()
+    // Fewer examples than the strategy's count are fine (a rating no validation item has is left
+    // out, as in the official example files; the item itself is never its own example); none is not.
+    void examplesMayBeFewer()
     {
         PromptInputs in = summEvalInputs();
-        in.examples = {ExampleItem{QStringLiteral("a"), QStringLiteral("b"), 1.0},
-                       ExampleItem{QStringLiteral("c"), QStringLiteral("d"), 5.0}};
+        in.examples = {ExampleItem{QStringLiteral("a"), QStringLiteral("b"), 1.0, {}},
+                       ExampleItem{QStringLiteral("c"), QStringLiteral("d"), 5.0, {}}};
         const PromptStrategy s = PromptStrategy::mtBenchOrigin().with(Factor::Examples, 1); // 3 examples
         const auto r = renderPrompt(s, in);
-        QVERIFY2(r.ok(), qPrintable(r.errorString())); // n − 1: the item was one of the examples
-        QVERIFY(r->text.contains(QStringLiteral("# Example 2\n")));
-        QVERIFY(!r->text.contains(QStringLiteral("# Example 3\n")));
-        in.examples.removeLast();
+        QVERIFY2(r.ok(), qPrintable(r.errorString()));
+        QVERIFY(r->text.contains(QStringLiteral("# Example 2:\n")));
+        QVERIFY(!r->text.contains(QStringLiteral("# Example 3:\n")));
+        in.examples.clear();
         QVERIFY(!renderPrompt(s, in).ok());
     }
 
@@ -270,7 +274,22 @@ private slots:
         for (int h = 1; h <= 5; ++h)
             got.append(formatRating(mapExampleRating(h, 1, 5, 1, scale)));
         QCOMPARE(got, expected);
-        QCOMPARE(formatRating(mapExampleRating(2, 1, 5, 1, 10, RatingMap::Linear)), QStringLiteral("3.25"));
+    }
+
+    // The official Topical-Chat example files (humans 1-3, the task's own scale 3; groundedness 0-1):
+    // a human 2 is 3 at scale 5 and 5 at scale 10; groundedness keeps 0 and 1 at scale 3.
+    void topicalChatExampleRatings()
+    {
+        QStringList got;
+        for (int scale : {3, 5, 10, 50, 100})
+            for (int h = 1; h <= 3; ++h)
+                got.append(formatRating(mapExampleRating(h, 1, 3, 1, scale, 3)));
+        QCOMPARE(got.join(QLatin1Char(' ')), QStringLiteral("1 2 3 1 3 5 1 5 10 1 25 50 1 50 100"));
+        got.clear();
+        for (int scale : {3, 5, 10, 50, 100})
+            for (int h = 0; h <= 1; ++h)
+                got.append(formatRating(mapExampleRating(h, 0, 1, 0, scale, 3)));
+        QCOMPARE(got.join(QLatin1Char(' ')), QStringLiteral("0 1 0 5 0 10 0 50 0 100"));
     }
 
     void readScore_data()

@@ -87,6 +87,9 @@ void TestHpssRun::searchSpendsTheBudgetAndTheEstimate()
     QVERIFY(server.listen());
     RunSpec s = spec(QStringLiteral("h"), QStringLiteral("hpss"), server.baseUrl());
     s.settings.insert(QStringLiteral("budget"), QString::number(kBudget));
+    // The fixture holds about two summaries per article: too few for SummEval's summary-level Spearman
+    // (its default since issue 32); the search's behaviour is tested on the dataset level.
+    s.settings.insert(QStringLiteral("level"), QStringLiteral("dataset"));
 
     RunEstimate before;
     {

@@ -131,7 +131,7 @@ double SyntheticJudge::hpssNoise(const QString &prompt)
     return 1.2 - 0.45 * (dialectic ? 1 : 0) - 0.35 * (metrics ? 1 : 0) - 0.35 * (iet ? 1 : 0);
 }
 
-std::optional<int> SyntheticJudge::hpssScore(const QString &prompt) const
+std::optional<int> SyntheticJudge::hpssScore(const QString &prompt, int sample) const
 {
     static const QRegularExpression scale(QStringLiteral("on a scale of (\\d+) to (\\d+)"));
     const auto m = scale.match(prompt);
@@ -160,7 +160,10 @@ std::optional<int> SyntheticJudge::hpssScore(const QString &prompt) const
     };
     const double itemDraw = uniform(output, 21u) + uniform(output, 22u) - 1.0;
     const double promptDraw = uniform(prompt, 23u) - 0.5;
-    const double value = m_human.value(output) + 1.7 * hpssNoise(prompt) * (0.85 * itemDraw + 0.3 * promptDraw);
+    // A sample's own draw (uniform on ±0.5 of the noise size), only when sampled.
+    const double sampleDraw = sample < 0 ? 0.0 : uniform(prompt, 1000u + quint64(sample)) - 0.5;
+    const double value
+            = m_human.value(output) + 1.7 * hpssNoise(prompt) * (0.85 * itemDraw + 0.3 * promptDraw + 0.6 * sampleDraw);
     const double mapped = lo + (value - 1.0) * (hi - lo) / 4.0;
     return int(std::clamp(std::round(mapped), double(lo), double(hi)));
 }
@@ -224,7 +227,12 @@ FakeAnswer SyntheticJudge::answer(const QJsonObject &body) const
         return a;
     }
     // HPSS: the auxiliary generations, then the scoring prompt of a strategy.
-    if (userPrompt.contains(QLatin1String("Please write a high-quality reference"))) {
+    // The reference generation of the paper's four tasks (App. A), and the older generic prompt.
+    if (userPrompt.contains(QLatin1String("Please write a high-quality reference"))
+        || userPrompt.contains(QLatin1String("Please summarize the following text:"))
+        || userPrompt.contains(QLatin1String("Please output the response for the next turn"))
+        || userPrompt.contains(QLatin1String("Please generate a natural language sentence generated according"))
+        || userPrompt.contains(QLatin1String("Please generate a story according to the given prompt:"))) {
         a.text = QStringLiteral("A reference that keeps the main event of the source and its cause (%1).").arg(tag);
         return a;
     }
@@ -248,7 +256,11 @@ FakeAnswer SyntheticJudge::answer(const QJsonObject &body) const
     }
     if (userPrompt.contains(QLatin1String("Please act as an impartial judge and evaluate the quality of"))
         && userPrompt.contains(QLatin1String("[[rating]]"))) {
-        const auto score = hpssScore(userPrompt);
+        // Sampled (temperature > 0, HPSS†): the k-th ask of the same prompt adds its own draw.
+        int sample = -1;
+        if (body.value(QStringLiteral("temperature")).toDouble() > 0)
+            sample = m_samplesAsked[stableHash(userPrompt, 31u)]++;
+        const auto score = hpssScore(userPrompt, sample);
         if (!score) {
             a.httpStatus = 400;
             a.errorMessage = QStringLiteral("synthetic judge: an HPSS prompt without a known output or scale");

@@ -68,14 +68,18 @@ public:
     int checklistAnswer(const QString &question, const QString &output) const;
     /// The noise size of an HPSS scoring prompt (the rule above).
     static double hpssNoise(const QString &prompt);
-    /// The HPSS score of a scoring prompt; nullopt when its output or scale is not known.
-    std::optional<int> hpssScore(const QString &prompt) const;
+    /// The HPSS score of a scoring prompt; nullopt when its output or scale is not known. A sampled
+    /// ask (temperature > 0; `sample` = how many times the prompt was sampled before) adds its own
+    /// draw, uniform on ±0.5 × 0.6 × 1.7 × the noise size, so that the mean of samples (HPSS†) is
+    /// a less noisy score.
+    std::optional<int> hpssScore(const QString &prompt, int sample = -1) const;
 
 private:
     QString outputIn(const QString &prompt) const;
     FakeAnswer checkEval(const QString &prompt) const;
 
     QHash<QString, double> m_human;
+    mutable QHash<quint64, int> m_samplesAsked; ///< sampled asks per HPSS prompt (hash)
 };
 
 } // namespace rubric::test

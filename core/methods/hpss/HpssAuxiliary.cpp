@@ -105,40 +105,91 @@ Result<void> save(Project &project, const QString &judge, const QVariantMap &sta
 } // namespace state
 
 PromptBuilder::PromptBuilder(TaskWording task, Aspect aspect, QVector<Item> validation, QHash<QString, double> human,
-                             quint64 seed)
+                             quint64 exampleSeed)
     : m_task(std::move(task))
     , m_aspect(std::move(aspect))
     , m_validation(std::move(validation))
     , m_human(std::move(human))
-    , m_seed(seed)
+    , m_exampleSeed(exampleSeed)
 {
+}
+
+QString itemFact(const Item &item)
+{
+    const QString fact = item.context.value(QStringLiteral("fact")).toString();
+    return fact.isEmpty() ? item.context.value(QStringLiteral("knowledge")).toString() : fact;
+}
+
+QVector<int> PromptBuilder::exampleTargets(double hMin, double hMax, int n)
+{
+    const int lo = int(std::ceil(hMin));
+    const int hi = int(std::floor(hMax));
+    QVector<int> targets;
+    if (n <= 0 || hi < lo)
+        return targets;
+    const int values = hi - lo + 1;
+    for (int j = 0; j < n; ++j) {
+        const double pos = n == 1 ? 0.0 : double(j) * (values - 1) / double(n - 1);
+        targets.append(lo + int(std::nearbyint(pos))); // halves to even, as Python's round
+    }
+    return targets;
+}
+
+int PromptBuilder::scaleMin() const
+{
+    return m_aspect.min <= 0 ? 0 : 1;
+}
+
+const QMap<int, QVector<int>> &PromptBuilder::candidates() const
+{
+    if (m_candidatesMade)
+        return m_candidates;
+    m_candidatesMade = true;
+    // The validation items per integer rating: those whose score is that integer; for a rating no
+    // score equals, those whose score rounds to it (a mean of raters). In id order, then shuffled
+    // with the example seed, so the draw depends on the seed alone.
+    QMap<int, QVector<int>> exact, rounded;
+    for (int i = 0; i < m_validation.size(); ++i) {
+        const double h = m_human.value(m_validation[i].id, std::nan(""));
+        if (!std::isfinite(h))
+            continue;
+        (std::abs(h - std::round(h)) < 1e-9 ? exact : rounded)[int(std::round(h))].append(i);
+    }
+    for (auto it = rounded.begin(); it != rounded.end(); ++it)
+        if (!exact.contains(it.key()))
+            exact.insert(it.key(), it.value());
+    SeededRng rng(m_exampleSeed * 1000003ull + 17);
+    for (auto it = exact.begin(); it != exact.end(); ++it) {
+        std::sort(it->begin(), it->end(), [this](int a, int b) { return m_validation[a].id < m_validation[b].id; });
+        seededShuffle(*it, rng);
+    }
+    m_candidates = exact;
+    return m_candidates;
 }
 
 QVector<int> PromptBuilder::exampleSet(int n) const
 {
+    return exampleSetFor(n, {});
+}
+
+QVector<int> PromptBuilder::exampleSetFor(int n, const QString &itemId) const
+{
     if (n <= 0)
         return {};
-    if (auto it = m_examples.constFind(n); it != m_examples.constEnd())
-        return *it;
-    QVector<int> order(m_validation.size());
-    for (int i = 0; i < order.size(); ++i)
-        order[i] = i;
-    std::stable_sort(order.begin(), order.end(), [this](int a, int b) {
-        return m_human.value(m_validation[a].id) < m_human.value(m_validation[b].id);
-    });
-    SeededRng rng(m_seed * 1000003ull + quint64(n));
+    const auto &byRating = candidates();
     QVector<int> picked;
-    if (n >= order.size()) {
-        picked = order;
-    } else {
-        for (int s = 0; s < n; ++s) {
-            const qsizetype from = qsizetype(s) * order.size() / n;
-            const qsizetype to = qsizetype(s + 1) * order.size() / n;
-            picked.append(order[from + qsizetype(rng() % quint64(to - from))]);
-        }
+    QHash<int, int> used;
+    for (int target : exampleTargets(m_aspect.min, m_aspect.max, n)) {
+        const QVector<int> list = byRating.value(target);
+        int k = used.value(target);
+        // The item being scored is never its own example: the next item of its rating stands in.
+        while (k < list.size() && m_validation[list[k]].id == itemId)
+            ++k;
+        if (k >= list.size())
+            continue; // no (further) item with this rating: left out, as the official files leave it
+        picked.append(list[k]);
+        used[target] = k + 1;
     }
-    seededShuffle(picked, rng);
-    m_examples.insert(n, picked);
     return picked;
 }
 
@@ -150,9 +201,10 @@ Result<PromptInputs> PromptBuilder::inputs(const PromptStrategy &strategy, const
     in.aspect = m_aspect.name;
     in.source = item.source;
     in.output = item.output;
-    in.fact = item.context.value(QStringLiteral("fact")).toString();
+    in.fact = itemFact(item);
     in.humanMin = m_aspect.min;
     in.humanMax = m_aspect.max;
+    in.scaleMin = scaleMin();
     const QString criteria = strategy.valueName(Factor::Criteria);
     if (criteria == QLatin1String("self")) {
         if (aux.criteria.isEmpty())
@@ -161,7 +213,8 @@ Result<PromptInputs> PromptBuilder::inputs(const PromptStrategy &strategy, const
                              {}, 0, QStringLiteral("criteria"));
         in.criteria = aux.criteria;
     } else if (criteria == QLatin1String("human")) {
-        in.criteria = m_aspect.definition;
+        in.criteria = rescaleAnchors(m_aspect.definition, m_aspect.min, m_aspect.max, in.scaleMin, strategy.scaleMax(),
+                                     m_task.nativeScale);
     }
     if (strategy.valueName(Factor::Reference) == QLatin1String("self")) {
         in.reference = aux.references.value(item.id);
@@ -183,11 +236,9 @@ Result<PromptInputs> PromptBuilder::inputs(const PromptStrategy &strategy, const
             return makeError(QStringLiteral("the metrics questions of item '%1' have not been made yet").arg(item.id),
                              {}, 0, QStringLiteral("metrics"));
     }
-    for (int k : exampleSet(strategy.exampleCount())) {
+    for (int k : exampleSetFor(strategy.exampleCount(), item.id)) {
         const Item &e = m_validation[k];
-        if (e.id == item.id)
-            continue; // never the item being scored
-        in.examples.append({e.source, e.output, m_human.value(e.id)});
+        in.examples.append({e.source, e.output, m_human.value(e.id), itemFact(e)});
     }
     return in;
 }
@@ -258,6 +309,42 @@ double searchSpearman(const QVector<double> &scores, const QVector<double> &huma
     if (constant)
         *constant = !std::isfinite(r);
     return std::isfinite(r) ? r : 0.0;
+}
+
+} // namespace rubric::hpss
+
+namespace rubric::hpss {
+
+double levelSpearman(const QVector<double> &scores, const QVector<double> &human, const QStringList &groups,
+                     CorrelationLevel level, bool *constant)
+{
+    if (level == CorrelationLevel::Dataset)
+        return searchSpearman(scores, human, constant);
+    QMap<QString, std::pair<std::vector<double>, std::vector<double>>> byGroup;
+    for (qsizetype i = 0; i < scores.size(); ++i) {
+        auto &g = byGroup[groups.value(i)];
+        g.first.push_back(scores[i]);
+        g.second.push_back(human[i]);
+    }
+    double sum = 0;
+    int defined = 0;
+    for (const auto &g : std::as_const(byGroup)) {
+        if (g.first.size() < 2)
+            continue;
+        const double r = stats::spearman(g.first, g.second);
+        if (!std::isfinite(r))
+            continue;
+        sum += r;
+        ++defined;
+    }
+    if (constant)
+        *constant = defined == 0;
+    return defined > 0 ? sum / defined : 0.0;
+}
+
+CorrelationLevel taskLevel(const TaskWording &task)
+{
+    return task.name == QLatin1String("summeval") ? CorrelationLevel::Summary : CorrelationLevel::Dataset;
 }
 
 } // namespace rubric::hpss

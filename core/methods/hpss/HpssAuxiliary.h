@@ -2,6 +2,7 @@
 
 #include "data/Aspect.h"
 #include "data/Item.h"
+#include "methods/hpss/HpssSearch.h"
 #include "methods/hpss/PromptAssembly.h"
 #include "methods/hpss/PromptStrategy.h"
 #include "util/Result.h"
@@ -66,21 +67,34 @@ Result<void> save(Project &project, const QString &judge, const QVariantMap &sta
 } // namespace state
 
 /// Fills PromptInputs for a strategy and an item from the project's texts and the auxiliaries:
-/// the task wording, the aspect, the human criteria (the aspect definition), the in-context
-/// examples (stratified on the validation items' human scores, seeded; the item itself never
-/// among them) and the auxiliary texts the strategy needs.
+/// the task wording, the aspect, the human criteria (the aspect definition with its anchors on the
+/// strategy's scale), the in-context examples (one per integer rating, ascending, as the official
+/// example files; the item itself never among them) and the auxiliary texts the strategy needs.
 class PromptBuilder
 {
 public:
     /// `validation`: the labelled items the examples come from, with `human` their scores.
+    /// `exampleSeed` draws which item stands for a rating; it is not the search's seed, so three
+    /// search seeds compare searches over the same examples (the paper's "three seeds").
     PromptBuilder(TaskWording task, Aspect aspect, QVector<Item> validation, QHash<QString, double> human,
-                  quint64 seed);
+                  quint64 exampleSeed);
 
-    /// The fixed example set of size n (indices into the validation items): the validation items
-    /// sorted by human score are cut into n strata of equal size and one item is drawn from each
-    /// with a generator seeded by (seed, n); the set is then shuffled with it. n larger than the
-    /// validation split gives every validation item.
+    /// The example set of size n (indices into the validation items), as the official example files
+    /// hold it: n target ratings spread evenly over the integer ratings of the aspect's range
+    /// (index round(j·(V−1)/(n−1)), halves to even: 1-5 humans and n = 3 give 1, 3, 5; n = 5 every
+    /// rating; n = 10 every rating twice; 1-3 humans and n = 5 give 1, 1, 2, 3, 3), each filled by a
+    /// distinct validation item whose human score is that integer (where none is, one whose score
+    /// rounds to it), drawn with the example seed; a rating no item has is left out. Ordered by
+    /// ascending rating.
     QVector<int> exampleSet(int n) const;
+    /// The same for scoring `itemId`: the item is never its own example (the next item of its
+    /// rating stands in for it).
+    QVector<int> exampleSetFor(int n, const QString &itemId) const;
+    /// The integer target ratings exampleSet(n) draws for (before leaving out unmatched ones).
+    static QVector<int> exampleTargets(double hMin, double hMax, int n);
+    /// The scale's minimum in the prompt: 0 where the human range starts at 0 ([code]: Topical-Chat
+    /// groundedness), else 1.
+    int scaleMin() const;
     /// The inputs for `item` under `strategy`. An auxiliary text the strategy needs and `aux`
     /// lacks is an error naming it (and the item).
     Result<PromptInputs> inputs(const PromptStrategy &strategy, const Item &item, const Auxiliaries &aux) const;
@@ -96,9 +110,16 @@ private:
     Aspect m_aspect;
     QVector<Item> m_validation;
     QHash<QString, double> m_human;
-    quint64 m_seed = 1;
-    mutable QHash<int, QVector<int>> m_examples;
+    quint64 m_exampleSeed = 1;
+    /// The validation items per rating in draw order (made on first use).
+    const QMap<int, QVector<int>> &candidates() const;
+    mutable QMap<int, QVector<int>> m_candidates;
+    mutable bool m_candidatesMade = false;
 };
+
+/// The fact of a Topical-Chat item: context key "fact", or "knowledge" in projects imported with
+/// the Topical-Chat preset before issue 32 (the preset now writes "fact").
+QString itemFact(const Item &item);
 
 /// Which auxiliary texts a strategy (or a space of strategies) needs for a set of items and lacks.
 struct MissingAux
@@ -120,5 +141,12 @@ MissingAux missingAux(const StrategySpace &space, const QVector<Item> &items, co
 /// Spearman of the strategy's scores with the human scores; a constant score list (or fewer than
 /// 3 items) has no rank correlation and counts as 0 in the search (stated in the run summary).
 double searchSpearman(const QVector<double> &scores, const QVector<double> &human, bool *constant = nullptr);
+/// The same at a level: Dataset is searchSpearman; Summary takes the Spearman of each group (the
+/// items' source, `groups` parallel to the scores) and averages those that are defined ([code]
+/// correlation_summary; paper Eq. 8). No defined group counts as constant (0).
+double levelSpearman(const QVector<double> &scores, const QVector<double> &human, const QStringList &groups,
+                     CorrelationLevel level, bool *constant = nullptr);
+/// The task's level: summary for SummEval (paper Eq. 8), dataset for the others.
+CorrelationLevel taskLevel(const TaskWording &task);
 
 } // namespace rubric::hpss

@@ -61,7 +61,7 @@ Result<JudgeView> JudgeView::load(Project *project, const QString &judge, const 
     for (const QString &id : project->itemIds(SplitFilter::Train))
         if (human.contains(id) && !std::isnan(human.value(id)) && v.m_items.contains(id))
             validation.append(v.m_itemList.at(v.m_items.value(id)));
-    v.m_builder = std::make_shared<PromptBuilder>(*task, *aspect, validation, human, v.m_search->params().seed);
+    v.m_builder = std::make_shared<PromptBuilder>(*task, *aspect, validation, human, v.m_search->params().exampleSeed);
     const QVariant maxTokens = spec->settings.value(QStringLiteral("max_tokens"),
                                                     spec->settings.value(QStringLiteral("hpss.max_tokens")));
     if (maxTokens.isValid())

@@ -9,6 +9,7 @@
 
 #include <QSet>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -44,11 +45,14 @@ HpssMethod::~HpssMethod() = default;
 Result<void> HpssMethod::readParams()
 {
     m_params = SearchParams{};
+    m_samples = 1;
+    m_sampleTemperature = 1.0;
     m_notes.clear();
     m_transfer.reset();
     m_transferFrom.clear();
     m_gapWarning = gapWarning;
     QString fromJudge, fromProject;
+    bool originSet = false, levelSet = false;
     const QVariantMap s = m_ctx->methodSettings();
     for (auto it = s.begin(); it != s.end(); ++it) {
         const QString key = it.key().startsWith(QLatin1String("hpss.")) ? it.key().mid(5) : it.key();
@@ -57,6 +61,20 @@ Result<void> HpssMethod::readParams()
             if (auto w = TaskWording::preset(value); !w)
                 return makeError(w.errorString(), {}, 0, QStringLiteral("task"));
             m_taskName = value;
+        } else if (key == QLatin1String("samples")) {
+            bool ok = false;
+            m_samples = value.toInt(&ok);
+            if (!ok || m_samples < 1 || m_samples > 100)
+                return makeError(tr("bad value '%1' for HPSS parameter 'samples' (1 to 100 answers per test item; 20 "
+                                    "is the paper's HPSS†)")
+                                         .arg(value),
+                                 {}, 0, QStringLiteral("samples"));
+        } else if (key == QLatin1String("sample_temperature")) {
+            bool ok = false;
+            m_sampleTemperature = value.toDouble(&ok);
+            if (!ok || !(m_sampleTemperature >= 0) || m_sampleTemperature > 2)
+                return makeError(tr("bad value '%1' for HPSS parameter 'sample_temperature' (0 to 2)").arg(value), {},
+                                 0, QStringLiteral("sample_temperature"));
         } else if (key == QLatin1String("max_tokens")) {
             bool ok = false;
             m_maxTokens = value.toInt(&ok);
@@ -82,10 +100,24 @@ Result<void> HpssMethod::readParams()
             fromJudge = value;
         } else if (key == QLatin1String("transfer_project")) {
             fromProject = value;
+        } else if (key == QLatin1String("level") && value == QLatin1String("task")) {
+            continue; // the task's level (below)
         } else if (auto r = m_params.set(key, value); !r) {
             return makeError(r.errorString(), {}, 0, key);
+        } else if (key == QLatin1String("origin")) {
+            originSet = true;
+        } else if (key == QLatin1String("level")) {
+            levelSet = true;
         }
     }
+    // Summary-level Spearman for SummEval (paper Eq. 8, [code] correlation_summary), dataset-level
+    // for the others, unless the user named a level.
+    if (!levelSet)
+        m_params.level = taskLevel(*TaskWording::preset(m_taskName));
+    // The origin is the MT-Bench prompt on the task's own scale (the paper and [code]: 3 for
+    // Topical-Chat, 5 for the others) unless the user named one.
+    if (!originSet)
+        m_params.origin = taskOrigin(*TaskWording::preset(m_taskName));
     if (m_transfer && !fromJudge.isEmpty())
         return makeError(tr("HPSS parameters 'strategy' and 'transfer_from' exclude each other: give one"), {}, 0,
                          QStringLiteral("transfer_from"));
@@ -119,8 +151,13 @@ Result<void> HpssMethod::readParams()
                                  .arg(validation.size()),
                          {}, 0, QStringLiteral("split"));
     m_validationHuman.clear();
-    for (const Item &item : std::as_const(validation))
+    m_validationGroups.clear();
+    m_validationIds.clear();
+    for (const Item &item : std::as_const(validation)) {
         m_validationHuman.append(human.value(item.id));
+        m_validationGroups.append(item.group);
+        m_validationIds.insert(item.id);
+    }
     // An example count the validation split cannot fill is no strategy of this run.
     const QStringList &exampleValues = factorValues(Factor::Examples);
     for (int j = 0; j < exampleValues.size(); ++j)
@@ -134,7 +171,7 @@ Result<void> HpssMethod::readParams()
     if (auto r = m_params.validate(); !r)
         return r;
     m_builder = std::make_unique<PromptBuilder>(*TaskWording::preset(m_taskName), m_ctx->aspect(), validation, human,
-                                                m_params.seed);
+                                                m_params.exampleSeed);
     return {};
 }
 
@@ -257,7 +294,13 @@ Result<JudgeRequest> HpssMethod::scoreRequest(const PromptStrategy &strategy, co
 
 bool HpssMethod::readable(const JudgeResponse &r) const
 {
-    return readScore(r.text()).parsed;
+    // Only the reask policy lets the runner ask an unreadable answer again; the official code asks once.
+    return m_params.unparsed != UnparsedPolicy::Reask || readScore(r.text()).parsed;
+}
+
+double HpssMethod::unparsedScore() const
+{
+    return m_params.unparsed == UnparsedPolicy::Drop ? kNaN : kUnparsedFallback;
 }
 
 void HpssMethod::start()
@@ -333,14 +376,15 @@ void HpssMethod::evaluate(const SearchProposal &proposal)
                     return r.error();
                 return QVector<JudgeRequest>{*r};
             },
-            [tally, strategy](int unit, const QVector<JudgeResponse> &rs) {
+            [this, tally, strategy](int unit, const QVector<JudgeResponse> &rs) {
                 const JudgeResponse &r = rs.first();
                 if (!r.ok()) {
                     ++tally->refused; // left out of the correlation
                     return;
                 }
                 const ScoreReading reading = readScore(r.text(), 1, strategy.scaleMax());
-                tally->scores[unit] = reading.score; // [code]: the fallback 2.51 when nothing is found
+                // The unparsed policy (default [code]'s: 2.51), the same on the test split.
+                tally->scores[unit] = reading.parsed ? reading.score : unparsedScore();
                 if (!reading.parsed)
                     ++tally->parseFailures;
                 else if (!reading.inScale)
@@ -348,13 +392,15 @@ void HpssMethod::evaluate(const SearchProposal &proposal)
             },
             [this, tally, proposal] {
                 QVector<double> x, y;
+                QStringList groups;
                 for (int i = 0; i < tally->scores.size(); ++i)
                     if (!std::isnan(tally->scores[i])) {
                         x.append(tally->scores[i]);
                         y.append(m_validationHuman[i]);
+                        groups.append(m_validationGroups[i]);
                     }
                 bool constant = false;
-                const double rho = searchSpearman(x, y, &constant);
+                const double rho = levelSpearman(x, y, groups, m_params.level, &constant);
                 if (auto r = m_search->report(proposal.strategy, rho); !r) {
                     m_ctx->fail(r.errorString());
                     return;
@@ -401,9 +447,23 @@ void HpssMethod::scoreWinner()
                             auto r = scoreRequest(winner, targets[unit]);
                             if (!r)
                                 return r.error();
-                            return QVector<JudgeRequest>{*r};
+                            if (m_samples <= 1)
+                                return QVector<JudgeRequest>{*r};
+                            // HPSS†: the winner sampled m_samples times (paper Table 2: 20 at temperature 1).
+                            QVector<JudgeRequest> out;
+                            for (int k = 0; k < m_samples; ++k) {
+                                JudgeRequest sample = *r;
+                                sample.temperature = m_sampleTemperature;
+                                sample.sampleIndex = k;
+                                out.append(sample);
+                            }
+                            return out;
                         },
                         [this, winner, targets](int unit, const QVector<JudgeResponse> &rs) {
+                            if (m_samples > 1) {
+                                recordSamples(winner, targets[unit], rs);
+                                return;
+                            }
                             const JudgeResponse &r = rs.first();
                             const Item &item = targets[unit];
                             if (!r.ok()) {
@@ -431,14 +491,70 @@ void HpssMethod::scoreWinner()
                                                   r.cacheKey}},
                                                 {{item.id, score}});
                             (reading.parsed ? m_scored : m_missing)++;
+                            // The test correlation: the validation items never count (they chose
+                            // the winner), an unparsed answer as the policy says, as in the search.
                             const double h = m_ctx->human(item.id);
-                            if (reading.parsed && !std::isnan(h)) {
-                                m_testScores.append(score);
+                            const double counted = reading.parsed ? reading.score : unparsedScore();
+                            if (!m_validationIds.contains(item.id) && !std::isnan(h) && !std::isnan(counted)) {
+                                m_testScores.append(counted);
                                 m_testHuman.append(h);
+                                m_testGroups.append(item.group);
                             }
                         },
                         [this] { finish(); }, [this](const JudgeResponse &r) { return readable(r); });
             });
+}
+
+void HpssMethod::recordSamples(const PromptStrategy &winner, const Item &item, const QVector<JudgeResponse> &rs)
+{
+    QVector<CriterionScore> rows;
+    double sum = 0;
+    int counted = 0, parsed = 0;
+    for (int k = 0; k < rs.size(); ++k) {
+        const JudgeResponse &r = rs[k];
+        if (!r.ok()) {
+            rows.append({item.id,
+                         QString::fromLatin1(rootKey),
+                         k,
+                         kNaN,
+                         QStringLiteral("failed"),
+                         RunContext::failureText(r),
+                         {},
+                         r.cacheKey});
+            continue;
+        }
+        const ScoreReading reading = readScore(r.text(), 1, winner.scaleMax());
+        parsed += reading.parsed ? 1 : 0;
+        rows.append({item.id,
+                     QString::fromLatin1(rootKey),
+                     k,
+                     reading.parsed ? reading.score : kNaN,
+                     reading.parsed ? QStringLiteral("ok") : QStringLiteral("unparsed"),
+                     r.text(),
+                     {},
+                     r.cacheKey});
+        // Each sample as the unparsed policy says (2.51 by default, or left out).
+        if (const double v = reading.parsed ? reading.score : unparsedScore(); !std::isnan(v)) {
+            sum += v;
+            ++counted;
+        }
+    }
+    // The stored score needs a read sample; the test correlation counts the policy's mean.
+    const double mean = counted > 0 ? sum / counted : kNaN;
+    m_ctx->recordScores(rows, {{item.id, parsed > 0 ? mean : kNaN}});
+    const bool allFailed = std::all_of(
+            rows.begin(), rows.end(), [](const CriterionScore &c) { return c.parseStatus == QLatin1String("failed"); });
+    if (allFailed) {
+        ++m_failed;
+        return;
+    }
+    (parsed > 0 ? m_scored : m_missing)++;
+    const double h = m_ctx->human(item.id);
+    if (!m_validationIds.contains(item.id) && !std::isnan(h) && !std::isnan(mean)) {
+        m_testScores.append(mean);
+        m_testHuman.append(h);
+        m_testGroups.append(item.group);
+    }
 }
 
 void HpssMethod::finish()
@@ -447,7 +563,7 @@ void HpssMethod::finish()
     const PromptStrategy winner = m_transfer ? *m_transfer : best->proposal.strategy;
     const QVariant validationRho = best ? QVariant(best->spearman) : QVariant();
     bool constantTest = false;
-    const double testRho = searchSpearman(m_testScores, m_testHuman, &constantTest);
+    const double testRho = levelSpearman(m_testScores, m_testHuman, m_testGroups, m_params.level, &constantTest);
     const QVariant testValue = constantTest ? QVariant() : QVariant(testRho);
     // The gap needs both correlations: a transfer has no validation one, constant test scores no test one.
     const double gap = best && !constantTest ? best->spearman - testRho : 0.0;
@@ -481,6 +597,9 @@ void HpssMethod::finish()
             = {{QStringLiteral("method"), QStringLiteral("hpss")}, {QStringLiteral("step"), QStringLiteral("aspect")}};
     root.stats = {{QStringLiteral("strategy"), winner.toVariant()},
                   {QStringLiteral("task"), m_taskName},
+                  {QStringLiteral("metric"), QStringLiteral("spearman")},
+                  {QStringLiteral("level"), correlationLevelName(m_params.level)},
+                  {QStringLiteral("samples"), m_samples},
                   {QStringLiteral("test_spearman"), testValue},
                   {QStringLiteral("test_n"), int(m_testScores.size())},
                   {QStringLiteral("gap_warning"), warning}};
@@ -537,6 +656,9 @@ void HpssMethod::finish()
         (void)m_ctx->project()->addIssue(QStringLiteral("run"), warning, m_ctx->spec().judge);
     QVariantMap result{{QStringLiteral("rubric_version"), version},
                        {QStringLiteral("strategy"), winner.format()},
+                       {QStringLiteral("metric"), QStringLiteral("spearman")},
+                       {QStringLiteral("level"), correlationLevelName(m_params.level)},
+                       {QStringLiteral("samples"), m_samples},
                        {QStringLiteral("validation_spearman"), validationRho},
                        {QStringLiteral("validation_n"), m_transfer ? 0 : int(m_validationHuman.size())},
                        {QStringLiteral("test_spearman"), testValue},

@@ -4,6 +4,8 @@
 #include "methods/hpss/HpssAuxiliary.h"
 #include "methods/hpss/HpssSearch.h"
 
+#include <QSet>
+
 #include <functional>
 #include <memory>
 #include <optional>
@@ -112,11 +114,17 @@ private:
     void evaluate(const hpss::SearchProposal &proposal);
     void scoreWinner();
     void finish();
+    /// HPSS†: records the winner's samples of one item and their mean (the item's score).
+    void recordSamples(const hpss::PromptStrategy &winner, const Item &item, const QVector<JudgeResponse> &rs);
     bool readable(const JudgeResponse &r) const;
+    /// What an unparsed answer counts as under the run's policy (2.51, or NaN: left out).
+    double unparsedScore() const;
 
     hpss::SearchParams m_params;
     QString m_taskName = QStringLiteral("summeval");
     int m_maxTokens = 4096;
+    int m_samples = 1;                ///< --set samples: answers per test item (HPSS†: 20), their mean scores it
+    double m_sampleTemperature = 1.0; ///< their temperature
     double m_gapWarning = gapWarning; ///< --set gap_warning: the validation − test gap that warns
     std::unique_ptr<hpss::PromptBuilder> m_builder;
     std::optional<hpss::HpssSearch> m_search;
@@ -127,9 +135,12 @@ private:
     QVariantList m_evaluations; ///< per evaluation: step, parse_failures, out_of_scale, constant
     QStringList m_notes;        ///< what the summary says about the space (disabled example values)
     QVector<double> m_validationHuman;
+    QStringList m_validationGroups; ///< each validation item's source (summary-level Spearman)
+    QSet<QString> m_validationIds;  ///< never in the test correlation
     // the winner on the test split
     QVector<QString> m_testIds;
     QVector<double> m_testScores, m_testHuman;
+    QStringList m_testGroups;
     int m_scored = 0, m_missing = 0, m_failed = 0;
 };
 

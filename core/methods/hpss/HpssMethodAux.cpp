@@ -78,6 +78,27 @@ void HpssMethod::shareBySource(Auxiliaries &aux, const QVector<Item> &items) con
 Result<JudgeRequest> HpssMethod::auxRequest(const QString &templ, const QVariantMap &extra) const
 {
     QVariantMap c = m_ctx->baseContext();
+    // The paper's auxiliary prompts (App. A) name the source and the output with HPSS's task words,
+    // not the project's general task context ("## Article", not "## Source Text").
+    const TaskWording task = *TaskWording::preset(m_taskName);
+    const bool numbered = task.metricsNumbered;
+    const QVariantMap words{{QStringLiteral("hpss_noun"), task.noun},
+                            {QStringLiteral("hpss_source_noun"), task.sourceNoun},
+                            {QStringLiteral("hpss_autocot_phrase"), task.autocotPhrase},
+                            {QStringLiteral("hpss_metrics_phrase"), task.metricsPhrase},
+                            {QStringLiteral("hpss_metrics_good"), task.metricsGood},
+                            {QStringLiteral("hpss_metrics_who"), task.metricsWho},
+                            {QStringLiteral("hpss_source_header"), task.auxSourceHeader},
+                            {QStringLiteral("hpss_metrics_target"), task.metricsTarget},
+                            {QStringLiteral("hpss_metrics_join"), task.metricsJoin},
+                            {QStringLiteral("hpss_metrics_points"), task.metricsPoints},
+                            {QStringLiteral("hpss_req1"), numbered ? QStringLiteral("(1) ") : QString()},
+                            {QStringLiteral("hpss_req2"), numbered ? QStringLiteral("(2) ") : QString()},
+                            {QStringLiteral("hpss_req3"), numbered ? QStringLiteral("(3) ") : QString()},
+                            {QStringLiteral("hpss_reference_lead"), task.referenceLead},
+                            {QStringLiteral("hpss_reference_tail"), task.referenceTail}};
+    for (auto it = words.begin(); it != words.end(); ++it)
+        c.insert(it.key(), it.value());
     for (auto it = extra.begin(); it != extra.end(); ++it)
         c.insert(it.key(), it.value());
     return m_ctx->templateRequest(templ, c, 0, kAuxMaxTokens);

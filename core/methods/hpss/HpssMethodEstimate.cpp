@@ -67,6 +67,7 @@ Result<RunEstimate> HpssMethod::estimate()
     const Auxiliaries kept = std::exchange(m_aux, aux); // scoreRequest renders with m_aux
     const auto cachedSpearman = [this, &validation](const PromptStrategy &s) -> Result<std::optional<double>> {
         QVector<double> x, y;
+        QStringList groups;
         for (int i = 0; i < validation.size(); ++i) {
             auto request = scoreRequest(s, validation[i]);
             if (!request)
@@ -77,12 +78,16 @@ Result<RunEstimate> HpssMethod::estimate()
             if (!*answer)
                 return std::optional<double>();
             const ScoreReading reading = readScore((*answer)->text(), 1, s.scaleMax());
-            if (!reading.parsed)
+            if (!reading.parsed && m_params.unparsed == UnparsedPolicy::Reask)
                 return std::optional<double>(); // the run asks it again: not replayed
-            x.append(reading.score);
+            const double score = reading.parsed ? reading.score : unparsedScore();
+            if (std::isnan(score))
+                continue;
+            x.append(score);
             y.append(m_validationHuman[i]);
+            groups.append(m_validationGroups[i]);
         }
-        return std::optional<double>(searchSpearman(x, y));
+        return std::optional<double>(levelSpearman(x, y, groups, m_params.level));
     };
     while (pending && missingAux(pending->strategy, validation, m_aux).empty()) {
         auto rho = cachedSpearman(pending->strategy);
@@ -136,6 +141,8 @@ Result<RunEstimate> HpssMethod::estimate()
             scoring = uncached(w, targets, &e.cached);
             m_aux = kept;
         }
+        if (m_samples > 1) // HPSS†: every sample a call (cached samples not looked up: an upper bound)
+            scoring = int(targets.size()) * m_samples;
         if (m_transfer)
             winnerAuxCalls = *winnerAux;
         evaluateMin = evaluateMax = (m_transfer ? 0 : *winnerAux) + scoring;
@@ -150,7 +157,7 @@ Result<RunEstimate> HpssMethod::estimate()
             refSources.insert(m_ctx->item(id)->source);
         for (const QString &id : m.metrics)
             metricSources.insert(m_ctx->item(id)->source);
-        evaluateMin = int(targets.size());
+        evaluateMin = int(targets.size()) * m_samples;
         evaluateMax = evaluateMin + int(refSources.size() + metricSources.size());
         evaluatePhase = evaluateMin == evaluateMax ? QVariant(evaluateMax)
                                                    : QVariant(QVariantMap{{QStringLiteral("min"), evaluateMin},
@@ -159,7 +166,7 @@ Result<RunEstimate> HpssMethod::estimate()
     auxCalls += winnerAuxCalls;
     e.calls = auxCalls + searchCalls + evaluateMax;
     e.callsMin = auxCalls + searchCalls + evaluateMin;
-    e.exact = winner.has_value();
+    e.exact = winner.has_value() && m_samples <= 1;
     e.exactPhases = {kPhaseAuxiliary, kPhaseSearch};
     if (e.exact)
         e.exactPhases.append(kPhaseEvaluate);

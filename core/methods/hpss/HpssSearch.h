@@ -24,6 +24,19 @@ enum class SearchAlgorithm {
 };
 QString searchAlgorithmName(SearchAlgorithm a);
 
+/// The level a strategy's Spearman is taken at (paper Eq. 8): over all items ("dataset"), or per
+/// source (an article's 16 summaries) and then averaged ("summary"; [code] correlation_summary, for
+/// SummEval). A source whose Spearman is undefined (constant scores) is left out of the average.
+enum class CorrelationLevel { Dataset, Summary };
+QString correlationLevelName(CorrelationLevel level);
+
+/// What an answer the reader finds no rating in counts as, on the validation and the test split
+/// alike: "fallback" 2.51 after one ask (the official code, the default), "drop" left out after
+/// one ask, "reask" asked again by the runner and then 2.51.
+enum class UnparsedPolicy { Fallback, Drop, Reask };
+QString unparsedPolicyName(UnparsedPolicy policy);
+inline constexpr double kUnparsedFallback = 2.51;
+
 /// How a strategy came to be evaluated.
 enum class SearchMove { Init, Explore, Exploit, Mutate, Greedy, Stepwise, Random };
 QString searchMoveName(SearchMove m);
@@ -40,6 +53,9 @@ struct SearchParams
     double temperature = 5; ///< τ of the softmax
     double ucb = 4;         ///< λ, weight of the UCB bonus ([code]'s argparse says 2; paper and README 4)
     quint64 seed = 1;
+    quint64 exampleSeed = 1;                            ///< draws the in-context examples; apart from `seed` (issue 32)
+    CorrelationLevel level = CorrelationLevel::Dataset; ///< the method sets the task's unless --set level
+    UnparsedPolicy unparsed = UnparsedPolicy::Fallback;
     double scoreScale = 100; ///< r = Spearman × this inside every formula
     int greedyBatch = 5;     ///< Greedy: perturbations of the best per iteration
     int maxRounds = 1000;    ///< [code]'s cap on population rounds
@@ -47,7 +63,8 @@ struct SearchParams
     StrategySpace space = StrategySpace::full();
 
     /// Applies "key=value" settings (the CLI's --set): search, budget, population, mutations,
-    /// exploit, temperature, ucb, seed, origin, score_scale, greedy_batch, max_rounds. An unknown
+    /// exploit, temperature, ucb, seed, example_seed, origin, score_scale, greedy_batch, max_rounds,
+    /// level (dataset|summary), unparsed (fallback|drop|reask). An unknown
     /// key or a bad value is an error naming the key.
     Result<void> set(const QString &key, const QString &value);
     /// Checks the ranges and that the origin lies in the space; errors name the setting.

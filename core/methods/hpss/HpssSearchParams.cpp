@@ -111,12 +111,33 @@ Result<void> SearchParams::set(const QString &rawKey, const QString &value)
         return assignDouble(ucb, 0, inf, false);
     if (key == QLatin1String("score_scale"))
         return assignDouble(scoreScale, 0, inf, true);
-    if (key == QLatin1String("seed")) {
+    if (key == QLatin1String("seed") || key == QLatin1String("example_seed")) {
         bool ok = false;
         const quint64 v = value.trimmed().toULongLong(&ok);
         if (!ok)
             return settingError(key, QStringLiteral("'%1' is not a whole number ≥ 0").arg(value));
-        seed = v;
+        (key == QLatin1String("seed") ? seed : exampleSeed) = v;
+        return {};
+    }
+    if (key == QLatin1String("level")) {
+        if (value.trimmed() == QLatin1String("dataset"))
+            level = CorrelationLevel::Dataset;
+        else if (value.trimmed() == QLatin1String("summary"))
+            level = CorrelationLevel::Summary;
+        else
+            return settingError(key, QStringLiteral("unknown level '%1' (expected dataset|summary)").arg(value));
+        return {};
+    }
+    if (key == QLatin1String("unparsed")) {
+        const QString v = value.trimmed();
+        if (v == QLatin1String("fallback"))
+            unparsed = UnparsedPolicy::Fallback;
+        else if (v == QLatin1String("drop"))
+            unparsed = UnparsedPolicy::Drop;
+        else if (v == QLatin1String("reask"))
+            unparsed = UnparsedPolicy::Reask;
+        else
+            return settingError(key, QStringLiteral("unknown policy '%1' (expected fallback|drop|reask)").arg(value));
         return {};
     }
     if (key == QLatin1String("origin")) {
@@ -150,8 +171,27 @@ Result<void> SearchParams::set(const QString &rawKey, const QString &value)
         return {};
     }
     return settingError(key, QStringLiteral("unknown setting (expected search, budget, population, mutations, "
-                                            "exploit, temperature, ucb, seed, origin, space, disable, score_scale, "
+                                            "exploit, temperature, ucb, seed, example_seed, level, unparsed, origin, "
+                                            "space, disable, score_scale, "
                                             "greedy_batch, max_rounds)"));
+}
+
+QString correlationLevelName(CorrelationLevel level)
+{
+    return level == CorrelationLevel::Summary ? QStringLiteral("summary") : QStringLiteral("dataset");
+}
+
+QString unparsedPolicyName(UnparsedPolicy policy)
+{
+    switch (policy) {
+    case UnparsedPolicy::Fallback:
+        return QStringLiteral("fallback");
+    case UnparsedPolicy::Drop:
+        return QStringLiteral("drop");
+    case UnparsedPolicy::Reask:
+        return QStringLiteral("reask");
+    }
+    return {};
 }
 
 Result<void> SearchParams::validate() const
@@ -183,6 +223,9 @@ QVariantMap SearchParams::toVariant() const
             {QStringLiteral("temperature"), temperature},
             {QStringLiteral("ucb"), ucb},
             {QStringLiteral("seed"), QString::number(seed)},
+            {QStringLiteral("example_seed"), QString::number(exampleSeed)},
+            {QStringLiteral("level"), correlationLevelName(level)},
+            {QStringLiteral("unparsed"), unparsedPolicyName(unparsed)},
             {QStringLiteral("score_scale"), scoreScale},
             {QStringLiteral("greedy_batch"), greedyBatch},
             {QStringLiteral("max_rounds"), maxRounds},

@@ -88,47 +88,179 @@ Error missing(const QString &field, const QString &why)
 
 TaskWording TaskWording::summEval()
 {
-    return {QStringLiteral("summary"),
-            QStringLiteral("the summary to the news article"),
-            QStringLiteral("Article"),
-            QStringLiteral("You will be given the news article, the summary and a high-quality reference summary."),
-            QStringLiteral("your own summary for the news article"),
-            {},
-            {}};
+    TaskWording w;
+    w.name = QStringLiteral("summeval");
+    w.noun = QStringLiteral("summary");
+    w.sourceHeader = QStringLiteral("Article");
+    w.targetName = QStringLiteral("Summary");
+    w.instructionBelow = QStringLiteral("[Instruction]\nPlease act as an impartial judge and evaluate the quality of "
+                                        "the summary to the news article displayed below on its {aspect}. ");
+    w.instructionAbove = QStringLiteral("[Instruction]\nPlease act as an impartial judge and evaluate the quality of "
+                                        "the summary to the news article displayed above on its {aspect}.");
+    w.examplesLeadOut = QStringLiteral("Following these examples, evaluate the quality of the summary to the news "
+                                       "article displayed below on its {aspect}:");
+    w.cotPrefix = QStringLiteral("Begin your evaluation by providing a short explanation. After providing your "
+                                 "explanation, you must rate the summary on a scale of {min} to {max} by strictly "
+                                 "following this format: \"[[rating]]\", for example: \"Rating: [[{max}]]\".");
+    w.cotSuffix = QStringLiteral("You must rate the summary on a scale of {min} to {max} first by strictly following "
+                                 "this format: \"[[rating]]\", for example: \"Rating: [[{max}]]\". And then provide "
+                                 "your explanation.");
+    w.cotFree = QStringLiteral("You must directly output your rating of the summary on a scale of {min} to {max} "
+                               "without any explanation by strictly following this format: \"[[rating]]\", for "
+                               "example: \"Rating: [[{max}]]\". ");
+    w.referenceIntro
+            = QStringLiteral("You will be given the news article, the summary and a high-quality reference summary.");
+    w.dialectic = QStringLiteral("Please generate your own summary for the news article first and take into account "
+                                 "your own summary to evaluate the quality of the given summary.");
+    w.sourceNoun = QStringLiteral("news article");
+    w.auxSourceHeader = QStringLiteral("Article");
+    w.autocotPhrase = QStringLiteral("the summary of the news article");
+    w.metricsPhrase = QStringLiteral("the summary of the news article");
+    w.metricsGood = QStringLiteral("for a given news article");
+    w.metricsWho = QStringLiteral("the aspect of the summary");
+    w.metricsTarget = QStringLiteral("news article");
+    w.metricsJoin = QStringLiteral(" so that");
+    w.metricsPoints = QStringLiteral("the news article");
+    w.referenceLead = QStringLiteral("Please summarize the following text:");
+    w.referenceTail = QStringLiteral("Summary:");
+    return w;
 }
 
 TaskWording TaskWording::topicalChat()
 {
-    return {QStringLiteral("response"),
-            QStringLiteral("the response for the next turn in the conversation"),
-            QStringLiteral("Conversation History"),
-            QStringLiteral("You will also be given a high-quality reference response with the conversation."),
-            QStringLiteral("your own response for the next turn in the conversation"),
-            QStringLiteral("The response concerns an interesting fact, which will be provided as well. "),
-            QStringLiteral("Corresponding Fact")};
+    TaskWording w;
+    w.name = QStringLiteral("topical_chat");
+    w.noun = QStringLiteral("response");
+    w.sourceHeader = QStringLiteral("Conversation History");
+    w.targetName = QStringLiteral("Response");
+    w.factHeader = QStringLiteral("Corresponding Fact");
+    w.nativeScale = 3;
+    w.instructionBelow = QStringLiteral(
+            "[Instruction]\nPlease act as an impartial judge and evaluate the quality of the response for the next "
+            "turn in the conversation displayed below on its {aspect}. The response concerns an interesting fact, "
+            "which will be provided as well. ");
+    w.instructionAbove = QStringLiteral(
+            "[Instruction]\nPlease act as an impartial judge and evaluate the quality of the response for the next "
+            "turn in the conversation displayed above on its {aspect}. The response concerns an interesting fact, "
+            "which will be provided as well. ");
+    w.examplesLeadOut = QStringLiteral("Following these examples, evaluate the quality of the response for the next "
+                                       "turn in the conversation displayed below on its {aspect}:");
+    // Topical-Chat's CoT texts end with a space in the official template; the others do not.
+    w.cotPrefix = QStringLiteral("Begin your evaluation by providing a short explanation. After providing your "
+                                 "explanation, you must rate the response on a scale of {min} to {max} by strictly "
+                                 "following this format: \"[[rating]]\", for example: \"Rating: [[{max}]]\". ");
+    w.cotSuffix = QStringLiteral("You must rate the response on a scale of {min} to {max} first by strictly "
+                                 "following this format: \"[[rating]]\", for example: \"Rating: [[{max}]]\". And "
+                                 "then provide your explanation. ");
+    w.cotFree = QStringLiteral("You must directly output your rating of the response on a scale of {min} to {max} "
+                               "without any explanation by strictly following this format: \"[[rating]]\", for "
+                               "example: \"Rating: [[{max}]]\". ");
+    w.referenceIntro = QStringLiteral("You will also be given a high-quality reference response with the "
+                                      "conversation. ");
+    w.dialectic = QStringLiteral("Please generate your own response for the next turn in the conversation first and "
+                                 "take into account your own response to evaluate the quality of the given response.");
+    w.sourceNoun = QStringLiteral("conversation");
+    w.auxSourceHeader = QStringLiteral("Conversation History");
+    w.autocotPhrase = QStringLiteral("the response for the next turn in the conversation");
+    w.metricsPhrase = QStringLiteral("the response for the next turn in the conversation");
+    w.metricsGood = QStringLiteral("for the next turn in the given conversation");
+    w.metricsWho = QStringLiteral("the aspect of the output");
+    w.metricsTarget = QStringLiteral("conversation");
+    w.metricsJoin = QStringLiteral(", so");
+    w.metricsPoints = QStringLiteral("the conversation");
+    w.referenceLead = QStringLiteral("Please output the response for the next turn in the conversation.\n"
+                                     "Conversation History:");
+    w.referenceTail = QStringLiteral("Response:");
+    return w;
 }
 
-TaskWording TaskWording::dataToText()
+TaskWording TaskWording::dataToText(const QString &name)
 {
-    return {QStringLiteral("sentence"),
-            QStringLiteral("a natural language sentence generated according to a structured data expression"),
-            QStringLiteral("Structured Data Expression"),
-            QStringLiteral("You will be given the structured data expression, the sentence and a high-quality "
-                           "reference sentence."),
-            QStringLiteral("your own sentence according to the given structured data expression"),
-            {},
-            {}};
+    TaskWording w;
+    w.name = name;
+    w.noun = QStringLiteral("sentence");
+    w.sourceHeader = QStringLiteral("Structured Data Experssion"); // sic: the official template's spelling
+    w.targetName = QStringLiteral("Natural Language Sentence");
+    w.instructionBelow = QStringLiteral(
+            "[Instruction]\nPlease act as an impartial judge and evaluate the quality of a natural language sentence "
+            "generated according to a structured data expression displayed below on its {aspect}. ");
+    w.instructionAbove = QStringLiteral(
+            "[Instruction]\nPlease act as an impartial judge and evaluate the quality of a natural language sentence "
+            "generated according to a structured data expression displayed above on its {aspect}.");
+    w.examplesLeadOut = QStringLiteral("Following these examples, evaluate the quality of a natural language sentence "
+                                       "generated according to a structured data expression displayed below on its "
+                                       "{aspect}:");
+    w.cotPrefix = QStringLiteral("Begin your evaluation by providing a short explanation. After providing your "
+                                 "explanation, you must rate the sentence on a scale of {min} to {max} by strictly "
+                                 "following this format: \"[[rating]]\", for example: \"Rating: [[{max}]]\".");
+    w.cotSuffix = QStringLiteral("You must rate the sentence on a scale of {min} to {max} first by strictly "
+                                 "following this format: \"[[rating]]\", for example: \"Rating: [[{max}]]\". And "
+                                 "then provide your explanation.");
+    w.cotFree = QStringLiteral("You must directly output your rating of the sentence on a scale of {min} to {max} "
+                               "without any explanation by strictly following this format: \"[[rating]]\", for "
+                               "example: \"Rating: [[{max}]]\". ");
+    w.referenceIntro = QStringLiteral("You will be given the structured data expression, the sentence and a "
+                                      "high-quality reference sentence.");
+    w.dialectic = QStringLiteral("Please generate your own sentence according to the given structured data "
+                                 "expression first and take into account your own sentence to evaluate the quality "
+                                 "of the given sentence.");
+    w.sourceNoun = QStringLiteral("structured data expression");
+    w.auxSourceHeader = QStringLiteral("Structured Data Expression");
+    w.autocotPhrase = QStringLiteral("a natural language sentence generated according to a structured data "
+                                     "expression displayed below");
+    w.metricsPhrase = QStringLiteral("a natural language sentence generated according to a structured data "
+                                     "expression");
+    w.metricsGood = QStringLiteral("generated according to a given structured data expression");
+    w.metricsWho = QStringLiteral("the aspects of the sentence");
+    w.metricsTarget = QStringLiteral("structured data expression");
+    w.metricsJoin = QStringLiteral(", so");
+    w.metricsPoints = QStringLiteral("the structured data expressions");
+    w.referenceLead = QStringLiteral("Please generate a natural language sentence generated according to a "
+                                     "structured data expression.\nExpression:");
+    w.referenceTail = QStringLiteral("Sentence:");
+    return w;
 }
 
 TaskWording TaskWording::hanna()
 {
-    return {QStringLiteral("story"),
-            QStringLiteral("the story generated according to a prompt"),
-            QStringLiteral("Prompt"),
-            QStringLiteral("You will be given the prompt, the generated story and a high-quality reference story."),
-            QStringLiteral("your own story for the given prompt"),
-            {},
-            {}};
+    TaskWording w;
+    w.name = QStringLiteral("hanna");
+    w.noun = QStringLiteral("story");
+    w.sourceHeader = QStringLiteral("Prompt");
+    w.targetName = QStringLiteral("Story");
+    w.instructionBelow = QStringLiteral("[Instruction]\nPlease act as an impartial judge and evaluate the quality of "
+                                        "the story generated according to a prompt displayed below on its {aspect}. ");
+    w.instructionAbove = QStringLiteral("[Instruction]\nPlease act as an impartial judge and evaluate the quality of "
+                                        "the story generated according to a prompt displayed above on its {aspect}.");
+    // HANNA's lead-out has no "the quality of" in the official template.
+    w.examplesLeadOut = QStringLiteral("Following these examples, evaluate the story generated according to a prompt "
+                                       "displayed below on its {aspect}:");
+    w.cotPrefix = QStringLiteral("Begin your evaluation by providing a short explanation. After providing your "
+                                 "explanation, you must rate the story on a scale of {min} to {max} by strictly "
+                                 "following this format: \"[[rating]]\", for example: \"Rating: [[{max}]]\".");
+    w.cotSuffix = QStringLiteral("You must rate the story on a scale of {min} to {max} first by strictly following "
+                                 "this format: \"[[rating]]\", for example: \"Rating: [[{max}]]\". And then provide "
+                                 "your explanation.");
+    w.cotFree = QStringLiteral("You must directly output your rating of the story on a scale of {min} to {max} "
+                               "without any explanation by strictly following this format: \"[[rating]]\", for "
+                               "example: \"Rating: [[{max}]]\". ");
+    w.referenceIntro = QStringLiteral("You will be given the prompt, the generated story and a high-quality reference "
+                                      "story.");
+    w.dialectic = QStringLiteral("Please generate your own story for the given prompt first and take into account "
+                                 "your own story to evaluate the quality of the given story.");
+    w.sourceNoun = QStringLiteral("prompt");
+    w.auxSourceHeader = QStringLiteral("Prompt");
+    w.autocotPhrase = QStringLiteral("the story generated according to a prompt displayed below");
+    w.metricsPhrase = QStringLiteral("the story generated according to a prompt");
+    w.metricsGood = QStringLiteral("according to a given prompt");
+    w.metricsWho = QStringLiteral("the aspect of the story");
+    w.metricsTarget = QStringLiteral("prompt");
+    w.metricsJoin = QStringLiteral(", so");
+    w.metricsPoints = QStringLiteral("the prompt");
+    w.metricsNumbered = false;
+    w.referenceLead = QStringLiteral("Please generate a story according to the given prompt:");
+    w.referenceTail = QStringLiteral("Story:");
+    return w;
 }
 
 Result<TaskWording> TaskWording::preset(const QString &name)
@@ -138,22 +270,64 @@ Result<TaskWording> TaskWording::preset(const QString &name)
         return summEval();
     if (n == QLatin1String("topical_chat") || n == QLatin1String("topicalchat"))
         return topicalChat();
-    if (n == QLatin1String("sf") || n == QLatin1String("sfhot") || n == QLatin1String("sfres"))
-        return dataToText();
+    if (n == QLatin1String("sf") || n == QLatin1String("sfhot"))
+        return dataToText(QStringLiteral("sfhot"));
+    if (n == QLatin1String("sfres"))
+        return dataToText(QStringLiteral("sfres"));
     if (n == QLatin1String("hanna"))
         return hanna();
     return makeError(QStringLiteral("unknown task '%1' (expected summeval|topical_chat|sf|hanna)").arg(name), {}, 0,
                      QStringLiteral("task"));
 }
 
-double mapExampleRating(double human, double hMin, double hMax, int scaleMin, int scaleMax, RatingMap map)
+double mapExampleRating(double human, double hMin, double hMax, int scaleMin, int scaleMax, int nativeScale)
 {
+    if (scaleMax == nativeScale)
+        return human;
     const double t = hMax > hMin ? (human - hMin) / (hMax - hMin) : 0.0;
-    if (map == RatingMap::Linear || scaleMax <= hMax)
+    if (scaleMax <= 5)
         return scaleMin + t * (scaleMax - scaleMin);
-    // [code]'s stored ratings for 1–5 humans on 1–10 / 1–100: 1, 2.5, 5, 7.5, 10 — proportional to
-    // the maximum, with the bottom (0) lifted to the scale's minimum.
     return std::max(double(scaleMin), t * scaleMax);
+}
+
+QString rescaleAnchors(const QString &definition, double hMin, double hMax, int scaleMin, int scaleMax, int nativeScale)
+{
+    if (scaleMax == nativeScale || !(hMax > hMin))
+        return definition;
+    const auto mapped = [&](const QString &number) {
+        return formatRating(mapExampleRating(number.toDouble(), hMin, hMax, scaleMin, scaleMax, nativeScale));
+    };
+    // Each pattern: (text before)(the number)(text after, kept).
+    static const QRegularExpression patterns[] = {
+            QRegularExpression(QStringLiteral("(A score of )(\\d+(?:\\.\\d+)?)(\\b)")),
+            QRegularExpression(QStringLiteral("((?:^|\\n)[ \\t]*(?:[-•*][ \\t]*)?)(\\d+(?:\\.\\d+)?)( — | - |: )")),
+            QRegularExpression(QStringLiteral("((?:^|[\\s;,])(?<!of ))(\\d+(?:\\.\\d+)?)( \\([^)\\n]*\\) means)")),
+    };
+    QString text = definition;
+    for (const QRegularExpression &re : patterns) {
+        QString out;
+        qsizetype at = 0;
+        for (auto it = re.globalMatch(text); it.hasNext();) {
+            const auto m = it.next();
+            out += text.mid(at, m.capturedStart(2) - at) + mapped(m.captured(2));
+            at = m.capturedEnd(2);
+        }
+        text = out + text.mid(at);
+    }
+    // A written range "(1-3)" of the human scale becomes the strategy's.
+    static const QRegularExpression range(QStringLiteral("\\((\\d+)-(\\d+)\\)"));
+    QString out;
+    qsizetype at = 0;
+    for (auto it = range.globalMatch(text); it.hasNext();) {
+        const auto m = it.next();
+        out += text.mid(at, m.capturedStart() - at);
+        if (m.captured(1).toDouble() == hMin && m.captured(2).toDouble() == hMax)
+            out += QStringLiteral("(%1-%2)").arg(scaleMin).arg(scaleMax);
+        else
+            out += m.captured();
+        at = m.capturedEnd();
+    }
+    return out + text.mid(at);
 }
 
 QString formatRating(double value)
@@ -183,11 +357,12 @@ Result<RenderedPrompt> renderPrompt(const PromptStrategy &s, const PromptInputs 
         return missing(QStringLiteral("autocot"), QStringLiteral("AutoCoT evaluation steps"));
     if (s.valueName(Factor::Metrics) == QLatin1String("on") && in.metrics.trimmed().isEmpty())
         return missing(QStringLiteral("metrics"), QStringLiteral("metrics questions"));
-    if (n > 0 && (in.examples.size() < n - 1 || in.examples.size() > n || in.examples.isEmpty()))
-        return makeError(QStringLiteral("the strategy asks for %1 examples (%2 when the item is one of them), the "
-                                        "inputs have %3")
+    // Fewer than n is allowed: a rating no validation item has is left out (as the official files do),
+    // and the item being scored is never its own example.
+    if (n > 0 && (in.examples.size() > n || in.examples.isEmpty()))
+        return makeError(QStringLiteral("the strategy asks for %1 examples (one per rating, fewer where a rating has "
+                                        "no item), the inputs have %2")
                                  .arg(n)
-                                 .arg(n - 1)
                                  .arg(in.examples.size()),
                          {}, 0, QStringLiteral("examples"));
     if (!task.factHeader.isEmpty() && in.fact.isEmpty())
@@ -195,13 +370,8 @@ Result<RenderedPrompt> renderPrompt(const PromptStrategy &s, const PromptInputs 
 
     const QHash<QString, Piece::Value> words = {
             {QStringLiteral("aspect"), {aspect, std::nullopt}},
-            {QStringLiteral("noun"), {noun, std::nullopt}},
-            {QStringLiteral("Noun"), {Noun, std::nullopt}},
-            {QStringLiteral("task"), {task.taskPhrase, std::nullopt}},
             {QStringLiteral("min"), {QString::number(in.scaleMin), std::nullopt}},
             {QStringLiteral("max"), {QString::number(s.scaleMax()), Factor::Scale}},
-            {QStringLiteral("where"), {tdBeforeIc ? QStringLiteral("below") : QStringLiteral("above"), Factor::Order}},
-            {QStringLiteral("object"), {task.dialecticObject, std::nullopt}},
     };
     auto fill = [&](QHash<QString, Piece::Value> extra) {
         for (auto it = words.cbegin(); it != words.cend(); ++it)
@@ -210,38 +380,29 @@ Result<RenderedPrompt> renderPrompt(const PromptStrategy &s, const PromptInputs 
         return extra;
     };
 
-    // TD = INSTRUCTION + REF1 + DIALECTIC + COT
+    // T = INSTRUCTION + REF1 + DIALECTIC + COT; the instruction says "above" when the input comes first.
     Piece td;
-    td.addTemplate(QStringLiteral("[Instruction]\nPlease act as an impartial judge and evaluate the quality of {task} "
-                                  "displayed {where} on its {aspect}. "),
-                   std::nullopt, words);
-    td.add(task.instructionTail);
+    // "below" / "above" is the order's word in the instruction (highlighted as the Order factor).
+    QString instruction = tdBeforeIc ? task.instructionBelow : task.instructionAbove;
+    instruction.replace(tdBeforeIc ? QStringLiteral("displayed below") : QStringLiteral("displayed above"),
+                        QStringLiteral("displayed {where}"));
+    td.addTemplate(instruction, std::nullopt,
+                   fill({{QStringLiteral("where"),
+                          {tdBeforeIc ? QStringLiteral("below") : QStringLiteral("above"), Factor::Order}}}));
     if (reference == QLatin1String("self"))
         td.add(task.referenceIntro, Factor::Reference);
     if (reference == QLatin1String("dialectic"))
-        td.addTemplate(QStringLiteral("Please generate {object} first and take into account your own {noun} to "
-                                      "evaluate the quality of the given {noun}."),
-                       Factor::Reference, words);
-    QString cotTemplate;
-    if (cot == QLatin1String("none"))
-        cotTemplate = QStringLiteral("You must directly output your rating of the {noun} on a scale of {min} to {max} "
-                                     "without any explanation by strictly following this format: \"[[rating]]\", for "
-                                     "example: \"Rating: [[{max}]]\".");
-    else if (cot == QLatin1String("prefix"))
-        cotTemplate = QStringLiteral("Begin your evaluation by providing a short explanation. After providing your "
-                                     "explanation, you must rate the {noun} on a scale of {min} to {max} by strictly "
-                                     "following this format: \"[[rating]]\", for example: \"Rating: [[{max}]]\".");
-    else
-        cotTemplate
-                = QStringLiteral("You must rate the {noun} on a scale of {min} to {max} first by strictly following "
-                                 "this format: \"[[rating]]\", for example: \"Rating: [[{max}]]\". And then provide "
-                                 "your explanation.");
+        td.add(task.dialectic, Factor::Reference);
+    const QString &cotTemplate = cot == QLatin1String("none")     ? task.cotFree
+                                 : cot == QLatin1String("prefix") ? task.cotPrefix
+                                                                  : task.cotSuffix;
     td.addTemplate(cotTemplate, Factor::Cot, words);
 
-    // ER = RULE + AUTOCOT
+    // E = RULE + AUTOCOT
     Piece er;
     er.addTemplate(QStringLiteral("Here are some rules of the evaluation:\n1. Your evaluation should consider the "
-                                  "{aspect} of the {noun}. {criteria}\n2. Be as objective as possible.\n"),
+                                  "{aspect} of the %1. {criteria}\n2. Be as objective as possible.\n")
+                           .arg(noun),
                    std::nullopt,
                    fill({{QStringLiteral("criteria"),
                           {criteria == QLatin1String("none") ? QString() : in.criteria, Factor::Criteria}}}));
@@ -249,56 +410,57 @@ Result<RenderedPrompt> renderPrompt(const PromptStrategy &s, const PromptInputs 
         er.addTemplate(QStringLiteral("\nEvaluation Steps:\n{steps}\n"), Factor::AutoCot,
                        fill({{QStringLiteral("steps"), {in.autocot, Factor::AutoCot}}}));
 
-    // IC = EXAMPLES "\n" SOURCE_BLOCK "\n" METRICS "\n" [FACT_BLOCK "\n"] REF2 "\n" TARGET_BLOCK
+    // I = EXAMPLES "\n" SOURCE "\n" METRICS "\n" [FACT "\n"] REF2 "\n" TARGET
     Piece ic;
     if (n > 0) {
-        Piece list;
+        Piece examples;
+        examples.add(QStringLiteral("\nHere are some examples and their corresponding ratings:\n"), Factor::Examples);
         for (qsizetype k = 0; k < in.examples.size(); ++k) {
             const ExampleItem &e = in.examples[k];
             if (k > 0)
-                list.add(QStringLiteral("\n\n"), Factor::Examples);
+                examples.add(QStringLiteral("\n\n"), Factor::Examples);
             const double rating = mapExampleRating(e.humanScore, in.humanMin, in.humanMax, in.scaleMin, s.scaleMax(),
-                                                   options.ratingMap);
-            list.addTemplate(QStringLiteral("# Example {n}\n[{header}]\n{src}\n\n[The Start of the {Noun}]\n{tgt}\n"
-                                            "[The End of the {Noun}]\n\n[Rating]\n{rating}"),
-                             Factor::Examples,
-                             fill({{QStringLiteral("n"), {QString::number(k + 1), Factor::Examples}},
-                                   {QStringLiteral("header"), {task.sourceHeader, Factor::Examples}},
-                                   {QStringLiteral("src"), {e.source, Factor::Examples}},
-                                   {QStringLiteral("tgt"), {e.output, Factor::Examples}},
-                                   {QStringLiteral("rating"), {formatRating(rating), Factor::Examples}}}));
+                                                   task.nativeScale);
+            // As the official example files write one: "# Example k:", the source, a blank line,
+            // Topical-Chat's fact block, the target and the rating on the strategy's scale.
+            QString block = QStringLiteral("# Example %1:\n[%2]\n").arg(k + 1).arg(task.sourceHeader) + e.source
+                            + QStringLiteral("\n\n");
+            if (!task.factHeader.isEmpty())
+                block += QStringLiteral("[%1]\n").arg(task.factHeader) + e.fact + QLatin1Char('\n');
+            block += QStringLiteral("[The Start of the %1]\n").arg(task.targetName) + e.output
+                     + QStringLiteral("\n[The End of the %1]\n\n[Rating]\n").arg(task.targetName)
+                     + formatRating(rating);
+            examples.add(block, Factor::Examples);
         }
-        Piece examples;
-        examples.add(QStringLiteral("\nHere are some examples and their corresponding ratings:\n"), Factor::Examples);
-        examples.append(list);
-        examples.addTemplate(QStringLiteral("\n\nFollowing these examples, evaluate the quality of {task} displayed "
-                                            "below on its {aspect}:"),
-                             Factor::Examples,
-                             fill({{QStringLiteral("task"), {task.taskPhrase, Factor::Examples}},
-                                   {QStringLiteral("aspect"), {aspect, Factor::Examples}}}));
+        examples.add(QStringLiteral("\n\n"), Factor::Examples);
+        examples.addTemplate(task.examplesLeadOut, Factor::Examples,
+                             fill({{QStringLiteral("aspect"), {aspect, Factor::Examples}}}));
         ic.append(examples);
     }
     ic.add(QStringLiteral("\n[%1]\n").arg(task.sourceHeader));
     ic.add(in.source);
     ic.add(QStringLiteral("\n"));
-    if (s.valueName(Factor::Metrics) == QLatin1String("on"))
-        ic.addTemplate(
-                QStringLiteral("\n[Questions about {Noun}]\nHere are some questions about the {noun}. You can do "
-                               "the evaluation based on thinking about all the questions.\n{metrics}\n"),
-                Factor::Metrics, fill({{QStringLiteral("metrics"), {in.metrics, Factor::Metrics}}}));
+    if (s.valueName(Factor::Metrics) == QLatin1String("on")) {
+        ic.add(QStringLiteral("\n[Questions about %1]\nHere are some questions about the %2. You can do the "
+                              "evaluation based on thinking about all the questions.\n")
+                       .arg(Noun, noun),
+               Factor::Metrics);
+        ic.add(in.metrics + QLatin1Char('\n'), Factor::Metrics);
+    }
     ic.add(QStringLiteral("\n"));
     if (!task.factHeader.isEmpty()) {
         ic.add(QStringLiteral("[%1]\n").arg(task.factHeader));
         ic.add(in.fact);
         ic.add(QStringLiteral("\n"));
     }
-    if (reference == QLatin1String("self"))
-        ic.addTemplate(
-                QStringLiteral("\n[The Start of Reference {Noun}]\n{reference}\n[The End of Reference {Noun}]\n"),
-                Factor::Reference, fill({{QStringLiteral("reference"), {in.reference, Factor::Reference}}}));
-    ic.add(QStringLiteral("\n[The Start of the %1]\n").arg(Noun));
+    if (reference == QLatin1String("self")) {
+        ic.add(QStringLiteral("\n[The Start of Reference %1]\n").arg(Noun), Factor::Reference);
+        ic.add(in.reference, Factor::Reference);
+        ic.add(QStringLiteral("\n[The End of Reference %1]\n").arg(Noun), Factor::Reference);
+    }
+    ic.add(QStringLiteral("\n[The Start of the %1]\n").arg(task.targetName));
     ic.add(in.output);
-    ic.add(QStringLiteral("\n[The End of the %1]").arg(Noun));
+    ic.add(QStringLiteral("\n[The End of the %1]").arg(task.targetName));
 
     // The six layouts (spec §4.2): the separator after a component depends on the pair.
     const QHash<QChar, const Piece *> parts

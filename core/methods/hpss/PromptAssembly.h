@@ -9,25 +9,55 @@
 
 namespace rubric::hpss {
 
-/// The task words that change between datasets (spec hpss.md §4.4). The studio lets a user enter
-/// them for a new task; the four presets are the paper's.
+/// The texts that change between the official tasks (thu-coai/HPSS prompts/search/<task>/template.py,
+/// commit 7a03f6f): each task keeps the authors' own wording, spacing and spelling (Topical-Chat's
+/// trailing spaces, the data-to-text "[Structured Data Experssion]" header, HANNA's lead-out
+/// without "the quality of"), so a strategy's prompt is byte for byte the official one
+/// (tests/methods/hpss/official_assembly.py checks all 12,960 strategies of every task).
+/// {aspect}, {min}, {max} are filled when a prompt is rendered.
 struct TaskWording
 {
-    QString noun;            ///< "summary": the thing being rated, lower case
-    QString taskPhrase;      ///< "the summary to the news article" (INSTRUCTION and EXAMPLES)
-    QString sourceHeader;    ///< "Article": the SOURCE_BLOCK header, written "[Article]"
-    QString referenceIntro;  ///< REF1: "You will be given the news article, the summary and …"
-    QString dialecticObject; ///< "your own summary for the news article" (DIALECTIC)
-    QString instructionTail; ///< text after "on its {aspect}. " (Topical-Chat's fact sentence), usually ""
-    QString factHeader;      ///< "" = no FACT_BLOCK; Topical-Chat: "Corresponding Fact"
+    QString name;             ///< "summeval", "topical_chat", "sfhot", "sfres", "hanna"
+    QString noun;             ///< "summary": the thing being rated, lower case (rules, questions, reference)
+    QString sourceHeader;     ///< "Article": the source block's header, written "[Article]"
+    QString targetName;       ///< "Summary": "[The Start of the Summary]" ("Natural Language Sentence" for SF)
+    QString factHeader;       ///< "" = no fact block; Topical-Chat: "Corresponding Fact"
+    int nativeScale = 5;      ///< the scale the human ratings are on (Topical-Chat: 3); the origin's scale
+    QString instructionBelow; ///< the instruction when the task description comes before the input
+    QString instructionAbove; ///< … and after it (EIT, ITE, IET)
+    QString examplesLeadOut;  ///< after the examples: "Following these examples, evaluate … on its {aspect}:"
+    QString cotPrefix;        ///< CoT prefix (explanation first)
+    QString cotSuffix;        ///< CoT suffix (rating first)
+    QString cotFree;          ///< no CoT
+    QString referenceIntro;   ///< REF1 (reference: self)
+    QString dialectic;        ///< reference: dialectic
+    /// The task's words in the paper's auxiliary prompts (App. A, Tables 10, 12, 14, 16):
+    QString sourceNoun;          ///< "news article", "conversation", "structured data expression", "prompt"
+    QString auxSourceHeader;     ///< "## Article:", "## Conversation History:", … (metrics generation)
+    QString autocotPhrase;       ///< "the summary of the news article" (AutoCoT generation's instruction)
+    QString metricsPhrase;       ///< "the summary of the news article" (metrics generation's instruction)
+    QString metricsGood;         ///< "for a given news article": "… is a good summary <this> on its …"
+    QString metricsWho;          ///< "the aspect of the summary": "Another assistant will evaluate <this> by …"
+    QString metricsTarget;       ///< "news article": "The questions should specifically target the given <this> …"
+    QString metricsJoin;         ///< " so that" / "," before "the questions may revolve around key points of …"
+    QString metricsPoints;       ///< "the news article": "… key points of <this>."
+    bool metricsNumbered = true; ///< HANNA's requirements are not numbered "(1) (2) (3)"
+    QString referenceLead;       ///< "Please summarize the following text:" (reference generation)
+    QString referenceTail;       ///< "Summary:"
 
     static TaskWording summEval();
     static TaskWording topicalChat();
-    static TaskWording dataToText(); ///< SFHOT / SFRES
+    static TaskWording dataToText(const QString &name = QStringLiteral("sfhot")); ///< SFHOT / SFRES
     static TaskWording hanna();
     /// "summeval", "topical_chat", "sf" (or "sfhot"/"sfres"), "hanna"; an error lists the names otherwise.
     static Result<TaskWording> preset(const QString &name);
 };
+
+/// The search's origin for a task: the MT-Bench strategy on the task's own scale (Topical-Chat 3).
+inline PromptStrategy taskOrigin(const TaskWording &task)
+{
+    return PromptStrategy::mtBenchOrigin(task.nativeScale);
+}
 
 /// One in-context example: an item of the validation split with its human score.
 struct ExampleItem
@@ -35,6 +65,7 @@ struct ExampleItem
     QString source;
     QString output;
     double humanScore = 0;
+    QString fact; ///< Topical-Chat: the example's fact, written in its own "[Corresponding Fact]" block
 };
 
 /// Everything a prompt needs besides the strategy. The method fills it for one item from the
@@ -55,7 +86,7 @@ struct PromptInputs
     double humanMax = 5;
     QString autocot;  ///< the evaluation steps (autocot on)
     QString metrics;  ///< the item's questions (metrics on)
-    int scaleMin = 1; ///< {min}: 1 in the paper; [code] uses 0 for Topical-Chat groundedness
+    int scaleMin = 1; ///< {min}: 1, or 0 where the human scale starts at 0 ([code]: Topical-Chat groundedness)
 };
 
 /// A highlighted stretch of the rendered prompt: which factor's snippet (or filled value) it is.
@@ -83,16 +114,9 @@ struct RenderedPrompt
     QVector<ComponentSpan> components; ///< T, E and I in the order's layout
 };
 
-/// How example ratings are put on the strategy's scale (the paper is silent; spec §4.5 lists [code]'s values).
-enum class RatingMap {
-    Code,  ///< scale ≤ human max: linear onto [min, max]; larger: max·(h−hmin)/(hmax−hmin), at least min
-    Linear ///< always linear onto [min, max]
-};
-
 struct AssemblyOptions
 {
     QString systemPrompt = QStringLiteral("You are a helpful assistant.");
-    RatingMap ratingMap = RatingMap::Code;
 };
 
 /// Renders the §4 template for a strategy and an item. Errors name the input a factor value needs
@@ -100,9 +124,18 @@ struct AssemblyOptions
 Result<RenderedPrompt> renderPrompt(const PromptStrategy &strategy, const PromptInputs &inputs,
                                     const AssemblyOptions &options = {});
 
-/// A human score on [hMin, hMax] mapped onto the scale [scaleMin, scaleMax] (spec §4.5).
-double mapExampleRating(double human, double hMin, double hMax, int scaleMin, int scaleMax,
-                        RatingMap map = RatingMap::Code);
+/// A human score on [hMin, hMax] put on the strategy's scale [scaleMin, scaleMax] as the official
+/// example and criteria files write it: the task's own scale (`nativeScale`) keeps the human
+/// number; a scale up to 5 maps linearly onto [scaleMin, scaleMax]; 10, 50 and 100 take
+/// scaleMax·(h − hMin)/(hMax − hMin), never below scaleMin (1-5 humans at 10: 1, 2.5, 5, 7.5, 10).
+double mapExampleRating(double human, double hMin, double hMax, int scaleMin, int scaleMax, int nativeScale = 5);
+/// The aspect definition as a prompt at scale [scaleMin, scaleMax] shows it: the score anchors of a
+/// definition written on the human range [hMin, hMax] ("A score of 2 (somewhat) …", a line "2 — …",
+/// "2 (ok) means …", a range "(1-3)") put on the strategy's scale as mapExampleRating maps them, the
+/// way the official per-scale criteria files (criteria_human_scale_<n>.json) write them. A definition
+/// without anchors comes back unchanged.
+QString rescaleAnchors(const QString &definition, double hMin, double hMax, int scaleMin, int scaleMax,
+                       int nativeScale = 5);
 /// A rating as the examples write it: at most two decimals, no trailing zeros ("2.5", "10", "3.67").
 QString formatRating(double value);
 

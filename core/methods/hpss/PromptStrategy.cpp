@@ -60,6 +60,13 @@ Result<Factor> factorFromName(const QString &name)
     return Factor(i);
 }
 
+PromptStrategy PromptStrategy::mtBenchOrigin(int scaleMax)
+{
+    PromptStrategy s = mtBenchOrigin();
+    const int j = int(factorValues(Factor::Scale).indexOf(QString::number(scaleMax)));
+    return j < 0 ? s : s.with(Factor::Scale, j);
+}
+
 PromptStrategy PromptStrategy::mtBenchOrigin()
 {
     PromptStrategy s;

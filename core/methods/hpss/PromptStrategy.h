@@ -37,6 +37,8 @@ public:
     /// The MT-Bench origin of the paper (App. B, Table 17) for SummEval:
     /// scale:5,examples:0,criteria:human,reference:none,cot:prefix,autocot:off,metrics:off,order:TEI.
     static PromptStrategy mtBenchOrigin();
+    /// The MT-Bench origin on another scale (3 for Topical-Chat, whose human scale it is).
+    static PromptStrategy mtBenchOrigin(int scaleMax);
 
     /// Parses "scale:5,examples:0,…": every factor exactly once, in any order. Errors name the factor or value.
     static Result<PromptStrategy> parse(const QString &text);

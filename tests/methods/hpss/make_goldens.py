@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""Writes the HPSS golden prompts BY HAND from hpss.md §4 (not from the C++ code).
+"""Writes the HPSS golden prompts BY HAND from hpss.md §4 (not from the C++ code), corrected where the
+official code (thu-coai/HPSS, prompts/search/summeval/template.py and the example files) differs from the
+spec (issue 32): the "above" instruction ends without a space and each example is headed "# Example k:".
 
 Each string below is one snippet of §4.3, typed from the spec with the SummEval wording of §4.4,
 and the components are joined by the layouts of §4.2. Run from this folder:
@@ -43,7 +45,7 @@ aux = {
     'reference': 'Anderlecht teenager Evangelos Patoulidis is wanted by Manchester City; he turned down Barcelona at 12.',
 }
 INSTRUCTION = ('[Instruction]\nPlease act as an impartial judge and evaluate the quality of the summary to the news '
-               'article displayed above on its coherence. ')  # IC comes before TD: "above"
+               'article displayed above on its coherence.')  # IC comes before TD: "above", no space after it
 REF1 = 'You will be given the news article, the summary and a high-quality reference summary.'
 COT = ('You must rate the summary on a scale of 1 to 10 first by strictly following this format: "[[rating]]", for '
        'example: "Rating: [[10]]". And then provide your explanation.')
@@ -53,7 +55,7 @@ AUTOCOT = '\nEvaluation Steps:\n' + aux['autocot'] + '\n'
 # Human 1-5 ratings on the 1-10 scale, §4.5 ([code]: max*(h-1)/4, at least 1), two decimals:
 # 2.333 -> 3.33, 3.667 -> 6.67, 5 -> 10. Examples are joined by a blank line (the spec leaves the joint open).
 ratings = ['3.33', '6.67', '10']
-examples = ['# Example %d\n[Article]\n%s\n\n[The Start of the Summary]\n%s\n[The End of the Summary]\n\n[Rating]\n%s'
+examples = ['# Example %d:\n[Article]\n%s\n\n[The Start of the Summary]\n%s\n[The End of the Summary]\n\n[Rating]\n%s'
             % (n, doc, e['output'], r) for n, (e, r) in enumerate(zip(it['examples'], ratings), 1)]
 EXAMPLES = ('\nHere are some examples and their corresponding ratings:\n' + '\n\n'.join(examples)
             + '\n\nFollowing these examples, evaluate the quality of the summary to the news article displayed below '

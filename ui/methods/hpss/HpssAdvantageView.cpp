@@ -26,8 +26,9 @@ HpssAdvantageView::HpssAdvantageView(QWidget *parent)
 {
     setObjectName(QStringLiteral("hpssAdvantageView"));
     m_note->setWordWrap(true);
-    m_note->setText(tr("A: advantage of the value (Spearman × 100 above the factor's average), N: times the "
-                       "search explored it, M: times it appeared in an evaluated strategy."));
+    m_note->setText(tr("Per factor, the advantage of each value at the end of the search (Spearman × 100 above "
+                       "the factor's average, paper Eq. 4 and Table 5), with its count n: how many times the "
+                       "search explored the value. A value the search never explored has advantage 0 and n = 0."));
     auto *grid = new QGridLayout;
     for (int i = 0; i < kFactorCount; ++i) {
         auto *chart = new QChart;
@@ -57,28 +58,23 @@ void HpssAdvantageView::setView(const JudgeView *view)
             continue;
         const Factor f = factorAt(i);
         const HpssSearch &search = view->search();
-        auto *a = new QBarSet(QStringLiteral("A"));
-        auto *n = new QBarSet(QStringLiteral("N"));
-        auto *m = new QBarSet(QStringLiteral("M"));
+        auto *a = new QBarSet(tr("advantage"));
         a->setColor(QColor(0x1f, 0x5f, 0xa8));
-        n->setColor(QColor(0xe0, 0x80, 0x30));
-        m->setColor(QColor(0x6a, 0xa8, 0x4f));
         QStringList categories;
         double lo = 0, hi = 1;
         for (int j : search.params().space.enabledValues(f)) {
-            categories.append(factorValues(f).at(j));
-            const double av = search.advantage(f, j), nv = search.explorationCount(f, j),
-                         mv = search.appearanceCount(f, j);
+            const double av = search.advantage(f, j);
+            const int nv = int(search.explorationCount(f, j));
+            categories.append(tr("%1\nn=%2").arg(factorValues(f).at(j)).arg(nv));
             a->append(av);
-            n->append(nv);
-            m->append(mv);
-            lo = std::min({lo, av, nv, mv});
-            hi = std::max({hi, av, nv, mv});
+            lo = std::min(lo, av);
+            hi = std::max(hi, av);
         }
         auto *series = new QBarSeries;
         series->append(a);
-        series->append(n);
-        series->append(m);
+        series->setLabelsVisible(true);
+        series->setLabelsFormat(QStringLiteral("@value"));
+        series->setLabelsPrecision(3);
         chart->addSeries(series);
         auto *x = new QBarCategoryAxis;
         x->append(categories);
@@ -86,6 +82,7 @@ void HpssAdvantageView::setView(const JudgeView *view)
         y->setRange(std::floor(lo), std::ceil(hi));
         y->applyNiceNumbers();
         y->setLabelFormat(QStringLiteral("%.0f"));
+        y->setTitleText(tr("advantage"));
         chart->addAxis(x, Qt::AlignBottom);
         chart->addAxis(y, Qt::AlignLeft);
         series->attachAxis(x);

@@ -133,7 +133,9 @@ QVariant HpssLeaderboardModel::headerData(int section, Qt::Orientation orientati
     if (role == Qt::ToolTipRole) {
         switch (section) {
         case SpearmanColumn:
-            return tr("Spearman correlation of the strategy's scores with the human scores on the validation split");
+            return tr("Spearman correlation of the strategy's scores with the human scores on the validation split, "
+                      "%1")
+                    .arg(levelDescription(m_level));
         case DeltaColumn:
             return tr("Validation Spearman minus the origin's (the first evaluated strategy)");
         case CallsColumn:
@@ -154,7 +156,7 @@ QVariant HpssLeaderboardModel::headerData(int section, Qt::Orientation orientati
     case StepColumn:
         return tr("Step");
     case SpearmanColumn:
-        return tr("Validation ρ");
+        return tr("Validation Spearman ρ (%1)").arg(levelText(m_level));
     case DeltaColumn:
         return tr("Δ origin");
     case CallsColumn:
@@ -166,6 +168,27 @@ QVariant HpssLeaderboardModel::headerData(int section, Qt::Orientation orientati
     default:
         return {};
     }
+}
+
+void HpssLeaderboardModel::setLevel(CorrelationLevel level)
+{
+    if (level == m_level)
+        return;
+    m_level = level;
+    emit headerDataChanged(Qt::Horizontal, SpearmanColumn, SpearmanColumn);
+}
+
+QString HpssLeaderboardModel::levelText(CorrelationLevel level)
+{
+    return level == CorrelationLevel::Summary ? tr("summary-level") : tr("dataset-level");
+}
+
+QString HpssLeaderboardModel::levelDescription(CorrelationLevel level)
+{
+    return level == CorrelationLevel::Summary
+                   ? tr("summary-level: per source (an article's summaries), then averaged over the sources "
+                        "(paper Eq. 8)")
+                   : tr("dataset-level: over all validation items at once");
 }
 
 } // namespace rubric

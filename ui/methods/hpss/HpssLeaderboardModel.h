@@ -43,6 +43,11 @@ public:
     /// The judge's evaluations with their spend (`spend` keyed by PromptStrategy::format()).
     void setEvaluations(const QVector<hpss::SearchRecord> &records, const QHash<QString, hpss::StrategySpend> &spend);
     void clear();
+    /// The level the validation Spearman is taken at (named in the column's header).
+    void setLevel(hpss::CorrelationLevel level);
+    /// "summary-level" / "dataset-level", and the tooltip's sentence for it.
+    static QString levelText(hpss::CorrelationLevel level);
+    static QString levelDescription(hpss::CorrelationLevel level);
     /// The strategy of a row ("scale:5,…" is StrategyRole's text).
     hpss::PromptStrategy strategy(int row) const { return m_rows.at(row).record.proposal.strategy; }
 
@@ -54,6 +59,7 @@ public:
 private:
     QVector<Row> m_rows;
     double m_origin = 0;
+    hpss::CorrelationLevel m_level = hpss::CorrelationLevel::Dataset;
 };
 
 } // namespace rubric

@@ -203,6 +203,7 @@ void HpssPane::reload()
         showMessage(tr("Calls and cost are not shown: %1").arg(s.errorString()));
     }
     m_search->setView(&*view);
+    m_leaderboard->model()->setLevel(view->search().params().level);
     m_leaderboard->model()->setEvaluations(view->search().evaluated(), m_spend);
     m_advantages->setView(&*view);
     m_inspector->setView(&*view);

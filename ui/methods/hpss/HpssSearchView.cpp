@@ -1,6 +1,7 @@
 #include "methods/hpss/HpssSearchView.h"
 
 #include "methods/hpss/HpssJudgeView.h"
+#include "methods/hpss/HpssLeaderboardModel.h"
 
 #include <QAreaSeries>
 #include <QChart>
@@ -159,6 +160,9 @@ void HpssSearchView::setView(const JudgeView *view)
     }
     m_init->setVisible(init > 0);
 
+    const QString level = HpssLeaderboardModel::levelText(search.params().level);
+    m_chart->setTitle(tr("Best validation Spearman ρ (%1) so far").arg(level));
+    m_y->setTitleText(tr("Validation Spearman ρ (%1)").arg(level));
     const SearchRecord *top = search.best();
     QString status = tr("%1: %2 of %3 strategies evaluated (%4)")
                              .arg(view->judge())
@@ -173,6 +177,8 @@ void HpssSearchView::setView(const JudgeView *view)
                             .arg(top->proposal.strategy.format());
     if (search.finished())
         status += QStringLiteral(" · ") + tr("finished (%1)").arg(search.stopReason());
+    status += QStringLiteral(" · ")
+              + tr("metric: Spearman ρ, %1").arg(HpssLeaderboardModel::levelDescription(search.params().level));
     m_status->setText(status);
 
     for (const PromptStrategy &s : search.population()) {

@@ -1,0 +1,115 @@
+// Assembles every strategy of the full HPSS space for one case with the product's renderPrompt and
+// prints "strategy<TAB>sha1 of the user message" a line; tests/methods/hpss/official_assembly.py
+// compares them with its own re-implementation of the official assembly.
+//   hpss-prompt-dump CASE.json          all 12,960 hashes
+//   hpss-prompt-dump --show STRATEGY    the text of one strategy, the case read from stdin
+// A case: {"task", "aspect", "human_min", "human_max", "scale_min", "item": {source, output, fact,
+// reference, metrics}, "criteria": {"human"|"self": {scale: text}}, "autocot": {"human"|"self":
+// {scale: text}}, "examples": {"3"|"5"|"10": [{source, output, fact, human}]}}.
+#include "methods/hpss/PromptAssembly.h"
+#include "methods/hpss/PromptStrategy.h"
+#include "util/Json.h"
+
+#include <QCoreApplication>
+#include <QCryptographicHash>
+#include <QFile>
+#include <QTextStream>
+
+#include <cstdio>
+
+using namespace rubric;
+using namespace rubric::hpss;
+
+namespace {
+
+[[noreturn]] void fail(const QString &message)
+{
+    std::fprintf(stderr, "hpss-prompt-dump: %s\n", qPrintable(message));
+    std::exit(2);
+}
+
+PromptInputs inputsFor(const QVariantMap &c, const PromptStrategy &s)
+{
+    PromptInputs in;
+    auto task = TaskWording::preset(c.value(QStringLiteral("task")).toString());
+    if (!task)
+        fail(task.errorString());
+    in.task = *task;
+    in.aspect = c.value(QStringLiteral("aspect")).toString();
+    const QVariantMap item = c.value(QStringLiteral("item")).toMap();
+    in.source = item.value(QStringLiteral("source")).toString();
+    in.output = item.value(QStringLiteral("output")).toString();
+    in.fact = item.value(QStringLiteral("fact")).toString();
+    in.humanMin = c.value(QStringLiteral("human_min")).toDouble();
+    in.humanMax = c.value(QStringLiteral("human_max")).toDouble();
+    in.scaleMin = c.value(QStringLiteral("scale_min")).toInt();
+    const QString scale = s.valueName(Factor::Scale);
+    const QString variant
+            = s.valueName(Factor::Criteria) == QLatin1String("self") ? QStringLiteral("self") : QStringLiteral("human");
+    if (s.valueName(Factor::Criteria) != QLatin1String("none"))
+        in.criteria = c.value(QStringLiteral("criteria")).toMap().value(variant).toMap().value(scale).toString();
+    if (s.valueName(Factor::AutoCot) == QLatin1String("on"))
+        in.autocot = c.value(QStringLiteral("autocot")).toMap().value(variant).toMap().value(scale).toString();
+    if (s.valueName(Factor::Reference) == QLatin1String("self"))
+        in.reference = item.value(QStringLiteral("reference")).toString();
+    if (s.valueName(Factor::Metrics) == QLatin1String("on"))
+        in.metrics = item.value(QStringLiteral("metrics")).toString();
+    if (s.exampleCount() > 0) {
+        const QVariantList list
+                = c.value(QStringLiteral("examples")).toMap().value(s.valueName(Factor::Examples)).toList();
+        for (const QVariant &v : list) {
+            const QVariantMap e = v.toMap();
+            in.examples.append(
+                    {e.value(QStringLiteral("source")).toString(), e.value(QStringLiteral("output")).toString(),
+                     e.value(QStringLiteral("human")).toDouble(), e.value(QStringLiteral("fact")).toString()});
+        }
+    }
+    return in;
+}
+
+QString render(const QVariantMap &c, const PromptStrategy &s)
+{
+    auto r = renderPrompt(s, inputsFor(c, s));
+    if (!r)
+        fail(QStringLiteral("%1: %2").arg(s.format(), r.errorString()));
+    return r->text;
+}
+
+QVariantMap parseCase(const QByteArray &bytes, const QString &where)
+{
+    QString error;
+    const QVariant v = json::parse(QString::fromUtf8(bytes), &error);
+    if (!error.isEmpty() || !v.canConvert<QVariantMap>())
+        fail(QStringLiteral("%1: not a JSON object: %2").arg(where, error));
+    return v.toMap();
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    const QStringList args = app.arguments();
+    QTextStream out(stdout);
+    out.setEncoding(QStringConverter::Utf8);
+    if (args.size() == 3 && args[1] == QLatin1String("--show")) {
+        QFile in;
+        if (!in.open(stdin, QIODevice::ReadOnly))
+            fail(QStringLiteral("cannot read stdin"));
+        const auto s = PromptStrategy::parse(args[2]);
+        if (!s)
+            fail(s.errorString());
+        out << render(parseCase(in.readAll(), QStringLiteral("stdin")), *s);
+        return 0;
+    }
+    if (args.size() != 2)
+        fail(QStringLiteral("usage: hpss-prompt-dump CASE.json | --show STRATEGY < CASE.json"));
+    QFile f(args[1]);
+    if (!f.open(QIODevice::ReadOnly))
+        fail(QStringLiteral("cannot open %1").arg(args[1]));
+    const QVariantMap c = parseCase(f.readAll(), args[1]);
+    for (const PromptStrategy &s : StrategySpace::full().all())
+        out << s.format() << '\t' << QCryptographicHash::hash(render(c, s).toUtf8(), QCryptographicHash::Sha1).toHex()
+            << '\n';
+    return 0;
+}
