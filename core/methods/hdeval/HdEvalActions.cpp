@@ -8,6 +8,7 @@
 #include <QCoreApplication>
 #include <QPointer>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -138,11 +139,17 @@ Result<RefitOutcome> refit(Project *project, const QString &judge, const RefitOp
         return version.error();
     RefitOutcome out;
     out.version = *version;
-    out.scoredItems = int(all.size());
+    // An item without any node score has no judge score (as in the run): the aggregator would
+    // predict it from the training means alone.
+    QVector<bool> hasScore(all.size(), false);
+    for (int i = 0; i < all.size(); ++i)
+        for (int c = 0; c < data.nodes.size() && !hasScore[i]; ++c)
+            hasScore[i] = std::isfinite(data.xAll(i, c));
+    out.scoredItems = int(std::count(hasScore.cbegin(), hasScore.cend(), true));
     for (const QString &a : std::as_const(data.aspects)) {
         QHash<QString, double> itemScores;
         for (int i = 0; i < all.size(); ++i)
-            itemScores.insert(all[i], fit->aspects[a].predicted[i]);
+            itemScores.insert(all[i], hasScore[i] ? fit->aspects[a].predicted[i] : kNaN);
         if (auto w = project->setJudgeScores(judge, a, itemScores); !w)
             return w.error();
     }
@@ -155,9 +162,10 @@ Result<RefitOutcome> refit(Project *project, const QString &judge, const RefitOp
             !a)
             return a.error();
     if (std::isfinite(own.testR))
-        if (auto a
-            = store.setTestAlignment(judge, *version, own.testR,
-                                     trc("Pearson with the human scores on the test split, n = %1").arg(test.size()));
+        if (auto a = store.setTestAlignment(
+                    judge, *version, own.testR,
+                    trc("Pearson with the human scores on the test split, n = %1 (the test items with a score)")
+                            .arg(own.nTestScored));
             !a)
             return a.error();
     out.fit = std::move(fit).value();

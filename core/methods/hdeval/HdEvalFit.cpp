@@ -245,7 +245,8 @@ void HdEvalMethod::finish()
     if (std::isfinite(own.testR))
         if (auto a = m_ctx->store().setTestAlignment(
                     judge, m_rubric.version(), own.testR,
-                    tr("Pearson with the human scores on the test split, n = %1").arg(test.size()));
+                    tr("Pearson with the human scores on the test split, n = %1 (the test items with a score)")
+                            .arg(own.nTestScored));
             !a) {
             m_ctx->fail(a.errorString());
             return;
@@ -263,20 +264,42 @@ void HdEvalMethod::finish()
         byAspect.insert(a, QVariantMap{{QStringLiteral("train_r"), jsonNumber(f.trainR)},
                                        {QStringLiteral("cv_r"), jsonNumber(f.cvR)},
                                        {QStringLiteral("test_r"), jsonNumber(f.testR)},
+                                       {QStringLiteral("test_rho"), jsonNumber(f.testRho)},
+                                       {QStringLiteral("n_test_scored"), f.nTestScored},
+                                       {QStringLiteral("n_test_imputed"), f.nTestImputed},
                                        {QStringLiteral("cv_warning"), f.cvWarning},
+                                       {QStringLiteral("best_node"), f.bestNode},
                                        {QStringLiteral("best_node_test_r"), jsonNumber(f.bestR)},
                                        {QStringLiteral("direct_test_r"), jsonNumber(f.directR)},
                                        {QStringLiteral("mean_test_r"), jsonNumber(f.meanR)},
                                        {QStringLiteral("layer1_test_r"), jsonNumber(f.layer1TestR)}});
     }
+    // The run pane's lines: the items behind the test figures, and those whose score leans on imputed nodes.
+    QStringList notes;
+    notes << tr("Test r %1 on %2 test items with a score; %3 test item(s) without any node score left out (as in "
+                "Compare)")
+                     .arg(std::isfinite(own.testR) ? QString::number(own.testR, 'f', 3) : QStringLiteral("—"))
+                     .arg(own.nTestScored)
+                     .arg(own.nTestUnscored);
+    if (imputed > 0)
+        notes << tr("%1 scored item(s) (%2 of them in the test figures) have a node whose call failed: its score "
+                    "is the training mean")
+                         .arg(imputed)
+                         .arg(own.nTestImputed);
     emit completed({{QStringLiteral("rubric_version"), m_rubric.version()},
+                    {QStringLiteral("notes"), notes},
                     {QStringLiteral("aggregator"), learn::aggregatorKindName(m_params.aggregator.kind)},
                     {QStringLiteral("nodes_per_layer"), perLayer},
                     {QStringLiteral("selected"), selected},
                     {QStringLiteral("train_r"), jsonNumber(own.trainR)},
                     {QStringLiteral("cv_r"), jsonNumber(own.cvR)},
                     {QStringLiteral("test_r"), jsonNumber(own.testR)},
+                    {QStringLiteral("test_rho"), jsonNumber(own.testRho)},
+                    {QStringLiteral("n_test_scored"), own.nTestScored},
+                    {QStringLiteral("n_test_imputed"), own.nTestImputed},
+                    {QStringLiteral("n_test_unscored"), own.nTestUnscored},
                     {QStringLiteral("cv_warning"), own.cvWarning},
+                    {QStringLiteral("best_node"), own.bestNode},
                     {QStringLiteral("best_node_test_r"), jsonNumber(own.bestR)},
                     {QStringLiteral("direct_test_r"), jsonNumber(own.directR)},
                     {QStringLiteral("mean_test_r"), jsonNumber(own.meanR)},
