@@ -1,0 +1,272 @@
+// HD-Eval as the paper reports it (issue #31): the score reader on ordinary answers, every test
+// figure on the items the Compare pane correlates (with failed node calls), apply_from's alignment on
+// the target's test split alone, the best-node baseline chosen on the train split. Each figure is
+// recomputed here from the stored scores with a Pearson of this file's own, never read back from
+// the fit that produced it.
+
+#include "FakeLlmServer.h"
+#include "IndependentPearson.h"
+#include "PipelineFixture.h"
+#include "SyntheticJudge.h"
+#include "methods/hdeval/HdEvalTree.h"
+#include "rubric/RubricExport.h"
+#include "stats/Comparison.h"
+#include "store/RubricStore.h"
+
+#include <QJsonObject>
+#include <QSet>
+#include <QtTest>
+
+#include <cmath>
+
+using namespace rubric;
+using namespace rubric::test;
+
+class TestHdEvalFidelity : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void readsOrdinaryScoreAnswers_data();
+    void readsOrdinaryScoreAnswers();
+    void figuresOnTheComparePanesItems();
+    void appliedAlignmentOnTheTestSplitOnly();
+
+private:
+    TempProjects m_projects;
+};
+
+namespace {
+
+RunSpec hdSpec(const QString &judge, const QString &baseUrl, const QVariantMap &settings)
+{
+    RunSpec s = spec(judge, QStringLiteral("hdeval"), baseUrl);
+    s.settings = settings;
+    return s;
+}
+
+QVariantMap result(const Outcome &o)
+{
+    return o.summary.value(QStringLiteral("result")).toMap();
+}
+
+double coherence(const QVariantMap &map, const char *key)
+{
+    const QVariant v = map.value(QString::fromLatin1(key)).toMap().value(QStringLiteral("coherence"));
+    return v.isNull() ? std::nan("") : v.toDouble();
+}
+
+} // namespace
+
+void TestHdEvalFidelity::initTestCase()
+{
+    QVERIFY(m_projects.isValid());
+}
+
+void TestHdEvalFidelity::readsOrdinaryScoreAnswers_data()
+{
+    QTest::addColumn<QString>("answer");
+    QTest::addColumn<double>("score");
+    QTest::newRow("labelled with its scale") << QStringLiteral("Score (1-5): 4") << 4.0;
+    QTest::newRow("labelled, then reasons")
+            << QStringLiteral("Score (1-5): 4\n\nThe summary keeps 2 of the 3 main events; 1 sentence is vague.")
+            << 4.0;
+    QTest::newRow("scale named first") << QStringLiteral("On a scale of 1 to 5, I would give this a 4.") << 4.0;
+    QTest::newRow("scale named first, then reasons")
+            << QStringLiteral("On a scale of 1 to 5, I would give this a 4. It misses 1 detail.\n\n5 sentences.")
+            << 4.0;
+    QTest::newRow("out of, then the verdict") << QStringLiteral("Out of 5, this gets 4") << 4.0;
+    QTest::newRow("out of, then reasons")
+            << QStringLiteral("Out of 5, this gets 4.\n\n1. It is clear.\n2. It is short.") << 4.0;
+    QTest::newRow("the prompt's form: the score first") << QStringLiteral("3\nThe summary has 5 sentences.\n2") << 3.0;
+    QTest::newRow("score first, then a count out of")
+            << QStringLiteral("4\nOnly 2 out of 5 key points are covered.") << 4.0;
+    QTest::newRow("score first, then a fraction") << QStringLiteral("4\n\nThe summary drops 1/5 of the events.") << 4.0;
+    QTest::newRow("markdown") << QStringLiteral("**Score (1-5):** 2\n\nReasoning: the order is off.") << 2.0;
+}
+
+void TestHdEvalFidelity::readsOrdinaryScoreAnswers()
+{
+    // The node score is read by the shared reader's strong forms first (a labelled score, a
+    // verdict verb), the first lone number only when there is none of those.
+    QFETCH(QString, answer);
+    QFETCH(double, score);
+    const auto read = hdeval::firstScore(answer);
+    QVERIFY2(read.has_value(), qPrintable(answer));
+    QCOMPARE(*read, score);
+}
+
+void TestHdEvalFidelity::figuresOnTheComparePanesItems()
+{
+    auto fx = makeProject(m_projects.next(), 20);
+    QVERIFY(fx);
+    // Every node call of 2 test items (10 %) fails; 3 more test items lose their NOISE nodes'
+    // calls (their scores lean on imputed nodes).
+    QSet<QString> dead, partly;
+    for (int i = 0; i < fx->testIds.size(); ++i) {
+        const auto it = fx->project->item(fx->testIds[i]);
+        QVERIFY(it);
+        if (i % 10 == 3)
+            dead.insert(it->output);
+        else if (i % 10 == 5 || i == 8)
+            partly.insert(it->output);
+    }
+    SyntheticJudge judge(fx->humanByOutput);
+    FakeLlmServer server;
+    server.setJudge([&](const QJsonObject &body) {
+        const QString prompt = promptText(body);
+        if (prompt.contains(QLatin1String("Score (1-5):"))) {
+            const bool noise = prompt.contains(QLatin1String("following metric:\n\nNOISE"));
+            for (const QString &out : std::as_const(dead))
+                if (prompt.contains(out)) {
+                    FakeAnswer a;
+                    a.httpStatus = 400;
+                    a.errorMessage = QStringLiteral(
+                            "The response was filtered due to the prompt triggering a content policy.");
+                    return a;
+                }
+            for (const QString &out : std::as_const(partly))
+                if (noise && prompt.contains(out)) {
+                    FakeAnswer a;
+                    a.httpStatus = 400;
+                    a.errorMessage = QStringLiteral(
+                            "The response was filtered due to the prompt triggering a content policy.");
+                    return a;
+                }
+        }
+        return judge.answer(body);
+    });
+    QVERIFY(server.listen());
+    const Outcome o = runToEnd(fx->project.get(), hdSpec(QStringLiteral("hd"), server.baseUrl(),
+                                                         {{QStringLiteral("aggregator"), QStringLiteral("ridge")},
+                                                          {QStringLiteral("top_k"), QStringLiteral("2")}}));
+    QVERIFY2(o.ok, qPrintable(o.error));
+    auto tree = RubricStore(fx->project.get()).load(QStringLiteral("hd"));
+    QVERIFY(tree);
+    const QVariantMap agg = RubricExport::toJson(*tree).value(QStringLiteral("aggregator")).toMap();
+    const QVariantMap baselines = agg.value(QStringLiteral("baselines")).toMap();
+    const QStringList features = agg.value(QStringLiteral("features")).toStringList();
+
+    // The Compare pane's figures for the judge on the test split.
+    stats::CompareOptions co;
+    co.aspect = QStringLiteral("coherence");
+    co.judges = {QStringLiteral("hd")};
+    co.split = SplitFilter::Test;
+    co.bootstrap = 0;
+    co.permutations = 0;
+    co.pairs = false;
+    auto compared = stats::compareJudges(*fx->project, co);
+    QVERIFY2(compared, qPrintable(compared.errorString()));
+    QCOMPARE(compared->judges.size(), 1);
+    const stats::JudgeAlignment &row = compared->judges.first();
+    QCOMPARE(row.n, int(fx->testIds.size() - dead.size()));
+    QVERIFY2(std::abs(coherence(agg, "test_r") - row.pearson) < 1e-9,
+             qPrintable(QStringLiteral("panel %1, compare %2").arg(coherence(agg, "test_r")).arg(row.pearson)));
+    QCOMPARE(agg.value(QStringLiteral("n_test_scored")).toMap().value(QStringLiteral("coherence")).toInt(), row.n);
+    QCOMPARE(agg.value(QStringLiteral("n_test_unscored")).toInt(), int(dead.size()));
+    QCOMPARE(agg.value(QStringLiteral("n_test_imputed")).toMap().value(QStringLiteral("coherence")).toInt(),
+             int(partly.size()));
+    QVERIFY(std::abs(coherence(agg, "test_rho") - row.spearman) < 1e-9);
+    QVERIFY(std::abs(result(o).value(QStringLiteral("test_r")).toDouble() - row.pearson) < 1e-9);
+
+    // The baselines on the same items, recomputed from the stored node and human scores.
+    const auto humans = fx->project->humanScores(QStringLiteral("coherence"));
+    const auto stored = fx->project->judgeScores(QStringLiteral("hd"), QStringLiteral("coherence"));
+    QHash<QString, QHash<QString, double>> nodes;
+    for (const ItemCriterionScores &s : RubricStore(fx->project.get()).criterionScores(QStringLiteral("hd")))
+        nodes[s.itemId].insert(s.criterionKey, s.mean);
+    QVector<double> mean, human;
+    QHash<QString, QVector<double>> nodeX, nodeY;
+    int basis = 0;
+    for (const QString &id : std::as_const(fx->testIds)) {
+        if (!std::isfinite(stored.value(id, std::nan(""))) || !humans.contains(id))
+            continue;
+        ++basis;
+        double sum = 0;
+        int n = 0;
+        for (const QString &k : features)
+            if (const double v = nodes[id].value(k, std::nan("")); std::isfinite(v)) {
+                sum += v;
+                ++n;
+                nodeX[k] << v;
+                nodeY[k] << humans.value(id);
+            }
+        mean << sum / n;
+        human << humans.value(id);
+    }
+    QCOMPARE(basis, row.n);
+    QVERIFY(std::abs(coherence(baselines, "mean_test_r") - pearsonOf(mean, human)) < 1e-9);
+    const QString root = hdeval::layerNodes(*tree, 1).first().key;
+    QVERIFY(std::abs(coherence(baselines, "direct_test_r") - pearsonOf(nodeX[root], nodeY[root])) < 1e-9);
+
+    // The best single node is chosen by its train r, and its test r is reported.
+    const auto trainIds = fx->project->readItemIds(SplitFilter::Train);
+    QVERIFY(trainIds);
+    QString best;
+    double bestTrain = -2;
+    for (const QString &k : features) {
+        QVector<double> x, y;
+        for (const QString &id : std::as_const(*trainIds))
+            if (const double v = nodes[id].value(k, std::nan("")); std::isfinite(v) && humans.contains(id)) {
+                x << v;
+                y << humans.value(id);
+            }
+        if (const double r = pearsonOf(x, y); std::isfinite(r) && r > bestTrain) {
+            bestTrain = r;
+            best = k;
+        }
+    }
+    const QVariantMap bestByAspect = baselines.value(QStringLiteral("best_node_by_aspect")).toMap();
+    QCOMPARE(bestByAspect.value(QStringLiteral("coherence")).toString(), best);
+    QVERIFY(std::abs(coherence(baselines, "best_node_train_r") - bestTrain) < 1e-9);
+    QVERIFY(std::abs(coherence(baselines, "best_node_test_r") - pearsonOf(nodeX[best], nodeY[best])) < 1e-9);
+
+    // The run pane's lines name the items left out and those with imputed nodes.
+    const QStringList notes = result(o).value(QStringLiteral("notes")).toStringList();
+    QCOMPARE(notes.size(), 2);
+    QVERIFY2(notes.first().contains(QString::number(row.n)), qPrintable(notes.first()));
+    QVERIFY(result(o).value(QStringLiteral("items_imputed")).toInt() >= int(partly.size()));
+    qInfo("with %d of %d test items failed: panel test r %.4f = compare %.4f (n %d), mean %.4f, best node %s "
+          "(train r %.3f) test r %.4f",
+          int(dead.size()), int(fx->testIds.size()), coherence(agg, "test_r"), row.pearson, row.n,
+          coherence(baselines, "mean_test_r"), qPrintable(best), bestTrain, coherence(baselines, "best_node_test_r"));
+}
+
+void TestHdEvalFidelity::appliedAlignmentOnTheTestSplitOnly()
+{
+    auto fx = makeProject(m_projects.next(), 8);
+    QVERIFY(fx);
+    SyntheticJudge judge(fx->humanByOutput);
+    FakeLlmServer server;
+    server.setJudge([&judge](const QJsonObject &body) { return judge.answer(body); });
+    QVERIFY(server.listen());
+    const QVariantMap settings{{QStringLiteral("aggregator"), QStringLiteral("ridge")},
+                               {QStringLiteral("top_k"), QStringLiteral("2")}};
+    RunSpec t = hdSpec(QStringLiteral("trained"), server.baseUrl(), settings);
+    t.items = SplitFilter::Train;
+    QVERIFY(runToEnd(fx->project.get(), t).ok);
+    // Applied to every item of the project, the source's train items among them.
+    RunSpec a = hdSpec(QStringLiteral("applied"), server.baseUrl(),
+                       {{QStringLiteral("apply_from"), QStringLiteral("trained")}});
+    a.items = SplitFilter::All;
+    const Outcome applied = runToEnd(fx->project.get(), a);
+    QVERIFY2(applied.ok, qPrintable(applied.error));
+    const auto scores = fx->project->judgeScores(QStringLiteral("applied"), QStringLiteral("coherence"));
+    const auto humans = fx->project->humanScores(QStringLiteral("coherence"));
+    QVERIFY(scores.size() > fx->testIds.size()); // the train items were scored too
+    QVector<double> x, y;
+    for (const QString &id : std::as_const(fx->testIds))
+        if (std::isfinite(scores.value(id, std::nan(""))) && humans.contains(id)) {
+            x << scores.value(id);
+            y << humans.value(id);
+        }
+    const double expected = pearsonOf(x, y);
+    const double stored = result(applied).value(QStringLiteral("test_r")).toDouble();
+    QVERIFY2(std::abs(stored - expected) < 1e-9,
+             qPrintable(QStringLiteral("stored %1, on the test split %2").arg(stored).arg(expected)));
+    QCOMPARE(result(applied).value(QStringLiteral("n_test_scored")).toInt(), int(x.size()));
+    qInfo("apply_from on all %d items: test r %.4f on the %d test items", int(scores.size()), stored, int(x.size()));
+}
+
+QTEST_GUILESS_MAIN(TestHdEvalFidelity)
+#include "TestHdEvalFidelity.moc"
