@@ -32,6 +32,8 @@ QStringList HdEvalParams::keys()
                   QStringLiteral("children"),
                   QStringLiteral("top_k"),
                   QStringLiteral("importance_repeats"),
+                  QStringLiteral("importance_split"),
+                  QStringLiteral("importance_metric"),
                   QStringLiteral("seed"),
                   QStringLiteral("decompose"),
                   QStringLiteral("temperature"),
@@ -53,6 +55,11 @@ QVariantMap HdEvalParams::toMap() const
                   {QStringLiteral("children"), children},
                   {QStringLiteral("top_k"), topK},
                   {QStringLiteral("importance_repeats"), importanceRepeats},
+                  {QStringLiteral("importance_split"), importanceSplit == learn::ImportanceSplit::Train
+                                                               ? QStringLiteral("in_sample")
+                                                               : QStringLiteral("cross_validated")},
+                  {QStringLiteral("importance_metric"),
+                   importanceMetric == learn::ImportanceMetric::R2 ? QStringLiteral("r2") : QStringLiteral("pearson")},
                   {QStringLiteral("seed"), qint64(seed)},
                   {QStringLiteral("decompose"), batched ? QStringLiteral("batched") : QStringLiteral("per-node")},
                   {QStringLiteral("temperature"), temperature},
@@ -117,7 +124,15 @@ Result<HdEvalParams> HdEvalParams::fromSettings(const QVariantMap &settings)
             p.topK = declaredInt();
         else if (key == QLatin1String("importance_repeats"))
             p.importanceRepeats = declaredInt();
-        else if (key == QLatin1String("seed"))
+        else if (key == QLatin1String("importance_split")) {
+            ok = declared && declared->accepts(text);
+            p.importanceSplit = text == QLatin1String("in_sample") ? learn::ImportanceSplit::Train
+                                                                   : learn::ImportanceSplit::CrossValidated;
+        } else if (key == QLatin1String("importance_metric")) {
+            ok = declared && declared->accepts(text);
+            p.importanceMetric
+                    = text == QLatin1String("r2") ? learn::ImportanceMetric::R2 : learn::ImportanceMetric::Pearson;
+        } else if (key == QLatin1String("seed"))
             p.seed = text.toULongLong(&ok); // any 64-bit seed, wider than the form's field
         else if (key == QLatin1String("decompose")) {
             ok = declared && declared->accepts(text);
