@@ -31,6 +31,7 @@ private slots:
     void readsOrdinaryScoreAnswers();
     void figuresOnTheComparePanesItems();
     void appliedAlignmentOnTheTestSplitOnly();
+    void foldsKeepAnArticleTogether();
 
 private:
     TempProjects m_projects;
@@ -266,6 +267,47 @@ void TestHdEvalFidelity::appliedAlignmentOnTheTestSplitOnly()
              qPrintable(QStringLiteral("stored %1, on the test split %2").arg(stored).arg(expected)));
     QCOMPARE(result(applied).value(QStringLiteral("n_test_scored")).toInt(), int(x.size()));
     qInfo("apply_from on all %d items: test r %.4f on the %d test items", int(scores.size()), stored, int(x.size()));
+}
+
+void TestHdEvalFidelity::foldsKeepAnArticleTogether()
+{
+    // SummEval's items carry their article as the group: two train items share one, so the folds
+    // go by group unless told otherwise, and the description says which was used.
+    auto fx = makeProject(m_projects.next(), 8);
+    QVERIFY(fx);
+    QStringList trainGroups;
+    for (const QString &id : fx->project->itemIds(SplitFilter::Train))
+        trainGroups << fx->project->item(id)->group;
+    QVERIFY(QSet<QString>(trainGroups.cbegin(), trainGroups.cend()).size() < trainGroups.size());
+    SyntheticJudge judge(fx->humanByOutput);
+    FakeLlmServer server;
+    server.setJudge([&judge](const QJsonObject &body) { return judge.answer(body); });
+    QVERIFY(server.listen());
+    const auto described = [&](const QString &name, const QString &groups) {
+        const Outcome o = runToEnd(fx->project.get(), hdSpec(name, server.baseUrl(),
+                                                             {{QStringLiteral("aggregator"), QStringLiteral("ridge")},
+                                                              {QStringLiteral("top_k"), QStringLiteral("2")},
+                                                              {QStringLiteral("cv_groups"), groups}}));
+        if (!o.ok)
+            qWarning("%s", qPrintable(o.error));
+        auto tree = RubricStore(fx->project.get()).load(name);
+        return tree ? RubricExport::toJson(*tree).value(QStringLiteral("aggregator")).toMap() : QVariantMap();
+    };
+    const QVariantMap byGroup = described(QStringLiteral("g"), QStringLiteral("auto"));
+    QVERIFY(byGroup.value(QStringLiteral("cv_by_group")).toBool());
+    QVERIFY2(byGroup.value(QStringLiteral("cv")).toString().endsWith(QStringLiteral("by group")),
+             qPrintable(byGroup.value(QStringLiteral("cv")).toString()));
+    QCOMPARE(byGroup.value(QStringLiteral("n_train_groups")).toInt(),
+             int(QSet<QString>(trainGroups.cbegin(), trainGroups.cend()).size()));
+    // The fixture's split draws items, not articles: it says so.
+    QVERIFY(byGroup.contains(QStringLiteral("split_groups")));
+    const QVariantMap plain = described(QStringLiteral("n"), QStringLiteral("off"));
+    QVERIFY(!plain.value(QStringLiteral("cv_by_group")).toBool());
+    QCOMPARE(plain.value(QStringLiteral("cv")).toString(), QStringLiteral("5-fold"));
+    qInfo("cv by group: %s, CV r %.3f; plain: CV r %.3f; split: %s (%d articles on both sides)",
+          qPrintable(byGroup.value(QStringLiteral("cv")).toString()), coherence(byGroup, "cv_r"),
+          coherence(plain, "cv_r"), qPrintable(byGroup.value(QStringLiteral("split_groups")).toString()),
+          byGroup.value(QStringLiteral("n_groups_both_sides")).toInt());
 }
 
 QTEST_GUILESS_MAIN(TestHdEvalFidelity)

@@ -114,6 +114,18 @@ Result<RefitOutcome> refit(Project *project, const QString &judge, const RefitOp
                                  .arg(judge)
                                  .arg(train.size()),
                          {}, 0, QStringLiteral("judge"));
+    QHash<QString, QString> groupOf;
+    bool anyGroup = false;
+    for (const Item &it : project->items()) {
+        groupOf.insert(it.id, it.group);
+        anyGroup = anyGroup || !it.group.isEmpty();
+    }
+    if (anyGroup) {
+        for (const QString &id : std::as_const(train))
+            data.trainGroups << groupOf.value(id);
+        for (const QString &id : std::as_const(test))
+            data.testGroups << groupOf.value(id);
+    }
     matrices(train, data.xTrain, &data.yTrain);
     matrices(test, data.xTest, &data.yTest);
     matrices(all, data.xAll, nullptr);
@@ -123,6 +135,7 @@ Result<RefitOutcome> refit(Project *project, const QString &judge, const RefitOp
     settings.cvFolds = options.cvFolds;
     settings.importanceRepeats = options.importanceRepeats;
     settings.layers = options.layers;
+    settings.groupFolds = options.groupFolds;
     auto fit = fitAggregators(data, settings);
     if (!fit)
         return fit.error();

@@ -28,7 +28,8 @@ struct RefitOptions
     quint64 seed = 1;
     int cvFolds = 5; ///< 0 = leave-one-out
     int importanceRepeats = 5;
-    int layers = 3; ///< nodes of deeper layers are left out (1 and 2: the paper's ablations)
+    int layers = 3;                           ///< nodes of deeper layers are left out (1 and 2: the paper's ablations)
+    GroupFolds groupFolds = GroupFolds::Auto; ///< cross-validation folds by the items' group
 };
 
 struct RefitOutcome

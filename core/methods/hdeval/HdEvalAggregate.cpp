@@ -7,6 +7,7 @@
 #include "stats/Correlation.h"
 
 #include <QCoreApplication>
+#include <QSet>
 
 #include <cmath>
 #include <limits>
@@ -93,6 +94,8 @@ QString fitLayerOne(const FitData &data, const QVector<bool> &testScored, const 
     sub.yTrain = data.yTrain;
     sub.yTest = data.yTest;
     sub.testScored = testScored; // the full judge's test rows, not the layer-1 columns' own
+    sub.trainGroups = data.trainGroups;
+    sub.testGroups = data.testGroups;
     FitSettings one = settings;
     one.layers = 1;
     auto fit = fitAggregators(sub, one);
@@ -145,6 +148,16 @@ QString rootAspect(const Rubric &tree, const Criterion &root)
     return a.isEmpty() ? tree.aspect() : a;
 }
 
+bool useGroupFolds(GroupFolds mode, const QStringList &trainGroups)
+{
+    if (mode == GroupFolds::Off || trainGroups.isEmpty())
+        return false;
+    const int groups = learn::groupCount(trainGroups);
+    if (groups < 2)
+        return false; // one group: nothing to keep apart
+    return mode == GroupFolds::On || groups < trainGroups.size();
+}
+
 Result<FitResult> fitAggregators(const FitData &data, const FitSettings &settings)
 {
     const int p = int(data.nodes.size()), nTrain = int(data.xTrain.rows()), nTest = int(data.xTest.rows());
@@ -157,6 +170,11 @@ Result<FitResult> fitAggregators(const FitData &data, const FitSettings &setting
     cv.seed = settings.seed;
     cv.leaveOneOut = settings.cvFolds == 0;
     cv.folds = std::min(settings.cvFolds, nTrain);
+    const bool byGroup = !cv.leaveOneOut && useGroupFolds(settings.groupFolds, data.trainGroups);
+    if (byGroup) {
+        cv.groups = data.trainGroups;
+        cv.folds = std::min(cv.folds, learn::groupCount(data.trainGroups));
+    }
     learn::ImportanceSettings is;
     is.repeats = settings.importanceRepeats;
     is.seed = settings.seed;
@@ -312,8 +330,24 @@ Result<FitResult> fitAggregators(const FitData &data, const FitSettings &setting
     d.insert(QStringLiteral("n_test_imputed"), perAspect([](const AspectFit &f) { return QVariant(f.nTestImputed); }));
     d.insert(QStringLiteral("n_test_unscored"), unscoredTest);
     d.insert(QStringLiteral("cv_warning"), perAspect([](const AspectFit &f) { return QVariant(f.cvWarning); }));
-    d.insert(QStringLiteral("cv"),
-             cv.leaveOneOut ? QStringLiteral("leave-one-out") : QStringLiteral("%1-fold").arg(cv.folds));
+    d.insert(QStringLiteral("cv"), cv.leaveOneOut ? QStringLiteral("leave-one-out")
+                                   : byGroup      ? QStringLiteral("%1-fold by group").arg(cv.folds)
+                                                  : QStringLiteral("%1-fold").arg(cv.folds));
+    d.insert(QStringLiteral("cv_by_group"), byGroup);
+    if (!data.trainGroups.isEmpty()) {
+        d.insert(QStringLiteral("n_train_groups"), learn::groupCount(data.trainGroups));
+        // Whether the split keeps each group on one side (no test item's group among the train items).
+        int shared = 0;
+        QSet<QString> seen;
+        for (const QString &g : data.testGroups)
+            if (!g.isEmpty() && data.trainGroups.contains(g) && !seen.contains(g)) {
+                seen.insert(g);
+                ++shared;
+            }
+        d.insert(QStringLiteral("split_groups"),
+                 shared == 0 ? QStringLiteral("group-disjoint") : QStringLiteral("shared"));
+        d.insert(QStringLiteral("n_groups_both_sides"), shared);
+    }
     d.insert(QStringLiteral("n_train"), nTrain);
     d.insert(QStringLiteral("n_test"), nTest);
     d.insert(QStringLiteral("features"), names);

@@ -27,7 +27,16 @@ struct FitData
     /// without any has none, and the Compare pane never sees it). Empty = computed from xTest.
     /// Every test figure is computed on these rows (with a human score) alone.
     QVector<bool> testScored;
+    /// Per train / test row, the item's group (SummEval's article; empty = none): group folds and
+    /// the split's check use them. Empty lists = no group column.
+    QStringList trainGroups, testGroups;
 };
+
+/// Cross-validation folds by group: auto = by group when some group has two or more train items.
+enum class GroupFolds { Auto, On, Off };
+
+/// Whether folds go by group for these train groups under `mode` (auto: a group repeats).
+bool useGroupFolds(GroupFolds mode, const QStringList &trainGroups);
 
 struct FitSettings
 {
@@ -36,6 +45,7 @@ struct FitSettings
     int cvFolds = 5; ///< 0 = leave-one-out
     int importanceRepeats = 5;
     int layers = 3; ///< recorded in the description (with the ablation it stands for)
+    GroupFolds groupFolds = GroupFolds::Auto;
 };
 
 /// One aspect's part of the fit.
@@ -65,8 +75,9 @@ struct AspectFit
 struct FitResult
 {
     /// show-rubric's top-level "aggregator": kind, aspects {aspect: model description}, train_r,
-    /// cv_r, test_r, cv_warning ({aspect: …}), cv, n_train, n_test, features, layers, ablation
-    /// (ablationTags), seed, aspect_order, scale_groups (when the scales differ), baselines (among
+    /// cv_r, test_r, cv_warning ({aspect: …}), cv ("5-fold", "5-fold by group"), cv_by_group,
+    /// n_train_groups, split_groups ("group-disjoint" / "shared": a group on both sides), n_train, n_test, features,
+    /// layers, ablation (ablationTags), seed, aspect_order, scale_groups (when the scales differ), baselines (among
     /// them layer1_train_r / layer1_cv_r / layer1_test_r {aspect: r} and layer1_features, or
     /// layer1_error when that fit failed).
     QVariantMap description;

@@ -96,6 +96,19 @@ MethodInfo hdevalDescriptor()
              QT_TRANSLATE_NOOP("rubric::MethodParams",
                                "The score whose drop under a permutation measures a criterion's importance: pearson "
                                "(scale-free) or r2 (scikit-learn's default for regressors).")},
+            {QStringLiteral("cv_groups"),
+             T::Choice,
+             d.value(QStringLiteral("cv_groups")),
+             0,
+             0,
+             0,
+             {QStringLiteral("auto"), QStringLiteral("on"), QStringLiteral("off")},
+             QT_TRANSLATE_NOOP("rubric::MethodParams", "Folds by group"),
+             QT_TRANSLATE_NOOP("rubric::MethodParams",
+                               "Cross-validation (and cross-validated pruning) keeps each group of items (an "
+                               "article's summaries) in one fold: auto when two train items share a group, on, or "
+                               "off. The aggregator panel says which was used and whether the split keeps groups "
+                               "apart.")},
             {QStringLiteral("seed"),
              T::Int,
              d.value(QStringLiteral("seed")),

@@ -62,6 +62,17 @@ Eigen::MatrixXd HdEvalMethod::targets(const QVector<int> &items, const QStringLi
     return y;
 }
 
+QStringList HdEvalMethod::groupsOf(const QVector<int> &rows) const
+{
+    QStringList groups;
+    bool any = false;
+    for (int r : rows) {
+        groups << m_items[r].group;
+        any = any || !m_items[r].group.isEmpty();
+    }
+    return any ? groups : QStringList(); // no group column: none
+}
+
 QVector<int> HdEvalMethod::trainRows() const
 {
     QVector<int> rows;
@@ -150,6 +161,8 @@ Result<QVector<Criterion>> HdEvalMethod::selectForExpansion(Rubric &tree) const
     is.split = m_params.importanceSplit;
     is.metric = m_params.importanceMetric;
     is.folds = std::min(m_params.cvFolds == 0 ? 5 : m_params.cvFolds, int(rows.size()));
+    if (const QStringList groups = groupsOf(rows); hdeval::useGroupFolds(m_params.cvGroups, groups))
+        is.groups = groups;
     // In-sample: one proxy fitted on the train rows, permuted there; cross-validated: one proxy
     // per fold, each permuted on the rows it did not see.
     auto importance = learn::permutationImportance(m_params.aggregator, x, y, is);
@@ -256,7 +269,10 @@ void HdEvalMethod::finish()
     data.xTest = features(data.nodes, test);
     data.yTest = targets(test, m_aspects);
     data.xAll = features(data.nodes, all);
+    data.trainGroups = groupsOf(train);
+    data.testGroups = groupsOf(test);
     hdeval::FitSettings settings;
+    settings.groupFolds = m_params.cvGroups;
     settings.aggregator = m_params.aggregator;
     settings.seed = m_params.seed;
     settings.cvFolds = m_params.cvFolds;

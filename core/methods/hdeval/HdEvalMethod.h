@@ -87,6 +87,8 @@ private:
     Eigen::MatrixXd targets(const QVector<int> &items, const QStringList &aspects) const;
     double humanOf(const QString &aspect, int item) const;
     QVector<int> trainRows() const;
+    /// The items' groups of these rows (empty when no item has one).
+    QStringList groupsOf(const QVector<int> &rows) const;
     QVector<int> testRows() const;
     /// Attribution pruning: the proxy aggregator on layers 1–2, permutation importance, top-k of
     /// layer 2 (hand-marked selections are kept as they are). Writes "selected" and

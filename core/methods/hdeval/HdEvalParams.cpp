@@ -34,6 +34,7 @@ QStringList HdEvalParams::keys()
                   QStringLiteral("importance_repeats"),
                   QStringLiteral("importance_split"),
                   QStringLiteral("importance_metric"),
+                  QStringLiteral("cv_groups"),
                   QStringLiteral("seed"),
                   QStringLiteral("decompose"),
                   QStringLiteral("temperature"),
@@ -58,6 +59,9 @@ QVariantMap HdEvalParams::toMap() const
                   {QStringLiteral("importance_split"), importanceSplit == learn::ImportanceSplit::Train
                                                                ? QStringLiteral("in_sample")
                                                                : QStringLiteral("cross_validated")},
+                  {QStringLiteral("cv_groups"), cvGroups == hdeval::GroupFolds::On    ? QStringLiteral("on")
+                                                : cvGroups == hdeval::GroupFolds::Off ? QStringLiteral("off")
+                                                                                      : QStringLiteral("auto")},
                   {QStringLiteral("importance_metric"),
                    importanceMetric == learn::ImportanceMetric::R2 ? QStringLiteral("r2") : QStringLiteral("pearson")},
                   {QStringLiteral("seed"), qint64(seed)},
@@ -132,6 +136,11 @@ Result<HdEvalParams> HdEvalParams::fromSettings(const QVariantMap &settings)
             ok = declared && declared->accepts(text);
             p.importanceMetric
                     = text == QLatin1String("r2") ? learn::ImportanceMetric::R2 : learn::ImportanceMetric::Pearson;
+        } else if (key == QLatin1String("cv_groups")) {
+            ok = declared && declared->accepts(text);
+            p.cvGroups = text == QLatin1String("on")    ? hdeval::GroupFolds::On
+                         : text == QLatin1String("off") ? hdeval::GroupFolds::Off
+                                                        : hdeval::GroupFolds::Auto;
         } else if (key == QLatin1String("seed"))
             p.seed = text.toULongLong(&ok); // any 64-bit seed, wider than the form's field
         else if (key == QLatin1String("decompose")) {

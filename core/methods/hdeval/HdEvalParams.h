@@ -1,5 +1,6 @@
 #pragma once
 
+#include "HdEvalAggregate.h"
 #include "learn/Aggregator.h"
 #include "learn/PermutationImportance.h"
 #include "util/Result.h"
@@ -27,6 +28,9 @@ struct HdEvalParams
     /// defaults are what TestHdEvalPruning measured to keep the most signal nodes on the synthetic judge.
     learn::ImportanceSplit importanceSplit = learn::ImportanceSplit::CrossValidated;
     learn::ImportanceMetric importanceMetric = learn::ImportanceMetric::Pearson;
+    /// Cross-validation folds (and cross-validated pruning's) by the items' group (key cv_groups =
+    /// auto|on|off): auto = by group when two train items share one (SummEval: an article's summaries).
+    hdeval::GroupFolds cvGroups = hdeval::GroupFolds::Auto;
     quint64 seed = 1;       ///< aggregator fits, folds and permutations                key seed
     bool batched = false;   ///< one decomposition call for all parents of a layer      key decompose=per-node|batched
     double temperature = 0; ///< node scoring (paper: 0.0)                              key temperature

@@ -276,6 +276,13 @@ void HdEvalPanel::fillTable()
         else
             ablations << tag;
     }
+    if (const QString split = agg.value(QStringLiteral("split_groups")).toString(); !split.isEmpty())
+        summary += QLatin1Char('\n')
+                   + (split == QLatin1String("group-disjoint")
+                              ? tr("The split keeps each group (e.g. an article) on one side")
+                              : tr("%n group(s) have items on both sides of the split: the test figures are not "
+                                   "on unseen groups (draw the split by group)",
+                                   nullptr, agg.value(QStringLiteral("n_groups_both_sides")).toInt()));
     if (!ablations.isEmpty())
         summary += QLatin1Char('\n') + tr("Ablation: %1").arg(ablations.join(QStringLiteral(", ")));
     m_summary->setText(summary);
