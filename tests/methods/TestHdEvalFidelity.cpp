@@ -8,6 +8,8 @@
 #include "IndependentPearson.h"
 #include "PipelineFixture.h"
 #include "SyntheticJudge.h"
+#include "methods/hdeval/HdEvalCurves.h"
+#include "methods/hdeval/HdEvalExplain.h"
 #include "methods/hdeval/HdEvalTree.h"
 #include "rubric/RubricExport.h"
 #include "stats/Comparison.h"
@@ -32,6 +34,7 @@ private slots:
     void figuresOnTheComparePanesItems();
     void appliedAlignmentOnTheTestSplitOnly();
     void foldsKeepAnArticleTogether();
+    void curvesFromTheStoredScores();
 
 private:
     TempProjects m_projects;
@@ -308,6 +311,59 @@ void TestHdEvalFidelity::foldsKeepAnArticleTogether()
           qPrintable(byGroup.value(QStringLiteral("cv")).toString()), coherence(byGroup, "cv_r"),
           coherence(plain, "cv_r"), qPrintable(byGroup.value(QStringLiteral("split_groups")).toString()),
           byGroup.value(QStringLiteral("n_groups_both_sides")).toInt());
+}
+
+void TestHdEvalFidelity::curvesFromTheStoredScores()
+{
+    auto fx = makeProject(m_projects.next(), 10);
+    QVERIFY(fx);
+    SyntheticJudge judge(fx->humanByOutput);
+    FakeLlmServer server;
+    server.setJudge([&judge](const QJsonObject &body) { return judge.answer(body); });
+    QVERIFY(server.listen());
+    QVERIFY(runToEnd(fx->project.get(), hdSpec(QStringLiteral("c"), server.baseUrl(),
+                                               {{QStringLiteral("aggregator"), QStringLiteral("linear")},
+                                                {QStringLiteral("top_k"), QStringLiteral("2")}}))
+                    .ok);
+    server.resetCounts();
+    hdeval::CurveOptions options; // linear: every seed's fit on all train items is the judge's own
+    options.seeds = 3;
+    options.sizes = {10, 20, 30};
+    auto curves = hdeval::efficiencyCurves(fx->project.get(), QStringLiteral("c"), options);
+    QVERIFY2(curves, qPrintable(curves.errorString()));
+    QCOMPARE(server.requestCount(), 0);
+    QCOMPARE(curves->data.size(), 3);
+    QCOMPARE(curves->criteria.size(), int(curves->ranking.size()));
+    // Recomputed from the stored judge scores on the test split: the full-size point and the
+    // all-nodes point are the judge's own test r.
+    const auto stored = fx->project->judgeScores(QStringLiteral("c"), QStringLiteral("coherence"));
+    const auto humans = fx->project->humanScores(QStringLiteral("coherence"));
+    QVector<double> x, y;
+    for (const QString &id : std::as_const(fx->testIds))
+        if (std::isfinite(stored.value(id, std::nan(""))) && humans.contains(id)) {
+            x << stored.value(id);
+            y << humans.value(id);
+        }
+    const double own = pearsonOf(x, y);
+    for (double v : curves->data.last().values)
+        QVERIFY2(std::abs(v - own) < 1e-9, qPrintable(QStringLiteral("%1 vs %2").arg(v).arg(own)));
+    QVERIFY(std::abs(curves->criteria.last().mean - own) < 1e-9);
+    QVERIFY(curves->data.first().sd >= 0);
+    // The contribution summary adds up: per item, the base plus its contributions is its stored score.
+    auto summary = hdeval::contributionSummary(fx->project.get(), QStringLiteral("c"));
+    QVERIFY2(summary, qPrintable(summary.errorString()));
+    QVERIFY(summary->method.contains(QStringLiteral("Shapley")));
+    QCOMPARE(summary->items.size(), int(x.size()));
+    auto explained = hdeval::explainItem(fx->project.get(), QStringLiteral("c"), summary->items.first());
+    QVERIFY(explained);
+    QVERIFY(std::abs(explained->base + summary->values.row(0).sum() - stored.value(summary->items.first())) < 1e-9);
+    for (int j = 1; j < summary->nodes.size(); ++j)
+        QVERIFY(summary->meanAbs[j - 1] >= summary->meanAbs[j]);
+    qInfo("data efficiency (linear, 3 seeds): n=10 %.3f ± %.3f, n=20 %.3f ± %.3f, n=30 %.3f; criteria: 1 node %.3f, "
+          "all %d %.3f; largest mean |contribution| %s %.3f",
+          curves->data[0].mean, curves->data[0].sd, curves->data[1].mean, curves->data[1].sd, curves->data[2].mean,
+          curves->criteria.first().mean, int(curves->criteria.size()), curves->criteria.last().mean,
+          qPrintable(summary->nodes.first()), summary->meanAbs[0]);
 }
 
 QTEST_GUILESS_MAIN(TestHdEvalFidelity)

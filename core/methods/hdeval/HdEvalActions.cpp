@@ -38,13 +38,15 @@ Result<Rubric> loadTree(Project *project, const QString &judge)
 
 } // namespace
 
-Result<RefitOutcome> refit(Project *project, const QString &judge, const RefitOptions &options)
+Result<StoredFitData> loadFitData(Project *project, const QString &judge, int layers)
 {
     auto tree = loadTree(project, judge);
     if (!tree)
         return tree.error();
     RubricStore store(project);
-    FitData data;
+    StoredFitData out;
+    FitData &data = out.data;
+    out.tree = *tree;
     for (const Criterion &root : tree->children(QString())) {
         const QString a = rootAspect(*tree, root);
         const auto aspect = project->aspect(a);
@@ -60,7 +62,7 @@ Result<RefitOutcome> refit(Project *project, const QString &judge, const RefitOp
     if (data.aspects.removeAll(tree->aspect()) > 0)
         data.aspects.prepend(tree->aspect());
     for (const Criterion &c : featureNodes(*tree))
-        if (layerOf(*tree, c) <= options.layers)
+        if (layerOf(*tree, c) <= layers)
             data.nodes.append(c);
     QVector<QHash<QString, double>> human;
     for (const QString &a : std::as_const(data.aspects)) {
@@ -99,7 +101,7 @@ Result<RefitOutcome> refit(Project *project, const QString &judge, const RefitOp
                 (*y)(r, a) = human[a].value(ids[r], kNaN);
         }
     };
-    QStringList train, test, all;
+    QStringList &train = out.train, &test = out.test, &all = out.all;
     for (const QString &id : std::as_const(*trainIds))
         if (annotated(id) && scores.contains(id))
             train << id;
@@ -129,6 +131,18 @@ Result<RefitOutcome> refit(Project *project, const QString &judge, const RefitOp
     matrices(train, data.xTrain, &data.yTrain);
     matrices(test, data.xTest, &data.yTest);
     matrices(all, data.xAll, nullptr);
+    return out;
+}
+
+Result<RefitOutcome> refit(Project *project, const QString &judge, const RefitOptions &options)
+{
+    auto loaded = loadFitData(project, judge, options.layers);
+    if (!loaded)
+        return loaded.error();
+    RubricStore store(project);
+    const Rubric *tree = &loaded->tree;
+    FitData &data = loaded->data;
+    const QStringList &train = loaded->train, &all = loaded->all;
     FitSettings settings;
     settings.aggregator = options.aggregator;
     settings.seed = options.seed;

@@ -39,6 +39,17 @@ struct RefitOutcome
     FitResult fit;       ///< figures per aspect; fit.description is show-rubric's "aggregator"
 };
 
+/// A judge's stored node scores and human scores as the fit reads them (0 calls): the train and test
+/// items with a node score and a human score, every item with a node score, in FitData's shape.
+struct StoredFitData
+{
+    Rubric tree;
+    FitData data;
+    QStringList train, test, all; ///< item ids of the rows of xTrain, xTest, xAll
+};
+/// Fails as refit() does (no HD-Eval tree, fewer than 2 annotated train items with node scores).
+Result<StoredFitData> loadFitData(Project *project, const QString &judge, int layers = 3);
+
 /// Fits `options.aggregator` on the judge's stored node scores (train split) and human scores of
 /// every layer-1 aspect, cross-validates, scores the test split against the baselines, writes the
 /// fit into a new rubric version (storeFit) and the predictions as the judge's scores per aspect,

@@ -2,6 +2,7 @@
 
 #include "learn/Aggregator.h"
 #include "methods/hdeval/DecomposeDialog.h"
+#include "methods/hdeval/EfficiencyDialog.h"
 #include "methods/hdeval/HdEvalColumns.h"
 #include "models/CriterionDetail.h"
 #include "models/RubricTreeModel.h"
@@ -61,7 +62,11 @@ HdEvalPanel::HdEvalPanel(RubricTreeModel *model, QWidget *parent)
     , m_withoutLayer3(new QPushButton(tr("Without layer 3"), this))
     , m_withoutLayers23(new QPushButton(tr("Without layers 2–3"), this))
     , m_meanAblation(new QPushButton(tr("Mean instead of the aggregator"), this))
+    , m_efficiency(new QPushButton(tr("Efficiency and contributions…"), this))
 {
+    m_efficiency->setObjectName(QStringLiteral("hdevalEfficiency"));
+    m_efficiency->setToolTip(tr("The paper's data- and criteria-efficiency curves over seeds and each node's "
+                                "contribution over the test items, from the stored node scores (0 calls)"));
     setObjectName(QStringLiteral("hdevalPanel"));
     m_aspect->setObjectName(QStringLiteral("hdevalAspect"));
     m_aggregator->setObjectName(QStringLiteral("hdevalAggregator"));
@@ -129,6 +134,7 @@ HdEvalPanel::HdEvalPanel(RubricTreeModel *model, QWidget *parent)
     buttons->addWidget(m_nextLayer);
     buttons->addWidget(m_refit);
     buttons->addWidget(m_decompose);
+    buttons->addWidget(m_efficiency);
     buttons->addStretch(1);
     auto *ablations = new QHBoxLayout;
     ablations->addWidget(new QLabel(tr("Ablations:"), this));
@@ -170,6 +176,13 @@ HdEvalPanel::HdEvalPanel(RubricTreeModel *model, QWidget *parent)
         dialog->setAttribute(Qt::WA_DeleteOnClose);
         dialog->open();
         emit decomposeOpened(dialog, m_currentKey);
+    });
+    connect(m_efficiency, &QPushButton::clicked, this, [this] {
+        if (!m_project || m_judge.isEmpty())
+            return;
+        auto *dialog = new EfficiencyDialog(m_project, m_judge, this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->open();
     });
     connect(m_nextLayer, &QPushButton::clicked, this, [this] {
         request({{QStringLiteral("layers"), maxLayer(m_model->rubric()) + 1},
@@ -217,6 +230,7 @@ void HdEvalPanel::refresh(const QString &judge, bool runnable)
     m_withoutLayer3->setEnabled(runnable && !agg.isEmpty() && maxLayer(rubric) >= 3);
     m_withoutLayers23->setEnabled(runnable && !agg.isEmpty() && maxLayer(rubric) >= 2);
     m_meanAblation->setEnabled(runnable && !agg.isEmpty());
+    m_efficiency->setEnabled(!agg.isEmpty());
     m_runnable = runnable;
     updateDecompose();
 }
