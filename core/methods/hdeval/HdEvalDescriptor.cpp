@@ -83,8 +83,8 @@ MethodInfo hdevalDescriptor()
              QT_TRANSLATE_NOOP("rubric::MethodParams",
                                "Which rows attribution pruning permutes: cross_validated (one proxy aggregator per "
                                "fold, each scored on the train items it did not see) or in_sample (the proxy's own "
-                               "training rows, as the paper reads). The default kept more signal criteria on the "
-                               "synthetic judge.")},
+                               "training rows, as the paper reads). On the synthetic judge both kept every signal "
+                               "criterion at 30 and 100 train items (TestHdEvalPruning).")},
             {QStringLiteral("importance_metric"),
              T::Choice,
              d.value(QStringLiteral("importance_metric")),
