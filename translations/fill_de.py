@@ -1198,6 +1198,8 @@ DE = {
     'Pruning importance metric': 'Maß der Pruning-Wichtigkeit',
     "The score whose drop under a permutation measures a criterion's importance: pearson (scale-free) or r2 (scikit-learn's default for regressors).": 'Die Kennzahl, deren Abfall unter einer Permutation die Wichtigkeit eines Kriteriums misst: pearson (skalenfrei) oder r2 (der Standard von scikit-learn für Regressoren).',
     'Folds by group': 'Folds nach Gruppe',
+    "Full model's test r over %1 seeds: %2 ± %3 (range %4–%5).": 'Test-r des vollen Modells über %1 Seeds: %2 ± %3 (Bereich %4–%5).',
+    '%1: test r %2 against %3, difference %4 [%5, %6], permutation p %7': '%1: Test-r %2 gegenüber %3, Differenz %4 [%5, %6], Permutations-p %7',
     "Cross-validation (and cross-validated pruning) keeps each group of items (an article's summaries) in one fold: auto when two train items share a group, on, or off. The aggregator panel says which was used and whether the split keeps groups apart.": 'Die Kreuzvalidierung (und das kreuzvalidierte Pruning) hält jede Gruppe von Elementen (die Zusammenfassungen eines Artikels) in einem Fold: auto, wenn zwei Trainingselemente eine Gruppe teilen, on oder off. Das Aggregator-Feld sagt, was verwendet wurde und ob die Aufteilung Gruppen trennt.',
 }
 

@@ -1684,6 +1684,14 @@ Abdeckung %2 %</translation>
         <source>Contributions</source>
         <translation>Beiträge</translation>
     </message>
+    <message>
+        <source>Full model's test r over %1 seeds: %2 ± %3 (range %4–%5).</source>
+        <translation>Test-r des vollen Modells über %1 Seeds: %2 ± %3 (Bereich %4–%5).</translation>
+    </message>
+    <message>
+        <source>%1: test r %2 against %3, difference %4 [%5, %6], permutation p %7</source>
+        <translation>%1: Test-r %2 gegenüber %3, Differenz %4 [%5, %6], Permutations-p %7</translation>
+    </message>
 </context>
 <context>
     <name>rubric::ExplainDialog</name>

@@ -30,8 +30,10 @@ int run(const QStringList &args, Io &io)
             "An HD-Eval judge's data-efficiency curve (test r against the number of training items, several "
             "seeds), criteria-efficiency curve (test r against the number of nodes kept, ranked by "
             "cross-validated permutation importance on the train split) and per-node contribution summary "
-            "(mean |contribution| over the test items), from the stored node scores: 0 calls. Test r is on "
-            "the test items with a node score (the items rubric compare correlates)."));
+            "(mean |contribution| over the test items), the full model's test r over seeds and each of the "
+            "paper's ablations against it (paired bootstrap interval, permutation and Williams p), from the "
+            "stored node scores: 0 calls. Test r is on the test items with a node score (the items rubric "
+            "compare correlates)."));
     parser.addOption(
             {QStringLiteral("project"), QStringLiteral("Project file or postgresql:// URL."), QStringLiteral("P")});
     parser.addOption(
@@ -85,9 +87,15 @@ int run(const QStringList &args, Io &io)
         io.err << "rubric efficiency: " << curves.errorString() << '\n';
         return 1;
     }
+    auto ablations = hdeval::ablationReport(project.get(), judge, options.aggregator, options.seeds);
+    if (!ablations) {
+        io.err << "rubric efficiency: " << ablations.errorString() << '\n';
+        return 1;
+    }
     if (parser.isSet(QStringLiteral("json"))) {
         QVariantMap out = curves->toMap();
         out.insert(QStringLiteral("contributions"), summary->toMap());
+        out.insert(QStringLiteral("ablations"), ablations->toMap());
         printJson(io, out);
         return 0;
     }
@@ -99,6 +107,13 @@ int run(const QStringList &args, Io &io)
     io.out << "contributions over " << summary->items.size() << " test items (" << summary->method << ")\n";
     for (int j = 0; j < summary->nodes.size(); ++j)
         io.out << "  " << num(summary->meanAbs[j]).rightJustified(7) << "  " << summary->nodes[j] << '\n';
+    io.out << "full model's test r over " << ablations->seedR.size() << " seeds: mean " << num(ablations->mean)
+           << ", sd " << num(ablations->sd) << ", range " << num(ablations->min) << "–" << num(ablations->max) << '\n';
+    for (const hdeval::AblationTest &t : ablations->tests)
+        io.out << "  " << t.tag << ": test r " << num(t.ablationR) << " vs full " << num(t.fullR)
+               << ", full − ablation " << num(t.difference) << " [" << num(t.lo) << ", " << num(t.hi)
+               << "], permutation p " << num(t.permutationP) << ", Williams p " << num(t.williamsP) << ", n " << t.n
+               << '\n';
     return 0;
 }
 

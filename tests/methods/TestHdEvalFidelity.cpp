@@ -359,6 +359,43 @@ void TestHdEvalFidelity::curvesFromTheStoredScores()
     QVERIFY(std::abs(explained->base + summary->values.row(0).sum() - stored.value(summary->items.first())) < 1e-9);
     for (int j = 1; j < summary->nodes.size(); ++j)
         QVERIFY(summary->meanAbs[j - 1] >= summary->meanAbs[j]);
+    // The ablations against the full model on the same items: the mean's test r is the Pearson of the
+    // plain node mean, recomputed here.
+    learn::AggregatorSettings linear;
+    linear.kind = learn::AggregatorKind::Linear;
+    auto report = hdeval::ablationReport(fx->project.get(), QStringLiteral("c"), linear, 3);
+    QVERIFY2(report, qPrintable(report.errorString()));
+    QCOMPARE(report->seedR.size(), 3);
+    QVERIFY(std::abs(report->mean - own) < 1e-9); // linear: the same fit whatever the seed
+    QCOMPARE(report->sd, 0.0);
+    QCOMPARE(report->tests.size(), 3);
+    const QStringList features = RubricExport::toJson(*RubricStore(fx->project.get()).load(QStringLiteral("c")))
+                                         .value(QStringLiteral("aggregator"))
+                                         .toMap()
+                                         .value(QStringLiteral("features"))
+                                         .toStringList();
+    QHash<QString, QHash<QString, double>> nodes;
+    for (const ItemCriterionScores &s : RubricStore(fx->project.get()).criterionScores(QStringLiteral("c")))
+        nodes[s.itemId].insert(s.criterionKey, s.mean);
+    QVector<double> means, hum;
+    for (const QString &id : std::as_const(fx->testIds)) {
+        double sum = 0;
+        for (const QString &k : features)
+            sum += nodes[id].value(k);
+        means << sum / double(features.size());
+        hum << humans.value(id);
+    }
+    for (const hdeval::AblationTest &t : report->tests) {
+        QVERIFY(std::abs(t.fullR - own) < 1e-9);
+        QVERIFY(t.permutationP > 0 && t.permutationP <= 1);
+        QVERIFY(t.lo <= t.difference && t.difference <= t.hi);
+        QCOMPARE(t.n, int(x.size()));
+        if (t.tag == QLatin1String("without_aggregator"))
+            QVERIFY2(std::abs(t.ablationR - pearsonOf(means, hum)) < 1e-9,
+                     qPrintable(QStringLiteral("%1 vs %2").arg(t.ablationR).arg(pearsonOf(means, hum))));
+        qInfo("%s: test r %.3f vs full %.3f, difference %.3f [%.3f, %.3f], permutation p %.3f, Williams p %.3f",
+              qPrintable(t.tag), t.ablationR, t.fullR, t.difference, t.lo, t.hi, t.permutationP, t.williamsP);
+    }
     qInfo("data efficiency (linear, 3 seeds): n=10 %.3f ± %.3f, n=20 %.3f ± %.3f, n=30 %.3f; criteria: 1 node %.3f, "
           "all %d %.3f; largest mean |contribution| %s %.3f",
           curves->data[0].mean, curves->data[0].sd, curves->data[1].mean, curves->data[1].sd, curves->data[2].mean,

@@ -5,6 +5,7 @@
 #include "HdEvalTree.h"
 #include "learn/CrossValidation.h"
 #include "learn/PermutationImportance.h"
+#include "stats/Significance.h"
 #include "store/Project.h"
 #include "store/RubricStore.h"
 #include "util/Shuffle.h"
@@ -16,6 +17,7 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <tuple>
 
 namespace rubric::hdeval {
 namespace {
@@ -273,6 +275,140 @@ Result<ContributionSummary> contributionSummary(Project *project, const QString 
         out.meanAbs[j] = meanAbs[order[j]];
         out.values.col(j) = parts->values.col(order[j]);
         out.scores.col(j) = x.col(order[j]);
+    }
+    return out;
+}
+
+QVariantMap AblationReport::toMap() const
+{
+    QVariantList values, list;
+    for (double v : seedR)
+        values << number(v);
+    for (const AblationTest &t : tests)
+        list << QVariantMap{{QStringLiteral("ablation"), t.tag},
+                            {QStringLiteral("full_test_r"), number(t.fullR)},
+                            {QStringLiteral("ablation_test_r"), number(t.ablationR)},
+                            {QStringLiteral("difference"), number(t.difference)},
+                            {QStringLiteral("difference_ci"), QVariantList{number(t.lo), number(t.hi)}},
+                            {QStringLiteral("permutation_p"), number(t.permutationP)},
+                            {QStringLiteral("williams_p"), number(t.williamsP)},
+                            {QStringLiteral("n"), t.n}};
+    return {{QStringLiteral("aggregator"), aggregator},
+            {QStringLiteral("test_r_by_seed"), values},
+            {QStringLiteral("test_r_mean"), number(mean)},
+            {QStringLiteral("test_r_sd"), number(sd)},
+            {QStringLiteral("test_r_min"), number(min)},
+            {QStringLiteral("test_r_max"), number(max)},
+            {QStringLiteral("ablations"), list}};
+}
+
+Result<AblationReport> ablationReport(Project *project, const QString &judge, const learn::AggregatorSettings &full,
+                                      int seeds, quint64 seed)
+{
+    auto loaded = loadFitData(project, judge, 3);
+    if (!loaded)
+        return loaded.error();
+    const FitData &d = loaded->data;
+    QVector<int> train;
+    for (int r = 0; r < d.yTrain.rows(); ++r)
+        if (std::isfinite(d.yTrain(r, 0)))
+            train << r;
+    QVector<int> basis; // test rows with a node score and a human score
+    for (int r = 0; r < d.xTest.rows(); ++r) {
+        bool any = false;
+        for (int c = 0; c < d.xTest.cols(); ++c)
+            any = any || std::isfinite(d.xTest(r, c));
+        if (any && std::isfinite(d.yTest(r, 0)))
+            basis << r;
+    }
+    if (train.size() < 3 || basis.size() < 4)
+        return makeError(trc("judge '%1': the ablation tests need at least 3 train and 4 test items with node and "
+                             "human scores (%2 and %3)")
+                                 .arg(judge)
+                                 .arg(train.size())
+                                 .arg(basis.size()),
+                         {}, 0, QStringLiteral("judge"));
+    Eigen::MatrixXd xTest(basis.size(), d.xTest.cols());
+    Eigen::VectorXd yTest(basis.size());
+    for (int r = 0; r < basis.size(); ++r) {
+        xTest.row(r) = d.xTest.row(basis[r]);
+        yTest[r] = d.yTest(basis[r], 0);
+    }
+    const Eigen::VectorXd yTrain = d.yTrain.col(0);
+    const auto columns = [&](int layers) {
+        QVector<int> cols;
+        for (int c = 0; c < d.nodes.size(); ++c)
+            if (layerOf(loaded->tree, d.nodes[c]) <= layers)
+                cols << c;
+        return cols;
+    };
+    // Predictions of `settings` on the test basis, fitted on the train rows and `cols`.
+    const auto predict = [&](const learn::AggregatorSettings &settings, const QVector<int> &cols,
+                             quint64 s) -> Result<Eigen::VectorXd> {
+        Eigen::MatrixXd xs(train.size(), cols.size()), ys(train.size(), 1), xt(xTest.rows(), cols.size());
+        for (int r = 0; r < train.size(); ++r) {
+            for (int c = 0; c < cols.size(); ++c)
+                xs(r, c) = d.xTrain(train[r], cols[c]);
+            ys(r, 0) = yTrain[train[r]];
+        }
+        for (int c = 0; c < cols.size(); ++c)
+            xt.col(c) = xTest.col(cols[c]);
+        learn::Aggregator a(settings);
+        if (auto f = a.fit(xs, ys, s); !f)
+            return f.error();
+        auto p = a.predict(xt);
+        if (!p)
+            return p.error();
+        return Eigen::VectorXd(p->col(0));
+    };
+    AblationReport out;
+    out.aggregator = learn::aggregatorKindName(full.kind);
+    const QVector<int> all = columns(3);
+    for (int s = 0; s < std::max(1, seeds); ++s) {
+        auto p = predict(full, all, seed + quint64(s));
+        out.seedR << (p ? learn::pearsonPresent(*p, yTest) : kNaN);
+    }
+    CurvePoint spread;
+    spread.values = out.seedR;
+    summarise(spread);
+    out.mean = spread.mean;
+    out.sd = spread.sd;
+    out.min = *std::min_element(out.seedR.cbegin(), out.seedR.cend());
+    out.max = *std::max_element(out.seedR.cbegin(), out.seedR.cend());
+
+    auto fullPred = predict(full, all, seed);
+    if (!fullPred)
+        return makeError(trc("the full model: %1").arg(fullPred.errorString()), {}, 0, QStringLiteral("fit"));
+    learn::AggregatorSettings mean;
+    mean.kind = learn::AggregatorKind::Mean;
+    const QVector<std::tuple<QString, learn::AggregatorSettings, QVector<int>>> variants{
+            {QStringLiteral("without_layer_3"), full, columns(2)},
+            {QStringLiteral("without_layers_2_3"), full, columns(1)},
+            {QStringLiteral("without_aggregator"), mean, all}};
+    stats::ComparisonOptions co;
+    co.seed = seed;
+    for (const auto &[tag, settings, cols] : variants) {
+        if (cols.isEmpty() || (cols.size() == all.size() && settings.kind == full.kind))
+            continue; // the tree has no such layer: the ablation is the full model
+        auto p = predict(settings, cols, seed);
+        if (!p)
+            return makeError(trc("ablation %1: %2").arg(tag, p.errorString()), {}, 0, QStringLiteral("fit"));
+        QVector<stats::PairedItem> items;
+        for (int r = 0; r < yTest.size(); ++r)
+            items.append({loaded->test.value(basis[r]), {}, {}, yTest[r], (*fullPred)[r], (*p)[r]});
+        const stats::JudgeComparison c = stats::compareJudges(items, stats::Level::Dataset, co);
+        AblationTest t;
+        t.tag = tag;
+        t.n = int(items.size());
+        t.fullR = learn::pearsonPresent(*fullPred, yTest);
+        t.ablationR = learn::pearsonPresent(*p, yTest);
+        const int pearson = int(stats::Coefficient::Pearson);
+        t.difference = c.difference[pearson];
+        t.lo = c.differenceCi[pearson].lo;
+        t.hi = c.differenceCi[pearson].hi;
+        t.permutationP = c.permutationP[pearson];
+        t.williamsP = c.williams.p;
+        out.tests << t;
     }
     return out;
 }

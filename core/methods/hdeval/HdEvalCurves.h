@@ -68,5 +68,29 @@ struct ContributionSummary
 
 Result<ContributionSummary> contributionSummary(Project *project, const QString &judge, const QString &aspect = {});
 
+/// The full model against each of the paper's ablations (Table 4), all fitted here on the train split
+/// from the stored node scores and compared on the same test items (those with a node score): the
+/// difference of test r with its paired bootstrap interval, a paired permutation p and Williams' p
+/// (stats::compareJudges); and the spread of the full model's test r over seeds.
+struct AblationTest
+{
+    QString tag; ///< "without_layer_3", "without_layers_2_3", "without_aggregator"
+    double fullR = 0, ablationR = 0, difference = 0, lo = 0, hi = 0, permutationP = 0, williamsP = 0;
+    int n = 0;
+};
+
+struct AblationReport
+{
+    QString aggregator;
+    QVector<double> seedR; ///< the full model's test r per seed (1 … seeds)
+    double mean = 0, sd = 0, min = 0, max = 0;
+    QVector<AblationTest> tests;
+
+    QVariantMap toMap() const;
+};
+
+Result<AblationReport> ablationReport(Project *project, const QString &judge, const learn::AggregatorSettings &full,
+                                      int seeds = 5, quint64 seed = 1);
+
 } // namespace hdeval
 } // namespace rubric

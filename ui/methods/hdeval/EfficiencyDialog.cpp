@@ -187,6 +187,23 @@ EfficiencyDialog::EfficiencyDialog(Project *project, const QString &judge, QWidg
     } else {
         notes << curves.errorString();
     }
+    if (auto report = hdeval::ablationReport(project, judge, options.aggregator, options.seeds)) {
+        notes << tr("Full model's test r over %1 seeds: %2 ± %3 (range %4–%5).")
+                         .arg(report->seedR.size())
+                         .arg(report->mean, 0, 'f', 3)
+                         .arg(report->sd, 0, 'f', 3)
+                         .arg(report->min, 0, 'f', 3)
+                         .arg(report->max, 0, 'f', 3);
+        for (const hdeval::AblationTest &t : report->tests)
+            notes << tr("%1: test r %2 against %3, difference %4 [%5, %6], permutation p %7")
+                             .arg(t.tag)
+                             .arg(t.ablationR, 0, 'f', 3)
+                             .arg(t.fullR, 0, 'f', 3)
+                             .arg(t.difference, 0, 'f', 3)
+                             .arg(t.lo, 0, 'f', 3)
+                             .arg(t.hi, 0, 'f', 3)
+                             .arg(t.permutationP, 0, 'f', 3);
+    }
     if (summary) {
         notes << tr("Contributions: %1, over %2 test items.").arg(summary->method).arg(summary->items.size());
         m_tabs->addTab(shapView(*summary, this), tr("Contributions"));
