@@ -36,6 +36,10 @@ EN = {
     "%n item(s) refused by the endpoint (see Issues; tick 'Ask refused items again' and press Resume to ask them again).":
         ("%n item refused by the endpoint (see Issues; tick 'Ask refused items again' and press Resume to ask it again).",
          "%n items refused by the endpoint (see Issues; tick 'Ask refused items again' and press Resume to ask them again)."),
+    # HD-Eval fidelity
+    '%n group(s) have items on both sides of the split: the test figures are not on unseen groups (draw the split by group)':
+        ('%n group has items on both sides of the split: the test figures are not on unseen groups (draw the split by group)',
+         '%n groups have items on both sides of the split: the test figures are not on unseen groups (draw the split by group)'),
 }
 
 if __name__ == '__main__':

@@ -24,6 +24,13 @@
     </message>
 </context>
 <context>
+    <name>rubric::HdEvalPanel</name>
+    <message numerus="yes">
+        <source>%n group(s) have items on both sides of the split: the test figures are not on unseen groups (draw the split by group)</source>
+        <translation><numerusform>%n group has items on both sides of the split: the test figures are not on unseen groups (draw the split by group)</numerusform><numerusform>%n groups have items on both sides of the split: the test figures are not on unseen groups (draw the split by group)</numerusform></translation>
+    </message>
+</context>
+<context>
     <name>rubric::HeatmapPane</name>
     <message numerus="yes">
         <source>%n item(s)</source>

@@ -309,8 +309,19 @@ ParsedAnswer AnswerParser::readScore(const QString &text, const ScoreRules &rule
     for (const Candidate &c : std::as_const(found))
         strongest = std::max(strongest, c.strength);
     const Candidate *last = nullptr;
+    if (rules.firstLone && strongest <= 2) {
+        // A prompt that ends "Score (1-5):" and asks for the score first: a number alone on the
+        // answer's first line is that score; a count in the reasons that follow ("2 out of 5 key
+        // points", "1/5 of the events") is not. A labelled score or a verdict still comes first.
+        const qsizetype start = t.indexOf(QRegularExpression(QStringLiteral("\\S")));
+        const qsizetype lineEnd = start < 0 ? -1 : t.indexOf(QLatin1Char('\n'), start);
+        for (const Candidate &c : std::as_const(found))
+            if (c.strength == 1 && c.at >= start && (lineEnd < 0 || c.at < lineEnd) && (!last || c.at < last->at))
+                last = &c;
+    }
+    const bool opening = last != nullptr; // the opening line's number (above) is the score
     for (const Candidate &c : std::as_const(found)) {
-        if (c.strength != strongest)
+        if (opening || c.strength != strongest)
             continue;
         const bool first = rules.firstLone && strongest == 1;
         if (!last || (first ? c.at < last->at : c.at >= last->at))

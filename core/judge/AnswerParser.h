@@ -45,7 +45,9 @@ struct ScoreRules
     /// HPSS's official reader also takes a single-bracketed "[n]" as the rating.
     bool singleBrackets = false;
     /// Among lone numbers the first counts, not the last (a prompt that asks for the score first,
-    /// then the reasons: HD-Eval's "Score (1-5):").
+    /// then the reasons: HD-Eval's "Score (1-5):"); a number alone on the answer's first line also
+    /// outranks an "N out of M" or "N/M" in the reasons after it ("4\nOnly 2 out of 5 points …" → 4).
+    /// A labelled score or a verdict verb ("Score (1-5): 4", "I would give this a 4") still wins.
     bool firstLone = false;
 };
 

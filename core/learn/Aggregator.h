@@ -45,9 +45,12 @@ struct AggregatorSettings
     int mlpHidden = 16;
     int mlpEpochs = 200; ///< sklearn MLPRegressor's max_iter
     double mlpLearningRate = 0.01;
-    /// L2 on the weights (not the biases): the loss is ½·mean squared error + ½·decay·‖W‖². 0.1, not
-    /// sklearn's 1e-4: at n≈30 with 40 nodes the network otherwise memorises the items (rubric bench
-    /// aggregators, 4 aspects × 40 nodes, 5-fold CV r: n=30 −0.12 → 0.15, n=300 0.53 → 0.88).
+    /// L2 on the weights (not the biases): the loss is ½·mean squared error + ½·decay·‖W‖² on the
+    /// standardised data. Units: scikit-learn's MLPRegressor penalises alpha/(2n)·‖W‖², so decay =
+    /// alpha / n and sklearn's alpha = decay × n (0.1 at n = 30 is alpha 3, at n = 300 alpha 30; far
+    /// stronger than sklearn's default alpha 1e-4). Chosen because at n≈30 with 40 nodes the network
+    /// otherwise memorises the items (rubric bench aggregators, 4 aspects × 40 nodes, 5-fold CV r:
+    /// n=30 −0.12 → 0.15, n=300 0.53 → 0.88). TestModelReference checks the units against sklearn.
     double mlpWeightDecay = 0.1;
 };
 

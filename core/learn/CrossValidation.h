@@ -12,6 +12,10 @@ struct CvSettings
     /// Overfitting warning: fires for an aspect when train r − CV r > warnGap, or when CV r is
     /// undefined (NaN: constant out-of-fold predictions) while train r is defined.
     double warnGap = 0.2;
+    /// Per row, its group (SummEval's article): non-empty = group k-fold, each group's rows in one
+    /// fold (groupFoldAssignment), so a model is never scored on a group it was fitted on. An empty
+    /// string is a group of its own. Ignored with leaveOneOut.
+    QStringList groups;
 };
 
 /// What crossValidate() found, per aspect (vectors of length q).
@@ -29,6 +33,13 @@ struct CvResult
 /// Fold of each of n rows: the rows in seeded-shuffle order (util/Shuffle.h) dealt round-robin
 /// to k folds, so fold sizes differ by at most one. Deterministic for a seed.
 QVector<int> foldAssignment(int n, int folds, quint64 seed);
+
+/// Fold of each row by group: the distinct groups (an empty one: a group of its own row) in
+/// seeded-shuffle order, each given whole to the fold with the fewest rows so far (ties: the lower
+/// fold), so fold sizes stay close. Fewer groups than folds: as many folds as groups.
+QVector<int> groupFoldAssignment(const QStringList &groups, int folds, quint64 seed);
+/// How many distinct groups `groups` holds (an empty string counting once per row).
+int groupCount(const QStringList &groups);
 
 /// k-fold or leave-one-out cross-validation of an aggregator on X (n × p) and Y (n × q).
 /// Rows with a missing human score are still predicted but left out of that aspect's r.

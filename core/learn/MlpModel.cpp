@@ -47,6 +47,27 @@ Eigen::MatrixXd MlpModel::standardise(const Eigen::MatrixXd &x) const
     return (x.rowwise() - m_xMean).array().rowwise() / m_xSd.array();
 }
 
+MlpModel::Gradient MlpModel::lossAndGradient(const Eigen::MatrixXd &xs, const Eigen::VectorXd &ys,
+                                             const Eigen::MatrixXd &w1, const Eigen::VectorXd &b1,
+                                             const Eigen::VectorXd &w2, double b2, double decay)
+{
+    const double n = double(xs.rows());
+    const Eigen::MatrixXd z = (xs * w1.transpose()).rowwise() + b1.transpose(); // n × h
+    const Eigen::MatrixXd a = z.cwiseMax(0.0);
+    const Eigen::VectorXd out = (a * w2).array() + b2;
+    const Eigen::VectorXd err = out - ys; // d(½·mean err²)/d out = err / n
+    Gradient g;
+    g.dataLoss = 0.5 * err.squaredNorm() / n;
+    g.loss = g.dataLoss + 0.5 * decay * (w1.squaredNorm() + w2.squaredNorm());
+    const Eigen::VectorXd dOut = err / n;
+    g.w2 = a.transpose() * dOut + decay * w2;
+    g.b2 = dOut.sum();
+    const Eigen::MatrixXd dz = (dOut * w2.transpose()).array() * (z.array() > 0).cast<double>();
+    g.w1 = dz.transpose() * xs + decay * w1;
+    g.b1 = dz.colwise().sum().transpose();
+    return g;
+}
+
 Result<void> MlpModel::fit(const Eigen::MatrixXd &x, const Eigen::VectorXd &y, quint64 seed)
 {
     if (m_hidden < 1 || m_epochs < 1 || !(m_rate > 0) || m_decay < 0)
@@ -83,22 +104,13 @@ Result<void> MlpModel::fit(const Eigen::MatrixXd &x, const Eigen::VectorXd &y, q
     ab2.init(1, 1);
     Eigen::Matrix<double, 1, 1> b2;
     for (int epoch = 1; epoch <= m_epochs; ++epoch) {
-        const Eigen::MatrixXd z = (xs * m_w1.transpose()).rowwise() + m_b1.transpose(); // n × h
-        const Eigen::MatrixXd a = z.cwiseMax(0.0);
-        const Eigen::VectorXd out = (a * m_w2).array() + m_b2;
-        const Eigen::VectorXd err = out - ys; // d(½·mean err²)/d out = err / n
-        m_finalLoss = 0.5 * err.squaredNorm() / double(n);
-        const Eigen::VectorXd dOut = err / double(n);
-        const Eigen::VectorXd gw2 = a.transpose() * dOut + m_decay * m_w2;
-        const double gb2 = dOut.sum();
-        const Eigen::MatrixXd dz = (dOut * m_w2.transpose()).array() * (z.array() > 0).cast<double>();
-        const Eigen::MatrixXd gw1 = dz.transpose() * xs + m_decay * m_w1;
-        const Eigen::VectorXd gb1 = dz.colwise().sum().transpose();
-        aw1.step(m_w1, gw1, m_rate, epoch);
-        ab1.step(m_b1, gb1, m_rate, epoch);
-        aw2.step(m_w2, gw2, m_rate, epoch);
+        const Gradient g = lossAndGradient(xs, ys, m_w1, m_b1, m_w2, m_b2, m_decay);
+        m_finalLoss = g.dataLoss;
+        aw1.step(m_w1, g.w1, m_rate, epoch);
+        ab1.step(m_b1, g.b1, m_rate, epoch);
+        aw2.step(m_w2, g.w2, m_rate, epoch);
         b2(0, 0) = m_b2;
-        ab2.step(b2, Eigen::Matrix<double, 1, 1>::Constant(gb2), m_rate, epoch);
+        ab2.step(b2, Eigen::Matrix<double, 1, 1>::Constant(g.b2), m_rate, epoch);
         m_b2 = b2(0, 0);
     }
     if (!m_w1.allFinite() || !m_w2.allFinite() || !std::isfinite(m_b2))

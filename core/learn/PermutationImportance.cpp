@@ -110,27 +110,33 @@ Result<FeatureImportance> permutationImportance(const AggregatorSettings &aggreg
         return permutationImportance(model, x, y, settings);
     }
     const int n = int(x.rows());
-    if (settings.folds < 2 || settings.folds > n)
+    const bool byGroup = !settings.groups.isEmpty();
+    if (byGroup && settings.groups.size() != n)
+        return makeError(QStringLiteral("importance: %1 groups for %2 rows").arg(settings.groups.size()).arg(n), {}, 0,
+                         QStringLiteral("groups"));
+    const int folds = byGroup ? std::min(settings.folds, groupCount(settings.groups)) : settings.folds;
+    if (folds < 2 || folds > n)
         return makeError(QStringLiteral("importance folds must be between 2 and the item count (%1)").arg(n), {}, 0,
                          QStringLiteral("folds"));
-    const QVector<int> fold = foldAssignment(n, settings.folds, settings.seed);
-    QVector<QVector<int>> groups(settings.folds);
+    const QVector<int> fold = byGroup ? groupFoldAssignment(settings.groups, folds, settings.seed)
+                                      : foldAssignment(n, folds, settings.seed);
+    QVector<QVector<int>> groups(folds);
     for (int i = 0; i < n; ++i)
         groups[fold[i]].append(i);
     std::vector<std::unique_ptr<Aggregator>> models;
-    for (int f = 0; f < settings.folds; ++f) {
+    for (int f = 0; f < folds; ++f) {
         QVector<int> train;
         for (int i = 0; i < n; ++i)
             if (fold[i] != f)
                 train.append(i);
         auto model = std::make_unique<Aggregator>(aggregator);
         if (auto ok = model->fit(selectRows(x, train), selectRows(y, train), settings.seed); !ok)
-            return makeError(QStringLiteral("fold %1 of %2: %3").arg(f + 1).arg(settings.folds).arg(ok.errorString()));
+            return makeError(QStringLiteral("fold %1 of %2: %3").arg(f + 1).arg(folds).arg(ok.errorString()));
         models.push_back(std::move(model));
     }
     const Predictor outOfFold = [&](const Eigen::MatrixXd &m) -> Result<Eigen::MatrixXd> {
         Eigen::MatrixXd out(m.rows(), y.cols());
-        for (int f = 0; f < settings.folds; ++f) {
+        for (int f = 0; f < folds; ++f) {
             auto pred = models[size_t(f)]->predict(selectRows(m, groups[f]));
             if (!pred)
                 return pred.error();

@@ -23,6 +23,8 @@ struct ImportanceSettings
     ImportanceMetric metric = ImportanceMetric::Pearson;
     ImportanceSplit split = ImportanceSplit::Train;
     int folds = 5; ///< with CrossValidated
+    /// With CrossValidated: per row, its group; non-empty = group folds (CvSettings::groups).
+    QStringList groups;
 };
 
 /// Permutation importance (Breiman; the plain reading of Altmann et al. the paper cites):

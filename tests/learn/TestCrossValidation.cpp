@@ -1,6 +1,7 @@
 #include "SyntheticData.h"
 #include "learn/CrossValidation.h"
 
+#include <QHash>
 #include <QTest>
 
 #include <algorithm>
@@ -24,6 +25,7 @@ private slots:
     void noWarningOnAStrongSignal();
     void missingTargetsAreLeftOutOfR();
     void badFoldCountsAreRefused();
+    void groupsStayInOneFold();
 };
 
 void TestCrossValidation::foldsAreBalancedAndSeeded()
@@ -168,6 +170,53 @@ void TestCrossValidation::badFoldCountsAreRefused()
     QVERIFY(r.errorString().contains(QStringLiteral("2 ≤ folds ≤ items (folds 5, items 4)")));
     cv.folds = 1;
     QVERIFY(!crossValidate({}, x, y, cv).ok());
+}
+
+void TestCrossValidation::groupsStayInOneFold()
+{
+    // 30 rows in 10 groups of 1 to 5 rows (SummEval: an article's summaries), one row without a group.
+    QStringList groups;
+    for (int g = 0; g < 10; ++g)
+        for (int r = 0; r <= g % 5; ++r)
+            groups << QStringLiteral("doc%1").arg(g);
+    groups << QString();
+    const int n = int(groups.size());
+    const QVector<int> fold = groupFoldAssignment(groups, 5, 3);
+    QCOMPARE(fold.size(), n);
+    QHash<QString, int> foldOf;
+    QVector<int> size(5, 0);
+    for (int i = 0; i < n; ++i) {
+        ++size[fold[i]];
+        if (groups[i].isEmpty())
+            continue;
+        QCOMPARE(foldOf.value(groups[i], fold[i]), fold[i]); // every row of a group in one fold
+        foldOf.insert(groups[i], fold[i]);
+    }
+    // Greedy by size: no fold more than the largest group (5 rows) above another.
+    QVERIFY(*std::max_element(size.cbegin(), size.cend()) - *std::min_element(size.cbegin(), size.cend()) <= 5);
+    QCOMPARE(groupFoldAssignment(groups, 5, 3), fold); // seeded
+    QCOMPARE(groupCount(groups), 11);
+
+    // crossValidate with groups uses them: a model never scores a group it was fitted on.
+    const Eigen::MatrixXd x = nodeScores(n, 4, 11);
+    Eigen::MatrixXd y(n, 1);
+    y.col(0) = x.col(0) + noise(n, 0.3, 12);
+    AggregatorSettings s;
+    s.kind = AggregatorKind::Linear;
+    CvSettings cv;
+    cv.folds = 5;
+    cv.seed = 3;
+    cv.groups = groups;
+    auto r = crossValidate(s, x, y, cv);
+    QVERIFY2(r, qPrintable(r.errorString()));
+    QCOMPARE(r->fold, fold);
+    // Fewer groups than folds: as many folds as groups.
+    cv.groups = QStringList(n, QStringLiteral("a"));
+    for (int i = 0; i < n / 2; ++i)
+        cv.groups[i] = QStringLiteral("b");
+    auto two = crossValidate(s, x, y, cv);
+    QVERIFY2(two, qPrintable(two.errorString()));
+    QCOMPARE(two->folds, 2);
 }
 
 QTEST_GUILESS_MAIN(TestCrossValidation)

@@ -188,11 +188,18 @@ void TestHdEvalViews::aggregatorPanelShowsTheFigures()
     QCOMPARE(shown(1), std::round(stored(agg.value(QStringLiteral("cv_r"))) * 1000) / 1000);
     QCOMPARE(shown(2), std::round(stored(agg.value(QStringLiteral("test_r"))) * 1000) / 1000);
     const QVariantMap baselines = agg.value(QStringLiteral("baselines")).toMap();
-    QCOMPARE(shown(4), std::round(stored(baselines.value(QStringLiteral("direct_test_r"))) * 1000) / 1000);
-    QCOMPARE(shown(5), std::round(stored(baselines.value(QStringLiteral("mean_test_r"))) * 1000) / 1000);
+    QCOMPARE(shown(3), std::round(stored(agg.value(QStringLiteral("test_rho"))) * 1000) / 1000);
+    QCOMPARE(shown(5), std::round(stored(baselines.value(QStringLiteral("direct_test_r"))) * 1000) / 1000);
+    QCOMPARE(shown(6), std::round(stored(baselines.value(QStringLiteral("mean_test_r"))) * 1000) / 1000);
+    QCOMPARE(shown(7), std::round(stored(baselines.value(QStringLiteral("best_node_test_r"))) * 1000) / 1000);
     // "Layer 1 only": the core's figure, not a placeholder.
     QVERIFY(std::isfinite(stored(baselines.value(QStringLiteral("layer1_test_r")))));
-    QCOMPARE(shown(3), std::round(stored(baselines.value(QStringLiteral("layer1_test_r"))) * 1000) / 1000);
+    QCOMPARE(shown(4), std::round(stored(baselines.value(QStringLiteral("layer1_test_r"))) * 1000) / 1000);
+    // The items behind the test figures are named.
+    const QString summary = child<QLabel>(&pane, "hdevalAggregatorSummary")->text();
+    QVERIFY2(summary.contains(QString::number(
+                     agg.value(QStringLiteral("n_test_scored")).toMap().value(QStringLiteral("coherence")).toInt())),
+             qPrintable(summary));
     // the overfitting warning follows the stored flag / the gap
     const double gap = stored(agg.value(QStringLiteral("train_r"))) - stored(agg.value(QStringLiteral("cv_r")));
     const bool flagged = agg.value(QStringLiteral("cv_warning")).toMap().value(QStringLiteral("coherence")).toBool();
@@ -255,14 +262,16 @@ void TestHdEvalViews::twoAspectsOneRowEach()
         QCOMPARE(table->verticalHeaderItem(row)->text(), a); // the judge's own aspect first
         const auto stored = [&a](const QVariant &v) { return std::round(v.toMap().value(a).toDouble() * 1000) / 1000; };
         QCOMPARE(table->item(row, 2)->text().toDouble(), stored(agg.value(QStringLiteral("test_r"))));
-        QCOMPARE(table->item(row, 3)->text().toDouble(), stored(baselines.value(QStringLiteral("layer1_test_r"))));
-        QCOMPARE(table->item(row, 4)->text().toDouble(), stored(baselines.value(QStringLiteral("direct_test_r"))));
+        QCOMPARE(table->item(row, 3)->text().toDouble(), stored(agg.value(QStringLiteral("test_rho"))));
+        QCOMPARE(table->item(row, 4)->text().toDouble(), stored(baselines.value(QStringLiteral("layer1_test_r"))));
+        QCOMPARE(table->item(row, 5)->text().toDouble(), stored(baselines.value(QStringLiteral("direct_test_r"))));
         for (int c = 0; c < table->columnCount(); ++c)
             QVERIFY2(table->item(row, c)->text() != QStringLiteral("—"),
                      qPrintable(QStringLiteral("%1, %2").arg(a).arg(c)));
-        qInfo("%s: test r %s, layer 1 only %s, direct %s, mean %s", qPrintable(a),
+        qInfo("%s: test r %s, rho %s, layer 1 only %s, direct %s, mean %s, best node %s", qPrintable(a),
               qPrintable(table->item(row, 2)->text()), qPrintable(table->item(row, 3)->text()),
-              qPrintable(table->item(row, 4)->text()), qPrintable(table->item(row, 5)->text()));
+              qPrintable(table->item(row, 4)->text()), qPrintable(table->item(row, 5)->text()),
+              qPrintable(table->item(row, 6)->text()), qPrintable(table->item(row, 7)->text()));
     }
     // Both rows in view, none scrolled away.
     QVERIFY(table->visualItemRect(table->item(1, 0)).bottom() <= table->viewport()->height());

@@ -10,11 +10,14 @@
 //                                  "layer 1 only" among them; the ablation buttons);
 //   OUT_DIR/hdeval-explain.png     one item's explanation, opened from the heatmap;
 //   OUT_DIR/hdeval-decompose.png   "Decompose…" on a layer-2 node: the generator's proposals to accept.
+// With --efficiency instead: the efficiency dialog's three tabs (0 calls, from the stored node scores)
+//   OUT_DIR/hdeval-data-eff.png, hdeval-criteria-eff.png, hdeval-shap.png.
 // Test tooling only: every answer comes from the synthetic judge.
 
 #include "HdEvalFixture.h"
 #include "MainWindow.h"
 #include "methods/hdeval/DecomposeDialog.h"
+#include "methods/hdeval/EfficiencyDialog.h"
 #include "methods/hdeval/ExplainDialog.h"
 #include "methods/hdeval/HdEvalTree.h"
 #include "models/RubricTreeModel.h"
@@ -25,9 +28,11 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
+#include <QEventLoop>
 #include <QListWidget>
 #include <QPushButton>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTimer>
 #include <QTreeView>
@@ -53,6 +58,7 @@ int main(int argc, char **argv)
     parser.addPositionalArgument(QStringLiteral("out"), QStringLiteral("output folder"));
     parser.addOption(
             {QStringLiteral("size"), QStringLiteral("window size"), QStringLiteral("WxH"), QStringLiteral("1500x900")});
+    parser.addOption({QStringLiteral("efficiency"), QStringLiteral("only the efficiency dialog's tabs")});
     parser.process(app);
     if (parser.positionalArguments().size() != 1)
         return fail(QStringLiteral("usage: hdeval-shot OUT_DIR [--size WxH]"));
@@ -67,6 +73,22 @@ int main(int argc, char **argv)
         return fail(made.error);
     if (const QString e = test::addTwoAspectJudge(made, QStringLiteral("hd2")); !e.isEmpty())
         return fail(e);
+    if (parser.isSet(QStringLiteral("efficiency"))) {
+        EfficiencyDialog dialog(made.project(), QStringLiteral("hd"));
+        dialog.resize(1000, 620);
+        dialog.show();
+        const char *files[3]{"hdeval-data-eff.png", "hdeval-criteria-eff.png", "hdeval-shap.png"};
+        for (int t = 0; t < 3 && t < dialog.tabs()->count(); ++t) {
+            dialog.tabs()->setCurrentIndex(t);
+            QEventLoop wait;
+            QTimer::singleShot(400, &wait, &QEventLoop::quit);
+            wait.exec();
+            if (!dialog.grab().save(out.filePath(QString::fromLatin1(files[t]))))
+                return fail(QStringLiteral("cannot write %1").arg(QString::fromLatin1(files[t])));
+        }
+        return dialog.tabs()->count() == 3 ? 0
+                                           : fail(QStringLiteral("the dialog has %1 tabs").arg(dialog.tabs()->count()));
+    }
 
     MainWindow window;
     if (!window.openProject(path))

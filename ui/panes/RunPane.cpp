@@ -645,6 +645,9 @@ void RunPane::onFinished(const QString &judge, bool ok, const QString &error, co
         if (const QString scoring = result.value(QStringLiteral("scoring")).toString(); !scoring.isEmpty())
             text += QLatin1Char(' ')
                     + tr("Scoring: %1 (%2).").arg(scoring, result.value(QStringLiteral("scoring_reason")).toString());
+        // A method's own lines about the run (HD-Eval: the items behind its test figures).
+        for (const QString &note : result.value(QStringLiteral("notes")).toStringList())
+            text += QLatin1Char(' ') + note + QLatin1Char('.');
         showInfo(text + adaptedText(summary));
     } else {
         showError(tr("Run '%1' stopped: %2. It is saved; select it and press Resume to continue.").arg(judge, error)

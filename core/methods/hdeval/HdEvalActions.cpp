@@ -8,6 +8,7 @@
 #include <QCoreApplication>
 #include <QPointer>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -37,13 +38,15 @@ Result<Rubric> loadTree(Project *project, const QString &judge)
 
 } // namespace
 
-Result<RefitOutcome> refit(Project *project, const QString &judge, const RefitOptions &options)
+Result<StoredFitData> loadFitData(Project *project, const QString &judge, int layers)
 {
     auto tree = loadTree(project, judge);
     if (!tree)
         return tree.error();
     RubricStore store(project);
-    FitData data;
+    StoredFitData out;
+    FitData &data = out.data;
+    out.tree = *tree;
     for (const Criterion &root : tree->children(QString())) {
         const QString a = rootAspect(*tree, root);
         const auto aspect = project->aspect(a);
@@ -59,7 +62,7 @@ Result<RefitOutcome> refit(Project *project, const QString &judge, const RefitOp
     if (data.aspects.removeAll(tree->aspect()) > 0)
         data.aspects.prepend(tree->aspect());
     for (const Criterion &c : featureNodes(*tree))
-        if (layerOf(*tree, c) <= options.layers)
+        if (layerOf(*tree, c) <= layers)
             data.nodes.append(c);
     QVector<QHash<QString, double>> human;
     for (const QString &a : std::as_const(data.aspects)) {
@@ -98,7 +101,7 @@ Result<RefitOutcome> refit(Project *project, const QString &judge, const RefitOp
                 (*y)(r, a) = human[a].value(ids[r], kNaN);
         }
     };
-    QStringList train, test, all;
+    QStringList &train = out.train, &test = out.test, &all = out.all;
     for (const QString &id : std::as_const(*trainIds))
         if (annotated(id) && scores.contains(id))
             train << id;
@@ -113,15 +116,40 @@ Result<RefitOutcome> refit(Project *project, const QString &judge, const RefitOp
                                  .arg(judge)
                                  .arg(train.size()),
                          {}, 0, QStringLiteral("judge"));
+    QHash<QString, QString> groupOf;
+    bool anyGroup = false;
+    for (const Item &it : project->items()) {
+        groupOf.insert(it.id, it.group);
+        anyGroup = anyGroup || !it.group.isEmpty();
+    }
+    if (anyGroup) {
+        for (const QString &id : std::as_const(train))
+            data.trainGroups << groupOf.value(id);
+        for (const QString &id : std::as_const(test))
+            data.testGroups << groupOf.value(id);
+    }
     matrices(train, data.xTrain, &data.yTrain);
     matrices(test, data.xTest, &data.yTest);
     matrices(all, data.xAll, nullptr);
+    return out;
+}
+
+Result<RefitOutcome> refit(Project *project, const QString &judge, const RefitOptions &options)
+{
+    auto loaded = loadFitData(project, judge, options.layers);
+    if (!loaded)
+        return loaded.error();
+    RubricStore store(project);
+    const Rubric *tree = &loaded->tree;
+    FitData &data = loaded->data;
+    const QStringList &train = loaded->train, &all = loaded->all;
     FitSettings settings;
     settings.aggregator = options.aggregator;
     settings.seed = options.seed;
     settings.cvFolds = options.cvFolds;
     settings.importanceRepeats = options.importanceRepeats;
     settings.layers = options.layers;
+    settings.groupFolds = options.groupFolds;
     auto fit = fitAggregators(data, settings);
     if (!fit)
         return fit.error();
@@ -138,11 +166,17 @@ Result<RefitOutcome> refit(Project *project, const QString &judge, const RefitOp
         return version.error();
     RefitOutcome out;
     out.version = *version;
-    out.scoredItems = int(all.size());
+    // An item without any node score has no judge score (as in the run): the aggregator would
+    // predict it from the training means alone.
+    QVector<bool> hasScore(all.size(), false);
+    for (int i = 0; i < all.size(); ++i)
+        for (int c = 0; c < data.nodes.size() && !hasScore[i]; ++c)
+            hasScore[i] = std::isfinite(data.xAll(i, c));
+    out.scoredItems = int(std::count(hasScore.cbegin(), hasScore.cend(), true));
     for (const QString &a : std::as_const(data.aspects)) {
         QHash<QString, double> itemScores;
         for (int i = 0; i < all.size(); ++i)
-            itemScores.insert(all[i], fit->aspects[a].predicted[i]);
+            itemScores.insert(all[i], hasScore[i] ? fit->aspects[a].predicted[i] : kNaN);
         if (auto w = project->setJudgeScores(judge, a, itemScores); !w)
             return w.error();
     }
@@ -155,9 +189,10 @@ Result<RefitOutcome> refit(Project *project, const QString &judge, const RefitOp
             !a)
             return a.error();
     if (std::isfinite(own.testR))
-        if (auto a
-            = store.setTestAlignment(judge, *version, own.testR,
-                                     trc("Pearson with the human scores on the test split, n = %1").arg(test.size()));
+        if (auto a = store.setTestAlignment(
+                    judge, *version, own.testR,
+                    trc("Pearson with the human scores on the test split, n = %1 (the test items with a score)")
+                            .arg(own.nTestScored));
             !a)
             return a.error();
     out.fit = std::move(fit).value();

@@ -28,7 +28,8 @@ struct RefitOptions
     quint64 seed = 1;
     int cvFolds = 5; ///< 0 = leave-one-out
     int importanceRepeats = 5;
-    int layers = 3; ///< nodes of deeper layers are left out (1 and 2: the paper's ablations)
+    int layers = 3;                           ///< nodes of deeper layers are left out (1 and 2: the paper's ablations)
+    GroupFolds groupFolds = GroupFolds::Auto; ///< cross-validation folds by the items' group
 };
 
 struct RefitOutcome
@@ -37,6 +38,17 @@ struct RefitOutcome
     int scoredItems = 0; ///< items with a new judge score (any node score)
     FitResult fit;       ///< figures per aspect; fit.description is show-rubric's "aggregator"
 };
+
+/// A judge's stored node scores and human scores as the fit reads them (0 calls): the train and test
+/// items with a node score and a human score, every item with a node score, in FitData's shape.
+struct StoredFitData
+{
+    Rubric tree;
+    FitData data;
+    QStringList train, test, all; ///< item ids of the rows of xTrain, xTest, xAll
+};
+/// Fails as refit() does (no HD-Eval tree, fewer than 2 annotated train items with node scores).
+Result<StoredFitData> loadFitData(Project *project, const QString &judge, int layers = 3);
 
 /// Fits `options.aggregator` on the judge's stored node scores (train split) and human scores of
 /// every layer-1 aspect, cross-validates, scores the test split against the baselines, writes the

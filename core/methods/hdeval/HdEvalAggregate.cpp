@@ -4,8 +4,10 @@
 #include "HdEvalTree.h"
 #include "learn/CrossValidation.h"
 #include "learn/PermutationImportance.h"
+#include "stats/Correlation.h"
 
 #include <QCoreApplication>
+#include <QSet>
 
 #include <cmath>
 #include <limits>
@@ -34,10 +36,33 @@ Eigen::MatrixXd columnsOf(const Eigen::MatrixXd &x, const QVector<int> &keep)
     return out;
 }
 
+/// Spearman's rho over the rows where both values are present (NaN when fewer than 2 or constant).
+double spearmanPresent(const Eigen::VectorXd &a, const Eigen::VectorXd &b)
+{
+    std::vector<double> x, y;
+    for (Eigen::Index i = 0; i < std::min(a.size(), b.size()); ++i)
+        if (!std::isnan(a[i]) && !std::isnan(b[i])) {
+            x.push_back(a[i]);
+            y.push_back(b[i]);
+        }
+    return stats::spearman(x, y);
+}
+
+/// `v` with the rows outside `keep` set to NaN, so the pairwise figures skip them.
+Eigen::VectorXd onRows(const Eigen::VectorXd &v, const QVector<bool> &keep)
+{
+    Eigen::VectorXd out = v;
+    for (Eigen::Index r = 0; r < out.size(); ++r)
+        if (!keep.value(int(r), false))
+            out[r] = kNaN;
+    return out;
+}
+
 /// "Layer 1 only" into every aspect of `out`: the same aggregator on the layer-1 columns alone
 /// (the aspects' direct scores, scored in every run), fitted exactly as a fit with layers = 1
 /// fits it. Empty, or the reason the baseline is undefined.
-QString fitLayerOne(const FitData &data, const FitSettings &settings, FitResult &out, QStringList &keys)
+QString fitLayerOne(const FitData &data, const QVector<bool> &testScored, const FitSettings &settings, FitResult &out,
+                    QStringList &keys)
 {
     QVector<int> layerOne;
     for (int c = 0; c < data.nodes.size(); ++c)
@@ -46,7 +71,7 @@ QString fitLayerOne(const FitData &data, const FitSettings &settings, FitResult 
             keys << data.nodes[c].key;
         }
     for (AspectFit &f : out.aspects)
-        f.layer1TrainR = f.layer1CvR = f.layer1TestR = kNaN;
+        f.layer1TrainR = f.layer1CvR = f.layer1TestR = f.layer1TestRho = kNaN;
     if (layerOne.isEmpty())
         return trc("no layer-1 node among the features");
     if (layerOne.size() == data.nodes.size()) { // the fit is the layer-1 fit itself
@@ -54,6 +79,7 @@ QString fitLayerOne(const FitData &data, const FitSettings &settings, FitResult 
             f.layer1TrainR = f.trainR;
             f.layer1CvR = f.cvR;
             f.layer1TestR = f.testR;
+            f.layer1TestRho = f.testRho;
         }
         return {};
     }
@@ -67,6 +93,9 @@ QString fitLayerOne(const FitData &data, const FitSettings &settings, FitResult 
     sub.xAll = columnsOf(data.xAll, layerOne);
     sub.yTrain = data.yTrain;
     sub.yTest = data.yTest;
+    sub.testScored = testScored; // the full judge's test rows, not the layer-1 columns' own
+    sub.trainGroups = data.trainGroups;
+    sub.testGroups = data.testGroups;
     FitSettings one = settings;
     one.layers = 1;
     auto fit = fitAggregators(sub, one);
@@ -77,6 +106,7 @@ QString fitLayerOne(const FitData &data, const FitSettings &settings, FitResult 
         it->layer1TrainR = f.trainR;
         it->layer1CvR = f.cvR;
         it->layer1TestR = f.testR;
+        it->layer1TestRho = f.testRho;
     }
     return {};
 }
@@ -118,6 +148,16 @@ QString rootAspect(const Rubric &tree, const Criterion &root)
     return a.isEmpty() ? tree.aspect() : a;
 }
 
+bool useGroupFolds(GroupFolds mode, const QStringList &trainGroups)
+{
+    if (mode == GroupFolds::Off || trainGroups.isEmpty())
+        return false;
+    const int groups = learn::groupCount(trainGroups);
+    if (groups < 2)
+        return false; // one group: nothing to keep apart
+    return mode == GroupFolds::On || groups < trainGroups.size();
+}
+
 Result<FitResult> fitAggregators(const FitData &data, const FitSettings &settings)
 {
     const int p = int(data.nodes.size()), nTrain = int(data.xTrain.rows()), nTest = int(data.xTest.rows());
@@ -130,9 +170,32 @@ Result<FitResult> fitAggregators(const FitData &data, const FitSettings &setting
     cv.seed = settings.seed;
     cv.leaveOneOut = settings.cvFolds == 0;
     cv.folds = std::min(settings.cvFolds, nTrain);
+    const bool byGroup = !cv.leaveOneOut && useGroupFolds(settings.groupFolds, data.trainGroups);
+    if (byGroup) {
+        cv.groups = data.trainGroups;
+        cv.folds = std::min(cv.folds, learn::groupCount(data.trainGroups));
+    }
     learn::ImportanceSettings is;
     is.repeats = settings.importanceRepeats;
     is.seed = settings.seed;
+
+    // The test rows the judge stores a score for: every test figure is computed on them alone,
+    // the same items the Compare pane correlates (an item without any node score has no stored
+    // score; the aggregator would predict it from the training means).
+    QVector<bool> scored = data.testScored;
+    if (scored.size() != nTest) {
+        scored = QVector<bool>(nTest, false);
+        for (int r = 0; r < nTest; ++r)
+            for (int c = 0; c < p && !scored[r]; ++c)
+                scored[r] = std::isfinite(data.xTest(r, c));
+    }
+    int unscoredTest = 0;
+    QVector<bool> complete(nTest, true);
+    for (int r = 0; r < nTest; ++r) {
+        for (int c = 0; c < p; ++c)
+            complete[r] = complete[r] && std::isfinite(data.xTest(r, c));
+        unscoredTest += scored[r] ? 0 : 1;
+    }
 
     // The mean of all node scores per test item: the paper's "w/o aggregator" baseline.
     Eigen::VectorXd meanScore = Eigen::VectorXd::Constant(nTest, kNaN);
@@ -144,7 +207,7 @@ Result<FitResult> fitAggregators(const FitData &data, const FitSettings &setting
                 sum += data.xTest(r, c);
                 ++n;
             }
-        if (n > 0)
+        if (n > 0 && scored[r])
             meanScore[r] = sum / n;
     }
 
@@ -187,38 +250,65 @@ Result<FitResult> fitAggregators(const FitData &data, const FitSettings &setting
             f.trainR = cvResult->trainR.value(g, kNaN);
             f.cvR = cvResult->cvR.value(g, kNaN);
             f.testR = f.directR = f.meanR = f.bestR = kNaN;
+            f.testRho = f.directRho = f.meanRho = f.bestRho = kNaN;
             f.cvWarning = cvResult->warning.value(g, false);
             f.importance = importance->mean.col(g);
             f.predicted = predicted->col(g);
             f.model = aggregator.toJson(g);
+            f.nTestUnscored = unscoredTest;
+            QVector<bool> basis(nTest, false);
+            for (int r = 0; r < nTest; ++r) {
+                basis[r] = scored[r] && std::isfinite(yTest(r, g));
+                f.nTestScored += basis[r] ? 1 : 0;
+                f.nTestImputed += basis[r] && !complete[r] ? 1 : 0;
+            }
+            // The best single node, chosen on the train split: its test r is then a fair baseline.
+            f.bestTrainR = kNaN;
+            for (int c = 0; c < p; ++c) {
+                const double r = learn::pearsonPresent(data.xTrain.col(c), yTrain.col(g));
+                if (std::isfinite(r) && (!std::isfinite(f.bestTrainR) || r > f.bestTrainR)) {
+                    f.bestTrainR = r;
+                    f.bestNode = names[c];
+                }
+            }
+            f.testPredicted = Eigen::VectorXd::Constant(nTest, kNaN);
             if (nTest >= 3) {
-                // The test rows are the first nTest rows of xAll when the caller says so; predict
-                // them here to be independent of the row order.
+                // Predicted here, from xTest, to be independent of xAll's row order.
                 auto testPred = aggregator.predict(data.xTest);
                 if (!testPred)
                     return testPred.error();
-                f.testR = learn::pearsonPresent(testPred->col(g), yTest.col(g));
-                f.meanR = learn::pearsonPresent(meanScore, yTest.col(g));
+                f.testPredicted = onRows(testPred->col(g), basis);
+                const Eigen::VectorXd y = onRows(yTest.col(g), basis);
+                f.testR = learn::pearsonPresent(f.testPredicted, y);
+                f.testRho = spearmanPresent(f.testPredicted, y);
+                f.meanR = learn::pearsonPresent(meanScore, y);
+                f.meanRho = spearmanPresent(meanScore, y);
                 for (int c = 0; c < p; ++c) {
-                    const double r = learn::pearsonPresent(data.xTest.col(c), yTest.col(g));
+                    const Eigen::VectorXd node = onRows(data.xTest.col(c), basis);
+                    const double r = learn::pearsonPresent(node, y);
                     f.nodeTestR.insert(names[c], jsonNumber(r));
-                    if (std::isfinite(r) && (!std::isfinite(f.bestR) || r > f.bestR)) {
+                    if (names[c] == f.bestNode) {
                         f.bestR = r;
-                        f.bestNode = names[c];
+                        f.bestRho = spearmanPresent(node, y);
                     }
                 }
                 // The direct score: the aspect's own layer-1 node.
-                for (const Criterion &c : data.nodes)
-                    if (c.parentKey.isEmpty() && c.stats.value(QStringLiteral("aspect"), data.aspects.first()) == a
-                        && !f.nodeTestR.value(c.key).isNull())
-                        f.directR = f.nodeTestR.value(c.key).toDouble();
+                for (int c = 0; c < p; ++c) {
+                    const Criterion &node = data.nodes[c];
+                    if (node.parentKey.isEmpty()
+                        && node.stats.value(QStringLiteral("aspect"), data.aspects.first()) == a
+                        && !f.nodeTestR.value(node.key).isNull()) {
+                        f.directR = f.nodeTestR.value(node.key).toDouble();
+                        f.directRho = spearmanPresent(onRows(data.xTest.col(c), basis), y);
+                    }
+                }
             }
             out.aspects.insert(a, f);
         }
     }
 
     QStringList layerOneKeys;
-    const QString layerOneError = fitLayerOne(data, settings, out, layerOneKeys);
+    const QString layerOneError = fitLayerOne(data, scored, settings, out, layerOneKeys);
 
     const auto perAspect = [&](auto value) {
         QVariantMap m;
@@ -232,9 +322,32 @@ Result<FitResult> fitAggregators(const FitData &data, const FitSettings &setting
     d.insert(QStringLiteral("train_r"), perAspect([](const AspectFit &f) { return jsonNumber(f.trainR); }));
     d.insert(QStringLiteral("cv_r"), perAspect([](const AspectFit &f) { return jsonNumber(f.cvR); }));
     d.insert(QStringLiteral("test_r"), perAspect([](const AspectFit &f) { return jsonNumber(f.testR); }));
+    d.insert(QStringLiteral("test_rho"), perAspect([](const AspectFit &f) { return jsonNumber(f.testRho); }));
+    // The test items behind every test figure: those with a stored score and a human score (the
+    // Compare pane's items), those of them with an imputed node, and those left out for want of any
+    // node score.
+    d.insert(QStringLiteral("n_test_scored"), perAspect([](const AspectFit &f) { return QVariant(f.nTestScored); }));
+    d.insert(QStringLiteral("n_test_imputed"), perAspect([](const AspectFit &f) { return QVariant(f.nTestImputed); }));
+    d.insert(QStringLiteral("n_test_unscored"), unscoredTest);
     d.insert(QStringLiteral("cv_warning"), perAspect([](const AspectFit &f) { return QVariant(f.cvWarning); }));
-    d.insert(QStringLiteral("cv"),
-             cv.leaveOneOut ? QStringLiteral("leave-one-out") : QStringLiteral("%1-fold").arg(cv.folds));
+    d.insert(QStringLiteral("cv"), cv.leaveOneOut ? QStringLiteral("leave-one-out")
+                                   : byGroup      ? QStringLiteral("%1-fold by group").arg(cv.folds)
+                                                  : QStringLiteral("%1-fold").arg(cv.folds));
+    d.insert(QStringLiteral("cv_by_group"), byGroup);
+    if (!data.trainGroups.isEmpty()) {
+        d.insert(QStringLiteral("n_train_groups"), learn::groupCount(data.trainGroups));
+        // Whether the split keeps each group on one side (no test item's group among the train items).
+        int shared = 0;
+        QSet<QString> seen;
+        for (const QString &g : data.testGroups)
+            if (!g.isEmpty() && data.trainGroups.contains(g) && !seen.contains(g)) {
+                seen.insert(g);
+                ++shared;
+            }
+        d.insert(QStringLiteral("split_groups"),
+                 shared == 0 ? QStringLiteral("group-disjoint") : QStringLiteral("shared"));
+        d.insert(QStringLiteral("n_groups_both_sides"), shared);
+    }
     d.insert(QStringLiteral("n_train"), nTrain);
     d.insert(QStringLiteral("n_test"), nTest);
     d.insert(QStringLiteral("features"), names);
@@ -255,6 +368,14 @@ Result<FitResult> fitAggregators(const FitData &data, const FitSettings &setting
             {QStringLiteral("best_node"), own.bestNode},
             {QStringLiteral("best_node_by_aspect"), perAspect([](const AspectFit &f) { return QVariant(f.bestNode); })},
             {QStringLiteral("best_node_test_r"), perAspect([](const AspectFit &f) { return jsonNumber(f.bestR); })},
+            {QStringLiteral("best_node_train_r"),
+             perAspect([](const AspectFit &f) { return jsonNumber(f.bestTrainR); })},
+            {QStringLiteral("best_node_chosen_on"), QStringLiteral("train")},
+            {QStringLiteral("direct_test_rho"), perAspect([](const AspectFit &f) { return jsonNumber(f.directRho); })},
+            {QStringLiteral("mean_test_rho"), perAspect([](const AspectFit &f) { return jsonNumber(f.meanRho); })},
+            {QStringLiteral("best_node_test_rho"), perAspect([](const AspectFit &f) { return jsonNumber(f.bestRho); })},
+            {QStringLiteral("layer1_test_rho"),
+             perAspect([](const AspectFit &f) { return jsonNumber(f.layer1TestRho); })},
             {QStringLiteral("node_test_r"), own.nodeTestR},
             {QStringLiteral("node_test_r_by_aspect"),
              perAspect([](const AspectFit &f) { return QVariant(f.nodeTestR); })},

@@ -23,7 +23,20 @@ struct FitData
     QHash<QString, QPair<double, double>> scales;       ///< aspect → (min, max)
     QVector<Criterion> nodes;                           ///< one per column
     Eigen::MatrixXd xTrain, yTrain, xTest, yTest, xAll; ///< y: one column per aspect
+    /// Per test row: whether the judge stores a score for it (at least one node score; an item
+    /// without any has none, and the Compare pane never sees it). Empty = computed from xTest.
+    /// Every test figure is computed on these rows (with a human score) alone.
+    QVector<bool> testScored;
+    /// Per train / test row, the item's group (SummEval's article; empty = none): group folds and
+    /// the split's check use them. Empty lists = no group column.
+    QStringList trainGroups, testGroups;
 };
+
+/// Cross-validation folds by group: auto = by group when some group has two or more train items.
+enum class GroupFolds { Auto, On, Off };
+
+/// Whether folds go by group for these train groups under `mode` (auto: a group repeats).
+bool useGroupFolds(GroupFolds mode, const QStringList &trainGroups);
 
 struct FitSettings
 {
@@ -32,27 +45,39 @@ struct FitSettings
     int cvFolds = 5; ///< 0 = leave-one-out
     int importanceRepeats = 5;
     int layers = 3; ///< recorded in the description (with the ablation it stands for)
+    GroupFolds groupFolds = GroupFolds::Auto;
 };
 
 /// One aspect's part of the fit.
 struct AspectFit
 {
     double trainR = 0, cvR = 0, testR = 0, directR = 0, meanR = 0, bestR = 0; ///< NaN when undefined
+    /// Spearman's rho beside the Pearson figures on the same test rows (the paper reports both).
+    double testRho = 0, directRho = 0, meanRho = 0, bestRho = 0, layer1TestRho = 0;
     /// "Layer 1 only": the same aggregator fitted on the layer-1 columns alone (NaN when undefined).
     double layer1TrainR = 0, layer1CvR = 0, layer1TestR = 0;
     bool cvWarning = false;
+    /// The best single node, chosen by its Pearson on the train split (never by its test r): its
+    /// train r here, its test r in bestR.
     QString bestNode;
+    double bestTrainR = 0;
     QVariantMap nodeTestR;
-    Eigen::VectorXd importance; ///< p: permutation importance on the train split
-    Eigen::VectorXd predicted;  ///< one per row of xAll
-    QJsonObject model;          ///< this aspect's one-output aggregator (learn::Aggregator::toJson(int))
+    /// The test items every test figure of this aspect is computed on (a stored score and a human
+    /// score), those of them with an imputed node, and the test items left out for want of any
+    /// node score.
+    int nTestScored = 0, nTestImputed = 0, nTestUnscored = 0;
+    Eigen::VectorXd testPredicted; ///< one per row of xTest (NaN on the rows without a stored score)
+    Eigen::VectorXd importance;    ///< p: permutation importance on the train split
+    Eigen::VectorXd predicted;     ///< one per row of xAll
+    QJsonObject model;             ///< this aspect's one-output aggregator (learn::Aggregator::toJson(int))
 };
 
 struct FitResult
 {
     /// show-rubric's top-level "aggregator": kind, aspects {aspect: model description}, train_r,
-    /// cv_r, test_r, cv_warning ({aspect: …}), cv, n_train, n_test, features, layers, ablation
-    /// (ablationTags), seed, aspect_order, scale_groups (when the scales differ), baselines (among
+    /// cv_r, test_r, cv_warning ({aspect: …}), cv ("5-fold", "5-fold by group"), cv_by_group,
+    /// n_train_groups, split_groups ("group-disjoint" / "shared": a group on both sides), n_train, n_test, features,
+    /// layers, ablation (ablationTags), seed, aspect_order, scale_groups (when the scales differ), baselines (among
     /// them layer1_train_r / layer1_cv_r / layer1_test_r {aspect: r} and layer1_features, or
     /// layer1_error when that fit failed).
     QVariantMap description;

@@ -7,6 +7,7 @@
 #include "store/Project.h"
 
 #include <QJsonObject>
+#include <QSet>
 
 #include <cmath>
 #include <limits>
@@ -33,8 +34,16 @@ void HdEvalMethod::finishApply()
     QVector<int> all;
     for (int i = 0; i < m_items.size(); ++i)
         all.append(i);
+    // The alignment is measured on the target project's test split alone: its train items may be
+    // the very items the applied aggregator learnt from (the source judge in the same project).
+    auto trainIds = m_ctx->project()->readItemIds(SplitFilter::Train);
+    if (!trainIds) {
+        m_ctx->fail(trainIds.errorString());
+        return;
+    }
+    const QSet<QString> train(trainIds->cbegin(), trainIds->cend());
     QVariantMap byAspect;
-    int unscored = 0;
+    int unscored = 0, nTest = 0;
     double ownR = kNaN;
     for (const Criterion &root : m_rubric.children(QString())) {
         const QString aspect = hdeval::rootAspect(m_rubric, root);
@@ -75,10 +84,15 @@ void HdEvalMethod::finishApply()
                 any = any || std::isfinite(x(i, c));
             unscored += any ? 0 : 1;
             pred[i] = any ? (*predicted)(i, 0) : kNaN;
-            human[i] = humanOf(aspect, i);
+            human[i] = train.contains(m_items[i].id) ? kNaN : humanOf(aspect, i);
             itemScores.insert(m_items[i].id, pred[i]);
         }
         const double r = learn::pearsonPresent(pred, human);
+        int n = 0;
+        for (int i = 0; i < m_items.size(); ++i)
+            n += std::isfinite(pred[i]) && std::isfinite(human[i]) ? 1 : 0;
+        if (aspect == primary)
+            nTest = n;
         if (aspect == primary) {
             ownR = r;
             m_ctx->recordScores({}, itemScores);
@@ -90,13 +104,15 @@ void HdEvalMethod::finishApply()
             m_ctx->fail(w.errorString());
             return;
         }
-        byAspect.insert(aspect, QVariantMap{{QStringLiteral("test_r"), jsonNumber(r)}});
+        byAspect.insert(aspect,
+                        QVariantMap{{QStringLiteral("test_r"), jsonNumber(r)}, {QStringLiteral("n_test_scored"), n}});
     }
     if (std::isfinite(ownR))
         if (auto a = m_ctx->store().setTestAlignment(
                     judge, m_rubric.version(), ownR,
-                    tr("Pearson with the human scores of the items the applied aggregator scored (%1 of them)")
-                            .arg(m_items.size()));
+                    tr("Pearson with the human scores of the target's test items the applied aggregator scored "
+                       "(%1 of them)")
+                            .arg(nTest));
             !a) {
             m_ctx->fail(a.errorString());
             return;
@@ -109,6 +125,7 @@ void HdEvalMethod::finishApply()
                                                            .toMap()
                                                            .value(QStringLiteral("kind"))},
                     {QStringLiteral("test_r"), jsonNumber(ownR)},
+                    {QStringLiteral("n_test_scored"), nTest},
                     {QStringLiteral("aspects"), byAspect},
                     {QStringLiteral("node_scores"), m_scored},
                     {QStringLiteral("node_scores_missing"), m_missing},

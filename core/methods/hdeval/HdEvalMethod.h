@@ -87,11 +87,15 @@ private:
     Eigen::MatrixXd targets(const QVector<int> &items, const QStringList &aspects) const;
     double humanOf(const QString &aspect, int item) const;
     QVector<int> trainRows() const;
+    /// The items' groups of these rows (empty when no item has one).
+    QStringList groupsOf(const QVector<int> &rows) const;
     QVector<int> testRows() const;
     /// Attribution pruning: the proxy aggregator on layers 1–2, permutation importance, top-k of
     /// layer 2 (hand-marked selections are kept as they are). Writes "selected" and
     /// "pruning_importance" into the tree's stats; returns the selected nodes.
     Result<QVector<Criterion>> selectForExpansion(Rubric &tree) const;
+    /// A fingerprint of the train items and importance settings pruning ranks on (stored with its marks).
+    QString pruningBasis(const QVector<int> &rows) const;
     void finish();
     /// apply_from: the stored aggregator predicts the scored items; nothing is fitted.
     void finishApply();
@@ -107,6 +111,8 @@ private:
     QHash<QString, QPair<double, double>> m_scales;  ///< aspect → scale (min, max)
     QHash<QString, QHash<QString, double>> m_scores; ///< item → node key → score (NaN: recorded missing)
     int m_scored = 0, m_missing = 0, m_failed = 0;
+    /// What the last pruning said (unknown importances, fewer than top_k, stale marks), for the run pane.
+    mutable QStringList m_pruningNotes;
 };
 
 } // namespace rubric

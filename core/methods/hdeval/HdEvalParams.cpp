@@ -32,6 +32,9 @@ QStringList HdEvalParams::keys()
                   QStringLiteral("children"),
                   QStringLiteral("top_k"),
                   QStringLiteral("importance_repeats"),
+                  QStringLiteral("importance_split"),
+                  QStringLiteral("importance_metric"),
+                  QStringLiteral("cv_groups"),
                   QStringLiteral("seed"),
                   QStringLiteral("decompose"),
                   QStringLiteral("temperature"),
@@ -53,6 +56,14 @@ QVariantMap HdEvalParams::toMap() const
                   {QStringLiteral("children"), children},
                   {QStringLiteral("top_k"), topK},
                   {QStringLiteral("importance_repeats"), importanceRepeats},
+                  {QStringLiteral("importance_split"), importanceSplit == learn::ImportanceSplit::Train
+                                                               ? QStringLiteral("in_sample")
+                                                               : QStringLiteral("cross_validated")},
+                  {QStringLiteral("cv_groups"), cvGroups == hdeval::GroupFolds::On    ? QStringLiteral("on")
+                                                : cvGroups == hdeval::GroupFolds::Off ? QStringLiteral("off")
+                                                                                      : QStringLiteral("auto")},
+                  {QStringLiteral("importance_metric"),
+                   importanceMetric == learn::ImportanceMetric::R2 ? QStringLiteral("r2") : QStringLiteral("pearson")},
                   {QStringLiteral("seed"), qint64(seed)},
                   {QStringLiteral("decompose"), batched ? QStringLiteral("batched") : QStringLiteral("per-node")},
                   {QStringLiteral("temperature"), temperature},
@@ -117,7 +128,20 @@ Result<HdEvalParams> HdEvalParams::fromSettings(const QVariantMap &settings)
             p.topK = declaredInt();
         else if (key == QLatin1String("importance_repeats"))
             p.importanceRepeats = declaredInt();
-        else if (key == QLatin1String("seed"))
+        else if (key == QLatin1String("importance_split")) {
+            ok = declared && declared->accepts(text);
+            p.importanceSplit = text == QLatin1String("in_sample") ? learn::ImportanceSplit::Train
+                                                                   : learn::ImportanceSplit::CrossValidated;
+        } else if (key == QLatin1String("importance_metric")) {
+            ok = declared && declared->accepts(text);
+            p.importanceMetric
+                    = text == QLatin1String("r2") ? learn::ImportanceMetric::R2 : learn::ImportanceMetric::Pearson;
+        } else if (key == QLatin1String("cv_groups")) {
+            ok = declared && declared->accepts(text);
+            p.cvGroups = text == QLatin1String("on")    ? hdeval::GroupFolds::On
+                         : text == QLatin1String("off") ? hdeval::GroupFolds::Off
+                                                        : hdeval::GroupFolds::Auto;
+        } else if (key == QLatin1String("seed"))
             p.seed = text.toULongLong(&ok); // any 64-bit seed, wider than the form's field
         else if (key == QLatin1String("decompose")) {
             ok = declared && declared->accepts(text);

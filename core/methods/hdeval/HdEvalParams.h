@@ -1,6 +1,8 @@
 #pragma once
 
+#include "HdEvalAggregate.h"
 #include "learn/Aggregator.h"
+#include "learn/PermutationImportance.h"
 #include "util/Result.h"
 
 #include <QVariantMap>
@@ -20,7 +22,16 @@ struct HdEvalParams
     /// ReLU MLP, is the default; "mean" is the paper's "w/o aggregator" ablation.
     learn::AggregatorSettings aggregator = defaultAggregator();
     int importanceRepeats = 5; ///< permutation repeats (sklearn's n_repeats)             key importance_repeats
-    quint64 seed = 1;          ///< aggregator fits, folds and permutations                key seed
+    /// Attribution pruning's importance (keys importance_split = in_sample|cross_validated and
+    /// importance_metric = pearson|r2): in-sample permutes the proxy's own training rows; cross-validated
+    /// fits one proxy per fold (cv_folds, 5 with leave-one-out) and permutes its held-out rows. The
+    /// defaults are what TestHdEvalPruning measured to keep the most signal nodes on the synthetic judge.
+    learn::ImportanceSplit importanceSplit = learn::ImportanceSplit::CrossValidated;
+    learn::ImportanceMetric importanceMetric = learn::ImportanceMetric::Pearson;
+    /// Cross-validation folds (and cross-validated pruning's) by the items' group (key cv_groups =
+    /// auto|on|off): auto = by group when two train items share one (SummEval: an article's summaries).
+    hdeval::GroupFolds cvGroups = hdeval::GroupFolds::Auto;
+    quint64 seed = 1;       ///< aggregator fits, folds and permutations                key seed
     bool batched = false;   ///< one decomposition call for all parents of a layer      key decompose=per-node|batched
     double temperature = 0; ///< node scoring (paper: 0.0)                              key temperature
     int maxTokens = 32;     ///< node scoring (paper: 32)                               key max_tokens

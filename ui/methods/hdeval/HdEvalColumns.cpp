@@ -75,6 +75,23 @@ bool isSelected(const Criterion &c)
     return c.stats.value(QStringLiteral("selected")).toBool();
 }
 
+QString pruningText(const Criterion &c, const QString &aspect)
+{
+    const bool hand = isSelected(c) && c.stats.value(QStringLiteral("selected_by")).toString() == QLatin1String("hand");
+    QString figure;
+    if (c.stats.value(QStringLiteral("pruning_unknown")).toBool())
+        figure = QCoreApplication::translate("HdEvalColumns", "importance unknown");
+    else if (const QVariantMap m = c.stats.value(QStringLiteral("pruning_importance")).toMap(); !m.isEmpty()) {
+        const QVariant v = m.value(aspect.isEmpty() ? m.firstKey() : aspect);
+        figure = v.isNull() ? QCoreApplication::translate("HdEvalColumns", "importance unknown")
+                            : QString::number(v.toDouble(), 'f', 3);
+    }
+    if (hand)
+        return figure.isEmpty() ? QCoreApplication::translate("HdEvalColumns", "by hand")
+                                : QCoreApplication::translate("HdEvalColumns", "by hand · %1").arg(figure);
+    return figure;
+}
+
 bool isSelectable(const Rubric &rubric, const Criterion &c)
 {
     return c.kind != CriterionKind::Aspect && layer(rubric, c) >= 2;
@@ -134,11 +151,25 @@ QVariant data(const Rubric &rubric, const Criterion &c, int column, int role, co
     case RubricTreeModel::SelectedColumn:
         if (role == Qt::CheckStateRole && isSelectable(rubric, c))
             return isSelected(c) ? Qt::Checked : Qt::Unchecked;
-        if (role == Qt::ToolTipRole)
-            return QCoreApplication::translate(
+        if (role == Qt::DisplayRole && isSelectable(rubric, c))
+            return pruningText(c, aspect);
+        if (role == Qt::ToolTipRole) {
+            QString tip = QCoreApplication::translate(
                     "HdEvalColumns",
                     "Marked for expansion: \"Next layer\" decomposes the marked nodes (pruning marks the most "
                     "important ones; a mark set by hand is kept)");
+            const QVariantMap basis = c.stats.value(QStringLiteral("pruning")).toMap();
+            if (!basis.isEmpty())
+                tip += QLatin1Char('\n')
+                       + QCoreApplication::translate("HdEvalColumns",
+                                                     "The figure is this node's importance when pruning ranked layer "
+                                                     "2 (%1 permutation importance, %2, on %3 train items), not the "
+                                                     "final fit's importance the bars show")
+                                 .arg(basis.value(QStringLiteral("metric")).toString(),
+                                      basis.value(QStringLiteral("split")).toString())
+                                 .arg(basis.value(QStringLiteral("n_train")).toInt());
+            return tip;
+        }
         break;
     default:
         break;

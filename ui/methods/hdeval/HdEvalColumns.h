@@ -27,6 +27,9 @@ std::optional<double> importance(const Criterion &c, const QString &aspect);
 double importanceShare(const Rubric &rubric, const Criterion &c, const QString &aspect);
 /// Whether pruning (or the user) marked the node for expansion.
 bool isSelected(const Criterion &c);
+/// The expansion column's text: the node's importance when pruning ranked its layer (for `aspect`;
+/// "importance unknown" when undefined), "by hand" for a mark set by hand.
+QString pruningText(const Criterion &c, const QString &aspect);
 /// Whether the expansion mark can be set by hand: nodes below layer 1.
 bool isSelectable(const Rubric &rubric, const Criterion &c);
 /// The text column's display: "key · name — definition".

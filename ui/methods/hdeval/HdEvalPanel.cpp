@@ -2,6 +2,7 @@
 
 #include "learn/Aggregator.h"
 #include "methods/hdeval/DecomposeDialog.h"
+#include "methods/hdeval/EfficiencyDialog.h"
 #include "methods/hdeval/HdEvalColumns.h"
 #include "models/CriterionDetail.h"
 #include "models/RubricTreeModel.h"
@@ -13,6 +14,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSignalBlocker>
 #include <QTableWidget>
 #include <QTreeView>
@@ -24,7 +26,7 @@
 namespace rubric {
 namespace {
 
-enum Column { Train, Cv, Test, LayerOne, Direct, Mean, ColumnCount };
+enum Column { Train, Cv, Test, TestRho, LayerOne, Direct, Mean, Best, ColumnCount };
 
 /// A Pearson figure of the description: map[aspect], NaN when absent or null.
 double figure(const QVariant &map, const QString &aspect)
@@ -60,7 +62,11 @@ HdEvalPanel::HdEvalPanel(RubricTreeModel *model, QWidget *parent)
     , m_withoutLayer3(new QPushButton(tr("Without layer 3"), this))
     , m_withoutLayers23(new QPushButton(tr("Without layers 2–3"), this))
     , m_meanAblation(new QPushButton(tr("Mean instead of the aggregator"), this))
+    , m_efficiency(new QPushButton(tr("Efficiency and contributions…"), this))
 {
+    m_efficiency->setObjectName(QStringLiteral("hdevalEfficiency"));
+    m_efficiency->setToolTip(tr("The paper's data- and criteria-efficiency curves over seeds and each node's "
+                                "contribution over the test items, from the stored node scores (0 calls)"));
     setObjectName(QStringLiteral("hdevalPanel"));
     m_aspect->setObjectName(QStringLiteral("hdevalAspect"));
     m_aggregator->setObjectName(QStringLiteral("hdevalAggregator"));
@@ -87,8 +93,14 @@ HdEvalPanel::HdEvalPanel(RubricTreeModel *model, QWidget *parent)
     m_aggregator->setToolTip(tr("The model that turns the node scores into the aspect score; \"Re-fit\" fits it "
                                 "on the same node scores (no call: the cache answers them)"));
 
-    m_table->setHorizontalHeaderLabels(
-            {tr("Train r"), tr("CV r"), tr("Test r"), tr("Layer 1 only"), tr("Direct scores"), tr("Mean")});
+    m_table->setHorizontalHeaderLabels({tr("Train r"), tr("CV r"), tr("Test r"), tr("Test ρ"), tr("Layer 1 only"),
+                                        tr("Direct scores"), tr("Mean"), tr("Best node")});
+    m_table->horizontalHeaderItem(Test)->setToolTip(
+            tr("Pearson with the human scores on the test items with a score: the items the Compare pane "
+               "correlates (a test item without any node score is left out)"));
+    m_table->horizontalHeaderItem(TestRho)->setToolTip(tr("Spearman's rho on the same test items"));
+    m_table->horizontalHeaderItem(Best)->setToolTip(
+            tr("Test r of the single node with the best train r (chosen on the train split, not on the test items)"));
     m_table->horizontalHeaderItem(LayerOne)->setToolTip(
             tr("Test r of the same aggregator fitted on the layer-1 nodes alone (the aspects' direct scores; the "
                "paper's \"w/o layers 2–3\"): what \"Without layers 2–3\" gives, computed with every fit"));
@@ -122,6 +134,7 @@ HdEvalPanel::HdEvalPanel(RubricTreeModel *model, QWidget *parent)
     buttons->addWidget(m_nextLayer);
     buttons->addWidget(m_refit);
     buttons->addWidget(m_decompose);
+    buttons->addWidget(m_efficiency);
     buttons->addStretch(1);
     auto *ablations = new QHBoxLayout;
     ablations->addWidget(new QLabel(tr("Ablations:"), this));
@@ -163,6 +176,13 @@ HdEvalPanel::HdEvalPanel(RubricTreeModel *model, QWidget *parent)
         dialog->setAttribute(Qt::WA_DeleteOnClose);
         dialog->open();
         emit decomposeOpened(dialog, m_currentKey);
+    });
+    connect(m_efficiency, &QPushButton::clicked, this, [this] {
+        if (!m_project || m_judge.isEmpty())
+            return;
+        auto *dialog = new EfficiencyDialog(m_project, m_judge, this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->open();
     });
     connect(m_nextLayer, &QPushButton::clicked, this, [this] {
         request({{QStringLiteral("layers"), maxLayer(m_model->rubric()) + 1},
@@ -210,6 +230,7 @@ void HdEvalPanel::refresh(const QString &judge, bool runnable)
     m_withoutLayer3->setEnabled(runnable && !agg.isEmpty() && maxLayer(rubric) >= 3);
     m_withoutLayers23->setEnabled(runnable && !agg.isEmpty() && maxLayer(rubric) >= 2);
     m_meanAblation->setEnabled(runnable && !agg.isEmpty());
+    m_efficiency->setEnabled(!agg.isEmpty());
     m_runnable = runnable;
     updateDecompose();
 }
@@ -250,6 +271,14 @@ void HdEvalPanel::fillTable()
                               .arg(agg.value(QStringLiteral("n_train")).toInt())
                               .arg(agg.value(QStringLiteral("n_test")).toInt())
                               .arg(agg.value(QStringLiteral("cv")).toString());
+    const QString own = agg.value(QStringLiteral("aspect_order")).toStringList().value(0);
+    if (agg.contains(QStringLiteral("n_test_scored")))
+        summary += QLatin1Char('\n')
+                   + tr("Test figures on %1 test items with a score (as in Compare); %2 of them with an imputed node; "
+                        "%3 without any node score left out")
+                             .arg(agg.value(QStringLiteral("n_test_scored")).toMap().value(own).toInt())
+                             .arg(agg.value(QStringLiteral("n_test_imputed")).toMap().value(own).toInt())
+                             .arg(agg.value(QStringLiteral("n_test_unscored")).toInt());
     QStringList ablations;
     for (const QString &tag : agg.value(QStringLiteral("ablation")).toStringList()) {
         if (tag == QLatin1String("without_layer_3"))
@@ -261,6 +290,13 @@ void HdEvalPanel::fillTable()
         else
             ablations << tag;
     }
+    if (const QString split = agg.value(QStringLiteral("split_groups")).toString(); !split.isEmpty())
+        summary += QLatin1Char('\n')
+                   + (split == QLatin1String("group-disjoint")
+                              ? tr("The split keeps each group (e.g. an article) on one side")
+                              : tr("%n group(s) have items on both sides of the split: the test figures are not "
+                                   "on unseen groups (draw the split by group)",
+                                   nullptr, agg.value(QStringLiteral("n_groups_both_sides")).toInt()));
     if (!ablations.isEmpty())
         summary += QLatin1Char('\n') + tr("Ablation: %1").arg(ablations.join(QStringLiteral(", ")));
     m_summary->setText(summary);
@@ -278,9 +314,11 @@ void HdEvalPanel::fillTable()
         const double values[ColumnCount]{figure(agg.value(QStringLiteral("train_r")), aspect),
                                          figure(agg.value(QStringLiteral("cv_r")), aspect),
                                          figure(agg.value(QStringLiteral("test_r")), aspect),
+                                         figure(agg.value(QStringLiteral("test_rho")), aspect),
                                          figure(baselines.value(QStringLiteral("layer1_test_r")), aspect),
                                          figure(baselines.value(QStringLiteral("direct_test_r")), aspect),
-                                         figure(baselines.value(QStringLiteral("mean_test_r")), aspect)};
+                                         figure(baselines.value(QStringLiteral("mean_test_r")), aspect),
+                                         figure(baselines.value(QStringLiteral("best_node_test_r")), aspect)};
         for (int c = 0; c < ColumnCount; ++c) {
             auto *item = new QTableWidgetItem(std::isfinite(values[c]) ? CriterionDetail::number(values[c]) : tr("—"));
             item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
@@ -291,6 +329,13 @@ void HdEvalPanel::fillTable()
             }
             m_table->setItem(row, c, item);
         }
+        if (const QString best
+            = baselines.value(QStringLiteral("best_node_by_aspect")).toMap().value(aspect).toString();
+            !best.isEmpty() && baselines.contains(QStringLiteral("best_node_train_r")))
+            m_table->item(row, Best)->setToolTip(
+                    tr("Node %1, chosen by its train r %2")
+                            .arg(best, CriterionDetail::number(
+                                               figure(baselines.value(QStringLiteral("best_node_train_r")), aspect))));
         if (std::isfinite(values[LayerOne]))
             m_table->item(row, LayerOne)
                     ->setToolTip(tr("The aggregator on %1: train r %2, CV r %3")
@@ -323,7 +368,10 @@ void HdEvalPanel::fillTable()
     int body = 0;
     for (int r = 0; r < std::min(m_table->rowCount(), 6); ++r)
         body += m_table->rowHeight(r);
-    m_table->setMaximumHeight(m_table->horizontalHeader()->sizeHint().height() + body + 2 * m_table->frameWidth());
+    // Room for a horizontal scroll bar too: eight columns may be wider than the panel.
+    // Fixed, not only a maximum: the summary's lines above must not squeeze the rows out of view.
+    m_table->setFixedHeight(m_table->horizontalHeader()->sizeHint().height() + body + 2 * m_table->frameWidth()
+                            + m_table->horizontalScrollBar()->sizeHint().height());
     if (!warnings.isEmpty()) {
         m_warning->setText(warnings.join(QLatin1Char('\n')));
         m_warning->show();

@@ -73,6 +73,7 @@ private:
     QPushButton *m_withoutLayer3;
     QPushButton *m_withoutLayers23;
     QPushButton *m_meanAblation;
+    QPushButton *m_efficiency; ///< opens EfficiencyDialog (the curves and contributions, 0 calls)
     QString m_currentKey;
     Project *m_project = nullptr;
     bool m_runnable = false;

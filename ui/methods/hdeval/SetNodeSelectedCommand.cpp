@@ -16,6 +16,7 @@ SetNodeSelectedCommand::SetNodeSelectedCommand(RubricTreeModel *model, const QSt
     if (const Criterion *c = model->criterion(key)) {
         m_had = c->stats.contains(QStringLiteral("selected"));
         m_old = c->stats.value(QStringLiteral("selected")).toBool();
+        m_oldBy = c->stats.value(QStringLiteral("selected_by"));
     }
     setText(selected ? QCoreApplication::translate("RubricCommands", "Select %1 for expansion").arg(key)
                      : QCoreApplication::translate("RubricCommands", "Do not expand %1").arg(key));
@@ -31,6 +32,10 @@ void SetNodeSelectedCommand::undo()
         stats.insert(QStringLiteral("selected"), m_old);
     else
         stats.remove(QStringLiteral("selected"));
+    if (m_oldBy.isValid())
+        stats.insert(QStringLiteral("selected_by"), m_oldBy);
+    else
+        stats.remove(QStringLiteral("selected_by"));
     m_model->setStats(m_key, stats);
 }
 
@@ -41,6 +46,8 @@ void SetNodeSelectedCommand::redo()
         return;
     QVariantMap stats = c->stats;
     stats.insert(QStringLiteral("selected"), m_selected);
+    // Told apart from pruning's marks: the next run keeps a hand-set mark whatever the split.
+    stats.insert(QStringLiteral("selected_by"), QStringLiteral("hand"));
     m_model->setStats(m_key, stats);
 }
 

@@ -2,6 +2,7 @@
 
 #include <QString>
 #include <QUndoCommand>
+#include <QVariant>
 
 namespace rubric {
 
@@ -23,6 +24,7 @@ private:
     bool m_selected;
     bool m_had = false; ///< whether the stats held "selected" before (undo removes it again)
     bool m_old = false;
+    QVariant m_oldBy; ///< "selected_by" before (invalid: none)
 };
 
 } // namespace rubric
