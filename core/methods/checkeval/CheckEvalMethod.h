@@ -96,8 +96,9 @@ private:
     void finish();
     /// Question stats and weights into the current version (stats of that version's run).
     Result<void> writeMeasures();
-    /// weights=regression: ridge fit of the human score on the train answers; rewrites the judge scores.
-    Result<void> fitWeights(const QHash<QString, QHash<QString, double>> &answers);
+    /// weights=regression: ridge fit of the human score on the train answers; rewrites the judge
+    /// scores. Items in `refused` (a refused call) or without any answer read keep no score.
+    Result<void> fitWeights(const QHash<QString, QHash<QString, double>> &answers, const QSet<QString> &refused);
 
     CheckEvalParams m_params;
     Rubric m_rubric;
