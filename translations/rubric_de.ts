@@ -1001,6 +1001,26 @@ Abdeckung %2 %</translation>
         <source>%1 answered %2 of the %3 questions it asks on this item</source>
         <translation>%1 beantwortete %2 der %3 Fragen, die er zu diesem Element stellt</translation>
     </message>
+    <message>
+        <source>met</source>
+        <translation>erfüllt</translation>
+    </message>
+    <message>
+        <source>not met</source>
+        <translation>nicht erfüllt</translation>
+    </message>
+    <message>
+        <source>%1 · met</source>
+        <translation>%1 · erfüllt</translation>
+    </message>
+    <message>
+        <source>%1 · not met</source>
+        <translation>%1 · nicht erfüllt</translation>
+    </message>
+    <message>
+        <source>Answered before the question's polarity changed: counted as stored until the judge is scored again</source>
+        <translation>Beantwortet, bevor sich die Polarität der Frage geändert hat: zählt wie gespeichert, bis der Bewerter erneut bewertet wird</translation>
+    </message>
 </context>
 <context>
     <name>rubric::AspectScoreRow</name>
@@ -1935,10 +1955,6 @@ Abdeckung %2 %</translation>
         <translation>Spalten: Teilaspekte</translation>
     </message>
     <message>
-        <source>A checklist's columns: its questions (yes = 1, no = 0), or its sub-aspects (the share of the answered questions that are met)</source>
-        <translation>Die Spalten einer Checkliste: ihre Fragen (ja = 1, nein = 0) oder ihre Teilaspekte (der Anteil der beantworteten Fragen, die erfüllt sind)</translation>
-    </message>
-    <message>
         <source>The item's answers, question × judge; click a cell to read that judge's answer</source>
         <translation>Die Antworten zum Element, Frage × Bewerter; eine Zelle anklicken, um die Antwort dieses Bewerters zu lesen</translation>
     </message>
@@ -1985,6 +2001,10 @@ Abdeckung %2 %</translation>
     <message>
         <source>Cannot read the checklist answers: %1</source>
         <translation>Die Antworten der Checkliste können nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>A checklist's columns: its questions (1 = the answer meets the criterion, 0 = it does not: "no" meets an inverted question), or its sub-aspects (the share of the answered questions that are met)</source>
+        <translation>Die Spalten einer Checkliste: ihre Fragen (1 = die Antwort erfüllt das Kriterium, 0 = nicht: bei einer invertierten Frage erfüllt „nein“) oder ihre Teilaspekte (der Anteil der beantworteten Fragen, die erfüllt sind)</translation>
     </message>
 </context>
 <context>
@@ -3236,6 +3256,18 @@ Abdeckung %2 %</translation>
         <source>Largest answer of a scoring call; the prompt asks for the score only (an answer cut off before its score is asked again with twice the room).</source>
         <translation>Längste Antwort eines Bewertungsaufrufs; der Prompt verlangt nur die Bewertung (eine vor ihrer Bewertung abgeschnittene Antwort wird mit doppeltem Platz erneut angefragt).</translation>
     </message>
+    <message>
+        <source>The random seed sent with every call (the paper fixes it, value unpublished), or none. Endpoints whose API has no seed (Anthropic) do not get one.</source>
+        <translation>Der Zufalls-Seed, der mit jedem Aufruf gesendet wird (der Artikel legt ihn fest, Wert unveröffentlicht), oder none. Endpunkte, deren API keinen Seed kennt (Anthropic), erhalten keinen.</translation>
+    </message>
+    <message>
+        <source>Benchmark</source>
+        <translation>Benchmark</translation>
+    </message>
+    <message>
+        <source>The benchmark's name in the augmentation and filter prompts (e.g. SummEval); a preset's dataset names it when unset.</source>
+        <translation>Der Name des Benchmarks in den Erweiterungs- und Filter-Prompts (z. B. SummEval); ohne Angabe nennt ihn der Datensatz einer Vorlage.</translation>
+    </message>
 </context>
 <context>
     <name>rubric::MethodParamsForm</name>
@@ -3281,10 +3313,6 @@ Abdeckung %2 %</translation>
     <message>
         <source>The new judge's name; the checklist is saved as its rubric version 1</source>
         <translation>Der Name des neuen Bewerters; die Checkliste wird als Version 1 seiner Rubrik gespeichert</translation>
-    </message>
-    <message>
-        <source>CheckEval's published checklists (MIT): dataset/aspect is the union of the seed, diversification and elaboration questions; a /stage suffix is one of them</source>
-        <translation>Die veröffentlichten Checklisten von CheckEval (MIT): Datensatz/Aspekt ist die Vereinigung der Ausgangs-, Diversifizierungs- und Ausarbeitungsfragen; eine Endung /Stufe ist eine davon</translation>
     </message>
     <message>
         <source>CheckEval YAML, or a rubric exported as JSON or Markdown</source>
@@ -3365,6 +3393,10 @@ Abdeckung %2 %</translation>
     <message>
         <source>Cannot read the project: %1</source>
         <translation>Das Projekt kann nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>CheckEval's published checklists (MIT): dataset/aspect is the unfiltered union of the seed, diversification and elaboration files, not the paper's final (filtered) checklist; a /stage suffix is one file</source>
+        <translation>Die veröffentlichten Checklisten von CheckEval (MIT): Datensatz/Aspekt ist die ungefilterte Vereinigung der Seed-, Diversifizierungs- und Ausarbeitungsdateien, nicht die endgültige (gefilterte) Checkliste des Artikels; ein /Stufe-Suffix ist eine Datei</translation>
     </message>
 </context>
 <context>
