@@ -85,6 +85,13 @@ Result<void> CheckEvalMethod::readParams()
                              {}, 0, QStringLiteral("judge"));
         m_rubric = **loaded;
     }
+    // The filter prompt's key metrics: the project's aspects, read once.
+    m_keyMetrics.clear();
+    auto aspects = m_ctx->project()->readAspects();
+    if (!aspects)
+        return aspects.error();
+    for (const Aspect &a : std::as_const(*aspects))
+        m_keyMetrics << a.name;
     // The items: the target items, then the annotated train items not among them.
     m_items.clear();
     QSet<QString> seen;
@@ -179,12 +186,8 @@ QVariantMap CheckEvalMethod::context() const
                                                                : dataset;
     }
     c.insert(QStringLiteral("benchmark"), benchmark);
-    QStringList metrics;
-    if (m_ctx->project())
-        for (const Aspect &a : m_ctx->project()->aspects())
-            metrics << a.name;
-    c.insert(QStringLiteral("key_metrics"), metrics.join(QStringLiteral(", ")));
-    c.insert(QStringLiteral("has_other_metrics"), metrics.size() > 1);
+    c.insert(QStringLiteral("key_metrics"), m_keyMetrics.join(QStringLiteral(", ")));
+    c.insert(QStringLiteral("has_other_metrics"), m_keyMetrics.size() > 1);
     return c;
 }
 

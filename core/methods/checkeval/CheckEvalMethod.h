@@ -101,6 +101,7 @@ private:
     Result<void> fitWeights(const QHash<QString, QHash<QString, double>> &answers, const QSet<QString> &refused);
 
     CheckEvalParams m_params;
+    QStringList m_keyMetrics; ///< the project's aspects (the filter prompt's key metrics)
     Rubric m_rubric;
     QVector<Group> m_groups;
     QVector<Item> m_items; ///< the items this run answers (target ∪ annotated train; refused skipped)
