@@ -1241,6 +1241,17 @@ DE = {
     "Full model's test r over %1 seeds: %2 ± %3 (range %4–%5).": 'Test-r des vollen Modells über %1 Seeds: %2 ± %3 (Bereich %4–%5).',
     '%1: test r %2 against %3, difference %4 [%5, %6], permutation p %7': '%1: Test-r %2 gegenüber %3, Differenz %4 [%5, %6], Permutations-p %7',
     "Cross-validation (and cross-validated pruning) keeps each group of items (an article's summaries) in one fold: auto when two train items share a group, on, or off. The aggregator panel says which was used and whether the split keeps groups apart.": 'Die Kreuzvalidierung (und das kreuzvalidierte Pruning) hält jede Gruppe von Elementen (die Zusammenfassungen eines Artikels) in einem Fold: auto, wenn zwei Trainingselemente eine Gruppe teilen, on oder off. Das Aggregator-Feld sagt, was verwendet wurde und ob die Aufteilung Gruppen trennt.',
+    # CheckEval fidelity
+    'met': 'erfüllt',
+    'not met': 'nicht erfüllt',
+    '%1 · met': '%1 · erfüllt',
+    '%1 · not met': '%1 · nicht erfüllt',
+    'Answered before the question\'s polarity changed: counted as stored until the judge is scored again': 'Beantwortet, bevor sich die Polarität der Frage geändert hat: zählt wie gespeichert, bis der Bewerter erneut bewertet wird',
+    "CheckEval's published checklists (MIT): dataset/aspect is the unfiltered union of the seed, diversification and elaboration files, not the paper's final (filtered) checklist; a /stage suffix is one file": 'Die veröffentlichten Checklisten von CheckEval (MIT): Datensatz/Aspekt ist die ungefilterte Vereinigung der Seed-, Diversifizierungs- und Ausarbeitungsdateien, nicht die endgültige (gefilterte) Checkliste des Artikels; ein /Stufe-Suffix ist eine Datei',
+    'A checklist\'s columns: its questions (1 = the answer meets the criterion, 0 = it does not: "no" meets an inverted question), or its sub-aspects (the share of the answered questions that are met)': 'Die Spalten einer Checkliste: ihre Fragen (1 = die Antwort erfüllt das Kriterium, 0 = nicht: bei einer invertierten Frage erfüllt „nein“) oder ihre Teilaspekte (der Anteil der beantworteten Fragen, die erfüllt sind)',
+    'The random seed sent with every call (the paper fixes it, value unpublished), or none. Endpoints whose API has no seed (Anthropic) do not get one.': 'Der Zufalls-Seed, der mit jedem Aufruf gesendet wird (der Artikel legt ihn fest, Wert unveröffentlicht), oder none. Endpunkte, deren API keinen Seed kennt (Anthropic), erhalten keinen.',
+    'Benchmark': 'Benchmark',
+    "The benchmark's name in the augmentation and filter prompts (e.g. SummEval); a preset's dataset names it when unset.": 'Der Name des Benchmarks in den Erweiterungs- und Filter-Prompts (z. B. SummEval); ohne Angabe nennt ihn der Datensatz einer Vorlage.',
 }
 
 if __name__ == '__main__':

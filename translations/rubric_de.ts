@@ -162,22 +162,6 @@
         <source>Marked for expansion: "Next layer" decomposes the marked nodes (pruning marks the most important ones; a mark set by hand is kept)</source>
         <translation>Zum Erweitern markiert: „Nächste Schicht“ zerlegt die markierten Knoten (das Beschneiden markiert die wichtigsten; eine von Hand gesetzte Markierung bleibt erhalten)</translation>
     </message>
-    <message>
-        <source>importance unknown</source>
-        <translation>Wichtigkeit unbekannt</translation>
-    </message>
-    <message>
-        <source>by hand</source>
-        <translation>von Hand</translation>
-    </message>
-    <message>
-        <source>by hand · %1</source>
-        <translation>von Hand · %1</translation>
-    </message>
-    <message>
-        <source>The figure is this node's importance when pruning ranked layer 2 (%1 permutation importance, %2, on %3 train items), not the final fit's importance the bars show</source>
-        <translation>Die Zahl ist die Wichtigkeit dieses Knotens, als das Pruning Schicht 2 gereiht hat (%1-Permutationswichtigkeit, %2, auf %3 Trainingselementen), nicht die Wichtigkeit der endgültigen Anpassung, die die Balken zeigen</translation>
-    </message>
 </context>
 <context>
     <name>ReportBuilder</name>
@@ -1017,6 +1001,26 @@ Abdeckung %2 %</translation>
         <source>%1 answered %2 of the %3 questions it asks on this item</source>
         <translation>%1 beantwortete %2 der %3 Fragen, die er zu diesem Element stellt</translation>
     </message>
+    <message>
+        <source>met</source>
+        <translation>erfüllt</translation>
+    </message>
+    <message>
+        <source>not met</source>
+        <translation>nicht erfüllt</translation>
+    </message>
+    <message>
+        <source>%1 · met</source>
+        <translation>%1 · erfüllt</translation>
+    </message>
+    <message>
+        <source>%1 · not met</source>
+        <translation>%1 · nicht erfüllt</translation>
+    </message>
+    <message>
+        <source>Answered before the question's polarity changed: counted as stored until the judge is scored again</source>
+        <translation>Beantwortet, bevor sich die Polarität der Frage geändert hat: zählt wie gespeichert, bis der Bewerter erneut bewertet wird</translation>
+    </message>
 </context>
 <context>
     <name>rubric::AspectScoreRow</name>
@@ -1607,93 +1611,6 @@ Abdeckung %2 %</translation>
     </message>
 </context>
 <context>
-    <name>rubric::EfficiencyDialog</name>
-    <message>
-        <source>mean test r</source>
-        <translation>mittleres Test-r</translation>
-    </message>
-    <message>
-        <source>± 1 sd over seeds</source>
-        <translation>± 1 SA über die Seeds</translation>
-    </message>
-    <message>
-        <source>Pearson r on the test items</source>
-        <translation>Pearson-r auf den Testelementen</translation>
-    </message>
-    <message>
-        <source>Mean |contribution| per node</source>
-        <translation>Mittlerer |Beitrag| je Knoten</translation>
-    </message>
-    <message>
-        <source>mean |contribution|</source>
-        <translation>mittlerer |Beitrag|</translation>
-    </message>
-    <message>
-        <source>score points</source>
-        <translation>Bewertungspunkte</translation>
-    </message>
-    <message>
-        <source>Each test item's contribution</source>
-        <translation>Der Beitrag jedes Testelements</translation>
-    </message>
-    <message>
-        <source>imputed</source>
-        <translation>ergänzt</translation>
-    </message>
-    <message>
-        <source>score %1</source>
-        <translation>Bewertung %1</translation>
-    </message>
-    <message>
-        <source>contribution to the score</source>
-        <translation>Beitrag zur Bewertung</translation>
-    </message>
-    <message>
-        <source>Efficiency and contributions — %1</source>
-        <translation>Effizienz und Beiträge — %1</translation>
-    </message>
-    <message>
-        <source>%1 aggregator, %2 train / %3 test items (those with a node score), %4 seeds per point; from the stored node scores, 0 calls.</source>
-        <translation>Aggregator %1, %2 Trainings- / %3 Testelemente (die mit einer Knotenbewertung), %4 Seeds je Punkt; aus den gespeicherten Knotenbewertungen, 0 Aufrufe.</translation>
-    </message>
-    <message>
-        <source>Data efficiency</source>
-        <translation>Dateneffizienz</translation>
-    </message>
-    <message>
-        <source>training items</source>
-        <translation>Trainingselemente</translation>
-    </message>
-    <message>
-        <source>Criteria efficiency (nodes ranked by importance on the train split)</source>
-        <translation>Kriterieneffizienz (Knoten nach Wichtigkeit auf dem Trainingsteil gereiht)</translation>
-    </message>
-    <message>
-        <source>nodes kept</source>
-        <translation>behaltene Knoten</translation>
-    </message>
-    <message>
-        <source>Criteria efficiency</source>
-        <translation>Kriterieneffizienz</translation>
-    </message>
-    <message>
-        <source>Contributions: %1, over %2 test items.</source>
-        <translation>Beiträge: %1, über %2 Testelemente.</translation>
-    </message>
-    <message>
-        <source>Contributions</source>
-        <translation>Beiträge</translation>
-    </message>
-    <message>
-        <source>Full model's test r over %1 seeds: %2 ± %3 (range %4–%5).</source>
-        <translation>Test-r des vollen Modells über %1 Seeds: %2 ± %3 (Bereich %4–%5).</translation>
-    </message>
-    <message>
-        <source>%1: test r %2 against %3, difference %4 [%5, %6], permutation p %7</source>
-        <translation>%1: Test-r %2 gegenüber %3, Differenz %4 [%5, %6], Permutations-p %7</translation>
-    </message>
-</context>
-<context>
     <name>rubric::ExplainDialog</name>
     <message>
         <source>Why %1 scores %2</source>
@@ -1914,50 +1831,6 @@ Abdeckung %2 %</translation>
         <source>The tree has all three layers HD-Eval builds; split single nodes further with Decompose… instead</source>
         <translation>Der Baum hat alle drei Schichten, die HD-Eval baut; einzelne Knoten stattdessen mit „Zerlegen…“ weiter aufteilen</translation>
     </message>
-    <message>
-        <source>Efficiency and contributions…</source>
-        <translation>Effizienz und Beiträge…</translation>
-    </message>
-    <message>
-        <source>The paper's data- and criteria-efficiency curves over seeds and each node's contribution over the test items, from the stored node scores (0 calls)</source>
-        <translation>Die Daten- und Kriterieneffizienzkurven des Artikels über mehrere Seeds und der Beitrag jedes Knotens über die Testelemente, aus den gespeicherten Knotenbewertungen (0 Aufrufe)</translation>
-    </message>
-    <message>
-        <source>Test ρ</source>
-        <translation>Test-ρ</translation>
-    </message>
-    <message>
-        <source>Best node</source>
-        <translation>Bester Knoten</translation>
-    </message>
-    <message>
-        <source>Pearson with the human scores on the test items with a score: the items the Compare pane correlates (a test item without any node score is left out)</source>
-        <translation>Pearson mit den menschlichen Bewertungen auf den Testelementen mit einer Bewertung: die Elemente, die der Vergleich korreliert (ein Testelement ohne jede Knotenbewertung bleibt außen vor)</translation>
-    </message>
-    <message>
-        <source>Spearman's rho on the same test items</source>
-        <translation>Spearmans Rho auf denselben Testelementen</translation>
-    </message>
-    <message>
-        <source>Test r of the single node with the best train r (chosen on the train split, not on the test items)</source>
-        <translation>Test-r des einzelnen Knotens mit dem besten Trainings-r (auf dem Trainingsteil gewählt, nicht auf den Testelementen)</translation>
-    </message>
-    <message>
-        <source>Test figures on %1 test items with a score (as in Compare); %2 of them with an imputed node; %3 without any node score left out</source>
-        <translation>Testzahlen auf %1 Testelementen mit einer Bewertung (wie im Vergleich); %2 davon mit einem ergänzten Knoten; %3 ohne jede Knotenbewertung ausgelassen</translation>
-    </message>
-    <message>
-        <source>The split keeps each group (e.g. an article) on one side</source>
-        <translation>Die Aufteilung hält jede Gruppe (z. B. einen Artikel) auf einer Seite</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n group(s) have items on both sides of the split: the test figures are not on unseen groups (draw the split by group)</source>
-        <translation><numerusform>%n Gruppe hat Elemente auf beiden Seiten der Aufteilung: die Testzahlen beziehen sich nicht auf ungesehene Gruppen (die Aufteilung nach Gruppen ziehen)</numerusform><numerusform>%n Gruppen haben Elemente auf beiden Seiten der Aufteilung: die Testzahlen beziehen sich nicht auf ungesehene Gruppen (die Aufteilung nach Gruppen ziehen)</numerusform></translation>
-    </message>
-    <message>
-        <source>Node %1, chosen by its train r %2</source>
-        <translation>Knoten %1, gewählt nach seinem Trainings-r %2</translation>
-    </message>
 </context>
 <context>
     <name>rubric::HeatmapPane</name>
@@ -2082,10 +1955,6 @@ Abdeckung %2 %</translation>
         <translation>Spalten: Teilaspekte</translation>
     </message>
     <message>
-        <source>A checklist's columns: its questions (yes = 1, no = 0), or its sub-aspects (the share of the answered questions that are met)</source>
-        <translation>Die Spalten einer Checkliste: ihre Fragen (ja = 1, nein = 0) oder ihre Teilaspekte (der Anteil der beantworteten Fragen, die erfüllt sind)</translation>
-    </message>
-    <message>
         <source>The item's answers, question × judge; click a cell to read that judge's answer</source>
         <translation>Die Antworten zum Element, Frage × Bewerter; eine Zelle anklicken, um die Antwort dieses Bewerters zu lesen</translation>
     </message>
@@ -2132,6 +2001,10 @@ Abdeckung %2 %</translation>
     <message>
         <source>Cannot read the checklist answers: %1</source>
         <translation>Die Antworten der Checkliste können nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>A checklist's columns: its questions (1 = the answer meets the criterion, 0 = it does not: "no" meets an inverted question), or its sub-aspects (the share of the answered questions that are met)</source>
+        <translation>Die Spalten einer Checkliste: ihre Fragen (1 = die Antwort erfüllt das Kriterium, 0 = nicht: bei einer invertierten Frage erfüllt „nein“) oder ihre Teilaspekte (der Anteil der beantworteten Fragen, die erfüllt sind)</translation>
     </message>
 </context>
 <context>
@@ -3384,28 +3257,16 @@ Abdeckung %2 %</translation>
         <translation>Längste Antwort eines Bewertungsaufrufs; der Prompt verlangt nur die Bewertung (eine vor ihrer Bewertung abgeschnittene Antwort wird mit doppeltem Platz erneut angefragt).</translation>
     </message>
     <message>
-        <source>Pruning importance on</source>
-        <translation>Pruning-Wichtigkeit auf</translation>
+        <source>The random seed sent with every call (the paper fixes it, value unpublished), or none. Endpoints whose API has no seed (Anthropic) do not get one.</source>
+        <translation>Der Zufalls-Seed, der mit jedem Aufruf gesendet wird (der Artikel legt ihn fest, Wert unveröffentlicht), oder none. Endpunkte, deren API keinen Seed kennt (Anthropic), erhalten keinen.</translation>
     </message>
     <message>
-        <source>Pruning importance metric</source>
-        <translation>Maß der Pruning-Wichtigkeit</translation>
+        <source>Benchmark</source>
+        <translation>Benchmark</translation>
     </message>
     <message>
-        <source>The score whose drop under a permutation measures a criterion's importance: pearson (scale-free) or r2 (scikit-learn's default for regressors).</source>
-        <translation>Die Kennzahl, deren Abfall unter einer Permutation die Wichtigkeit eines Kriteriums misst: pearson (skalenfrei) oder r2 (der Standard von scikit-learn für Regressoren).</translation>
-    </message>
-    <message>
-        <source>Folds by group</source>
-        <translation>Folds nach Gruppe</translation>
-    </message>
-    <message>
-        <source>Cross-validation (and cross-validated pruning) keeps each group of items (an article's summaries) in one fold: auto when two train items share a group, on, or off. The aggregator panel says which was used and whether the split keeps groups apart.</source>
-        <translation>Die Kreuzvalidierung (und das kreuzvalidierte Pruning) hält jede Gruppe von Elementen (die Zusammenfassungen eines Artikels) in einem Fold: auto, wenn zwei Trainingselemente eine Gruppe teilen, on oder off. Das Aggregator-Feld sagt, was verwendet wurde und ob die Aufteilung Gruppen trennt.</translation>
-    </message>
-    <message>
-        <source>Which rows attribution pruning permutes: cross_validated (one proxy aggregator per fold, each scored on the train items it did not see) or in_sample (the proxy's own training rows, as the paper reads). On the synthetic judge both kept every signal criterion at 30 and 100 train items (TestHdEvalPruning).</source>
-        <translation>Welche Zeilen das Attributions-Pruning permutiert: cross_validated (ein Stellvertreter-Aggregator je Fold, jeder auf den Trainingselementen bewertet, die er nicht gesehen hat) oder in_sample (die eigenen Trainingszeilen des Stellvertreters, wie der Artikel es liest). Beim synthetischen Bewerter behielten beide jedes Signalkriterium bei 30 und 100 Trainingselementen (TestHdEvalPruning).</translation>
+        <source>The benchmark's name in the augmentation and filter prompts (e.g. SummEval); a preset's dataset names it when unset.</source>
+        <translation>Der Name des Benchmarks in den Erweiterungs- und Filter-Prompts (z. B. SummEval); ohne Angabe nennt ihn der Datensatz einer Vorlage.</translation>
     </message>
 </context>
 <context>
@@ -3452,10 +3313,6 @@ Abdeckung %2 %</translation>
     <message>
         <source>The new judge's name; the checklist is saved as its rubric version 1</source>
         <translation>Der Name des neuen Bewerters; die Checkliste wird als Version 1 seiner Rubrik gespeichert</translation>
-    </message>
-    <message>
-        <source>CheckEval's published checklists (MIT): dataset/aspect is the union of the seed, diversification and elaboration questions; a /stage suffix is one of them</source>
-        <translation>Die veröffentlichten Checklisten von CheckEval (MIT): Datensatz/Aspekt ist die Vereinigung der Ausgangs-, Diversifizierungs- und Ausarbeitungsfragen; eine Endung /Stufe ist eine davon</translation>
     </message>
     <message>
         <source>CheckEval YAML, or a rubric exported as JSON or Markdown</source>
@@ -3536,6 +3393,10 @@ Abdeckung %2 %</translation>
     <message>
         <source>Cannot read the project: %1</source>
         <translation>Das Projekt kann nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>CheckEval's published checklists (MIT): dataset/aspect is the unfiltered union of the seed, diversification and elaboration files, not the paper's final (filtered) checklist; a /stage suffix is one file</source>
+        <translation>Die veröffentlichten Checklisten von CheckEval (MIT): Datensatz/Aspekt ist die ungefilterte Vereinigung der Seed-, Diversifizierungs- und Ausarbeitungsdateien, nicht die endgültige (gefilterte) Checkliste des Artikels; ein /Stufe-Suffix ist eine Datei</translation>
     </message>
 </context>
 <context>

@@ -63,7 +63,19 @@ int run(const QStringList &args, Io &io)
         return 0;
     }
     if (parser.isSet(QStringLiteral("json"))) {
-        printJson(io, RubricExport::toJson(*rubric, MethodRegistry::exportedRootStats(rubric->method())));
+        QVariantMap json = RubricExport::toJson(*rubric, MethodRegistry::exportedRootStats(rubric->method()));
+        // The method's flags on each criterion (what its panes show: CheckEval's polarity, …).
+        if (const MethodInfo *m = MethodRegistry::find(rubric->method()); m && m->criterionFlags) {
+            QVariantList criteria = json.value(QStringLiteral("criteria")).toList();
+            for (QVariant &v : criteria) {
+                QVariantMap c = v.toMap();
+                if (const Criterion *found = rubric->find(c.value(QStringLiteral("id")).toString()))
+                    c.insert(QStringLiteral("flags"), m->criterionFlags(*rubric, *found));
+                v = c;
+            }
+            json.insert(QStringLiteral("criteria"), criteria);
+        }
+        printJson(io, json);
         return 0;
     }
     if (parser.isSet(QStringLiteral("markdown"))) {

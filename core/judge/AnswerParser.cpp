@@ -594,4 +594,68 @@ QString AnswerParser::methodName(ParsedAnswer::Method method)
     return {};
 }
 
+QVector<OutlineEntry> AnswerParser::parseOutline(const QString &text)
+{
+    // A line: optional markdown header marks or a bullet, then an optional number (bold or not,
+    // with an optional "Key component" / "Component" / "Sub-aspect" word before it), then the text.
+    static const QRegularExpression header(QStringLiteral("^#{1,6}\\s*(.*)$"));
+    static const QRegularExpression bullet(QStringLiteral("^[-*+•]\\s+(.*)$"));
+    static const QRegularExpression numbered(QStringLiteral("^(?:(?:key\\s+)?(?:component|sub-?aspect|section|part)\\s+"
+                                                            ")?\\(?(\\d+(?:[-.]\\d+)*)[.):]?\\s+(.*)$"),
+                                             QRegularExpression::CaseInsensitiveOption);
+    static const QRegularExpression emphasis(QStringLiteral("\\*\\*|__|`"));
+    QVector<OutlineEntry> out;
+    const QStringList lines = withoutReasoning(text).split(QLatin1Char('\n'));
+    for (int i = 0; i < lines.size(); ++i) {
+        QString s = lines.at(i).trimmed();
+        while (s.startsWith(QLatin1Char('>')))
+            s = s.mid(1).trimmed();
+        if (s.isEmpty())
+            continue;
+        OutlineEntry e;
+        e.line = i + 1;
+        bool marked = false; // a header mark, a bullet or a number: an outline line, not prose
+        if (const auto h = header.match(s); h.hasMatch()) {
+            e.heading = true;
+            marked = true;
+            s = h.captured(1);
+        }
+        // Bold around the whole line (before a bullet is taken off: "**2. Flow:**").
+        const bool wholeBold = s.startsWith(QLatin1String("**"))
+                               && (s.endsWith(QLatin1String("**")) || s.endsWith(QLatin1String("**:")));
+        if (const auto b = bullet.match(s); b.hasMatch() && !s.startsWith(QLatin1String("**"))) {
+            marked = true;
+            s = b.captured(1);
+        }
+        s.replace(emphasis, QString());
+        s = s.trimmed();
+        if (const auto n = numbered.match(s); n.hasMatch()) {
+            marked = true;
+            e.label = n.captured(1);
+            e.label.replace(QLatin1Char('.'), QLatin1Char('-'));
+            s = n.captured(2);
+        }
+        s = s.trimmed();
+        // Single-star or underscore emphasis and quotes around the text.
+        while (s.size() >= 2
+               && ((s.startsWith(QLatin1Char('*')) && s.endsWith(QLatin1Char('*')))
+                   || (s.startsWith(QLatin1Char('_')) && s.endsWith(QLatin1Char('_')))
+                   || (s.startsWith(QLatin1Char('"')) && s.endsWith(QLatin1Char('"')))))
+            s = s.mid(1, s.size() - 2).trimmed();
+        const bool asks = s.contains(QLatin1Char('?'));
+        const bool colon = s.endsWith(QLatin1Char(':'));
+        if (colon)
+            s.chop(1);
+        e.text = s.simplified();
+        if (e.text.isEmpty())
+            continue;
+        if (!asks && (colon || wholeBold))
+            e.heading = true;
+        if (!marked && !e.heading)
+            continue; // prose
+        out.append(e);
+    }
+    return out;
+}
+
 } // namespace rubric

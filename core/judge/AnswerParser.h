@@ -5,6 +5,7 @@
 #include <QMap>
 #include <QString>
 #include <QVariantMap>
+#include <QVector>
 
 namespace rubric {
 
@@ -51,6 +52,19 @@ struct ScoreRules
     bool firstLone = false;
 };
 
+/// One line of a generated outline (AnswerParser::parseOutline).
+struct OutlineEntry
+{
+    /// A section header: a markdown header ("### 2. Logical Flow"), a line in bold alone
+    /// ("**2. Logical Flow:**") or a line ending in a colon ("2. Logical Flow:") that asks nothing.
+    bool heading = false;
+    /// Its number as written, parts joined by '-': "2", "1-2", "1-2-3" ("1.2." reads "1-2");
+    /// empty for a bullet or a header without a number.
+    QString label;
+    QString text; ///< the rest: emphasis, quotes and a closing colon removed, whitespace simplified
+    int line = 0; ///< 1-based line in the answer
+};
+
 /// The one reader of judge answers: every method reads scores, yes/no lists and generated lists
 /// through it. Pure functions, any thread.
 ///
@@ -84,6 +98,12 @@ public:
     /// item's continuation lines joined to it (up to a blank line), reasoning and markdown emphasis
     /// removed, whitespace simplified, in order.
     static QStringList parseList(const QString &text);
+    /// A generated outline line by line — headers and numbered or bulleted entries in order, as
+    /// models write them: markdown headers ("### 3. Clarity"), bold ("**2. Logical Flow:**",
+    /// "- **1-2.** question"), numbering "2.", "2)", "(2)", "1-2.", "1.2.", "1-2-3." with or without
+    /// a bullet before it, "Key component 2: Name". Prose lines (neither a header nor an entry)
+    /// are left out; reasoning blocks are removed first.
+    static QVector<OutlineEntry> parseOutline(const QString &text);
     /// The first JSON object in the text (fenced or not). `scoreField` names a numeric member to
     /// copy into `score` ("" = none).
     static ParsedAnswer parseJson(const QString &text, const QString &scoreField = QStringLiteral("score"));

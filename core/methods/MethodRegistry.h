@@ -14,6 +14,7 @@ namespace rubric {
 
 class Method;
 class RunContext;
+class Rubric;
 
 /// One parameter of a method: what `rubric run --set KEY=VALUE` accepts and what the Judge &
 /// Run pane shows as a field (label and tooltip from here, translated in the context
@@ -95,6 +96,10 @@ struct MethodInfo
     /// makes the first the run's aspect and passes the list as the setting "aspects" (HD-Eval's
     /// layer 1). Other methods refuse a list.
     bool multiAspect = false;
+    /// What the method's views flag on a criterion of its rubric, for scripts (`show-rubric --json`
+    /// adds it to each criterion as "flags"); unset: no flags (CheckEval: polarity, constant,
+    /// near-duplicate, inverted).
+    std::function<QVariantMap(const Rubric &, const Criterion &)> criterionFlags;
 
     const MethodParam *param(const QString &key) const;
     /// The kind of a criterion a user adds under a node of kind `parent` (the next kind down;

@@ -338,12 +338,13 @@ Result<QVector<CriterionScore>> RubricStore::readSampleScores(const QString &jud
     QVector<CriterionScore> out;
     QSqlQuery q(m_project->database());
     q.setForwardOnly(true);
-    if (auto r = sql::exec(q,
-                           QStringLiteral("SELECT i.ext_id, s.criterion_key, s.sample, s.score, s.parse_status, s.raw, "
-                                          "s.reasoning, s.call_key FROM criterion_scores s JOIN runs r ON r.id = "
-                                          "s.run_id JOIN items i ON i.id = s.item_id WHERE r.name = ? "
-                                          "ORDER BY i.position, s.criterion_key, s.sample"),
-                           {judge});
+    if (auto r
+        = sql::exec(q,
+                    QStringLiteral("SELECT i.ext_id, s.criterion_key, s.sample, s.score, s.parse_status, s.raw, "
+                                   "s.reasoning, s.call_key, s.answer FROM criterion_scores s JOIN runs r ON r.id = "
+                                   "s.run_id JOIN items i ON i.id = s.item_id WHERE r.name = ? "
+                                   "ORDER BY i.position, s.criterion_key, s.sample"),
+                    {judge});
         !r)
         return readError(tr("the criterion scores of '%1'").arg(judge), r);
     while (q.next()) {
@@ -357,6 +358,8 @@ Result<QVector<CriterionScore>> RubricStore::readSampleScores(const QString &jud
         s.raw = q.value(5).toString();
         s.reasoning = q.value(6).toString();
         s.callKey = q.value(7).toString();
+        if (!q.value(8).isNull())
+            s.answer = q.value(8).toDouble();
         out.append(s);
     }
     if (auto r = rowsRead(q); !r)
@@ -447,19 +450,19 @@ Result<void> RubricStore::writeCriterionScores(const QString &judge, const QVect
         const qint64 run = q.value(0).toLongLong();
         if (auto p = sql::prepare(
                     q, QStringLiteral("INSERT INTO criterion_scores(run_id, item_id, criterion_key, sample, "
-                                      "score, parse_status, raw, reasoning, call_key) "
-                                      "SELECT ?, id, ?, ?, ?, ?, COALESCE(?, ''), COALESCE(?, ''), COALESCE(?, '') "
+                                      "score, parse_status, raw, reasoning, call_key, answer) "
+                                      "SELECT ?, id, ?, ?, ?, ?, COALESCE(?, ''), COALESCE(?, ''), COALESCE(?, ''), ? "
                                       "FROM items WHERE ext_id = ? "
                                       "ON CONFLICT(run_id, item_id, criterion_key, sample) DO UPDATE SET "
                                       "score = excluded.score, parse_status = excluded.parse_status, "
                                       "raw = excluded.raw, reasoning = excluded.reasoning, "
-                                      "call_key = excluded.call_key"));
+                                      "call_key = excluded.call_key, answer = excluded.answer"));
             !p)
             return p;
         for (const CriterionScore &s : rows) {
             if (auto e = sql::rebind(q, {run, s.criterionKey, s.sample, sql::nullableDouble(s.score),
                                          s.parseStatus.isEmpty() ? QStringLiteral("ok") : s.parseStatus, s.raw,
-                                         s.reasoning, s.callKey, s.itemId});
+                                         s.reasoning, s.callKey, sql::nullableDouble(s.answer), s.itemId});
                 !e)
                 return e;
             if (q.numRowsAffected() != 1)

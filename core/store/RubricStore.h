@@ -28,6 +28,10 @@ struct CriterionScore
     QString raw;         ///< the judge's answer text
     QString reasoning;   ///< the judge's reasoning (chain of thought) when separated from the score
     QString callKey;     ///< the judge cache key of the call that produced it
+    /// A yes/no criterion's answer as the judge gave it (1 yes, 0 no; NaN none, or not a yes/no
+    /// criterion). For a checklist question `score` is whether that answer meets the criterion
+    /// (1 met, 0 not): the same as the answer, or its opposite when the question is inverted.
+    double answer = std::numeric_limits<double>::quiet_NaN();
 };
 
 /// The samples of one (item, criterion) pair, summarised for heatmaps and editors.

@@ -189,6 +189,19 @@ QStringList stepStatements(int fromVersion)
                 QStringLiteral("ALTER TABLE judge_ledger ADD COLUMN batch TEXT NOT NULL DEFAULT ''")};
     case 5: // v6: output tokens a reasoning model spent thinking (billed as output, never the answer).
         return {QStringLiteral("ALTER TABLE judge_ledger ADD COLUMN tokens_reasoning INTEGER NOT NULL DEFAULT 0")};
+    case 6: // v7: a yes/no answer stored as the judge gave it (criterion_scores.answer: 1 yes, 0 no, NULL
+        // none, or not a yes/no criterion) beside score, which for a checklist question is whether the
+        // answer meets the question's criterion (1 met, 0 not met: "no" meets an inverted question).
+        // Checklist runs already stored meets-criterion in score; the literal answers of the rows of
+        // questions are restored from it and the polarity in the judge's latest rubric version.
+        return {QStringLiteral("ALTER TABLE criterion_scores ADD COLUMN answer REAL"),
+                QStringLiteral("UPDATE criterion_scores SET answer = CASE WHEN c.origin LIKE '%\"inverted\":true%' "
+                               "THEN 1 - criterion_scores.score ELSE criterion_scores.score END FROM criteria c JOIN "
+                               "rubric_versions v ON v.id = c.rubric_version_id WHERE v.run_id = "
+                               "criterion_scores.run_id AND v.version = (SELECT MAX(w.version) FROM rubric_versions w "
+                               "WHERE w.run_id = criterion_scores.run_id) AND c.key = criterion_scores.criterion_key "
+                               "AND c.kind = 'question' AND criterion_scores.score IS NOT NULL AND "
+                               "criterion_scores.parse_status = 'ok'")};
     default:
         return {};
     }

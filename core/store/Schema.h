@@ -7,7 +7,7 @@
 namespace rubric::schema {
 
 /// The schema version this build writes (PRAGMA user_version).
-constexpr int currentVersion = 6;
+constexpr int currentVersion = 7;
 
 /// Brings the database to currentVersion: creates it when empty (version 0), applies the
 /// cumulative steps from its version to the current one inside one transaction, and refuses a

@@ -67,6 +67,7 @@ private slots:
     void exportCriteriaOfAChecklist();
     void exportCriteriaOfAnotherMethod();
     void exportCriteriaRefuses();
+    void showRubricJsonCarriesQuestionFlags();
 
 private:
     QStringList agreementArgs(const QStringList &judges) const;
@@ -320,6 +321,43 @@ void TestChecklistCli::exportCriteriaRefuses()
     QCOMPARE(r.code, 1);
     QVERIFY(r.err.contains("no criterion scores"));
     QVERIFY(!QFile::exists(csv));
+}
+
+void TestChecklistCli::showRubricJsonCarriesQuestionFlags()
+{
+    // Issue 30, acceptance: scripts see what the Rubric pane shows on each question.
+    Rubric r = fixtureChecklist();
+    r.find(QStringLiteral("q2"))->text = QStringLiteral("Are there any run-on sentences that should be split?");
+    r.find(QStringLiteral("q3"))->text = QStringLiteral("Does the summary contain factual errors?");
+    r.find(QStringLiteral("q3"))->origin.insert(QStringLiteral("inverted"), true);
+    r.find(QStringLiteral("q5"))->stats.insert(QStringLiteral("constant"), QStringLiteral("yes"));
+    r.find(QStringLiteral("q6"))->stats.insert(QStringLiteral("near_duplicate_of"), QStringLiteral("q4"));
+    {
+        auto p = Project::open(m_project);
+        QVERIFY(p);
+        QVERIFY((*p)->ensureJudge(QStringLiteral("F"), QStringLiteral("checkeval")));
+        QVERIFY(RubricStore(p->get()).saveVersion(QStringLiteral("F"), r));
+    }
+    const Run run = rubricCli({QStringLiteral("show-rubric"), QStringLiteral("--project"), m_project,
+                               QStringLiteral("--judge"), QStringLiteral("F"), QStringLiteral("--json")});
+    QVERIFY2(run.code == 0, run.err.constData());
+    QHash<QString, QJsonObject> flags;
+    for (const QJsonValue &v : run.json().value(QStringLiteral("criteria")).toArray())
+        flags.insert(v.toObject().value(QStringLiteral("id")).toString(),
+                     v.toObject().value(QStringLiteral("flags")).toObject());
+    QCOMPARE(flags.size(), 9);
+    QVERIFY(flags.value(QStringLiteral("q1")).value(QStringLiteral("polarity")).isNull());
+    QVERIFY(!flags.value(QStringLiteral("q1")).value(QStringLiteral("inverted")).toBool());
+    QVERIFY(flags.value(QStringLiteral("q2"))
+                    .value(QStringLiteral("polarity"))
+                    .toString()
+                    .contains(QLatin1String("yes")));
+    QVERIFY(flags.value(QStringLiteral("q3")).value(QStringLiteral("inverted")).toBool());
+    QVERIFY(flags.value(QStringLiteral("q3")).value(QStringLiteral("polarity")).isNull()); // inverted already
+    QCOMPARE(flags.value(QStringLiteral("q5")).value(QStringLiteral("constant")).toString(), QStringLiteral("yes"));
+    QCOMPARE(flags.value(QStringLiteral("q6")).value(QStringLiteral("near_duplicate_of")).toString(),
+             QStringLiteral("q4"));
+    QVERIFY(flags.value(QStringLiteral("q6")).value(QStringLiteral("asked")).toBool());
 }
 
 QTEST_GUILESS_MAIN(TestChecklistCli)

@@ -33,6 +33,7 @@ private slots:
     void parsesAnswersStrictly();
     void paramsRefuseBadValues();
     void answerPromptFollowsTheItem();
+    void answerCallIsTheAuthorsSingleUserMessage();
     void signalQuestionsCarryTheScore();
     void silentQuestionLowersCoverageNotScore();
     void callsMatchEstimate_data();
@@ -130,6 +131,46 @@ void TestCheckEval::answerPromptFollowsTheItem()
     for (const char *part : {"conversation between two individuals", "interesting fact", "### Fact ###\n\"THE FACT\"",
                              "### Response ###\n\"B: hello\"", "unanswered before"})
         QVERIFY2(du.contains(QString::fromUtf8(part)), part);
+}
+
+void TestCheckEval::answerCallIsTheAuthorsSingleUserMessage()
+{
+    // Issue 30.7: the authors send one user message (Gemma-2 on vLLM refuses a system role) with
+    // a fixed seed; the filter prompt names the benchmark and its key metrics.
+    auto env = judgedProject(m_projects.next(), 4);
+    QVERIFY(env);
+    auto &[fx, judge, server] = *env;
+    server.setModelKind(FakeModelKind::RefusesSystemRole);
+    server.setRecording(true);
+    const QString path
+            = writeChecklist(m_files.path(), QStringLiteral("gemma_seed.yaml"),
+                             {{QStringLiteral("Signal part"), kSignal}, {QStringLiteral("Noise part"), kNoise}});
+    RunSpec s = spec(QStringLiteral("gemma"), QStringLiteral("checkeval"), server.baseUrl());
+    s.settings.insert(QStringLiteral("checklist"), path);
+    s.settings.insert(QStringLiteral("filter"), QStringLiteral("on"));
+    s.settings.insert(QStringLiteral("benchmark"), QStringLiteral("SummEval"));
+    const Outcome o = runToEnd(fx->project.get(), s);
+    QVERIFY2(o.ok, qPrintable(o.error));
+    QCOMPARE(server.refusedCount(), 0);
+    int answers = 0, filters = 0;
+    for (const RecordedRequest &r : server.recorded()) {
+        const QJsonObject body = QJsonDocument::fromJson(r.body).object();
+        const QJsonArray messages = body.value(QStringLiteral("messages")).toArray();
+        QCOMPARE(body.value(QStringLiteral("seed")).toInteger(-1), 0);
+        const QString prompt = promptText(body);
+        // Every call, answering or generating, is one user message, as the paper's prompts are.
+        QCOMPARE(messages.size(), 1);
+        QCOMPARE(messages.first().toObject().value(QStringLiteral("role")).toString(), QStringLiteral("user"));
+        if (prompt.contains(QLatin1String("### Answer Format ###"))) {
+            ++answers;
+        } else if (prompt.contains(QLatin1String("Filter out questions"))) {
+            ++filters;
+            QVERIFY2(prompt.contains(QLatin1String("- Name: SummEval")), qPrintable(prompt));
+            QVERIFY2(prompt.contains(QLatin1String("- Key metrics: ")), qPrintable(prompt));
+        }
+    }
+    QCOMPARE(answers, itemsAnswered(*fx) * 2);
+    QCOMPARE(filters, 1);
 }
 
 void TestCheckEval::signalQuestionsCarryTheScore()

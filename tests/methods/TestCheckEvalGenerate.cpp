@@ -30,6 +30,8 @@ private slots:
     void augmentationAndFilter();
     void filterAnswerThatIsNotJsonFailsThePhase();
     void regressionWeights();
+    void augmentationReadsMarkdownOutlines();
+    void regressionLeavesFailedItemsUnscored();
     void cliPresetRunAndShowRubric();
 
 private:
@@ -156,6 +158,110 @@ void TestCheckEvalGenerate::regressionWeights()
     const double r = pearsonOf(fx->project->judgeScores(QStringLiteral("w"), QStringLiteral("coherence")), *fx);
     qInfo("test-split Pearson with regression weights %.3f", r);
     QVERIFY(r > 0.6);
+}
+
+void TestCheckEvalGenerate::augmentationReadsMarkdownOutlines()
+{
+    // Issue 30.3: headers written as models write them ("**2. Flow:**", "### 3. …") open the
+    // right sub-aspect, and elaboration labels in bold ("- **1-2.** …") name the right seed.
+    auto env = judgedProject(m_projects.next(), 3);
+    QVERIFY(env);
+    auto &[fx, judge, server] = *env;
+    server.setJudge([&judge = judge](const QJsonObject &body) {
+        const QString prompt = promptText(body);
+        FakeAnswer a;
+        if (prompt.contains(QLatin1String("Create additional sub-questions"))) {
+            a.text = QStringLiteral("Here are the new questions:\n\n"
+                                    "**1. Topic:**\n- Does the summary stay on topic A?\n"
+                                    "**2. Flow:**\n* Does the summary move smoothly B?\n"
+                                    "### 3. Wording\n1. Is the wording plain C?\n2) Is the wording exact D?\n");
+            return a;
+        }
+        if (prompt.contains(QLatin1String("sub-sub-questions")) && prompt.contains(QLatin1String("Topic"))) {
+            a.text = QStringLiteral("1. Topic:\n"
+                                    "- **1-1.** Is SIGNAL3 the topic kept?\n"
+                                    "  - **1-1-1.** Is the main topic named E?\n"
+                                    "- **1-2.** Is NOISE the focus tight?\n"
+                                    "  - **1-2-1.** Is the focus held F?\n"
+                                    "  - **1-2-2.** Is the focus narrow G?\n");
+            return a;
+        }
+        return judge.answer(body);
+    });
+    const QString path = writeChecklist(
+            m_files.path(), QStringLiteral("coherence_seed.yaml"),
+            {{QStringLiteral("Topic"),
+              {QStringLiteral("Is SIGNAL3 the topic kept?"), QStringLiteral("Is NOISE the focus tight?")}},
+             {QStringLiteral("Flow"), {QStringLiteral("Is SIGNAL2 the order logical?")}},
+             {QStringLiteral("Wording"), {QStringLiteral("Is NOISE the wording clear?")}}});
+    RunSpec s = spec(QStringLiteral("md"), QStringLiteral("checkeval"), server.baseUrl());
+    s.settings.insert(QStringLiteral("checklist"), path);
+    s.settings.insert(QStringLiteral("augment"), QStringLiteral("both"));
+    const Outcome o = runToEnd(fx->project.get(), s);
+    QVERIFY2(o.ok, qPrintable(o.error));
+    auto rubric = RubricStore(fx->project.get()).load(QStringLiteral("md"));
+    QVERIFY(rubric.ok());
+    const auto subOf = [&](const char *tag) -> QString {
+        for (const Criterion &q : rubric->ofKind(CriterionKind::Question))
+            if (q.text.endsWith(QStringLiteral(" %1?").arg(QLatin1String(tag))))
+                return rubric->find(q.parentKey)->text;
+        return QStringLiteral("(absent)");
+    };
+    QCOMPARE(subOf("A"), QStringLiteral("Topic"));
+    QCOMPARE(subOf("B"), QStringLiteral("Flow"));
+    QCOMPARE(subOf("C"), QStringLiteral("Wording"));
+    QCOMPARE(subOf("D"), QStringLiteral("Wording"));
+    const auto seedOf = [&](const char *tag) -> QString {
+        for (const Criterion &q : rubric->ofKind(CriterionKind::Question))
+            if (q.text.endsWith(QStringLiteral(" %1?").arg(QLatin1String(tag))))
+                return rubric->find(q.origin.value(QStringLiteral("seed")).toString())->text;
+        return QStringLiteral("(absent)");
+    };
+    QCOMPARE(seedOf("E"), QStringLiteral("Is SIGNAL3 the topic kept?"));
+    QCOMPARE(seedOf("F"), QStringLiteral("Is NOISE the focus tight?"));
+    QCOMPARE(seedOf("G"), QStringLiteral("Is NOISE the focus tight?"));
+}
+
+void TestCheckEvalGenerate::regressionLeavesFailedItemsUnscored()
+{
+    // Issue 30.2: an item whose call was refused, or whose answer covered no question, has no
+    // score under weights=regression, as under uniform weights — never the imputed train mean.
+    auto env = judgedProject(m_projects.next(), 40);
+    QVERIFY(env);
+    auto &[fx, judge, server] = *env;
+    const QString unreadable = fx->project->item(fx->testIds.at(0))->output;
+    const QString refused = fx->project->item(fx->testIds.at(1))->output;
+    server.setJudge([&judge = judge, unreadable, refused](const QJsonObject &body) {
+        const QString prompt = promptText(body);
+        FakeAnswer a;
+        if (prompt.contains(unreadable)) {
+            a.text = QStringLiteral("I cannot judge this summary.");
+            return a;
+        }
+        if (prompt.contains(refused)) {
+            a.httpStatus = 400;
+            a.errorMessage = QStringLiteral("content policy");
+            return a;
+        }
+        return judge.answer(body);
+    });
+    const QString path
+            = writeChecklist(m_files.path(), QStringLiteral("coherence_seed.yaml"),
+                             {{QStringLiteral("Signal part"), kSignal}, {QStringLiteral("Noise part"), kNoise}});
+    for (const QString &weights : {QStringLiteral("uniform"), QStringLiteral("regression")}) {
+        RunSpec s = spec(weights, QStringLiteral("checkeval"), server.baseUrl());
+        s.settings.insert(QStringLiteral("checklist"), path);
+        s.settings.insert(QStringLiteral("weights"), weights);
+        const Outcome o = runToEnd(fx->project.get(), s);
+        QVERIFY2(o.ok, qPrintable(o.error));
+        const auto scores = fx->project->judgeScores(weights, QStringLiteral("coherence"));
+        for (int i : {0, 1})
+            QVERIFY2(std::isnan(scores.value(fx->testIds.at(i), std::nan(""))),
+                     qPrintable(QStringLiteral("%1: %2 scored %3")
+                                        .arg(weights, fx->testIds.at(i))
+                                        .arg(scores.value(fx->testIds.at(i)))));
+        QVERIFY(!std::isnan(scores.value(fx->testIds.at(2), std::nan(""))));
+    }
 }
 
 void TestCheckEvalGenerate::cliPresetRunAndShowRubric()

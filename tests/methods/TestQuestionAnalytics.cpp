@@ -2,6 +2,10 @@
 // questions) and agreement between judges on one checklist, against reference values computed
 // independently in Python (tests/methods/make_checkeval_reference.py → checkeval_reference.json).
 #include "ChecklistFixture.h"
+#include "methods/checkeval/AnswerImport.h"
+#include "methods/checkeval/CheckEvalMethod.h"
+#include "methods/checkeval/Checklist.h"
+#include "methods/checkeval/ChecklistAnswers.h"
 #include "methods/checkeval/ChecklistIo.h"
 #include "methods/checkeval/QuestionAgreement.h"
 #include "methods/checkeval/QuestionAnalytics.h"
@@ -48,6 +52,9 @@ private slots:
     void agreementRefusesDifferentChecklists();
     void agreementFromProject();
     void statsForAJudgeSurviveTheStore();
+    void disabledSubAspectIsNotAskedCountedOrCompared();
+    void agreementRefusesDifferentPolarity();
+    void importedAnswersAgreeLikeRunAnswers();
 
 private:
     QJsonObject m_ref;
@@ -358,6 +365,164 @@ void TestQuestionAnalytics::statsForAJudgeSurviveTheStore()
     QVERIFY(part);
     QVERIFY(part->find(QStringLiteral("q1"))->stats.value(QStringLiteral("answered")).toInt() <= 10);
     QVERIFY(!QuestionAnalytics::forJudge(project, QStringLiteral("nobody")));
+}
+
+void TestQuestionAnalytics::disabledSubAspectIsNotAskedCountedOrCompared()
+{
+    // Issue 30.4: "Facts" (s2) disabled with its questions left enabled: they are not asked (in
+    // any grouping), not counted in the item score, and not compared between judges.
+    Rubric r = fixtureChecklist();
+    r.find(QStringLiteral("s2"))->enabled = false;
+    const auto keysOf = [](const QVector<Criterion> &qs) {
+        QStringList out;
+        for (const Criterion &q : qs)
+            out << q.key;
+        return out;
+    };
+    const QStringList flow{QStringLiteral("q1"), QStringLiteral("q2"), QStringLiteral("q3")};
+    QCOMPARE(keysOf(Checklist::askedQuestions(r)), flow);
+    QVERIFY(!Checklist::isAsked(r, *r.find(QStringLiteral("q4"))));
+    for (auto mode :
+         {CheckEvalParams::Group::Aspect, CheckEvalParams::Group::SubAspect, CheckEvalParams::Group::Question}) {
+        QStringList asked;
+        for (const CheckEvalMethod::Group &g : CheckEvalMethod::groupsOf(r, mode))
+            asked << keysOf(g.questions);
+        QCOMPARE(asked, flow);
+    }
+    const QHash<QString, double> answers{{QStringLiteral("q1"), 1.0}, {QStringLiteral("q2"), 1.0},
+                                         {QStringLiteral("q3"), 0.0}, {QStringLiteral("q4"), 0.0},
+                                         {QStringLiteral("q5"), 0.0}, {QStringLiteral("q6"), 0.0}};
+    const auto item = checkeval::scoreItem(r, answers, false);
+    QCOMPARE(item.questions, 3);
+    QCOMPARE(item.score, 2.0 / 3.0);
+    QVector<JudgeChecklist> judges;
+    for (const QString &j : {QStringLiteral("J1"), QStringLiteral("J2"), QStringLiteral("J3")})
+        judges.append({j, r, fixtureScores(m_ref, j)});
+    const auto a = QuestionAgreement::compute(judges);
+    QVERIFY2(a, qPrintable(a.errorString()));
+    QCOMPARE(a->questions, 3);
+    QCOMPARE(a->perSubAspect.size(), 1);
+    QCOMPARE(a->perSubAspect.first().name, QStringLiteral("Flow"));
+    for (const QuestionDisagreement &d : a->disagreements)
+        QVERIFY2(flow.contains(d.key), qPrintable(d.key));
+    // the Flow-only figures equal those of the checklist without the Facts questions at all
+    Rubric flowOnly = fixtureChecklist();
+    for (const char *k : {"q4", "q5", "q6"})
+        flowOnly.find(QString::fromLatin1(k))->enabled = false;
+    QVector<JudgeChecklist> same;
+    for (const JudgeChecklist &j : std::as_const(judges))
+        same.append({j.judge, flowOnly, j.scores});
+    const auto b = QuestionAgreement::compute(same);
+    QVERIFY(b.ok());
+    QCOMPARE(a->overall.alpha, b->overall.alpha);
+    QCOMPARE(a->overall.kappa, b->overall.kappa);
+    QVector<ItemCriterionScores> rows;
+    for (const CriterionScore &s : fixtureScores(m_ref, QStringLiteral("J1")))
+        if (s.sample == 0)
+            rows.append({s.itemId, s.criterionKey, {s.score}, s.score, s.parseStatus});
+    for (const auto &perItem : Checklist::subAspectShares(r, rows))
+        QVERIFY(!perItem.contains(QStringLiteral("s2")));
+}
+
+void TestQuestionAnalytics::agreementRefusesDifferentPolarity()
+{
+    // Issue 30.6: the same question text inverted for one judge only: the stored meets-criterion
+    // values mean opposite answers, so the judges are not compared, and the message says why.
+    const Rubric r = fixtureChecklist();
+    Rubric inverted = r;
+    inverted.find(QStringLiteral("q4"))->origin.insert(QStringLiteral("inverted"), true);
+    auto e = QuestionAgreement::compute({{QStringLiteral("J1"), r, fixtureScores(m_ref, QStringLiteral("J1"))},
+                                         {QStringLiteral("J2"), inverted, fixtureScores(m_ref, QStringLiteral("J2"))}});
+    QVERIFY(!e);
+    QVERIFY2(e.errorString().contains(QStringLiteral("inverted for judge 'J2' but not for judge 'J1'")),
+             qPrintable(e.errorString()));
+    QCOMPARE(e.error().field, QStringLiteral("q4"));
+    // Inverted alike for both: compared, on the stored (meets-criterion) values as they are.
+    auto same = QuestionAgreement::compute(
+            {{QStringLiteral("J1"), inverted, fixtureScores(m_ref, QStringLiteral("J1"))},
+             {QStringLiteral("J2"), inverted, fixtureScores(m_ref, QStringLiteral("J2"))}});
+    QVERIFY2(same, qPrintable(same.errorString()));
+    auto plain = QuestionAgreement::compute({{QStringLiteral("J1"), r, fixtureScores(m_ref, QStringLiteral("J1"))},
+                                             {QStringLiteral("J2"), r, fixtureScores(m_ref, QStringLiteral("J2"))}});
+    QVERIFY(plain.ok());
+    QCOMPARE(same->overall.alpha, plain->overall.alpha);
+}
+
+void TestQuestionAnalytics::importedAnswersAgreeLikeRunAnswers()
+{
+    // Issue 30: per-question answers from a CSV give the same agreement figures as the same
+    // answers stored by runs; a bad file is refused whole, naming file, line and field.
+    QTemporaryDir dir;
+    auto p = Project::open(dir.filePath(QStringLiteral("p.rubric")));
+    QVERIFY2(p, qPrintable(p.errorString()));
+    Project &project = **p;
+    QVERIFY(project.upsertAspect({QStringLiteral("coherence"), QStringLiteral("d"), 1, 5}));
+    QVector<Item> items;
+    const QJsonArray ids = m_ref.value(QStringLiteral("items")).toArray();
+    for (int i = 0; i < ids.size(); ++i) {
+        Item it;
+        it.id = ids.at(i).toString();
+        it.output = QStringLiteral("summary %1").arg(i);
+        it.position = i;
+        items.append(it);
+    }
+    QVERIFY(project.addItems(items));
+    RubricStore store(&project);
+    for (const QString &j : {QStringLiteral("J1"), QStringLiteral("J3")}) {
+        QVERIFY(project.ensureJudge(j, QStringLiteral("checkeval")));
+        QVERIFY(store.saveVersion(j, fixtureChecklist()));
+        QVERIFY(store.writeCriterionScores(j, fixtureScores(m_ref, j)));
+    }
+    // J2's answers as another tool would write them: keys or texts, yes/no words, empty = none.
+    QString csv = QStringLiteral("item,question,answer\r\n");
+    int row = 0;
+    for (const CriterionScore &s : fixtureScores(m_ref, QStringLiteral("J2"))) {
+        if (s.sample != 0)
+            continue;
+        const QString question = ++row % 2
+                                         ? s.criterionKey
+                                         : QStringLiteral("\"%1\"").arg(fixtureChecklist().find(s.criterionKey)->text);
+        const QString answer = std::isnan(s.score) ? QString()
+                               : s.score > 0.5     ? QStringLiteral("Yes")
+                                                   : QStringLiteral("no");
+        csv += QStringLiteral("%1,%2,%3\r\n").arg(s.itemId, question, answer);
+    }
+    const QString path = dir.filePath(QStringLiteral("j2.csv"));
+    {
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(csv.toUtf8());
+    }
+    const auto imported = AnswerImport::importCsv(project, path, QStringLiteral("J2csv"), fixtureChecklist());
+    QVERIFY2(imported, qPrintable(imported.errorString()));
+    QCOMPARE(imported->questions, 6);
+    const auto viaCsv
+            = QuestionAgreement::fromProject(project, QStringLiteral("coherence"),
+                                             {QStringLiteral("J1"), QStringLiteral("J2csv"), QStringLiteral("J3")});
+    QVERIFY2(viaCsv, qPrintable(viaCsv.errorString()));
+    QVector<JudgeChecklist> judges;
+    for (const QString &j : {QStringLiteral("J1"), QStringLiteral("J2"), QStringLiteral("J3")})
+        judges.append({j, fixtureChecklist(), fixtureScores(m_ref, j)});
+    const auto viaRuns = QuestionAgreement::compute(judges);
+    QVERIFY(viaRuns.ok());
+    QCOMPARE(viaCsv->overall.alpha, viaRuns->overall.alpha);
+    QCOMPARE(viaCsv->overall.kappa, viaRuns->overall.kappa);
+    QCOMPARE(viaCsv->overall.pairs, viaRuns->overall.pairs);
+    compareNumber(m_ref.value(QStringLiteral("agreement")).toObject().value(QStringLiteral("alpha")),
+                  viaCsv->overall.alpha, "alpha with imported answers");
+    // A bad answer on line 3: refused whole, nothing written.
+    const QString bad = dir.filePath(QStringLiteral("bad.csv"));
+    {
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QStringLiteral("item,question,answer\n%1,q1,yes\n%1,q2,maybe\n").arg(ids.at(0).toString()).toUtf8());
+    }
+    const auto refused = AnswerImport::importCsv(project, bad, QStringLiteral("Jbad"), fixtureChecklist());
+    QVERIFY(!refused);
+    QCOMPARE(refused.error().line, 3);
+    QCOMPARE(refused.error().field, QStringLiteral("answer"));
+    QVERIFY2(refused.errorString().contains(QLatin1String("bad.csv")), qPrintable(refused.errorString()));
+    QVERIFY(!project.judge(QStringLiteral("Jbad")));
 }
 
 QTEST_GUILESS_MAIN(TestQuestionAnalytics)

@@ -4,6 +4,7 @@
 #include "store/CallStore.h"
 #include "store/DatabaseUrl.h"
 #include "store/Project.h"
+#include "store/RubricStore.h"
 #include "store/Schema.h"
 
 #include <QCryptographicHash>
@@ -84,6 +85,7 @@ private slots:
     void migratesVersion1();
     void migratesTestSplitAlignmentApart();
     void migratesLedgerReasoningTokens();
+    void migratesChecklistAnswers();
     void failedMigrationLeavesFileAsItWas();
     void refusesNewerSchema();
     void refusesNonProjectFile();
@@ -188,6 +190,7 @@ void TestProject::migratesTestSplitAlignmentApart()
         QVERIFY(q.exec(QStringLiteral("ALTER TABLE judge_ledger DROP COLUMN tokens_cached")));    // added by v4
         QVERIFY(q.exec(QStringLiteral("ALTER TABLE judge_ledger DROP COLUMN batch")));            // added by v5
         QVERIFY(q.exec(QStringLiteral("ALTER TABLE judge_ledger DROP COLUMN tokens_reasoning"))); // added by v6
+        QVERIFY(q.exec(QStringLiteral("ALTER TABLE criterion_scores DROP COLUMN answer")));       // added by v7
         QVERIFY(q.exec(QStringLiteral("DROP TABLE judge_batch_requests")));
         QVERIFY(q.exec(QStringLiteral("DROP TABLE judge_batches")));
         QVERIFY(q.exec(QStringLiteral("PRAGMA user_version = 2")));
@@ -226,6 +229,7 @@ void TestProject::migratesLedgerReasoningTokens()
         QVERIFY(store.flush().ok());
         QSqlQuery q(ProjectTestAccess::database(*p));
         QVERIFY(q.exec(QStringLiteral("ALTER TABLE judge_ledger DROP COLUMN tokens_reasoning")));
+        QVERIFY(q.exec(QStringLiteral("ALTER TABLE criterion_scores DROP COLUMN answer"))); // added by v7
         QVERIFY(q.exec(QStringLiteral("PRAGMA user_version = 5")));
     }
     auto p = openOrFail(path);
@@ -249,6 +253,60 @@ void TestProject::migratesLedgerReasoningTokens()
     const auto totals = store.totals();
     QVERIFY(totals.ok());
     QCOMPARE(totals->tokensReasoning, 290);
+}
+
+void TestProject::migratesChecklistAnswers()
+{
+    if (testsOnPostgres())
+        QSKIP("migrations from old SQLite project files: the SQLite run has them");
+    // Issue 30.1: a schema-6 file stored a checklist answer's meets-criterion value in score
+    // only; schema 7 adds the literal answer, restored from score and the latest polarity.
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("v6.rubric"));
+    {
+        auto p = openOrFail(path);
+        QVERIFY(p);
+        Item a, b;
+        a.id = QStringLiteral("a");
+        b.id = QStringLiteral("b");
+        b.position = 1;
+        QVERIFY(p->addItems({a, b}));
+        QVERIFY(p->ensureJudge(QStringLiteral("ce"), QStringLiteral("checkeval")));
+        Rubric r(QStringLiteral("checkeval"), QStringLiteral("coherence"));
+        r.add({QStringLiteral("aspect"), {}, CriterionKind::Aspect, QStringLiteral("coherence")});
+        r.add({QStringLiteral("s1"), QStringLiteral("aspect"), CriterionKind::SubAspect, QStringLiteral("Flow")});
+        r.add({QStringLiteral("q1"), QStringLiteral("s1"), CriterionKind::Question, QStringLiteral("Is it clear?")});
+        r.add({QStringLiteral("q2"), QStringLiteral("s1"), CriterionKind::Question, QStringLiteral("Is it wordy?")});
+        r.find(QStringLiteral("q2"))->origin.insert(QStringLiteral("inverted"), true);
+        RubricStore store(p.get());
+        QVERIFY(store.saveVersion(QStringLiteral("ce"), r));
+        // as the old run stored them: score = meets (q1 yes → 1, q2 yes → 0 since inverted)
+        QVERIFY(store.writeCriterionScores(
+                QStringLiteral("ce"),
+                {{QStringLiteral("a"), QStringLiteral("q1"), 0, 1.0, QStringLiteral("ok")},
+                 {QStringLiteral("a"), QStringLiteral("q2"), 0, 0.0, QStringLiteral("ok")},
+                 {QStringLiteral("b"), QStringLiteral("q2"), 0, 1.0, QStringLiteral("ok")},
+                 {QStringLiteral("b"), QStringLiteral("q1"), 0, std::nan(""), QStringLiteral("unparsed")}}));
+        QSqlQuery q(ProjectTestAccess::database(*p));
+        QVERIFY(q.exec(QStringLiteral("ALTER TABLE criterion_scores DROP COLUMN answer")));
+        QVERIFY(q.exec(QStringLiteral("PRAGMA user_version = 6")));
+    }
+    auto p = openOrFail(path);
+    QVERIFY(p);
+    const auto rows = RubricStore(p.get()).readSampleScores(QStringLiteral("ce"));
+    QVERIFY(rows.ok());
+    QCOMPARE(rows->size(), 4);
+    for (const CriterionScore &s : *rows) {
+        const QString unit = s.itemId + QLatin1Char('/') + s.criterionKey;
+        if (unit == QLatin1String("a/q1"))
+            QCOMPARE(s.answer, 1.0); // said yes, met
+        else if (unit == QLatin1String("a/q2"))
+            QCOMPARE(s.answer, 1.0); // said yes, not met (inverted)
+        else if (unit == QLatin1String("b/q2"))
+            QCOMPARE(s.answer, 0.0); // said no, met (inverted)
+        else
+            QVERIFY(std::isnan(s.answer) && std::isnan(s.score)); // unanswered stays so
+    }
 }
 
 void TestProject::migratesVersion1()

@@ -1,8 +1,9 @@
 #pragma once
 // CheckEval checklists for the studio tests, in the shared checklist shape (root "aspect",
 // sub-aspects s1, s2, questions q1–q5 with origin stage and stats as a run writes them), and
-// their answers written through RubricStore as the run writes them (score 1 = yes, 0 = no,
-// NaN "unparsed" = unanswered, "failed" = refused; raw = the whole answer of the call).
+// their answers written through RubricStore as the run writes them (answer 1 = yes, 0 = no as the
+// judge said it; score 1 = meets the criterion, 0 = does not — the answer, or its opposite for an
+// inverted question; NaN "unparsed" = unanswered, "failed" = refused; raw = the call's answer).
 
 #include "rubric/Rubric.h"
 #include "store/Project.h"
@@ -81,7 +82,7 @@ inline Rubric checklistRubric()
     return r;
 }
 
-/// One answer of a judge: 1 yes, 0 no, NaN unanswered ("unparsed") — or refused ("failed").
+/// One answer of a judge as it said it: 1 yes, 0 no, NaN unanswered ("unparsed") — or refused ("failed").
 struct Answer
 {
     Answer(const char *itemId, const char *key, double value, const QString &parseStatus = QStringLiteral("ok"))
@@ -119,7 +120,11 @@ inline void writeChecklistJudge(Project &p, const QString &judge, const Rubric &
         CriterionScore s;
         s.itemId = a.item;
         s.criterionKey = a.question;
-        s.score = a.score;
+        // As CheckEvalMethod stores it: the literal answer, and whether it meets the criterion.
+        const Criterion *q = rubric.find(a.question);
+        const bool inverted = q && q->origin.value(QStringLiteral("inverted")).toBool();
+        s.answer = a.score;
+        s.score = std::isnan(a.score) ? a.score : (inverted ? 1.0 - a.score : a.score);
         s.parseStatus = std::isnan(a.score) && a.status == QLatin1String("ok") ? QStringLiteral("unparsed") : a.status;
         s.raw = QStringLiteral("%1 on %2: %3: %4")
                         .arg(judge, a.item, a.question,
@@ -127,9 +132,9 @@ inline void writeChecklistJudge(Project &p, const QString &judge, const Rubric &
                                                  : (a.score > 0.5 ? QStringLiteral("yes") : QStringLiteral("no")));
         s.reasoning = QStringLiteral("%1 reasoned about %2").arg(judge, a.question);
         rows.append(s);
-        if (!std::isnan(a.score)) {
+        if (!std::isnan(s.score)) {
             ++perItem[a.item].second;
-            if (a.score > 0.5)
+            if (s.score > 0.5)
                 ++perItem[a.item].first;
         }
     }

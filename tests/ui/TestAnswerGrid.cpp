@@ -45,6 +45,7 @@ private slots:
     void modelTester();
     void clickShowsEachJudgesRawAnswer();
     void heatmapSwitchesToSubAspects();
+    void invertedQuestionIsInvertedOnce();
 
 private:
     std::unique_ptr<QTemporaryDir> m_dir;
@@ -133,9 +134,9 @@ void TestAnswerGrid::cellsGroupsAndCoverage()
     const auto text = [&model](const QString &key, int column) {
         return model.index(model.rowOfKey(key), column).data().toString();
     };
-    QCOMPARE(text(QStringLiteral("q1"), 1), QStringLiteral("yes"));
-    QCOMPARE(text(QStringLiteral("q1"), 2), QStringLiteral("no"));
-    QCOMPARE(text(QStringLiteral("q4"), 1), QStringLiteral("no"));
+    QCOMPARE(text(QStringLiteral("q1"), 1), QStringLiteral("yes · met"));
+    QCOMPARE(text(QStringLiteral("q1"), 2), QStringLiteral("no · not met"));
+    QCOMPARE(text(QStringLiteral("q4"), 1), QStringLiteral("no · not met"));
     QCOMPARE(text(QStringLiteral("q5"), 1), QStringLiteral("—")); // unanswered
     QCOMPARE(text(QStringLiteral("q4"), 2), QStringLiteral("—")); // refused
     QCOMPARE(model.index(model.rowOfKey(QStringLiteral("q4")), 2).data(AnswerGridModel::StatusRole).toString(),
@@ -162,14 +163,61 @@ void TestAnswerGrid::cellsGroupsAndCoverage()
     QCOMPARE(model.headerData(1, Qt::Horizontal).toString(), QStringLiteral("judgeA\ncoverage 75%"));
     QCOMPARE(model.headerData(2, Qt::Horizontal).toString(), QStringLiteral("judgeB\ncoverage 50%"));
 
-    // an inverted question counts "no" as met
+    // Inverted in the studio after the answers were stored: the answer is counted as the item
+    // score counted it (not met) until the judge is scored again, and the tooltip says so.
     RubricStore store(m_project.get());
     auto rubric = store.load(QStringLiteral("judgeA"));
     rubric->find(QStringLiteral("q4"))->origin.insert(QStringLiteral("inverted"), true);
     QVERIFY(store.saveVersion(QStringLiteral("judgeA"), *rubric));
-    QCOMPARE(text(QStringLiteral("s2"), 1), QStringLiteral("1/1")); // reloaded on judgesChanged
-    QVERIFY(colour(QStringLiteral("q4"), 1).green() > colour(QStringLiteral("q4"), 1).red());
-    QCOMPARE(text(QStringLiteral("q4"), 1), QStringLiteral("no"));
+    QCOMPARE(text(QStringLiteral("s2"), 1), QStringLiteral("0/1")); // reloaded on judgesChanged
+    QVERIFY(colour(QStringLiteral("q4"), 1).red() > colour(QStringLiteral("q4"), 1).green());
+    QCOMPARE(text(QStringLiteral("q4"), 1), QStringLiteral("no · not met"));
+    QVERIFY(model.index(model.rowOfKey(QStringLiteral("q4")), 1)
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .contains(QLatin1String("scored again")));
+}
+
+void TestAnswerGrid::invertedQuestionIsInvertedOnce()
+{
+    // Issue 30.1: an inverted question answered "yes" does not meet its criterion — in the
+    // stored row (as CheckEvalMethod writes it: score = meets, answer = the literal "yes"), in
+    // the grid (shows "yes", red, not met), in the sub-aspect share and in the item score alike.
+    Rubric inverted = fixture::checklistRubric();
+    inverted.find(QStringLiteral("q4"))->origin.insert(QStringLiteral("inverted"), true);
+    using A = fixture::Answer;
+    fixture::writeChecklistJudge(*m_project, QStringLiteral("judgeInv"), inverted,
+                                 {A{"i0", "q1", 1}, A{"i0", "q2", 1}, A{"i0", "q4", 1}, A{"i0", "q5", 0}});
+    const auto rows = RubricStore(m_project.get()).readSampleScores(QStringLiteral("judgeInv"));
+    QVERIFY(rows.ok());
+    for (const CriterionScore &r : *rows)
+        if (r.criterionKey == QLatin1String("q4")) {
+            QCOMPARE(r.answer, 1.0); // said yes
+            QCOMPARE(r.score, 0.0);  // does not meet
+        }
+    AnswerGridModel model;
+    model.setProject(m_project.get());
+    model.setItem(QStringLiteral("judgeInv"), QStringLiteral("i0"));
+    const QModelIndex q4 = model.index(model.rowOfKey(QStringLiteral("q4")), 1);
+    QCOMPARE(q4.data(AnswerGridModel::AnswerRole).toString(), QStringLiteral("yes"));
+    QCOMPARE(q4.data(AnswerGridModel::MeetsRole).toBool(), false);
+    QCOMPARE(q4.data().toString(), QStringLiteral("yes · not met"));
+    const QColor c = q4.data(Qt::BackgroundRole).value<QBrush>().color();
+    QVERIFY(c.red() > c.green());
+    // s2: q4 not met, q5 ("no") not met
+    QCOMPARE(model.index(model.rowOfKey(QStringLiteral("s2")), 1).data().toString(), QStringLiteral("0/2"));
+    // the heatmap's sub-aspect share agrees with the grid, and with the item score (2 of 4 met)
+    HeatmapPane pane;
+    pane.setProject(m_project.get());
+    auto *judge = pane.findChild<QComboBox *>(QStringLiteral("heatmapJudge"));
+    judge->setCurrentIndex(judge->findData(QStringLiteral("judgeInv")));
+    ScoreModel *scores = ScoreModel::of(m_project.get());
+    auto *columns = pane.findChild<QComboBox *>(QStringLiteral("heatmapColumnSets"));
+    columns->setCurrentIndex(columns->findData(int(ChecklistColumns::SubAspects)));
+    const int i0 = scores->rowOfItem(QStringLiteral("i0"));
+    QCOMPARE(scores->score(i0, ScoreModel::FirstCriterionColumn + 1), 0.0);
+    QCOMPARE(scores->score(i0, ScoreModel::JudgeColumn), 0.5);
+    columns->setCurrentIndex(0);
 }
 
 void TestAnswerGrid::modelTester()
@@ -244,7 +292,7 @@ void TestAnswerGrid::heatmapSwitchesToSubAspects()
     auto *columns = pane.findChild<QComboBox *>(QStringLiteral("heatmapColumnSets"));
     QVERIFY(columns->isVisibleTo(&pane));
     QCOMPARE(scores->criterionKeys(), fixture::keys({"q1", "q2", "q4", "q5"}));
-    // questions: 1 = yes, 0 = no, on a 0–1 colour scale
+    // questions: 1 = met, 0 = not met, on a 0–1 colour scale
     QCOMPARE(scores->score(scores->rowOfItem(QStringLiteral("i0")), ScoreModel::FirstCriterionColumn), 1.0);
     QCOMPARE(scores->headerData(ScoreModel::FirstCriterionColumn, Qt::Horizontal, ScoreModel::ScaleMaxRole).toDouble(),
              1.0);

@@ -274,6 +274,15 @@ void TestChecklistPane::newChecklistFromPreset()
     QCOMPARE(child<QComboBox>(dialog, "newChecklistAspect")->currentText(), QStringLiteral("coherence"));
     QCOMPARE(child<QComboBox>(dialog, "newChecklistPreset")->currentText(), QStringLiteral("summeval/coherence"));
     QVERIFY(child<QComboBox>(dialog, "newChecklistPreset")->count() >= 8);
+    // Issue 30.8: the preset says what it is; where the paper's final list differs, it says so.
+    auto *note = child<QLabel>(dialog, "newChecklistPresetNote");
+    QVERIFY2(note->text().contains(QLatin1String("unfiltered union")), qPrintable(note->text()));
+    QVERIFY2(note->text().contains(QLatin1String("also has 23")), qPrintable(note->text()));
+    auto *presets = child<QComboBox>(dialog, "newChecklistPreset");
+    presets->setCurrentIndex(presets->findData(QStringLiteral("summeval/fluency")));
+    QVERIFY2(note->text().contains(QLatin1String("39 questions")) && note->text().contains(QLatin1String("has 35")),
+             qPrintable(note->text()));
+    presets->setCurrentIndex(presets->findData(QStringLiteral("summeval/coherence")));
     auto *name = child<QLineEdit>(dialog, "newChecklistJudge");
     name->clear();
     QTest::keyClicks(name, QStringLiteral("ce-summeval"));

@@ -1,6 +1,7 @@
 // CheckEval's augmentation (diversification, elaboration) and filter (specs/checkeval.md §1.2,
 // §2.3, §2.4): generator calls that grow the checklist from its seeds and then prune it.
 #include "CheckEvalMethod.h"
+#include "judge/AnswerParser.h"
 #include "methods/RunContext.h"
 #include "methods/checkeval/Checklist.h"
 
@@ -49,6 +50,16 @@ QString cleanQuestion(QString text)
     return text;
 }
 
+/// The key components the diversification prompt numbers 1, 2, …: the enabled sub-aspects.
+QVector<Criterion> diversifiedComponents(const Rubric &r)
+{
+    QVector<Criterion> out;
+    for (const Criterion &sub : r.ofKind(CriterionKind::SubAspect))
+        if (sub.enabled)
+            out.append(sub);
+    return out;
+}
+
 } // namespace
 
 Result<JudgeRequest> CheckEvalMethod::diversifyRequest(const Rubric &rubric)
@@ -56,7 +67,7 @@ Result<JudgeRequest> CheckEvalMethod::diversifyRequest(const Rubric &rubric)
     QVariantMap c = context();
     QVariantList components;
     int i = 0;
-    for (const Criterion &sub : rubric.ofKind(CriterionKind::SubAspect)) {
+    for (const Criterion &sub : diversifiedComponents(rubric)) {
         QVariantList seeds;
         for (const Criterion &q : seedsOf(rubric, sub.key))
             seeds.append(QVariantMap{{QStringLiteral("text"), q.text}});
@@ -74,7 +85,7 @@ Result<QVector<JudgeRequest>> CheckEvalMethod::elaborateRequests(const Rubric &r
     for (const Criterion &sub : rubric.ofKind(CriterionKind::SubAspect)) {
         ++i;
         const QVector<Criterion> seeds = seedsOf(rubric, sub.key);
-        if (seeds.isEmpty())
+        if (seeds.isEmpty() || !sub.enabled) // a disabled sub-aspect is not elaborated
             continue;
         QVariantMap c = context();
         QVariantList list;
@@ -100,6 +111,8 @@ Result<JudgeRequest> CheckEvalMethod::filterRequest(const Rubric &rubric)
     QVariantMap c = context();
     QVariantList components;
     for (const Criterion &sub : rubric.ofKind(CriterionKind::SubAspect)) {
+        if (!sub.enabled) // not asked, not filtered
+            continue;
         QVariantList qs;
         for (const Criterion &q : rubric.children(sub.key))
             if (q.enabled && q.kind == CriterionKind::Question)
@@ -113,26 +126,34 @@ Result<JudgeRequest> CheckEvalMethod::filterRequest(const Rubric &rubric)
 
 int CheckEvalMethod::addDiversified(const QString &answer, const QString &callKey)
 {
-    // "1. Name:" opens a sub-aspect; "- question" (or "1) question") lines under it are new questions.
-    static const QRegularExpression header(QStringLiteral("^\\s*(?:\\d+[.)]\\s*)?\\**(.+?)\\**\\s*:\\s*$"));
-    static const QRegularExpression item(QStringLiteral("^\\s*(?:[-*•]|\\d+[.)])\\s+(.+)$"));
+    // The outline as the shared reader reads it: a header (markdown, bold, "2. Name:") opens a
+    // key component, found by its name or else by its number in the prompt; the entries under it
+    // are its new questions.
+    const QVector<Criterion> components = diversifiedComponents(m_rubric);
     QHash<QString, QString> subByName;
-    for (const Criterion &sub : m_rubric.ofKind(CriterionKind::SubAspect))
+    for (const Criterion &sub : components)
         subByName.insert(Checklist::normaliseQuestion(sub.text), sub.key);
     QSet<QString> known;
     for (const Criterion &q : m_rubric.ofKind(CriterionKind::Question))
         known.insert(Checklist::normaliseQuestion(q.text));
     QString current;
     int added = 0;
-    for (const QString &line : answer.split(QLatin1Char('\n'))) {
-        if (const auto h = header.match(line); h.hasMatch()) {
-            current = subByName.value(Checklist::normaliseQuestion(h.captured(1)));
+    for (const OutlineEntry &e : AnswerParser::parseOutline(answer)) {
+        const QString named = subByName.value(Checklist::normaliseQuestion(e.text));
+        if (!named.isEmpty() && !e.text.contains(QLatin1Char('?'))) {
+            current = named;
             continue;
         }
-        const auto m = item.match(line);
-        if (!m.hasMatch())
+        if (e.heading) {
+            // By its number ("### 3. Clearness" for the third component, renamed by the model);
+            // a header without a number that names no component ("Here are the questions:") is prose.
+            if (e.label.isEmpty())
+                continue;
+            const int k = e.label.contains(QLatin1Char('-')) ? 0 : e.label.toInt();
+            current = k >= 1 && k <= components.size() ? components[k - 1].key : QString();
             continue;
-        const QString text = cleanQuestion(m.captured(1));
+        }
+        const QString text = cleanQuestion(e.text);
         if (text.isEmpty())
             continue;
         const QString norm = Checklist::normaliseQuestion(text);
@@ -142,8 +163,8 @@ int CheckEvalMethod::addDiversified(const QString &answer, const QString &callKe
         }
         known.insert(norm);
         QVariantList seeds;
-        for (const Criterion &s : seedsOf(m_rubric, current))
-            seeds.append(s.key);
+        for (const Criterion &sd : seedsOf(m_rubric, current))
+            seeds.append(sd.key);
         Criterion q;
         q.key = nextQuestionKey(m_rubric);
         q.parentKey = current;
@@ -165,8 +186,8 @@ int CheckEvalMethod::addDiversified(const QString &answer, const QString &callKe
 
 int CheckEvalMethod::addElaborated(const QString &subAspect, const QString &answer, const QString &callKey)
 {
-    // "- 1-2. seed" (depth 2) names the seed; "- 1-2-3. question" (depth 3) is one of its new questions.
-    static const QRegularExpression item(QStringLiteral("^\\s*(?:[-*•]\\s*)?(\\d+(?:-\\d+)+)[.)]?\\s+(.+)$"));
+    // Read by the shared outline reader: "1-2. seed" (depth 2, bold or bulleted or not) names the
+    // seed; "1-2-3. question" (depth 3) is one of its new questions; the component line is skipped.
     const QVector<Criterion> seeds = seedsOf(m_rubric, subAspect);
     QSet<QString> known;
     for (const Criterion &q : m_rubric.ofKind(CriterionKind::Question))
@@ -174,12 +195,11 @@ int CheckEvalMethod::addElaborated(const QString &subAspect, const QString &answ
     QString seed;
     QHash<QString, int> perSeed;
     int added = 0;
-    for (const QString &line : answer.split(QLatin1Char('\n'))) {
-        const auto m = item.match(line);
-        if (!m.hasMatch())
+    for (const OutlineEntry &e : AnswerParser::parseOutline(answer)) {
+        const QStringList parts = e.label.split(QLatin1Char('-'));
+        if (e.label.isEmpty() || parts.size() < 2)
             continue;
-        const QStringList parts = m.captured(1).split(QLatin1Char('-'));
-        const QString text = cleanQuestion(m.captured(2));
+        const QString text = cleanQuestion(e.text);
         if (parts.size() == 2) {
             // The seed by its text, else by its number within the sub-aspect.
             seed.clear();
@@ -261,6 +281,8 @@ Result<int> CheckEvalMethod::applyFilter(const QString &answer)
         }
     }
     for (const Criterion &sub : m_rubric.ofKind(CriterionKind::SubAspect)) {
+        if (!sub.enabled)
+            continue;
         bool hasQuestions = false;
         for (const Criterion &q : m_rubric.children(sub.key))
             hasQuestions = hasQuestions || (q.enabled && q.kind == CriterionKind::Question);
@@ -275,6 +297,8 @@ Result<int> CheckEvalMethod::applyFilter(const QString &answer)
     for (Criterion &q : m_rubric.criteria()) {
         if (q.kind != CriterionKind::Question || !q.enabled || kept.value(q.parentKey).contains(q.text.trimmed()))
             continue;
+        if (const Criterion *sub = m_rubric.find(q.parentKey); sub && !sub->enabled)
+            continue; // under a disabled sub-aspect: not shown to the filter, so not removed by it
         q.enabled = false;
         q.origin.insert(QStringLiteral("filtered"), reason);
         ++removed;

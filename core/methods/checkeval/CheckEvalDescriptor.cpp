@@ -1,5 +1,6 @@
 #include "methods/MethodRegistry.h"
 #include "methods/checkeval/CheckEvalMethod.h"
+#include "methods/checkeval/Checklist.h"
 
 #include <QtGlobal>
 
@@ -18,6 +19,20 @@ MethodInfo checkevalDescriptor()
     m.kinds = {CriterionKind::Aspect, CriterionKind::SubAspect, CriterionKind::Question};
     m.phases = {CheckEvalMethod::kPhaseDiversify, CheckEvalMethod::kPhaseElaborate, CheckEvalMethod::kPhaseFilter,
                 CheckEvalMethod::kPhaseEvaluate};
+    m.criterionFlags = [](const Rubric &rubric, const Criterion &c) {
+        QVariantMap f;
+        if (c.kind != CriterionKind::Question)
+            return f;
+        const auto polarity = Checklist::negativePolarity(c.text);
+        f.insert(QStringLiteral("inverted"), Checklist::isInverted(c));
+        // "yes" reads as worse: the reason, null when not (or when already inverted, as the pane shows it)
+        f.insert(QStringLiteral("polarity"),
+                 polarity && !Checklist::isInverted(c) ? QVariant(*polarity) : QVariant::fromValue(nullptr));
+        f.insert(QStringLiteral("constant"), c.stats.value(QStringLiteral("constant")));
+        f.insert(QStringLiteral("near_duplicate_of"), c.stats.value(QStringLiteral("near_duplicate_of")));
+        f.insert(QStringLiteral("asked"), Checklist::isAsked(rubric, c));
+        return f;
+    };
     m.params = {
             {QStringLiteral("checklist"),
              T::File,
@@ -137,6 +152,28 @@ MethodInfo checkevalDescriptor()
              QT_TRANSLATE_NOOP("rubric::MethodParams",
                                "skip: a question the judge left unanswered (after one re-ask) leaves the "
                                "denominator; no: the strict policy, it counts as no.")},
+            {QStringLiteral("seed"),
+             T::Text,
+             QStringLiteral("0"),
+             0,
+             0,
+             0,
+             {},
+             QT_TRANSLATE_NOOP("rubric::MethodParams", "Seed"),
+             QT_TRANSLATE_NOOP("rubric::MethodParams",
+                               "The random seed sent with every call (the paper fixes it, value unpublished), or "
+                               "none. Endpoints whose API has no seed (Anthropic) do not get one.")},
+            {QStringLiteral("benchmark"),
+             T::Text,
+             QString(),
+             0,
+             0,
+             0,
+             {},
+             QT_TRANSLATE_NOOP("rubric::MethodParams", "Benchmark"),
+             QT_TRANSLATE_NOOP("rubric::MethodParams",
+                               "The benchmark's name in the augmentation and filter prompts (e.g. SummEval); a "
+                               "preset's dataset names it when unset.")},
     };
     return m;
 }

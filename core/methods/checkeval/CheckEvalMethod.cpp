@@ -34,6 +34,16 @@ QString fact(const Item &item)
     return {};
 }
 
+/// The stored row of a parsed answer: `answer` the judge's yes (1) / no (0), `score` whether it
+/// meets the question's criterion (the answer, or its opposite for an inverted question).
+CriterionScore answerRow(const QString &itemId, const Criterion &q, bool yes, const JudgeResponse &r)
+{
+    CriterionScore row{itemId,   q.key, 0,         checkeval::meetsCriterion(q, yes) ? 1.0 : 0.0, QStringLiteral("ok"),
+                       r.text(), {},    r.cacheKey};
+    row.answer = yes ? 1.0 : 0.0;
+    return row;
+}
+
 } // namespace
 
 CheckEvalMethod::CheckEvalMethod(RunContext *context, QObject *parent)
@@ -43,31 +53,18 @@ CheckEvalMethod::CheckEvalMethod(RunContext *context, QObject *parent)
 
 QVector<CheckEvalMethod::Group> CheckEvalMethod::groupsOf(const Rubric &rubric, CheckEvalParams::Group mode)
 {
+    // Only the asked questions: a disabled sub-aspect's questions are left out in every mode.
+    const QVector<Criterion> asked = Checklist::askedQuestions(rubric);
     QVector<Group> out;
     if (mode == CheckEvalParams::Group::Aspect) {
-        Group g;
-        for (const Criterion &sub : rubric.ofKind(CriterionKind::SubAspect))
-            for (const Criterion &q : rubric.children(sub.key))
-                if (q.enabled && q.kind == CriterionKind::Question)
-                    g.questions.append(q);
-        if (!g.questions.isEmpty())
-            out.append(g);
+        if (!asked.isEmpty())
+            out.append(Group{QString(), asked});
         return out;
     }
-    for (const Criterion &sub : rubric.ofKind(CriterionKind::SubAspect)) {
-        if (!sub.enabled)
-            continue;
-        Group g{sub.key, {}};
-        for (const Criterion &q : rubric.children(sub.key)) {
-            if (!q.enabled || q.kind != CriterionKind::Question)
-                continue;
-            if (mode == CheckEvalParams::Group::Question)
-                out.append(Group{sub.key, {q}});
-            else
-                g.questions.append(q);
-        }
-        if (!g.questions.isEmpty())
-            out.append(g);
+    for (const Criterion &q : asked) {
+        if (mode == CheckEvalParams::Group::Question || out.isEmpty() || out.last().subAspect != q.parentKey)
+            out.append(Group{q.parentKey, {}});
+        out.last().questions.append(q);
     }
     return out;
 }
@@ -88,6 +85,13 @@ Result<void> CheckEvalMethod::readParams()
                              {}, 0, QStringLiteral("judge"));
         m_rubric = **loaded;
     }
+    // The filter prompt's key metrics: the project's aspects, read once.
+    m_keyMetrics.clear();
+    auto aspects = m_ctx->project()->readAspects();
+    if (!aspects)
+        return aspects.error();
+    for (const Aspect &a : std::as_const(*aspects))
+        m_keyMetrics << a.name;
     // The items: the target items, then the annotated train items not among them.
     m_items.clear();
     QSet<QString> seen;
@@ -161,7 +165,7 @@ Result<Rubric> CheckEvalMethod::loadChecklist() const
         }
         r.add(c);
     }
-    if (r.enabled(CriterionKind::Question).isEmpty())
+    if (Checklist::askedQuestions(r).isEmpty())
         return makeError(tr("checklist %1 has no enabled question").arg(from), {}, 0, QStringLiteral("checklist"));
     return r;
 }
@@ -172,14 +176,30 @@ QVariantMap CheckEvalMethod::context() const
     c.insert(QStringLiteral("dialogue"), m_ctx->task() == QLatin1String("dialogue"));
     if (const Criterion *root = m_rubric.find(QStringLiteral("aspect")); root && !root->definition.isEmpty())
         c.insert(QStringLiteral("definition"), root->definition);
+    // The filter prompt's benchmark context (the paper's Figure 9: name, purpose, key metrics),
+    // so that "closer to another dimension" can be judged: the project's aspects are the metrics.
+    QString benchmark = m_params.benchmark;
+    if (benchmark.isEmpty() && m_params.checklist.startsWith(QLatin1String("preset:"))) {
+        const QString dataset = m_params.checklist.mid(7).section(QLatin1Char('/'), 0, 0);
+        benchmark = dataset == QLatin1String("summeval")       ? QStringLiteral("SummEval")
+                    : dataset == QLatin1String("topical_chat") ? QStringLiteral("Topical-Chat")
+                                                               : dataset;
+    }
+    c.insert(QStringLiteral("benchmark"), benchmark);
+    c.insert(QStringLiteral("key_metrics"), m_keyMetrics.join(QStringLiteral(", ")));
+    c.insert(QStringLiteral("has_other_metrics"), m_keyMetrics.size() > 1);
     return c;
 }
 
 Result<JudgeRequest> CheckEvalMethod::request(const QString &templateName, const QVariantMap &context, JudgeRole role)
 {
-    if (role == JudgeRole::Evaluator)
-        return m_ctx->templateRequest(templateName, context, m_params.temperature, m_params.maxTokens);
-    return m_ctx->templateRequest(templateName, context, 0, CheckEvalParams::generatorMaxTokens);
+    auto r = role == JudgeRole::Evaluator
+                     ? m_ctx->templateRequest(templateName, context, m_params.temperature, m_params.maxTokens)
+                     : m_ctx->templateRequest(templateName, context, 0, CheckEvalParams::generatorMaxTokens);
+    // The paper fixes the random seed (temperature 0, n = 1); providers whose API has none leave it out.
+    if (r)
+        r->seed = m_params.seed;
+    return r;
 }
 
 Result<JudgeRequest> CheckEvalMethod::answerRequest(const QVector<Criterion> &questions, const Item &item, bool reask)
@@ -374,9 +394,7 @@ void CheckEvalMethod::onItemAnswered(int unit, const QVector<JudgeResponse> &res
                 p.rows.insert(q.key, {item.id, q.key, 0, kNaN, QStringLiteral("unparsed"), r.text(), {}, r.cacheKey});
                 continue;
             }
-            const bool meets = answers.value(i + 1) != Checklist::isInverted(q);
-            p.rows.insert(q.key,
-                          {item.id, q.key, 0, meets ? 1.0 : 0.0, QStringLiteral("ok"), r.text(), {}, r.cacheKey});
+            p.rows.insert(q.key, answerRow(item.id, q, answers.value(i + 1), r));
         }
         if (!missing.isEmpty())
             p.missing.append(missing);
@@ -442,10 +460,7 @@ void CheckEvalMethod::askMissing()
                             row.raw += QStringLiteral("\n--- asked again ---\n") + r.text();
                             continue;
                         }
-                        const bool meets = answers.value(i + 1) != Checklist::isInverted(q);
-                        p.rows.insert(
-                                q.key,
-                                {item.id, q.key, 0, meets ? 1.0 : 0.0, QStringLiteral("ok"), r.text(), {}, r.cacheKey});
+                        p.rows.insert(q.key, answerRow(item.id, q, answers.value(i + 1), r));
                     }
                 }
                 recordItem(item.id, p.rows.values().toVector());
@@ -478,18 +493,32 @@ void CheckEvalMethod::recordItem(const QString &itemId, const QVector<CriterionS
     }
 }
 
-Result<void> CheckEvalMethod::fitWeights(const QHash<QString, QHash<QString, double>> &answers)
+Result<void> CheckEvalMethod::fitWeights(const QHash<QString, QHash<QString, double>> &answers,
+                                         const QSet<QString> &refused)
 {
-    const QVector<Criterion> questions = m_rubric.enabled(CriterionKind::Question);
+    const QVector<Criterion> questions = Checklist::askedQuestions(m_rubric);
+    // An item is scored, and fitted on, only where uniform weighting scores it: its calls were
+    // answered (none refused) and at least one answer was read. A refused or unreadable item
+    // stays without a score (NaN), never the train mean that imputing all its answers would give.
+    const auto scorable = [&](const QString &id) {
+        const auto it = answers.constFind(id);
+        if (it == answers.constEnd() || refused.contains(id))
+            return false;
+        for (const Criterion &q : questions)
+            if (!std::isnan(it->value(q.key, kNaN)))
+                return true;
+        return false;
+    };
     QVector<QString> train;
     for (const Item &it : m_ctx->trainItems())
-        if (answers.contains(it.id) && !std::isnan(m_ctx->human(it.id)))
+        if (scorable(it.id) && !std::isnan(m_ctx->human(it.id)))
             train.append(it.id);
     const int n = int(train.size()), p = int(questions.size());
     if (n < 3 || p == 0)
         return makeError(tr("weights=regression needs answers on at least 3 annotated train items (has %1)").arg(n), {},
                          0, QStringLiteral("weights"));
-    // A missing answer takes the question's mean over the train items that answered it.
+    // On a scored item, a question left unanswered takes the question's mean over the train items
+    // that answered it (with missing=no: 0, as the uniform score counts it).
     Eigen::VectorXd mean = Eigen::VectorXd::Constant(p, 0.5);
     for (int j = 0; j < p; ++j) {
         double sum = 0;
@@ -506,7 +535,7 @@ Result<void> CheckEvalMethod::fitWeights(const QHash<QString, QHash<QString, dou
         Eigen::VectorXd x(p);
         for (int j = 0; j < p; ++j) {
             const double v = a.value(questions[j].key, kNaN);
-            x[j] = std::isnan(v) ? mean[j] : v;
+            x[j] = std::isnan(v) ? (m_params.missingIsNo ? 0.0 : mean[j]) : v;
         }
         return x;
     };
@@ -529,12 +558,12 @@ Result<void> CheckEvalMethod::fitWeights(const QHash<QString, QHash<QString, dou
         root->stats.insert(QStringLiteral("regression"), QVariantMap{{QStringLiteral("intercept"), intercept},
                                                                      {QStringLiteral("lambda"), kRidgeLambda},
                                                                      {QStringLiteral("train_items"), n}});
-    // The weighted score: the fitted human score, intercept + Σ w·answer (a missing answer at
-    // the question's train mean).
+    // The weighted score: the fitted human score, intercept + Σ w·answer; NaN where the item has
+    // no answer to weigh.
     QHash<QString, double> scores;
     for (const Item &it : std::as_const(m_items))
-        if (answers.contains(it.id))
-            scores.insert(it.id, intercept + row(answers[it.id]).dot(w));
+        if (answers.contains(it.id) || refused.contains(it.id))
+            scores.insert(it.id, scorable(it.id) ? intercept + row(answers[it.id]).dot(w) : kNaN);
     m_ctx->recordScores({}, scores);
     return m_ctx->flushScores();
 }
@@ -555,10 +584,10 @@ void CheckEvalMethod::finish()
         return;
     }
     const QString judge = m_ctx->spec().judge;
-    // Stale answers go: questions no longer enabled, and on the items this run answered, every
-    // row it did not write (a reworded question's old answer, a question moved to another group).
+    // Stale answers go: questions no longer asked (disabled, or under a disabled sub-aspect), and on the items this run
+    // answered, every row it did not write (a reworded question's old answer, a question moved to another group).
     QSet<QString> enabled, runItems;
-    for (const Criterion &q : m_rubric.enabled(CriterionKind::Question))
+    for (const Criterion &q : Checklist::askedQuestions(m_rubric))
         enabled.insert(q.key);
     for (const Item &it : std::as_const(m_items))
         runItems.insert(it.id);
@@ -575,6 +604,7 @@ void CheckEvalMethod::finish()
     // annotated train items.
     QVector<CriterionScore> scores;
     QHash<QString, QHash<QString, double>> byItem;
+    QSet<QString> refusedItems;
     const auto stored = m_ctx->store().readSampleScores(judge);
     if (!stored) {
         m_ctx->fail(stored.errorString());
@@ -585,6 +615,8 @@ void CheckEvalMethod::finish()
             scores.append(s);
             if (s.sample == 0)
                 byItem[s.itemId].insert(s.criterionKey, s.parseStatus == QLatin1String("ok") ? s.score : kNaN);
+            if (s.sample == 0 && s.parseStatus == QLatin1String("failed") && enabled.contains(s.criterionKey))
+                refusedItems.insert(s.itemId);
         }
     QHash<QString, double> trainHuman;
     for (const Item &it : m_ctx->trainItems())
@@ -593,7 +625,7 @@ void CheckEvalMethod::finish()
     const auto stats = QuestionAnalytics::analyse(QuestionAnalytics::answersFromScores(m_rubric, scores), trainHuman);
     QuestionAnalytics::writeStats(m_rubric, stats, QuestionAnalytics::nearDuplicates(m_rubric));
     if (m_params.regression) {
-        if (auto w = fitWeights(byItem); !w) {
+        if (auto w = fitWeights(byItem, refusedItems); !w) {
             m_ctx->fail(w.errorString());
             return;
         }
@@ -618,7 +650,7 @@ void CheckEvalMethod::finish()
             {QStringLiteral("params"), m_params.toMap()},
             {QStringLiteral("group"), m_params.groupName()},
             {QStringLiteral("groups"), int(m_groups.size())},
-            {QStringLiteral("questions"), int(m_rubric.enabled(CriterionKind::Question).size())},
+            {QStringLiteral("questions"), int(Checklist::askedQuestions(m_rubric).size())},
             {QStringLiteral("items"), int(m_items.size())},
             {QStringLiteral("scored"), m_scored},
             {QStringLiteral("missing"), m_missing},

@@ -96,10 +96,12 @@ private:
     void finish();
     /// Question stats and weights into the current version (stats of that version's run).
     Result<void> writeMeasures();
-    /// weights=regression: ridge fit of the human score on the train answers; rewrites the judge scores.
-    Result<void> fitWeights(const QHash<QString, QHash<QString, double>> &answers);
+    /// weights=regression: ridge fit of the human score on the train answers; rewrites the judge
+    /// scores. Items in `refused` (a refused call) or without any answer read keep no score.
+    Result<void> fitWeights(const QHash<QString, QHash<QString, double>> &answers, const QSet<QString> &refused);
 
     CheckEvalParams m_params;
+    QStringList m_keyMetrics; ///< the project's aspects (the filter prompt's key metrics)
     Rubric m_rubric;
     QVector<Group> m_groups;
     QVector<Item> m_items; ///< the items this run answers (target ∪ annotated train; refused skipped)

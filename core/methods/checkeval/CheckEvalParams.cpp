@@ -6,10 +6,11 @@ namespace rubric {
 
 QStringList CheckEvalParams::keys()
 {
-    return {QStringLiteral("group"),         QStringLiteral("augment"),       QStringLiteral("filter"),
-            QStringLiteral("elaborate_min"), QStringLiteral("elaborate_max"), QStringLiteral("temperature"),
-            QStringLiteral("max_tokens"),    QStringLiteral("weights"),       QStringLiteral("missing"),
-            QStringLiteral("checklist"),     QStringLiteral("checklist_from")};
+    return {QStringLiteral("group"),         QStringLiteral("augment"),        QStringLiteral("filter"),
+            QStringLiteral("elaborate_min"), QStringLiteral("elaborate_max"),  QStringLiteral("temperature"),
+            QStringLiteral("max_tokens"),    QStringLiteral("weights"),        QStringLiteral("missing"),
+            QStringLiteral("checklist"),     QStringLiteral("checklist_from"), QStringLiteral("seed"),
+            QStringLiteral("benchmark")};
 }
 
 QString CheckEvalParams::groupName() const
@@ -46,7 +47,9 @@ QVariantMap CheckEvalParams::toMap() const
             {QStringLiteral("weights"), regression ? QStringLiteral("regression") : QStringLiteral("uniform")},
             {QStringLiteral("missing"), missingIsNo ? QStringLiteral("no") : QStringLiteral("skip")},
             {QStringLiteral("checklist"), checklist},
-            {QStringLiteral("checklist_from"), checklistFrom}};
+            {QStringLiteral("checklist_from"), checklistFrom},
+            {QStringLiteral("seed"), seed ? QVariant(*seed) : QVariant(QStringLiteral("none"))},
+            {QStringLiteral("benchmark"), benchmark}};
 }
 
 Result<CheckEvalParams> CheckEvalParams::fromSettings(const QVariantMap &settings)
@@ -110,6 +113,13 @@ Result<CheckEvalParams> CheckEvalParams::fromSettings(const QVariantMap &setting
             p.checklist = text;
         else if (key == QLatin1String("checklist_from"))
             p.checklistFrom = text;
+        else if (key == QLatin1String("seed")) {
+            if (text == QLatin1String("none"))
+                p.seed.reset();
+            else
+                p.seed = text.toLongLong(&ok);
+        } else if (key == QLatin1String("benchmark"))
+            p.benchmark = text;
         else
             return bad(it.key(), QCoreApplication::translate("CheckEvalParams", "unknown (known: %1)")
                                          .arg(keys().join(QStringLiteral(", "))));

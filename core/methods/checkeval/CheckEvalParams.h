@@ -6,6 +6,8 @@
 #include <QStringList>
 #include <QVariantMap>
 
+#include <optional>
+
 namespace rubric {
 
 /// CheckEval's settings (specs/checkeval.md §1.2–§1.3), the paper's values by default. Set from
@@ -29,6 +31,12 @@ struct CheckEvalParams
     bool missingIsNo = false; ///< key missing=skip|no: an unanswered question counts as "no" (strict)
     QString checklist;        ///< key checklist: a file (.yaml/.yml/.json/.md) or preset:<dataset>/<aspect>[/<stage>]
     QString checklistFrom;    ///< key checklist_from: another judge whose latest version is copied
+    /// key seed=N|none: sent with every call (the paper fixes the random seed; its value is not
+    /// published, so 0 unless set). Endpoints whose API has no seed (Anthropic) do not get it.
+    std::optional<qint64> seed = 0;
+    /// key benchmark: the benchmark's name in the generator prompts ("SummEval"); unset, a
+    /// preset's dataset names it, else the prompts leave it out.
+    QString benchmark;
     /// Generator calls' output cap (augmentation and filter; not a --set key: long enough for a
     /// 35-question outline).
     static constexpr int generatorMaxTokens = 3000;

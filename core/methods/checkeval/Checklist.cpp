@@ -6,8 +6,10 @@
 #include <QSet>
 #include <QStringList>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
+#include <functional>
 
 namespace rubric {
 
@@ -15,18 +17,27 @@ namespace {
 
 /// Words that name a flaw: asked about directly, "yes" means the text is worse. A word matches
 /// when a token equals it or starts with it (so "error" covers "errors", "erroneous").
-constexpr std::array<const char *, 33> kNegativeStems{
+constexpr std::array<const char *, 34> kNegativeStems{
         "error",      "erroneous", "mistake",   "typo",        "contradict", "inconsisten", "repetiti",
         "repeated",   "redundan",  "irrelevan", "hallucinat",  "missing",    "unnecessar",  "confusing",
         "confuse",    "awkward",   "inaccura",  "incorrect",   "ambigu",     "unclear",     "vague",
         "fragment",   "verbose",   "dull",      "boring",      "offensive",  "rude",        "unrelated",
-        "misleading", "incoheren", "off-topic", "ungrammatic", "flaw"};
+        "misleading", "incoheren", "off-topic", "ungrammatic", "flaw",       "run-on"};
 
 /// Words that negate a flaw named after them in the same clause ("free of errors", "avoid
 /// repetition", "no fragments", "without deviating").
 constexpr std::array<const char *, 18> kNegators{
         "no",  "not",  "without", "free",     "avoid",     "avoids",   "avoiding",  "never",   "none",
         "nor", "lack", "lacks",   "minimize", "minimizes", "minimise", "minimises", "prevent", "eliminate"};
+
+/// A remedy clause: "should be split", "needs to be corrected", "must be removed". A question
+/// that asks whether something calls for a correction names a flaw whatever the flaw's own word
+/// ("Are there any run-on sentences that should be split?"): these auxiliaries followed within
+/// three words by one of the corrective verbs.
+constexpr std::array<const char *, 6> kRemedyAuxiliaries{"should", "must", "needs", "need", "ought", "requires"};
+constexpr std::array<const char *, 17> kCorrectiveStems{
+        "split", "remov", "correct", "fix",     "rewrit", "rephras",    "reword", "shorten", "clarif",
+        "delet", "cut",   "revis",   "simplif", "merg",   "restructur", "trimm",  "improv"};
 
 /// Words that end a negator's scope: "free of errors, but awkward".
 constexpr std::array<const char *, 6> kContrasts{"but", "however", "although", "though", "yet", "whereas"};
@@ -37,6 +48,20 @@ bool isNegative(const QString &token)
         if (token.startsWith(QLatin1String(stem)))
             return true;
     return false;
+}
+
+/// The corrective verb of a remedy clause that starts at `i` ("should" … "split"), else empty.
+QString remedyAt(const QStringList &tokens, int i)
+{
+    if (std::find_if(kRemedyAuxiliaries.begin(), kRemedyAuxiliaries.end(),
+                     [&](const char *a) { return tokens.at(i) == QLatin1String(a); })
+        == kRemedyAuxiliaries.end())
+        return {};
+    for (int j = i + 1; j < tokens.size() && j <= i + 3; ++j)
+        for (const char *stem : kCorrectiveStems)
+            if (tokens.at(j).startsWith(QLatin1String(stem)))
+                return tokens.at(i) + QStringLiteral(" … ") + tokens.at(j);
+    return {};
 }
 
 bool isContrast(const QString &token)
@@ -120,6 +145,9 @@ std::optional<QString> Checklist::negativePolarity(const QString &question)
                 negated = true;
                 continue;
             }
+            if (!negated)
+                if (const QString remedy = remedyAt(tokens, i); !remedy.isEmpty())
+                    return tr("asks whether something needs correcting ('%1'): \"yes\" would mean worse").arg(remedy);
             if (!isNegative(t) || negated || t.endsWith(QLatin1String("-free")))
                 continue;
             if (i + 1 < tokens.size() && tokens.at(i + 1) == QLatin1String("free"))
@@ -128,6 +156,35 @@ std::optional<QString> Checklist::negativePolarity(const QString &question)
         }
     }
     return std::nullopt;
+}
+
+QVector<Criterion> Checklist::askedQuestions(const Rubric &checklist)
+{
+    QVector<Criterion> out;
+    const std::function<void(const QString &)> walk = [&](const QString &parent) {
+        for (const Criterion &c : checklist.children(parent)) {
+            if (!c.enabled)
+                continue; // a disabled node hides its subtree
+            if (c.kind == CriterionKind::Question)
+                out.append(c);
+            walk(c.key);
+        }
+    };
+    walk(QString());
+    return out;
+}
+
+bool Checklist::isAsked(const Rubric &checklist, const Criterion &question)
+{
+    if (question.kind != CriterionKind::Question)
+        return false;
+    QSet<QString> seen;
+    for (const Criterion *c = &question; c; c = c->parentKey.isEmpty() ? nullptr : checklist.find(c->parentKey)) {
+        if (!c->enabled || seen.contains(c->key))
+            return false;
+        seen.insert(c->key);
+    }
+    return true;
 }
 
 bool Checklist::isInverted(const Criterion &question)
@@ -147,14 +204,10 @@ QHash<QString, QHash<QString, double>> Checklist::subAspectShares(const Rubric &
                                                                   const QVector<ItemCriterionScores> &answers)
 {
     QHash<QString, QString> subAspectOf;
-    QSet<QString> inverted;
-    for (const Criterion &q : checklist.ofKind(CriterionKind::Question)) {
-        if (!q.enabled)
-            continue;
+    for (const Criterion &q : askedQuestions(checklist))
         subAspectOf.insert(q.key, q.parentKey);
-        if (isInverted(q))
-            inverted.insert(q.key);
-    }
+    // A stored score is already whether the answer meets the criterion (polarity applied once,
+    // when the answer was read): it is counted as it is.
     QHash<QString, QHash<QString, QPair<int, int>>> counts; // item → sub-aspect → (met, answered)
     for (const ItemCriterionScores &s : answers) {
         const auto sub = subAspectOf.constFind(s.criterionKey);
@@ -162,7 +215,7 @@ QHash<QString, QHash<QString, double>> Checklist::subAspectShares(const Rubric &
             continue;
         QPair<int, int> &n = counts[s.itemId][*sub];
         ++n.second;
-        if ((s.mean >= 0.5) != inverted.contains(s.criterionKey))
+        if (s.mean >= 0.5)
             ++n.first;
     }
     QHash<QString, QHash<QString, double>> out;

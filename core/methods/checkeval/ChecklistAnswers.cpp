@@ -1,6 +1,7 @@
 #include "ChecklistAnswers.h"
 
 #include "judge/AnswerParser.h"
+#include "methods/checkeval/Checklist.h"
 
 #include <QRegularExpression>
 #include <QSet>
@@ -21,10 +22,15 @@ QHash<int, bool> parseAnswers(const QString &text, int questions)
     return out;
 }
 
+bool meetsCriterion(const Criterion &question, bool yes)
+{
+    return yes != Checklist::isInverted(question);
+}
+
 ItemChecklistScore scoreItem(const Rubric &rubric, const QHash<QString, double> &answers, bool missingIsNo)
 {
     ItemChecklistScore s;
-    for (const Criterion &q : rubric.enabled(CriterionKind::Question)) {
+    for (const Criterion &q : Checklist::askedQuestions(rubric)) {
         ++s.questions;
         const double a = answers.value(q.key, std::numeric_limits<double>::quiet_NaN());
         if (std::isnan(a))
@@ -44,7 +50,7 @@ ItemChecklistScore scoreItem(const Rubric &rubric, const QHash<QString, double> 
 QHash<QString, double> checklistCoverage(const Rubric &rubric, const QVector<CriterionScore> &scores)
 {
     QSet<QString> enabled;
-    for (const Criterion &q : rubric.enabled(CriterionKind::Question))
+    for (const Criterion &q : Checklist::askedQuestions(rubric))
         enabled.insert(q.key);
     QHash<QString, QHash<QString, double>> byItem;
     for (const CriterionScore &s : scores)

@@ -20,10 +20,17 @@ namespace rubric::checkeval {
 /// Indices outside 1…`questions` are ignored.
 QHash<int, bool> parseAnswers(const QString &text, int questions);
 
+/// The one place a question's polarity is applied: whether the judge's answer (`yes`) meets the
+/// question's criterion — "yes", or "no" for a question inverted because its "yes" means worse.
+/// Stored answers keep both (CriterionScore::answer the literal answer, CriterionScore::score
+/// this); everything downstream (item scores, sub-aspect shares, the grid's colours, analytics,
+/// agreement) reads `score` and never inverts again.
+bool meetsCriterion(const Criterion &question, bool yes);
+
 /// One item's checklist score from its answers to the enabled questions.
 struct ItemChecklistScore
 {
-    int yes = 0;       ///< answers meeting the criterion (after inversion)
+    int yes = 0;       ///< answers meeting the criterion (stored scores of 1)
     int answered = 0;  ///< questions with a yes/no answer
     int questions = 0; ///< enabled questions
     /// yes / answered (NaN when none answered); with the strict policy yes / questions.
@@ -31,8 +38,9 @@ struct ItemChecklistScore
     double coverage = std::numeric_limits<double>::quiet_NaN(); ///< answered / questions
 };
 
-/// Scores an item from its stored answers (criterion key → 1, 0 or NaN) on the rubric's enabled
-/// questions. `missingIsNo`: the strict policy (an unanswered question counts as "no").
+/// Scores an item from its stored answers (criterion key → 1 met, 0 not met, NaN) on the questions
+/// the rubric asks (Checklist::askedQuestions: enabled, under an enabled sub-aspect). `missingIsNo`: the strict policy
+/// (an unanswered question counts as "no").
 ItemChecklistScore scoreItem(const Rubric &rubric, const QHash<QString, double> &answers, bool missingIsNo);
 
 /// Coverage per item (answered / enabled questions) from stored criterion scores: the studio and

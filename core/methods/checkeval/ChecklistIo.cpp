@@ -460,6 +460,36 @@ QStringList ChecklistIo::presetNames()
     return out;
 }
 
+int ChecklistIo::paperFinalCount(const QString &name)
+{
+    // Lee et al., Tables 17 (SummEval) and 18 (Topical-Chat), row "Final Checklist".
+    static const QHash<QString, int> finals{
+            {QStringLiteral("summeval/coherence"), 23},        {QStringLiteral("summeval/consistency"), 29},
+            {QStringLiteral("summeval/fluency"), 35},          {QStringLiteral("summeval/relevance"), 26},
+            {QStringLiteral("topical_chat/naturalness"), 28},  {QStringLiteral("topical_chat/coherence"), 20},
+            {QStringLiteral("topical_chat/engagingness"), 31}, {QStringLiteral("topical_chat/groundedness"), 26}};
+    return finals.value(name, 0);
+}
+
+QString ChecklistIo::presetDescription(const QString &name)
+{
+    const auto r = preset(name);
+    if (!r)
+        return {};
+    const int n = int(r->ofKind(CriterionKind::Question).size());
+    if (name.count(QLatin1Char('/')) == 2)
+        return tr("the published %1 file alone: %2 questions").arg(name.section(QLatin1Char('/'), 2)).arg(n);
+    const int paper = paperFinalCount(name);
+    const QString what = tr("unfiltered union of the seed, diversification and elaboration files: %1 questions").arg(n);
+    if (paper == 0)
+        return what;
+    if (paper == n)
+        return tr("%1 (the paper's final checklist also has %2)").arg(what).arg(paper);
+    return tr("%1; the paper's final checklist has %2 (Tables 17–18: after its filter; that list is not published)")
+            .arg(what)
+            .arg(paper);
+}
+
 QByteArray ChecklistIo::presetYaml(const QString &name)
 {
     const QStringList parts = name.split(QLatin1Char('/'));

@@ -52,8 +52,9 @@ public:
     /// sub-aspects, at least one question, non-empty texts, unique keys.
     static Result<void> validate(const Rubric &rubric, const QString &fileName);
 
-    /// The shipped presets: "<dataset>/<aspect>" (the union of the three stages, as the paper
-    /// evaluates) and "<dataset>/<aspect>/<stage>" (one upstream file), sorted.
+    /// The shipped presets: "<dataset>/<aspect>" (the unfiltered union of the three published
+    /// stage files — not the paper's final checklist, which its filter pruned and which is not
+    /// published) and "<dataset>/<aspect>/<stage>" (one upstream file), sorted.
     static QStringList presetNames();
     /// One preset by name. With a stage: that upstream file, its questions that equal a seed
     /// question marked stage "seed". Without: seed + diversification + elaboration questions,
@@ -61,6 +62,13 @@ public:
     /// same question, so "polite and empathetic" equals "polite, and empathetic"), each with the
     /// stage it first appeared in; sub-aspects in the seed file's order.
     static Result<Rubric> preset(const QString &name);
+    /// The size of the paper's final checklist for "<dataset>/<aspect>" (Tables 17–18: after its
+    /// filter), or 0 for a name the tables do not cover (a /stage preset, an unknown name).
+    static int paperFinalCount(const QString &name);
+    /// What a preset is, for the New checklist dialog: "unfiltered union of seed, diversification
+    /// and elaboration: 39 questions; the paper's final checklist has 35 (its filter removed 4)";
+    /// one file's stage and count for a /stage preset. Empty for an unknown name.
+    static QString presetDescription(const QString &name);
     /// The raw YAML text of one preset file ("summeval/coherence/seed"); empty when unknown.
     static QByteArray presetYaml(const QString &name);
 };

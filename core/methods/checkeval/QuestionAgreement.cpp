@@ -1,5 +1,6 @@
 #include "QuestionAgreement.h"
 
+#include "methods/checkeval/Checklist.h"
 #include "stats/Agreement.h"
 #include "store/Project.h"
 
@@ -14,19 +15,10 @@ namespace rubric {
 
 namespace {
 
-/// The enabled questions of a checklist in tree order.
+/// The questions a checklist asks, in tree order (a disabled sub-aspect's are not compared).
 QVector<Criterion> enabledQuestions(const Rubric &rubric)
 {
-    QVector<Criterion> out;
-    const std::function<void(const QString &)> walk = [&](const QString &parent) {
-        for (const Criterion &c : rubric.children(parent)) {
-            if (c.kind == CriterionKind::Question && c.enabled)
-                out.append(c);
-            walk(c.key);
-        }
-    };
-    walk(QString());
-    return out;
+    return Checklist::askedQuestions(rubric);
 }
 
 ChecklistAgreementFigures figuresOf(const stats::ReliabilityData &data)
@@ -60,8 +52,12 @@ Result<ChecklistAgreement> QuestionAgreement::compute(const QVector<JudgeCheckli
         const JudgeChecklist &other = judges.at(j);
         const QVector<Criterion> theirs = enabledQuestions(other.rubric);
         QHash<QString, QString> textOf;
-        for (const Criterion &q : theirs)
+        QSet<QString> invertedTheirs;
+        for (const Criterion &q : theirs) {
             textOf.insert(q.key, q.text);
+            if (Checklist::isInverted(q))
+                invertedTheirs.insert(q.key);
+        }
         for (const Criterion &q : questions) {
             if (!textOf.contains(q.key))
                 return makeError(tr("judge '%1' has no (enabled) question %2 (\"%3\" for judge '%4')")
@@ -70,6 +66,15 @@ Result<ChecklistAgreement> QuestionAgreement::compute(const QVector<JudgeCheckli
             if (textOf.value(q.key).trimmed() != q.text.trimmed())
                 return makeError(tr("question %1 differs: judge '%2' asks \"%3\", judge '%4' asks \"%5\"")
                                          .arg(q.key, other.judge, textOf.value(q.key), ref.judge, q.text),
+                                 {}, 0, q.key);
+            // The stored values are meets-criterion: under different polarities the same "yes"
+            // is met for one judge and not for the other, so the figures would compare unlike things.
+            if (invertedTheirs.contains(q.key) != Checklist::isInverted(q))
+                return makeError(tr("question %1 (\"%2\") is inverted for judge '%3' but not for judge '%4': the "
+                                    "checklists differ in polarity, so their answers cannot be compared; "
+                                    "invert it the same way for both and score again")
+                                         .arg(q.key, q.text, Checklist::isInverted(q) ? ref.judge : other.judge,
+                                              Checklist::isInverted(q) ? other.judge : ref.judge),
                                  {}, 0, q.key);
         }
         if (theirs.size() != questions.size()) {

@@ -15,7 +15,8 @@ namespace rubric {
 
 class Project;
 
-/// One judge's checklist and its stored answers (criterion scores, sample 0: 1 = yes, 0 = no).
+/// One judge's checklist and its stored answers (criterion scores, sample 0: 1 = meets the
+/// criterion, 0 = does not — the polarity applied, as CheckEvalMethod stores them).
 struct JudgeChecklist
 {
     QString judge;
@@ -69,9 +70,10 @@ class QuestionAgreement
 {
     Q_DECLARE_TR_FUNCTIONS(QuestionAgreement)
 public:
-    /// The first judge's enabled questions are the checklist; every other judge must have the same
-    /// enabled question keys with the same texts (refused with a message naming the judge and the
-    /// question otherwise). `items` restricts the units to those items (empty = every item).
+    /// The first judge's asked questions are the checklist; every other judge must have the same
+    /// asked question keys with the same texts and the same polarity (refused with a message
+    /// naming the judges and the question otherwise). Values compared: meets-criterion. `items` restricts the units to
+    /// those items (empty = every item).
     static Result<ChecklistAgreement> compute(const QVector<JudgeChecklist> &judges, const QStringList &items = {});
 
     /// Reads each judge's latest rubric and criterion scores from the project. Every judge must

@@ -110,15 +110,18 @@ Result<void> AnswerGridModel::read()
     if (shown->isEmpty() || m_itemId.isEmpty())
         return {};
     const RubricStore store(m_project);
-    // Rows from the given judge's checklist: each sub-aspect, then its enabled questions.
+    // Rows from the given judge's checklist: each enabled sub-aspect, then the questions it asks.
     const auto rubric = store.load(m_judge);
     if (!rubric)
         return rubric.error();
-    for (const Criterion &s : rubric->ofKind(CriterionKind::SubAspect)) {
-        m_rows.append({s, true});
-        for (const Criterion &q : rubric->children(s.key))
-            if (q.kind == CriterionKind::Question && q.enabled)
-                m_rows.append({q, false});
+    QString groupKey;
+    for (const Criterion &q : Checklist::askedQuestions(*rubric)) {
+        if (const Criterion *s = rubric->find(q.parentKey);
+            s && s->kind == CriterionKind::SubAspect && s->key != groupKey) {
+            m_rows.append({*s, true});
+            groupKey = s->key;
+        }
+        m_rows.append({q, false});
     }
     for (const QString &judge : *shown) {
         Column column;
@@ -127,9 +130,7 @@ Result<void> AnswerGridModel::read()
         if (!own)
             return own.error();
         QSet<QString> enabled;
-        for (const Criterion &q : own->ofKind(CriterionKind::Question)) {
-            if (!q.enabled)
-                continue;
+        for (const Criterion &q : Checklist::askedQuestions(*own)) {
             enabled.insert(q.key);
             if (Checklist::isInverted(q))
                 column.inverted.insert(q.key);
@@ -141,7 +142,7 @@ Result<void> AnswerGridModel::read()
         for (const CriterionScore &s : *scores) {
             if (s.itemId != m_itemId || s.sample != 0)
                 continue;
-            column.answers.insert(s.criterionKey, {s.score, s.parseStatus, s.raw, s.reasoning});
+            column.answers.insert(s.criterionKey, {s.score, s.answer, s.parseStatus, s.raw, s.reasoning});
             if (enabled.contains(s.criterionKey) && !std::isnan(s.score))
                 ++column.answered;
         }
@@ -187,7 +188,7 @@ QString AnswerGridModel::cellText(const Row &row, const Column &column) const
             if (it == column.answers.constEnd() || std::isnan(it->score))
                 continue;
             ++answered;
-            if ((it->score >= 0.5) != column.inverted.contains(q.node.key))
+            if (it->score >= 0.5) // stored as meets-criterion: the polarity is applied once, when read
                 ++met;
         }
         return answered == 0 ? tr("—") : tr("%1/%2").arg(met).arg(answered);
@@ -195,7 +196,19 @@ QString AnswerGridModel::cellText(const Row &row, const Column &column) const
     const auto it = column.answers.constFind(row.node.key);
     if (it == column.answers.constEnd() || std::isnan(it->score))
         return tr("—");
-    return it->score >= 0.5 ? tr("yes") : tr("no");
+    const bool meets = it->score >= 0.5;
+    const QString said = literal(*it);
+    if (said.isEmpty()) // an answer stored without its literal form: only whether it is met is known
+        return meets ? tr("met") : tr("not met");
+    return meets ? tr("%1 · met").arg(said == QLatin1String("yes") ? tr("yes") : tr("no"))
+                 : tr("%1 · not met").arg(said == QLatin1String("yes") ? tr("yes") : tr("no"));
+}
+
+QString AnswerGridModel::literal(const Answer &a)
+{
+    if (std::isnan(a.score) || std::isnan(a.answer))
+        return {};
+    return a.answer >= 0.5 ? QStringLiteral("yes") : QStringLiteral("no");
 }
 
 QVariant AnswerGridModel::data(const QModelIndex &index, int role) const
@@ -241,8 +254,7 @@ QVariant AnswerGridModel::data(const QModelIndex &index, int role) const
         if (!answered)
             return QBrush(QColor(0xe0, 0xe0, 0xe0));
         // green where the answer meets the criterion, red where it does not
-        return ((it->score >= 0.5) != column.inverted.contains(row.node.key)) ? QBrush(QColor(0xa5, 0xd6, 0xa7))
-                                                                              : QBrush(QColor(0xef, 0x9a, 0x9a));
+        return it->score >= 0.5 ? QBrush(QColor(0xa5, 0xd6, 0xa7)) : QBrush(QColor(0xef, 0x9a, 0x9a));
     case Qt::ToolTipRole: {
         if (row.group)
             return plain::toolTip(tr("%1: questions of \"%2\" met / answered").arg(column.judge, row.node.text));
@@ -253,10 +265,19 @@ QVariant AnswerGridModel::data(const QModelIndex &index, int role) const
                                   : tr("%1 answered %2").arg(column.judge, cellText(row, column));
         if (column.inverted.contains(row.node.key))
             tip += QLatin1Char('\n') + tr("Polarity inverted: \"no\" meets the criterion");
+        // Answered under the other polarity (inverted or restored since): the item score counted
+        // it as stored; a re-score counts it with the checklist's polarity.
+        if (answered && !literal(*it).isEmpty()
+            && ((it->answer >= 0.5) != column.inverted.contains(row.node.key)) != (it->score >= 0.5))
+            tip += QLatin1Char('\n')
+                   + tr("Answered before the question's polarity changed: counted as stored until the judge is "
+                        "scored again");
         return plain::toolTip(tip + QLatin1Char('\n') + tr("Click to read the judge's answer"));
     }
     case AnswerRole:
-        return answered ? (it->score >= 0.5 ? QStringLiteral("yes") : QStringLiteral("no")) : QString();
+        return answered ? literal(*it) : QString();
+    case MeetsRole:
+        return answered ? QVariant(it->score >= 0.5) : QVariant();
     case RawRole:
         return has ? it->raw : QString();
     case ReasoningRole:

@@ -13,7 +13,9 @@ namespace rubric {
 
 /// One item's checklist answers as a grid: a row per sub-aspect (a group row with each judge's
 /// share of met questions) followed by a row per question of it; column 0 is the question, then
-/// one column per judge: "yes" / "no" / "—" (unanswered or refused), coloured, with the judge's
+/// one column per judge: the judge's literal answer and whether it meets the question's criterion
+/// ("yes · met", "yes · not met" for an inverted question, "—" unanswered or refused), green where
+/// met and red where not, with the judge's
 /// raw answer and reasoning for the call behind each cell (RawRole, ReasoningRole). The judges
 /// are the given one and every other judge of the project whose latest rubric is a checklist on
 /// the same aspect with the same question keys (the paper's several evaluators on one
@@ -28,7 +30,8 @@ class AnswerGridModel : public QAbstractTableModel
     Q_OBJECT
 public:
     enum Role {
-        AnswerRole = Qt::UserRole + 1, ///< "yes", "no" or "" (no answer)
+        AnswerRole = Qt::UserRole + 1, ///< the judge's literal answer: "yes", "no" or "" (no answer)
+        MeetsRole,                     ///< whether the answer meets the criterion (bool; invalid without one)
         RawRole,
         ReasoningRole,
         StatusRole,      ///< the answer's parse status ("ok", "unparsed", "failed", "" = none stored)
@@ -67,8 +70,9 @@ private:
 
     struct Answer
     {
-        double score = 0;
-        QString status; ///< empty: no answer stored
+        double score = 0;  ///< meets the criterion (1) or not (0), NaN unanswered
+        double answer = 0; ///< the literal answer, 1 yes / 0 no (NaN when not stored)
+        QString status;    ///< empty: no answer stored
         QString raw;
         QString reasoning;
     };
@@ -76,7 +80,7 @@ private:
     {
         QString judge;
         QHash<QString, Answer> answers; ///< question key → sample 0
-        QSet<QString> inverted;         ///< questions whose "no" meets the criterion
+        QSet<QString> inverted;         ///< questions whose "no" meets the criterion (in its latest version)
         int enabled = 0;
         int answered = 0;
     };
@@ -86,6 +90,8 @@ private:
         bool group = false;
     };
     QString cellText(const Row &row, const Column &column) const;
+    /// The literal answer of a question cell: "yes", "no" or "" (unanswered, or not stored).
+    static QString literal(const Answer &a);
 
     QPointer<Project> m_project;
     QString m_judge;

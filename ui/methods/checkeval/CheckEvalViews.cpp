@@ -223,7 +223,8 @@ public:
     QString scoreColumnSetsTip() const override
     {
         return QCoreApplication::translate("rubric::HeatmapPane",
-                                           "A checklist's columns: its questions (yes = 1, no = 0), or its "
+                                           "A checklist's columns: its questions (1 = the answer meets the "
+                                           "criterion, 0 = it does not: \"no\" meets an inverted question), or its "
                                            "sub-aspects (the share of the answered questions that are met)");
     }
     std::optional<Result<ScoreColumns>> readScoreColumns(const RubricStore &store, const QString &judge,

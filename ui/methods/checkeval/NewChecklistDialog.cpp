@@ -31,6 +31,7 @@ NewChecklistDialog::NewChecklistDialog(Project *project, QWidget *parent)
     , m_fromFile(new QRadioButton(tr("A &file:"), this))
     , m_empty(new QRadioButton(tr("&Empty, typed here; first sub-aspect:"), this))
     , m_preset(new QComboBox(this))
+    , m_presetNote(new QLabel(this))
     , m_path(new QLineEdit(this))
     , m_browse(new QPushButton(tr("Browse…"), this))
     , m_subAspect(new QLineEdit(this))
@@ -61,10 +62,17 @@ NewChecklistDialog::NewChecklistDialog(Project *project, QWidget *parent)
     m_aspect->setToolTip(tr("The aspect the checklist judges (an aspect of the project)"));
     m_judge->setPlaceholderText(tr("e.g. checkeval-coherence"));
     m_judge->setToolTip(tr("The new judge's name; the checklist is saved as its rubric version 1"));
-    for (const QString &name : ChecklistIo::presetNames())
+    for (const QString &name : ChecklistIo::presetNames()) {
         m_preset->addItem(name, name);
-    m_preset->setToolTip(tr("CheckEval's published checklists (MIT): dataset/aspect is the union of the seed, "
-                            "diversification and elaboration questions; a /stage suffix is one of them"));
+        m_preset->setItemData(m_preset->count() - 1, ChecklistIo::presetDescription(name), Qt::ToolTipRole);
+    }
+    m_preset->setToolTip(tr("CheckEval's published checklists (MIT): dataset/aspect is the unfiltered union of the "
+                            "seed, diversification and elaboration files, not the paper's final (filtered) "
+                            "checklist; a /stage suffix is one file"));
+    m_presetNote->setObjectName(QStringLiteral("newChecklistPresetNote"));
+    m_presetNote->setWordWrap(true);
+    m_presetNote->setTextFormat(Qt::PlainText);
+    connect(m_preset, &QComboBox::currentIndexChanged, this, &NewChecklistDialog::updateState);
     m_path->setPlaceholderText(tr("CheckEval YAML, or a rubric exported as JSON or Markdown"));
     m_subAspect->setText(tr("General"));
     m_subAspect->setToolTip(tr("The checklist starts with this sub-aspect; add questions (and more sub-aspects) "
@@ -81,11 +89,12 @@ NewChecklistDialog::NewChecklistDialog(Project *project, QWidget *parent)
     auto *sources = new QGridLayout;
     sources->addWidget(m_fromPreset, 0, 0);
     sources->addWidget(m_preset, 0, 1, 1, 2);
-    sources->addWidget(m_fromFile, 1, 0);
-    sources->addWidget(m_path, 1, 1);
-    sources->addWidget(m_browse, 1, 2);
-    sources->addWidget(m_empty, 2, 0);
-    sources->addWidget(m_subAspect, 2, 1, 1, 2);
+    sources->addWidget(m_presetNote, 1, 1, 1, 2);
+    sources->addWidget(m_fromFile, 2, 0);
+    sources->addWidget(m_path, 2, 1);
+    sources->addWidget(m_browse, 2, 2);
+    sources->addWidget(m_empty, 3, 0);
+    sources->addWidget(m_subAspect, 3, 1, 1, 2);
     sources->setColumnStretch(1, 1);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     m_ok = buttons->button(QDialogButtonBox::Ok);
@@ -132,6 +141,8 @@ void NewChecklistDialog::onAspectChanged()
 void NewChecklistDialog::updateState()
 {
     m_preset->setEnabled(m_fromPreset->isChecked());
+    m_presetNote->setEnabled(m_fromPreset->isChecked());
+    m_presetNote->setText(ChecklistIo::presetDescription(m_preset->currentData().toString()));
     m_path->setEnabled(m_fromFile->isChecked());
     m_browse->setEnabled(m_fromFile->isChecked());
     m_subAspect->setEnabled(m_empty->isChecked());

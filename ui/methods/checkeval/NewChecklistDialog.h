@@ -52,6 +52,7 @@ private:
     QRadioButton *m_fromFile = nullptr;
     QRadioButton *m_empty = nullptr;
     QComboBox *m_preset = nullptr;
+    QLabel *m_presetNote = nullptr; ///< what the chosen preset is, beside the paper's final count
     QLineEdit *m_path = nullptr;
     QPushButton *m_browse = nullptr;
     QLineEdit *m_subAspect = nullptr;

@@ -1,0 +1,44 @@
+#pragma once
+
+#include "rubric/Rubric.h"
+#include "util/Result.h"
+
+#include <QCoreApplication>
+#include <QString>
+
+namespace rubric {
+
+class Project;
+
+/// What an import stored.
+struct ImportedAnswers
+{
+    int answers = 0;    ///< rows with a yes or no
+    int unanswered = 0; ///< rows with an empty answer (stored unanswered, never as "no")
+    int items = 0;
+    int questions = 0;
+};
+
+/// Per-question answers made elsewhere — another tool's LLM answers, or people's — stored as the
+/// answers of a checklist judge, exactly as a CheckEval run stores its own (the literal answer,
+/// and whether it meets the question's criterion), so that agreement between judges, the answer
+/// grid and the question analytics take them like any run's.
+///
+/// The file is CSV (RFC 4180, a header row) with the columns `item` (an item id of the project),
+/// `question` (a question's key, q3, or its exact text) and `answer` (yes / no, y / n, 1 / 0,
+/// true / false, any case; empty = unanswered). Every row is checked before anything is written:
+/// an unknown item or question, a bad answer, or a second answer to the same (item, question)
+/// refuses the whole file with the file, the line and the field named.
+class AnswerImport
+{
+    Q_DECLARE_TR_FUNCTIONS(AnswerImport)
+public:
+    /// Stores the answers of `file` as judge `judge` on `checklist` (its asked questions): a
+    /// judge that does not exist yet is created with the checklist as its version 1; an existing
+    /// one must be a checklist judge whose latest version asks the same questions. The item
+    /// scores are the share of met answers (CheckEval's uniform score).
+    static Result<ImportedAnswers> importCsv(Project &project, const QString &file, const QString &judge,
+                                             const Rubric &checklist);
+};
+
+} // namespace rubric
