@@ -162,6 +162,22 @@
         <source>Marked for expansion: "Next layer" decomposes the marked nodes (pruning marks the most important ones; a mark set by hand is kept)</source>
         <translation>Zum Erweitern markiert: „Nächste Schicht“ zerlegt die markierten Knoten (das Beschneiden markiert die wichtigsten; eine von Hand gesetzte Markierung bleibt erhalten)</translation>
     </message>
+    <message>
+        <source>importance unknown</source>
+        <translation>Wichtigkeit unbekannt</translation>
+    </message>
+    <message>
+        <source>by hand</source>
+        <translation>von Hand</translation>
+    </message>
+    <message>
+        <source>by hand · %1</source>
+        <translation>von Hand · %1</translation>
+    </message>
+    <message>
+        <source>The figure is this node's importance when pruning ranked layer 2 (%1 permutation importance, %2, on %3 train items), not the final fit's importance the bars show</source>
+        <translation>Die Zahl ist die Wichtigkeit dieses Knotens, als das Pruning Schicht 2 gereiht hat (%1-Permutationswichtigkeit, %2, auf %3 Trainingselementen), nicht die Wichtigkeit der endgültigen Anpassung, die die Balken zeigen</translation>
+    </message>
 </context>
 <context>
     <name>ReportBuilder</name>
@@ -1611,6 +1627,93 @@ Abdeckung %2 %</translation>
     </message>
 </context>
 <context>
+    <name>rubric::EfficiencyDialog</name>
+    <message>
+        <source>mean test r</source>
+        <translation>mittleres Test-r</translation>
+    </message>
+    <message>
+        <source>± 1 sd over seeds</source>
+        <translation>± 1 SA über die Seeds</translation>
+    </message>
+    <message>
+        <source>Pearson r on the test items</source>
+        <translation>Pearson-r auf den Testelementen</translation>
+    </message>
+    <message>
+        <source>Mean |contribution| per node</source>
+        <translation>Mittlerer |Beitrag| je Knoten</translation>
+    </message>
+    <message>
+        <source>mean |contribution|</source>
+        <translation>mittlerer |Beitrag|</translation>
+    </message>
+    <message>
+        <source>score points</source>
+        <translation>Bewertungspunkte</translation>
+    </message>
+    <message>
+        <source>Each test item's contribution</source>
+        <translation>Der Beitrag jedes Testelements</translation>
+    </message>
+    <message>
+        <source>imputed</source>
+        <translation>ergänzt</translation>
+    </message>
+    <message>
+        <source>score %1</source>
+        <translation>Bewertung %1</translation>
+    </message>
+    <message>
+        <source>contribution to the score</source>
+        <translation>Beitrag zur Bewertung</translation>
+    </message>
+    <message>
+        <source>Efficiency and contributions — %1</source>
+        <translation>Effizienz und Beiträge — %1</translation>
+    </message>
+    <message>
+        <source>%1 aggregator, %2 train / %3 test items (those with a node score), %4 seeds per point; from the stored node scores, 0 calls.</source>
+        <translation>Aggregator %1, %2 Trainings- / %3 Testelemente (die mit einer Knotenbewertung), %4 Seeds je Punkt; aus den gespeicherten Knotenbewertungen, 0 Aufrufe.</translation>
+    </message>
+    <message>
+        <source>Data efficiency</source>
+        <translation>Dateneffizienz</translation>
+    </message>
+    <message>
+        <source>training items</source>
+        <translation>Trainingselemente</translation>
+    </message>
+    <message>
+        <source>Criteria efficiency (nodes ranked by importance on the train split)</source>
+        <translation>Kriterieneffizienz (Knoten nach Wichtigkeit auf dem Trainingsteil gereiht)</translation>
+    </message>
+    <message>
+        <source>nodes kept</source>
+        <translation>behaltene Knoten</translation>
+    </message>
+    <message>
+        <source>Criteria efficiency</source>
+        <translation>Kriterieneffizienz</translation>
+    </message>
+    <message>
+        <source>Full model's test r over %1 seeds: %2 ± %3 (range %4–%5).</source>
+        <translation>Test-r des vollen Modells über %1 Seeds: %2 ± %3 (Bereich %4–%5).</translation>
+    </message>
+    <message>
+        <source>%1: test r %2 against %3, difference %4 [%5, %6], permutation p %7</source>
+        <translation>%1: Test-r %2 gegenüber %3, Differenz %4 [%5, %6], Permutations-p %7</translation>
+    </message>
+    <message>
+        <source>Contributions: %1, over %2 test items.</source>
+        <translation>Beiträge: %1, über %2 Testelemente.</translation>
+    </message>
+    <message>
+        <source>Contributions</source>
+        <translation>Beiträge</translation>
+    </message>
+</context>
+<context>
     <name>rubric::ExplainDialog</name>
     <message>
         <source>Why %1 scores %2</source>
@@ -1831,6 +1934,50 @@ Abdeckung %2 %</translation>
         <source>The tree has all three layers HD-Eval builds; split single nodes further with Decompose… instead</source>
         <translation>Der Baum hat alle drei Schichten, die HD-Eval baut; einzelne Knoten stattdessen mit „Zerlegen…“ weiter aufteilen</translation>
     </message>
+    <message>
+        <source>Efficiency and contributions…</source>
+        <translation>Effizienz und Beiträge…</translation>
+    </message>
+    <message>
+        <source>The paper's data- and criteria-efficiency curves over seeds and each node's contribution over the test items, from the stored node scores (0 calls)</source>
+        <translation>Die Daten- und Kriterieneffizienzkurven des Artikels über mehrere Seeds und der Beitrag jedes Knotens über die Testelemente, aus den gespeicherten Knotenbewertungen (0 Aufrufe)</translation>
+    </message>
+    <message>
+        <source>Test ρ</source>
+        <translation>Test-ρ</translation>
+    </message>
+    <message>
+        <source>Best node</source>
+        <translation>Bester Knoten</translation>
+    </message>
+    <message>
+        <source>Pearson with the human scores on the test items with a score: the items the Compare pane correlates (a test item without any node score is left out)</source>
+        <translation>Pearson mit den menschlichen Bewertungen auf den Testelementen mit einer Bewertung: die Elemente, die der Vergleich korreliert (ein Testelement ohne jede Knotenbewertung bleibt außen vor)</translation>
+    </message>
+    <message>
+        <source>Spearman's rho on the same test items</source>
+        <translation>Spearmans Rho auf denselben Testelementen</translation>
+    </message>
+    <message>
+        <source>Test r of the single node with the best train r (chosen on the train split, not on the test items)</source>
+        <translation>Test-r des einzelnen Knotens mit dem besten Trainings-r (auf dem Trainingsteil gewählt, nicht auf den Testelementen)</translation>
+    </message>
+    <message>
+        <source>Test figures on %1 test items with a score (as in Compare); %2 of them with an imputed node; %3 without any node score left out</source>
+        <translation>Testzahlen auf %1 Testelementen mit einer Bewertung (wie im Vergleich); %2 davon mit einem ergänzten Knoten; %3 ohne jede Knotenbewertung ausgelassen</translation>
+    </message>
+    <message>
+        <source>The split keeps each group (e.g. an article) on one side</source>
+        <translation>Die Aufteilung hält jede Gruppe (z. B. einen Artikel) auf einer Seite</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n group(s) have items on both sides of the split: the test figures are not on unseen groups (draw the split by group)</source>
+        <translation><numerusform>%n Gruppe hat Elemente auf beiden Seiten der Aufteilung: die Testzahlen beziehen sich nicht auf ungesehene Gruppen (die Aufteilung nach Gruppen ziehen)</numerusform><numerusform>%n Gruppen haben Elemente auf beiden Seiten der Aufteilung: die Testzahlen beziehen sich nicht auf ungesehene Gruppen (die Aufteilung nach Gruppen ziehen)</numerusform></translation>
+    </message>
+    <message>
+        <source>Node %1, chosen by its train r %2</source>
+        <translation>Knoten %1, gewählt nach seinem Trainings-r %2</translation>
+    </message>
 </context>
 <context>
     <name>rubric::HeatmapPane</name>
@@ -2049,8 +2196,18 @@ Abdeckung %2 %</translation>
 <context>
     <name>rubric::HpssAdvantageView</name>
     <message>
-        <source>A: advantage of the value (Spearman × 100 above the factor's average), N: times the search explored it, M: times it appeared in an evaluated strategy.</source>
-        <translation>A: Vorteil des Werts (Spearman × 100 über dem Mittel des Faktors), N: wie oft die Suche ihn erkundet hat, M: wie oft er in einer bewerteten Strategie vorkam.</translation>
+        <source>Per factor, the advantage of each value at the end of the search (Spearman × 100 above the factor's average, paper Eq. 4 and Table 5), with its count n: how many times the search explored the value. A value the search never explored has advantage 0 and n = 0.</source>
+        <translation>Je Faktor der Vorteil jedes Werts am Ende der Suche (Spearman × 100 über dem Mittel des Faktors, Paper Gl. 4 und Tabelle 5) mit seiner Anzahl n: wie oft die Suche den Wert erkundet hat. Ein nie erkundeter Wert hat Vorteil 0 und n = 0.</translation>
+    </message>
+    <message>
+        <source>advantage</source>
+        <translation>Vorteil</translation>
+    </message>
+    <message>
+        <source>%1
+n=%2</source>
+        <translation>%1
+n=%2</translation>
     </message>
 </context>
 <context>
@@ -2079,10 +2236,6 @@ Abdeckung %2 %</translation>
         <translation>Die Prompts dieser Strategie lassen sich aus den aktuellen Hilfstexten des Bewerters nicht erzeugen.</translation>
     </message>
     <message>
-        <source>Spearman correlation of the strategy's scores with the human scores on the validation split</source>
-        <translation>Spearman-Korrelation der Bewertungen der Strategie mit den menschlichen Bewertungen auf dem Validierungsteil</translation>
-    </message>
-    <message>
         <source>Validation Spearman minus the origin's (the first evaluated strategy)</source>
         <translation>Validierungs-Spearman minus dem des Ursprungs (der ersten bewerteten Strategie)</translation>
     </message>
@@ -2103,10 +2256,6 @@ Abdeckung %2 %</translation>
         <translation>Schritt</translation>
     </message>
     <message>
-        <source>Validation ρ</source>
-        <translation>Validierungs-ρ</translation>
-    </message>
-    <message>
         <source>Δ origin</source>
         <translation>Δ Ursprung</translation>
     </message>
@@ -2121,6 +2270,30 @@ Abdeckung %2 %</translation>
     <message>
         <source>Move</source>
         <translation>Zug</translation>
+    </message>
+    <message>
+        <source>Spearman correlation of the strategy's scores with the human scores on the validation split, %1</source>
+        <translation>Spearman-Korrelation der Bewertungen der Strategie mit den menschlichen Bewertungen auf dem Validierungssplit, %1</translation>
+    </message>
+    <message>
+        <source>Validation Spearman ρ (%1)</source>
+        <translation>Validierungs-Spearman-ρ (%1)</translation>
+    </message>
+    <message>
+        <source>summary-level</source>
+        <translation>auf Zusammenfassungsebene</translation>
+    </message>
+    <message>
+        <source>dataset-level</source>
+        <translation>auf Datensatzebene</translation>
+    </message>
+    <message>
+        <source>summary-level: per source (an article's summaries), then averaged over the sources (paper Eq. 8)</source>
+        <translation>auf Zusammenfassungsebene: je Quelle (die Zusammenfassungen eines Artikels), dann über die Quellen gemittelt (Paper Gl. 8)</translation>
+    </message>
+    <message>
+        <source>dataset-level: over all validation items at once</source>
+        <translation>auf Datensatzebene: über alle Validierungselemente zugleich</translation>
     </message>
 </context>
 <context>
@@ -2274,6 +2447,18 @@ Abdeckung %2 %</translation>
     <message>
         <source>finished (%1)</source>
         <translation>beendet (%1)</translation>
+    </message>
+    <message>
+        <source>Best validation Spearman ρ (%1) so far</source>
+        <translation>Bestes Validierungs-Spearman-ρ (%1) bisher</translation>
+    </message>
+    <message>
+        <source>Validation Spearman ρ (%1)</source>
+        <translation>Validierungs-Spearman-ρ (%1)</translation>
+    </message>
+    <message>
+        <source>metric: Spearman ρ, %1</source>
+        <translation>Maß: Spearman-ρ, %1</translation>
     </message>
 </context>
 <context>
@@ -3073,10 +3258,6 @@ Abdeckung %2 %</translation>
         <translation>Gewicht des UCB-Bonus für selten gesehene Werte (Artikel: 4).</translation>
     </message>
     <message>
-        <source>Seed of the search's random choices and of the in-context example draw.</source>
-        <translation>Startwert der Zufallsentscheidungen der Suche und der Auswahl der Beispiele im Prompt.</translation>
-    </message>
-    <message>
         <source>Task wording</source>
         <translation>Aufgabenformulierung</translation>
     </message>
@@ -3267,6 +3448,66 @@ Abdeckung %2 %</translation>
     <message>
         <source>The benchmark's name in the augmentation and filter prompts (e.g. SummEval); a preset's dataset names it when unset.</source>
         <translation>Der Name des Benchmarks in den Erweiterungs- und Filter-Prompts (z. B. SummEval); ohne Angabe nennt ihn der Datensatz einer Vorlage.</translation>
+    </message>
+    <message>
+        <source>Pruning importance on</source>
+        <translation>Pruning-Wichtigkeit auf</translation>
+    </message>
+    <message>
+        <source>Which rows attribution pruning permutes: cross_validated (one proxy aggregator per fold, each scored on the train items it did not see) or in_sample (the proxy's own training rows, as the paper reads). On the synthetic judge both kept every signal criterion at 30 and 100 train items (TestHdEvalPruning).</source>
+        <translation>Welche Zeilen das Attributions-Pruning permutiert: cross_validated (ein Stellvertreter-Aggregator je Fold, jeder auf den Trainingselementen bewertet, die er nicht gesehen hat) oder in_sample (die eigenen Trainingszeilen des Stellvertreters, wie der Artikel es liest). Beim synthetischen Bewerter behielten beide jedes Signalkriterium bei 30 und 100 Trainingselementen (TestHdEvalPruning).</translation>
+    </message>
+    <message>
+        <source>Pruning importance metric</source>
+        <translation>Maß der Pruning-Wichtigkeit</translation>
+    </message>
+    <message>
+        <source>The score whose drop under a permutation measures a criterion's importance: pearson (scale-free) or r2 (scikit-learn's default for regressors).</source>
+        <translation>Die Kennzahl, deren Abfall unter einer Permutation die Wichtigkeit eines Kriteriums misst: pearson (skalenfrei) oder r2 (der Standard von scikit-learn für Regressoren).</translation>
+    </message>
+    <message>
+        <source>Folds by group</source>
+        <translation>Folds nach Gruppe</translation>
+    </message>
+    <message>
+        <source>Cross-validation (and cross-validated pruning) keeps each group of items (an article's summaries) in one fold: auto when two train items share a group, on, or off. The aggregator panel says which was used and whether the split keeps groups apart.</source>
+        <translation>Die Kreuzvalidierung (und das kreuzvalidierte Pruning) hält jede Gruppe von Elementen (die Zusammenfassungen eines Artikels) in einem Fold: auto, wenn zwei Trainingselemente eine Gruppe teilen, on oder off. Das Aggregator-Feld sagt, was verwendet wurde und ob die Aufteilung Gruppen trennt.</translation>
+    </message>
+    <message>
+        <source>Seed of the search's random choices (the in-context examples have their own seed).</source>
+        <translation>Startwert der Zufallsentscheidungen der Suche (die Beispiele im Kontext haben ihren eigenen Startwert).</translation>
+    </message>
+    <message>
+        <source>Example seed</source>
+        <translation>Startwert der Beispiele</translation>
+    </message>
+    <message>
+        <source>Seed of the in-context example draw (one validation item per integer rating), apart from the search's seed so that several search seeds share the examples.</source>
+        <translation>Startwert der Auswahl der Beispiele im Kontext (ein Validierungselement je ganzzahliger Bewertung), getrennt vom Startwert der Suche, damit mehrere Suchläufe dieselben Beispiele teilen.</translation>
+    </message>
+    <message>
+        <source>Correlation level</source>
+        <translation>Korrelationsebene</translation>
+    </message>
+    <message>
+        <source>Where the validation and test Spearman are taken: the task's (summary-level for SummEval, per article then averaged; dataset-level for the others), or either one.</source>
+        <translation>Wo die Validierungs- und Test-Spearman-Korrelation genommen wird: die der Aufgabe (für SummEval auf Zusammenfassungsebene, je Artikel und dann gemittelt; sonst auf Datensatzebene) oder eine der beiden.</translation>
+    </message>
+    <message>
+        <source>Unreadable answers</source>
+        <translation>Unlesbare Antworten</translation>
+    </message>
+    <message>
+        <source>An answer without a rating, on both splits: 2.51 after one ask (the authors' code), left out, or asked again first.</source>
+        <translation>Eine Antwort ohne Bewertung, auf beiden Splits: 2,51 nach einer Anfrage (der Code der Autoren), weggelassen oder zuerst erneut angefragt.</translation>
+    </message>
+    <message>
+        <source>Samples of the winner</source>
+        <translation>Stichproben des Gewinners</translation>
+    </message>
+    <message>
+        <source>Answers per test item from the winning strategy, their mean the score (the paper's HPSS†: 20 at temperature 1).</source>
+        <translation>Antworten je Testelement von der Gewinnerstrategie, ihr Mittel ist die Bewertung (HPSS† des Papers: 20 bei Temperatur 1).</translation>
     </message>
 </context>
 <context>
@@ -3681,6 +3922,26 @@ Abdeckung %2 %</translation>
         <source>Structured &amp;answers:</source>
         <translation>Strukturierte Ant&amp;worten:</translation>
     </message>
+    <message>
+        <source>The most one call may take from sending to its last byte, however slowly the answer trickles in; past it the call fails and is not retried. Leave room for reasoning models that think for minutes.</source>
+        <translation>Die längste Zeit, die ein Aufruf vom Senden bis zum letzten Byte dauern darf, wie langsam die Antwort auch eintröpfelt; danach schlägt der Aufruf fehl und wird nicht wiederholt. Lassen Sie Raum für Reasoning-Modelle, die minutenlang nachdenken.</translation>
+    </message>
+    <message>
+        <source>The largest answer read; a longer one is cut off and the call fails, so that a broken or hostile endpoint cannot fill the memory.</source>
+        <translation>Die größte gelesene Antwort; eine längere wird abgeschnitten und der Aufruf schlägt fehl, damit ein defekter oder feindseliger Endpunkt den Speicher nicht füllen kann.</translation>
+    </message>
+    <message>
+        <source> MB</source>
+        <translation> MB</translation>
+    </message>
+    <message>
+        <source>Deadline:</source>
+        <translation>Frist:</translation>
+    </message>
+    <message>
+        <source>Largest answer:</source>
+        <translation>Größte Antwort:</translation>
+    </message>
 </context>
 <context>
     <name>rubric::ReportJob</name>
@@ -3847,10 +4108,6 @@ Abdeckung %2 %</translation>
         <translation>Ungespeicherte Rubrikänderungen</translation>
     </message>
     <message>
-        <source>The rubric of %1 has unsaved changes. Discard them?</source>
-        <translation>Die Rubrik von %1 hat ungespeicherte Änderungen. Verwerfen?</translation>
-    </message>
-    <message>
         <source>Save the edit as a new version first; the judge is re-scored with its latest version</source>
         <translation>Speichern Sie die Bearbeitung zuerst als neue Version; neu bewertet wird mit der neuesten Version</translation>
     </message>
@@ -3921,6 +4178,14 @@ Abdeckung %2 %</translation>
     <message>
         <source>Created the checklist judge %1 (version 1). Run it in the Judge &amp; run pane.</source>
         <translation>Checklisten-Bewerter %1 angelegt (Version 1). Im Bereich Bewerter &amp; Lauf ausführen.</translation>
+    </message>
+    <message>
+        <source>The rubric of %1 has unsaved changes.</source>
+        <translation>Die Rubrik von %1 hat ungespeicherte Änderungen.</translation>
+    </message>
+    <message>
+        <source>Save them as version %1, discard them, or go back to them?</source>
+        <translation>Als Version %1 speichern, verwerfen oder zu ihnen zurückkehren?</translation>
     </message>
 </context>
 <context>
@@ -4159,12 +4424,12 @@ Definition: %2</translation>
         <translation>Pearson mit den menschlichen Bewertungen auf dem Trainingsteil; die Notiz sagt, auf wie vielen Elementen</translation>
     </message>
     <message>
-        <source>Not measured on the train split yet: re-score the judge to measure it (a re-score also scores the annotated train items)</source>
-        <translation>Auf dem Trainingsteil noch nicht gemessen: bewerten Sie neu, um sie zu messen (eine Neubewertung bewertet auch die annotierten Trainingselemente)</translation>
-    </message>
-    <message>
         <source>Not measured on the test split</source>
         <translation>Auf dem Testteil nicht gemessen</translation>
+    </message>
+    <message>
+        <source>Not measured on the train split yet: the re-score of an edited version scores the annotated train items too; a first version is measured when its run scores them (Items: All items)</source>
+        <translation>Auf dem Trainingsteil noch nicht gemessen: die Neubewertung einer bearbeiteten Version bewertet auch die annotierten Trainingselemente; eine erste Version wird gemessen, wenn ihr Lauf sie bewertet (Elemente: Alle Elemente)</translation>
     </message>
 </context>
 <context>
