@@ -2204,10 +2204,8 @@ Abdeckung %2 %</translation>
         <translation>Vorteil</translation>
     </message>
     <message>
-        <source>%1
-n=%2</source>
-        <translation>%1
-n=%2</translation>
+        <source>%1 (n=%2)</source>
+        <translation>%1 (n=%2)</translation>
     </message>
 </context>
 <context>

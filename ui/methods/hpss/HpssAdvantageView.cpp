@@ -33,7 +33,7 @@ HpssAdvantageView::HpssAdvantageView(QWidget *parent)
     for (int i = 0; i < kFactorCount; ++i) {
         auto *chart = new QChart;
         chart->setTitle(factorName(factorAt(i)));
-        chart->legend()->setAlignment(Qt::AlignBottom);
+        chart->legend()->hide(); // one series: the axis title says what the bars are
         chart->setMargins(QMargins(2, 2, 2, 2));
         auto *view = new QChartView(chart, this);
         view->setObjectName(QStringLiteral("hpssAdvantageChart_%1").arg(factorName(factorAt(i))));
@@ -65,7 +65,8 @@ void HpssAdvantageView::setView(const JudgeView *view)
         for (int j : search.params().space.enabledValues(f)) {
             const double av = search.advantage(f, j);
             const int nv = int(search.explorationCount(f, j));
-            categories.append(tr("%1\nn=%2").arg(factorValues(f).at(j)).arg(nv));
+            // A category axis does not wrap: value and count on one line, slanted when they crowd.
+            categories.append(tr("%1 (n=%2)").arg(factorValues(f).at(j)).arg(nv));
             a->append(av);
             lo = std::min(lo, av);
             hi = std::max(hi, av);
@@ -75,9 +76,12 @@ void HpssAdvantageView::setView(const JudgeView *view)
         series->setLabelsVisible(true);
         series->setLabelsFormat(QStringLiteral("@value"));
         series->setLabelsPrecision(3);
+        series->setLabelsPosition(QAbstractBarSeries::LabelsOutsideEnd);
         chart->addSeries(series);
         auto *x = new QBarCategoryAxis;
         x->append(categories);
+        if (categories.size() > 3)
+            x->setLabelsAngle(-40);
         auto *y = new QValueAxis;
         y->setRange(std::floor(lo), std::ceil(hi));
         y->applyNiceNumbers();
