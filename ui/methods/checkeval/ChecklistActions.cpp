@@ -2,6 +2,7 @@
 
 #include "methods/checkeval/Checklist.h"
 #include "methods/checkeval/InvertPolarityCommand.h"
+#include "methods/checkeval/JudgeAgreementDialog.h"
 #include "methods/checkeval/NewChecklistDialog.h"
 #include "methods/checkeval/RestoreQuestionCommand.h"
 #include "methods/checkeval/StageCountTable.h"
@@ -20,6 +21,7 @@ ChecklistActions::ChecklistActions(const RubricPaneContext &context)
     , m_invert(new QAction(tr("Invert polarity"), context.pane))
     , m_restore(new QAction(tr("Restore"), context.pane))
     , m_newChecklist(new QAction(QCoreApplication::translate("rubric::RubricPane", "New checklist…"), context.pane))
+    , m_agreement(new QAction(tr("Judge agreement…"), context.pane))
     , m_stages(new StageCountTable(context.pane))
 {
     m_invert->setObjectName(QStringLiteral("rubricInvert"));
@@ -41,11 +43,17 @@ ChecklistActions::ChecklistActions(const RubricPaneContext &context)
             "A CheckEval judge whose checklist comes from a published checklist, a file, or is typed here");
     m_newChecklist->setToolTip(newTip);
     m_newChecklist->setStatusTip(newTip);
+    m_agreement->setObjectName(QStringLiteral("rubricJudgeAgreement"));
+    const QString agreementTip = tr("Agreement between checklist judges (CheckEval's inter-evaluator agreement): "
+                                    "Krippendorff's alpha and Fleiss' kappa per dimension and their average");
+    m_agreement->setToolTip(agreementTip);
+    m_agreement->setStatusTip(agreementTip);
     m_stages->setObjectName(QStringLiteral("rubricStageCounts"));
     m_stages->hide();
     connect(m_invert, &QAction::triggered, this, &ChecklistActions::invertCurrent);
     connect(m_restore, &QAction::triggered, this, &ChecklistActions::restoreCurrent);
     connect(m_newChecklist, &QAction::triggered, this, &ChecklistActions::newChecklist);
+    connect(m_agreement, &QAction::triggered, this, &ChecklistActions::showAgreement);
 }
 
 QList<QWidget *> ChecklistActions::panels() const
@@ -70,6 +78,7 @@ void ChecklistActions::rubricEdited()
 
 void ChecklistActions::updateActions(const RubricPaneState &state)
 {
+    m_judge = state.judge;
     const Criterion *c = state.currentKey.isEmpty() ? nullptr : m_context.model->criterion(state.currentKey);
     const bool question = c && c->kind == CriterionKind::Question;
     m_invert->setEnabled(state.editable && question);
@@ -113,6 +122,15 @@ void ChecklistActions::newChecklist()
                                   "Created the checklist judge %1 (version 1). Run it in the Judge & run pane.")
                                   .arg(dialog->createdJudge()));
     });
+    dialog->open();
+}
+
+void ChecklistActions::showAgreement()
+{
+    if (!m_project)
+        return;
+    auto *dialog = new JudgeAgreementDialog(m_project, m_judge, m_context.pane);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->open();
 }
 
