@@ -1055,6 +1055,14 @@ Abdeckung %2 %</translation>
         <source>Restore polarity</source>
         <translation>Polarität zurücksetzen</translation>
     </message>
+    <message>
+        <source>Judge agreement…</source>
+        <translation>Bewerter-Übereinstimmung…</translation>
+    </message>
+    <message>
+        <source>Agreement between checklist judges (CheckEval's inter-evaluator agreement): Krippendorff's alpha and Fleiss' kappa per dimension and their average</source>
+        <translation>Übereinstimmung zwischen Checklisten-Bewertern (die Inter-Evaluator-Übereinstimmung von CheckEval): Krippendorffs Alpha und Fleiss’ Kappa je Dimension und ihr Mittelwert</translation>
+    </message>
 </context>
 <context>
     <name>rubric::ComparePane</name>
@@ -2518,6 +2526,109 @@ Abdeckung %2 %</translation>
     <message>
         <source>cannot read the human scores from the project: %1</source>
         <translation>die menschlichen Bewertungen können nicht aus dem Projekt gelesen werden: %1</translation>
+    </message>
+</context>
+<context>
+    <name>rubric::JudgeAgreementDialog</name>
+    <message>
+        <source>n/a</source>
+        <translation>k. A.</translation>
+    </message>
+    <message>
+        <source>Judges</source>
+        <translation>Bewerter</translation>
+    </message>
+    <message>
+        <source>α</source>
+        <translation>α</translation>
+    </message>
+    <message>
+        <source>κ</source>
+        <translation>κ</translation>
+    </message>
+    <message>
+        <source>Units</source>
+        <translation>Einheiten</translation>
+    </message>
+    <message>
+        <source>κ units</source>
+        <translation>κ-Einheiten</translation>
+    </message>
+    <message>
+        <source>Krippendorff's alpha, nominal, on whether each answer meets the criterion; units with a missing answer count where two judges answered</source>
+        <translation>Krippendorffs Alpha, nominal, darauf, ob jede Antwort das Kriterium erfüllt; Einheiten mit fehlender Antwort zählen, wo zwei Bewerter geantwortet haben</translation>
+    </message>
+    <message>
+        <source>Fleiss' kappa on the (item, question) units every chosen judge answered</source>
+        <translation>Fleiss’ Kappa auf den (Element, Frage)-Einheiten, die jeder gewählte Bewerter beantwortet hat</translation>
+    </message>
+    <message>
+        <source>(item, question) units with answers from at least two judges</source>
+        <translation>(Element, Frage)-Einheiten mit Antworten von mindestens zwei Bewertern</translation>
+    </message>
+    <message>
+        <source>(item, question) units every chosen judge answered</source>
+        <translation>(Element, Frage)-Einheiten, die jeder gewählte Bewerter beantwortet hat</translation>
+    </message>
+    <message>
+        <source>Agreement between checklist judges</source>
+        <translation>Übereinstimmung zwischen Checklisten-Bewertern</translation>
+    </message>
+    <message>
+        <source>The checklist judges to compare; judges are compared with the others of the same dimension (the aspect their checklist scores)</source>
+        <translation>Die zu vergleichenden Checklisten-Bewerter; ein Bewerter wird mit den anderen derselben Dimension verglichen (dem Aspekt, den seine Checkliste bewertet)</translation>
+    </message>
+    <message>
+        <source>Dimension</source>
+        <translation>Dimension</translation>
+    </message>
+    <message>
+        <source>Sub-aspect</source>
+        <translation>Teilaspekt</translation>
+    </message>
+    <message>
+        <source>Inter-evaluator agreement as the CheckEval paper reports it: units are (item, question) pairs, coders the chosen judges of a dimension, values whether the answer meets the criterion. Every item is counted.</source>
+        <translation>Inter-Evaluator-Übereinstimmung, wie der CheckEval-Artikel sie angibt: Einheiten sind (Element, Frage)-Paare, Kodierer die gewählten Bewerter einer Dimension, Werte, ob die Antwort das Kriterium erfüllt. Jedes Element zählt.</translation>
+    </message>
+    <message>
+        <source>Per sub-aspect of the selected dimension</source>
+        <translation>Je Teilaspekt der gewählten Dimension</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source>%1: choose a second judge of this dimension to compare %2 with</source>
+        <translation>%1: einen zweiten Bewerter dieser Dimension wählen, um %2 damit zu vergleichen</translation>
+    </message>
+    <message>
+        <source>no project is open</source>
+        <translation>kein Projekt ist geöffnet</translation>
+    </message>
+    <message>
+        <source>no (item, question) unit has answers from two of the judges</source>
+        <translation>keine (Element, Frage)-Einheit hat Antworten von zwei der Bewerter</translation>
+    </message>
+    <message>
+        <source>%1: no figures: %2</source>
+        <translation>%1: keine Kennzahlen: %2</translation>
+    </message>
+    <message>
+        <source>Choose at least two checklist judges of one dimension.</source>
+        <translation>Mindestens zwei Checklisten-Bewerter einer Dimension wählen.</translation>
+    </message>
+    <message>
+        <source>Average</source>
+        <translation>Mittelwert</translation>
+    </message>
+    <message>
+        <source>over %1</source>
+        <translation>über %1</translation>
+    </message>
+    <message>
+        <source>The mean over the dimensions with a figure, as the paper averages its four dimensions</source>
+        <translation>Der Mittelwert über die Dimensionen mit einer Kennzahl, wie der Artikel seine vier Dimensionen mittelt</translation>
     </message>
 </context>
 <context>

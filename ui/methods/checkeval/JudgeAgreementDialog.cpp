@@ -88,6 +88,8 @@ JudgeAgreementDialog::JudgeAgreementDialog(Project *project, const QString &judg
     m_subAspects->setObjectName(QStringLiteral("agreementSubAspects"));
     m_subAspects->setSelectionMode(QAbstractItemView::NoSelection);
     setHeaders(m_subAspects, tr("Sub-aspect"));
+    m_subAspects->setColumnHidden(JudgesColumn, true); // the dimension's judges, shown above
+    m_subAspects->horizontalHeader()->setSectionResizeMode(DimensionColumn, QHeaderView::Stretch);
     m_message->setObjectName(QStringLiteral("agreementMessage"));
     m_message->setWordWrap(true);
     m_message->setTextFormat(Qt::PlainText);
@@ -239,8 +241,12 @@ void JudgeAgreementDialog::recompute()
     if (!m_shown.isEmpty()) {
         const int row = m_dimensions->rowCount();
         m_dimensions->insertRow(row);
-        m_dimensions->setItem(row, DimensionColumn, cell(tr("Average of %n dimension(s)", nullptr, alphaN)));
-        m_dimensions->setItem(row, JudgesColumn, cell(QString()));
+        QStringList averaged;
+        for (const Dimension &d : std::as_const(m_shown))
+            if (d.result)
+                averaged << d.aspect;
+        m_dimensions->setItem(row, DimensionColumn, cell(tr("Average")));
+        m_dimensions->setItem(row, JudgesColumn, cell(tr("over %1").arg(averaged.join(QStringLiteral(", ")))));
         m_dimensions->setItem(row, AlphaColumn, figure(alphaN ? alphaSum / alphaN : nan));
         m_dimensions->setItem(row, KappaColumn, figure(kappaN ? kappaSum / kappaN : nan));
         m_dimensions->setItem(row, PairsColumn, cell(QString()));
