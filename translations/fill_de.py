@@ -1193,6 +1193,21 @@ DE = {
     'Average': 'Mittelwert',
     'over %1': 'über %1',
     'The mean over the dimensions with a figure, as the paper averages its four dimensions': 'Der Mittelwert über die Dimensionen mit einer Kennzahl, wie der Artikel seine vier Dimensionen mittelt',
+    'Prune…': 'Ausdünnen…',
+    'Disable the k least discriminating questions as one edit (undoable), with the alignment on the test split before and after': 'Die k am wenigsten trennscharfen Fragen in einer Bearbeitung deaktivieren (rückgängig machbar), mit der Übereinstimmung auf dem Test-Split vorher und nachher',
+    'Prune %1': '%1 ausdünnen',
+    'Prune by discrimination': 'Nach Trennschärfe ausdünnen',
+    'How many of the asked questions to disable: constant ones first, then the lowest discrimination (point-biserial r with the human score)': 'Wie viele der gestellten Fragen deaktiviert werden: zuerst konstante, dann die mit der geringsten Trennschärfe (punktbiseriales r mit der menschlichen Bewertung)',
+    'Questions to disable:': 'Zu deaktivierende Fragen:',
+    "Disables the questions that separate items least, by the figures of the judge's last run, as one edit (undoable); save it as a new version to keep it.": 'Deaktiviert die Fragen, die Elemente am wenigsten trennen, nach den Kennzahlen des letzten Laufs des Bewerters, in einer Bearbeitung (rückgängig machbar); als neue Version speichern, um sie zu behalten.',
+    'Cannot prune: %1': 'Ausdünnen nicht möglich: %1',
+    '%1 · r = %2 · %3': '%1 · r = %2 · %3',
+    '%1 · always %2 · %3': '%1 · immer %2 · %3',
+    'No project: the alignment cannot be measured.': 'Kein Projekt: die Übereinstimmung kann nicht gemessen werden.',
+    'Cannot measure the alignment: %1': 'Die Übereinstimmung kann nicht gemessen werden: %1',
+    'on %1 items of the test split': 'auf %1 Elementen des Test-Splits',
+    'on %1 items (every item: the project has no test split)': 'auf %1 Elementen (alle Elemente: das Projekt hat keinen Test-Split)',
+    'Alignment (Pearson r of the share of met answers with the human score) %1: %2 now, %3 after pruning — from the stored answers, no calls.': 'Übereinstimmung (Pearson-r des Anteils erfüllter Antworten mit der menschlichen Bewertung) %1: jetzt %2, nach dem Ausdünnen %3 — aus den gespeicherten Antworten, ohne Aufrufe.',
 }
 
 if __name__ == '__main__':

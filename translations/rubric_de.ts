@@ -624,6 +624,10 @@
         <source>Do not expand %1</source>
         <translation>%1 nicht erweitern</translation>
     </message>
+    <message>
+        <source>Prune %1</source>
+        <translation>%1 ausdünnen</translation>
+    </message>
 </context>
 <context>
     <name>RubricPane</name>
@@ -1062,6 +1066,14 @@ Abdeckung %2 %</translation>
     <message>
         <source>Agreement between checklist judges (CheckEval's inter-evaluator agreement): Krippendorff's alpha and Fleiss' kappa per dimension and their average</source>
         <translation>Übereinstimmung zwischen Checklisten-Bewertern (die Inter-Evaluator-Übereinstimmung von CheckEval): Krippendorffs Alpha und Fleiss’ Kappa je Dimension und ihr Mittelwert</translation>
+    </message>
+    <message>
+        <source>Prune…</source>
+        <translation>Ausdünnen…</translation>
+    </message>
+    <message>
+        <source>Disable the k least discriminating questions as one edit (undoable), with the alignment on the test split before and after</source>
+        <translation>Die k am wenigsten trennscharfen Fragen in einer Bearbeitung deaktivieren (rückgängig machbar), mit der Übereinstimmung auf dem Test-Split vorher und nachher</translation>
     </message>
 </context>
 <context>
@@ -3791,6 +3803,61 @@ Abdeckung %2 %</translation>
     <message>
         <source>Structured &amp;answers:</source>
         <translation>Strukturierte Ant&amp;worten:</translation>
+    </message>
+</context>
+<context>
+    <name>rubric::PruneQuestionsDialog</name>
+    <message>
+        <source>n/a</source>
+        <translation>k. A.</translation>
+    </message>
+    <message>
+        <source>Prune by discrimination</source>
+        <translation>Nach Trennschärfe ausdünnen</translation>
+    </message>
+    <message>
+        <source>How many of the asked questions to disable: constant ones first, then the lowest discrimination (point-biserial r with the human score)</source>
+        <translation>Wie viele der gestellten Fragen deaktiviert werden: zuerst konstante, dann die mit der geringsten Trennschärfe (punktbiseriales r mit der menschlichen Bewertung)</translation>
+    </message>
+    <message>
+        <source>Questions to disable:</source>
+        <translation>Zu deaktivierende Fragen:</translation>
+    </message>
+    <message>
+        <source>Disables the questions that separate items least, by the figures of the judge's last run, as one edit (undoable); save it as a new version to keep it.</source>
+        <translation>Deaktiviert die Fragen, die Elemente am wenigsten trennen, nach den Kennzahlen des letzten Laufs des Bewerters, in einer Bearbeitung (rückgängig machbar); als neue Version speichern, um sie zu behalten.</translation>
+    </message>
+    <message>
+        <source>Cannot prune: %1</source>
+        <translation>Ausdünnen nicht möglich: %1</translation>
+    </message>
+    <message>
+        <source>%1 · r = %2 · %3</source>
+        <translation>%1 · r = %2 · %3</translation>
+    </message>
+    <message>
+        <source>%1 · always %2 · %3</source>
+        <translation>%1 · immer %2 · %3</translation>
+    </message>
+    <message>
+        <source>No project: the alignment cannot be measured.</source>
+        <translation>Kein Projekt: die Übereinstimmung kann nicht gemessen werden.</translation>
+    </message>
+    <message>
+        <source>Cannot measure the alignment: %1</source>
+        <translation>Die Übereinstimmung kann nicht gemessen werden: %1</translation>
+    </message>
+    <message>
+        <source>on %1 items of the test split</source>
+        <translation>auf %1 Elementen des Test-Splits</translation>
+    </message>
+    <message>
+        <source>on %1 items (every item: the project has no test split)</source>
+        <translation>auf %1 Elementen (alle Elemente: das Projekt hat keinen Test-Split)</translation>
+    </message>
+    <message>
+        <source>Alignment (Pearson r of the share of met answers with the human score) %1: %2 now, %3 after pruning — from the stored answers, no calls.</source>
+        <translation>Übereinstimmung (Pearson-r des Anteils erfüllter Antworten mit der menschlichen Bewertung) %1: jetzt %2, nach dem Ausdünnen %3 — aus den gespeicherten Antworten, ohne Aufrufe.</translation>
     </message>
 </context>
 <context>

@@ -11,7 +11,8 @@
 //   OUT_DIR/answer-grid.png  the Heatmap pane with one item's answer grid (question × judge);
 //   OUT_DIR/iea.png          Judge agreement… (JudgeAgreementDialog) on the three coherence judges
 //                            (a third judge, like the second, mostly agrees with the first) and
-//                            three fluency judges on the published fluency checklist.
+//                            three fluency judges on the published fluency checklist;
+//   OUT_DIR/prune.png        Prune… (PruneQuestionsDialog) on the first judge's checklist, k = 4.
 // Test tooling only: the answers are synthetic, no endpoint is called.
 
 #include "MainWindow.h"
@@ -33,6 +34,7 @@
 #include <QDir>
 #include <QHeaderView>
 #include <QRandomGenerator>
+#include <QSpinBox>
 #include <QSplitter>
 #include <QStandardPaths>
 #include <QTableView>
@@ -259,8 +261,20 @@ int main(int argc, char **argv)
                                        QStringLiteral("fluency-llama70b"), QStringLiteral("fluency-gemma27b")});
                     dialog->show();
                     QTimer::singleShot(300, &window, [&, dialog] {
-                        const bool ok = dialog->grab().save(out.filePath(QStringLiteral("iea.png")));
-                        QApplication::exit(ok ? 0 : fail(QStringLiteral("cannot write iea.png")));
+                        if (!dialog->grab().save(out.filePath(QStringLiteral("iea.png"))))
+                            QApplication::exit(fail(QStringLiteral("cannot write iea.png")));
+                        dialog->close();
+                        // Prune… on the first judge's checklist in the Rubric pane
+                        window.showPane(QStringLiteral("rubric"));
+                        rubricPane->findChild<QAction *>(QStringLiteral("rubricPrune"))->trigger();
+                        auto *prune = rubricPane->findChild<QDialog *>(QStringLiteral("pruneQuestionsDialog"));
+                        if (!prune)
+                            QApplication::exit(fail(QStringLiteral("no prune dialog")));
+                        prune->findChild<QSpinBox *>(QStringLiteral("pruneCount"))->setValue(4);
+                        QTimer::singleShot(300, &window, [&, prune] {
+                            const bool ok = prune->grab().save(out.filePath(QStringLiteral("prune.png")));
+                            QApplication::exit(ok ? 0 : fail(QStringLiteral("cannot write prune.png")));
+                        });
                     });
                 });
             });

@@ -30,9 +30,10 @@ public:
     QAction *restoreAction() const { return m_restore; }
     QAction *newChecklistAction() const { return m_newChecklist; }
     QAction *agreementAction() const { return m_agreement; }
+    QAction *pruneAction() const { return m_prune; }
     StageCountTable *stageTable() const { return m_stages; }
 
-    QList<QAction *> editActions() const override { return {m_invert, m_restore}; }
+    QList<QAction *> editActions() const override { return {m_invert, m_restore, m_prune}; }
     QList<QAction *> judgeActions() const override { return {m_newChecklist, m_agreement}; }
     QList<QWidget *> panels() const override;
     void setProject(Project *project) override { m_project = project; }
@@ -48,6 +49,7 @@ private:
     void restoreCurrent();
     void newChecklist();
     void showAgreement();
+    void prune();
     QString currentKey() const;
 
     RubricPaneContext m_context;
@@ -56,6 +58,7 @@ private:
     QAction *m_restore = nullptr;
     QAction *m_newChecklist = nullptr;
     QAction *m_agreement = nullptr;
+    QAction *m_prune = nullptr;
     QString m_judge; ///< the judge the pane shows
     StageCountTable *m_stages = nullptr;
 };
