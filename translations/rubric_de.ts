@@ -640,6 +640,10 @@
         <source>Do not expand %1</source>
         <translation>%1 nicht erweitern</translation>
     </message>
+    <message>
+        <source>Prune %1</source>
+        <translation>%1 ausdünnen</translation>
+    </message>
 </context>
 <context>
     <name>RubricPane</name>
@@ -1070,6 +1074,22 @@ Abdeckung %2 %</translation>
     <message>
         <source>Restore polarity</source>
         <translation>Polarität zurücksetzen</translation>
+    </message>
+    <message>
+        <source>Judge agreement…</source>
+        <translation>Bewerter-Übereinstimmung…</translation>
+    </message>
+    <message>
+        <source>Agreement between checklist judges (CheckEval's inter-evaluator agreement): Krippendorff's alpha and Fleiss' kappa per dimension and their average</source>
+        <translation>Übereinstimmung zwischen Checklisten-Bewertern (die Inter-Evaluator-Übereinstimmung von CheckEval): Krippendorffs Alpha und Fleiss’ Kappa je Dimension und ihr Mittelwert</translation>
+    </message>
+    <message>
+        <source>Prune…</source>
+        <translation>Ausdünnen…</translation>
+    </message>
+    <message>
+        <source>Disable the k least discriminating questions as one edit (undoable), with the alignment on the test split before and after</source>
+        <translation>Die k am wenigsten trennscharfen Fragen in einer Bearbeitung deaktivieren (rückgängig machbar), mit der Übereinstimmung auf dem Test-Split vorher und nachher</translation>
     </message>
 </context>
 <context>
@@ -2704,6 +2724,109 @@ Abdeckung %2 %</translation>
     </message>
 </context>
 <context>
+    <name>rubric::JudgeAgreementDialog</name>
+    <message>
+        <source>n/a</source>
+        <translation>k. A.</translation>
+    </message>
+    <message>
+        <source>Judges</source>
+        <translation>Bewerter</translation>
+    </message>
+    <message>
+        <source>α</source>
+        <translation>α</translation>
+    </message>
+    <message>
+        <source>κ</source>
+        <translation>κ</translation>
+    </message>
+    <message>
+        <source>Units</source>
+        <translation>Einheiten</translation>
+    </message>
+    <message>
+        <source>κ units</source>
+        <translation>κ-Einheiten</translation>
+    </message>
+    <message>
+        <source>Krippendorff's alpha, nominal, on whether each answer meets the criterion; units with a missing answer count where two judges answered</source>
+        <translation>Krippendorffs Alpha, nominal, darauf, ob jede Antwort das Kriterium erfüllt; Einheiten mit fehlender Antwort zählen, wo zwei Bewerter geantwortet haben</translation>
+    </message>
+    <message>
+        <source>Fleiss' kappa on the (item, question) units every chosen judge answered</source>
+        <translation>Fleiss’ Kappa auf den (Element, Frage)-Einheiten, die jeder gewählte Bewerter beantwortet hat</translation>
+    </message>
+    <message>
+        <source>(item, question) units with answers from at least two judges</source>
+        <translation>(Element, Frage)-Einheiten mit Antworten von mindestens zwei Bewertern</translation>
+    </message>
+    <message>
+        <source>(item, question) units every chosen judge answered</source>
+        <translation>(Element, Frage)-Einheiten, die jeder gewählte Bewerter beantwortet hat</translation>
+    </message>
+    <message>
+        <source>Agreement between checklist judges</source>
+        <translation>Übereinstimmung zwischen Checklisten-Bewertern</translation>
+    </message>
+    <message>
+        <source>The checklist judges to compare; judges are compared with the others of the same dimension (the aspect their checklist scores)</source>
+        <translation>Die zu vergleichenden Checklisten-Bewerter; ein Bewerter wird mit den anderen derselben Dimension verglichen (dem Aspekt, den seine Checkliste bewertet)</translation>
+    </message>
+    <message>
+        <source>Dimension</source>
+        <translation>Dimension</translation>
+    </message>
+    <message>
+        <source>Sub-aspect</source>
+        <translation>Teilaspekt</translation>
+    </message>
+    <message>
+        <source>Inter-evaluator agreement as the CheckEval paper reports it: units are (item, question) pairs, coders the chosen judges of a dimension, values whether the answer meets the criterion. Every item is counted.</source>
+        <translation>Inter-Evaluator-Übereinstimmung, wie der CheckEval-Artikel sie angibt: Einheiten sind (Element, Frage)-Paare, Kodierer die gewählten Bewerter einer Dimension, Werte, ob die Antwort das Kriterium erfüllt. Jedes Element zählt.</translation>
+    </message>
+    <message>
+        <source>Per sub-aspect of the selected dimension</source>
+        <translation>Je Teilaspekt der gewählten Dimension</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source>%1: choose a second judge of this dimension to compare %2 with</source>
+        <translation>%1: einen zweiten Bewerter dieser Dimension wählen, um %2 damit zu vergleichen</translation>
+    </message>
+    <message>
+        <source>no project is open</source>
+        <translation>kein Projekt ist geöffnet</translation>
+    </message>
+    <message>
+        <source>no (item, question) unit has answers from two of the judges</source>
+        <translation>keine (Element, Frage)-Einheit hat Antworten von zwei der Bewerter</translation>
+    </message>
+    <message>
+        <source>%1: no figures: %2</source>
+        <translation>%1: keine Kennzahlen: %2</translation>
+    </message>
+    <message>
+        <source>Choose at least two checklist judges of one dimension.</source>
+        <translation>Mindestens zwei Checklisten-Bewerter einer Dimension wählen.</translation>
+    </message>
+    <message>
+        <source>Average</source>
+        <translation>Mittelwert</translation>
+    </message>
+    <message>
+        <source>over %1</source>
+        <translation>über %1</translation>
+    </message>
+    <message>
+        <source>The mean over the dimensions with a figure, as the paper averages its four dimensions</source>
+        <translation>Der Mittelwert über die Dimensionen mit einer Kennzahl, wie der Artikel seine vier Dimensionen mittelt</translation>
+    </message>
+</context>
+<context>
     <name>rubric::MainWindow</name>
     <message>
         <source>Rubric Studio</source>
@@ -3939,6 +4062,61 @@ Abdeckung %2 %</translation>
     <message>
         <source>Largest answer:</source>
         <translation>Größte Antwort:</translation>
+    </message>
+</context>
+<context>
+    <name>rubric::PruneQuestionsDialog</name>
+    <message>
+        <source>n/a</source>
+        <translation>k. A.</translation>
+    </message>
+    <message>
+        <source>Prune by discrimination</source>
+        <translation>Nach Trennschärfe ausdünnen</translation>
+    </message>
+    <message>
+        <source>How many of the asked questions to disable: constant ones first, then the lowest discrimination (point-biserial r with the human score)</source>
+        <translation>Wie viele der gestellten Fragen deaktiviert werden: zuerst konstante, dann die mit der geringsten Trennschärfe (punktbiseriales r mit der menschlichen Bewertung)</translation>
+    </message>
+    <message>
+        <source>Questions to disable:</source>
+        <translation>Zu deaktivierende Fragen:</translation>
+    </message>
+    <message>
+        <source>Disables the questions that separate items least, by the figures of the judge's last run, as one edit (undoable); save it as a new version to keep it.</source>
+        <translation>Deaktiviert die Fragen, die Elemente am wenigsten trennen, nach den Kennzahlen des letzten Laufs des Bewerters, in einer Bearbeitung (rückgängig machbar); als neue Version speichern, um sie zu behalten.</translation>
+    </message>
+    <message>
+        <source>Cannot prune: %1</source>
+        <translation>Ausdünnen nicht möglich: %1</translation>
+    </message>
+    <message>
+        <source>%1 · r = %2 · %3</source>
+        <translation>%1 · r = %2 · %3</translation>
+    </message>
+    <message>
+        <source>%1 · always %2 · %3</source>
+        <translation>%1 · immer %2 · %3</translation>
+    </message>
+    <message>
+        <source>No project: the alignment cannot be measured.</source>
+        <translation>Kein Projekt: die Übereinstimmung kann nicht gemessen werden.</translation>
+    </message>
+    <message>
+        <source>Cannot measure the alignment: %1</source>
+        <translation>Die Übereinstimmung kann nicht gemessen werden: %1</translation>
+    </message>
+    <message>
+        <source>on %1 items of the test split</source>
+        <translation>auf %1 Elementen des Test-Splits</translation>
+    </message>
+    <message>
+        <source>on %1 items (every item: the project has no test split)</source>
+        <translation>auf %1 Elementen (alle Elemente: das Projekt hat keinen Test-Split)</translation>
+    </message>
+    <message>
+        <source>Alignment (Pearson r of the share of met answers with the human score) %1: %2 now, %3 after pruning — from the stored answers, no calls.</source>
+        <translation>Übereinstimmung (Pearson-r des Anteils erfüllter Antworten mit der menschlichen Bewertung) %1: jetzt %2, nach dem Ausdünnen %3 — aus den gespeicherten Antworten, ohne Aufrufe.</translation>
     </message>
 </context>
 <context>

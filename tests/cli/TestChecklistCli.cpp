@@ -68,6 +68,8 @@ private slots:
     void exportCriteriaOfAnotherMethod();
     void exportCriteriaRefuses();
     void showRubricJsonCarriesQuestionFlags();
+    void importAnswersAgreesLikeRunAnswers();
+    void importAnswersRefuses();
 
 private:
     QStringList agreementArgs(const QStringList &judges) const;
@@ -358,6 +360,90 @@ void TestChecklistCli::showRubricJsonCarriesQuestionFlags()
     QCOMPARE(flags.value(QStringLiteral("q6")).value(QStringLiteral("near_duplicate_of")).toString(),
              QStringLiteral("q4"));
     QVERIFY(flags.value(QStringLiteral("q6")).value(QStringLiteral("asked")).toBool());
+}
+
+void TestChecklistCli::importAnswersAgreesLikeRunAnswers()
+{
+    // J2's answers of the reference as a CSV made elsewhere (keys for most rows, the question's
+    // text for q2; a missing answer as an empty cell).
+    const QString csv = m_dir.filePath(QStringLiteral("j2-answers.csv"));
+    {
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        const Rubric r = fixtureChecklist();
+        QByteArray text = "item,question,answer\n";
+        const QJsonObject byQ
+                = m_ref.value(QStringLiteral("answers")).toObject().value(QStringLiteral("J2")).toObject();
+        for (auto q = byQ.begin(); q != byQ.end(); ++q) {
+            const QString question = q.key() == QLatin1String("q2")
+                                             ? QLatin1Char('"') + r.find(q.key())->text + QLatin1Char('"')
+                                             : q.key();
+            const QJsonObject byItem = q.value().toObject();
+            for (auto it = byItem.begin(); it != byItem.end(); ++it)
+                text += QStringLiteral("%1,%2,%3\n")
+                                .arg(it.key(), question,
+                                     it.value().isNull()           ? QString()
+                                     : it.value().toDouble() > 0.5 ? QStringLiteral("yes")
+                                                                   : QStringLiteral("no"))
+                                .toUtf8();
+        }
+        f.write(text);
+    }
+    // A new judge needs the checklist.
+    Run r = rubricCli({QStringLiteral("import-answers"), csv, QStringLiteral("--project"), m_project,
+                       QStringLiteral("--judge"), QStringLiteral("J2csv")});
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.err.contains("judge 'J2csv' has no checklist yet: give --checklist"), r.err.constData());
+    // An existing checklist judge without answers: its latest checklist is used.
+    {
+        auto p = Project::open(m_project);
+        QVERIFY(p);
+        QVERIFY((*p)->ensureJudge(QStringLiteral("J2csv"), QStringLiteral("checkeval")));
+        QVERIFY(RubricStore(p->get()).saveVersion(QStringLiteral("J2csv"), fixtureChecklist()));
+    }
+    r = rubricCli({QStringLiteral("import-answers"), csv, QStringLiteral("--project"), m_project,
+                   QStringLiteral("--judge"), QStringLiteral("J2csv"), QStringLiteral("--json")});
+    QVERIFY2(r.code == 0, r.err.constData());
+    QCOMPARE(r.json().value(QStringLiteral("items")).toInt(), 24);
+    QCOMPARE(r.json().value(QStringLiteral("questions")).toInt(), 6);
+    QCOMPARE(r.json().value(QStringLiteral("answers")).toInt() + r.json().value(QStringLiteral("unanswered")).toInt(),
+             24 * 6);
+    // The imported judge in J2's place gives the reference's agreement (computed in Python).
+    const Run a = rubricCli(agreementArgs({QStringLiteral("J1"), QStringLiteral("J2csv"), QStringLiteral("J3")})
+                            << QStringLiteral("--json"));
+    QVERIFY2(a.code == 0, a.err.constData());
+    const QJsonObject exp = m_ref.value(QStringLiteral("agreement")).toObject();
+    QVERIFY(near(a.json().value(QStringLiteral("alpha")), exp.value(QStringLiteral("alpha"))));
+    QVERIFY(near(a.json().value(QStringLiteral("kappa")), exp.value(QStringLiteral("kappa"))));
+    QCOMPARE(a.json().value(QStringLiteral("pairs")).toInt(), exp.value(QStringLiteral("pairs")).toInt());
+}
+
+void TestChecklistCli::importAnswersRefuses()
+{
+    const QString csv = m_dir.filePath(QStringLiteral("bad-answers.csv"));
+    {
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("item,question,answer\ni00,q1,yes\ni01,q1,maybe\n");
+    }
+    Run r = rubricCli({QStringLiteral("import-answers"), csv, QStringLiteral("--project"), m_project,
+                       QStringLiteral("--judge"), QStringLiteral("Jbad"), QStringLiteral("--checklist"),
+                       QStringLiteral("preset:summeval/coherence")});
+    QCOMPARE(r.code, 1);
+    QVERIFY2(r.err.contains("bad-answers.csv"), r.err.constData());
+    r = rubricCli({QStringLiteral("import-answers"), csv, QStringLiteral("--project"), m_project});
+    QCOMPARE(r.code, 2);
+    r = rubricCli({QStringLiteral("import-answers"), csv, QStringLiteral("--project"), m_project,
+                   QStringLiteral("--judge"), QStringLiteral("Jbad"), QStringLiteral("--checklist"),
+                   QStringLiteral("preset:nowhere/none")});
+    QCOMPARE(r.code, 1);
+    QVERIFY2(r.err.contains("--checklist"), r.err.constData());
+    // nothing was written for the refused judge
+    auto p = Project::open(m_project);
+    QVERIFY(p);
+    const auto j = (*p)->readJudge(QStringLiteral("Jbad"));
+    QVERIFY(j);
+    QVERIFY(!*j);
 }
 
 QTEST_GUILESS_MAIN(TestChecklistCli)

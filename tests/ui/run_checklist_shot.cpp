@@ -8,13 +8,18 @@
 // disagrees on about one answer in eight; a few answers missing), the question figures from
 // QuestionAnalytics saved as version 2, and grabs the main window with
 //   OUT_DIR/checklist.png    the Rubric pane, sorted by discrimination, with the stage counts;
-//   OUT_DIR/answer-grid.png  the Heatmap pane with one item's answer grid (question × judge).
+//   OUT_DIR/answer-grid.png  the Heatmap pane with one item's answer grid (question × judge);
+//   OUT_DIR/iea.png          Judge agreement… (JudgeAgreementDialog) on the three coherence judges
+//                            (a third judge, like the second, mostly agrees with the first) and
+//                            three fluency judges on the published fluency checklist;
+//   OUT_DIR/prune.png        Prune… (PruneQuestionsDialog) on the first judge's checklist, k = 4.
 // Test tooling only: the answers are synthetic, no endpoint is called.
 
 #include "MainWindow.h"
 #include "methods/checkeval/AnswerGridModel.h"
 #include "methods/checkeval/Checklist.h"
 #include "methods/checkeval/ChecklistIo.h"
+#include "methods/checkeval/JudgeAgreementDialog.h"
 #include "methods/checkeval/QuestionAnalytics.h"
 #include "models/RubricTreeModel.h"
 #include "models/ScoreModel.h"
@@ -29,6 +34,7 @@
 #include <QDir>
 #include <QHeaderView>
 #include <QRandomGenerator>
+#include <QSpinBox>
 #include <QSplitter>
 #include <QStandardPaths>
 #include <QTableView>
@@ -191,8 +197,21 @@ int main(int argc, char **argv)
         const QVector<CriterionScore> first = answer(checklist, human, 11, nullptr);
         const QVector<CriterionScore> second = answer(checklist, human, 12, &first);
         if (!writeJudge(p, QStringLiteral("checkeval-gpt4o"), checklist, first, human)
-            || !writeJudge(p, QStringLiteral("checkeval-llama70b"), checklist, second, human))
+            || !writeJudge(p, QStringLiteral("checkeval-llama70b"), checklist, second, human)
+            || !writeJudge(p, QStringLiteral("checkeval-gemma27b"), checklist, answer(checklist, human, 13, &first),
+                           human))
             return fail(QStringLiteral("cannot write the judges"));
+        // a second dimension for the agreement's average: fluency, three judges
+        auto fluency = ChecklistIo::preset(QStringLiteral("summeval/fluency"));
+        if (!fluency
+            || !p.upsertAspect(
+                    Aspect{QStringLiteral("fluency"), QStringLiteral("The quality of each sentence."), 1, 5}))
+            return fail(QStringLiteral("cannot read the fluency preset"));
+        const QVector<CriterionScore> f1 = answer(*fluency, human, 21, nullptr);
+        if (!writeJudge(p, QStringLiteral("fluency-gpt4o"), *fluency, f1, human)
+            || !writeJudge(p, QStringLiteral("fluency-llama70b"), *fluency, answer(*fluency, human, 22, &f1), human)
+            || !writeJudge(p, QStringLiteral("fluency-gemma27b"), *fluency, answer(*fluency, human, 23, &f1), human))
+            return fail(QStringLiteral("cannot write the fluency judges"));
     }
 
     MainWindow window;
@@ -233,8 +252,30 @@ int main(int argc, char **argv)
                 grid->setCurrentIndex(cell);
                 emit grid->clicked(cell);
                 QTimer::singleShot(300, &window, [&] {
-                    const bool ok = window.grab().save(out.filePath(QStringLiteral("answer-grid.png")));
-                    QApplication::exit(ok ? 0 : fail(QStringLiteral("cannot write answer-grid.png")));
+                    if (!window.grab().save(out.filePath(QStringLiteral("answer-grid.png"))))
+                        QApplication::exit(fail(QStringLiteral("cannot write answer-grid.png")));
+                    auto *dialog
+                            = new JudgeAgreementDialog(window.project(), QStringLiteral("checkeval-gpt4o"), &window);
+                    dialog->setChosen({QStringLiteral("checkeval-gpt4o"), QStringLiteral("checkeval-llama70b"),
+                                       QStringLiteral("checkeval-gemma27b"), QStringLiteral("fluency-gpt4o"),
+                                       QStringLiteral("fluency-llama70b"), QStringLiteral("fluency-gemma27b")});
+                    dialog->show();
+                    QTimer::singleShot(300, &window, [&, dialog] {
+                        if (!dialog->grab().save(out.filePath(QStringLiteral("iea.png"))))
+                            QApplication::exit(fail(QStringLiteral("cannot write iea.png")));
+                        dialog->close();
+                        // Prune… on the first judge's checklist in the Rubric pane
+                        window.showPane(QStringLiteral("rubric"));
+                        rubricPane->findChild<QAction *>(QStringLiteral("rubricPrune"))->trigger();
+                        auto *prune = rubricPane->findChild<QDialog *>(QStringLiteral("pruneQuestionsDialog"));
+                        if (!prune)
+                            QApplication::exit(fail(QStringLiteral("no prune dialog")));
+                        prune->findChild<QSpinBox *>(QStringLiteral("pruneCount"))->setValue(4);
+                        QTimer::singleShot(300, &window, [&, prune] {
+                            const bool ok = prune->grab().save(out.filePath(QStringLiteral("prune.png")));
+                            QApplication::exit(ok ? 0 : fail(QStringLiteral("cannot write prune.png")));
+                        });
+                    });
                 });
             });
         });

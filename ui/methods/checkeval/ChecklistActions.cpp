@@ -2,7 +2,9 @@
 
 #include "methods/checkeval/Checklist.h"
 #include "methods/checkeval/InvertPolarityCommand.h"
+#include "methods/checkeval/JudgeAgreementDialog.h"
 #include "methods/checkeval/NewChecklistDialog.h"
+#include "methods/checkeval/PruneQuestionsDialog.h"
 #include "methods/checkeval/RestoreQuestionCommand.h"
 #include "methods/checkeval/StageCountTable.h"
 #include "models/RubricTreeModel.h"
@@ -20,6 +22,8 @@ ChecklistActions::ChecklistActions(const RubricPaneContext &context)
     , m_invert(new QAction(tr("Invert polarity"), context.pane))
     , m_restore(new QAction(tr("Restore"), context.pane))
     , m_newChecklist(new QAction(QCoreApplication::translate("rubric::RubricPane", "New checklist…"), context.pane))
+    , m_agreement(new QAction(tr("Judge agreement…"), context.pane))
+    , m_prune(new QAction(tr("Prune…"), context.pane))
     , m_stages(new StageCountTable(context.pane))
 {
     m_invert->setObjectName(QStringLiteral("rubricInvert"));
@@ -41,11 +45,23 @@ ChecklistActions::ChecklistActions(const RubricPaneContext &context)
             "A CheckEval judge whose checklist comes from a published checklist, a file, or is typed here");
     m_newChecklist->setToolTip(newTip);
     m_newChecklist->setStatusTip(newTip);
+    m_agreement->setObjectName(QStringLiteral("rubricJudgeAgreement"));
+    const QString agreementTip = tr("Agreement between checklist judges (CheckEval's inter-evaluator agreement): "
+                                    "Krippendorff's alpha and Fleiss' kappa per dimension and their average");
+    m_agreement->setToolTip(agreementTip);
+    m_agreement->setStatusTip(agreementTip);
+    m_prune->setObjectName(QStringLiteral("rubricPrune"));
+    const QString pruneTip = tr("Disable the k least discriminating questions as one edit (undoable), with the "
+                                "alignment on the test split before and after");
+    m_prune->setToolTip(pruneTip);
+    m_prune->setStatusTip(pruneTip);
     m_stages->setObjectName(QStringLiteral("rubricStageCounts"));
     m_stages->hide();
     connect(m_invert, &QAction::triggered, this, &ChecklistActions::invertCurrent);
     connect(m_restore, &QAction::triggered, this, &ChecklistActions::restoreCurrent);
     connect(m_newChecklist, &QAction::triggered, this, &ChecklistActions::newChecklist);
+    connect(m_agreement, &QAction::triggered, this, &ChecklistActions::showAgreement);
+    connect(m_prune, &QAction::triggered, this, &ChecklistActions::prune);
 }
 
 QList<QWidget *> ChecklistActions::panels() const
@@ -58,6 +74,7 @@ void ChecklistActions::rubricShown(bool shown)
     m_stages->setVisible(shown);
     m_invert->setVisible(shown);
     m_restore->setVisible(shown);
+    m_prune->setVisible(shown);
     if (shown)
         m_stages->setRubric(m_context.model->rubric());
 }
@@ -70,10 +87,12 @@ void ChecklistActions::rubricEdited()
 
 void ChecklistActions::updateActions(const RubricPaneState &state)
 {
+    m_judge = state.judge;
     const Criterion *c = state.currentKey.isEmpty() ? nullptr : m_context.model->criterion(state.currentKey);
     const bool question = c && c->kind == CriterionKind::Question;
     m_invert->setEnabled(state.editable && question);
     m_invert->setText(question && Checklist::isInverted(*c) ? tr("Restore polarity") : tr("Invert polarity"));
+    m_prune->setEnabled(state.editable && !state.judge.isEmpty());
     m_restore->setEnabled(state.editable && question && !c->enabled && c->origin.contains(QStringLiteral("filtered")));
 }
 
@@ -112,6 +131,28 @@ void ChecklistActions::newChecklist()
                                   "rubric::RubricPane",
                                   "Created the checklist judge %1 (version 1). Run it in the Judge & run pane.")
                                   .arg(dialog->createdJudge()));
+    });
+    dialog->open();
+}
+
+void ChecklistActions::showAgreement()
+{
+    if (!m_project)
+        return;
+    auto *dialog = new JudgeAgreementDialog(m_project, m_judge, m_context.pane);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->open();
+}
+
+void ChecklistActions::prune()
+{
+    if (m_context.model->isReadOnly() || m_judge.isEmpty())
+        return;
+    auto *dialog = new PruneQuestionsDialog(m_project, m_judge, m_context.model, m_context.pane);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        if (!dialog->chosen().isEmpty())
+            m_context.stack->push(new PruneQuestionsCommand(m_context.model, dialog->chosen()));
     });
     dialog->open();
 }

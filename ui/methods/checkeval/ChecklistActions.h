@@ -18,8 +18,8 @@ class StageCountTable;
 /// The Rubric pane's CheckEval part: "Invert polarity" and "Restore" (a question the filter
 /// removed) on the selected question, both undoable on the pane's stack, the stage count table
 /// under the tree (shown only while a checklist is shown) and "New checklist…" beside the judge
-/// list (NewChecklistDialog). The model, the stack and the tree belong to the pane; the actions
-/// and the table are created as children of the pane.
+/// list (NewChecklistDialog), and "Judge agreement…" there (JudgeAgreementDialog). The model, the stack and the tree
+/// belong to the pane; the actions and the table are created as children of the pane.
 class ChecklistActions : public RubricPanePart
 {
     Q_OBJECT
@@ -29,10 +29,12 @@ public:
     QAction *invertAction() const { return m_invert; }
     QAction *restoreAction() const { return m_restore; }
     QAction *newChecklistAction() const { return m_newChecklist; }
+    QAction *agreementAction() const { return m_agreement; }
+    QAction *pruneAction() const { return m_prune; }
     StageCountTable *stageTable() const { return m_stages; }
 
-    QList<QAction *> editActions() const override { return {m_invert, m_restore}; }
-    QList<QAction *> judgeActions() const override { return {m_newChecklist}; }
+    QList<QAction *> editActions() const override { return {m_invert, m_restore, m_prune}; }
+    QList<QAction *> judgeActions() const override { return {m_newChecklist, m_agreement}; }
     QList<QWidget *> panels() const override;
     void setProject(Project *project) override { m_project = project; }
     /// Shows the actions and the table for a checklist (and fills the table), hides them otherwise.
@@ -46,6 +48,8 @@ private:
     void invertCurrent();
     void restoreCurrent();
     void newChecklist();
+    void showAgreement();
+    void prune();
     QString currentKey() const;
 
     RubricPaneContext m_context;
@@ -53,6 +57,9 @@ private:
     QAction *m_invert = nullptr;
     QAction *m_restore = nullptr;
     QAction *m_newChecklist = nullptr;
+    QAction *m_agreement = nullptr;
+    QAction *m_prune = nullptr;
+    QString m_judge; ///< the judge the pane shows
     StageCountTable *m_stages = nullptr;
 };
 
