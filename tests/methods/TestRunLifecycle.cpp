@@ -84,14 +84,21 @@ void TestRunLifecycle::killedRunResumesWithoutResending_data()
 {
     QTest::addColumn<QString>("method");
     QTest::addColumn<int>("testItems");
-    QTest::newRow("geval") << "geval" << 80;
-    QTest::newRow("hypoeval") << "hypoeval" << 20;
+    QTest::addColumn<QStringList>("settings"); // KEY=VALUE, for --set and the reference run
+    QTest::newRow("geval") << "geval" << 80 << QStringList();
+    QTest::newRow("hypoeval") << "hypoeval" << 20 << QStringList();
+    // Issue 33.6: every method, HPSS killed in its search.
+    QTest::newRow("checkeval") << "checkeval" << 20
+                               << QStringList{QStringLiteral("checklist=preset:summeval/coherence")};
+    QTest::newRow("hdeval") << "hdeval" << 20 << QStringList{QStringLiteral("layers=1")};
+    QTest::newRow("hpss") << "hpss" << 20 << QStringList{QStringLiteral("budget=30")};
 }
 
 void TestRunLifecycle::killedRunResumesWithoutResending()
 {
     QFETCH(QString, method);
     QFETCH(int, testItems);
+    QFETCH(QStringList, settings);
     auto fx = makeProject(nextPath(), testItems);
     QVERIFY(fx);
     const QString path = fx->project->path();
@@ -116,6 +123,8 @@ void TestRunLifecycle::killedRunResumesWithoutResending()
                      QStringLiteral("--concurrency"),
                      QStringLiteral("2"),
                      QStringLiteral("--json")};
+    for (const QString &kv : std::as_const(settings))
+        args << QStringLiteral("--set") << kv;
     int total = 0;
     if (method == QLatin1String("geval")) {
         args << QStringLiteral("--logprobs");
@@ -134,6 +143,8 @@ void TestRunLifecycle::killedRunResumesWithoutResending()
         auto reference = makeProject(nextPath(), testItems);
         QVERIFY(reference);
         RunSpec s = spec(QStringLiteral("k"), method, server.baseUrl());
+        for (const QString &kv : std::as_const(settings))
+            s.settings.insert(kv.section(QLatin1Char('='), 0, 0), kv.section(QLatin1Char('='), 1));
         const Outcome o = runToEnd(reference->project.get(), s);
         QVERIFY2(o.ok, qPrintable(o.error));
         total = server.requestCount();
