@@ -1187,7 +1187,7 @@ DE = {
     'metric: Spearman ρ, %1': 'Maß: Spearman-ρ, %1',
     "Per factor, the advantage of each value at the end of the search (Spearman × 100 above the factor's average, paper Eq. 4 and Table 5), with its count n: how many times the search explored the value. A value the search never explored has advantage 0 and n = 0.": 'Je Faktor der Vorteil jedes Werts am Ende der Suche (Spearman × 100 über dem Mittel des Faktors, Paper Gl. 4 und Tabelle 5) mit seiner Anzahl n: wie oft die Suche den Wert erkundet hat. Ein nie erkundeter Wert hat Vorteil 0 und n = 0.',
     'advantage': 'Vorteil',
-    '%1 (n=%2)': '%1 (n=%2)',
+    'times explored: %1': 'so oft erkundet: %1',
     "Seed of the search's random choices (the in-context examples have their own seed).": 'Startwert der Zufallsentscheidungen der Suche (die Beispiele im Kontext haben ihren eigenen Startwert).',
     'Example seed': 'Startwert der Beispiele',
     "Seed of the in-context example draw (one validation item per integer rating), apart from the search's seed so that several search seeds share the examples.": 'Startwert der Auswahl der Beispiele im Kontext (ein Validierungselement je ganzzahliger Bewertung), getrennt vom Startwert der Suche, damit mehrere Suchläufe dieselben Beispiele teilen.',

@@ -2224,8 +2224,8 @@ Abdeckung %2 %</translation>
         <translation>Vorteil</translation>
     </message>
     <message>
-        <source>%1 (n=%2)</source>
-        <translation>%1 (n=%2)</translation>
+        <source>times explored: %1</source>
+        <translation>so oft erkundet: %1</translation>
     </message>
 </context>
 <context>

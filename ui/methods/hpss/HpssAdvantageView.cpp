@@ -60,13 +60,15 @@ void HpssAdvantageView::setView(const JudgeView *view)
         const HpssSearch &search = view->search();
         auto *a = new QBarSet(tr("advantage"));
         a->setColor(QColor(0x1f, 0x5f, 0xa8));
-        QStringList categories;
+        QStringList categories, counts;
         double lo = 0, hi = 1;
         for (int j : search.params().space.enabledValues(f)) {
             const double av = search.advantage(f, j);
             const int nv = int(search.explorationCount(f, j));
-            // A category axis does not wrap: value and count on one line, slanted when they crowd.
-            categories.append(tr("%1 (n=%2)").arg(factorValues(f).at(j)).arg(nv));
+            // A category axis neither wraps nor leaves room: the value under its bar, the counts in
+            // the axis title in the bars' order.
+            categories.append(factorValues(f).at(j));
+            counts.append(QString::number(nv));
             a->append(av);
             lo = std::min(lo, av);
             hi = std::max(hi, av);
@@ -76,12 +78,10 @@ void HpssAdvantageView::setView(const JudgeView *view)
         series->setLabelsVisible(true);
         series->setLabelsFormat(QStringLiteral("@value"));
         series->setLabelsPrecision(3);
-        series->setLabelsPosition(QAbstractBarSeries::LabelsOutsideEnd);
         chart->addSeries(series);
         auto *x = new QBarCategoryAxis;
         x->append(categories);
-        if (categories.size() > 3)
-            x->setLabelsAngle(-40);
+        x->setTitleText(tr("times explored: %1").arg(counts.join(QStringLiteral(" · "))));
         auto *y = new QValueAxis;
         y->setRange(std::floor(lo), std::ceil(hi));
         y->applyNiceNumbers();
