@@ -1,0 +1,395 @@
+#include "PostgresServer.h"
+#include "ProjectTestAccess.h"
+#include "StoreTestUtil.h"
+#include "judge/EndpointCapabilities.h"
+#include "store/CallStore.h"
+#include "store/DatabaseUrl.h"
+#include "store/Project.h"
+#include "store/RubricStore.h"
+#include "store/Schema.h"
+
+#include <QCryptographicHash>
+#include <QFile>
+#include <QSignalSpy>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+
+// The project file's schema: created current, migrated from every older version (fixtures in
+// tests/store/fixtures), a failed migration leaving the file as it was, newer and foreign files
+// refused. The rest of the store's behaviour is in TestProject.cpp.
+
+using namespace rubric;
+using namespace rubric::test;
+using rubric::test::PostgresServer;
+using rubric::test::testsOnPostgres;
+
+class TestProjectSchema : public QObject
+{
+    Q_OBJECT
+private slots:
+    void createsCurrentSchemaWithWalAndForeignKeys();
+    void migratesVersion1();
+    void migratesTestSplitAlignmentApart();
+    void migratesLedgerReasoningTokens();
+    void migratesChecklistAnswers();
+    void failedMigrationLeavesFileAsItWas();
+    void refusesNewerSchema();
+    void refusesNonProjectFile();
+};
+
+void TestProjectSchema::createsCurrentSchemaWithWalAndForeignKeys()
+{
+    QTemporaryDir dir;
+    RUBRIC_PROJECT_LOCATION(path, dir, QStringLiteral("p.rubric"));
+    auto p = openOrFail(path);
+    QVERIFY(p);
+    QSqlQuery q(ProjectTestAccess::database(*p));
+    if (testsOnPostgres()) {
+        // A team database: the version in its own table, every table there, ids made by the database.
+        QVERIFY(q.exec(QStringLiteral("SELECT version FROM schema_version")) && q.next());
+        QCOMPARE(q.value(0).toInt(), schema::currentVersion);
+        for (const QString &table : schema::tables()) {
+            QVERIFY(q.exec(QStringLiteral("SELECT to_regclass('%1') IS NOT NULL").arg(table)) && q.next());
+            QVERIFY2(q.value(0).toBool(), qPrintable(table));
+        }
+        QVERIFY(q.exec(QStringLiteral("SELECT data_type FROM information_schema.columns WHERE table_name = 'aspects' "
+                                      "AND column_name = 'scale_max'"))
+                && q.next());
+        QCOMPARE(q.value(0).toString(), QStringLiteral("double precision"));
+        return;
+    }
+    QVERIFY(q.exec(QStringLiteral("PRAGMA user_version")) && q.next());
+    QCOMPARE(q.value(0).toInt(), schema::currentVersion);
+    QVERIFY(q.exec(QStringLiteral("PRAGMA journal_mode")) && q.next());
+    QCOMPARE(q.value(0).toString(), QStringLiteral("wal"));
+    QVERIFY(q.exec(QStringLiteral("PRAGMA foreign_keys")) && q.next());
+    QCOMPARE(q.value(0).toInt(), 1);
+    // Every table of the current schema is there.
+    QVERIFY(schema::tables().contains(QStringLiteral("meta")));
+    for (const char *table : {"items", "aspects", "annotations", "splits", "runs", "judge_scores", "rubric_versions",
+                              "criteria", "criterion_scores", "judge_cache", "judge_ledger", "prompt_templates",
+                              "issues", "judge_batches", "judge_batch_requests"}) {
+        QVERIFY2(schema::tables().contains(QLatin1String(table)), table);
+        QVERIFY(q.exec(QStringLiteral("SELECT COUNT(*) FROM sqlite_master WHERE type='table' AND name='%1'")
+                               .arg(QLatin1String(table)))
+                && q.next());
+        QVERIFY2(q.value(0).toInt() == 1, table);
+    }
+}
+
+void TestProjectSchema::migratesTestSplitAlignmentApart()
+{
+    if (testsOnPostgres())
+        QSKIP("migrations from old SQLite project files (fixtures in tests/store/fixtures): the SQLite run has them");
+    // A schema-2 file whose re-score recorded its alignment on the test split (in the train
+    // figure's column): schema 3 moves that figure to its own column, a train figure stays.
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("v2.rubric"));
+    {
+        auto p = openOrFail(path);
+        QVERIFY(p);
+        QVERIFY(p->ensureJudge(QStringLiteral("j"), QStringLiteral("hypoeval")));
+        QSqlQuery q(ProjectTestAccess::database(*p));
+        for (const auto &[version, note] :
+             {std::pair{1, "HypoEval bank of 5 — Pearson … with the human scores on the train split, n = 30"},
+              std::pair{2, "edited — alignment: Pearson of the judge score with the human scores on the test "
+                           "split, n = 10"}})
+            QVERIFY2(q.exec(QStringLiteral("INSERT INTO rubric_versions(run_id, aspect, method, version, note, "
+                                           "alignment, created_at) SELECT id, 'a', 'hypoeval', %1, '%2', 0.5, 'now' "
+                                           "FROM runs WHERE name = 'j'")
+                                    .arg(version)
+                                    .arg(QString::fromUtf8(note))),
+                     qPrintable(q.lastError().text()));
+        QVERIFY(q.exec(QStringLiteral("ALTER TABLE rubric_versions DROP COLUMN test_alignment")));
+        QVERIFY(q.exec(QStringLiteral("ALTER TABLE rubric_versions DROP COLUMN test_basis")));
+        QVERIFY(q.exec(QStringLiteral("ALTER TABLE judge_ledger DROP COLUMN tokens_cached")));    // added by v4
+        QVERIFY(q.exec(QStringLiteral("ALTER TABLE judge_ledger DROP COLUMN batch")));            // added by v5
+        QVERIFY(q.exec(QStringLiteral("ALTER TABLE judge_ledger DROP COLUMN tokens_reasoning"))); // added by v6
+        QVERIFY(q.exec(QStringLiteral("ALTER TABLE criterion_scores DROP COLUMN answer")));       // added by v7
+        QVERIFY(q.exec(QStringLiteral("DROP TABLE judge_batch_requests")));
+        QVERIFY(q.exec(QStringLiteral("DROP TABLE judge_batches")));
+        QVERIFY(q.exec(QStringLiteral("PRAGMA user_version = 2")));
+    }
+    auto p = openOrFail(path);
+    QVERIFY(p);
+    QSqlQuery q(ProjectTestAccess::database(*p));
+    QVERIFY(q.exec(QStringLiteral("SELECT version, alignment, test_alignment FROM rubric_versions ORDER BY version")));
+    QVERIFY(q.next());
+    QCOMPARE(q.value(1).toDouble(), 0.5);
+    QVERIFY(q.value(2).isNull());
+    QVERIFY(q.next());
+    QVERIFY(q.value(1).isNull());
+    QCOMPARE(q.value(2).toDouble(), 0.5);
+}
+
+void TestProjectSchema::migratesLedgerReasoningTokens()
+{
+    if (testsOnPostgres())
+        QSKIP("migrations from old SQLite project files (fixtures in tests/store/fixtures): the SQLite run has them");
+    // A schema-5 file with a ledger row: schema 6 adds the reasoning tokens (0 for the old row),
+    // and new rows keep theirs.
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("v5.rubric"));
+    {
+        auto p = openOrFail(path);
+        QVERIFY(p);
+        CallStore store(p.get());
+        LedgerEntry e;
+        e.key = QStringLiteral("k1");
+        e.baseUrl = QStringLiteral("http://127.0.0.1:1/v1");
+        e.model = QStringLiteral("m");
+        e.outcome = QStringLiteral("ok");
+        e.tokensOut = 40;
+        store.addLedger(e);
+        QVERIFY(store.flush().ok());
+        QSqlQuery q(ProjectTestAccess::database(*p));
+        QVERIFY(q.exec(QStringLiteral("ALTER TABLE judge_ledger DROP COLUMN tokens_reasoning")));
+        QVERIFY(q.exec(QStringLiteral("ALTER TABLE criterion_scores DROP COLUMN answer"))); // added by v7
+        QVERIFY(q.exec(QStringLiteral("PRAGMA user_version = 5")));
+    }
+    auto p = openOrFail(path);
+    QVERIFY(p);
+    CallStore store(p.get());
+    LedgerEntry e;
+    e.key = QStringLiteral("k2");
+    e.baseUrl = QStringLiteral("http://127.0.0.1:1/v1");
+    e.model = QStringLiteral("m");
+    e.outcome = QStringLiteral("ok");
+    e.tokensOut = 300;
+    e.tokensReasoning = 290;
+    store.addLedger(e);
+    QVERIFY(store.flush().ok());
+    const auto rows = store.ledger();
+    QVERIFY(rows.ok());
+    QCOMPARE(rows->size(), 2);
+    QCOMPARE(rows->at(0).tokensOut, 40);
+    QCOMPARE(rows->at(0).tokensReasoning, 0);
+    QCOMPARE(rows->at(1).tokensReasoning, 290);
+    const auto totals = store.totals();
+    QVERIFY(totals.ok());
+    QCOMPARE(totals->tokensReasoning, 290);
+}
+
+void TestProjectSchema::migratesChecklistAnswers()
+{
+    if (testsOnPostgres())
+        QSKIP("migrations from old SQLite project files: the SQLite run has them");
+    // Issue 30.1: a schema-6 file stored a checklist answer's meets-criterion value in score
+    // only; schema 7 adds the literal answer, restored from score and the latest polarity.
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("v6.rubric"));
+    {
+        auto p = openOrFail(path);
+        QVERIFY(p);
+        Item a, b;
+        a.id = QStringLiteral("a");
+        b.id = QStringLiteral("b");
+        b.position = 1;
+        QVERIFY(p->addItems({a, b}));
+        QVERIFY(p->ensureJudge(QStringLiteral("ce"), QStringLiteral("checkeval")));
+        Rubric r(QStringLiteral("checkeval"), QStringLiteral("coherence"));
+        r.add({QStringLiteral("aspect"), {}, CriterionKind::Aspect, QStringLiteral("coherence")});
+        r.add({QStringLiteral("s1"), QStringLiteral("aspect"), CriterionKind::SubAspect, QStringLiteral("Flow")});
+        r.add({QStringLiteral("q1"), QStringLiteral("s1"), CriterionKind::Question, QStringLiteral("Is it clear?")});
+        r.add({QStringLiteral("q2"), QStringLiteral("s1"), CriterionKind::Question, QStringLiteral("Is it wordy?")});
+        r.find(QStringLiteral("q2"))->origin.insert(QStringLiteral("inverted"), true);
+        RubricStore store(p.get());
+        QVERIFY(store.saveVersion(QStringLiteral("ce"), r));
+        // as the old run stored them: score = meets (q1 yes → 1, q2 yes → 0 since inverted)
+        QVERIFY(store.writeCriterionScores(
+                QStringLiteral("ce"),
+                {{QStringLiteral("a"), QStringLiteral("q1"), 0, 1.0, QStringLiteral("ok")},
+                 {QStringLiteral("a"), QStringLiteral("q2"), 0, 0.0, QStringLiteral("ok")},
+                 {QStringLiteral("b"), QStringLiteral("q2"), 0, 1.0, QStringLiteral("ok")},
+                 {QStringLiteral("b"), QStringLiteral("q1"), 0, std::nan(""), QStringLiteral("unparsed")}}));
+        QSqlQuery q(ProjectTestAccess::database(*p));
+        QVERIFY(q.exec(QStringLiteral("ALTER TABLE criterion_scores DROP COLUMN answer")));
+        QVERIFY(q.exec(QStringLiteral("PRAGMA user_version = 6")));
+    }
+    auto p = openOrFail(path);
+    QVERIFY(p);
+    const auto rows = RubricStore(p.get()).readSampleScores(QStringLiteral("ce"));
+    QVERIFY(rows.ok());
+    QCOMPARE(rows->size(), 4);
+    for (const CriterionScore &s : *rows) {
+        const QString unit = s.itemId + QLatin1Char('/') + s.criterionKey;
+        if (unit == QLatin1String("a/q1"))
+            QCOMPARE(s.answer, 1.0); // said yes, met
+        else if (unit == QLatin1String("a/q2"))
+            QCOMPARE(s.answer, 1.0); // said yes, not met (inverted)
+        else if (unit == QLatin1String("b/q2"))
+            QCOMPARE(s.answer, 0.0); // said no, met (inverted)
+        else
+            QVERIFY(std::isnan(s.answer) && std::isnan(s.score)); // unanswered stays so
+    }
+}
+
+void TestProjectSchema::migratesVersion1()
+{
+    if (testsOnPostgres())
+        QSKIP("migrations from old SQLite project files (fixtures in tests/store/fixtures): the SQLite run has them");
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("old.rubric"));
+    QVERIFY(writeDatabaseFromSql(path, QStringLiteral(RUBRIC_TEST_DATA "/fixtures/schema_v1.sql")));
+
+    auto p = openOrFail(path);
+    QVERIFY(p);
+    QSqlQuery q(ProjectTestAccess::database(*p));
+    QVERIFY(q.exec(QStringLiteral("PRAGMA user_version")) && q.next());
+    QCOMPARE(q.value(0).toInt(), schema::currentVersion);
+
+    QCOMPARE(p->itemCount(), 3);
+    QCOMPARE(p->meta(QStringLiteral("task")), QStringLiteral("summarization"));
+    QCOMPARE(p->item(QStringLiteral("c"))->context.value(QStringLiteral("fact")).toString(), QStringLiteral("x"));
+    const auto anns = p->annotations(QStringLiteral("coherence"));
+    QCOMPARE(anns.size(), 3);
+    QCOMPARE(anns.first().note, QString()); // the column added by v2 has its default
+    QVERIFY(q.exec(QStringLiteral(
+                    "SELECT COUNT(*) FROM pragma_table_info('judge_ledger') WHERE name = 'tokens_cached'"))
+            && q.next());
+    QCOMPARE(q.value(0).toInt(), 1); // added by v4
+    QVERIFY(q.exec(QStringLiteral(
+                    "SELECT COUNT(*) FROM pragma_table_info('judge_ledger') WHERE name = 'tokens_reasoning'"))
+            && q.next());
+    QCOMPARE(q.value(0).toInt(), 1); // added by v6
+    QCOMPARE(p->humanScores(QStringLiteral("coherence")).value(QStringLiteral("a")), 3.5);
+    QCOMPARE(p->split().value(QStringLiteral("a")), SplitRole::Train);
+    // The migrated file takes v2 data.
+    QVERIFY(p->ensureJudge(QStringLiteral("j"), QStringLiteral("imported")).ok());
+    QVERIFY(p->setAnnotation({QStringLiteral("c"),
+                              QStringLiteral("coherence"),
+                              QStringLiteral("ann1"),
+                              5,
+                              QStringLiteral("a note"),
+                              {}})
+                    .ok());
+}
+
+void TestProjectSchema::failedMigrationLeavesFileAsItWas()
+{
+    if (testsOnPostgres())
+        QSKIP("migrations from old SQLite project files (fixtures in tests/store/fixtures): the SQLite run has them");
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("clash.rubric"));
+    QVERIFY(writeDatabaseFromSql(path, QStringLiteral(RUBRIC_TEST_DATA "/fixtures/schema_v1.sql")));
+    {
+        // A v1 file that already has a table the v2 step creates: the step must fail as a whole.
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("clash"));
+        db.setDatabaseName(path);
+        QVERIFY(db.open());
+        QSqlQuery q(db);
+        QVERIFY(q.exec(QStringLiteral("CREATE TABLE judge_cache(x)")));
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(QStringLiteral("clash"));
+
+    auto p = Project::open(path);
+    QVERIFY(!p.ok());
+    QVERIFY2(p.errorString().contains(QLatin1String("from schema 1 to 2")), qPrintable(p.errorString()));
+    QVERIFY(p.errorString().contains(path));
+
+    QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("check"));
+    db.setDatabaseName(path);
+    QVERIFY(db.open());
+    {
+        QSqlQuery q(db);
+        QVERIFY(q.exec(QStringLiteral("PRAGMA user_version")) && q.next());
+        QCOMPARE(q.value(0).toInt(), 1);
+        // Neither the column added first nor the tables created before the clash are there.
+        QVERIFY(q.exec(QStringLiteral("SELECT COUNT(*) FROM sqlite_master WHERE name IN ('runs','judge_scores')"))
+                && q.next());
+        QCOMPARE(q.value(0).toInt(), 0);
+        QVERIFY(!q.exec(QStringLiteral("SELECT note FROM annotations")));
+    }
+    db.close();
+    db = {};
+    QSqlDatabase::removeDatabase(QStringLiteral("check"));
+}
+
+void TestProjectSchema::refusesNewerSchema()
+{
+    if (testsOnPostgres()) {
+        QTemporaryDir dir;
+        RUBRIC_PROJECT_LOCATION(url, dir, QStringLiteral("new.rubric"));
+        {
+            auto p = openOrFail(url);
+            QVERIFY(p);
+            QSqlQuery q(ProjectTestAccess::database(*p));
+            QVERIFY(q.exec(QStringLiteral("UPDATE schema_version SET version = %1").arg(schema::currentVersion + 1)));
+        }
+        auto p = Project::open(url);
+        QVERIFY(!p.ok());
+        QVERIFY2(p.errorString().contains(QLatin1String("newer")), qPrintable(p.errorString()));
+        QVERIFY2(!p.errorString().contains(PostgresServer::password()), qPrintable(p.errorString()));
+        return;
+    }
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("new.rubric"));
+    {
+        auto p = openOrFail(path);
+        QVERIFY(p);
+        QSqlQuery q(ProjectTestAccess::database(*p));
+        QVERIFY(q.exec(QStringLiteral("PRAGMA user_version = %1").arg(schema::currentVersion + 1)));
+        QVERIFY(q.exec(QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)")));
+    }
+    const QByteArray before = fileHash(path);
+    auto p = Project::open(path);
+    QVERIFY(!p.ok());
+    QVERIFY2(p.errorString().contains(QLatin1String("newer")), qPrintable(p.errorString()));
+    QVERIFY(p.errorString().contains(path));
+    QCOMPARE(fileHash(path), before);
+}
+
+void TestProjectSchema::refusesNonProjectFile()
+{
+    if (testsOnPostgres()) {
+        // A database that holds something else is not taken over.
+        QTemporaryDir dir;
+        RUBRIC_PROJECT_LOCATION(url, dir, QStringLiteral("notes.rubric"));
+        {
+            QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QPSQL"), QStringLiteral("other"));
+            auto parsed = DatabaseUrl::parse(url);
+            QVERIFY(parsed.ok());
+            db.setHostName(parsed->host);
+            db.setPort(parsed->port);
+            db.setUserName(parsed->user);
+            db.setPassword(parsed->password);
+            db.setDatabaseName(parsed->database);
+            QVERIFY2(db.open(), qPrintable(db.lastError().text()));
+            QSqlQuery q(db);
+            QVERIFY(q.exec(QStringLiteral("CREATE TABLE notes(id BIGINT)")));
+            db.close();
+        }
+        QSqlDatabase::removeDatabase(QStringLiteral("other"));
+        auto p = Project::open(url);
+        QVERIFY(!p.ok());
+        QVERIFY2(p.errorString().contains(QLatin1String("no Rubric Studio project")), qPrintable(p.errorString()));
+        // A database that does not exist is an error naming it, and never shows the password.
+        const QString missing = url.left(url.lastIndexOf(QLatin1Char('/'))) + QStringLiteral("/no_such_db");
+        auto none = Project::open(missing, Project::OpenMode::OpenExisting);
+        QVERIFY(!none.ok());
+        QVERIFY2(none.errorString().contains(QLatin1String("no_such_db")), qPrintable(none.errorString()));
+        QVERIFY2(!none.errorString().contains(PostgresServer::password()), qPrintable(none.errorString()));
+        return;
+    }
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("notes.rubric"));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("this is a text file, not a database\n");
+    f.close();
+    auto p = Project::open(path);
+    QVERIFY(!p.ok());
+    QVERIFY2(p.errorString().contains(QLatin1String("not an SQLite database")), qPrintable(p.errorString()));
+
+    auto missing = Project::open(dir.filePath(QStringLiteral("none.rubric")), Project::OpenMode::OpenExisting);
+    QVERIFY(!missing.ok());
+    QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("none.rubric"))));
+}
+
+QTEST_GUILESS_MAIN(TestProjectSchema)
+#include "TestProjectSchema.moc"
