@@ -1,6 +1,7 @@
 #include "ScoreExport.h"
 
 #include "io/Exporter.h"
+#include "methods/MethodRegistry.h"
 #include "store/Project.h"
 
 #include <QCoreApplication>
@@ -13,7 +14,7 @@
 namespace rubric {
 namespace {
 
-Result<int> writeJsonArray(const Project &project, const QString &path)
+Result<int> writeJsonArray(const Project &project, const QString &path, const ScoreNotesFor &notesFor)
 {
     // Everything is read before the file is written: an unreadable project writes no file (an
     // export with empty score columns would pass for a project without scores).
@@ -33,13 +34,20 @@ Result<int> writeJsonArray(const Project &project, const QString &path)
             return scores.error();
         human.insert(a.name, std::move(scores).value());
     }
-    for (const JudgeInfo &j : judges)
+    QHash<QString, ScoreNotes> notes; // judge → its notes (a checklist judge)
+    for (const JudgeInfo &j : judges) {
         for (const QString &a : j.aspects) {
             auto scores = project.readJudgeScores(j.name, a);
             if (!scores)
                 return scores.error();
             judgeScores[j.name].insert(a, std::move(scores).value());
         }
+        auto n = notesFor(j.name);
+        if (!n)
+            return n.error();
+        if (*n)
+            notes.insert(j.name, **n);
+    }
     const auto readSplit = project.readSplit();
     if (!readSplit)
         return readSplit.error();
@@ -72,6 +80,14 @@ Result<int> writeJsonArray(const Project &project, const QString &path)
             js.insert(j.name, per);
         }
         o.insert(QStringLiteral("judges"), js);
+        QJsonObject coverage; // as Exporter's JSONL: answered, asked and how a missing answer counts
+        for (auto n = notes.cbegin(); n != notes.cend(); ++n)
+            if (const auto c = n->answeredAsked.constFind(it.id); c != n->answeredAsked.cend())
+                coverage.insert(n.key(), QJsonObject{{QStringLiteral("answered"), c->first},
+                                                     {QStringLiteral("asked"), c->second},
+                                                     {QStringLiteral("missing"), n->missing}});
+        if (!coverage.isEmpty())
+            o.insert(QStringLiteral("coverage"), coverage);
         all.append(o);
     }
     QSaveFile file(path);
@@ -92,10 +108,12 @@ Result<int> writeJsonArray(const Project &project, const QString &path)
 Result<int> ScoreExport::write(const Project &project, const QString &path)
 {
     const QString suffix = QFileInfo(path).suffix().toLower();
+    // the methods' notes (a checklist judge's coverage and missing-answer policy); reads only
+    const ScoreNotesFor notes = MethodRegistry::scoreNotesFor(const_cast<Project &>(project));
     if (suffix == QLatin1String("json"))
-        return writeJsonArray(project, path);
+        return writeJsonArray(project, path, notes);
     if (suffix == QLatin1String("jsonl") || suffix == QLatin1String("csv"))
-        return Exporter::write(project, path);
+        return Exporter::write(project, path, notes);
     return makeError(
             QCoreApplication::translate("rubric::ScoreExport", "choose a file ending in .csv, .json or .jsonl"), path);
 }

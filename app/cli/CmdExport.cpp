@@ -1,5 +1,6 @@
 #include "CliUtil.h"
 #include "io/Exporter.h"
+#include "methods/MethodRegistry.h"
 #include "store/RubricStore.h"
 #include "util/Csv.h"
 
@@ -89,6 +90,13 @@ int exportCriteria(Project &project, const QString &judge, const QString &file, 
         return 1;
     }
 
+    // A checklist judge: per item the questions answered and asked, and how a missing answer counts.
+    const auto notes = MethodRegistry::scoreNotesFor(project)(judge);
+    if (!notes) {
+        io.err << "rubric export: " << notes.errorString() << '\n';
+        return 1;
+    }
+
     QSaveFile out(file);
     if (!out.open(QIODevice::WriteOnly)) {
         io.err << "rubric export: " << file << ": cannot write the file: " << out.errorString() << '\n';
@@ -99,6 +107,8 @@ int exportCriteria(Project &project, const QString &judge, const QString &file, 
         header.append(csv::field(QStringLiteral("human.") + a));
     for (const QString &c : std::as_const(columns))
         header.append(csv::field(c));
+    if (*notes)
+        header << QStringLiteral("answered") << QStringLiteral("asked") << QStringLiteral("missing");
     out.write((header.join(QLatin1Char(',')) + QStringLiteral("\r\n")).toUtf8());
     for (const Item &it : *items) {
         QStringList cells{csv::field(it.id), splitRoleName(split->value(it.id, SplitRole::None))};
@@ -108,6 +118,13 @@ int exportCriteria(Project &project, const QString &judge, const QString &file, 
             const auto &byItem = scores[c];
             const auto s = byItem.constFind(it.id);
             cells.append(s == byItem.constEnd() ? QString() : number(s.value()));
+        }
+        if (*notes) {
+            const auto n = (*notes)->answeredAsked.constFind(it.id);
+            if (n == (*notes)->answeredAsked.cend())
+                cells << QString() << QString() << QString();
+            else
+                cells << QString::number(n->first) << QString::number(n->second) << (*notes)->missing;
         }
         out.write((cells.join(QLatin1Char(',')) + QStringLiteral("\r\n")).toUtf8());
     }
@@ -127,7 +144,11 @@ int run(const QStringList &args, Io &io)
             "Export items with their human means and judge scores to FILE.jsonl (one object per item) or FILE.csv.\n"
             "With --judge NAME --criteria: one row per item with id, split, human.<aspect> and one column per\n"
             "criterion of the judge's latest rubric (a checklist question's 1/0 answer, else the criterion's mean\n"
-            "score; empty = no score), CSV only."));
+            "score; empty = no score), CSV only.\n"
+            "A checklist (CheckEval) judge adds, per item, the questions answered and asked and how an unanswered\n"
+            "question counts in its score (missing: skip = left out of the share of met answers, no = counted as\n"
+            "not met): columns judge.<judge>.<aspect>.answered/.asked/.missing in the CSV, \"coverage\" in the JSONL,\n"
+            "and answered, asked, missing with --criteria."));
     parser.addOption(
             {QStringLiteral("project"), QStringLiteral("Project file or postgresql:// URL."), QStringLiteral("P")});
     parser.addOption({QStringLiteral("out"), QStringLiteral("Output file (.jsonl or .csv)."), QStringLiteral("FILE")});
@@ -147,7 +168,7 @@ int run(const QStringList &args, Io &io)
         return 1;
     if (parser.isSet(QStringLiteral("criteria")))
         return exportCriteria(*project, parser.value(QStringLiteral("judge")), parser.value(QStringLiteral("out")), io);
-    auto n = Exporter::write(*project, parser.value(QStringLiteral("out")));
+    auto n = Exporter::write(*project, parser.value(QStringLiteral("out")), MethodRegistry::scoreNotesFor(*project));
     if (!n) {
         io.err << "rubric export: " << n.errorString() << '\n';
         return 1;

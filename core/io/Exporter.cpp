@@ -24,7 +24,7 @@ QString number(double v)
 
 } // namespace
 
-Result<int> Exporter::write(const Project &project, const QString &file)
+Result<int> Exporter::write(const Project &project, const QString &file, const ScoreNotesFor &notes)
 {
     const QString suffix = QFileInfo(file).suffix().toLower();
     const bool jsonl = suffix == QLatin1String("jsonl");
@@ -47,18 +47,27 @@ Result<int> Exporter::write(const Project &project, const QString &file)
     {
         QString judge, aspect;
         QHash<QString, double> scores;
+        std::optional<ScoreNotes> notes;
     };
     QVector<Column> judgeColumns;
     const auto judges = project.readJudges();
     if (!judges)
         return judges.error();
-    for (const JudgeInfo &j : *judges)
+    for (const JudgeInfo &j : *judges) {
+        std::optional<ScoreNotes> judgeNotes;
+        if (notes) {
+            auto n = notes(j.name);
+            if (!n)
+                return n.error();
+            judgeNotes = std::move(n).value();
+        }
         for (const QString &a : j.aspects) {
             auto scores = project.readJudgeScores(j.name, a);
             if (!scores)
                 return scores.error();
-            judgeColumns.append({j.name, a, std::move(scores).value()});
+            judgeColumns.append({j.name, a, std::move(scores).value(), judgeNotes});
         }
+    }
     const auto readItems = project.readItems();
     if (!readItems)
         return readItems.error();
@@ -72,8 +81,12 @@ Result<int> Exporter::write(const Project &project, const QString &file)
                            QStringLiteral("source"), QStringLiteral("output"), QStringLiteral("reference")};
         for (const QString &a : std::as_const(aspects))
             header.append(QStringLiteral("human.") + a);
-        for (const Column &c : std::as_const(judgeColumns))
+        for (const Column &c : std::as_const(judgeColumns)) {
             header.append(QStringLiteral("judge.%1.%2").arg(c.judge, c.aspect));
+            if (c.notes)
+                for (const char *n : {"answered", "asked", "missing"})
+                    header.append(QStringLiteral("judge.%1.%2.%3").arg(c.judge, c.aspect, QLatin1String(n)));
+        }
         QStringList cells;
         for (const QString &h : std::as_const(header))
             cells.append(csv::field(h));
@@ -88,7 +101,7 @@ Result<int> Exporter::write(const Project &project, const QString &file)
                 if (s != scores.constEnd())
                     h.insert(a, s.value());
             }
-            QVariantMap judges;
+            QVariantMap judges, coverage;
             for (const Column &c : std::as_const(judgeColumns)) {
                 auto s = c.scores.constFind(it.id);
                 if (s == c.scores.constEnd())
@@ -96,11 +109,19 @@ Result<int> Exporter::write(const Project &project, const QString &file)
                 QVariantMap m = judges.value(c.judge).toMap();
                 m.insert(c.aspect, s.value());
                 judges.insert(c.judge, m);
+                if (c.notes) {
+                    const auto n = c.notes->answeredAsked.value(it.id, {0, 0});
+                    coverage.insert(c.judge, QVariantMap{{QStringLiteral("answered"), n.first},
+                                                         {QStringLiteral("asked"), n.second},
+                                                         {QStringLiteral("missing"), c.notes->missing}});
+                }
             }
-            const QVariantMap obj{{QStringLiteral("id"), it.id},         {QStringLiteral("group"), it.group},
-                                  {QStringLiteral("system"), it.system}, {QStringLiteral("source"), it.source},
-                                  {QStringLiteral("output"), it.output}, {QStringLiteral("reference"), it.reference},
-                                  {QStringLiteral("human"), h},          {QStringLiteral("judges"), judges}};
+            QVariantMap obj{{QStringLiteral("id"), it.id},         {QStringLiteral("group"), it.group},
+                            {QStringLiteral("system"), it.system}, {QStringLiteral("source"), it.source},
+                            {QStringLiteral("output"), it.output}, {QStringLiteral("reference"), it.reference},
+                            {QStringLiteral("human"), h},          {QStringLiteral("judges"), judges}};
+            if (!coverage.isEmpty())
+                obj.insert(QStringLiteral("coverage"), coverage);
             out.write((json::stringify(obj) + QLatin1Char('\n')).toUtf8());
         } else {
             QStringList cells{csv::field(it.id),     csv::field(it.group),  csv::field(it.system),
@@ -113,6 +134,14 @@ Result<int> Exporter::write(const Project &project, const QString &file)
             for (const Column &c : std::as_const(judgeColumns)) {
                 auto s = c.scores.constFind(it.id);
                 cells.append(s == c.scores.constEnd() ? QString() : number(s.value()));
+                if (!c.notes)
+                    continue;
+                const auto n = c.notes->answeredAsked.constFind(it.id);
+                if (n == c.notes->answeredAsked.cend()) {
+                    cells << QString() << QString() << QString();
+                    continue;
+                }
+                cells << QString::number(n->first) << QString::number(n->second) << csv::field(c.notes->missing);
             }
             out.write((cells.join(QLatin1Char(',')) + QStringLiteral("\r\n")).toUtf8());
         }

@@ -1,6 +1,7 @@
 #include "MethodRegistry.h"
 
 #include "methods/Method.h"
+#include "store/Project.h"
 
 namespace rubric {
 
@@ -71,6 +72,19 @@ QStringList exportedRootStats(const QString &name)
 {
     const MethodInfo *m = find(name);
     return m ? m->exportedStats : QStringList();
+}
+
+ScoreNotesFor scoreNotesFor(Project &project)
+{
+    return [&project](const QString &judge) -> Result<std::optional<ScoreNotes>> {
+        const auto info = project.readJudge(judge);
+        if (!info)
+            return info.error();
+        const MethodInfo *m = *info ? find((*info)->method) : nullptr;
+        if (!m || !m->scoreNotes)
+            return std::optional<ScoreNotes>();
+        return m->scoreNotes(project, judge);
+    };
 }
 
 } // namespace MethodRegistry

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "io/Exporter.h"
 #include "methods/RunTypes.h"
 #include "rubric/Criterion.h"
 
@@ -13,6 +14,7 @@
 namespace rubric {
 
 class Method;
+class Project;
 class RunContext;
 class Rubric;
 
@@ -100,6 +102,9 @@ struct MethodInfo
     /// adds it to each criterion as "flags"); unset: no flags (CheckEval: polarity, constant,
     /// near-duplicate, inverted).
     std::function<QVariantMap(const Rubric &, const Criterion &)> criterionFlags;
+    /// What the score exports add to a judge of this method (Exporter's ScoreNotes: how a missing
+    /// answer counts, answered and asked per item); unset: nothing (CheckEval sets it).
+    std::function<Result<std::optional<ScoreNotes>>(Project &, const QString &judge)> scoreNotes;
 
     const MethodParam *param(const QString &key) const;
     /// The kind of a criterion a user adds under a node of kind `parent` (the next kind down;
@@ -116,6 +121,8 @@ const MethodInfo *find(const QString &name);
 QStringList names();
 /// MethodInfo::exportedStats of the method named `name` (empty when there is none).
 QStringList exportedRootStats(const QString &name);
+/// The exports' notes per judge of `project` (MethodInfo::scoreNotes of the judge's method).
+ScoreNotesFor scoreNotesFor(Project &project);
 
 } // namespace MethodRegistry
 

@@ -1,10 +1,60 @@
 #include "methods/MethodRegistry.h"
 #include "methods/checkeval/CheckEvalMethod.h"
+#include "methods/checkeval/CheckEvalParams.h"
 #include "methods/checkeval/Checklist.h"
+#include "store/Project.h"
+#include "store/RubricStore.h"
 
+#include <QSet>
 #include <QtGlobal>
 
+#include <cmath>
+
 namespace rubric {
+namespace {
+
+/// The exports' notes of a checklist judge: how its stored run configuration counts a missing
+/// answer (`missing`; imported answers and a judge without a run: skip, as the importer scores),
+/// and per item the asked questions of the latest version answered (criterion scores of sample 0
+/// parsed) and asked.
+Result<std::optional<ScoreNotes>> checklistScoreNotes(Project &project, const QString &judge)
+{
+    RubricStore store(&project);
+    const auto rubric = store.loadLatest(judge);
+    if (!rubric)
+        return rubric.error();
+    if (!*rubric)
+        return std::optional<ScoreNotes>();
+    const auto config = store.readRunConfig(judge);
+    if (!config)
+        return config.error();
+    ScoreNotes notes;
+    notes.missing = QStringLiteral("skip");
+    if (!config->isEmpty()) {
+        const auto params = CheckEvalParams::fromSettings(config->value(QStringLiteral("settings")).toMap());
+        if (!params)
+            return makeError(QStringLiteral("judge '%1': %2").arg(judge, params.errorString()), {}, 0,
+                             QStringLiteral("settings"));
+        notes.missing = params->missingIsNo ? QStringLiteral("no") : QStringLiteral("skip");
+    }
+    QSet<QString> asked;
+    for (const Criterion &q : Checklist::askedQuestions(**rubric))
+        asked.insert(q.key);
+    const auto scores = store.readSampleScores(judge);
+    if (!scores)
+        return scores.error();
+    for (const CriterionScore &s : *scores) {
+        if (s.sample != 0 || !asked.contains(s.criterionKey))
+            continue;
+        auto &n = notes.answeredAsked[s.itemId];
+        n.second = int(asked.size());
+        if (s.parseStatus == QLatin1String("ok") && !std::isnan(s.score))
+            ++n.first;
+    }
+    return std::optional<ScoreNotes>(std::move(notes));
+}
+
+} // namespace
 
 MethodInfo checkevalDescriptor()
 {
@@ -175,6 +225,7 @@ MethodInfo checkevalDescriptor()
                                "The benchmark's name in the augmentation and filter prompts (e.g. SummEval); a "
                                "preset's dataset names it when unset.")},
     };
+    m.scoreNotes = &checklistScoreNotes;
     return m;
 }
 
