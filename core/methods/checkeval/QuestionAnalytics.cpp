@@ -1,6 +1,7 @@
 #include "QuestionAnalytics.h"
 
 #include "Checklist.h"
+#include "QuestionSimilarity.h"
 #include "stats/Correlation.h"
 #include "store/Project.h"
 
@@ -82,14 +83,18 @@ QVector<NearDuplicate> QuestionAnalytics::nearDuplicates(const Rubric &rubric, d
         }
     };
     walk(QString());
+    QStringList texts;
+    for (const Criterion &q : std::as_const(qs))
+        texts << q.text;
+    const QuestionSimilarity measure(texts);
     QVector<NearDuplicate> out;
     for (int i = 0; i < qs.size(); ++i)
         for (int j = i + 1; j < qs.size(); ++j) {
             const bool identical
                     = Checklist::normaliseQuestion(qs.at(i).text) == Checklist::normaliseQuestion(qs.at(j).text);
-            const double jac = jaccard(qs.at(i).text, qs.at(j).text);
-            if (identical || jac >= threshold)
-                out.append({qs.at(i).key, qs.at(j).key, jac, identical});
+            const double sim = measure.similarity(qs.at(i).text, qs.at(j).text);
+            if (identical || sim >= threshold)
+                out.append({qs.at(i).key, qs.at(j).key, sim, identical});
         }
     return out;
 }
