@@ -1091,6 +1091,34 @@ Abdeckung %2 %</translation>
         <source>Disable the k least discriminating questions as one edit (undoable), with the alignment on the test split before and after</source>
         <translation>Die k am wenigsten trennscharfen Fragen in einer Bearbeitung deaktivieren (rückgängig machbar), mit der Übereinstimmung auf dem Test-Split vorher und nachher</translation>
     </message>
+    <message>
+        <source>Import answers…</source>
+        <translation>Antworten importieren…</translation>
+    </message>
+    <message>
+        <source>Per-question checklist answers made elsewhere (another tool's LLM answers, or people's) from a CSV, as a checklist judge; previewed, all rows or none</source>
+        <translation>Anderswo entstandene Antworten je Frage (LLM-Antworten eines anderen Werkzeugs oder die von Menschen) aus einer CSV-Datei als Checklisten-Bewerter; mit Vorschau, alle Zeilen oder keine</translation>
+    </message>
+    <message>
+        <source>Imported checklist answers as judge %1.</source>
+        <translation>Checklisten-Antworten als Bewerter %1 importiert.</translation>
+    </message>
+    <message>
+        <source>Pruned by discrimination: %1 disabled (the %2 least discriminating)</source>
+        <translation>Nach Trennschärfe ausgedünnt: %1 deaktiviert (die %2 am wenigsten trennscharfen)</translation>
+    </message>
+    <message>
+        <source>Prune not saved</source>
+        <translation>Ausdünnung nicht gespeichert</translation>
+    </message>
+    <message>
+        <source>Alignment not recorded</source>
+        <translation>Übereinstimmung nicht festgehalten</translation>
+    </message>
+    <message>
+        <source>Version %1 was saved; its alignment was not recorded: %2</source>
+        <translation>Version %1 wurde gespeichert; ihre Übereinstimmung wurde nicht festgehalten: %2</translation>
+    </message>
 </context>
 <context>
     <name>rubric::ComparePane</name>
@@ -1731,6 +1759,153 @@ Abdeckung %2 %</translation>
     <message>
         <source>Contributions</source>
         <translation>Beiträge</translation>
+    </message>
+</context>
+<context>
+    <name>rubric::EvaluatorGroupsView</name>
+    <message>
+        <source>n/a</source>
+        <translation>k. A.</translation>
+    </message>
+    <message>
+        <source>large</source>
+        <translation>groß</translation>
+    </message>
+    <message>
+        <source>medium</source>
+        <translation>mittel</translation>
+    </message>
+    <message>
+        <source>small</source>
+        <translation>klein</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>unbekannt</translation>
+    </message>
+    <message>
+        <source>Judge</source>
+        <translation>Bewerter</translation>
+    </message>
+    <message>
+        <source>Dimension</source>
+        <translation>Dimension</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Modell</translation>
+    </message>
+    <message>
+        <source>Answers by</source>
+        <translation>Antworten von</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>Größe</translation>
+    </message>
+    <message>
+        <source>Family</source>
+        <translation>Familie</translation>
+    </message>
+    <message>
+        <source>Model's ρ</source>
+        <translation>ρ des Modells</translation>
+    </message>
+    <message>
+        <source>The evaluator model; judges with the same model are one evaluator across the dimensions (Top-3 ranks models). Empty: the model of the judge's run</source>
+        <translation>Das bewertende Modell; Bewerter mit demselben Modell sind über die Dimensionen hinweg ein Evaluator (Top-3 reiht Modelle). Leer: das Modell des Laufs des Bewerters</translation>
+    </message>
+    <message>
+        <source>Inferred from the model name unless set: a parameter count in the name (70B) decides, large from 60B, medium from 15B, small below; no count (GPT, Claude) is unknown</source>
+        <translation>Aus dem Modellnamen abgeleitet, sofern nicht gesetzt: eine Parameterzahl im Namen (70B) entscheidet, groß ab 60B, mittel ab 15B, klein darunter; ohne Zahl (GPT, Claude) unbekannt</translation>
+    </message>
+    <message>
+        <source>Inferred from the model name's first word unless set; empty the field to infer again</source>
+        <translation>Aus dem ersten Wort des Modellnamens abgeleitet, sofern nicht gesetzt; das Feld leeren, um erneut abzuleiten</translation>
+    </message>
+    <message>
+        <source>Spearman's rho between the judge's item scores and the mean human score on the default split's items; Top-3 ranks the models by its mean over their dimensions</source>
+        <translation>Spearmans rho zwischen den Elementbewertungen des Bewerters und der mittleren menschlichen Bewertung auf den Elementen des Standard-Splits; Top-3 reiht die Modelle nach seinem Mittel über ihre Dimensionen</translation>
+    </message>
+    <message>
+        <source>No groups: %1</source>
+        <translation>Keine Gruppen: %1</translation>
+    </message>
+    <message>
+        <source>%1 (ρ %2)</source>
+        <translation>%1 (ρ %2)</translation>
+    </message>
+    <message>
+        <source>Top-3, the models with the highest mean correlation with people over their dimensions: %1</source>
+        <translation>Top-3, die Modelle mit der höchsten mittleren Korrelation mit Menschen über ihre Dimensionen: %1</translation>
+    </message>
+    <message>
+        <source>No Top-3: no judge's item scores correlate with human scores here (annotate items first)</source>
+        <translation>Keine Top-3: die Elementbewertungen keines Bewerters lassen sich hier mit menschlichen Bewertungen korrelieren (zuerst Elemente annotieren)</translation>
+    </message>
+    <message>
+        <source>Judges whose answers are people's are coders in every group and alone in "People" (the paper's Table 4).</source>
+        <translation>Bewerter, deren Antworten von Menschen stammen, sind Kodierer in jeder Gruppe und allein in „Menschen“ (Tabelle 4 des Artikels).</translation>
+    </message>
+    <message>
+        <source>LLM judges only: judges whose answers are people's are left out.</source>
+        <translation>Nur LLM-Bewerter: Bewerter, deren Antworten von Menschen stammen, bleiben außen vor.</translation>
+    </message>
+    <message>
+        <source>Group</source>
+        <translation>Gruppe</translation>
+    </message>
+    <message>
+        <source>Models</source>
+        <translation>Modelle</translation>
+    </message>
+    <message>
+        <source>%1 α</source>
+        <translation>%1 α</translation>
+    </message>
+    <message>
+        <source>%1 κ</source>
+        <translation>%1 κ</translation>
+    </message>
+    <message>
+        <source>Average α</source>
+        <translation>Mittelwert α</translation>
+    </message>
+    <message>
+        <source>Average κ</source>
+        <translation>Mittelwert κ</translation>
+    </message>
+    <message>
+        <source>%1 judges: %2; %3 units, %4 κ units</source>
+        <translation>%1 Bewerter: %2; %3 Einheiten, %4 κ-Einheiten</translation>
+    </message>
+    <message>
+        <source>Mean over %1</source>
+        <translation>Mittel über %1</translation>
+    </message>
+    <message>
+        <source>From the judge's run (or its name); type to set</source>
+        <translation>Aus dem Lauf des Bewerters (oder seinem Namen); zum Setzen eintippen</translation>
+    </message>
+    <message>
+        <source>an LLM</source>
+        <translation>ein LLM</translation>
+    </message>
+    <message>
+        <source>people</source>
+        <translation>Menschen</translation>
+    </message>
+    <message>
+        <source>inferred: %1</source>
+        <translation>abgeleitet: %1</translation>
+    </message>
+    <message>
+        <source>Inferred from the model name; type to set</source>
+        <translation>Aus dem Modellnamen abgeleitet; zum Setzen eintippen</translation>
+    </message>
+    <message>
+        <source>Evaluator not saved</source>
+        <translation>Evaluator nicht gespeichert</translation>
     </message>
 </context>
 <context>
@@ -2480,6 +2655,173 @@ Abdeckung %2 %</translation>
     </message>
 </context>
 <context>
+    <name>rubric::ImportAnswersDialog</name>
+    <message>
+        <source>Import checklist answers</source>
+        <translation>Checklisten-Antworten importieren</translation>
+    </message>
+    <message>
+        <source>CSV with the columns item, question, answer</source>
+        <translation>CSV mit den Spalten item, question, answer</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>Durchsuchen…</translation>
+    </message>
+    <message>
+        <source>a new judge, or an existing checklist judge to fill</source>
+        <translation>ein neuer Bewerter oder ein bestehender Checklisten-Bewerter, der gefüllt wird</translation>
+    </message>
+    <message>
+        <source>The questions the answers are to: an existing judge's checklist or a published one. An existing judge keeps its own (it must ask the same questions)</source>
+        <translation>Die Fragen, zu denen die Antworten gehören: die Checkliste eines bestehenden Bewerters oder eine veröffentlichte. Ein bestehender Bewerter behält seine eigene (sie muss dieselben Fragen stellen)</translation>
+    </message>
+    <message>
+        <source>an LLM</source>
+        <translation>ein LLM</translation>
+    </message>
+    <message>
+        <source>people</source>
+        <translation>Menschen</translation>
+    </message>
+    <message>
+        <source>Stored as the judge's evaluator: the Judge agreement dialog counts people's answers as coders only when asked to, and groups LLMs by their model</source>
+        <translation>Als Evaluator des Bewerters gespeichert: der Dialog zur Bewerter-Übereinstimmung zählt Antworten von Menschen nur auf Wunsch als Kodierer und gruppiert LLMs nach ihrem Modell</translation>
+    </message>
+    <message>
+        <source>the model that answered (its size and family are inferred from it)</source>
+        <translation>das Modell, das geantwortet hat (Größe und Familie werden daraus abgeleitet)</translation>
+    </message>
+    <message>
+        <source>Line</source>
+        <translation>Zeile</translation>
+    </message>
+    <message>
+        <source>Item</source>
+        <translation>Element</translation>
+    </message>
+    <message>
+        <source>Question</source>
+        <translation>Frage</translation>
+    </message>
+    <message>
+        <source>Answer</source>
+        <translation>Antwort</translation>
+    </message>
+    <message>
+        <source>Meets</source>
+        <translation>Erfüllt</translation>
+    </message>
+    <message>
+        <source>Whether the answer meets the question's criterion (an inverted question's "no" does)</source>
+        <translation>Ob die Antwort das Kriterium der Frage erfüllt (bei einer umgekehrten Frage erfüllt es „nein“)</translation>
+    </message>
+    <message>
+        <source>Import</source>
+        <translation>Importieren</translation>
+    </message>
+    <message>
+        <source>checklist of judge %1 (%2)</source>
+        <translation>Checkliste des Bewerters %1 (%2)</translation>
+    </message>
+    <message>
+        <source>published: %1</source>
+        <translation>veröffentlicht: %1</translation>
+    </message>
+    <message>
+        <source>File:</source>
+        <translation>Datei:</translation>
+    </message>
+    <message>
+        <source>Judge:</source>
+        <translation>Bewerter:</translation>
+    </message>
+    <message>
+        <source>Checklist:</source>
+        <translation>Checkliste:</translation>
+    </message>
+    <message>
+        <source>Answered by:</source>
+        <translation>Beantwortet von:</translation>
+    </message>
+    <message>
+        <source>Model:</source>
+        <translation>Modell:</translation>
+    </message>
+    <message>
+        <source>Per-question answers made elsewhere, one row per (item, question): item (an item id), question (a key such as q3, or the question's exact text), answer (yes/no, y/n, 1/0, true/false; empty = unanswered). All rows are checked first; nothing is written unless every row is good.</source>
+        <translation>Anderswo entstandene Antworten je Frage, eine Zeile je (Element, Frage): item (eine Element-ID), question (ein Schlüssel wie q3 oder der genaue Text der Frage), answer (yes/no, y/n, 1/0, true/false; leer = unbeantwortet). Alle Zeilen werden zuerst geprüft; nichts wird geschrieben, solange nicht jede Zeile gut ist.</translation>
+    </message>
+    <message>
+        <source>Checklist answers</source>
+        <translation>Checklisten-Antworten</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv);;All files (*)</source>
+        <translation>CSV-Dateien (*.csv);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>choose a checklist</source>
+        <translation>eine Checkliste wählen</translation>
+    </message>
+    <message>
+        <source>no project is open</source>
+        <translation>kein Projekt ist geöffnet</translation>
+    </message>
+    <message>
+        <source>Choose a CSV file.</source>
+        <translation>Eine CSV-Datei wählen.</translation>
+    </message>
+    <message>
+        <source>Name the judge the answers are stored as.</source>
+        <translation>Den Bewerter benennen, unter dem die Antworten gespeichert werden.</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>(keine)</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>ja</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>nein</translation>
+    </message>
+    <message>
+        <source>met</source>
+        <translation>erfüllt</translation>
+    </message>
+    <message>
+        <source>not met</source>
+        <translation>nicht erfüllt</translation>
+    </message>
+    <message>
+        <source>%1 answers and %2 unanswered on %3 items and %4 questions, stored as %5 judge '%6' for %7.</source>
+        <translation>%1 Antworten und %2 unbeantwortete auf %3 Elementen und %4 Fragen, gespeichert als %5 Bewerter '%6' für %7.</translation>
+    </message>
+    <message>
+        <source>the new</source>
+        <translation>neuer</translation>
+    </message>
+    <message>
+        <source>the existing</source>
+        <translation>bestehender</translation>
+    </message>
+    <message>
+        <source>Nothing imported: %1</source>
+        <translation>Nichts importiert: %1</translation>
+    </message>
+    <message>
+        <source>Evaluator not saved</source>
+        <translation>Evaluator nicht gespeichert</translation>
+    </message>
+    <message>
+        <source>The answers were imported; who answered was not saved: %1</source>
+        <translation>Die Antworten wurden importiert; wer geantwortet hat, wurde nicht gespeichert: %1</translation>
+    </message>
+</context>
+<context>
     <name>rubric::ImportDialog</name>
     <message>
         <source>Browse…</source>
@@ -2824,6 +3166,42 @@ Abdeckung %2 %</translation>
     <message>
         <source>The mean over the dimensions with a figure, as the paper averages its four dimensions</source>
         <translation>Der Mittelwert über die Dimensionen mit einer Kennzahl, wie der Artikel seine vier Dimensionen mittelt</translation>
+    </message>
+    <message>
+        <source>LLM judges only</source>
+        <translation>Nur LLM-Bewerter</translation>
+    </message>
+    <message>
+        <source>LLM judges and people</source>
+        <translation>LLM-Bewerter und Menschen</translation>
+    </message>
+    <message>
+        <source>Whether judges whose answers are people's (imported, marked in the Groups tab) count as coders</source>
+        <translation>Ob Bewerter, deren Antworten von Menschen stammen (importiert, im Reiter Gruppen markiert), als Kodierer zählen</translation>
+    </message>
+    <message>
+        <source>Coders:</source>
+        <translation>Kodierer:</translation>
+    </message>
+    <message>
+        <source>Chosen judges</source>
+        <translation>Gewählte Bewerter</translation>
+    </message>
+    <message>
+        <source>Groups</source>
+        <translation>Gruppen</translation>
+    </message>
+    <message>
+        <source>The paper's table: all, large, medium, small, each family and the Top-3 evaluators, per dimension and on average</source>
+        <translation>Die Tabelle des Artikels: alle, große, mittlere, kleine Evaluatoren, jede Familie und die Top-3, je Dimension und im Mittel</translation>
+    </message>
+    <message>
+        <source>%1 · %2 · people</source>
+        <translation>%1 · %2 · Menschen</translation>
+    </message>
+    <message>
+        <source>Left out, their answers are people's: %1 (choose "LLM judges and people" to count them)</source>
+        <translation>Außen vor, ihre Antworten stammen von Menschen: %1 („LLM-Bewerter und Menschen“ wählen, um sie mitzuzählen)</translation>
     </message>
 </context>
 <context>
@@ -4117,6 +4495,14 @@ Abdeckung %2 %</translation>
     <message>
         <source>Alignment (Pearson r of the share of met answers with the human score) %1: %2 now, %3 after pruning — from the stored answers, no calls.</source>
         <translation>Übereinstimmung (Pearson-r des Anteils erfüllter Antworten mit der menschlichen Bewertung) %1: jetzt %2, nach dem Ausdünnen %3 — aus den gespeicherten Antworten, ohne Aufrufe.</translation>
+    </message>
+    <message>
+        <source>Save as a new version now</source>
+        <translation>Jetzt als neue Version speichern</translation>
+    </message>
+    <message>
+        <source>Save the pruned checklist as a new version at once and record its alignment on the test (and train) split from the stored answers beside the old version's; the edit stays undoable</source>
+        <translation>Die ausgedünnte Checkliste sofort als neue Version speichern und ihre Übereinstimmung auf dem Test- (und Trainings-)Split aus den gespeicherten Antworten neben der der alten Version festhalten; die Bearbeitung bleibt rückgängig machbar</translation>
     </message>
 </context>
 <context>

@@ -57,6 +57,11 @@ struct RubricPaneContext
     QTreeView *tree = nullptr;
     QWidget *pane = nullptr;
     std::function<bool()> confirmDiscard;
+    /// Saves the shown rubric, edits included, as a new version with `note` (the pane's "Save as
+    /// new version"); returns the new version's number.
+    std::function<Result<int>(const QString &note)> saveVersion;
+    /// Reads the version list again (after a part changed a version's figures).
+    std::function<void()> refreshVersions;
 };
 
 /// The state of the Rubric pane a part's actions follow (RubricPanePart::updateActions).

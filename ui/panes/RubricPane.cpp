@@ -74,7 +74,16 @@ RubricPane::RubricPane(QWidget *parent)
     m_tree->setModel(m_model);
     // The methods' parts (CheckEval's actions and stage counts, HD-Eval's panel), in method order (after the
     // tree has its model: HD-Eval's panel follows its selection).
-    const RubricPaneContext context{m_model, m_stack, m_tree, this, [this] { return confirmDiscard(); }};
+    const RubricPaneContext context{m_model,
+                                    m_stack,
+                                    m_tree,
+                                    this,
+                                    [this] { return confirmDiscard(); },
+                                    [this](const QString &note) { return saveVersion(note); },
+                                    [this] {
+                                        refillVersions();
+                                        m_versions->selectVersion(m_shownVersion);
+                                    }};
     for (const MethodViews *views : MethodViews::all())
         if (RubricPanePart *part = views->createRubricPart(context)) {
             m_parts.append({views->method(), part});

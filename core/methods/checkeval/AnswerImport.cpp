@@ -39,6 +39,15 @@ std::optional<bool> readAnswer(const QString &text, bool *ok)
 Result<ImportedAnswers> AnswerImport::importCsv(Project &project, const QString &file, const QString &judge,
                                                 const Rubric &checklist)
 {
+    auto plan = check(project, file, judge, checklist);
+    if (!plan)
+        return plan.error();
+    return write(project, *plan, checklist);
+}
+
+Result<AnswerImportPlan> AnswerImport::check(Project &project, const QString &file, const QString &judge,
+                                             const Rubric &checklist)
+{
     if (judge.trimmed().isEmpty())
         return makeError(tr("a judge name is needed for the imported answers"), file, 0, QStringLiteral("judge"));
     const QVector<Criterion> asked = Checklist::askedQuestions(checklist);
@@ -50,7 +59,7 @@ Result<ImportedAnswers> AnswerImport::importCsv(Project &project, const QString 
         byText.insert(q.text.trimmed(), q);
     }
     // The judge: new, or a checklist judge asking the same questions.
-    RubricStore store(&project);
+    RubricStore store(&project); // reads only
     const auto existing = project.readJudge(judge);
     if (!existing)
         return existing.error();
@@ -87,10 +96,14 @@ Result<ImportedAnswers> AnswerImport::importCsv(Project &project, const QString 
     const QSet<QString> knownItems(items->cbegin(), items->cend());
 
     // Every row checked first; nothing is written unless all are good.
-    QVector<CriterionScore> rows;
+    AnswerImportPlan plan;
+    plan.file = file;
+    plan.judge = judge;
+    plan.createsJudge = !*existing;
+    QVector<CriterionScore> &rows = plan.rows;
     QHash<QString, int> lineOf; // "item|key" → line
-    QHash<QString, QHash<QString, double>> met;
-    ImportedAnswers out;
+    QHash<QString, QHash<QString, double>> &met = plan.met;
+    ImportedAnswers &out = plan.counts;
     for (const Record &r : std::as_const(*records)) {
         const QString item = r.fields.value(QStringLiteral("item")).toString().trimmed();
         const QString question = r.fields.value(QStringLiteral("question")).toString().trimmed();
@@ -132,15 +145,22 @@ Result<ImportedAnswers> AnswerImport::importCsv(Project &project, const QString 
         }
         met[item].insert(q->key, s.score);
         rows.append(s);
+        plan.lines.append(r.line);
     }
     QSet<QString> questions;
     for (const CriterionScore &s : std::as_const(rows))
         questions.insert(s.criterionKey);
     out.items = int(met.size());
     out.questions = int(questions.size());
+    return plan;
+}
 
+Result<ImportedAnswers> AnswerImport::write(Project &project, const AnswerImportPlan &plan, const Rubric &checklist)
+{
+    const QString &judge = plan.judge;
+    RubricStore store(&project);
     // Written; a judge this import created goes again when a write fails.
-    const bool created = !*existing;
+    const bool created = plan.createsJudge;
     const auto undo = [&](const Error &e) -> Result<ImportedAnswers> {
         if (created)
             (void)project.removeJudge(judge);
@@ -149,16 +169,16 @@ Result<ImportedAnswers> AnswerImport::importCsv(Project &project, const QString 
     if (auto e = project.ensureJudge(judge, kMethod); !e)
         return undo(e.error());
     if (created)
-        if (auto v = store.saveVersion(judge, checklist, tr("checklist of imported answers (%1)").arg(file)); !v)
+        if (auto v = store.saveVersion(judge, checklist, tr("checklist of imported answers (%1)").arg(plan.file)); !v)
             return undo(v.error());
-    if (auto w = store.writeCriterionScores(judge, rows); !w)
+    if (auto w = store.writeCriterionScores(judge, plan.rows); !w)
         return undo(w.error());
     QHash<QString, double> scores;
-    for (auto it = met.cbegin(); it != met.cend(); ++it)
+    for (auto it = plan.met.cbegin(); it != plan.met.cend(); ++it)
         scores.insert(it.key(), checkeval::scoreItem(checklist, it.value(), false).score);
     if (auto s = project.setJudgeScores(judge, checklist.aspect(), scores); !s)
         return undo(s.error());
-    return out;
+    return plan.counts;
 }
 
 } // namespace rubric

@@ -1,10 +1,13 @@
 #pragma once
 
 #include "rubric/Rubric.h"
+#include "store/RubricStore.h"
 #include "util/Result.h"
 
 #include <QCoreApplication>
+#include <QHash>
 #include <QString>
+#include <QVector>
 
 namespace rubric {
 
@@ -17,6 +20,18 @@ struct ImportedAnswers
     int unanswered = 0; ///< rows with an empty answer (stored unanswered, never as "no")
     int items = 0;
     int questions = 0;
+};
+
+/// A checked file, ready to be written (AnswerImport::check): the rows as they will be stored.
+struct AnswerImportPlan
+{
+    QString file;
+    QString judge;
+    bool createsJudge = false;                  ///< the judge does not exist yet (made with the checklist as version 1)
+    QVector<CriterionScore> rows;               ///< one per CSV row, in file order (raw: the answer as written)
+    QVector<int> lines;                         ///< each row's line in the file
+    QHash<QString, QHash<QString, double>> met; ///< item → question key → meets the criterion (NaN: none)
+    ImportedAnswers counts;
 };
 
 /// Per-question answers made elsewhere — another tool's LLM answers, or people's — stored as the
@@ -39,6 +54,12 @@ public:
     /// scores are the share of met answers (CheckEval's uniform score).
     static Result<ImportedAnswers> importCsv(Project &project, const QString &file, const QString &judge,
                                              const Rubric &checklist);
+    /// Reads and checks every row of `file` as importCsv does and writes nothing (the studio's
+    /// preview); the first bad row is the error, naming the file, its line and the field.
+    static Result<AnswerImportPlan> check(Project &project, const QString &file, const QString &judge,
+                                          const Rubric &checklist);
+    /// Writes a plan check() made (all or nothing: a judge it created goes again when a write fails).
+    static Result<ImportedAnswers> write(Project &project, const AnswerImportPlan &plan, const Rubric &checklist);
 };
 
 } // namespace rubric

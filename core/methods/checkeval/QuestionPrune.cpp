@@ -103,4 +103,60 @@ Result<PruneAlignment> QuestionPrune::compare(Project &project, const QString &j
     return out;
 }
 
+Result<PruneAlignment> QuestionPrune::recordAlignment(Project &project, const QString &judge, const Rubric &before,
+                                                      int newVersion, const Rubric &after)
+{
+    const auto figures = compare(project, judge, before, after);
+    if (!figures)
+        return figures.error();
+    RubricStore store(&project);
+    const auto versions = store.readVersions(judge);
+    if (!versions)
+        return versions.error();
+    int oldVersion = 0;
+    for (const RubricVersionInfo &v : *versions)
+        if (v.version == newVersion)
+            oldVersion = v.parentVersion;
+    bool oldHasTest = false;
+    for (const RubricVersionInfo &v : *versions)
+        if (v.version == oldVersion)
+            oldHasTest = v.testAlignment.has_value();
+    const QString basis = tr("Pearson r of the share of met answers with the human score on the %1 split, n = %2, "
+                             "from the stored answers (prune by discrimination; no new calls)")
+                                  .arg(figures->split)
+                                  .arg(figures->items);
+    if (figures->split == QLatin1String("test")) {
+        if (oldVersion > 0 && !oldHasTest && !std::isnan(figures->before))
+            if (auto r = store.setTestAlignment(judge, oldVersion, figures->before, basis); !r)
+                return r.error();
+        if (!std::isnan(figures->after))
+            if (auto r = store.setTestAlignment(judge, newVersion, figures->after, basis); !r)
+                return r.error();
+    }
+    // the train figure the list shows by default, on the same footing
+    const auto scores = store.readSampleScores(judge);
+    if (!scores)
+        return scores.error();
+    const auto human = project.readHumanScores(after.aspect());
+    if (!human)
+        return human.error();
+    const auto train = project.readItemIds(SplitFilter::Train);
+    if (!train)
+        return train.error();
+    const bool all = train->isEmpty() && figures->split != QLatin1String("test");
+    if (!train->isEmpty() || all) {
+        int n = 0;
+        const double r = alignment(after, *scores, *human, *train, &n);
+        if (!std::isnan(r))
+            if (auto w = store.setAlignment(judge, newVersion, r,
+                                            tr("Pearson r of the share of met answers with the human score on the "
+                                               "%1, n = %2, from the stored answers (prune by discrimination)")
+                                                    .arg(all ? tr("items") : tr("train split"))
+                                                    .arg(n));
+                !w)
+                return w.error();
+    }
+    return figures;
+}
+
 } // namespace rubric

@@ -56,6 +56,14 @@ public:
     /// none), against the mean human score of the checklist's aspect.
     static Result<PruneAlignment> compare(Project &project, const QString &judge, const Rubric &before,
                                           const Rubric &after);
+
+    /// After a prune saved `after` as version `newVersion` of `judge` (edited from `before`, its
+    /// parent version): records both versions' alignment on the test split from the stored
+    /// answers (compare(): no judge is called; the old version's own test figure is kept when it
+    /// has one) and the new version's on the train split, so the version list shows them side by
+    /// side. The basis names the split, the items and that the figure comes from stored answers.
+    static Result<PruneAlignment> recordAlignment(Project &project, const QString &judge, const Rubric &before,
+                                                  int newVersion, const Rubric &after);
 };
 
 } // namespace rubric

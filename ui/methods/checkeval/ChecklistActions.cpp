@@ -1,6 +1,7 @@
 #include "ChecklistActions.h"
 
 #include "methods/checkeval/Checklist.h"
+#include "methods/checkeval/ImportAnswersDialog.h"
 #include "methods/checkeval/InvertPolarityCommand.h"
 #include "methods/checkeval/JudgeAgreementDialog.h"
 #include "methods/checkeval/NewChecklistDialog.h"
@@ -10,7 +11,9 @@
 #include "models/RubricTreeModel.h"
 
 #include <QAction>
+#include <QCheckBox>
 #include <QCoreApplication>
+#include <QMessageBox>
 #include <QTreeView>
 #include <QUndoStack>
 
@@ -24,6 +27,7 @@ ChecklistActions::ChecklistActions(const RubricPaneContext &context)
     , m_newChecklist(new QAction(QCoreApplication::translate("rubric::RubricPane", "New checklist…"), context.pane))
     , m_agreement(new QAction(tr("Judge agreement…"), context.pane))
     , m_prune(new QAction(tr("Prune…"), context.pane))
+    , m_importAnswers(new QAction(tr("Import answers…"), context.pane))
     , m_stages(new StageCountTable(context.pane))
 {
     m_invert->setObjectName(QStringLiteral("rubricInvert"));
@@ -55,6 +59,11 @@ ChecklistActions::ChecklistActions(const RubricPaneContext &context)
                                 "alignment on the test split before and after");
     m_prune->setToolTip(pruneTip);
     m_prune->setStatusTip(pruneTip);
+    m_importAnswers->setObjectName(QStringLiteral("rubricImportAnswers"));
+    const QString importTip = tr("Per-question checklist answers made elsewhere (another tool's LLM answers, or "
+                                 "people's) from a CSV, as a checklist judge; previewed, all rows or none");
+    m_importAnswers->setToolTip(importTip);
+    m_importAnswers->setStatusTip(importTip);
     m_stages->setObjectName(QStringLiteral("rubricStageCounts"));
     m_stages->hide();
     connect(m_invert, &QAction::triggered, this, &ChecklistActions::invertCurrent);
@@ -62,6 +71,7 @@ ChecklistActions::ChecklistActions(const RubricPaneContext &context)
     connect(m_newChecklist, &QAction::triggered, this, &ChecklistActions::newChecklist);
     connect(m_agreement, &QAction::triggered, this, &ChecklistActions::showAgreement);
     connect(m_prune, &QAction::triggered, this, &ChecklistActions::prune);
+    connect(m_importAnswers, &QAction::triggered, this, &ChecklistActions::importAnswers);
 }
 
 QList<QWidget *> ChecklistActions::panels() const
@@ -144,6 +154,19 @@ void ChecklistActions::showAgreement()
     dialog->open();
 }
 
+void ChecklistActions::importAnswers()
+{
+    if (!m_project || (m_context.confirmDiscard && !m_context.confirmDiscard()))
+        return;
+    auto *dialog = new ImportAnswersDialog(m_project, m_judge, m_context.pane);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        emit judgeCreated(dialog->importedJudge(),
+                          tr("Imported checklist answers as judge %1.").arg(dialog->importedJudge()));
+    });
+    dialog->open();
+}
+
 void ChecklistActions::prune()
 {
     if (m_context.model->isReadOnly() || m_judge.isEmpty())
@@ -151,8 +174,32 @@ void ChecklistActions::prune()
     auto *dialog = new PruneQuestionsDialog(m_project, m_judge, m_context.model, m_context.pane);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
-        if (!dialog->chosen().isEmpty())
-            m_context.stack->push(new PruneQuestionsCommand(m_context.model, dialog->chosen()));
+        if (dialog->chosen().isEmpty())
+            return;
+        const Rubric before = m_context.model->rubric();
+        m_context.stack->push(new PruneQuestionsCommand(m_context.model, dialog->chosen()));
+        if (!dialog->saveBox()->isChecked() || !m_context.saveVersion || !m_project)
+            return;
+        QStringList keys;
+        for (const PruneCandidate &q : dialog->chosen())
+            keys << q.key;
+        const auto saved
+                = m_context.saveVersion(tr("Pruned by discrimination: %1 disabled (the %2 least discriminating)")
+                                                .arg(keys.join(QStringLiteral(", ")))
+                                                .arg(keys.size()));
+        if (!saved) {
+            QMessageBox::warning(m_context.pane, tr("Prune not saved"), saved.errorString());
+            return;
+        }
+        const auto recorded
+                = QuestionPrune::recordAlignment(*m_project, m_judge, before, *saved, m_context.model->rubric());
+        if (!recorded)
+            QMessageBox::warning(m_context.pane, tr("Alignment not recorded"),
+                                 tr("Version %1 was saved; its alignment was not recorded: %2")
+                                         .arg(*saved)
+                                         .arg(recorded.errorString()));
+        if (m_context.refreshVersions)
+            m_context.refreshVersions();
     });
     dialog->open();
 }

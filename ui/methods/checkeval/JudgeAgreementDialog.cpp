@@ -1,14 +1,19 @@
 #include "JudgeAgreementDialog.h"
 
+#include "EvaluatorGroupsView.h"
 #include "PlainText.h"
+#include "runs/RunConfig.h"
 #include "store/Project.h"
 #include "store/RubricStore.h"
 
+#include <QComboBox>
 #include <QDialogButtonBox>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -17,7 +22,7 @@
 namespace rubric {
 namespace {
 
-constexpr int JudgeRole = Qt::UserRole;
+constexpr int JudgeNameRole = Qt::UserRole;
 constexpr int AspectRole = Qt::UserRole + 1;
 
 QTableWidgetItem *cell(const QString &text)
@@ -75,6 +80,9 @@ JudgeAgreementDialog::JudgeAgreementDialog(Project *project, const QString &judg
     , m_dimensions(new QTableWidget(this))
     , m_subAspects(new QTableWidget(this))
     , m_message(new QLabel(this))
+    , m_coders(new QComboBox(this))
+    , m_tabs(new QTabWidget(this))
+    , m_groups(new EvaluatorGroupsView(this))
 {
     setObjectName(QStringLiteral("judgeAgreementDialog"));
     setWindowTitle(tr("Agreement between checklist judges"));
@@ -99,6 +107,14 @@ JudgeAgreementDialog::JudgeAgreementDialog(Project *project, const QString &judg
                                 "answer meets the criterion. Every item is counted."),
                              this);
     intro->setWordWrap(true);
+    m_coders->setObjectName(QStringLiteral("agreementCoders"));
+    m_coders->addItems({tr("LLM judges only"), tr("LLM judges and people")});
+    m_coders->setToolTip(tr("Whether judges whose answers are people's (imported, marked in the Groups tab) count "
+                            "as coders"));
+    auto *codersRow = new QHBoxLayout;
+    codersRow->addWidget(new QLabel(tr("Coders:"), this));
+    codersRow->addWidget(m_coders);
+    codersRow->addStretch(1);
     auto *subTitle = new QLabel(tr("Per sub-aspect of the selected dimension"), this);
     auto *right = new QWidget(this);
     auto *rightLayout = new QVBoxLayout(right);
@@ -108,13 +124,19 @@ JudgeAgreementDialog::JudgeAgreementDialog(Project *project, const QString &judg
     rightLayout->addWidget(subTitle);
     rightLayout->addWidget(m_subAspects, 2);
     auto *split = new QSplitter(Qt::Horizontal, this);
+    m_tabs->setObjectName(QStringLiteral("agreementTabs"));
+    m_tabs->addTab(right, tr("Chosen judges"));
+    m_tabs->addTab(m_groups, tr("Groups"));
+    m_tabs->setTabToolTip(1, tr("The paper's table: all, large, medium, small, each family and the Top-3 "
+                                "evaluators, per dimension and on average"));
     split->addWidget(m_judges);
-    split->addWidget(right);
+    split->addWidget(m_tabs);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 3);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(intro);
+    layout->addLayout(codersRow);
     layout->addWidget(split, 1);
     layout->addWidget(buttons);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
@@ -123,7 +145,12 @@ JudgeAgreementDialog::JudgeAgreementDialog(Project *project, const QString &judg
             recompute();
     });
     connect(m_dimensions, &QTableWidget::itemSelectionChanged, this, &JudgeAgreementDialog::showSubAspects);
-    resize(980, 560);
+    connect(m_coders, &QComboBox::currentIndexChanged, this, [this] { recompute(); });
+    connect(m_groups, &EvaluatorGroupsView::profileChanged, this, [this] {
+        readProfiles();
+        recompute();
+    });
+    resize(1100, 640);
     listJudges(judge);
     recompute();
 }
@@ -155,13 +182,42 @@ void JudgeAgreementDialog::listJudges(const QString &judge)
     }
     for (const Listed &l : std::as_const(listed)) {
         auto *item = new QListWidgetItem(tr("%1 · %2").arg(plain::elide(l.name, 80), plain::elide(l.aspect, 40)));
-        item->setData(JudgeRole, l.name);
+        item->setData(JudgeNameRole, l.name);
         item->setData(AspectRole, l.aspect);
         item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable);
         item->setCheckState(chosenAspect.isEmpty() || l.aspect == chosenAspect ? Qt::Checked : Qt::Unchecked);
         m_judges->addItem(item);
     }
     m_updating = false;
+    readProfiles();
+}
+
+void JudgeAgreementDialog::readProfiles()
+{
+    m_profiles.clear();
+    m_profileProblems.clear();
+    const bool wasUpdating = m_updating;
+    m_updating = true; // the texts change, not the choice
+    for (int i = 0; m_project && i < m_judges->count(); ++i) {
+        QListWidgetItem *item = m_judges->item(i);
+        const QString name = item->data(JudgeNameRole).toString();
+        const auto spec = RunConfig::load(m_project, name); // none for an imported judge: no model then
+        auto p = EvaluatorGroups::read(*m_project, name, item->data(AspectRole).toString(),
+                                       spec ? spec->evaluator.model : QString());
+        if (!p) {
+            m_profileProblems << p.errorString();
+            continue;
+        }
+        m_profiles.insert(name, *p);
+        item->setText(p->person ? tr("%1 · %2 · people").arg(plain::elide(name, 80), plain::elide(p->aspect, 40))
+                                : tr("%1 · %2").arg(plain::elide(name, 80), plain::elide(p->aspect, 40)));
+    }
+    m_updating = wasUpdating;
+}
+
+void JudgeAgreementDialog::setWithPeople(bool withPeople)
+{
+    m_coders->setCurrentIndex(withPeople ? 1 : 0);
 }
 
 void JudgeAgreementDialog::setChosen(const QStringList &judges)
@@ -169,7 +225,7 @@ void JudgeAgreementDialog::setChosen(const QStringList &judges)
     m_updating = true;
     for (int i = 0; i < m_judges->count(); ++i) {
         QListWidgetItem *item = m_judges->item(i);
-        item->setCheckState(judges.contains(item->data(JudgeRole).toString()) ? Qt::Checked : Qt::Unchecked);
+        item->setCheckState(judges.contains(item->data(JudgeNameRole).toString()) ? Qt::Checked : Qt::Unchecked);
     }
     m_updating = false;
     recompute();
@@ -178,16 +234,28 @@ void JudgeAgreementDialog::setChosen(const QStringList &judges)
 void JudgeAgreementDialog::recompute()
 {
     m_shown.clear();
+    const bool withPeople = m_coders->currentIndex() == 1;
     QStringList aspects;
     QHash<QString, QStringList> chosen;
+    QVector<EvaluatorProfile> grouped;
+    QStringList leftOut;
     for (int i = 0; i < m_judges->count(); ++i) {
         const QListWidgetItem *item = m_judges->item(i);
         if (item->checkState() != Qt::Checked)
             continue;
+        const QString name = item->data(JudgeNameRole).toString();
+        const auto profile = m_profiles.constFind(name);
+        if (profile == m_profiles.cend())
+            continue; // its profile could not be read: said in the message
+        grouped.append(*profile);
+        if (profile->person && !withPeople) {
+            leftOut << name;
+            continue;
+        }
         const QString aspect = item->data(AspectRole).toString();
         if (!aspects.contains(aspect))
             aspects << aspect;
-        chosen[aspect] << item->data(JudgeRole).toString();
+        chosen[aspect] << item->data(JudgeNameRole).toString();
     }
     QStringList messages;
     for (const QString &aspect : std::as_const(aspects)) {
@@ -211,6 +279,11 @@ void JudgeAgreementDialog::recompute()
     }
     if (aspects.isEmpty())
         messages << tr("Choose at least two checklist judges of one dimension.");
+    messages << m_profileProblems;
+    if (!leftOut.isEmpty())
+        messages << tr("Left out, their answers are people's: %1 (choose \"LLM judges and people\" to count them)")
+                            .arg(leftOut.join(QStringLiteral(", ")));
+    m_groups->show(m_project, grouped, withPeople);
 
     m_dimensions->setRowCount(0);
     double alphaSum = 0, kappaSum = 0;

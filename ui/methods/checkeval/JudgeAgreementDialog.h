@@ -1,5 +1,6 @@
 #pragma once
 
+#include "methods/checkeval/EvaluatorGroups.h"
 #include "methods/checkeval/QuestionAgreement.h"
 
 #include <QDialog>
@@ -9,12 +10,15 @@
 
 #include <optional>
 
+class QComboBox;
 class QLabel;
 class QListWidget;
 class QTableWidget;
+class QTabWidget;
 
 namespace rubric {
 
+class EvaluatorGroupsView;
 class Project;
 
 /// CheckEval's inter-evaluator agreement (the paper's IEA): the user picks checklist judges; per
@@ -22,7 +26,10 @@ class Project;
 /// meets-criterion answers) and Fleiss' kappa among the chosen judges of that dimension, over the
 /// (item, question) units of every item (QuestionAgreement), the average over the dimensions, and
 /// the current dimension's figures per sub-aspect. A dimension with one chosen judge or whose
-/// checklists differ gets no figures; the message under the table says why.
+/// checklists differ gets no figures; the message under the table says why. The "Groups" tab
+/// shows the chosen judges as the paper groups its evaluators (EvaluatorGroupsView). Judges
+/// whose answers are people's (their evaluator profile) are coders only with "LLM judges and
+/// people" chosen.
 class JudgeAgreementDialog : public QDialog
 {
     Q_OBJECT
@@ -41,8 +48,14 @@ public:
     /// The selected dimension's sub-aspects (Dimension column: the sub-aspect).
     QTableWidget *subAspectTable() const { return m_subAspects; }
     QLabel *messageLabel() const { return m_message; }
+    EvaluatorGroupsView *groupsView() const { return m_groups; }
+    QTabWidget *tabs() const { return m_tabs; }
+    /// "LLM judges only" (0) or "LLM judges and people" (1).
+    QComboBox *codersChoice() const { return m_coders; }
     /// Chooses exactly `judges` (by name) and computes again.
     void setChosen(const QStringList &judges);
+    /// Judges whose answers are people's count as coders (true) or are left out (false).
+    void setWithPeople(bool withPeople);
 
 private:
     struct Dimension
@@ -53,6 +66,7 @@ private:
         QString error;
     };
     void listJudges(const QString &judge);
+    void readProfiles();
     void recompute();
     void showSubAspects();
 
@@ -61,6 +75,11 @@ private:
     QTableWidget *m_dimensions;
     QTableWidget *m_subAspects;
     QLabel *m_message;
+    QComboBox *m_coders;
+    QTabWidget *m_tabs;
+    EvaluatorGroupsView *m_groups;
+    QHash<QString, EvaluatorProfile> m_profiles; ///< per listed judge
+    QStringList m_profileProblems;               ///< profiles that could not be read
     QVector<Dimension> m_shown;
     bool m_updating = false;
 };

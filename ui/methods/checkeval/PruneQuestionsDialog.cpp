@@ -5,6 +5,7 @@
 #include "models/RubricTreeModel.h"
 #include "store/Project.h"
 
+#include <QCheckBox>
 #include <QCoreApplication>
 #include <QDialogButtonBox>
 #include <QFormLayout>
@@ -68,6 +69,7 @@ PruneQuestionsDialog::PruneQuestionsDialog(Project *project, const QString &judg
     , m_count(new QSpinBox(this))
     , m_questions(new QListWidget(this))
     , m_alignment(new QLabel(this))
+    , m_save(new QCheckBox(tr("Save as a new version now"), this))
 {
     setObjectName(QStringLiteral("pruneQuestionsDialog"));
     setWindowTitle(tr("Prune by discrimination"));
@@ -94,6 +96,12 @@ PruneQuestionsDialog::PruneQuestionsDialog(Project *project, const QString &judg
     layout->addLayout(form);
     layout->addWidget(m_questions, 1);
     layout->addWidget(m_alignment);
+    m_save->setObjectName(QStringLiteral("pruneSaveVersion"));
+    m_save->setChecked(true);
+    m_save->setToolTip(tr("Save the pruned checklist as a new version at once and record its alignment on the test "
+                          "(and train) split from the stored answers beside the old version's; the edit stays "
+                          "undoable"));
+    layout->addWidget(m_save);
     layout->addWidget(buttons);
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);

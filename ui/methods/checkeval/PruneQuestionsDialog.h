@@ -8,6 +8,7 @@
 #include <QVariantMap>
 #include <QVector>
 
+class QCheckBox;
 class QLabel;
 class QListWidget;
 class QSpinBox;
@@ -41,7 +42,8 @@ private:
 /// Prune by discrimination: choose k, see the k least discriminating asked questions of the shown
 /// checklist (QuestionPrune) and the judge's alignment on the test split before and after (from
 /// the stored answers, no calls); OK disables them as one undoable edit (PruneQuestionsCommand),
-/// which "Save as new version" keeps.
+/// saved at once as a new version with both versions' alignment recorded (or, unticked, kept
+/// for "Save as new version").
 class PruneQuestionsDialog : public QDialog
 {
     Q_OBJECT
@@ -51,6 +53,9 @@ public:
     QSpinBox *countBox() const { return m_count; }
     QListWidget *questionList() const { return m_questions; }
     QLabel *alignmentLabel() const { return m_alignment; }
+    /// "Save as a new version now" (on by default): the prune is saved at once and both versions'
+    /// alignment recorded (QuestionPrune::recordAlignment), shown side by side in the version list.
+    QCheckBox *saveBox() const { return m_save; }
     /// The chosen questions (empty when refused; alignmentLabel says why).
     const QVector<PruneCandidate> &chosen() const { return m_chosen; }
     /// The alignment of the current choice (NaNs when refused).
@@ -65,6 +70,7 @@ private:
     QSpinBox *m_count;
     QListWidget *m_questions;
     QLabel *m_alignment;
+    QCheckBox *m_save;
     QWidget *m_ok = nullptr;
     QVector<PruneCandidate> m_chosen;
     PruneAlignment m_figures;
