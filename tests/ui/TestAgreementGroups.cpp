@@ -11,6 +11,7 @@
 #include "store/RubricStore.h"
 
 #include <QComboBox>
+#include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -262,6 +263,15 @@ void TestAgreementGroups::groupTableMatchesTheReference()
                      ->item(0, JudgeAgreementDialog::JudgesColumn)
                      ->text()
                      .contains(QStringLiteral("annotator")));
+
+    // With RUBRIC_SHOT_DIR set: the Groups tab as a screenshot (docs/screenshots/checkeval-iea-groups.png)
+    if (const QString shots = qEnvironmentVariable("RUBRIC_SHOT_DIR"); !shots.isEmpty()) {
+        dialog.tabs()->setCurrentWidget(dialog.groupsView());
+        dialog.resize(1500, 860);
+        dialog.show();
+        QTest::qWait(300);
+        QVERIFY(dialog.grab().save(QDir(shots).filePath(QStringLiteral("checkeval-iea-groups.png"))));
+    }
 }
 
 void TestAgreementGroups::withPeopleAndAHandSetSize()
