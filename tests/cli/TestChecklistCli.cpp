@@ -261,25 +261,31 @@ void TestChecklistCli::exportCriteriaOfAChecklist()
     QVERIFY(r.out.contains("exported 24 items x 6 criteria"));
     const QStringList lines = readLines(csv);
     QCOMPARE(lines.size(), 25);
-    QCOMPARE(lines.first(), QStringLiteral("id,split,human.coherence,q1,q2,q3,q4,q5,q6"));
+    // issue 30: a checklist judge's coverage and how an unanswered question counts
+    QCOMPARE(lines.first(), QStringLiteral("id,split,human.coherence,q1,q2,q3,q4,q5,q6,answered,asked,missing"));
     const QJsonObject answers
             = m_ref.value(QStringLiteral("answers")).toObject().value(QStringLiteral("J1")).toObject();
     const QJsonObject human = m_ref.value(QStringLiteral("human")).toObject();
     int empty = 0;
     for (int i = 0; i < 24; ++i) {
         const QStringList cells = lines.at(i + 1).split(QLatin1Char(','));
-        QCOMPARE(cells.size(), 9);
+        QCOMPARE(cells.size(), 12);
         const QString id = m_ref.value(QStringLiteral("items")).toArray().at(i).toString();
         QCOMPARE(cells.at(0), id);
         QCOMPARE(cells.at(1), i >= 20 ? QString() : i < 12 ? QStringLiteral("train") : QStringLiteral("test"));
         const double h = human.value(id).toDouble() + (i % 2 == 0 ? 0.5 : 0.0);
         QCOMPARE(cells.at(2).toDouble(), h);
+        int answered = 0;
         for (int q = 0; q < 6; ++q) {
             const QJsonValue a = answers.value(QStringLiteral("q%1").arg(q + 1)).toObject().value(id);
             // Sample 0's answer (i00's q1 also has a contrary sample 1 that must not show).
             QCOMPARE(cells.at(3 + q), a.isNull() ? QString() : QString::number(a.toInt()));
             empty += a.isNull() ? 1 : 0;
+            answered += a.isNull() ? 0 : 1;
         }
+        QCOMPARE(cells.at(9), QString::number(answered));
+        QCOMPARE(cells.at(10), QStringLiteral("6"));
+        QCOMPARE(cells.at(11), QStringLiteral("skip")); // no run configuration: the importer's policy
     }
     QVERIFY(empty > 0);
 }
