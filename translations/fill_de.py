@@ -1371,6 +1371,7 @@ DE = {
     'Left out, their answers are people\'s: %1 (choose "LLM judges and people" to count them)': 'Außen vor, ihre Antworten stammen von Menschen: %1 („LLM-Bewerter und Menschen“ wählen, um sie mitzuzählen)',
     'Save as a new version now': 'Jetzt als neue Version speichern',
     "Save the pruned checklist as a new version at once and record its alignment on the test (and train) split from the stored answers beside the old version's; the edit stays undoable": 'Die ausgedünnte Checkliste sofort als neue Version speichern und ihre Übereinstimmung auf dem Test- (und Trainings-)Split aus den gespeicherten Antworten neben der der alten Version festhalten; die Bearbeitung bleibt rückgängig machbar',
+    "Saved version %1 of %2's rubric.": 'Version %1 der Rubrik von %2 gespeichert.',
 }
 
 if __name__ == '__main__':

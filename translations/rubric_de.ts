@@ -4749,6 +4749,10 @@ Abdeckung %2 %</translation>
         <source>Save them as version %1, discard them, or go back to them?</source>
         <translation>Als Version %1 speichern, verwerfen oder zu ihnen zurückkehren?</translation>
     </message>
+    <message>
+        <source>Saved version %1 of %2's rubric.</source>
+        <translation>Version %1 der Rubrik von %2 gespeichert.</translation>
+    </message>
 </context>
 <context>
     <name>rubric::RubricTreeModel</name>

@@ -74,16 +74,24 @@ RubricPane::RubricPane(QWidget *parent)
     m_tree->setModel(m_model);
     // The methods' parts (CheckEval's actions and stage counts, HD-Eval's panel), in method order (after the
     // tree has its model: HD-Eval's panel follows its selection).
-    const RubricPaneContext context{m_model,
-                                    m_stack,
-                                    m_tree,
-                                    this,
-                                    [this] { return confirmDiscard(); },
-                                    [this](const QString &note) { return saveVersion(note); },
-                                    [this] {
-                                        refillVersions();
-                                        m_versions->selectVersion(m_shownVersion);
-                                    }};
+    const RubricPaneContext context{
+            m_model,
+            m_stack,
+            m_tree,
+            this,
+            [this] { return confirmDiscard(); },
+            [this](const QString &note) {
+                // a part saves and records the version's figures itself:
+                // no "re-score to measure" here
+                auto saved = saveVersion(note);
+                if (saved)
+                    m_message->showMessage(tr("Saved version %1 of %2's rubric.").arg(*saved).arg(m_judgeName));
+                return saved;
+            },
+            [this] {
+                refillVersions();
+                m_versions->selectVersion(m_shownVersion);
+            }};
     for (const MethodViews *views : MethodViews::all())
         if (RubricPanePart *part = views->createRubricPart(context)) {
             m_parts.append({views->method(), part});
