@@ -217,6 +217,7 @@ int run(const QStringList &args, Io &io)
         io.err << "rubric: the project cannot be read\n";
         return 1;
     }
+    features->removeIf([](const JudgeFeature &f) { return f.fitted; }); // fitted on the project's own train labels
     QStringList pool, test;
     QHash<QString, QString> groupOf;
     for (const Item &it : std::as_const(*items)) {

@@ -56,16 +56,20 @@ Result<QVector<JudgeFeature>> availableJudgeFeatures(Project *project, const QSt
                 if (std::isfinite(s.mean))
                     scored.insert(s.criterionKey);
             for (const Criterion &c : (*rubric)->criteria())
-                if (c.enabled && scored.contains(c.key))
+                if (c.enabled && scored.contains(c.key) && !c.origin.contains(QStringLiteral("source_judge")))
                     out.append({j.name, j.method, c.key, c.text, c.definition});
         }
         if (j.aspects.contains(aspect) || onAspect) {
             auto own = project->readJudgeScores(j.name, aspect);
             if (!own)
                 return own.error();
+            bool fitted = false;
+            if (onAspect)
+                for (const Criterion &c : (*rubric)->criteria())
+                    fitted = fitted || c.stats.contains(QStringLiteral("aggregator_model"));
             if (!own->isEmpty())
                 out.append({j.name, j.method, QString(),
-                            QCoreApplication::translate("rubric::JudgeFeatures", "judge score"), QString()});
+                            QCoreApplication::translate("rubric::JudgeFeatures", "judge score"), QString(), fitted});
         }
     }
     return out;

@@ -23,6 +23,9 @@ struct JudgeFeature
     QString criterionKey; ///< empty: the judge's own score
     QString text;         ///< the criterion's text, or "judge score"
     QString definition;
+    /// A judge score that an aggregator fitted on the train labels (its rubric keeps an
+    /// "aggregator_model"): in-sample on the train items, so a learner should not trust it there.
+    bool fitted = false;
 
     bool isJudgeScore() const { return criterionKey.isEmpty(); }
     /// "judge/key", or "judge/score" for the judge's own score: the column's name.
@@ -48,7 +51,9 @@ struct JudgeFeatureTable
 /// Every column the project's judges offer on `aspect`, judge by judge (in the project's judge
 /// order), leaving out the judges named in `exclude`: each enabled criterion of a judge's latest
 /// rubric that has a stored score, then the judge's own score when it has scores on the aspect.
-/// A judge whose rubric is for another aspect and that has no score on this one is skipped.
+/// A judge whose rubric is for another aspect and that has no score on this one is skipped, and so
+/// is a criterion copied from another judge (origin "source_judge": a stacked judge's), counted at
+/// its source.
 Result<QVector<JudgeFeature>> availableJudgeFeatures(Project *project, const QString &aspect,
                                                      const QStringList &exclude = {});
 

@@ -40,6 +40,7 @@ Result<LabelNextState> labelNextByExpectedGain(Project *project, const QString &
     auto features = availableJudgeFeatures(project, aspect);
     if (!features)
         return features.error();
+    features->removeIf([](const JudgeFeature &f) { return f.fitted; }); // in-sample on the labelled items
     if (features->isEmpty())
         return makeError(trc("no judge has scored '%1' yet: run one to rank the items by expected gain").arg(aspect));
     auto items = project->readItems();

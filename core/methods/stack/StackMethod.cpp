@@ -144,13 +144,7 @@ Result<QVector<JudgeFeature>> StackMethod::chooseFeatures(QStringList *leftOut)
                 continue;
             // A score fitted on the train labels (an aggregator) is in-sample on the train items:
             // stacking it would trust it more than its test figures allow. Chosen by name only.
-            auto rubric = m_ctx->store().loadLatest(f.judge);
-            if (!rubric)
-                return rubric.error();
-            bool fitted = false;
-            if (rubric->has_value())
-                for (const Criterion &c : (*rubric)->criteria())
-                    fitted = fitted || c.stats.contains(QStringLiteral("aggregator_model"));
+            const bool fitted = f.fitted;
             if (fitted) {
                 *leftOut << f.name();
                 continue;
