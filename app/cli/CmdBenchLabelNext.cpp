@@ -119,8 +119,9 @@ QString svgChart(const QStringList &strategies, const QHash<QString, QVector<dou
             }
     if (hi <= lo)
         hi = lo + 0.1;
-    lo = std::floor(lo * 20) / 20;
-    hi = std::ceil(hi * 20) / 20;
+    const double step = hi - lo > 0.1 ? 0.05 : 0.01; // a gridline every step
+    lo = std::floor(lo / step) * step;
+    hi = std::ceil(hi / step) * step;
     const auto px = [&](int labels) {
         return left + double(labels - start) / std::max(1, most - start) * (w - left - right);
     };
@@ -132,7 +133,7 @@ QString svgChart(const QStringList &strategies, const QHash<QString, QVector<dou
       << "' font-family='sans-serif' font-size='12'>\n<rect width='100%' height='100%' fill='white'/>\n";
     o << "<text x='" << left
       << "' y='18'>Test Pearson r of the judges' ridge fit vs labels used (mean over seeds)</text>\n";
-    for (double r = lo; r <= hi + 1e-9; r += 0.05) {
+    for (double r = lo; r <= hi + 1e-9; r += step) {
         o << "<line x1='" << left << "' x2='" << w - right << "' y1='" << py(r) << "' y2='" << py(r)
           << "' stroke='#ddd'/>\n<text x='" << left - 6 << "' y='" << py(r) + 4 << "' text-anchor='end'>"
           << QString::number(r, 'f', 2) << "</text>\n";
