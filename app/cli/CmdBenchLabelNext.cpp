@@ -143,8 +143,8 @@ QString svgChart(const QStringList &strategies, const QHash<QString, QVector<dou
     o << "<text x='" << (left + w - right) / 2 << "' y='" << h - 12 << "' text-anchor='middle'>labels used</text>\n";
     if (std::isfinite(target))
         o << "<line x1='" << left << "' x2='" << w - right << "' y1='" << py(target) << "' y2='" << py(target)
-          << "' stroke='#888' stroke-dasharray='4 3'/>\n<text x='" << w - right + 4 << "' y='" << py(target) + 4
-          << "' fill='#555'>random at 30</text>\n";
+          << "' stroke='#888' stroke-dasharray='4 3'/>\n<text x='" << left + 4 << "' y='" << py(target) - 4
+          << "' fill='#555'>random's r at 30</text>\n";
     for (int k = 0; k < strategies.size(); ++k) {
         const QVector<double> &m = mean[strategies[k]];
         QStringList points;
