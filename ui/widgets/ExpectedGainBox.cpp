@@ -33,7 +33,11 @@ ExpectedGainBox::ExpectedGainBox(QWidget *parent)
     m_moved->setObjectName(QStringLiteral("expectedGainMoved"));
     m_go->setObjectName(QStringLiteral("expectedGainGo"));
     m_go->setFocusPolicy(Qt::NoFocus);
+    m_title->setWordWrap(true);
     m_reason->setWordWrap(true);
+    // Beside the other suggestions in the Annotate pane's footer: it takes the room there is and
+    // never widens the window (its texts wrap).
+    setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_moved->setWordWrap(true);
     QFont small = m_reason->font();
     small.setPointSizeF(small.pointSizeF() * 0.9);
