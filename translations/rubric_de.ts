@@ -661,6 +661,17 @@
     </message>
 </context>
 <context>
+    <name>StackViews</name>
+    <message>
+        <source>The sum of the importances of this judge's criteria</source>
+        <translation>Die Summe der Wichtigkeiten der Kriterien dieses Bewerters</translation>
+    </message>
+    <message>
+        <source>Permutation importance: how much the stacked fit on the train split drops when this criterion's scores are shuffled</source>
+        <translation>Permutationswichtigkeit: wie stark die gestapelte Anpassung auf dem Trainings-Split sinkt, wenn die Bewertungen dieses Kriteriums gemischt werden</translation>
+    </message>
+</context>
+<context>
     <name>main</name>
     <message>
         <source>Build LLM judges that agree with people.</source>
@@ -1906,6 +1917,33 @@ Abdeckung %2 %</translation>
     <message>
         <source>Evaluator not saved</source>
         <translation>Evaluator nicht gespeichert</translation>
+    </message>
+</context>
+<context>
+    <name>rubric::ExpectedGainBox</name>
+    <message>
+        <source>Go to it</source>
+        <translation>Dorthin</translation>
+    </message>
+    <message>
+        <source>Next by expected gain: none</source>
+        <translation>Als Nächstes nach erwartetem Gewinn: keines</translation>
+    </message>
+    <message>
+        <source>Next by expected gain: every item is labelled</source>
+        <translation>Als Nächstes nach erwartetem Gewinn: jedes Element ist bewertet</translation>
+    </message>
+    <message>
+        <source>Next by expected gain: &lt;b&gt;%1&lt;/b&gt;</source>
+        <translation>Als Nächstes nach erwartetem Gewinn: &lt;b&gt;%1&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>Cross-validated alignment of the judges' fit (%1): %2 → %3 (Δ %4), %5 → %6 labelled items</source>
+        <translation>Kreuzvalidierte Übereinstimmung der Anpassung der Bewerter (%1): %2 → %3 (Δ %4), %5 → %6 bewertete Elemente</translation>
+    </message>
+    <message>
+        <source>Cross-validated alignment of the judges' fit (%1) on %2 labelled items: %3</source>
+        <translation>Kreuzvalidierte Übereinstimmung der Anpassung der Bewerter (%1) auf %2 bewerteten Elementen: %3</translation>
     </message>
 </context>
 <context>
@@ -4008,6 +4046,58 @@ Abdeckung %2 %</translation>
         <source>Answers per test item from the winning strategy, their mean the score (the paper's HPSS†: 20 at temperature 1).</source>
         <translation>Antworten je Testelement von der Gewinnerstrategie, ihr Mittel ist die Bewertung (HPSS† des Papers: 20 bei Temperatur 1).</translation>
     </message>
+    <message>
+        <source>Stacked judge: an aggregator learned on the train split over the criteria other judges already scored on the aspect (and their own scores); sends no call.</source>
+        <translation>Gestapelter Bewerter: ein auf dem Trainings-Split gelernter Aggregator über die Kriterien, die andere Bewerter für den Aspekt schon bewertet haben (und ihre eigenen Bewertungen); sendet keinen Aufruf.</translation>
+    </message>
+    <message>
+        <source>Source judges</source>
+        <translation>Quell-Bewerter</translation>
+    </message>
+    <message>
+        <source>Judges whose criteria are stacked, separated by commas; empty: every judge on the aspect except other stacked judges.</source>
+        <translation>Bewerter, deren Kriterien gestapelt werden, durch Kommas getrennt; leer: jeder Bewerter des Aspekts außer anderen gestapelten Bewertern.</translation>
+    </message>
+    <message>
+        <source>Criteria</source>
+        <translation>Kriterien</translation>
+    </message>
+    <message>
+        <source>The criteria to stack, separated by commas, each judge/criterion (judge/score: the judge's own score); empty: every enabled criterion of the source judges.</source>
+        <translation>Die zu stapelnden Kriterien, durch Kommas getrennt, jeweils Bewerter/Kriterium (Bewerter/score: die eigene Bewertung des Bewerters); leer: jedes aktivierte Kriterium der Quell-Bewerter.</translation>
+    </message>
+    <message>
+        <source>Judge scores</source>
+        <translation>Bewerter-Bewertungen</translation>
+    </message>
+    <message>
+        <source>Stack each source judge's own score beside its criteria (a score fitted on the train labels, such as an aggregator's, is left out unless named in Criteria).</source>
+        <translation>Die eigene Bewertung jedes Quell-Bewerters neben seinen Kriterien stapeln (eine an die Trainings-Labels angepasste Bewertung, etwa die eines Aggregators, bleibt außen vor, außer sie ist unter Kriterien genannt).</translation>
+    </message>
+    <message>
+        <source>The learned aggregator over the stacked criteria (ridge: linear with an L2 penalty, for many criteria and few labels).</source>
+        <translation>Der gelernte Aggregator über die gestapelten Kriterien (ridge: linear mit L2-Strafterm, für viele Kriterien und wenige Labels).</translation>
+    </message>
+    <message>
+        <source>Ridge λ</source>
+        <translation>Ridge-λ</translation>
+    </message>
+    <message>
+        <source>L2 penalty of the ridge aggregator (sklearn's alpha).</source>
+        <translation>L2-Strafterm des Ridge-Aggregators (alpha in sklearn).</translation>
+    </message>
+    <message>
+        <source>Folds of the cross-validation on the train split (by group when a group repeats); 0 = leave-one-out.</source>
+        <translation>Teile der Kreuzvalidierung auf dem Trainings-Split (nach Gruppe, wenn sich eine Gruppe wiederholt); 0 = Leave-one-out.</translation>
+    </message>
+    <message>
+        <source>Permutations per criterion of the permutation importance.</source>
+        <translation>Permutationen je Kriterium für die Permutationswichtigkeit.</translation>
+    </message>
+    <message>
+        <source>Seed of the fit, the folds and the permutations; the same seed repeats the fit.</source>
+        <translation>Startwert der Anpassung, der Teile und der Permutationen; derselbe Startwert wiederholt die Anpassung.</translation>
+    </message>
 </context>
 <context>
     <name>rubric::MethodParamsForm</name>
@@ -5406,6 +5496,29 @@ Definition: %2</translation>
     <message>
         <source>A new language takes effect the next time the studio starts.</source>
         <translation>Eine neue Sprache gilt ab dem nächsten Start des Studios.</translation>
+    </message>
+</context>
+<context>
+    <name>rubric::StackPanel</name>
+    <message>
+        <source>Not fitted yet: run the stacked judge (it sends no call).</source>
+        <translation>Noch nicht angepasst: den gestapelten Bewerter ausführen (er sendet keinen Aufruf).</translation>
+    </message>
+    <message>
+        <source>%1 aggregator over %2 criteria of %3 judges, fitted on %4 train items; train r %5, cross-validated r %6 (%7)</source>
+        <translation>%1-Aggregator über %2 Kriterien von %3 Bewertern, angepasst auf %4 Trainingselementen; Trainings-r %5, kreuzvalidiertes r %6 (%7)</translation>
+    </message>
+    <message>
+        <source>Overfitting: the cross-validated r is far below the train r.</source>
+        <translation>Überanpassung: das kreuzvalidierte r liegt weit unter dem Trainings-r.</translation>
+    </message>
+    <message>
+        <source>Test r %1 on %2 items; the best single criterion chosen on the train split, %3, has test r %4.</source>
+        <translation>Test-r %1 auf %2 Elementen; das beste einzelne, auf dem Trainings-Split gewählte Kriterium, %3, hat Test-r %4.</translation>
+    </message>
+    <message>
+        <source>Left out (fitted on the train labels): %1</source>
+        <translation>Ausgelassen (an die Trainings-Labels angepasst): %1</translation>
     </message>
 </context>
 <context>

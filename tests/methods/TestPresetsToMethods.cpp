@@ -104,6 +104,10 @@ void TestPresetsToMethods::eachPresetEachMethod()
                     QStringLiteral("checklist"),
                     QStringLiteral("preset:%1/%2")
                             .arg(task == QLatin1String("topical_chat") ? task : QStringLiteral("summeval"), aspect));
+        // The stacked judge: over the judges that scored the train items too (CheckEval and HD-Eval;
+        // the others scored the test items alone, which it refuses, naming their criteria).
+        if (method == QLatin1String("stack"))
+            s.settings.insert(QStringLiteral("judges"), QStringLiteral("checkeval,hdeval"));
         const Outcome o = runToEnd(project.get(), s);
         if (!o.ok) {
             failures.append(QStringLiteral("%1: %2").arg(method, o.error));

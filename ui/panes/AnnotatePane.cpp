@@ -6,6 +6,7 @@
 #include "store/Project.h"
 #include "widgets/AgreementLabel.h"
 #include "widgets/AspectScoreRow.h"
+#include "widgets/ExpectedGainBox.h"
 #include "widgets/SuggestionBox.h"
 
 #include <QCheckBox>
@@ -93,6 +94,7 @@ AnnotatePane::AnnotatePane(QWidget *parent)
     , m_cheatSheet(new QFrame(this))
     , m_agreement(new AgreementLabel(this))
     , m_suggestions(new SuggestionBox(this))
+    , m_expectedGain(new ExpectedGainBox(this))
 {
     setObjectName(QStringLiteral("annotatePane"));
 
@@ -217,11 +219,14 @@ AnnotatePane::AnnotatePane(QWidget *parent)
 
     connect(m_suggestions, &SuggestionBox::itemChosen, this, [this](const QString &id) { goToItem(id); });
     connect(m_suggestions, &SuggestionBox::problem, this, &AnnotatePane::problem);
+    connect(m_expectedGain, &ExpectedGainBox::itemChosen, this, [this](const QString &id) { goToItem(id); });
 
     auto *footer = new QHBoxLayout;
     footer->addWidget(m_agreement, 1);
     footer->addSpacing(16);
     footer->addWidget(m_suggestions, 1);
+    footer->addSpacing(16);
+    footer->addWidget(m_expectedGain, 1);
 
     auto *surfaceLayout = new QVBoxLayout(m_surface);
     surfaceLayout->addLayout(header);
@@ -586,6 +591,7 @@ void AnnotatePane::updateSuggestions()
     const auto scored = scoredAspectsPerItem();
     m_suggestions->refresh(m_project, scored ? m_queue : QStringList(), m_queueIsTrain,
                            scored ? *scored : QHash<QString, int>(), int(m_aspects.size()), m_annotator);
+    m_expectedGain->refresh(m_project, m_aspects.isEmpty() ? QString() : m_aspects.value(m_active).name);
 }
 
 void AnnotatePane::updateAgreement()

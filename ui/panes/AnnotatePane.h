@@ -22,6 +22,7 @@ namespace rubric {
 
 class AgreementLabel;
 class AspectScoreRow;
+class ExpectedGainBox;
 class SuggestionBox;
 
 /// The annotate pane: one item at a time, source and output side by side, the project's aspects
@@ -121,6 +122,7 @@ private:
     QFrame *m_cheatSheet;
     AgreementLabel *m_agreement;
     SuggestionBox *m_suggestions;
+    ExpectedGainBox *m_expectedGain;
 };
 
 } // namespace rubric

@@ -1,8 +1,8 @@
 #include "SuggestionBox.h"
 
-#include "LabelSuggester.h"
 #include "Settings.h"
 #include "io/Splitter.h"
+#include "stats/LabelSuggester.h"
 #include "store/BrowseStore.h"
 #include "store/Project.h"
 

@@ -2,8 +2,7 @@
 #include "HdEvalAggregate.h"
 
 #include "HdEvalTree.h"
-#include "learn/CrossValidation.h"
-#include "learn/PermutationImportance.h"
+#include "learn/ValidatedFit.h"
 #include "stats/Correlation.h"
 
 #include <QCoreApplication>
@@ -166,18 +165,15 @@ Result<FitResult> fitAggregators(const FitData &data, const FitSettings &setting
     QStringList names;
     for (const Criterion &c : data.nodes)
         names << c.key;
-    learn::CvSettings cv;
-    cv.seed = settings.seed;
-    cv.leaveOneOut = settings.cvFolds == 0;
-    cv.folds = std::min(settings.cvFolds, nTrain);
-    const bool byGroup = !cv.leaveOneOut && useGroupFolds(settings.groupFolds, data.trainGroups);
-    if (byGroup) {
-        cv.groups = data.trainGroups;
-        cv.folds = std::min(cv.folds, learn::groupCount(data.trainGroups));
-    }
-    learn::ImportanceSettings is;
-    is.repeats = settings.importanceRepeats;
-    is.seed = settings.seed;
+    learn::ValidationSettings vs;
+    vs.aggregator = settings.aggregator;
+    vs.seed = settings.seed;
+    vs.folds = settings.cvFolds;
+    vs.importanceRepeats = settings.importanceRepeats;
+    if (settings.cvFolds != 0 && useGroupFolds(settings.groupFolds, data.trainGroups))
+        vs.groups = data.trainGroups;
+    const learn::CvSettings cv = learn::cvSettings(vs, nTrain);
+    const bool byGroup = !cv.leaveOneOut && !cv.groups.isEmpty();
 
     // The test rows the judge stores a score for: every test figure is computed on them alone,
     // the same items the Compare pane correlates (an item without any node score has no stored
@@ -190,7 +186,7 @@ Result<FitResult> fitAggregators(const FitData &data, const FitSettings &setting
                 scored[r] = std::isfinite(data.xTest(r, c));
     }
     int unscoredTest = 0;
-    QVector<bool> complete(nTest, true);
+    QVector<bool> complete(std::max(nTest, 0), true);
     for (int r = 0; r < nTest; ++r) {
         for (int c = 0; c < p; ++c)
             complete[r] = complete[r] && std::isfinite(data.xTest(r, c));
@@ -223,24 +219,27 @@ Result<FitResult> fitAggregators(const FitData &data, const FitSettings &setting
             yTrain.col(g) = data.yTrain.col(columns[g]);
             yTest.col(g) = data.yTest.col(columns[g]);
         }
-        learn::Aggregator aggregator(settings.aggregator);
-        if (auto f = aggregator.fit(data.xTrain, yTrain, settings.seed); !f)
+        auto fitted = learn::fitValidated(data.xTrain, yTrain, vs);
+        if (!fitted) {
+            const QString step = fitted.error().field;
+            if (step == QLatin1String("cross-validation"))
+                return makeError(trc("cross-validation of the aggregator: %1").arg(fitted.error().message), {}, 0,
+                                 QStringLiteral("fit"));
+            if (step == QLatin1String("importance"))
+                return makeError(trc("permutation importance: %1").arg(fitted.error().message), {}, 0,
+                                 QStringLiteral("fit"));
             return makeError(trc("the aggregator for %1 could not be fitted on %2 train items: %3")
                                      .arg(group.join(QStringLiteral(", ")))
                                      .arg(nTrain)
-                                     .arg(f.errorString()),
+                                     .arg(fitted.error().message),
                              {}, 0, QStringLiteral("fit"));
-        auto cvResult = learn::crossValidate(settings.aggregator, data.xTrain, yTrain, cv);
-        if (!cvResult)
-            return makeError(trc("cross-validation of the aggregator: %1").arg(cvResult.errorString()), {}, 0,
-                             QStringLiteral("fit"));
+        }
+        const learn::Aggregator &aggregator = fitted->aggregator;
+        const learn::CvResult *cvResult = &fitted->cv;
+        const learn::FeatureImportance *importance = &fitted->importance;
         auto predicted = aggregator.predict(data.xAll);
         if (!predicted)
             return predicted.error();
-        auto importance = learn::permutationImportance(aggregator, data.xTrain, yTrain, is);
-        if (!importance)
-            return makeError(trc("permutation importance: %1").arg(importance.errorString()), {}, 0,
-                             QStringLiteral("fit"));
         const QVariantMap described = aggregator.describe(names, group).value(QStringLiteral("aspects")).toMap();
         for (auto it = described.begin(); it != described.end(); ++it)
             aspectModels.insert(it.key(), it.value());
@@ -330,9 +329,7 @@ Result<FitResult> fitAggregators(const FitData &data, const FitSettings &setting
     d.insert(QStringLiteral("n_test_imputed"), perAspect([](const AspectFit &f) { return QVariant(f.nTestImputed); }));
     d.insert(QStringLiteral("n_test_unscored"), unscoredTest);
     d.insert(QStringLiteral("cv_warning"), perAspect([](const AspectFit &f) { return QVariant(f.cvWarning); }));
-    d.insert(QStringLiteral("cv"), cv.leaveOneOut ? QStringLiteral("leave-one-out")
-                                   : byGroup      ? QStringLiteral("%1-fold by group").arg(cv.folds)
-                                                  : QStringLiteral("%1-fold").arg(cv.folds));
+    d.insert(QStringLiteral("cv"), learn::cvLabel(cv));
     d.insert(QStringLiteral("cv_by_group"), byGroup);
     if (!data.trainGroups.isEmpty()) {
         d.insert(QStringLiteral("n_train_groups"), learn::groupCount(data.trainGroups));

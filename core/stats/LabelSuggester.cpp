@@ -1,4 +1,4 @@
-#include "LabelSuggester.h"
+#include "stats/LabelSuggester.h"
 
 #include <QHash>
 

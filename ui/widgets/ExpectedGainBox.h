@@ -1,0 +1,47 @@
+#pragma once
+
+#include <QPointer>
+#include <QString>
+#include <QWidget>
+
+#include <limits>
+
+class QLabel;
+class QPushButton;
+
+namespace rubric {
+
+class Project;
+
+/// "Label next, by expected gain" (LabelNext.h): the unlabelled item whose label is expected to
+/// move the judges' learned fit most, why it was picked, and — after a label is saved — how the
+/// fit's cross-validated alignment moved. Embedded in the Annotate pane's footer.
+class ExpectedGainBox : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit ExpectedGainBox(QWidget *parent = nullptr);
+
+    /// Ranks again for `aspect` (the figures of the previous call stay the "before").
+    void refresh(Project *project, const QString &aspect);
+
+    QString suggestedItem() const { return m_item; }
+    QString reasonText() const;
+    QString movedText() const;
+
+signals:
+    void itemChosen(const QString &itemId);
+
+private:
+    QPointer<Project> m_project;
+    QLabel *m_title;
+    QLabel *m_reason;
+    QLabel *m_moved;
+    QPushButton *m_go;
+    QString m_item;
+    QString m_aspect;
+    int m_labelled = -1;
+    double m_cvR = std::numeric_limits<double>::quiet_NaN();
+};
+
+} // namespace rubric
