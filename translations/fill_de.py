@@ -1377,7 +1377,7 @@ DE = {
     "Permutation importance: how much the stacked fit on the train split drops when this criterion's scores are shuffled": 'Permutationswichtigkeit: wie stark die gestapelte Anpassung auf dem Trainings-Split sinkt, wenn die Bewertungen dieses Kriteriums gemischt werden',
     'Go to it': 'Dorthin',
     'Next by expected gain: none': 'Als Nächstes nach erwartetem Gewinn: keines',
-    'Next by expected gain: every item is labelled': 'Als Nächstes nach erwartetem Gewinn: jedes Element ist bewertet',
+    'Next by expected gain: every item outside the test split has a human score': 'Als Nächstes nach erwartetem Gewinn: jedes Element außerhalb des Testteils hat eine menschliche Bewertung',
     'Next by expected gain: <b>%1</b>': 'Als Nächstes nach erwartetem Gewinn: <b>%1</b>',
     "Cross-validated alignment of the judges' fit (%1): %2 → %3 (Δ %4), %5 → %6 labelled items": 'Kreuzvalidierte Übereinstimmung der Anpassung der Bewerter (%1): %2 → %3 (Δ %4), %5 → %6 bewertete Elemente',
     "Cross-validated alignment of the judges' fit (%1) on %2 labelled items: %3": 'Kreuzvalidierte Übereinstimmung der Anpassung der Bewerter (%1) auf %2 bewerteten Elementen: %3',

@@ -1930,10 +1930,6 @@ Abdeckung %2 %</translation>
         <translation>Als Nächstes nach erwartetem Gewinn: keines</translation>
     </message>
     <message>
-        <source>Next by expected gain: every item is labelled</source>
-        <translation>Als Nächstes nach erwartetem Gewinn: jedes Element ist bewertet</translation>
-    </message>
-    <message>
         <source>Next by expected gain: &lt;b&gt;%1&lt;/b&gt;</source>
         <translation>Als Nächstes nach erwartetem Gewinn: &lt;b&gt;%1&lt;/b&gt;</translation>
     </message>
@@ -1944,6 +1940,10 @@ Abdeckung %2 %</translation>
     <message>
         <source>Cross-validated alignment of the judges' fit (%1) on %2 labelled items: %3</source>
         <translation>Kreuzvalidierte Übereinstimmung der Anpassung der Bewerter (%1) auf %2 bewerteten Elementen: %3</translation>
+    </message>
+    <message>
+        <source>Next by expected gain: every item outside the test split has a human score</source>
+        <translation>Als Nächstes nach erwartetem Gewinn: jedes Element außerhalb des Testteils hat eine menschliche Bewertung</translation>
     </message>
 </context>
 <context>

@@ -93,7 +93,7 @@ void ExpectedGainBox::refresh(Project *project, const QString &aspect)
     }
     m_item = state->next.item;
     m_go->setEnabled(!m_item.isEmpty());
-    m_title->setText(m_item.isEmpty() ? tr("Next by expected gain: every item is labelled")
+    m_title->setText(m_item.isEmpty() ? tr("Next by expected gain: every item outside the test split has a human score")
                                       : tr("Next by expected gain: <b>%1</b>").arg(m_item.toHtmlEscaped()));
     m_reason->setText(m_item.isEmpty() ? QString() : state->next.reason);
     if (m_labelled >= 0 && state->labelled != m_labelled)
