@@ -1292,6 +1292,8 @@ DE = {
     'on %1 items of the test split': 'auf %1 Elementen des Test-Splits',
     'on %1 items (every item: the project has no test split)': 'auf %1 Elementen (alle Elemente: das Projekt hat keinen Test-Split)',
     'Alignment (Pearson r of the share of met answers with the human score) %1: %2 now, %3 after pruning — from the stored answers, no calls.': 'Übereinstimmung (Pearson-r des Anteils erfüllter Antworten mit der menschlichen Bewertung) %1: jetzt %2, nach dem Ausdünnen %3 — aus den gespeicherten Antworten, ohne Aufrufe.',
+    # hpss fidelity (baselines)
+    'HPSS, or a baseline in the same space: greedy, stepwise greedy, random one-factor mutation (the paper\'s “w/o all”), plain random search, or OPRO-style (the evaluator proposes each strategy from the best ones so far).': 'HPSS oder ein Vergleichsverfahren im selben Raum: gierig, schrittweise gierig, zufällige Ein-Faktor-Mutation („w/o all“ des Artikels), reine Zufallssuche oder OPRO-artig (der Bewerter schlägt jede Strategie anhand der bisher besten vor).',
 }
 
 if __name__ == '__main__':

@@ -3327,10 +3327,6 @@ Abdeckung %2 %</translation>
         <translation>Suche</translation>
     </message>
     <message>
-        <source>HPSS, or a baseline in the same space: greedy, stepwise greedy, random one-factor mutation (the paper's “w/o all”) or plain random search.</source>
-        <translation>HPSS oder ein Vergleichsverfahren im selben Raum: gierig, schrittweise gierig, zufällige Ein-Faktor-Mutation („w/o all“ des Artikels) oder reine Zufallssuche.</translation>
-    </message>
-    <message>
         <source>Strategies evaluated</source>
         <translation>Bewertete Strategien</translation>
     </message>
@@ -3629,6 +3625,10 @@ Abdeckung %2 %</translation>
     <message>
         <source>Answers per test item from the winning strategy, their mean the score (the paper's HPSS†: 20 at temperature 1).</source>
         <translation>Antworten je Testelement von der Gewinnerstrategie, ihr Mittel ist die Bewertung (HPSS† des Papers: 20 bei Temperatur 1).</translation>
+    </message>
+    <message>
+        <source>HPSS, or a baseline in the same space: greedy, stepwise greedy, random one-factor mutation (the paper's “w/o all”), plain random search, or OPRO-style (the evaluator proposes each strategy from the best ones so far).</source>
+        <translation>HPSS oder ein Vergleichsverfahren im selben Raum: gierig, schrittweise gierig, zufällige Ein-Faktor-Mutation („w/o all“ des Artikels), reine Zufallssuche oder OPRO-artig (der Bewerter schlägt jede Strategie anhand der bisher besten vor).</translation>
     </message>
 </context>
 <context>

@@ -254,6 +254,10 @@ FakeAnswer SyntheticJudge::answer(const QJsonObject &body) const
                          .arg(tag);
         return a;
     }
+    if (userPrompt.contains(QLatin1String("decide the selection strategy of different parts of a prompt"))) {
+        a.text = oproProposal(userPrompt, qint64(body.value(QStringLiteral("seed")).toDouble()));
+        return a;
+    }
     if (userPrompt.contains(QLatin1String("Please act as an impartial judge and evaluate the quality of"))
         && userPrompt.contains(QLatin1String("[[rating]]"))) {
         // Sampled (temperature > 0, HPSS†): the k-th ask of the same prompt adds its own draw.

@@ -33,6 +33,11 @@ namespace rubric::test {
 ///   metrics = on, −0.35 with order = IET; d_item is a triangular draw on ±1 from a hash of the
 ///   output, d_prompt a uniform draw on ±0.5 from a hash of the whole prompt. The reference, metrics, criteria and
 ///   AutoCoT prompts get short fixed texts with a tag from the prompt's hash.
+/// - HPSS's OPRO-style proposal prompt ("decide the selection strategy of different parts"): a
+///   JSON strategy {"Part 0" : x, …} one part away from the best strategy of the history the
+///   prompt shows, inside the ranges it lists and not in that history; which part and value from
+///   a hash of the prompt and the request's seed (oproProposal: no state, so a replay gets the
+///   same answer); the best itself (a repeat) when every such neighbour is shown.
 /// - The direct score ("Answer with the score only."): "Score: n", n = the output's human score plus a
 ///   triangular draw on ±1 from hashes of the output, rounded and clamped to 1–5.
 /// - G-Eval: the steps prompt gets three steps; a score prompt gets top_logprobs over 1..5
@@ -68,6 +73,8 @@ public:
     int checklistAnswer(const QString &question, const QString &output) const;
     /// The noise size of an HPSS scoring prompt (the rule above).
     static double hpssNoise(const QString &prompt);
+    /// The OPRO-style proposal (the rule above).
+    static QString oproProposal(const QString &prompt, qint64 seed);
     /// The HPSS score of a scoring prompt; nullopt when its output or scale is not known. A sampled
     /// ask (temperature > 0; `sample` = how many times the prompt was sampled before) adds its own
     /// draw, uniform on ±0.5 × 0.6 × 1.7 × the noise size, so that the mean of samples (HPSS†) is

@@ -26,11 +26,12 @@ MethodInfo hpssDescriptor()
              0,
              0,
              {QStringLiteral("hpss"), QStringLiteral("greedy"), QStringLiteral("stepwise"), QStringLiteral("mutation"),
-              QStringLiteral("random")},
+              QStringLiteral("random"), QStringLiteral("opro")},
              QT_TRANSLATE_NOOP("rubric::MethodParams", "Search"),
              QT_TRANSLATE_NOOP("rubric::MethodParams",
                                "HPSS, or a baseline in the same space: greedy, stepwise greedy, random one-factor "
-                               "mutation (the paper's “w/o all”) or plain random search.")},
+                               "mutation (the paper's “w/o all”), plain random search, or OPRO-style (the evaluator "
+                               "proposes each strategy from the best ones so far).")},
             {QStringLiteral("budget"),
              T::Int,
              71,

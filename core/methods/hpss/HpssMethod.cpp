@@ -337,6 +337,10 @@ void HpssMethod::step()
 {
     if (m_ctx->stopped())
         return;
+    if (m_search->awaitingProposal()) { // OPRO-style: the evaluator names the next strategy
+        askProposal();
+        return;
+    }
     const auto proposal = m_search->next();
     if (!proposal) {
         if (auto r = persist(); !r) { // finished: a resumed run goes straight to the test split
@@ -612,6 +616,11 @@ void HpssMethod::finish()
                                       {QStringLiteral("advantages"), m_search->advantagesVariant()},
                                       {QStringLiteral("stop_reason"), m_search->stopReason()},
                                       {QStringLiteral("params"), m_params.toVariant()}});
+        if (m_params.algorithm == SearchAlgorithm::Opro) { // each iteration's proposal and what became of it
+            QVariantMap search = root.stats.value(QStringLiteral("search")).toMap();
+            search.insert(QStringLiteral("opro_log"), m_search->oproLog());
+            root.stats.insert(QStringLiteral("search"), search);
+        }
         root.stats.insert(QStringLiteral("validation_spearman"), validationRho);
         root.stats.insert(QStringLiteral("validation_n"), int(m_validationHuman.size()));
     }

@@ -111,6 +111,11 @@ private:
                                               QStringList *what) const;
     Result<JudgeRequest> auxRequest(const QString &templ, const QVariantMap &extra) const;
     Result<JudgeRequest> scoreRequest(const hpss::PromptStrategy &strategy, const Item &item) const;
+    /// OPRO-style search: the proposal request of the search's next iteration (hpss_opro, the
+    /// evaluator at temperature 1 as [code]; its seed is the search's seed × 1000 + the iteration).
+    Result<JudgeRequest> oproRequest() const;
+    /// Asks it, hands the answer to the search and goes on with step().
+    void askProposal();
     void evaluate(const hpss::SearchProposal &proposal);
     void scoreWinner();
     void finish();
