@@ -1,7 +1,8 @@
 #!/bin/sh
 # The HPSS baselines table of issue 32 on the synthetic judge (graded template lines): HPSS, HPSS†
-# (the winner's mean of 20 answers at temperature 1), greedy, stepwise greedy and random search on the
-# same budget and judge, three seeds each, scored on the test split and compared by `rubric compare`.
+# (the winner's mean of 20 answers at temperature 1), greedy, stepwise greedy, random and OPRO-style
+# search (the synthetic judge proposes the strategies) on the same budget and judge, three seeds each,
+# scored on the test split and compared by `rubric compare`.
 # Usage (from the repository root, after building rubric and fake-llm-server):
 #   sh tests/methods/hpss/baselines.sh [PORT] [WORKDIR]
 # Prints the per-judge table of `rubric compare` (summary level = SummEval's: per article, then
@@ -33,6 +34,7 @@ for seed in 1 2 3; do
     run "hpss-dagger-s$seed" --set search=hpss --set seed=$seed --set samples=20
     run "greedy-s$seed" --set search=greedy --set seed=$seed
     run "random-s$seed" --set search=random --set seed=$seed
+    run "opro-style-s$seed" --set search=opro --set seed=$seed
 done
 # The search's origin (MT-Bench's prompt), no search: where every search starts.
 run "origin" --set strategy=scale:5,examples:0,criteria:human,reference:none,cot:prefix,autocot:off,metrics:off,order:TEI
@@ -42,7 +44,8 @@ for level in group dataset; do
     echo "== rubric compare --level $level --coefficient spearman (test split) =="
     $BIN/rubric compare --project "$P" --aspect coherence --level $level --coefficient spearman --bootstrap 200 \
         --permutations 10 $(for j in origin hpss-s1 hpss-s2 hpss-s3 hpss-dagger-s1 hpss-dagger-s2 hpss-dagger-s3 \
-            greedy-s1 greedy-s2 greedy-s3 stepwise random-s1 random-s2 random-s3; do echo --judge $j; done) \
+            greedy-s1 greedy-s2 greedy-s3 stepwise random-s1 random-s2 random-s3 opro-style-s1 opro-style-s2 \
+            opro-style-s3; do echo --judge $j; done) \
         --json >"$WORK/compare-$level.json"
     python3 - "$WORK/compare-$level.json" <<'EOF'
 import json, statistics, sys
