@@ -80,9 +80,15 @@ public:
     /// draw, uniform on ±0.5 × 0.6 × 1.7 × the noise size, so that the mean of samples (HPSS†) is
     /// a less noisy score.
     std::optional<int> hpssScore(const QString &prompt, int sample = -1) const;
+    /// CloserLook's analyze-rate prompt (the criteria's "(lo-hi)" scale, the output after the last
+    /// "Summary:" / "Response:"): the same draws as hpssScore with noise size 1.0, 0.9 when it shows
+    /// human evaluation examples (CloserLook + ICL).
+    std::optional<int> closerLookScore(const QString &prompt, int sample = -1) const;
 
 private:
     QString outputIn(const QString &prompt) const;
+    /// The human score of `output` plus the size-scaled item, prompt and sample draws, on [lo, hi].
+    int gradedScore(const QString &output, const QString &prompt, double size, int lo, int hi, int sample) const;
     FakeAnswer checkEval(const QString &prompt) const;
 
     QHash<QString, double> m_human;
