@@ -3630,6 +3630,14 @@ Abdeckung %2 %</translation>
         <source>HPSS, or a baseline in the same space: greedy, stepwise greedy, random one-factor mutation (the paper's “w/o all”), plain random search, or OPRO-style (the evaluator proposes each strategy from the best ones so far).</source>
         <translation>HPSS oder ein Vergleichsverfahren im selben Raum: gierig, schrittweise gierig, zufällige Ein-Faktor-Mutation („w/o all“ des Artikels), reine Zufallssuche oder OPRO-artig (der Bewerter schlägt jede Strategie anhand der bisher besten vor).</translation>
     </message>
+    <message>
+        <source>Fixed prompt (baseline)</source>
+        <translation>Fester Prompt (Vergleichsverfahren)</translation>
+    </message>
+    <message>
+        <source>Instead of a searched strategy, the paper's CloserLook baseline: Chiang and Lee's analyze-rate prompt of the task and aspect (SummEval, Topical-Chat), with five human evaluation examples (closerlook-icl); no search, scored on the test split.</source>
+        <translation>Statt einer gesuchten Strategie das CloserLook-Vergleichsverfahren des Artikels: der analyze-rate-Prompt von Chiang und Lee für Aufgabe und Aspekt (SummEval, Topical-Chat), mit fünf menschlichen Bewertungsbeispielen (closerlook-icl); keine Suche, bewertet auf dem Test-Split.</translation>
+    </message>
 </context>
 <context>
     <name>rubric::MethodParamsForm</name>

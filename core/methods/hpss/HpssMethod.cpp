@@ -99,7 +99,7 @@ Result<void> HpssMethod::readParams()
             m_transfer = *strategy;
             m_transferFrom = QStringLiteral("strategy");
         } else if (key == QLatin1String("prompt")) {
-            fixedName = value;
+            fixedName = value == QLatin1String("none") ? QString() : value;
         } else if (key == QLatin1String("transfer_from")) {
             fromJudge = value;
         } else if (key == QLatin1String("transfer_project")) {
