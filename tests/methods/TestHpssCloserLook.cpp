@@ -201,6 +201,8 @@ void TestHpssCloserLook::closerLookDaggerIsTheOfficialPromptSampled()
     QCOMPARE(result.value(QStringLiteral("test_n")).toInt(), kTestItems);
     QVERIFY(std::abs(result.value(QStringLiteral("test_spearman")).toDouble() - spearman(means, humans)) < 1e-9);
     QCOMPARE(result.value(QStringLiteral("strategy")).toString(), QStringLiteral("closerlook"));
+    QCOMPARE(result.value(QStringLiteral("prompt")).toString(), QStringLiteral("hpss_closerlook/summeval_coh.txt"));
+    QVERIFY(!result.contains(QStringLiteral("transfer_from")));
 
     // The stored judge: the prompt text, not a strategy.
     auto rubric = RubricStore(fx->project.get()).loadLatest(QStringLiteral("cl"));

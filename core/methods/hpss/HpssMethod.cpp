@@ -723,13 +723,16 @@ void HpssMethod::finish()
                        {QStringLiteral("constant_rule"), tr("a strategy with constant scores counts as Spearman 0")},
                        {QStringLiteral("validation_parse_failures"), parseFailures},
                        {QStringLiteral("aux_generations"), m_auxGenerations},
-                       {QStringLiteral("stop_reason"),
-                        m_transfer ? tr("no search: a transferred strategy") : m_search->stopReason()},
+                       {QStringLiteral("stop_reason"), m_fixed      ? tr("no search: a fixed prompt")
+                                                       : m_transfer ? tr("no search: a transferred strategy")
+                                                                    : m_search->stopReason()},
                        {QStringLiteral("notes"), m_notes},
                        {QStringLiteral("scored"), m_scored},
                        {QStringLiteral("missing"), m_missing},
                        {QStringLiteral("failed"), m_failed}};
-    if (m_transfer)
+    if (m_fixed)
+        result.insert(QStringLiteral("prompt"), m_fixed->file);
+    else if (m_transfer)
         result.insert(QStringLiteral("transfer_from"), m_transferFrom);
     emit completed(result);
 }
