@@ -1399,6 +1399,10 @@ DE = {
     'Overfitting: the cross-validated r is far below the train r.': 'Überanpassung: das kreuzvalidierte r liegt weit unter dem Trainings-r.',
     'Test r %1 on %2 items; the best single criterion chosen on the train split, %3, has test r %4.': 'Test-r %1 auf %2 Elementen; das beste einzelne, auf dem Trainings-Split gewählte Kriterium, %3, hat Test-r %4.',
     'Left out (fitted on the train labels): %1': 'Ausgelassen (an die Trainings-Labels angepasst): %1',
+    # hpss fidelity (baselines)
+    'HPSS, or a baseline in the same space: greedy, stepwise greedy, random one-factor mutation (the paper\'s “w/o all”), plain random search, or OPRO-style (the evaluator proposes each strategy from the best ones so far).': 'HPSS oder ein Vergleichsverfahren im selben Raum: gierig, schrittweise gierig, zufällige Ein-Faktor-Mutation („w/o all“ des Artikels), reine Zufallssuche oder OPRO-artig (der Bewerter schlägt jede Strategie anhand der bisher besten vor).',
+    'Fixed prompt (baseline)': 'Fester Prompt (Vergleichsverfahren)',
+    "Instead of a searched strategy, the paper's CloserLook baseline: Chiang and Lee's analyze-rate prompt of the task and aspect (SummEval, Topical-Chat), with five human evaluation examples (closerlook-icl); no search, scored on the test split.": 'Statt einer gesuchten Strategie das CloserLook-Vergleichsverfahren des Artikels: der analyze-rate-Prompt von Chiang und Lee für Aufgabe und Aspekt (SummEval, Topical-Chat), mit fünf menschlichen Bewertungsbeispielen (closerlook-icl); keine Suche, bewertet auf dem Test-Split.',
 }
 
 if __name__ == '__main__':

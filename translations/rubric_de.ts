@@ -1930,6 +1930,10 @@ Abdeckung %2 %</translation>
         <translation>Als Nächstes nach erwartetem Gewinn: keines</translation>
     </message>
     <message>
+        <source>Next by expected gain: every item outside the test split has a human score</source>
+        <translation>Als Nächstes nach erwartetem Gewinn: jedes Element außerhalb des Testteils hat eine menschliche Bewertung</translation>
+    </message>
+    <message>
         <source>Next by expected gain: &lt;b&gt;%1&lt;/b&gt;</source>
         <translation>Als Nächstes nach erwartetem Gewinn: &lt;b&gt;%1&lt;/b&gt;</translation>
     </message>
@@ -1940,10 +1944,6 @@ Abdeckung %2 %</translation>
     <message>
         <source>Cross-validated alignment of the judges' fit (%1) on %2 labelled items: %3</source>
         <translation>Kreuzvalidierte Übereinstimmung der Anpassung der Bewerter (%1) auf %2 bewerteten Elementen: %3</translation>
-    </message>
-    <message>
-        <source>Next by expected gain: every item outside the test split has a human score</source>
-        <translation>Als Nächstes nach erwartetem Gewinn: jedes Element außerhalb des Testteils hat eine menschliche Bewertung</translation>
     </message>
 </context>
 <context>
@@ -3743,10 +3743,6 @@ Abdeckung %2 %</translation>
         <translation>Suche</translation>
     </message>
     <message>
-        <source>HPSS, or a baseline in the same space: greedy, stepwise greedy, random one-factor mutation (the paper's “w/o all”) or plain random search.</source>
-        <translation>HPSS oder ein Vergleichsverfahren im selben Raum: gierig, schrittweise gierig, zufällige Ein-Faktor-Mutation („w/o all“ des Artikels) oder reine Zufallssuche.</translation>
-    </message>
-    <message>
         <source>Strategies evaluated</source>
         <translation>Bewertete Strategien</translation>
     </message>
@@ -4045,6 +4041,18 @@ Abdeckung %2 %</translation>
     <message>
         <source>Answers per test item from the winning strategy, their mean the score (the paper's HPSS†: 20 at temperature 1).</source>
         <translation>Antworten je Testelement von der Gewinnerstrategie, ihr Mittel ist die Bewertung (HPSS† des Papers: 20 bei Temperatur 1).</translation>
+    </message>
+    <message>
+        <source>HPSS, or a baseline in the same space: greedy, stepwise greedy, random one-factor mutation (the paper's “w/o all”), plain random search, or OPRO-style (the evaluator proposes each strategy from the best ones so far).</source>
+        <translation>HPSS oder ein Vergleichsverfahren im selben Raum: gierig, schrittweise gierig, zufällige Ein-Faktor-Mutation („w/o all“ des Artikels), reine Zufallssuche oder OPRO-artig (der Bewerter schlägt jede Strategie anhand der bisher besten vor).</translation>
+    </message>
+    <message>
+        <source>Fixed prompt (baseline)</source>
+        <translation>Fester Prompt (Vergleichsverfahren)</translation>
+    </message>
+    <message>
+        <source>Instead of a searched strategy, the paper's CloserLook baseline: Chiang and Lee's analyze-rate prompt of the task and aspect (SummEval, Topical-Chat), with five human evaluation examples (closerlook-icl); no search, scored on the test split.</source>
+        <translation>Statt einer gesuchten Strategie das CloserLook-Vergleichsverfahren des Artikels: der analyze-rate-Prompt von Chiang und Lee für Aufgabe und Aspekt (SummEval, Topical-Chat), mit fünf menschlichen Bewertungsbeispielen (closerlook-icl); keine Suche, bewertet auf dem Test-Split.</translation>
     </message>
     <message>
         <source>Stacked judge: an aggregator learned on the train split over the criteria other judges already scored on the aspect (and their own scores); sends no call.</source>

@@ -94,6 +94,8 @@ void printCorrelations(Io &io, const QVariantMap &result)
     };
     if (result.contains(QStringLiteral("strategy")))
         io.out << "strategy: " << result.value(QStringLiteral("strategy")).toString();
+    if (result.contains(QStringLiteral("prompt"))) // a fixed prompt text (HPSS's CloserLook baseline)
+        io.out << " (prompt " << result.value(QStringLiteral("prompt")).toString() << ")";
     if (result.contains(QStringLiteral("transfer_from")))
         io.out << " (transferred from " << result.value(QStringLiteral("transfer_from")).toString() << ")";
     io.out << '\n';

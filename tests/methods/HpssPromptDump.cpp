@@ -3,9 +3,12 @@
 // compares them with its own re-implementation of the official assembly.
 //   hpss-prompt-dump CASE.json          all 12,960 hashes
 //   hpss-prompt-dump --show STRATEGY    the text of one strategy, the case read from stdin
+//   hpss-prompt-dump --targets MIN MAX N the integer ratings the product's example draw shows for N
+//                                       examples of a MIN-MAX human scale, comma-separated
 // A case: {"task", "aspect", "human_min", "human_max", "scale_min", "item": {source, output, fact,
 // reference, metrics}, "criteria": {"human"|"self": {scale: text}}, "autocot": {"human"|"self":
 // {scale: text}}, "examples": {"3"|"5"|"10": [{source, output, fact, human}]}}.
+#include "methods/hpss/HpssAuxiliary.h"
 #include "methods/hpss/PromptAssembly.h"
 #include "methods/hpss/PromptStrategy.h"
 #include "util/Json.h"
@@ -100,6 +103,13 @@ int main(int argc, char **argv)
         if (!s)
             fail(s.errorString());
         out << render(parseCase(in.readAll(), QStringLiteral("stdin")), *s);
+        return 0;
+    }
+    if (args.size() == 5 && args[1] == QLatin1String("--targets")) {
+        QStringList ratings;
+        for (int r : hpss::PromptBuilder::exampleTargets(args[2].toDouble(), args[3].toDouble(), args[4].toInt()))
+            ratings << QString::number(r);
+        out << ratings.join(QLatin1Char(',')) << '\n';
         return 0;
     }
     if (args.size() != 2)

@@ -90,7 +90,8 @@ class TestHpssFidelity : public QObject
 private slots:
     // The official example files' rating sequences (auxiliary/<task>/example/few_shot_*_number_<n>.json
     // of thu-coai/HPSS): 1-5 humans give 1 3 5 / 1..5 / each twice, 1-3 humans 1 2 3 / 1 1 2 3 3 /
-    // 1 1 1 2 2 2 2 3 3 3.
+    // 1 1 1 2 2 2 2 3 3 3; 0-1 humans 0 1 / 0 0 1 1 / five each (tests/methods/hpss/official_example_ratings.py
+    // reads these sequences from the mirror's files).
     void exampleTargetsAreTheOfficialRatings_data()
     {
         QTest::addColumn<double>("hMin");
@@ -104,6 +105,10 @@ private slots:
         QTest::newRow("1-3, 5") << 1.0 << 3.0 << 5 << QVector<int>{1, 1, 2, 3, 3};
         QTest::newRow("1-3, 10") << 1.0 << 3.0 << 10 << QVector<int>{1, 1, 1, 2, 2, 2, 2, 3, 3, 3};
         QTest::newRow("0-1, 10") << 0.0 << 1.0 << 10 << QVector<int>{0, 0, 0, 0, 0, 1, 1, 1, 1, 1};
+        // Topical-Chat groundedness (0-1) in few_shot_topical_chat_scale_*_number_3/5.json: the
+        // middle position of an odd count has no rating between 0 and 1 and is left out.
+        QTest::newRow("0-1, 3") << 0.0 << 1.0 << 3 << QVector<int>{0, 1};
+        QTest::newRow("0-1, 5") << 0.0 << 1.0 << 5 << QVector<int>{0, 0, 1, 1};
     }
     void exampleTargetsAreTheOfficialRatings()
     {

@@ -180,8 +180,10 @@ private slots:
                                                       << "0" << true;
         QTest::newRow("search") << "search"
                                 << "stepwise" << true;
+        QTest::newRow("opro search") << "search"
+                                     << "opro" << true;
         QTest::newRow("unknown search") << "search"
-                                        << "opro" << false;
+                                        << "annealing" << false;
         QTest::newRow("origin") << "origin"
                                 << "scale:3,examples:0,criteria:human,reference:none,cot:prefix,"
                                    "autocot:off,metrics:off,order:TEI"

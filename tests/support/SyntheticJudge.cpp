@@ -145,7 +145,23 @@ std::optional<int> SyntheticJudge::hpssScore(const QString &prompt, int sample) 
     const QString output = prompt.mid(open + 1, close - open - 1);
     if (!m_human.contains(output))
         return std::nullopt;
-    const int lo = m.captured(1).toInt(), hi = m.captured(2).toInt();
+    return gradedScore(output, prompt, hpssNoise(prompt), m.captured(1).toInt(), m.captured(2).toInt(), sample);
+}
+
+std::optional<int> SyntheticJudge::closerLookScore(const QString &prompt, int sample) const
+{
+    static const QRegularExpression scale(QStringLiteral("\\((\\d+)-(\\d+)\\)"));
+    const auto m = scale.match(prompt);
+    const QString output = outputIn(prompt);
+    if (!m.hasMatch() || output.isEmpty())
+        return std::nullopt;
+    const bool examples = prompt.contains(QLatin1String("Human evaluation examples:"));
+    return gradedScore(output, prompt, examples ? 0.9 : 1.0, m.captured(1).toInt(), m.captured(2).toInt(), sample);
+}
+
+int SyntheticJudge::gradedScore(const QString &output, const QString &prompt, double size, int lo, int hi,
+                                int sample) const
+{
     // The item's own draw (two hash-uniforms of the output: triangular on [-1, 1]) and a small
     // draw of the whole prompt, scaled by the factors' noise size: strategies with the same
     // size differ a little, a smaller size is a better strategy.
@@ -162,8 +178,7 @@ std::optional<int> SyntheticJudge::hpssScore(const QString &prompt, int sample) 
     const double promptDraw = uniform(prompt, 23u) - 0.5;
     // A sample's own draw (uniform on ±0.5 of the noise size), only when sampled.
     const double sampleDraw = sample < 0 ? 0.0 : uniform(prompt, 1000u + quint64(sample)) - 0.5;
-    const double value
-            = m_human.value(output) + 1.7 * hpssNoise(prompt) * (0.85 * itemDraw + 0.3 * promptDraw + 0.6 * sampleDraw);
+    const double value = m_human.value(output) + 1.7 * size * (0.85 * itemDraw + 0.3 * promptDraw + 0.6 * sampleDraw);
     const double mapped = lo + (value - 1.0) * (hi - lo) / 4.0;
     return int(std::clamp(std::round(mapped), double(lo), double(hi)));
 }
@@ -254,6 +269,10 @@ FakeAnswer SyntheticJudge::answer(const QJsonObject &body) const
                          .arg(tag);
         return a;
     }
+    if (userPrompt.contains(QLatin1String("decide the selection strategy of different parts of a prompt"))) {
+        a.text = oproProposal(userPrompt, qint64(body.value(QStringLiteral("seed")).toDouble()));
+        return a;
+    }
     if (userPrompt.contains(QLatin1String("Please act as an impartial judge and evaluate the quality of"))
         && userPrompt.contains(QLatin1String("[[rating]]"))) {
         // Sampled (temperature > 0, HPSS†): the k-th ask of the same prompt adds its own draw.
@@ -267,6 +286,23 @@ FakeAnswer SyntheticJudge::answer(const QJsonObject &body) const
             return a;
         }
         a.text = QStringLiteral("The text is judged on its own merits (%1). Rating: [[%2]]").arg(tag).arg(*score);
+        return a;
+    }
+
+    // CloserLook (analyze-rate): "Analysis: …" then "Rating: n" on the criteria's "(lo-hi)" scale.
+    if (userPrompt.contains(QLatin1String("Evaluation Form (Answer by starting with \"Analysis:\""))) {
+        int sample = -1;
+        if (body.value(QStringLiteral("temperature")).toDouble() > 0)
+            sample = m_samplesAsked[stableHash(userPrompt, 31u)]++;
+        const auto score = closerLookScore(userPrompt, sample);
+        if (!score) {
+            a.httpStatus = 400;
+            a.errorMessage = QStringLiteral("synthetic judge: a CloserLook prompt without a known output or scale");
+            return a;
+        }
+        a.text = QStringLiteral("Analysis: the text is read against the criteria (%1).\nRating: %2")
+                         .arg(tag)
+                         .arg(*score);
         return a;
     }
 

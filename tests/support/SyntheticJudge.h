@@ -33,6 +33,11 @@ namespace rubric::test {
 ///   metrics = on, −0.35 with order = IET; d_item is a triangular draw on ±1 from a hash of the
 ///   output, d_prompt a uniform draw on ±0.5 from a hash of the whole prompt. The reference, metrics, criteria and
 ///   AutoCoT prompts get short fixed texts with a tag from the prompt's hash.
+/// - HPSS's OPRO-style proposal prompt ("decide the selection strategy of different parts"): a
+///   JSON strategy {"Part 0" : x, …} one part away from the best strategy of the history the
+///   prompt shows, inside the ranges it lists and not in that history; which part and value from
+///   a hash of the prompt and the request's seed (oproProposal: no state, so a replay gets the
+///   same answer); the best itself (a repeat) when every such neighbour is shown.
 /// - The direct score ("Answer with the score only."): "Score: n", n = the output's human score plus a
 ///   triangular draw on ±1 from hashes of the output, rounded and clamped to 1–5.
 /// - G-Eval: the steps prompt gets three steps; a score prompt gets top_logprobs over 1..5
@@ -68,14 +73,22 @@ public:
     int checklistAnswer(const QString &question, const QString &output) const;
     /// The noise size of an HPSS scoring prompt (the rule above).
     static double hpssNoise(const QString &prompt);
+    /// The OPRO-style proposal (the rule above).
+    static QString oproProposal(const QString &prompt, qint64 seed);
     /// The HPSS score of a scoring prompt; nullopt when its output or scale is not known. A sampled
     /// ask (temperature > 0; `sample` = how many times the prompt was sampled before) adds its own
     /// draw, uniform on ±0.5 × 0.6 × 1.7 × the noise size, so that the mean of samples (HPSS†) is
     /// a less noisy score.
     std::optional<int> hpssScore(const QString &prompt, int sample = -1) const;
+    /// CloserLook's analyze-rate prompt (the criteria's "(lo-hi)" scale, the output after the last
+    /// "Summary:" / "Response:"): the same draws as hpssScore with noise size 1.0, 0.9 when it shows
+    /// human evaluation examples (CloserLook + ICL).
+    std::optional<int> closerLookScore(const QString &prompt, int sample = -1) const;
 
 private:
     QString outputIn(const QString &prompt) const;
+    /// The human score of `output` plus the size-scaled item, prompt and sample draws, on [lo, hi].
+    int gradedScore(const QString &output, const QString &prompt, double size, int lo, int hi, int sample) const;
     FakeAnswer checkEval(const QString &prompt) const;
 
     QHash<QString, double> m_human;

@@ -129,6 +129,11 @@ QVector<int> PromptBuilder::exampleTargets(double hMin, double hMax, int n)
         return targets;
     const int values = hi - lo + 1;
     for (int j = 0; j < n; ++j) {
+        // A position on the centre of an even number of ratings (halfway between the middle two:
+        // 0.5 of a 0-1 scale) is left out, as the official files do: groundedness shows 0 1 for
+        // three examples and 0 0 1 1 for five (issue 32, point 5).
+        if ((values - 1) % 2 == 1 && 2 * j == n - 1)
+            continue;
         const double pos = n == 1 ? 0.0 : double(j) * (values - 1) / double(n - 1);
         targets.append(lo + int(std::nearbyint(pos))); // halves to even, as Python's round
     }

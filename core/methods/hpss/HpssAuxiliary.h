@@ -90,7 +90,10 @@ public:
     /// The same for scoring `itemId`: the item is never its own example (the next item of its
     /// rating stands in for it).
     QVector<int> exampleSetFor(int n, const QString &itemId) const;
-    /// The integer target ratings exampleSet(n) draws for (before leaving out unmatched ones).
+    /// The integer target ratings exampleSet(n) draws for (before leaving out unmatched ones): n
+    /// positions spread evenly over the integer ratings, rounded half to even; on an even number of
+    /// ratings the middle position of an odd n is left out (0-1: 0 1 for three, 0 0 1 1 for five),
+    /// as the official example files show.
     static QVector<int> exampleTargets(double hMin, double hMax, int n);
     /// The scale's minimum in the prompt: 0 where the human range starts at 0 ([code]: Topical-Chat
     /// groundedness), else 1.

@@ -26,11 +26,12 @@ MethodInfo hpssDescriptor()
              0,
              0,
              {QStringLiteral("hpss"), QStringLiteral("greedy"), QStringLiteral("stepwise"), QStringLiteral("mutation"),
-              QStringLiteral("random")},
+              QStringLiteral("random"), QStringLiteral("opro")},
              QT_TRANSLATE_NOOP("rubric::MethodParams", "Search"),
              QT_TRANSLATE_NOOP("rubric::MethodParams",
                                "HPSS, or a baseline in the same space: greedy, stepwise greedy, random one-factor "
-                               "mutation (the paper's “w/o all”) or plain random search.")},
+                               "mutation (the paper's “w/o all”), plain random search, or OPRO-style (the evaluator "
+                               "proposes each strategy from the best ones so far).")},
             {QStringLiteral("budget"),
              T::Int,
              71,
@@ -145,6 +146,18 @@ MethodInfo hpssDescriptor()
              QT_TRANSLATE_NOOP("rubric::MethodParams",
                                "Answers per test item from the winning strategy, their mean the score (the paper's "
                                "HPSS†: 20 at temperature 1).")},
+            {QStringLiteral("prompt"),
+             T::Choice,
+             QStringLiteral("none"),
+             0,
+             0,
+             0,
+             {QStringLiteral("none"), QStringLiteral("closerlook"), QStringLiteral("closerlook-icl")},
+             QT_TRANSLATE_NOOP("rubric::MethodParams", "Fixed prompt (baseline)"),
+             QT_TRANSLATE_NOOP("rubric::MethodParams",
+                               "Instead of a searched strategy, the paper's CloserLook baseline: Chiang and Lee's "
+                               "analyze-rate prompt of the task and aspect (SummEval, Topical-Chat), with five human "
+                               "evaluation examples (closerlook-icl); no search, scored on the test split.")},
             {QStringLiteral("task"),
              T::Choice,
              QStringLiteral("summeval"),
@@ -170,10 +183,11 @@ MethodInfo hpssDescriptor()
                                "4096).")},
     };
     m.exportedStats
-            = {QStringLiteral("strategy"),     QStringLiteral("search"),        QStringLiteral("validation_spearman"),
-               QStringLiteral("validation_n"), QStringLiteral("test_spearman"), QStringLiteral("test_n"),
-               QStringLiteral("gap_warning"),  QStringLiteral("transfer_from"), QStringLiteral("metric"),
-               QStringLiteral("level"),        QStringLiteral("samples")};
+            = {QStringLiteral("strategy"),     QStringLiteral("search"),         QStringLiteral("validation_spearman"),
+               QStringLiteral("validation_n"), QStringLiteral("test_spearman"),  QStringLiteral("test_n"),
+               QStringLiteral("gap_warning"),  QStringLiteral("transfer_from"),  QStringLiteral("metric"),
+               QStringLiteral("level"),        QStringLiteral("samples"),        QStringLiteral("prompt"),
+               QStringLiteral("prompt_file"),  QStringLiteral("prompt_examples")};
     return m;
 }
 

@@ -50,6 +50,8 @@ Result<void> HpssMethod::readParams()
     m_notes.clear();
     m_transfer.reset();
     m_transferFrom.clear();
+    m_fixed.reset();
+    QString fixedName;
     m_gapWarning = gapWarning;
     QString fromJudge, fromProject;
     bool originSet = false, levelSet = false;
@@ -96,6 +98,8 @@ Result<void> HpssMethod::readParams()
                                  QStringLiteral("strategy"));
             m_transfer = *strategy;
             m_transferFrom = QStringLiteral("strategy");
+        } else if (key == QLatin1String("prompt")) {
+            fixedName = value == QLatin1String("none") ? QString() : value;
         } else if (key == QLatin1String("transfer_from")) {
             fromJudge = value;
         } else if (key == QLatin1String("transfer_project")) {
@@ -127,6 +131,19 @@ Result<void> HpssMethod::readParams()
     if (!fromJudge.isEmpty())
         if (auto r = readTransfer(fromJudge, fromProject); !r)
             return r;
+    // CloserLook(+ICL): a fixed prompt text scored on the test split like a transferred strategy
+    // (no search); the origin stands in as the strategy, which needs no auxiliary text.
+    if (!fixedName.isEmpty()) {
+        if (m_transfer)
+            return makeError(tr("HPSS parameter 'prompt' excludes 'strategy' and 'transfer_from': give one"), {}, 0,
+                             QStringLiteral("prompt"));
+        auto fixed = closerLookPrompt(fixedName, m_taskName, m_ctx->aspect().name);
+        if (!fixed)
+            return fixed.error();
+        m_fixed = *fixed;
+        m_transfer = m_params.origin;
+        m_transferFrom = QStringLiteral("prompt");
+    }
     QVector<Item> validation;
     QHash<QString, double> human;
     for (const Item &item : m_ctx->trainItems()) {
@@ -280,6 +297,8 @@ Result<void> HpssMethod::persist()
 
 Result<JudgeRequest> HpssMethod::scoreRequest(const PromptStrategy &strategy, const Item &item) const
 {
+    if (m_fixed)
+        return fixedRequest(item);
     auto prompt = m_builder->render(strategy, item, m_aux);
     if (!prompt)
         return makeError(tr("item '%1', strategy %2: %3").arg(item.id, strategy.format(), prompt.errorString()), {}, 0,
@@ -289,6 +308,25 @@ Result<JudgeRequest> HpssMethod::scoreRequest(const PromptStrategy &strategy, co
     r.temperature = 0;
     r.maxTokens = m_maxTokens;
     r.shape = AnswerShape::score(1, strategy.scaleMax());
+    return r;
+}
+
+Result<JudgeRequest> HpssMethod::fixedRequest(const Item &item) const
+{
+    QVector<ExampleItem> examples;
+    if (m_fixed->examples > 0) {
+        const QVector<Item> &validation = m_builder->validation();
+        for (int i : m_builder->exampleSetFor(m_fixed->examples, item.id))
+            examples.append({validation[i].source, validation[i].output, m_ctx->human(validation[i].id),
+                             itemFact(validation[i])});
+    }
+    JudgeRequest r;
+    r.messages = {{QStringLiteral("system"), AssemblyOptions{}.systemPrompt},
+                  {QStringLiteral("user"),
+                   renderCloserLook(m_fixed->text, item.source, item.output, itemFact(item), examples)}};
+    r.temperature = 0;
+    r.maxTokens = m_maxTokens;
+    r.shape = AnswerShape::score(m_builder->scaleMin(), int(std::ceil(m_ctx->aspect().max)));
     return r;
 }
 
@@ -337,6 +375,10 @@ void HpssMethod::step()
 {
     if (m_ctx->stopped())
         return;
+    if (m_search->awaitingProposal()) { // OPRO-style: the evaluator names the next strategy
+        askProposal();
+        return;
+    }
     const auto proposal = m_search->next();
     if (!proposal) {
         if (auto r = persist(); !r) { // finished: a resumed run goes straight to the test split
@@ -603,7 +645,13 @@ void HpssMethod::finish()
                   {QStringLiteral("test_spearman"), testValue},
                   {QStringLiteral("test_n"), int(m_testScores.size())},
                   {QStringLiteral("gap_warning"), warning}};
-    if (m_transfer) {
+    if (m_fixed) { // a prompt text, not a strategy: the text is the judge
+        root.stats.remove(QStringLiteral("strategy"));
+        root.stats.insert(QStringLiteral("prompt"), m_fixed->name);
+        root.stats.insert(QStringLiteral("prompt_file"), m_fixed->file);
+        root.stats.insert(QStringLiteral("prompt_text"), m_fixed->text);
+        root.stats.insert(QStringLiteral("prompt_examples"), m_fixed->examples);
+    } else if (m_transfer) {
         root.stats.insert(QStringLiteral("transfer_from"), m_transferFrom);
     } else {
         root.stats.insert(QStringLiteral("search"),
@@ -612,11 +660,16 @@ void HpssMethod::finish()
                                       {QStringLiteral("advantages"), m_search->advantagesVariant()},
                                       {QStringLiteral("stop_reason"), m_search->stopReason()},
                                       {QStringLiteral("params"), m_params.toVariant()}});
+        if (m_params.algorithm == SearchAlgorithm::Opro) { // each iteration's proposal and what became of it
+            QVariantMap search = root.stats.value(QStringLiteral("search")).toMap();
+            search.insert(QStringLiteral("opro_log"), m_search->oproLog());
+            root.stats.insert(QStringLiteral("search"), search);
+        }
         root.stats.insert(QStringLiteral("validation_spearman"), validationRho);
         root.stats.insert(QStringLiteral("validation_n"), int(m_validationHuman.size()));
     }
     rubric.add(root);
-    for (int i = 0; i < kFactorCount; ++i) {
+    for (int i = 0; i < (m_fixed ? 0 : kFactorCount); ++i) {
         Criterion c;
         c.key = factorName(factorAt(i));
         c.parentKey = root.key;
@@ -639,9 +692,10 @@ void HpssMethod::finish()
     } else {
         auto saved = m_ctx->store().saveVersion(
                 m_ctx->spec().judge, rubric,
-                m_transfer ? tr("HPSS strategy transferred from %1: %2").arg(m_transferFrom, winner.format())
-                           : tr("HPSS winner after %n evaluation(s): %1", nullptr, int(evaluated.size()))
-                                     .arg(winner.format()));
+                m_fixed ? tr("HPSS baseline prompt %1 (CloserLook analyze-rate, %2)").arg(m_fixed->name, m_fixed->file)
+                : m_transfer ? tr("HPSS strategy transferred from %1: %2").arg(m_transferFrom, winner.format())
+                             : tr("HPSS winner after %n evaluation(s): %1", nullptr, int(evaluated.size()))
+                                       .arg(winner.format()));
         if (!saved) {
             m_ctx->fail(saved.errorString());
             return;
@@ -655,7 +709,7 @@ void HpssMethod::finish()
     if (!warning.isEmpty())
         (void)m_ctx->project()->addIssue(QStringLiteral("run"), warning, m_ctx->spec().judge);
     QVariantMap result{{QStringLiteral("rubric_version"), version},
-                       {QStringLiteral("strategy"), winner.format()},
+                       {QStringLiteral("strategy"), m_fixed ? m_fixed->name : winner.format()},
                        {QStringLiteral("metric"), QStringLiteral("spearman")},
                        {QStringLiteral("level"), correlationLevelName(m_params.level)},
                        {QStringLiteral("samples"), m_samples},
@@ -669,13 +723,16 @@ void HpssMethod::finish()
                        {QStringLiteral("constant_rule"), tr("a strategy with constant scores counts as Spearman 0")},
                        {QStringLiteral("validation_parse_failures"), parseFailures},
                        {QStringLiteral("aux_generations"), m_auxGenerations},
-                       {QStringLiteral("stop_reason"),
-                        m_transfer ? tr("no search: a transferred strategy") : m_search->stopReason()},
+                       {QStringLiteral("stop_reason"), m_fixed      ? tr("no search: a fixed prompt")
+                                                       : m_transfer ? tr("no search: a transferred strategy")
+                                                                    : m_search->stopReason()},
                        {QStringLiteral("notes"), m_notes},
                        {QStringLiteral("scored"), m_scored},
                        {QStringLiteral("missing"), m_missing},
                        {QStringLiteral("failed"), m_failed}};
-    if (m_transfer)
+    if (m_fixed)
+        result.insert(QStringLiteral("prompt"), m_fixed->file);
+    else if (m_transfer)
         result.insert(QStringLiteral("transfer_from"), m_transferFrom);
     emit completed(result);
 }

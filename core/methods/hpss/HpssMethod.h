@@ -1,6 +1,7 @@
 #pragma once
 
 #include "methods/Method.h"
+#include "methods/hpss/CloserLook.h"
 #include "methods/hpss/HpssAuxiliary.h"
 #include "methods/hpss/HpssSearch.h"
 
@@ -111,6 +112,13 @@ private:
                                               QStringList *what) const;
     Result<JudgeRequest> auxRequest(const QString &templ, const QVariantMap &extra) const;
     Result<JudgeRequest> scoreRequest(const hpss::PromptStrategy &strategy, const Item &item) const;
+    /// OPRO-style search: the proposal request of the search's next iteration (hpss_opro, the
+    /// evaluator at temperature 1 as [code]; its seed is the search's seed × 1000 + the iteration).
+    /// CloserLook(+ICL): the fixed prompt for an item (HPSS's system message and one user turn).
+    Result<JudgeRequest> fixedRequest(const Item &item) const;
+    Result<JudgeRequest> oproRequest() const;
+    /// Asks it, hands the answer to the search and goes on with step().
+    void askProposal();
     void evaluate(const hpss::SearchProposal &proposal);
     void scoreWinner();
     void finish();
@@ -130,6 +138,7 @@ private:
     std::optional<hpss::HpssSearch> m_search;
     std::optional<hpss::PromptStrategy> m_transfer; ///< a transfer's strategy (no search)
     QString m_transferFrom;                         ///< where it came from: "judge J", "judge J of P", "strategy"
+    std::optional<hpss::CloserLookPrompt> m_fixed;  ///< --set prompt: a fixed prompt text, no search
     hpss::Auxiliaries m_aux;
     int m_auxGenerations = 0;
     QVariantList m_evaluations; ///< per evaluation: step, parse_failures, out_of_scale, constant

@@ -232,4 +232,49 @@ Result<int> HpssMethod::auxCalls(const AuxNeed &need, const QVector<Item> &items
     return calls;
 }
 
+Result<JudgeRequest> HpssMethod::oproRequest() const
+{
+    QVariantList parts;
+    for (int p = 0; p < kFactorCount; ++p)
+        parts.append(QVariantMap{{QStringLiteral("index"), p}, {QStringLiteral("range"), m_search->oproRange(p)}});
+    auto r = auxRequest(QStringLiteral("hpss_opro"), {{QStringLiteral("hpss_parts"), parts},
+                                                      {QStringLiteral("hpss_history"), m_search->oproHistory()}});
+    if (!r)
+        return r;
+    // [code] strategy_generate: temperature 1.0, top_p 1.0, the run's seed, 4096 tokens. The seed
+    // also counts the iteration, so that a history left unchanged by a repeat is sampled anew
+    // (with [code]'s one seed a seeded endpoint answers it the same, and the rest of the budget
+    // goes on repeats); each iteration is its own cache key, a resumed run reads the same answers.
+    const int iteration = int(m_search->oproLog().size());
+    r->temperature = 1.0;
+    r->seed = qint64(m_params.seed % 1000000007ull) * 1000 + iteration;
+    r->maxTokens = m_maxTokens;
+    return r;
+}
+
+void HpssMethod::askProposal()
+{
+    auto request = oproRequest();
+    if (!request) {
+        m_ctx->fail(request.errorString());
+        return;
+    }
+    m_ctx->setOutlook(1);
+    m_ctx->submit(JudgeRole::Evaluator, kPhaseSearch, {*request}, [this](const QVector<JudgeResponse> &rs) {
+        if (!rs.first().ok()) { // not an iteration spent: the run stops and a re-run asks again
+            m_ctx->fail(tr("the OPRO proposal failed: %1").arg(RunContext::failureText(rs.first())));
+            return;
+        }
+        if (auto r = m_search->acceptProposal(rs.first().text()); !r) {
+            m_ctx->fail(r.errorString());
+            return;
+        }
+        if (auto r = persist(); !r) {
+            m_ctx->fail(r.errorString());
+            return;
+        }
+        step();
+    });
+}
+
 } // namespace rubric

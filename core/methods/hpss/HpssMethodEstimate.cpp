@@ -89,7 +89,30 @@ Result<RunEstimate> HpssMethod::estimate()
         }
         return std::optional<double>(levelSpearman(x, y, groups, m_params.level));
     };
-    while (pending && missingAux(pending->strategy, validation, m_aux).empty()) {
+    for (;;) {
+        if (!m_transfer && m_search->awaitingProposal()) { // OPRO-style: a cached proposal is replayed too
+            auto request = oproRequest();
+            if (!request) {
+                m_aux = kept;
+                return request.error();
+            }
+            auto answer = m_ctx->cached(JudgeRole::Evaluator, *request);
+            if (!answer) {
+                m_aux = kept;
+                return answer.error();
+            }
+            if (!*answer)
+                break;
+            ++e.cached;
+            if (auto r = m_search->acceptProposal((*answer)->text()); !r) {
+                m_aux = kept;
+                return r.error();
+            }
+            pending = m_search->next();
+            continue;
+        }
+        if (!pending || !missingAux(pending->strategy, validation, m_aux).empty())
+            break;
         auto rho = cachedSpearman(pending->strategy);
         if (!rho) {
             m_aux = kept;
@@ -107,11 +130,21 @@ Result<RunEstimate> HpssMethod::estimate()
     const bool finished = m_transfer || m_search->finished();
     int searchCalls = 0;
     int remaining = finished ? 0 : m_search->plannedEvaluations() - int(m_search->evaluated().size());
+    if (!m_transfer && m_params.algorithm == SearchAlgorithm::Opro && !finished) {
+        // At most one evaluation per iteration left, each after its proposal call (an upper bound:
+        // a repeat or an unreadable proposal evaluates nothing).
+        remaining = (pending ? 1 : 0) + m_search->oproIterationsLeft();
+        searchCalls += m_search->oproIterationsLeft();
+    }
     if (pending && remaining > 0 && missingAux(pending->strategy, validation, m_aux).empty()) {
         searchCalls += uncached(pending->strategy, validation, &e.cached);
         --remaining;
     }
     m_aux = kept;
+    // OPRO-style: at the least each iteration's proposal, when each repeats an evaluated strategy.
+    const int searchCallsMin = !m_transfer && m_params.algorithm == SearchAlgorithm::Opro && !finished
+                                       ? searchCalls
+                                       : searchCalls + remaining * int(validation.size());
     searchCalls += remaining * int(validation.size());
     // Evaluate: exact once the winner is known (its auxiliaries for the run's items, then its
     // scores; a search of one evaluation can only end with its origin); before, the winner's
@@ -165,15 +198,20 @@ Result<RunEstimate> HpssMethod::estimate()
     }
     auxCalls += winnerAuxCalls;
     e.calls = auxCalls + searchCalls + evaluateMax;
-    e.callsMin = auxCalls + searchCalls + evaluateMin;
+    e.callsMin = auxCalls + searchCallsMin + evaluateMin;
     e.exact = winner.has_value() && m_samples <= 1;
-    e.exactPhases = {kPhaseAuxiliary, kPhaseSearch};
+    e.exactPhases = {kPhaseAuxiliary};
+    if (m_transfer || m_params.algorithm != SearchAlgorithm::Opro || finished)
+        e.exactPhases.append(kPhaseSearch);
     if (e.exact)
         e.exactPhases.append(kPhaseEvaluate);
     if (cacheUnreadable)
         return *cacheUnreadable;
     e.perPhase.insert(kPhaseAuxiliary, auxCalls);
-    e.perPhase.insert(kPhaseSearch, searchCalls);
+    e.perPhase.insert(kPhaseSearch, searchCallsMin == searchCalls
+                                            ? QVariant(searchCalls)
+                                            : QVariant(QVariantMap{{QStringLiteral("min"), searchCallsMin},
+                                                                   {QStringLiteral("max"), searchCalls}}));
     e.perPhase.insert(kPhaseEvaluate, evaluatePhase);
     // Tokens: the origin prompt of the first validation item stands for a typical prompt.
     qint64 perCall = 1000;

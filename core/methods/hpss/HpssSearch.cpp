@@ -32,7 +32,9 @@ Result<HpssSearch> HpssSearch::create(const SearchParams &params)
 void HpssSearch::setUpInit()
 {
     m_initList = {m_params.origin};
-    if (m_params.algorithm == SearchAlgorithm::Hpss || m_params.algorithm == SearchAlgorithm::Mutation)
+    // OPRO starts from the same initialisation: [code] loads it as the search history.
+    if (m_params.algorithm == SearchAlgorithm::Hpss || m_params.algorithm == SearchAlgorithm::Mutation
+        || m_params.algorithm == SearchAlgorithm::Opro)
         m_initList += m_params.space.neighbours(m_params.origin);
     m_initIndex = 0;
 }
@@ -87,6 +89,8 @@ std::optional<SearchProposal> HpssSearch::advance()
         return advanceStepwise();
     case SearchAlgorithm::Random:
         return advanceRandom();
+    case SearchAlgorithm::Opro:
+        return advanceOpro();
     }
     return std::nullopt;
 }

@@ -20,7 +20,8 @@ enum class SearchAlgorithm {
     Greedy,   ///< from the origin, a batch of random one-factor perturbations of the best so far
     Stepwise, ///< factor by factor in Table 1 order, keep the best value (1 + Σ(m_i − 1) evaluations)
     Mutation, ///< "w/o all": HPSS's population loop with uniform one-factor mutation, no advantages
-    Random    ///< the origin, then uniform random strategies of the space
+    Random,   ///< the origin, then uniform random strategies of the space
+    Opro      ///< OPRO-style: HPSS's initialisation as history, then the evaluator proposes each strategy
 };
 QString searchAlgorithmName(SearchAlgorithm a);
 
@@ -38,7 +39,7 @@ QString unparsedPolicyName(UnparsedPolicy policy);
 inline constexpr double kUnparsedFallback = 2.51;
 
 /// How a strategy came to be evaluated.
-enum class SearchMove { Init, Explore, Exploit, Mutate, Greedy, Stepwise, Random };
+enum class SearchMove { Init, Explore, Exploit, Mutate, Greedy, Stepwise, Random, Opro };
 QString searchMoveName(SearchMove m);
 
 /// Every setting of a search with the paper's defaults (spec §6.1: k = 5, g = 2, ρ = 0.2, τ = 5,
@@ -59,13 +60,14 @@ struct SearchParams
     double scoreScale = 100; ///< r = Spearman × this inside every formula
     int greedyBatch = 5;     ///< Greedy: perturbations of the best per iteration
     int maxRounds = 1000;    ///< [code]'s cap on population rounds
+    int oproShown = 20;      ///< Opro: the top-performing strategies the proposal prompt shows ([code] show_num)
     PromptStrategy origin = PromptStrategy::mtBenchOrigin();
     StrategySpace space = StrategySpace::full();
 
     /// Applies "key=value" settings (the CLI's --set): search, budget, population, mutations,
     /// exploit, temperature, ucb, seed, example_seed, origin, score_scale, greedy_batch, max_rounds,
     /// level (dataset|summary), unparsed (fallback|drop|reask). An unknown
-    /// key or a bad value is an error naming the key.
+    /// opro_shown. An unknown key or a bad value is an error naming the key.
     Result<void> set(const QString &key, const QString &value);
     /// Checks the ranges and that the origin lies in the space; errors name the setting.
     Result<void> validate() const;
@@ -121,6 +123,32 @@ public:
     Result<void> report(const PromptStrategy &strategy, double spearman);
 
     bool finished() const { return m_phase == Phase::Done; }
+
+    /// OPRO-style (HPSS paper App. F, [code] baseline/opro.py): after the initialisation every
+    /// iteration asks the evaluator for a strategy. While this is true next() returns nothing and
+    /// the caller asks the evaluator with oproHistory() in the proposal prompt, then hands its
+    /// answer to acceptProposal(). budget − initialisation iterations in all; an iteration whose
+    /// answer names no strategy of the space, or one already evaluated, is spent without an
+    /// evaluation (as [code], whose re-evaluation of a repeat is a cache hit here).
+    bool awaitingProposal() const;
+    /// The proposal prompt's search history: the oproShown best entries so far (initialisation
+    /// and each iteration's strategy, a repeat again), ascending by validation Spearman, each
+    /// "Prompt: {'Part 0': i, …, 'Part 7': k}\nScore: ρ\n\n" with [code]'s part and value order.
+    QString oproHistory() const;
+    /// "[0,1,2,3,4]" …: the enabled values of [code]'s Part `part` (0–7), as the prompt lists them.
+    QString oproRange(int part) const;
+    /// Reads the evaluator's answer of the iteration: a JSON object {"Part 0": i, …} (the first
+    /// '{' to the last '}'). A new strategy becomes the pending proposal; otherwise the iteration
+    /// is logged as "repeat", "unreadable" or "outside" (a value the space disables). Errors only
+    /// when no proposal is awaited.
+    Result<void> acceptProposal(const QString &answer);
+    /// Every iteration so far: {iteration, outcome, strategy, answer (its first 300 characters)}.
+    const QVariantList &oproLog() const { return m_oproLog; }
+    /// Iterations left to ask (0 for other searches).
+    int oproIterationsLeft() const;
+    /// [code]'s part i ("Part i") as our factor, and its value order as our value indices.
+    static Factor oproFactor(int part);
+    static const QVector<int> &oproValueOrder(int part);
     /// The evaluations a search of these parameters makes in all when nothing stops it before
     /// its end: the budget, or for Stepwise-Greedy at most 1 + Σ(enabled values − 1) (each
     /// factor's other values tried once). Fewer only when the reachable strategies run out
@@ -156,6 +184,7 @@ private:
     std::optional<SearchProposal> advanceGreedy();
     std::optional<SearchProposal> advanceStepwise();
     std::optional<SearchProposal> advanceRandom();
+    std::optional<SearchProposal> advanceOpro();
     void afterReport(const SearchRecord &record);
     SearchProposal propose(const PromptStrategy &s, SearchMove move, const std::optional<PromptStrategy> &parent,
                            int changedFactor) const;
@@ -186,6 +215,7 @@ private:
     QVector<PromptStrategy> m_batch;
     std::optional<PromptStrategy> m_batchParent;
     int m_stepFactor = 0;
+    QVariantList m_oproLog; ///< Opro: one entry per iteration
     mutable QVector<PromptStrategy> m_allCache;
 };
 

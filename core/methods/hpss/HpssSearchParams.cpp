@@ -14,8 +14,8 @@ namespace {
 
 const QStringList &algorithmNames()
 {
-    static const QStringList names = {QStringLiteral("hpss"), QStringLiteral("greedy"), QStringLiteral("stepwise"),
-                                      QStringLiteral("mutation"), QStringLiteral("random")};
+    static const QStringList names = {QStringLiteral("hpss"),     QStringLiteral("greedy"), QStringLiteral("stepwise"),
+                                      QStringLiteral("mutation"), QStringLiteral("random"), QStringLiteral("opro")};
     return names;
 }
 
@@ -23,7 +23,7 @@ const QStringList &moveNames()
 {
     static const QStringList names = {QStringLiteral("init"),   QStringLiteral("explore"), QStringLiteral("exploit"),
                                       QStringLiteral("mutate"), QStringLiteral("greedy"),  QStringLiteral("stepwise"),
-                                      QStringLiteral("random")};
+                                      QStringLiteral("random"), QStringLiteral("opro")};
     return names;
 }
 
@@ -103,6 +103,8 @@ Result<void> SearchParams::set(const QString &rawKey, const QString &value)
         return assignInt(greedyBatch, 1);
     if (key == QLatin1String("max_rounds"))
         return assignInt(maxRounds, 1);
+    if (key == QLatin1String("opro_shown"))
+        return assignInt(oproShown, 1);
     if (key == QLatin1String("exploit"))
         return assignDouble(exploit, 0, 1, false);
     if (key == QLatin1String("temperature"))
@@ -173,7 +175,7 @@ Result<void> SearchParams::set(const QString &rawKey, const QString &value)
     return settingError(key, QStringLiteral("unknown setting (expected search, budget, population, mutations, "
                                             "exploit, temperature, ucb, seed, example_seed, level, unparsed, origin, "
                                             "space, disable, score_scale, "
-                                            "greedy_batch, max_rounds)"));
+                                            "greedy_batch, max_rounds, opro_shown)"));
 }
 
 QString correlationLevelName(CorrelationLevel level)
@@ -199,14 +201,16 @@ Result<void> SearchParams::validate() const
     if (!space.contains(origin))
         return settingError(QStringLiteral("origin"), QStringLiteral("%1 uses a disabled value").arg(origin.format()));
     const qint64 init = 1 + space.neighbours(origin).size();
-    if ((algorithm == SearchAlgorithm::Hpss || algorithm == SearchAlgorithm::Mutation) && budget < init)
+    if ((algorithm == SearchAlgorithm::Hpss || algorithm == SearchAlgorithm::Mutation
+         || algorithm == SearchAlgorithm::Opro)
+        && budget < init)
         return settingError(QStringLiteral("budget"),
                             QStringLiteral("%1 does not cover the %2 initial evaluations").arg(budget).arg(init));
     if (budget > space.size())
         return settingError(
                 QStringLiteral("budget"),
                 QStringLiteral("%1 is larger than the space (%2 strategies)").arg(budget).arg(space.size()));
-    if (population < 1 || mutations < 1 || greedyBatch < 1 || maxRounds < 1 || budget < 1)
+    if (population < 1 || mutations < 1 || greedyBatch < 1 || maxRounds < 1 || budget < 1 || oproShown < 1)
         return settingError(QStringLiteral("population"), QStringLiteral("counts must be at least 1"));
     if (!(temperature > 0) || !(ucb >= 0) || !(exploit >= 0 && exploit <= 1) || !(scoreScale > 0))
         return settingError(QStringLiteral("temperature"), QStringLiteral("a real setting is out of range"));
@@ -215,22 +219,25 @@ Result<void> SearchParams::validate() const
 
 QVariantMap SearchParams::toVariant() const
 {
-    return {{QStringLiteral("search"), searchAlgorithmName(algorithm)},
-            {QStringLiteral("budget"), budget},
-            {QStringLiteral("population"), population},
-            {QStringLiteral("mutations"), mutations},
-            {QStringLiteral("exploit"), exploit},
-            {QStringLiteral("temperature"), temperature},
-            {QStringLiteral("ucb"), ucb},
-            {QStringLiteral("seed"), QString::number(seed)},
-            {QStringLiteral("example_seed"), QString::number(exampleSeed)},
-            {QStringLiteral("level"), correlationLevelName(level)},
-            {QStringLiteral("unparsed"), unparsedPolicyName(unparsed)},
-            {QStringLiteral("score_scale"), scoreScale},
-            {QStringLiteral("greedy_batch"), greedyBatch},
-            {QStringLiteral("max_rounds"), maxRounds},
-            {QStringLiteral("origin"), origin.format()},
-            {QStringLiteral("space"), space.toVariant()}};
+    QVariantMap m{{QStringLiteral("search"), searchAlgorithmName(algorithm)},
+                  {QStringLiteral("budget"), budget},
+                  {QStringLiteral("population"), population},
+                  {QStringLiteral("mutations"), mutations},
+                  {QStringLiteral("exploit"), exploit},
+                  {QStringLiteral("temperature"), temperature},
+                  {QStringLiteral("ucb"), ucb},
+                  {QStringLiteral("seed"), QString::number(seed)},
+                  {QStringLiteral("example_seed"), QString::number(exampleSeed)},
+                  {QStringLiteral("level"), correlationLevelName(level)},
+                  {QStringLiteral("unparsed"), unparsedPolicyName(unparsed)},
+                  {QStringLiteral("score_scale"), scoreScale},
+                  {QStringLiteral("greedy_batch"), greedyBatch},
+                  {QStringLiteral("max_rounds"), maxRounds},
+                  {QStringLiteral("origin"), origin.format()},
+                  {QStringLiteral("space"), space.toVariant()}};
+    if (algorithm == SearchAlgorithm::Opro) // only there: the other searches' stored states stay equal
+        m.insert(QStringLiteral("opro_shown"), oproShown);
+    return m;
 }
 
 Result<SearchParams> SearchParams::fromVariant(const QVariant &value)

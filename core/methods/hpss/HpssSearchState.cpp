@@ -83,7 +83,7 @@ Result<SearchProposal> proposalFromVariant(const QVariantMap &m, const QString &
         return makeError(s.error().toString(), {}, 0, field);
     p.strategy = *s;
     int move = -1;
-    for (int k = 0; k <= int(SearchMove::Random); ++k)
+    for (int k = 0; k <= int(SearchMove::Opro); ++k)
         if (searchMoveName(SearchMove(k)) == m.value(QStringLiteral("move")).toString())
             move = k;
     if (move < 0)
@@ -147,6 +147,8 @@ QVariantMap HpssSearch::toVariant() const
     out.insert(QStringLiteral("batch"), strategiesToVariant(m_batch));
     out.insert(QStringLiteral("batch_parent"), m_batchParent ? m_batchParent->format() : QString());
     out.insert(QStringLiteral("step_factor"), m_stepFactor);
+    if (m_params.algorithm == SearchAlgorithm::Opro)
+        out.insert(QStringLiteral("opro_log"), m_oproLog);
     return out;
 }
 
@@ -232,6 +234,13 @@ Result<HpssSearch> HpssSearch::fromVariant(const QVariant &state)
     s.m_rounds = map.value(QStringLiteral("rounds")).toInt();
     s.m_roundAdded = map.value(QStringLiteral("round_added")).toInt();
     s.m_stepFactor = map.value(QStringLiteral("step_factor")).toInt();
+    s.m_oproLog = map.value(QStringLiteral("opro_log")).toList();
+    for (qsizetype k = 0; k < s.m_oproLog.size(); ++k) {
+        const QString strategy = s.m_oproLog[k].toMap().value(QStringLiteral("strategy")).toString();
+        if (!strategy.isEmpty() && !PromptStrategy::parse(strategy))
+            return makeError(QStringLiteral("'%1' is not a strategy").arg(strategy), {}, 0,
+                             QStringLiteral("opro_log[%1]").arg(k));
+    }
     if (s.m_initIndex < 0 || s.m_initIndex > s.initCount())
         return makeError(QStringLiteral("out of range"), {}, 0, QStringLiteral("init_index"));
     for (const PromptStrategy &p : std::as_const(s.m_pop) + s.m_newPop)

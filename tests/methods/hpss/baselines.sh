@@ -1,7 +1,9 @@
 #!/bin/sh
 # The HPSS baselines table of issue 32 on the synthetic judge (graded template lines): HPSS, HPSS†
-# (the winner's mean of 20 answers at temperature 1), greedy, stepwise greedy and random search on the
-# same budget and judge, three seeds each, scored on the test split and compared by `rubric compare`.
+# (the winner's mean of 20 answers at temperature 1), CloserLook† and CloserLook + ICL(†) (a fixed
+# prompt, no search), greedy, stepwise greedy, random and OPRO-style
+# search (the synthetic judge proposes the strategies) on the same budget and judge, three seeds each,
+# scored on the test split and compared by `rubric compare`.
 # Usage (from the repository root, after building rubric and fake-llm-server):
 #   sh tests/methods/hpss/baselines.sh [PORT] [WORKDIR]
 # Prints the per-judge table of `rubric compare` (summary level = SummEval's: per article, then
@@ -33,33 +35,41 @@ for seed in 1 2 3; do
     run "hpss-dagger-s$seed" --set search=hpss --set seed=$seed --set samples=20
     run "greedy-s$seed" --set search=greedy --set seed=$seed
     run "random-s$seed" --set search=random --set seed=$seed
+    run "opro-style-s$seed" --set search=opro --set seed=$seed
 done
 # The search's origin (MT-Bench's prompt), no search: where every search starts.
 run "origin" --set strategy=scale:5,examples:0,criteria:human,reference:none,cot:prefix,autocot:off,metrics:off,order:TEI
 # Stepwise greedy is deterministic (1 + sum(m_i - 1) = 21 evaluations, as in the paper).
 run "stepwise" --set search=stepwise --set budget=21
+# CloserLook (Chiang and Lee's analyze-rate prompt, no search): † = 20 answers at temperature 1
+# averaged (the paper's default for it); + ICL = five human evaluation examples from the train split.
+run "closerlook-dagger" --set prompt=closerlook --set samples=20
+run "closerlook-icl" --set prompt=closerlook-icl
+run "closerlook-icl-dagger" --set prompt=closerlook-icl --set samples=20
 for level in group dataset; do
     echo "== rubric compare --level $level --coefficient spearman (test split) =="
     $BIN/rubric compare --project "$P" --aspect coherence --level $level --coefficient spearman --bootstrap 200 \
         --permutations 10 $(for j in origin hpss-s1 hpss-s2 hpss-s3 hpss-dagger-s1 hpss-dagger-s2 hpss-dagger-s3 \
-            greedy-s1 greedy-s2 greedy-s3 stepwise random-s1 random-s2 random-s3; do echo --judge $j; done) \
+            greedy-s1 greedy-s2 greedy-s3 stepwise random-s1 random-s2 random-s3 opro-style-s1 opro-style-s2 \
+            opro-style-s3 closerlook-dagger closerlook-icl closerlook-icl-dagger; do echo --judge $j; done) \
         --json >"$WORK/compare-$level.json"
     python3 - "$WORK/compare-$level.json" <<'EOF'
-import json, statistics, sys
+import json, re, statistics, sys
 c = json.load(open(sys.argv[1]))
 rows = {j['judge']: j for j in c['judges']}
-print('%-16s %9s %6s' % ('judge', 'spearman', 'n'))
+print('%-22s %9s %6s' % ('judge', 'spearman', 'n'))
 for name, j in rows.items():
-    print('%-16s %9.4f %6d' % (name, j['spearman'], j['n']))
+    print('%-22s %9.4f %6d' % (name, j['spearman'], j['n']))
 print()
-print('%-12s %s' % ('search', 'Spearman mean ± sd over seeds'))
-for search in ('origin', 'hpss', 'hpss-dagger', 'greedy', 'stepwise', 'random', 'ape-style', 'opro-style'):
-    vals = [j['spearman'] for n, j in rows.items() if n == search or n.startswith(search + '-s')]
+print('%-22s %s' % ('search', 'Spearman mean ± sd over seeds'))
+for search in ('origin', 'closerlook-dagger', 'closerlook-icl', 'closerlook-icl-dagger', 'hpss', 'hpss-dagger',
+               'greedy', 'stepwise', 'random', 'ape-style', 'opro-style'):
+    vals = [j['spearman'] for n, j in rows.items() if n == search or re.fullmatch(re.escape(search) + r'-s\d+', n)]
     if not vals:
-        print('%-12s not implemented' % search)
+        print('%-22s not implemented' % search)
     elif len(vals) == 1:
-        print('%-12s %.4f (deterministic)' % (search, vals[0]))
+        print('%-22s %.4f (deterministic)' % (search, vals[0]))
     else:
-        print('%-12s %.4f ± %.4f (%d seeds)' % (search, statistics.mean(vals), statistics.stdev(vals), len(vals)))
+        print('%-22s %.4f ± %.4f (%d seeds)' % (search, statistics.mean(vals), statistics.stdev(vals), len(vals)))
 EOF
 done

@@ -218,6 +218,20 @@ def strategy_name(s):
 
 # --- The official texts, checked against the mirror when it is here -----------------------------------
 
+def example_targets(hmin, hmax, n):
+    """The integer ratings the official example files show for n examples of a hmin..hmax human scale:
+    n positions spread evenly over the ratings, each rounded half to even (Python's round); the middle
+    position of an odd n on an even number of ratings (0.5 of groundedness's 0-1) is left out."""
+    values = hmax - hmin + 1
+    out = []
+    for j in range(n):
+        if (values - 1) % 2 == 1 and 2 * j == n - 1:
+            continue
+        pos = 0 if n == 1 else j * (values - 1) / (n - 1)
+        out.append(hmin + round(pos))
+    return out
+
+
 def check_against_mirror():
     mirror = os.environ.get('HPSS_MIRROR', '/work/.mirror/thu-coai+HPSS/repo')
     if not os.path.isdir(mirror):
@@ -239,6 +253,25 @@ def check_against_mirror():
                 sys.exit('FAIL: %s layout %s differs from the official template:\n  ours %r\n  theirs %r'
                          % (task, order, layout(task, order), official[order]))
     print('snippets and layouts of the 5 tasks equal the official template.py files')
+    # The example files' rating sequences at the task's own scale equal example_targets (point 5).
+    native = {'summeval': 5, 'topical_chat': 3, 'sfhot': 5, 'sfres': 5, 'hanna': 5}
+    checked = 0
+    for task, scale in native.items():
+        for n in (3, 5, 10):
+            path = 'HEAD:auxiliary/%s/example/few_shot_%s_scale_%d_number_%d.json' % (task, task, scale, n)
+            files = json.loads(subprocess.run(['git', '-C', mirror, 'show', path], capture_output=True, text=True,
+                                              check=True).stdout)
+            for aspect, text in files.items():
+                ratings = [int(r) for r in re.findall(r'\[Rating\]\n(\d+)', text)]
+                hmin, hmax = (0, 1) if aspect == 'groundedness' else (1, scale)
+                want = example_targets(hmin, hmax, n)
+                if task == 'hanna' and aspect not in ('relevance', 'coherence'):
+                    want = [r for r in want if r != 5]  # no validation story has a 5 there: left out
+                if ratings != want:
+                    sys.exit('FAIL: %s %s n=%d: the official file shows %r, the rule gives %r'
+                             % (task, aspect, n, ratings, want))
+                checked += 1
+    print('the rating sequences of %d official example files equal the example rule' % checked)
 
 
 # --- The cases ----------------------------------------------------------------------------------------
@@ -373,8 +406,18 @@ def main():
             shown = subprocess.run([dump, '--show', name], input=json.dumps(case, ensure_ascii=False).encode('utf-8'),
                                    capture_output=True).stdout.decode('utf-8')
             print('  first: %s\n  official: %r\n  ours:     %r' % (name, text, shown))
+    # The product's example draw: the ratings it shows per count, for every human range of the tasks.
+    for hmin, hmax in ((1, 5), (1, 3), (0, 1)):
+        for n in (3, 5, 10):
+            got = subprocess.run([dump, '--targets', str(hmin), str(hmax), str(n)], capture_output=True, text=True,
+                                 check=True).stdout.strip()
+            want = ','.join(str(r) for r in example_targets(hmin, hmax, n))
+            if got != want:
+                failures += 1
+                print('example ratings %d-%d, %d examples: ours %s, official %s' % (hmin, hmax, n, got, want))
     if failures:
-        sys.exit('FAIL: %d of %d assembled prompts differ from the official assembly' % (failures, total))
+        sys.exit('FAIL: %d of %d assembled prompts or example draws differ from the official assembly'
+                 % (failures, total))
     print('OK: all %d assembled prompts equal the official assembly byte for byte' % total)
 
 
