@@ -59,14 +59,10 @@ Result<int> Exporter::write(const Project &project, const QString &file)
                 return scores.error();
             judgeColumns.append({j.name, a, std::move(scores).value()});
         }
-    const auto readItems = project.readItems();
-    if (!readItems)
-        return readItems.error();
 
     QSaveFile out(file);
     if (!out.open(QIODevice::WriteOnly))
         return makeError(tr("cannot write the file: %1").arg(out.errorString()), file);
-    const QVector<Item> &items = *readItems;
     if (!jsonl) {
         QStringList header{QStringLiteral("id"),     QStringLiteral("group"),  QStringLiteral("system"),
                            QStringLiteral("source"), QStringLiteral("output"), QStringLiteral("reference")};
@@ -79,7 +75,10 @@ Result<int> Exporter::write(const Project &project, const QString &file)
             cells.append(csv::field(h));
         out.write((cells.join(QLatin1Char(',')) + QStringLiteral("\r\n")).toUtf8());
     }
-    for (const Item &it : items) {
+    // One item at a time: the texts of a million items never sit in memory together.
+    int written = 0;
+    const auto each = project.forEachItem([&](const Item &it) {
+        ++written;
         if (jsonl) {
             QVariantMap h;
             for (const QString &a : std::as_const(aspects)) {
@@ -116,10 +115,13 @@ Result<int> Exporter::write(const Project &project, const QString &file)
             }
             out.write((cells.join(QLatin1Char(',')) + QStringLiteral("\r\n")).toUtf8());
         }
-    }
+        return true;
+    });
+    if (!each)
+        return each.error();
     if (!out.commit())
         return makeError(tr("cannot write the file: %1").arg(out.errorString()), file);
-    return int(items.size());
+    return written;
 }
 
 } // namespace rubric

@@ -21,8 +21,10 @@ Result<QVector<ItemPreview>> BrowseStore::itemPreviews(int length, int fromIndex
     const QSqlDatabase db = m_project->database();
     QSqlQuery q(db);
     q.setForwardOnly(true);
-    if (!q.prepare(QStringLiteral("SELECT ext_id, group_id, system_id, substr(source, 1, %1), substr(output, 1, %1) "
-                                  "FROM items ORDER BY position %2 OFFSET ?")
+    if (!q.prepare(QStringLiteral("SELECT i.ext_id, i.group_id, i.system_id, substr(COALESCE(ts.body, ''), 1, %1), "
+                                  "substr(COALESCE(tout.body, ''), 1, %1) FROM items i LEFT JOIN texts ts ON ts.id = "
+                                  "i.source_id LEFT JOIN texts tout ON tout.id = i.output_id ORDER BY i.position %2 "
+                                  "OFFSET ?")
                            .arg(length)
                            .arg(sql::noLimit(db))))
         return makeError(q.lastError().text());

@@ -1,5 +1,6 @@
 #include "store/ImportStore.h"
 
+#include "store/ItemTexts.h"
 #include "store/Project.h"
 #include "store/SqlDialect.h"
 #include "store/SqlUtil.h"
@@ -86,19 +87,24 @@ Result<void> ImportStore::writeItems(const ItemImport &import)
         QVector<qint64> itemRows;
         itemRows.reserve(items.size());
         if (!q.prepare(sql::withReturningId(db, QStringLiteral("INSERT INTO items(ext_id, position, group_id, "
-                                                               "system_id, source, output, reference, context) "
-                                                               "VALUES(?, ?, ?, ?, ?, ?, ?, ?)"))))
+                                                               "system_id, source_id, output_id, reference_id, "
+                                                               "context_id) VALUES(?, ?, ?, ?, ?, ?, ?, ?)"))))
             return makeError(q.lastError().text(), m_project->path());
+        itemtexts::Interner texts(db); // an article shared by many outputs is written once
         for (qsizetype i = 0; i < items.size(); ++i) {
             const Item &it = items.at(i);
             q.bindValue(0, notNull(it.id));
             q.bindValue(1, position++);
             q.bindValue(2, notNull(it.group));
             q.bindValue(3, notNull(it.system));
-            q.bindValue(4, notNull(it.source));
-            q.bindValue(5, notNull(it.output));
-            q.bindValue(6, notNull(it.reference));
-            q.bindValue(7, it.context.isEmpty() ? QStringLiteral("{}") : json::stringify(it.context));
+            int column = 4;
+            for (const QString &body : {it.source, it.output, it.reference,
+                                        it.context.isEmpty() ? QStringLiteral("{}") : json::stringify(it.context)}) {
+                const auto row = texts.intern(notNull(body));
+                if (!row)
+                    return import.itemFailed(row.errorString(), int(i));
+                q.bindValue(column++, *row);
+            }
             if (!q.exec())
                 return import.itemFailed(q.lastError().text(), int(i));
             itemRows.append(sql::insertedId(q));
