@@ -45,6 +45,66 @@ Result<QVector<ItemPreview>> BrowseStore::itemPreviews(int length, int fromIndex
     return out;
 }
 
+Result<QVector<ItemPreview>> BrowseStore::itemPreviewsBetween(int length, int fromPosition, int toPosition) const
+{
+    QVector<ItemPreview> out;
+    QSqlQuery q(m_project->database());
+    q.setForwardOnly(true);
+    if (!q.prepare(QStringLiteral("SELECT i.ext_id, i.group_id, i.system_id, substr(COALESCE(ts.body, ''), 1, %1), "
+                                  "substr(COALESCE(tout.body, ''), 1, %1) FROM items i LEFT JOIN texts ts ON ts.id = "
+                                  "i.source_id LEFT JOIN texts tout ON tout.id = i.output_id WHERE i.position >= ? AND "
+                                  "i.position <= ? ORDER BY i.position")
+                           .arg(length)))
+        return makeError(q.lastError().text());
+    q.addBindValue(fromPosition);
+    q.addBindValue(toPosition);
+    if (!q.exec())
+        return makeError(q.lastError().text());
+    while (q.next()) {
+        ItemPreview r;
+        r.id = q.value(0).toString();
+        r.group = q.value(1).toString();
+        r.system = q.value(2).toString();
+        r.source = q.value(3).toString();
+        r.output = q.value(4).toString();
+        out.append(std::move(r));
+    }
+    if (q.lastError().isValid())
+        return makeError(q.lastError().text());
+    return out;
+}
+
+Result<QStringList> BrowseStore::itemsContaining(const QString &text) const
+{
+    QString escaped = text;
+    escaped.replace(QLatin1Char('\\'), QStringLiteral("\\\\"))
+            .replace(QLatin1Char('%'), QStringLiteral("\\%"))
+            .replace(QLatin1Char('_'), QStringLiteral("\\_"));
+    const QString pattern = QLatin1Char('%') + escaped + QLatin1Char('%');
+    const QSqlDatabase db = m_project->database();
+    // PostgreSQL's LIKE minds the case; ILIKE is SQLite's LIKE there.
+    const QString like = sql::isPostgres(db) ? QStringLiteral("ILIKE") : QStringLiteral("LIKE");
+    QSqlQuery q(db);
+    q.setForwardOnly(true);
+    if (!q.prepare(
+                QStringLiteral("SELECT i.ext_id FROM items i WHERE i.ext_id %1 ? ESCAPE '\\' OR i.group_id %1 ? "
+                               "ESCAPE '\\' OR i.system_id %1 ? ESCAPE '\\' OR i.source_id IN (SELECT id FROM texts "
+                               "WHERE body %1 ? ESCAPE '\\') OR i.output_id IN (SELECT id FROM texts WHERE body %1 ? "
+                               "ESCAPE '\\') ORDER BY i.position")
+                        .arg(like)))
+        return makeError(q.lastError().text());
+    for (int i = 0; i < 5; ++i)
+        q.addBindValue(pattern);
+    if (!q.exec())
+        return makeError(q.lastError().text());
+    QStringList out;
+    while (q.next())
+        out.append(q.value(0).toString());
+    if (q.lastError().isValid())
+        return makeError(q.lastError().text());
+    return out;
+}
+
 Result<QVector<ItemLabel>> BrowseStore::itemLabels() const
 {
     QVector<ItemLabel> out;

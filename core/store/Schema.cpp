@@ -210,6 +210,8 @@ QStringList stepStatements(int fromVersion)
         // The text columns are no foreign keys: texts are shared, written and never deleted by the store.
         return {QStringLiteral("CREATE TABLE texts(id INTEGER PRIMARY KEY, hash INTEGER NOT NULL, body TEXT NOT NULL)"),
                 QStringLiteral("CREATE INDEX texts_hash ON texts(hash)"),
+                // Views page through the items by position.
+                QStringLiteral("CREATE INDEX items_position ON items(position)"),
                 QStringLiteral("ALTER TABLE items ADD COLUMN source_id INTEGER"),
                 QStringLiteral("ALTER TABLE items ADD COLUMN output_id INTEGER"),
                 QStringLiteral("ALTER TABLE items ADD COLUMN reference_id INTEGER"),
