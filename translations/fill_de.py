@@ -1292,6 +1292,11 @@ DE = {
     'on %1 items of the test split': 'auf %1 Elementen des Test-Splits',
     'on %1 items (every item: the project has no test split)': 'auf %1 Elementen (alle Elemente: das Projekt hat keinen Test-Split)',
     'Alignment (Pearson r of the share of met answers with the human score) %1: %2 now, %3 after pruning — from the stored answers, no calls.': 'Übereinstimmung (Pearson-r des Anteils erfüllter Antworten mit der menschlichen Bewertung) %1: jetzt %2, nach dem Ausdünnen %3 — aus den gespeicherten Antworten, ohne Aufrufe.',
+    # scale fidelity
+    'Importing %1…': '%1 wird importiert…',
+    'Cancel': 'Abbrechen',
+    'Importing %1: %2': '%1 wird importiert: %2',
+    "cannot search the items' texts: %1": 'die Texte der Elemente können nicht durchsucht werden: %1',
 }
 
 if __name__ == '__main__':
