@@ -114,7 +114,7 @@ private:
         QJsonObject o{{QStringLiteral("open_ms"), m_openMs},
                       {QStringLiteral("max_gap_ms"), double(m_maxGapNs) / 1e6},
                       {QStringLiteral("steps"), int(m_next)},
-                      {QStringLiteral("rows"), m_area ? m_area->verticalScrollBar()->maximum() : 0}};
+                      {QStringLiteral("scroll_range"), m_area ? m_area->verticalScrollBar()->maximum() : 0}};
         if (!error.isEmpty())
             o.insert(QStringLiteral("error"), error);
         m_done(o);

@@ -4,6 +4,7 @@
 #include "store/SqlDialect.h"
 #include "store/SqlUtil.h"
 
+#include <QHash>
 #include <QSqlQuery>
 
 #include <limits>
@@ -100,6 +101,55 @@ Result<QStringList> BrowseStore::itemsContaining(const QString &text) const
     QStringList out;
     while (q.next())
         out.append(q.value(0).toString());
+    if (q.lastError().isValid())
+        return makeError(q.lastError().text());
+    return out;
+}
+
+Result<QVector<ItemListRow>> BrowseStore::itemList(const QStringList &aspects) const
+{
+    QString means;
+    for (qsizetype a = 0; a < aspects.size(); ++a)
+        means += QStringLiteral(", (SELECT AVG(n.score) FROM annotations n WHERE n.item_id = i.id AND n.aspect_id = "
+                                "(SELECT id FROM aspects WHERE name = ?))");
+    QSqlQuery q(m_project->database());
+    q.setForwardOnly(true);
+    if (!q.prepare(QStringLiteral("SELECT i.ext_id, i.group_id, i.system_id, i.position, COALESCE(s.role, '')%1 FROM "
+                                  "items i LEFT JOIN splits s ON s.item_id = i.id ORDER BY i.position")
+                           .arg(means)))
+        return makeError(q.lastError().text());
+    for (const QString &a : aspects)
+        q.addBindValue(a);
+    if (!q.exec())
+        return makeError(q.lastError().text());
+    QVector<ItemListRow> out;
+    QHash<QString, QString> shared;
+    const auto intern = [&shared](QString s) {
+        const auto it = shared.constFind(s);
+        if (it != shared.constEnd())
+            return *it;
+        shared.insert(s, s);
+        return s;
+    };
+    const QVector<double> none(aspects.size(), std::numeric_limits<double>::quiet_NaN());
+    while (q.next()) {
+        ItemListRow r;
+        r.id = q.value(0).toString();
+        r.group = intern(q.value(1).toString());
+        r.system = intern(q.value(2).toString());
+        r.position = q.value(3).toInt();
+        const QString role = q.value(4).toString();
+        r.split = role == QLatin1String("train")  ? SplitRole::Train
+                  : role == QLatin1String("test") ? SplitRole::Test
+                                                  : SplitRole::None;
+        r.human = none; // shared until a score is set
+        for (qsizetype a = 0; a < aspects.size(); ++a) {
+            const QVariant v = q.value(5 + int(a));
+            if (!v.isNull())
+                r.human[a] = v.toDouble();
+        }
+        out.append(std::move(r));
+    }
     if (q.lastError().isValid())
         return makeError(q.lastError().text());
     return out;

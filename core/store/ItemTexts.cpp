@@ -85,7 +85,9 @@ Result<qint64> Interner::intern(const QString &body)
 Result<void> moveTextsOutOfItems(QSqlDatabase &db)
 {
     QSqlQuery read(db), write(db);
-    read.setForwardOnly(true);
+    // SQLite steps through the items while updating them; PostgreSQL's driver reads a forward-only
+    // result row by row and runs no other statement meanwhile: there the result is read whole.
+    read.setForwardOnly(!sql::isPostgres(db));
     if (auto r
         = sql::exec(read, QStringLiteral("SELECT id, source, output, reference, context FROM items ORDER BY id"));
         !r)

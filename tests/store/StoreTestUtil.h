@@ -46,7 +46,7 @@ inline QByteArray fileHash(const QString &path)
 }
 
 /// Turns a file of the current schema back into schema 7's items (texts in the item's row, no
-/// `texts` table), for the tests that make an older file from a current one.
+/// `texts` table, no index on the position), for the tests that make an older file from a current one.
 inline bool backToSchema7Items(QSqlQuery &q)
 {
     for (const char *column : {"source", "output", "reference", "context"}) {
@@ -58,7 +58,7 @@ inline bool backToSchema7Items(QSqlQuery &q)
             || !q.exec(QStringLiteral("ALTER TABLE items DROP COLUMN %1_id").arg(c)))
             return false;
     }
-    return q.exec(QStringLiteral("DROP TABLE texts"));
+    return q.exec(QStringLiteral("DROP INDEX items_position")) && q.exec(QStringLiteral("DROP TABLE texts"));
 }
 
 inline std::unique_ptr<Project> openOrFail(const QString &path)

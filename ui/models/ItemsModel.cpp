@@ -44,20 +44,21 @@ Result<QVector<ItemsModel::Row>> ItemsModel::readRows(int fromIndex) const
     QVector<Row> out;
     if (!m_project)
         return out;
-    // Rows without texts: a million of them stay small (the previews are read page by page).
-    auto rows = m_project->readItemRows();
+    // Rows without texts, with their split and human means, in one pass: a million of them stay
+    // small (the previews are read page by page).
+    auto rows = BrowseStore(m_project).itemList(m_aspects);
     if (!rows)
         return makeError(tr("cannot read the items from the project: %1").arg(rows.error().message), m_project->path());
     out.reserve(std::max<qsizetype>(0, rows->size() - fromIndex));
-    const QVector<double> none(m_aspects.size(), kMissing); // shared until a score is set
     for (qsizetype k = fromIndex; k < rows->size(); ++k) {
-        const ItemRow &p = rows->at(k);
+        ItemListRow &p = (*rows)[k];
         Row r;
-        r.id = p.id;
-        r.group = p.group;
-        r.system = p.system;
+        r.id = std::move(p.id);
+        r.group = std::move(p.group);
+        r.system = std::move(p.system);
+        r.split = p.split == SplitRole::None ? QString() : splitRoleName(p.split);
         r.position = p.position;
-        r.human = none;
+        r.human = std::move(p.human);
         out.append(std::move(r));
     }
     return out;
@@ -155,23 +156,7 @@ void ItemsModel::resetAll()
         auto rows = readRows(0);
         if (!rows)
             return rows.error();
-        m_rows = std::move(rows).value();
-        reindex();
-        // Fill scores and split without emitting: the reset covers them.
-        for (int a = 0; a < m_aspects.size(); ++a) {
-            const auto scores = m_project->readHumanScores(m_aspects[a]);
-            if (!scores)
-                return scores.error();
-            for (auto it = scores->begin(); it != scores->end(); ++it)
-                if (const int r = m_rowById.value(it.key(), -1); r >= 0)
-                    m_rows[r].human[a] = it.value();
-        }
-        const auto roles = m_project->readSplit();
-        if (!roles)
-            return roles.error();
-        for (auto it = roles->begin(); it != roles->end(); ++it)
-            if (const int r = m_rowById.value(it.key(), -1); r >= 0)
-                m_rows[r].split = splitRoleName(it.value());
+        m_rows = std::move(rows).value(); // with their human means and split
         return {};
     };
     const Result<void> loaded = load();
