@@ -1403,6 +1403,11 @@ DE = {
     'HPSS, or a baseline in the same space: greedy, stepwise greedy, random one-factor mutation (the paper\'s “w/o all”), plain random search, or OPRO-style (the evaluator proposes each strategy from the best ones so far).': 'HPSS oder ein Vergleichsverfahren im selben Raum: gierig, schrittweise gierig, zufällige Ein-Faktor-Mutation („w/o all“ des Artikels), reine Zufallssuche oder OPRO-artig (der Bewerter schlägt jede Strategie anhand der bisher besten vor).',
     'Fixed prompt (baseline)': 'Fester Prompt (Vergleichsverfahren)',
     "Instead of a searched strategy, the paper's CloserLook baseline: Chiang and Lee's analyze-rate prompt of the task and aspect (SummEval, Topical-Chat), with five human evaluation examples (closerlook-icl); no search, scored on the test split.": 'Statt einer gesuchten Strategie das CloserLook-Vergleichsverfahren des Artikels: der analyze-rate-Prompt von Chiang und Lee für Aufgabe und Aspekt (SummEval, Topical-Chat), mit fünf menschlichen Bewertungsbeispielen (closerlook-icl); keine Suche, bewertet auf dem Test-Split.',
+    # scale fidelity
+    'Importing %1…': '%1 wird importiert…',
+    'Cancel': 'Abbrechen',
+    'Importing %1: %2': '%1 wird importiert: %2',
+    "cannot search the items' texts: %1": 'die Texte der Elemente können nicht durchsucht werden: %1',
 }
 
 if __name__ == '__main__':

@@ -3021,6 +3021,18 @@ Abdeckung %2 %</translation>
         <source>the definition(s) of %n aspect(s)</source>
         <translation><numerusform>die Definition von %n Aspekt</numerusform><numerusform>die Definitionen von %n Aspekten</numerusform></translation>
     </message>
+    <message>
+        <source>Importing %1…</source>
+        <translation>%1 wird importiert…</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Importing %1: %2</source>
+        <translation>%1 wird importiert: %2</translation>
+    </message>
 </context>
 <context>
     <name>rubric::IssuesModel</name>
@@ -3101,6 +3113,10 @@ Abdeckung %2 %</translation>
     <message>
         <source>cannot read the human scores from the project: %1</source>
         <translation>die menschlichen Bewertungen können nicht aus dem Projekt gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>cannot search the items' texts: %1</source>
+        <translation>die Texte der Elemente können nicht durchsucht werden: %1</translation>
     </message>
 </context>
 <context>

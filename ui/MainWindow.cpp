@@ -85,6 +85,7 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_nav, &QListWidget::currentRowChanged, this, [this](int row) {
         if (row < 0 || row >= m_panes.size())
             return;
+        bindPane(row); // before it shows: a pane not shown yet has not read the project
         m_stack->setCurrentWidget(m_panes[row].widget);
         m_panes[row].widget->setFocus();
         updateChartAction();
@@ -205,7 +206,7 @@ void MainWindow::registerPane(QWidget *pane, const QString &title, const QString
         plain += title[i];
     }
     m_nav->insertItem(int(at), plain);
-    m_panes[at].bind(m_project.get());
+    bindPane(at); // a pane added to an open window shows its project at once
 
     // Rebuild the View menu so that Ctrl+N follows the order.
     m_viewMenu->clear();
@@ -218,6 +219,15 @@ void MainWindow::registerPane(QWidget *pane, const QString &title, const QString
     }
     if (m_nav->currentRow() < 0)
         m_nav->setCurrentRow(0);
+}
+
+void MainWindow::bindPane(qsizetype index)
+{
+    Pane &p = m_panes[index];
+    if (p.bound || !m_project)
+        return;
+    p.bound = true;
+    p.bind(m_project.get());
 }
 
 bool MainWindow::showPane(const QString &key)
@@ -330,11 +340,14 @@ void MainWindow::updateRecentMenu()
 void MainWindow::setProject(std::unique_ptr<Project> project)
 {
     // Unbind everything from the old project before it is destroyed.
-    for (const Pane &p : std::as_const(m_panes))
+    for (Pane &p : m_panes) {
         p.bind(nullptr);
+        p.bound = false;
+    }
     m_project = std::move(project);
-    for (const Pane &p : std::as_const(m_panes))
-        p.bind(m_project.get());
+    // The shown pane reads the project now, the others when they are first shown.
+    if (const int row = m_nav->currentRow(); row >= 0 && row < m_panes.size())
+        bindPane(row);
     if (m_project) {
         connect(m_project.get(), &Project::itemsChanged, this, &MainWindow::updateStatus);
         connect(m_project.get(), &Project::aspectsChanged, this, &MainWindow::updateStatus);

@@ -43,7 +43,8 @@ public:
 
     /// Adds a pane under `title`; `key` (e.g. "heatmap") names it for --pane and the settings,
     /// by default the class name without "Pane", lower-cased. The pane is bound to the current
-    /// project at once and to every project opened later. Returns the pane.
+    /// project at once; to a project opened later when it is first shown (opening a large project
+    /// reads what the shown pane needs, nothing more). Returns the pane.
     template <typename P> P *addPane(P *pane, const QString &title, const QString &key = {})
     {
         registerPane(pane, title, key, [pane](Project *project) { pane->setProject(project); });
@@ -95,7 +96,12 @@ private:
         QWidget *widget;
         QString key;
         std::function<void(Project *)> bind;
+        /// Whether the pane shows the open project: a pane is bound when it is first shown, so
+        /// opening a large project reads what the shown pane needs and nothing more.
+        bool bound = false;
     };
+    /// Binds the pane at `index` to the open project unless it is already.
+    void bindPane(qsizetype index);
 
     void registerPane(QWidget *pane, const QString &title, const QString &key, std::function<void(Project *)> bind);
     void createMenus();

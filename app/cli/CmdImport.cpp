@@ -7,6 +7,8 @@
 #include <QFileInfo>
 
 #include <algorithm>
+#include <memory>
+#include <unistd.h>
 
 namespace rubric::cli {
 namespace {
@@ -70,6 +72,9 @@ int run(const QStringList &args, Io &io)
                                      "1:5 or 1:10 when one holds them."),
                       QStringLiteral("ASPECT=MIN:MAX")});
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print the summary as JSON.")});
+    parser.addOption({QStringLiteral("progress"),
+                      QStringLiteral("Print the progress (items, rate, what is left) to stderr every second; the "
+                                     "default on a terminal.")});
     if (auto rc = parse(parser, QStringLiteral("import"), args, io))
         return *rc;
     if (parser.positionalArguments().size() != 1) {
@@ -147,6 +152,21 @@ int run(const QStringList &args, Io &io)
         return 1;
     QElapsedTimer timer;
     timer.start();
+    const bool terminal = isatty(STDERR_FILENO) == 1;
+    if (terminal || parser.isSet(QStringLiteral("progress"))) {
+        auto lastLine = std::make_shared<qint64>(-1000);
+        spec.progress = [&io, terminal, lastLine](const ImportProgress &p) {
+            const qint64 ms = qint64(p.seconds * 1000);
+            const bool done = p.bytesRead >= p.bytesTotal;
+            if (ms - *lastLine < 1000 && !done)
+                return true;
+            *lastLine = ms;
+            // On a terminal one line rewritten in place; in a log one line a second.
+            io.err << (terminal ? "\r" : "") << "rubric import: " << p.text() << (terminal && !done ? "" : "\n");
+            io.err.flush();
+            return true;
+        };
+    }
     auto summary = Importer::run(*project, spec);
     if (!summary) {
         io.err << "rubric import: " << summary.errorString() << '\n';

@@ -1,8 +1,7 @@
 #include "CliUtil.h"
+#include "stats/StableSum.h"
 #include "store/BatchStore.h"
 #include "store/RubricStore.h"
-
-#include <numeric>
 
 namespace rubric::cli {
 namespace {
@@ -49,9 +48,8 @@ int run(const QStringList &args, Io &io)
         const auto coders = project->readAnnotators(a.name);
         if (!coders)
             return fail(coders.error());
-        double mean = std::nan("");
-        if (!human.isEmpty())
-            mean = std::accumulate(human.begin(), human.end(), 0.0) / double(human.size());
+        // Summed in an order of their own: the hash's changes from one call to the next.
+        const double mean = stats::stableMeanOf(human);
         aspects.append(QVariantMap{{QStringLiteral("name"), a.name},
                                    {QStringLiteral("min"), a.min},
                                    {QStringLiteral("max"), a.max},

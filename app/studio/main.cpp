@@ -1,10 +1,12 @@
 // rubric-studio [PROJECT | --example] [--pane NAME] [--screenshot FILE] [--export-chart FILE.png|FILE.svg]
 #include "MainWindow.h"
+#include "ScrollBench.h"
 #include "Settings.h"
 #include "store/ExampleProject.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QElapsedTimer>
 #include <QLibraryInfo>
 #include <QLocale>
 #include <QTimer>
@@ -35,6 +37,8 @@ void installTranslations(QApplication &app)
 
 int main(int argc, char **argv)
 {
+    QElapsedTimer sinceStart; // --bench-scroll times the first pane from here
+    sinceStart.start();
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("Rubric Studio"));
     QApplication::setOrganizationName(QStringLiteral("RubricStudio"));
@@ -77,8 +81,12 @@ int main(int argc, char **argv)
                                             "template the first time and never replaced. The first start without "
                                             "a PROJECT does the same.")
                     .arg(rubric::ExampleProject::copyPath()));
+    // Hidden: what `rubric bench scale` runs offscreen (ui/ScrollBench.h).
+    QCommandLineOption benchOption(QStringLiteral("bench-scroll"), QStringLiteral("Time the first pane and scrolling."),
+                                   QStringLiteral("file"));
+    benchOption.setFlags(QCommandLineOption::HiddenFromHelp);
     parser.addOptions({paneOption, shotOption, sizeOption, annotatorOption, chartOption, judgeOption, delayOption,
-                       exampleOption});
+                       exampleOption, benchOption});
     parser.process(app);
 
     if (parser.isSet(annotatorOption))
@@ -109,6 +117,8 @@ int main(int argc, char **argv)
     }
     window.show();
 
+    if (parser.isSet(benchOption))
+        rubric::startScrollBench(window, sinceStart, parser.value(benchOption));
     if (parser.isSet(shotOption)) {
         const QString file = parser.value(shotOption);
         // Grab once the event loop has laid out and painted the window.

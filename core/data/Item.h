@@ -19,4 +19,14 @@ struct Item
     int position = 0;    ///< order of import
 };
 
+/// An item without its texts: what lists, splits and statistics read (Project::readItemRows), a
+/// few dozen bytes where an Item with its source article takes kilobytes.
+struct ItemRow
+{
+    QString id;
+    QString group;
+    QString system;
+    int position = 0;
+};
+
 } // namespace rubric

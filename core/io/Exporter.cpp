@@ -68,14 +68,10 @@ Result<int> Exporter::write(const Project &project, const QString &file, const S
             judgeColumns.append({j.name, a, std::move(scores).value(), judgeNotes});
         }
     }
-    const auto readItems = project.readItems();
-    if (!readItems)
-        return readItems.error();
 
     QSaveFile out(file);
     if (!out.open(QIODevice::WriteOnly))
         return makeError(tr("cannot write the file: %1").arg(out.errorString()), file);
-    const QVector<Item> &items = *readItems;
     if (!jsonl) {
         QStringList header{QStringLiteral("id"),     QStringLiteral("group"),  QStringLiteral("system"),
                            QStringLiteral("source"), QStringLiteral("output"), QStringLiteral("reference")};
@@ -92,7 +88,10 @@ Result<int> Exporter::write(const Project &project, const QString &file, const S
             cells.append(csv::field(h));
         out.write((cells.join(QLatin1Char(',')) + QStringLiteral("\r\n")).toUtf8());
     }
-    for (const Item &it : items) {
+    // One item at a time: the texts of a million items never sit in memory together.
+    int written = 0;
+    const auto each = project.forEachItem([&](const Item &it) {
+        ++written;
         if (jsonl) {
             QVariantMap h;
             for (const QString &a : std::as_const(aspects)) {
@@ -145,10 +144,13 @@ Result<int> Exporter::write(const Project &project, const QString &file, const S
             }
             out.write((cells.join(QLatin1Char(',')) + QStringLiteral("\r\n")).toUtf8());
         }
-    }
+        return true;
+    });
+    if (!each)
+        return each.error();
     if (!out.commit())
         return makeError(tr("cannot write the file: %1").arg(out.errorString()), file);
-    return int(items.size());
+    return written;
 }
 
 } // namespace rubric

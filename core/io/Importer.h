@@ -9,6 +9,8 @@
 #include <QVariantMap>
 #include <QVector>
 
+#include <functional>
+
 namespace rubric {
 
 class Project;
@@ -35,11 +37,26 @@ struct FieldMapping
     QStringList systemFromIdNames;
 };
 
+/// How far an import got: bytes of the file read, items written, seconds since it began.
+struct ImportProgress
+{
+    qint64 bytesRead = 0;
+    qint64 bytesTotal = 0;
+    int items = 0;
+    double seconds = 0;
+    /// "120,000 items · 41,000 items/s, 130.2 MB/s · 40% · about 4 s left" (the rate and what is
+    /// left once there is a rate to tell).
+    QString text() const;
+};
+
 struct ImportSpec
 {
     QString file;
     ImportFormat format = ImportFormat::Auto;
     FieldMapping mapping;
+    /// Called about four times a second while Importer::run() writes, and once at the end; return
+    /// false to cancel (nothing is written).
+    std::function<bool(const ImportProgress &)> progress;
 };
 
 /// The first rows of a file as flat records (dot paths for nested JSON), for the mapping dialog.

@@ -7,6 +7,8 @@
 #include <QVariant>
 #include <QVector>
 
+#include <functional>
+
 namespace rubric {
 
 /// One record of a dataset file: its fields (nested maps/lists for JSON, strings for CSV/TSV)
@@ -29,6 +31,12 @@ class RecordSource
 public:
     /// `maxRecords` > 0 stops after that many records (for previews; later damage is not seen).
     static Result<QVector<Record>> read(const QString &file, ImportFormat format, int maxRecords = 0);
+
+    /// Hands the records to `visit` one at a time in file order, with the bytes of the file read
+    /// so far; `visit` returns false to stop. JSONL is read line by line (memory stays that of
+    /// one record whatever the file's size); JSON, CSV and TSV are read whole first.
+    static Result<void> forEach(const QString &file, ImportFormat format,
+                                const std::function<Result<bool>(const Record &, qint64 bytesRead)> &visit);
 
     /// The value at `field`: an exact key first (CSV columns, JSON keys containing dots), then a
     /// dot path into nested objects. Returns false when the field is absent.

@@ -74,14 +74,14 @@ Result<QHash<QString, SplitRole>> Splitter::draw(const Project &project, const S
             if (auto r = addScored(a.name); !r)
                 return r.error();
     }
-    const auto items = project.readItems();
+    const auto items = project.readItemRows(); // no texts: a split reads ids and labels
     if (!items)
         return items.error();
     // Buckets in import order, keyed by the stratum (std::map: sorted keys, a stable start).
     // Group-disjoint draws bucket by group, an item without one alone (its id cannot be a group's).
     std::map<QString, QVector<QString>> buckets;
     int eligible = 0;
-    for (const Item &it : *items) {
+    for (const ItemRow &it : *items) {
         if (!scored.contains(it.id))
             continue;
         const QString key = options.byGroup ? (it.group.isEmpty() ? QStringLiteral("\x1fitem:") + it.id : it.group)
@@ -170,11 +170,11 @@ Result<SplitSummary> Splitter::apply(Project &project, const SplitOptions &optio
 
 Result<QHash<QString, SplitRole>> Splitter::wholeGroupsFrom(const Project &project, const QStringList &order, int train)
 {
-    const auto items = project.readItems();
+    const auto items = project.readItemRows(); // no texts: a split reads ids and labels
     if (!items)
         return items.error();
     QHash<QString, QString> groupOf;
-    for (const Item &it : *items)
+    for (const ItemRow &it : *items)
         groupOf.insert(it.id, it.group);
     // Members of each group among `order`, in `order`.
     QHash<QString, QStringList> members;

@@ -35,7 +35,7 @@ QString splitTitle(SplitFilter filter)
 Result<void> projectSection(const Project &project, const QStringList &aspects, SplitFilter split, ReportDocument &doc)
 {
     doc.heading(1, ReportBuilder::tr("Project"));
-    const auto items = project.readItems();
+    const auto items = project.readItemCount();
     if (!items)
         return items.error();
     const auto roles = project.readSplit();
@@ -53,9 +53,9 @@ Result<void> projectSection(const Project &project, const QStringList &aspects, 
     const QLocale c = QLocale::c();
     doc.paragraph(ReportBuilder::tr("Dataset: %1 items, %2 groups (documents / prompts), %3 systems. Split: %4 train, "
                                     "%5 test, %6 unassigned. Statistics below are on the %7.")
-                          .arg(c.toString(int(items->size())), c.toString(int(groups->size())),
-                               c.toString(int(systems->size())), c.toString(train), c.toString(test),
-                               c.toString(int(items->size()) - train - test), splitTitle(split)));
+                          .arg(c.toString(*items), c.toString(int(groups->size())), c.toString(int(systems->size())),
+                               c.toString(train), c.toString(test), c.toString(*items - train - test),
+                               splitTitle(split)));
 
     const auto allAspects = project.readAspects();
     if (!allAspects)

@@ -4,6 +4,7 @@
 #include "rubric/RubricExport.h"
 #include "stats/Bootstrap.h"
 #include "stats/ProjectData.h"
+#include "stats/StableSum.h"
 #include "store/CallStore.h"
 #include "store/Project.h"
 #include "store/RubricStore.h"
@@ -215,14 +216,9 @@ Result<void> judgeSection(SectionContext &ctx, const QString &aspect, const QStr
         const std::function<void(const QString &, int)> walk = [&](const QString &parent, int depth) {
             for (const Criterion &c : r.children(parent)) {
                 const auto &scored = byCriterion.value(c.key);
-                double mean = std::nan("");
-                if (!scored.isEmpty()) {
-                    mean = 0;
-                    for (double v : scored)
-                        mean += v;
-                    mean /= double(scored.size());
+                const double mean = stats::stableMeanOf(scored); // the hash's order changes per process
+                if (!scored.isEmpty())
                     criteria << c.key;
-                }
                 QString text = QString(depth * 2, QLatin1Char(' ')) + c.text;
                 if (!c.enabled)
                     text += ReportBuilder::tr(" (disabled)");

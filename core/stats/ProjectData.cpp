@@ -1,5 +1,6 @@
 #include "ProjectData.h"
 
+#include "store/ColumnStore.h"
 #include "store/Project.h"
 
 #include <QCoreApplication>
@@ -80,30 +81,14 @@ Result<QVector<ScoredItem>> gatherScores(const Project &project, const QString &
         return r.error();
     if (auto r = checkJudge(project, judge); !r)
         return r.error();
-    const auto human = project.readHumanScores(aspect);
-    if (!human)
-        return human.error();
-    const auto scores = project.readJudgeScores(judge, aspect);
-    if (!scores)
-        return scores.error();
-    const auto items = project.readItems();
-    if (!items)
-        return items.error();
-    const auto ids = project.readItemIds(filter);
-    if (!ids)
-        return ids.error();
-    QHash<QString, const Item *> byId;
-    for (const Item &it : *items)
-        byId.insert(it.id, &it);
+    // One query of the columns the statistics need (never the texts).
+    const auto rows = ColumnStore(&project).scoredRows(aspect, {judge}, filter);
+    if (!rows)
+        return rows.error();
     QVector<ScoredItem> out;
-    for (const QString &id : *ids) {
-        const auto h = human->constFind(id);
-        const auto j = scores->constFind(id);
-        const Item *item = byId.value(id);
-        if (h == human->constEnd() || j == scores->constEnd() || !item)
-            continue;
-        out.append({id, item->group, item->system, *h, *j});
-    }
+    out.reserve(rows->size());
+    for (const ScoreRow &r : *rows)
+        out.append({r.id, r.group, r.system, r.human, r.judge[0]});
     return out;
 }
 
@@ -115,31 +100,13 @@ Result<QVector<PairedItem>> gatherPaired(const Project &project, const QString &
     for (const QString &j : {judgeA, judgeB})
         if (auto r = checkJudge(project, j); !r)
             return r.error();
-    const auto human = project.readHumanScores(aspect);
-    if (!human)
-        return human.error();
-    const auto a = project.readJudgeScores(judgeA, aspect);
-    if (!a)
-        return a.error();
-    const auto b = project.readJudgeScores(judgeB, aspect);
-    if (!b)
-        return b.error();
-    const auto items = project.readItems();
-    if (!items)
-        return items.error();
-    const auto ids = project.readItemIds(filter);
-    if (!ids)
-        return ids.error();
-    QHash<QString, const Item *> byId;
-    for (const Item &it : *items)
-        byId.insert(it.id, &it);
+    const auto rows = ColumnStore(&project).scoredRows(aspect, {judgeA, judgeB}, filter);
+    if (!rows)
+        return rows.error();
     QVector<PairedItem> out;
-    for (const QString &id : *ids) {
-        const Item *item = byId.value(id);
-        if (!item || !human->contains(id) || !a->contains(id) || !b->contains(id))
-            continue;
-        out.append({id, item->group, item->system, human->value(id), a->value(id), b->value(id)});
-    }
+    out.reserve(rows->size());
+    for (const ScoreRow &r : *rows)
+        out.append({r.id, r.group, r.system, r.human, r.judge[0], r.judge[1]});
     return out;
 }
 

@@ -4,6 +4,7 @@
 #include "store/SqlDialect.h"
 #include "store/SqlUtil.h"
 
+#include <QHash>
 #include <QSqlQuery>
 
 #include <limits>
@@ -21,8 +22,10 @@ Result<QVector<ItemPreview>> BrowseStore::itemPreviews(int length, int fromIndex
     const QSqlDatabase db = m_project->database();
     QSqlQuery q(db);
     q.setForwardOnly(true);
-    if (!q.prepare(QStringLiteral("SELECT ext_id, group_id, system_id, substr(source, 1, %1), substr(output, 1, %1) "
-                                  "FROM items ORDER BY position %2 OFFSET ?")
+    if (!q.prepare(QStringLiteral("SELECT i.ext_id, i.group_id, i.system_id, substr(COALESCE(ts.body, ''), 1, %1), "
+                                  "substr(COALESCE(tout.body, ''), 1, %1) FROM items i LEFT JOIN texts ts ON ts.id = "
+                                  "i.source_id LEFT JOIN texts tout ON tout.id = i.output_id ORDER BY i.position %2 "
+                                  "OFFSET ?")
                            .arg(length)
                            .arg(sql::noLimit(db))))
         return makeError(q.lastError().text());
@@ -36,6 +39,115 @@ Result<QVector<ItemPreview>> BrowseStore::itemPreviews(int length, int fromIndex
         r.system = q.value(2).toString();
         r.source = q.value(3).toString();
         r.output = q.value(4).toString();
+        out.append(std::move(r));
+    }
+    if (q.lastError().isValid())
+        return makeError(q.lastError().text());
+    return out;
+}
+
+Result<QVector<ItemPreview>> BrowseStore::itemPreviewsBetween(int length, int fromPosition, int toPosition) const
+{
+    QVector<ItemPreview> out;
+    QSqlQuery q(m_project->database());
+    q.setForwardOnly(true);
+    if (!q.prepare(QStringLiteral("SELECT i.ext_id, i.group_id, i.system_id, substr(COALESCE(ts.body, ''), 1, %1), "
+                                  "substr(COALESCE(tout.body, ''), 1, %1) FROM items i LEFT JOIN texts ts ON ts.id = "
+                                  "i.source_id LEFT JOIN texts tout ON tout.id = i.output_id WHERE i.position >= ? AND "
+                                  "i.position <= ? ORDER BY i.position")
+                           .arg(length)))
+        return makeError(q.lastError().text());
+    q.addBindValue(fromPosition);
+    q.addBindValue(toPosition);
+    if (!q.exec())
+        return makeError(q.lastError().text());
+    while (q.next()) {
+        ItemPreview r;
+        r.id = q.value(0).toString();
+        r.group = q.value(1).toString();
+        r.system = q.value(2).toString();
+        r.source = q.value(3).toString();
+        r.output = q.value(4).toString();
+        out.append(std::move(r));
+    }
+    if (q.lastError().isValid())
+        return makeError(q.lastError().text());
+    return out;
+}
+
+Result<QStringList> BrowseStore::itemsContaining(const QString &text) const
+{
+    QString escaped = text;
+    escaped.replace(QLatin1Char('\\'), QStringLiteral("\\\\"))
+            .replace(QLatin1Char('%'), QStringLiteral("\\%"))
+            .replace(QLatin1Char('_'), QStringLiteral("\\_"));
+    const QString pattern = QLatin1Char('%') + escaped + QLatin1Char('%');
+    const QSqlDatabase db = m_project->database();
+    // PostgreSQL's LIKE minds the case; ILIKE is SQLite's LIKE there.
+    const QString like = sql::isPostgres(db) ? QStringLiteral("ILIKE") : QStringLiteral("LIKE");
+    QSqlQuery q(db);
+    q.setForwardOnly(true);
+    if (!q.prepare(
+                QStringLiteral("SELECT i.ext_id FROM items i WHERE i.ext_id %1 ? ESCAPE '\\' OR i.group_id %1 ? "
+                               "ESCAPE '\\' OR i.system_id %1 ? ESCAPE '\\' OR i.source_id IN (SELECT id FROM texts "
+                               "WHERE body %1 ? ESCAPE '\\') OR i.output_id IN (SELECT id FROM texts WHERE body %1 ? "
+                               "ESCAPE '\\') ORDER BY i.position")
+                        .arg(like)))
+        return makeError(q.lastError().text());
+    for (int i = 0; i < 5; ++i)
+        q.addBindValue(pattern);
+    if (!q.exec())
+        return makeError(q.lastError().text());
+    QStringList out;
+    while (q.next())
+        out.append(q.value(0).toString());
+    if (q.lastError().isValid())
+        return makeError(q.lastError().text());
+    return out;
+}
+
+Result<QVector<ItemListRow>> BrowseStore::itemList(const QStringList &aspects) const
+{
+    QString means;
+    for (qsizetype a = 0; a < aspects.size(); ++a)
+        means += QStringLiteral(", (SELECT AVG(n.score) FROM annotations n WHERE n.item_id = i.id AND n.aspect_id = "
+                                "(SELECT id FROM aspects WHERE name = ?))");
+    QSqlQuery q(m_project->database());
+    q.setForwardOnly(true);
+    if (!q.prepare(QStringLiteral("SELECT i.ext_id, i.group_id, i.system_id, i.position, COALESCE(s.role, '')%1 FROM "
+                                  "items i LEFT JOIN splits s ON s.item_id = i.id ORDER BY i.position")
+                           .arg(means)))
+        return makeError(q.lastError().text());
+    for (const QString &a : aspects)
+        q.addBindValue(a);
+    if (!q.exec())
+        return makeError(q.lastError().text());
+    QVector<ItemListRow> out;
+    QHash<QString, QString> shared;
+    const auto intern = [&shared](QString s) {
+        const auto it = shared.constFind(s);
+        if (it != shared.constEnd())
+            return *it;
+        shared.insert(s, s);
+        return s;
+    };
+    const QVector<double> none(aspects.size(), std::numeric_limits<double>::quiet_NaN());
+    while (q.next()) {
+        ItemListRow r;
+        r.id = q.value(0).toString();
+        r.group = intern(q.value(1).toString());
+        r.system = intern(q.value(2).toString());
+        r.position = q.value(3).toInt();
+        const QString role = q.value(4).toString();
+        r.split = role == QLatin1String("train")  ? SplitRole::Train
+                  : role == QLatin1String("test") ? SplitRole::Test
+                                                  : SplitRole::None;
+        r.human = none; // shared until a score is set
+        for (qsizetype a = 0; a < aspects.size(); ++a) {
+            const QVariant v = q.value(5 + int(a));
+            if (!v.isNull())
+                r.human[a] = v.toDouble();
+        }
         out.append(std::move(r));
     }
     if (q.lastError().isValid())

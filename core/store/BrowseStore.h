@@ -26,6 +26,17 @@ struct ItemPreview : ItemLabel
     QString output; ///< the first characters of the output, as stored
 };
 
+/// An item as the Dataset pane lists it: labels, split and the mean human score per aspect.
+struct ItemListRow
+{
+    QString id;
+    QString group;
+    QString system;
+    SplitRole split = SplitRole::None;
+    int position = 0;
+    QVector<double> human; ///< per aspect asked for; NaN where the item has none
+};
+
 /// One stored judge score of an item.
 struct ItemJudgeScore
 {
@@ -46,6 +57,16 @@ public:
 
     /// The items from the `fromIndex`-th on (in import order), their texts cut to `length` characters.
     Result<QVector<ItemPreview>> itemPreviews(int length, int fromIndex = 0) const;
+    /// The items with positions from `fromPosition` to `toPosition` (both included), in import
+    /// order, their texts cut to `length` characters: the rows a view shows (items.position is
+    /// indexed: a page costs the same at the millionth row as at the first).
+    Result<QVector<ItemPreview>> itemPreviewsBetween(int length, int fromPosition, int toPosition) const;
+    /// The ids of the items whose id, group, system, source or output contains `text` (ASCII
+    /// letters in any case), found by the database (every text is read once, not per item).
+    Result<QStringList> itemsContaining(const QString &text) const;
+    /// Every item in import order with its split and its mean human score for each of `aspects`,
+    /// in one pass over the items (no texts; equal groups and systems share one string).
+    Result<QVector<ItemListRow>> itemList(const QStringList &aspects) const;
     /// Every item's label, in import order.
     Result<QVector<ItemLabel>> itemLabels() const;
     /// The mean human score of one item for one aspect; NaN when it has none.

@@ -1,5 +1,6 @@
 #include "store/ImportStore.h"
 
+#include "store/ItemTexts.h"
 #include "store/Project.h"
 #include "store/SqlDialect.h"
 #include "store/SqlUtil.h"
@@ -7,6 +8,7 @@
 
 #include <QCoreApplication>
 #include <QDateTime>
+#include <QSqlError>
 #include <QSqlQuery>
 
 namespace rubric {
@@ -86,19 +88,24 @@ Result<void> ImportStore::writeItems(const ItemImport &import)
         QVector<qint64> itemRows;
         itemRows.reserve(items.size());
         if (!q.prepare(sql::withReturningId(db, QStringLiteral("INSERT INTO items(ext_id, position, group_id, "
-                                                               "system_id, source, output, reference, context) "
-                                                               "VALUES(?, ?, ?, ?, ?, ?, ?, ?)"))))
+                                                               "system_id, source_id, output_id, reference_id, "
+                                                               "context_id) VALUES(?, ?, ?, ?, ?, ?, ?, ?)"))))
             return makeError(q.lastError().text(), m_project->path());
+        itemtexts::Interner texts(db); // an article shared by many outputs is written once
         for (qsizetype i = 0; i < items.size(); ++i) {
             const Item &it = items.at(i);
             q.bindValue(0, notNull(it.id));
             q.bindValue(1, position++);
             q.bindValue(2, notNull(it.group));
             q.bindValue(3, notNull(it.system));
-            q.bindValue(4, notNull(it.source));
-            q.bindValue(5, notNull(it.output));
-            q.bindValue(6, notNull(it.reference));
-            q.bindValue(7, it.context.isEmpty() ? QStringLiteral("{}") : json::stringify(it.context));
+            int column = 4;
+            for (const QString &body : {it.source, it.output, it.reference,
+                                        it.context.isEmpty() ? QStringLiteral("{}") : json::stringify(it.context)}) {
+                const auto row = texts.intern(notNull(body));
+                if (!row)
+                    return import.itemFailed(row.errorString(), int(i));
+                q.bindValue(column++, *row);
+            }
             if (!q.exec())
                 return import.itemFailed(q.lastError().text(), int(i));
             itemRows.append(sql::insertedId(q));
@@ -121,6 +128,145 @@ Result<void> ImportStore::writeItems(const ItemImport &import)
             return sql::exec(
                     q, QStringLiteral("INSERT INTO meta(key, value) VALUES('task', ?) ON CONFLICT(key) DO NOTHING"),
                     {import.task});
+        return {};
+    });
+}
+
+namespace {
+
+/// Upserts `aspects` and returns their rows.
+Result<QVector<qint64>> upsertAspects(QSqlQuery &q, const QVector<Aspect> &aspects, const QString &path)
+{
+    QVector<qint64> rows;
+    for (const Aspect &a : aspects) {
+        if (auto e = sql::exec(q,
+                               QStringLiteral("INSERT INTO aspects(name, definition, scale_min, scale_max) "
+                                              "VALUES(?, ?, ?, ?) ON CONFLICT(name) DO UPDATE SET "
+                                              "definition = excluded.definition, scale_min = excluded.scale_min, "
+                                              "scale_max = excluded.scale_max"),
+                               {a.name, notNull(a.definition), a.min, a.max});
+            !e)
+            return e.error();
+        if (auto e = sql::exec(q, QStringLiteral("SELECT id FROM aspects WHERE name = ?"), {a.name}); !e)
+            return e.error();
+        if (!q.next())
+            return makeError(tr("the aspect '%1' was not stored").arg(a.name), path);
+        rows.append(q.value(0).toLongLong());
+        q.finish();
+    }
+    return rows;
+}
+
+class StreamSink : public ItemSink
+{
+public:
+    StreamSink(QSqlDatabase &db, QVector<qint64> aspectRows, int firstPosition, QString now)
+        : m_items(db)
+        , m_scores(db)
+        , m_lookup(db)
+        , m_texts(db)
+        , m_aspectRows(std::move(aspectRows))
+        , m_first(firstPosition)
+        , m_position(firstPosition)
+        , m_now(std::move(now))
+    {
+        m_postgres = sql::isPostgres(db);
+    }
+
+    Result<void> prepare()
+    {
+        // ON CONFLICT DO NOTHING: a repeated id writes no row (and, on PostgreSQL, does not break
+        // the transaction), so the importer can still ask where it was first.
+        if (auto r = sql::prepare(m_items, QStringLiteral("INSERT INTO items(ext_id, position, group_id, system_id, "
+                                                          "source_id, output_id, reference_id, context_id) VALUES(?, "
+                                                          "?, ?, ?, ?, ?, ?, ?) ON CONFLICT(ext_id) DO NOTHING")
+                                                   + (m_postgres ? QStringLiteral(" RETURNING id") : QString()));
+            !r)
+            return r;
+        if (auto r = sql::prepare(m_scores, QStringLiteral("INSERT INTO annotations(item_id, aspect_id, annotator, "
+                                                           "score, note, created_at) VALUES(?, ?, ?, ?, '', ?)"));
+            !r)
+            return r;
+        return sql::prepare(m_lookup, QStringLiteral("SELECT position FROM items WHERE ext_id = ?"));
+    }
+
+    Result<Added> addItem(const Item &it) override
+    {
+        m_items.bindValue(0, notNull(it.id));
+        m_items.bindValue(1, m_position);
+        m_items.bindValue(2, notNull(it.group));
+        m_items.bindValue(3, notNull(it.system));
+        int column = 4;
+        for (const QString &body : {it.source, it.output, it.reference,
+                                    it.context.isEmpty() ? QStringLiteral("{}") : json::stringify(it.context)}) {
+            const auto row = m_texts.intern(notNull(body));
+            if (!row)
+                return row.error();
+            m_items.bindValue(column++, *row);
+        }
+        if (!m_items.exec())
+            return makeError(m_items.lastError().text());
+        Added added;
+        if (m_items.numRowsAffected() == 0) {
+            m_items.finish();
+            if (auto r = sql::rebind(m_lookup, {notNull(it.id)}); !r)
+                return r.error();
+            const int position = m_lookup.next() ? m_lookup.value(0).toInt() : -1;
+            m_lookup.finish();
+            added.clashIndex = position >= m_first ? position - m_first : -1;
+            return added;
+        }
+        if (m_postgres) {
+            added.row = m_items.next() ? m_items.value(0).toLongLong() : -1;
+        } else {
+            added.row = m_items.lastInsertId().toLongLong();
+        }
+        m_items.finish();
+        ++m_position;
+        return added;
+    }
+
+    Result<void> addScore(qint64 itemRow, int aspect, const QString &annotator, double score) override
+    {
+        return sql::rebind(m_scores, {itemRow, m_aspectRows.at(aspect), annotator, score, m_now});
+    }
+
+private:
+    QSqlQuery m_items, m_scores, m_lookup;
+    itemtexts::Interner m_texts;
+    QVector<qint64> m_aspectRows;
+    int m_first = 0, m_position = 0;
+    QString m_now;
+    bool m_postgres = false;
+};
+
+} // namespace
+
+Result<void> ImportStore::streamItems(const QVector<Aspect> &aspects, const QString &task,
+                                      const std::function<Result<QVector<Aspect>>(ItemSink &)> &produce)
+{
+    const QString now = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
+    return m_project->transact([&](QSqlDatabase &db) -> Result<void> {
+        QSqlQuery q(db);
+        auto aspectRows = upsertAspects(q, aspects, m_project->path());
+        if (!aspectRows)
+            return aspectRows.error();
+        if (auto e = sql::exec(q, QStringLiteral("SELECT COALESCE(MAX(position) + 1, 0) FROM items")); !e)
+            return e;
+        const int first = q.next() ? q.value(0).toInt() : 0;
+        q.finish();
+        StreamSink sink(db, *aspectRows, first, now);
+        if (auto r = sink.prepare(); !r)
+            return makeError(r.errorString(), m_project->path());
+        auto finalAspects = produce(sink);
+        if (!finalAspects)
+            return finalAspects.error();
+        if (auto r = upsertAspects(q, *finalAspects, m_project->path()); !r)
+            return r.error();
+        if (!task.isEmpty())
+            return sql::exec(
+                    q, QStringLiteral("INSERT INTO meta(key, value) VALUES('task', ?) ON CONFLICT(key) DO NOTHING"),
+                    {task});
         return {};
     });
 }

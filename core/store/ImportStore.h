@@ -44,6 +44,25 @@ struct ImportedAnnotation
     double score = 0.0;
 };
 
+/// Where a streamed import writes, inside its transaction (ImportStore::streamItems).
+class ItemSink
+{
+public:
+    /// What adding an item did: its row, or the id it clashed with.
+    struct Added
+    {
+        qint64 row = -1; ///< the new row; -1 when the id was already there
+        /// When the id was already there: the 0-based index in this import of the item that has
+        /// it, or -1 when the project had it before the import.
+        int clashIndex = -1;
+    };
+    virtual ~ItemSink() = default;
+    /// Appends `item` after the ones before (its position is ignored).
+    virtual Result<Added> addItem(const Item &item) = 0;
+    /// A human score of the item in row `itemRow`, for aspect `aspect` (index into the aspects).
+    virtual Result<void> addScore(qint64 itemRow, int aspect, const QString &annotator, double score) = 0;
+};
+
 /// The writes (and the reads they check against) of the importers: each import lands whole in
 /// one transaction or not at all, its statements prepared once for all its rows. Emits none of
 /// the project's change signals (the importer does, once the import landed). A thin view over a
@@ -60,6 +79,13 @@ public:
 
     /// Writes an item import in one transaction: aspects, then items, then scores, then the task.
     Result<void> writeItems(const ItemImport &import);
+    /// A streamed item import in one transaction: creates `aspects` (or updates their definitions
+    /// and scales), hands a sink to `produce`, which writes the items and scores one at a time and
+    /// returns the aspects' final scales (known once every score was seen), then stores those and
+    /// `task` (unless the project has one) and commits. Any error rolls everything back. An
+    /// article shared by many items is written once. Memory stays that of one item.
+    Result<void> streamItems(const QVector<Aspect> &aspects, const QString &task,
+                             const std::function<Result<QVector<Aspect>>(ItemSink &sink)> &produce);
     /// Writes an annotations import in one transaction: creates `newAspects` (scale 1–5), then
     /// inserts or replaces the scores (of aspects among `touchedAspects`). A refused score is an
     /// error naming `file`.

@@ -1,6 +1,7 @@
 #include "Project.h"
 
 #include "DatabaseUrl.h"
+#include "ItemTexts.h"
 #include "Schema.h"
 #include "SqlDialect.h"
 #include "SqlUtil.h"
@@ -247,18 +248,22 @@ Result<void> Project::addItems(const QVector<Item> &items)
         if (!sql::exec(q, QStringLiteral("SELECT COALESCE(MAX(position) + 1, 0) FROM items")) || !q.next())
             return makeError(q.lastError().text(), m_path);
         int position = q.value(0).toInt();
-        if (!q.prepare(QStringLiteral("INSERT INTO items(ext_id, position, group_id, system_id, source, output, "
-                                      "reference, context) VALUES(?, ?, ?, ?, ?, ?, ?, ?)")))
+        if (!q.prepare(QStringLiteral("INSERT INTO items(ext_id, position, group_id, system_id, source_id, output_id, "
+                                      "reference_id, context_id) VALUES(?, ?, ?, ?, ?, ?, ?, ?)")))
             return makeError(q.lastError().text(), m_path);
+        itemtexts::Interner texts(db);
         for (const Item &it : items) {
             q.addBindValue(sql::text(it.id));
             q.addBindValue(position++);
             q.addBindValue(sql::text(it.group));
             q.addBindValue(sql::text(it.system));
-            q.addBindValue(sql::text(it.source));
-            q.addBindValue(sql::text(it.output));
-            q.addBindValue(sql::text(it.reference));
-            q.addBindValue(it.context.isEmpty() ? QStringLiteral("{}") : json::stringify(it.context));
+            for (const QString &body : {it.source, it.output, it.reference,
+                                        it.context.isEmpty() ? QStringLiteral("{}") : json::stringify(it.context)}) {
+                const auto row = texts.intern(body);
+                if (!row)
+                    return makeError(row.errorString(), m_path);
+                q.addBindValue(*row);
+            }
             if (!q.exec()) {
                 const bool duplicate = sql::isUniqueViolation(q.lastError());
                 return makeError(duplicate ? tr("item id '%1' is already in the project").arg(it.id)

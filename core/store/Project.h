@@ -72,8 +72,16 @@ public:
     // --- items
     Result<int> readItemCount() const;
     int itemCount() const;
+    /// Every item with its texts, in import order. A method scoring items needs them; a list, a
+    /// split or a statistic reads readItemRows() (no texts) and a whole-project pass forEachItem().
     Result<QVector<Item>> readItems() const;
     QVector<Item> items() const;
+    /// Every item without its texts (id, group, system, position), in import order. Equal groups
+    /// and systems share one string.
+    Result<QVector<ItemRow>> readItemRows() const;
+    /// Hands every item with its texts to `visit`, one at a time in import order, and stops early
+    /// when it returns false: a pass over the whole project in the memory of one item.
+    Result<void> forEachItem(const std::function<bool(const Item &)> &visit) const;
     /// The item with external id `id`, none when there is no such item; an error when the file
     /// cannot be read (never "no such item").
     Result<std::optional<Item>> readItem(const QString &id) const;
@@ -168,6 +176,7 @@ private:
     friend class BatchStore;
     friend class BrowseStore;
     friend class CallStore;
+    friend class ColumnStore;
     friend class ImportStore;
     friend class IssueStore;
     friend class PromptStore;

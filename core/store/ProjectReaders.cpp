@@ -1,3 +1,4 @@
+#include "ItemTexts.h"
 #include "Project.h"
 #include "SqlDialect.h"
 #include "SqlUtil.h"
@@ -68,31 +69,14 @@ int Project::itemCount() const
     return orEmpty(readItemCount());
 }
 
-static Item itemFromQuery(const QSqlQuery &q)
-{
-    Item it;
-    it.id = q.value(0).toString();
-    it.position = q.value(1).toInt();
-    it.group = q.value(2).toString();
-    it.system = q.value(3).toString();
-    it.source = q.value(4).toString();
-    it.output = q.value(5).toString();
-    it.reference = q.value(6).toString();
-    const QString ctx = q.value(7).toString();
-    if (ctx.size() > 2)
-        it.context = json::parse(ctx).toMap();
-    return it;
-}
-
-static const char *const kItemColumns
-        = "SELECT ext_id, position, group_id, system_id, source, output, reference, context FROM items";
+using itemtexts::itemFromQuery;
 
 Result<QVector<Item>> Project::readItems() const
 {
     QVector<Item> out;
     QSqlQuery q(database());
     q.setForwardOnly(true);
-    if (auto r = sql::exec(q, QString::fromLatin1(kItemColumns) + QStringLiteral(" ORDER BY position")); !r)
+    if (auto r = sql::exec(q, itemtexts::selectItems() + QStringLiteral(" ORDER BY i.position")); !r)
         return readError(tr("the items"), r);
     while (q.next())
         out.append(itemFromQuery(q));
@@ -106,10 +90,49 @@ QVector<Item> Project::items() const
     return orEmpty(readItems());
 }
 
+Result<QVector<ItemRow>> Project::readItemRows() const
+{
+    QVector<ItemRow> out;
+    QHash<QString, QString> shared; // one string per distinct group or system
+    const auto intern = [&shared](QString s) {
+        const auto it = shared.constFind(s);
+        if (it != shared.constEnd())
+            return *it;
+        shared.insert(s, s);
+        return s;
+    };
+    QSqlQuery q(database());
+    q.setForwardOnly(true);
+    if (auto r
+        = sql::exec(q, QStringLiteral("SELECT ext_id, position, group_id, system_id FROM items ORDER BY position"));
+        !r)
+        return readError(tr("the items"), r);
+    while (q.next())
+        out.append({q.value(0).toString(), intern(q.value(2).toString()), intern(q.value(3).toString()),
+                    q.value(1).toInt()});
+    if (auto r = rowsRead(q); !r)
+        return readError(tr("the items"), r);
+    return out;
+}
+
+Result<void> Project::forEachItem(const std::function<bool(const Item &)> &visit) const
+{
+    QSqlQuery q(database());
+    q.setForwardOnly(true);
+    if (auto r = sql::exec(q, itemtexts::selectItems() + QStringLiteral(" ORDER BY i.position")); !r)
+        return readError(tr("the items"), r);
+    while (q.next())
+        if (!visit(itemFromQuery(q)))
+            return {};
+    if (auto r = rowsRead(q); !r)
+        return readError(tr("the items"), r);
+    return {};
+}
+
 Result<std::optional<Item>> Project::readItem(const QString &id) const
 {
     QSqlQuery q(database());
-    if (auto r = sql::exec(q, QString::fromLatin1(kItemColumns) + QStringLiteral(" WHERE ext_id = ?"), {id}); !r)
+    if (auto r = sql::exec(q, itemtexts::selectItems() + QStringLiteral(" WHERE i.ext_id = ?"), {id}); !r)
         return readError(tr("the item '%1'").arg(id), r);
     if (q.next())
         return std::optional<Item>(itemFromQuery(q));

@@ -1,5 +1,6 @@
 #include "Schema.h"
 
+#include "ItemTexts.h"
 #include "SqlDialect.h"
 
 #include <QCoreApplication>
@@ -11,6 +12,7 @@ namespace rubric::schema {
 QStringList tables()
 {
     return {QStringLiteral("meta"),
+            QStringLiteral("texts"),
             QStringLiteral("items"),
             QStringLiteral("aspects"),
             QStringLiteral("annotations"),
@@ -202,9 +204,31 @@ QStringList stepStatements(int fromVersion)
                                "WHERE w.run_id = criterion_scores.run_id) AND c.key = criterion_scores.criterion_key "
                                "AND c.kind = 'question' AND criterion_scores.score IS NOT NULL AND "
                                "criterion_scores.parse_status = 'ok'")};
+    case 7: // v8: the items' texts stored once (content-addressed: outputs sharing an article share one
+        // copy) in `texts`; the items table keeps ids, labels and positions, read without the texts.
+        // Between these statements and stepStatementsAfter(7) the texts move (itemtexts::moveTextsOutOfItems).
+        // The text columns are no foreign keys: texts are shared, written and never deleted by the store.
+        return {QStringLiteral("CREATE TABLE texts(id INTEGER PRIMARY KEY, hash INTEGER NOT NULL, body TEXT NOT NULL)"),
+                QStringLiteral("CREATE INDEX texts_hash ON texts(hash)"),
+                // Views page through the items by position.
+                QStringLiteral("CREATE INDEX items_position ON items(position)"),
+                QStringLiteral("ALTER TABLE items ADD COLUMN source_id INTEGER"),
+                QStringLiteral("ALTER TABLE items ADD COLUMN output_id INTEGER"),
+                QStringLiteral("ALTER TABLE items ADD COLUMN reference_id INTEGER"),
+                QStringLiteral("ALTER TABLE items ADD COLUMN context_id INTEGER")};
     default:
         return {};
     }
+}
+
+QStringList stepStatementsAfter(int fromVersion)
+{
+    if (fromVersion == 7)
+        return {QStringLiteral("ALTER TABLE items DROP COLUMN source"),
+                QStringLiteral("ALTER TABLE items DROP COLUMN output"),
+                QStringLiteral("ALTER TABLE items DROP COLUMN reference"),
+                QStringLiteral("ALTER TABLE items DROP COLUMN context")};
+    return {};
 }
 
 namespace {
@@ -228,8 +252,8 @@ Result<void> applySteps(QSqlDatabase &db, int version, const QString &path)
 {
     const bool postgres = sql::isPostgres(db);
     QSqlQuery q(db);
-    for (int v = version; v < currentVersion; ++v) {
-        for (const QString &statement : stepStatements(v)) {
+    const auto run = [&](int v, const QStringList &statements) -> Result<void> {
+        for (const QString &statement : statements) {
             const QString text = postgres ? sql::postgresStatement(statement) : statement;
             if (!q.exec(text))
                 return makeError(tr("migrating the project from schema %1 to %2 failed: %3 (%4)")
@@ -238,6 +262,20 @@ Result<void> applySteps(QSqlDatabase &db, int version, const QString &path)
                                          .arg(q.lastError().text(), text),
                                  path);
         }
+        return {};
+    };
+    for (int v = version; v < currentVersion; ++v) {
+        if (auto r = run(v, stepStatements(v)); !r)
+            return r;
+        if (v == 7)
+            if (auto r = itemtexts::moveTextsOutOfItems(db); !r)
+                return makeError(tr("migrating the project from schema %1 to %2 failed: %3")
+                                         .arg(v)
+                                         .arg(v + 1)
+                                         .arg(r.errorString()),
+                                 path);
+        if (auto r = run(v, stepStatementsAfter(v)); !r)
+            return r;
     }
     return {};
 }

@@ -45,6 +45,22 @@ inline QByteArray fileHash(const QString &path)
     return QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256);
 }
 
+/// Turns a file of the current schema back into schema 7's items (texts in the item's row, no
+/// `texts` table, no index on the position), for the tests that make an older file from a current one.
+inline bool backToSchema7Items(QSqlQuery &q)
+{
+    for (const char *column : {"source", "output", "reference", "context"}) {
+        const QString c = QString::fromLatin1(column);
+        if (!q.exec(QStringLiteral("ALTER TABLE items ADD COLUMN %1 TEXT NOT NULL DEFAULT '%2'")
+                            .arg(c, c == QLatin1String("context") ? QStringLiteral("{}") : QString()))
+            || !q.exec(QStringLiteral("UPDATE items SET %1 = (SELECT body FROM texts WHERE texts.id = items.%1_id)")
+                               .arg(c))
+            || !q.exec(QStringLiteral("ALTER TABLE items DROP COLUMN %1_id").arg(c)))
+            return false;
+    }
+    return q.exec(QStringLiteral("DROP INDEX items_position")) && q.exec(QStringLiteral("DROP TABLE texts"));
+}
+
 inline std::unique_ptr<Project> openOrFail(const QString &path)
 {
     auto p = Project::open(path);

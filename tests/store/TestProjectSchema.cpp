@@ -36,6 +36,7 @@ private slots:
     void migratesTestSplitAlignmentApart();
     void migratesLedgerReasoningTokens();
     void migratesChecklistAnswers();
+    void migratesTextsToOneCopy();
     void failedMigrationLeavesFileAsItWas();
     void refusesNewerSchema();
     void refusesNonProjectFile();
@@ -112,6 +113,7 @@ void TestProjectSchema::migratesTestSplitAlignmentApart()
         QVERIFY(q.exec(QStringLiteral("ALTER TABLE criterion_scores DROP COLUMN answer")));       // added by v7
         QVERIFY(q.exec(QStringLiteral("DROP TABLE judge_batch_requests")));
         QVERIFY(q.exec(QStringLiteral("DROP TABLE judge_batches")));
+        QVERIFY2(backToSchema7Items(q), qPrintable(q.lastError().text()));
         QVERIFY(q.exec(QStringLiteral("PRAGMA user_version = 2")));
     }
     auto p = openOrFail(path);
@@ -149,6 +151,7 @@ void TestProjectSchema::migratesLedgerReasoningTokens()
         QSqlQuery q(ProjectTestAccess::database(*p));
         QVERIFY(q.exec(QStringLiteral("ALTER TABLE judge_ledger DROP COLUMN tokens_reasoning")));
         QVERIFY(q.exec(QStringLiteral("ALTER TABLE criterion_scores DROP COLUMN answer"))); // added by v7
+        QVERIFY2(backToSchema7Items(q), qPrintable(q.lastError().text()));
         QVERIFY(q.exec(QStringLiteral("PRAGMA user_version = 5")));
     }
     auto p = openOrFail(path);
@@ -208,6 +211,7 @@ void TestProjectSchema::migratesChecklistAnswers()
                  {QStringLiteral("b"), QStringLiteral("q1"), 0, std::nan(""), QStringLiteral("unparsed")}}));
         QSqlQuery q(ProjectTestAccess::database(*p));
         QVERIFY(q.exec(QStringLiteral("ALTER TABLE criterion_scores DROP COLUMN answer")));
+        QVERIFY2(backToSchema7Items(q), qPrintable(q.lastError().text()));
         QVERIFY(q.exec(QStringLiteral("PRAGMA user_version = 6")));
     }
     auto p = openOrFail(path);
@@ -226,6 +230,109 @@ void TestProjectSchema::migratesChecklistAnswers()
         else
             QVERIFY(std::isnan(s.answer) && std::isnan(s.score)); // unanswered stays so
     }
+}
+
+void TestProjectSchema::migratesTextsToOneCopy()
+{
+    if (testsOnPostgres())
+        QSKIP("migrations from old SQLite project files: the SQLite run has them");
+    // Issue 34.2: a schema-7 file stored each output's article in the output's own row (16 copies
+    // of one article for SummEval). Schema 8 stores every text once; every id, score, annotation,
+    // split and criterion score stays as it was.
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("v7.rubric"));
+    const QString article = QStringLiteral("An article shared by every output of its group. ").repeated(40);
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("v7"));
+        db.setDatabaseName(path);
+        QVERIFY(db.open());
+        QSqlQuery q(db);
+        for (int v = 0; v < 7; ++v)
+            for (const QString &statement : schema::stepStatements(v))
+                QVERIFY2(q.exec(statement), qPrintable(q.lastError().text() + statement));
+        QVERIFY(q.exec(QStringLiteral("PRAGMA user_version = 7")));
+        QVERIFY(q.exec(QStringLiteral("INSERT INTO aspects(id, name, definition, scale_min, scale_max) VALUES(3, "
+                                      "'coherence', 'd', 1, 5)")));
+        QVERIFY(q.prepare(QStringLiteral("INSERT INTO items(id, ext_id, position, group_id, system_id, source, output, "
+                                         "reference, context) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)")));
+        for (int i = 0; i < 12; ++i) {
+            // Row ids with gaps (deleted items) must survive: the annotations point at them.
+            q.addBindValue(100 + 7 * i);
+            q.addBindValue(QStringLiteral("it%1").arg(i));
+            q.addBindValue(i);
+            q.addBindValue(QStringLiteral("doc%1").arg(i / 4));
+            q.addBindValue(QStringLiteral("M%1").arg(i % 4));
+            q.addBindValue(QString(article + QString::number(i / 4)));
+            q.addBindValue(QStringLiteral("output %1").arg(i));
+            q.addBindValue(i / 4 == 2 ? QStringLiteral("") : QStringLiteral("reference %1").arg(i / 4));
+            q.addBindValue(i == 5 ? QStringLiteral("{\"fact\":\"x\"}") : QStringLiteral("{}"));
+            QVERIFY2(q.exec(), qPrintable(q.lastError().text()));
+        }
+        QVERIFY(q.exec(QStringLiteral("INSERT INTO annotations(item_id, aspect_id, annotator, score, created_at, note) "
+                                      "VALUES(107, 3, 'ann', 4.5, 't', 'a note'), (163, 3, 'ann', 2, 't', '')")));
+        QVERIFY(q.exec(QStringLiteral("INSERT INTO splits(item_id, role) VALUES(100, 'train'), (107, 'test')")));
+        QVERIFY(q.exec(QStringLiteral("INSERT INTO runs(id, name, method, created_at, updated_at) VALUES(9, 'j', "
+                                      "'imported', 't', 't')")));
+        QVERIFY(q.exec(QStringLiteral("INSERT INTO judge_scores(run_id, item_id, aspect_id, score) VALUES(9, 107, 3, "
+                                      "3.25), (9, 114, 3, NULL)")));
+        QVERIFY(q.exec(QStringLiteral("INSERT INTO criterion_scores(run_id, item_id, criterion_key, score, "
+                                      "parse_status) VALUES(9, 163, 'q1', 1, 'ok')")));
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(QStringLiteral("v7"));
+
+    auto p = openOrFail(path);
+    QVERIFY(p);
+    QSqlQuery q(ProjectTestAccess::database(*p));
+    QVERIFY(q.exec(QStringLiteral("PRAGMA user_version")) && q.next());
+    QCOMPARE(q.value(0).toInt(), schema::currentVersion);
+    // Once each: 3 articles, 12 outputs, 2 references and the empty one, 2 contexts.
+    QVERIFY(q.exec(QStringLiteral("SELECT COUNT(*), SUM(LENGTH(body)) FROM texts")) && q.next());
+    QCOMPARE(q.value(0).toInt(), 3 + 12 + 3 + 2);
+    QVERIFY(q.value(1).toLongLong() < 4 * article.size());
+    QVERIFY(q.exec(QStringLiteral("SELECT COUNT(*) FROM pragma_table_info('items') WHERE name = 'source'"))
+            && q.next());
+    QCOMPARE(q.value(0).toInt(), 0);
+    // Every item as it was, with its row id.
+    const auto items = p->readItems();
+    QVERIFY(items.ok());
+    QCOMPARE(items->size(), 12);
+    for (int i = 0; i < 12; ++i) {
+        const Item &it = items->at(i);
+        QCOMPARE(it.id, QStringLiteral("it%1").arg(i));
+        QCOMPARE(it.group, QStringLiteral("doc%1").arg(i / 4));
+        QCOMPARE(it.system, QStringLiteral("M%1").arg(i % 4));
+        QCOMPARE(it.source, article + QString::number(i / 4));
+        QCOMPARE(it.output, QStringLiteral("output %1").arg(i));
+        QCOMPARE(it.reference, i / 4 == 2 ? QString() : QStringLiteral("reference %1").arg(i / 4));
+        QCOMPARE(it.context.value(QStringLiteral("fact")).toString(), i == 5 ? QStringLiteral("x") : QString());
+        QVERIFY(q.exec(QStringLiteral("SELECT id FROM items WHERE ext_id = '%1'").arg(it.id)) && q.next());
+        QCOMPARE(q.value(0).toInt(), 100 + 7 * i);
+    }
+    const auto notes = p->readAnnotations(QStringLiteral("coherence"));
+    QVERIFY(notes.ok());
+    QCOMPARE(notes->size(), 2);
+    QCOMPARE(p->humanScores(QStringLiteral("coherence")).value(QStringLiteral("it1")), 4.5);
+    QCOMPARE(p->humanScores(QStringLiteral("coherence")).value(QStringLiteral("it9")), 2.0);
+    for (const Annotation &a : *notes)
+        QCOMPARE(a.note, a.itemId == QLatin1String("it1") ? QStringLiteral("a note") : QString());
+    QCOMPARE(p->split().value(QStringLiteral("it0")), SplitRole::Train);
+    QCOMPARE(p->split().value(QStringLiteral("it1")), SplitRole::Test);
+    const auto judged = p->readJudgeScores(QStringLiteral("j"), QStringLiteral("coherence"));
+    QVERIFY(judged.ok());
+    QCOMPARE(judged->size(), 1);
+    QCOMPARE(judged->value(QStringLiteral("it1")), 3.25);
+    const auto criteria = RubricStore(p.get()).readSampleScores(QStringLiteral("j"));
+    QVERIFY(criteria.ok());
+    QCOMPARE(criteria->size(), 1);
+    QCOMPARE(criteria->first().itemId, QStringLiteral("it9"));
+    // New items share the migrated texts.
+    Item again = makeItem(QStringLiteral("new"), QStringLiteral("doc0"));
+    again.source = article + QStringLiteral("0");
+    QVERIFY(p->addItems({again}));
+    QVERIFY(q.exec(QStringLiteral("SELECT COUNT(*) FROM texts")) && q.next());
+    QCOMPARE(q.value(0).toInt(), 3 + 12 + 3 + 2 + 1); // only its output is new
+    QCOMPARE(p->item(QStringLiteral("new"))->source, article + QStringLiteral("0"));
 }
 
 void TestProjectSchema::migratesVersion1()

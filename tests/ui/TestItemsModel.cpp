@@ -24,6 +24,7 @@ private slots:
     void annotationAndSplitChanges();
     void filter_data();
     void filter();
+    void filterSearchesWholeTexts();
     void sortsIdsNaturally();
     void hundredThousandRows();
     void unreadableProjectIsAnErrorNotAnEmptyTable_data();
@@ -160,6 +161,10 @@ void TestItemsModel::filter_data()
     QTest::newRow("train split") << QString() << QString() << QString() << QStringLiteral("train") << 2;
     QTest::newRow("unassigned") << QString() << QString() << QString() << QStringLiteral("none") << 9;
     QTest::newRow("no match") << QStringLiteral("zebra") << QString() << QString() << QString() << 0;
+    // The database searches: LIKE's wildcards in the text are plain characters.
+    QTest::newRow("percent is literal") << QStringLiteral("%") << QString() << QString() << QString() << 0;
+    QTest::newRow("underscore is literal") << QStringLiteral("item_1") << QString() << QString() << QString() << 0;
+    QTest::newRow("any case") << QStringLiteral("source TEXT of item 11") << QString() << QString() << QString() << 1;
 }
 
 void TestItemsModel::filter()
@@ -179,6 +184,32 @@ void TestItemsModel::filter()
     proxy.setSystem(system);
     proxy.setSplit(split);
     QCOMPARE(proxy.rowCount(), rows);
+}
+
+void TestItemsModel::filterSearchesWholeTexts()
+{
+    // Issue 34.3: the text filter searched the first 300 characters kept in memory; the database
+    // searches the whole source and output.
+    Item deep;
+    deep.id = QStringLiteral("deep");
+    deep.source = QStringLiteral("Filler sentence of a long article. ").repeated(40) + QStringLiteral("haystackend");
+    deep.output = QStringLiteral("An output.");
+    QVERIFY(m_project->addItems({deep}));
+    ItemsModel model;
+    model.setProject(m_project.get());
+    QVERIFY(model.index(model.rowOf(QStringLiteral("deep")), ItemsModel::SourceColumn).data().toString().size()
+            <= ItemsModel::previewLength);
+    ItemsFilterModel proxy;
+    proxy.setItemsModel(&model);
+    proxy.setText(QStringLiteral("HAYSTACKEND"));
+    QCOMPARE(proxy.rowCount(), 1);
+    QCOMPARE(proxy.index(0, ItemsModel::IdColumn).data().toString(), QStringLiteral("deep"));
+    QVERIFY(proxy.searchError().isEmpty());
+    // Rows added later are searched too.
+    Item later = deep;
+    later.id = QStringLiteral("later");
+    QVERIFY(m_project->addItems({later}));
+    QCOMPARE(proxy.rowCount(), 2);
 }
 
 void TestItemsModel::sortsIdsNaturally()
@@ -210,7 +241,7 @@ void TestItemsModel::hundredThousandRows()
     model.setProject(m_project.get());
     const qint64 loadMs = timer.elapsed();
     QCOMPARE(model.rowCount(), 100012);
-    QVERIFY(model.row(20).source.size() <= ItemsModel::previewLength);
+    QVERIFY(model.index(20, ItemsModel::SourceColumn).data().toString().size() <= ItemsModel::previewLength);
     ItemsFilterModel proxy;
     proxy.setItemsModel(&model);
     timer.restart();

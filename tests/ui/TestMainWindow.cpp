@@ -480,6 +480,7 @@ void TestMainWindow::unsavedRubricEditsAreNotLost()
     MainWindow w;
     QVERIFY(w.openProject(m_path));
     w.show();
+    QVERIFY(w.showPane(QStringLiteral("rubric"))); // a pane reads the project when first shown
     auto *pane = w.findChild<RubricPane *>(QStringLiteral("rubricPane"));
     QVERIFY(pane && pane->setJudge(QStringLiteral("hypo")));
     const QModelIndex text = pane->model()->index(0, RubricTreeModel::TextColumn);

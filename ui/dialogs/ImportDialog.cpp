@@ -5,6 +5,7 @@
 #include "store/Project.h"
 
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
@@ -16,6 +17,7 @@
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
+#include <QProgressDialog>
 #include <QPushButton>
 #include <QScopedValueRollback>
 #include <QSplitter>
@@ -485,12 +487,26 @@ void ImportDialog::accept()
 {
     if (!m_project)
         return;
-    const ImportSpec s = spec();
+    ImportSpec s = spec();
     if (s.mapping.output.isEmpty() && s.mapping.source.isEmpty()) {
         showError(tr("Map at least the output (or the source) field."));
         return;
     }
+    // A large file takes a while: its progress (rate, what is left) and a way to cancel, shown
+    // after a moment (a small file is done before).
+    QProgressDialog progress(tr("Importing %1…").arg(QFileInfo(s.file).fileName()), tr("Cancel"), 0, 1000, this);
+    progress.setObjectName(QStringLiteral("importProgress"));
+    progress.setWindowModality(Qt::WindowModal);
+    progress.setMinimumDuration(700);
+    s.progress = [&progress, name = QFileInfo(s.file).fileName()](const ImportProgress &p) {
+        if (p.bytesTotal > 0)
+            progress.setValue(int(1000 * p.bytesRead / p.bytesTotal));
+        progress.setLabelText(tr("Importing %1: %2").arg(name, p.text()));
+        QCoreApplication::processEvents(QEventLoop::ExcludeSocketNotifiers);
+        return !progress.wasCanceled();
+    };
     auto r = Importer::run(*m_project, s);
+    progress.reset();
     if (!r) {
         showError(tr("Nothing was imported: %1").arg(r.errorString()));
         return;

@@ -12,8 +12,39 @@ ItemsFilterModel::ItemsFilterModel(QObject *parent)
 
 void ItemsFilterModel::setItemsModel(ItemsModel *model)
 {
+    if (m_items)
+        disconnect(m_items, nullptr, this, nullptr);
     m_items = model;
+    m_matchesStale = true;
+    // The rows change: the search is made again for them. Connected before the proxy's own
+    // handlers, which filter the new rows.
+    if (m_items) {
+        const auto stale = [this] { m_matchesStale = true; };
+        connect(m_items, &QAbstractItemModel::modelAboutToBeReset, this, stale);
+        connect(m_items, &QAbstractItemModel::rowsAboutToBeInserted, this, stale);
+        connect(m_items, &QAbstractItemModel::rowsAboutToBeRemoved, this, stale);
+    }
     setSourceModel(model);
+}
+
+bool ItemsFilterModel::textMatches(int sourceRow) const
+{
+    if (m_matchesStale || m_matchesFor != m_text || m_matches.size() != m_items->rowCount()) {
+        m_matchesStale = false;
+        m_matchesFor = m_text;
+        auto found = m_items->rowsContaining(m_text);
+        m_searchError = found ? QString() : found.errorString();
+        m_matches = found ? std::move(found).value() : QVector<bool>(m_items->rowCount(), false);
+    }
+    if (sourceRow < m_matches.size() && m_matches.at(sourceRow))
+        return true;
+    if (!m_searchError.isEmpty()) { // the texts could not be searched: the labels still can
+        const ItemsModel::Row &r = m_items->row(sourceRow);
+        for (const QString *s : {&r.id, &r.group, &r.system})
+            if (s->contains(m_text, Qt::CaseInsensitive))
+                return true;
+    }
+    return false;
 }
 
 void ItemsFilterModel::update(QString &field, const QString &value)
@@ -57,12 +88,7 @@ bool ItemsFilterModel::filterAcceptsRow(int sourceRow, const QModelIndex &) cons
         if (m_split == QLatin1String("none") ? !r.split.isEmpty() : r.split != m_split)
             return false;
     }
-    if (m_text.isEmpty())
-        return true;
-    for (const QString *s : {&r.id, &r.group, &r.system, &r.output, &r.source})
-        if (s->contains(m_text, Qt::CaseInsensitive))
-            return true;
-    return false;
+    return m_text.isEmpty() || textMatches(sourceRow);
 }
 
 bool ItemsFilterModel::lessThan(const QModelIndex &left, const QModelIndex &right) const

@@ -6,8 +6,9 @@ namespace rubric {
 
 class ItemsModel;
 
-/// Filters an ItemsModel by free text (id, group, system and the text previews, case-insensitive)
-/// and by exact group, system and split; sorts ids and scores naturally (2 before 10).
+/// Filters an ItemsModel by free text (id, group, system, source and output, ASCII letters in any
+/// case, searched by the database in the whole texts) and by exact group, system and split; sorts
+/// ids and scores naturally (2 before 10).
 /// An empty criterion lets everything through. GUI thread only.
 class ItemsFilterModel : public QSortFilterProxyModel
 {
@@ -24,6 +25,9 @@ public:
     void setSplit(const QString &split);
 
     QString text() const { return m_text; }
+    /// Why the last text search failed (the rows then match on id, group and system only); empty
+    /// after a good one.
+    QString searchError() const { return m_searchError; }
 
 protected:
     bool filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const override;
@@ -36,8 +40,15 @@ public:
 private:
     void update(QString &field, const QString &value);
 
+    /// The rows whose texts contain m_text, searched once per text and model state.
+    bool textMatches(int sourceRow) const;
+
     ItemsModel *m_items = nullptr;
     QString m_text, m_group, m_system, m_split;
+    mutable QVector<bool> m_matches;
+    mutable QString m_matchesFor;
+    mutable bool m_matchesStale = true;
+    mutable QString m_searchError;
 };
 
 } // namespace rubric

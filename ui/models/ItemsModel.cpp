@@ -44,22 +44,80 @@ Result<QVector<ItemsModel::Row>> ItemsModel::readRows(int fromIndex) const
     QVector<Row> out;
     if (!m_project)
         return out;
-    // Only a preview of the texts is cached: the full texts of 100k items would not fit lightly.
-    auto previews = BrowseStore(m_project).itemPreviews(previewLength, fromIndex);
-    if (!previews)
-        return makeError(tr("cannot read the items from the project: %1").arg(previews.error().message),
-                         m_project->path());
-    out.reserve(previews->size());
-    for (const ItemPreview &p : std::as_const(*previews)) {
+    // Rows without texts, with their split and human means, in one pass: a million of them stay
+    // small (the previews are read page by page).
+    auto rows = BrowseStore(m_project).itemList(m_aspects);
+    if (!rows)
+        return makeError(tr("cannot read the items from the project: %1").arg(rows.error().message), m_project->path());
+    out.reserve(std::max<qsizetype>(0, rows->size() - fromIndex));
+    for (qsizetype k = fromIndex; k < rows->size(); ++k) {
+        ItemListRow &p = (*rows)[k];
         Row r;
-        r.id = p.id;
-        r.group = p.group;
-        r.system = p.system;
-        r.source = collapse(p.source);
-        r.output = collapse(p.output);
-        r.human = QVector<double>(m_aspects.size(), kMissing);
+        r.id = std::move(p.id);
+        r.group = std::move(p.group);
+        r.system = std::move(p.system);
+        r.split = p.split == SplitRole::None ? QString() : splitRoleName(p.split);
+        r.position = p.position;
+        r.human = std::move(p.human);
         out.append(std::move(r));
     }
+    return out;
+}
+
+const QVector<QPair<QString, QString>> *ItemsModel::page(int number) const
+{
+    if (const auto it = m_pages.constFind(number); it != m_pages.constEnd()) {
+        m_pageOrder.removeOne(number);
+        m_pageOrder.append(number);
+        return &*it;
+    }
+    if (!m_project)
+        return nullptr;
+    const int first = number * kPageRows;
+    const int last = std::min<int>(int(m_rows.size()), first + kPageRows) - 1;
+    if (first > last)
+        return nullptr;
+    // The page's positions: rows are in position order, so the first and last row bound them.
+    auto read = BrowseStore(m_project).itemPreviewsBetween(previewLength, m_rows.at(first).position,
+                                                           m_rows.at(last).position);
+    QVector<QPair<QString, QString>> texts(last - first + 1);
+    if (read) {
+        QHash<QString, const ItemPreview *> byId;
+        for (const ItemPreview &p : std::as_const(*read))
+            byId.insert(p.id, &p);
+        for (int r = first; r <= last; ++r)
+            if (const ItemPreview *p = byId.value(m_rows.at(r).id))
+                texts[r - first] = {collapse(p->source), collapse(p->output)};
+    }
+    // An unreadable page shows empty cells; the next reset reads it again.
+    if (m_pageOrder.size() >= kPagesKept)
+        m_pages.remove(m_pageOrder.takeFirst());
+    m_pageOrder.append(number);
+    return &*m_pages.insert(number, std::move(texts));
+}
+
+QString ItemsModel::preview(int r, Column column) const
+{
+    if (r < 0 || r >= m_rows.size())
+        return {};
+    const auto *p = page(r / kPageRows);
+    if (!p)
+        return {};
+    const auto &texts = p->at(r % kPageRows);
+    return column == SourceColumn ? texts.first : column == OutputColumn ? texts.second : QString();
+}
+
+Result<QVector<bool>> ItemsModel::rowsContaining(const QString &text) const
+{
+    QVector<bool> out(m_rows.size(), text.isEmpty());
+    if (text.isEmpty() || !m_project)
+        return out;
+    const auto ids = BrowseStore(m_project).itemsContaining(text);
+    if (!ids)
+        return makeError(tr("cannot search the items' texts: %1").arg(ids.error().message), m_project->path());
+    for (const QString &id : *ids)
+        if (const int r = rowOf(id); r >= 0)
+            out[r] = true;
     return out;
 }
 
@@ -83,6 +141,8 @@ void ItemsModel::resetAll()
     beginResetModel();
     m_aspects.clear();
     m_rows.clear();
+    m_pages.clear();
+    m_pageOrder.clear();
     m_loadError.clear();
     // Reads everything; the first read that fails leaves the model empty with the error said.
     const auto load = [this]() -> Result<void> {
@@ -96,23 +156,7 @@ void ItemsModel::resetAll()
         auto rows = readRows(0);
         if (!rows)
             return rows.error();
-        m_rows = std::move(rows).value();
-        reindex();
-        // Fill scores and split without emitting: the reset covers them.
-        for (int a = 0; a < m_aspects.size(); ++a) {
-            const auto scores = m_project->readHumanScores(m_aspects[a]);
-            if (!scores)
-                return scores.error();
-            for (auto it = scores->begin(); it != scores->end(); ++it)
-                if (const int r = m_rowById.value(it.key(), -1); r >= 0)
-                    m_rows[r].human[a] = it.value();
-        }
-        const auto roles = m_project->readSplit();
-        if (!roles)
-            return roles.error();
-        for (auto it = roles->begin(); it != roles->end(); ++it)
-            if (const int r = m_rowById.value(it.key(), -1); r >= 0)
-                m_rows[r].split = splitRoleName(it.value());
+        m_rows = std::move(rows).value(); // with their human means and split
         return {};
     };
     const Result<void> loaded = load();
@@ -151,6 +195,8 @@ void ItemsModel::reloadItems()
         }
         beginInsertRows({}, old, old + int(added.size()) - 1);
         m_rows.append(added);
+        m_pages.clear(); // the last page was short
+        m_pageOrder.clear();
         reindex();
         endInsertRows();
         reloadHumanScores();
@@ -165,6 +211,8 @@ void ItemsModel::reloadItems()
     if (newIsPrefix) {
         beginRemoveRows({}, int(ids.size()), old - 1);
         m_rows.resize(ids.size());
+        m_pages.clear();
+        m_pageOrder.clear();
         reindex();
         endRemoveRows();
         return;
@@ -265,9 +313,8 @@ QVariant ItemsModel::data(const QModelIndex &index, int role) const
         case SplitColumn:
             return r.split;
         case SourceColumn:
-            return r.source;
         case OutputColumn:
-            return r.output;
+            return preview(index.row(), Column(c));
         default:
             break;
         }

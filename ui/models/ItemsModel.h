@@ -13,10 +13,10 @@ namespace rubric {
 /// The project's items as a table: id, group, system, split, source, output, then one column per
 /// aspect with the item's mean human score.
 ///
-/// Holds a pointer to the Project (not owned) and a light cache of each row (ids and the first
-/// few hundred characters of the texts, so 100k rows stay small); full texts are read from the
-/// project on demand. Follows the project's change signals: appended items become
-/// rowsInserted, a shortened list rowsRemoved, anything else a reset; annotation and split
+/// Holds a pointer to the Project (not owned) and a compact row per item (id, labels, split, human
+/// means: no text). The beginnings of the texts are read for the rows a view shows, a page of
+/// rows at a time, and a few hundred pages are kept; a million rows stay small. Follows the project's change signals:
+/// appended items become rowsInserted, a shortened list rowsRemoved, anything else a reset; annotation and split
 /// changes become dataChanged. GUI thread only.
 class ItemsModel : public QAbstractTableModel
 {
@@ -34,9 +34,8 @@ public:
         QString id;
         QString group;
         QString system;
-        QString split;  ///< "train", "test" or empty
-        QString source; ///< preview: the first previewLength characters, whitespace collapsed
-        QString output;
+        QString split;         ///< "train", "test" or empty
+        int position = 0;      ///< the item's position in the project (pages of texts are read by it)
         QVector<double> human; ///< per aspect (column order); NaN when unannotated
     };
     static constexpr int previewLength = 300;
@@ -53,6 +52,13 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
     const Row &row(int r) const { return m_rows.at(r); }
+    /// The first previewLength characters of row `r`'s source or output, whitespace collapsed
+    /// (read with its page of rows when not at hand).
+    QString preview(int r, Column column) const;
+    /// Per row: whether its id, group, system, source or output contains `text` (any case), as
+    /// the database finds it in the whole texts; an empty text matches every row. The error says
+    /// why the texts could not be searched.
+    Result<QVector<bool>> rowsContaining(const QString &text) const;
     /// Row of the item with `id`, or -1.
     int rowOf(const QString &id) const { return m_rowById.value(id, -1); }
     QStringList aspectNames() const { return m_aspects; }
@@ -79,7 +85,14 @@ private:
     template <typename T> bool failed(const Result<T> &r) { return !r.ok() && report(r.error()); }
     bool report(const Error &error);
 
+    /// A page of previews: rows [page * kPageRows, …) → (source, output).
+    static constexpr int kPageRows = 256;
+    static constexpr int kPagesKept = 256;
+    const QVector<QPair<QString, QString>> *page(int page) const;
+
     QPointer<Project> m_project;
+    mutable QHash<int, QVector<QPair<QString, QString>>> m_pages;
+    mutable QList<int> m_pageOrder; ///< least recently read first
     QStringList m_aspects;
     QVector<Row> m_rows;
     QHash<QString, int> m_rowById;

@@ -283,12 +283,12 @@ Result<ScoreModel::Snapshot> ScoreModel::read() const
     s.minima = QVector<double>(columns, std::numeric_limits<double>::infinity());
     s.maxima = QVector<double>(columns, -std::numeric_limits<double>::infinity());
 
-    const auto readItems = m_project->readItems();
+    const auto readItems = m_project->readItemRows(); // ids and labels: the heatmap shows no text
     if (!readItems)
         return readItems.error();
-    const QVector<Item> &items = *readItems;
+    const QVector<ItemRow> &items = *readItems;
     s.rows.reserve(items.size());
-    for (const Item &item : items) {
+    for (const ItemRow &item : items) {
         Row row;
         row.id = item.id;
         row.group = item.group;

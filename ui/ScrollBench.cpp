@@ -1,0 +1,167 @@
+#include "ScrollBench.h"
+
+#include "MainWindow.h"
+
+#include <QAbstractScrollArea>
+#include <QApplication>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QPointer>
+#include <QScrollBar>
+#include <QTimer>
+
+#include <algorithm>
+#include <memory>
+#include <random>
+#include <sys/resource.h>
+
+namespace rubric {
+namespace {
+
+double peakRssMiB()
+{
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return double(usage.ru_maxrss) / 1024.0;
+}
+
+/// The visible scroll area of the current pane with the longest vertical range (the table or grid
+/// that pages through the items), or null.
+QAbstractScrollArea *mainScrollArea(MainWindow &window)
+{
+    QAbstractScrollArea *best = nullptr;
+    for (QAbstractScrollArea *area : window.findChildren<QAbstractScrollArea *>()) {
+        if (!area->isVisible())
+            continue;
+        if (!best || area->verticalScrollBar()->maximum() > best->verticalScrollBar()->maximum())
+            best = area;
+    }
+    return best;
+}
+
+/// Scrolls one view and measures the event loop's longest gap meanwhile.
+class Scroller : public QObject
+{
+public:
+    Scroller(MainWindow &window, QString pane, std::function<void(QJsonObject)> done)
+        : m_window(window)
+        , m_pane(std::move(pane))
+        , m_done(std::move(done))
+    {
+        m_probe.setTimerType(Qt::PreciseTimer);
+        m_probe.setInterval(2);
+        connect(&m_probe, &QTimer::timeout, this, [this] {
+            const qint64 now = m_clock.nsecsElapsed();
+            m_maxGapNs = std::max(m_maxGapNs, now - m_lastTick);
+            m_lastTick = now;
+        });
+        m_step.setInterval(16); // a frame: what a wheel or a held key sends at most
+        connect(&m_step, &QTimer::timeout, this, [this] { step(); });
+    }
+
+    void start()
+    {
+        QElapsedTimer open;
+        open.start();
+        if (!m_window.showPane(m_pane)) {
+            finish(QStringLiteral("no pane named %1").arg(m_pane));
+            return;
+        }
+        QApplication::processEvents();
+        (void)m_window.grab(); // drawn: every visible row painted once
+        m_openMs = double(open.nsecsElapsed()) / 1e6;
+        m_area = mainScrollArea(m_window);
+        if (!m_area) {
+            finish(QStringLiteral("the %1 pane shows no scrolling view").arg(m_pane));
+            return;
+        }
+        QScrollBar *bar = m_area->verticalScrollBar();
+        // 150 pages down from the top, then 150 jumps anywhere (a drag of the scroll bar's thumb).
+        std::mt19937 rng(34);
+        int value = 0;
+        for (int i = 0; i < 150; ++i) {
+            value = std::min(bar->maximum(), value + std::max(1, bar->pageStep()));
+            m_positions.push_back(value);
+        }
+        std::uniform_int_distribution<int> anywhere(0, std::max(0, bar->maximum()));
+        for (int i = 0; i < 150; ++i)
+            m_positions.push_back(anywhere(rng));
+        m_clock.start();
+        m_lastTick = 0;
+        m_probe.start();
+        m_step.start();
+    }
+
+private:
+    void step()
+    {
+        if (!m_area) {
+            finish(QStringLiteral("the view went away"));
+            return;
+        }
+        if (m_next >= m_positions.size()) {
+            finish({});
+            return;
+        }
+        m_area->verticalScrollBar()->setValue(m_positions[m_next++]);
+    }
+
+    void finish(const QString &error)
+    {
+        m_probe.stop();
+        m_step.stop();
+        QJsonObject o{{QStringLiteral("open_ms"), m_openMs},
+                      {QStringLiteral("max_gap_ms"), double(m_maxGapNs) / 1e6},
+                      {QStringLiteral("steps"), int(m_next)},
+                      {QStringLiteral("scroll_range"), m_area ? m_area->verticalScrollBar()->maximum() : 0}};
+        if (!error.isEmpty())
+            o.insert(QStringLiteral("error"), error);
+        m_done(o);
+    }
+
+    MainWindow &m_window;
+    QString m_pane;
+    std::function<void(QJsonObject)> m_done;
+    QPointer<QAbstractScrollArea> m_area;
+    QTimer m_probe, m_step;
+    QElapsedTimer m_clock;
+    qint64 m_lastTick = 0, m_maxGapNs = 0;
+    double m_openMs = 0;
+    std::vector<int> m_positions;
+    size_t m_next = 0;
+};
+
+} // namespace
+
+void startScrollBench(MainWindow &window, const QElapsedTimer &sinceStart, const QString &file)
+{
+    // The first pane is drawn once the event loop has run the show and paint events.
+    QTimer::singleShot(0, &window, [&window, sinceStart, file] {
+        (void)window.grab();
+        auto result = std::make_shared<QJsonObject>();
+        result->insert(QStringLiteral("first_pane"), window.currentPaneKey());
+        result->insert(QStringLiteral("first_pane_ms"), double(sinceStart.nsecsElapsed()) / 1e6);
+        result->insert(QStringLiteral("first_pane_peak_rss_mib"), peakRssMiB());
+        auto write = [result, file] {
+            result->insert(QStringLiteral("peak_rss_mib"), peakRssMiB());
+            QFile out(file);
+            const bool ok = out.open(QIODevice::WriteOnly)
+                            && out.write(QJsonDocument(*result).toJson(QJsonDocument::Compact)) > 0;
+            QApplication::exit(ok ? 0 : 1);
+        };
+        auto *heatmap = new Scroller(window, QStringLiteral("heatmap"), [result, write](const QJsonObject &o) {
+            result->insert(QStringLiteral("heatmap"), o);
+            write();
+        });
+        heatmap->setParent(&window);
+        auto *dataset = new Scroller(window, QStringLiteral("dataset"), [result, heatmap](const QJsonObject &o) {
+            result->insert(QStringLiteral("dataset"), o);
+            QTimer::singleShot(0, heatmap, [heatmap] { heatmap->start(); });
+        });
+        dataset->setParent(&window);
+        dataset->start();
+    });
+}
+
+} // namespace rubric
