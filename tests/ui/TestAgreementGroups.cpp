@@ -269,7 +269,7 @@ void TestAgreementGroups::groupTableMatchesTheReference()
         dialog.tabs()->setCurrentWidget(dialog.groupsView());
         dialog.resize(1500, 860);
         dialog.show();
-        QTest::qWait(300);
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog)); // grab() lays out and paints what is pending
         QVERIFY(dialog.grab().save(QDir(shots).filePath(QStringLiteral("checkeval-iea-groups.png"))));
     }
 }

@@ -234,7 +234,7 @@ void TestPruneExample::pruneMakesAVersionWithItsAlignmentBesideTheOld()
     if (const QString shots = qEnvironmentVariable("RUBRIC_SHOT_DIR"); !shots.isEmpty()) {
         pane.show();
         list->setCurrentItem(list->topLevelItem(list->topLevelItemCount() - 1));
-        QTest::qWait(200);
+        QVERIFY(QTest::qWaitForWindowExposed(&pane)); // grab() lays out and paints what is pending
         QVERIFY(pane.grab().save(QDir(shots).filePath(QStringLiteral("checkeval-prune.png"))));
     }
 }

@@ -138,7 +138,7 @@ void TestStackViews::screenshot()
     auto *tree = pane.findChild<QTreeView *>();
     tree->expandAll();
     tree->sortByColumn(RubricTreeModel::ImportanceColumn, Qt::DescendingOrder);
-    QTest::qWait(200);
+    QVERIFY(QTest::qWaitForWindowExposed(&pane)); // grab() lays out and paints what is pending
     QVERIFY(pane.grab().save(out));
 }
 
