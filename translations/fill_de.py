@@ -1408,6 +1408,12 @@ DE = {
     'Cancel': 'Abbrechen',
     'Importing %1: %2': '%1 wird importiert: %2',
     "cannot search the items' texts: %1": 'die Texte der Elemente können nicht durchsucht werden: %1',
+    # hpss fidelity (APE-style)
+    'HPSS, or a baseline in the same space: greedy, stepwise greedy, random one-factor mutation (the paper\'s “w/o all”), plain random search, OPRO-style (the evaluator proposes each strategy from the best ones so far), or APE-style (free-text prompts: the evaluator writes variations of the five best so far).': 'HPSS oder ein Vergleichsverfahren im selben Raum: gierig, schrittweise gierig, zufällige Ein-Faktor-Mutation („w/o all“ des Artikels), reine Zufallssuche, OPRO-artig (der Bewerter schlägt jede Strategie anhand der bisher besten vor) oder APE-artig (freie Prompt-Texte: der Bewerter schreibt Varianten der fünf bisher besten).',
+    'not known yet': 'noch nicht bekannt',
+    '%1 ran the APE-style search over free-text prompts (%2 evaluated, %3 of its budget spent), not a search of strategies: there is nothing to show here. The winner\'s validation Spearman %4, test Spearman %5; its prompt and every candidate: rubric show-rubric --judge %1.': '%1 hat die APE-artige Suche über freie Prompt-Texte ausgeführt (%2 ausgewertet, %3 des Budgets verbraucht), keine Suche über Strategien: hier gibt es nichts zu zeigen. Validierungs-Spearman des Gewinners %4, Test-Spearman %5; sein Prompt und jeder Kandidat: rubric show-rubric --judge %1.',
+    '%1 scores a fixed prompt, %2 (%3), with no search: there is nothing to show here. Test Spearman %4.': '%1 bewertet mit einem festen Prompt, %2 (%3), ohne Suche: hier gibt es nichts zu zeigen. Test-Spearman %4.',
+    '%1 scores a strategy transferred from %2 (%3), with no search: there is nothing to show here. Test Spearman %4.': '%1 bewertet mit einer von %2 übertragenen Strategie (%3), ohne Suche: hier gibt es nichts zu zeigen. Test-Spearman %4.',
 }
 
 if __name__ == '__main__':

@@ -2565,6 +2565,22 @@ Abdeckung %2 %</translation>
         <source>Cannot send %1 to the test split: %2</source>
         <translation>%1 kann nicht auf dem Testteil bewertet werden: %2</translation>
     </message>
+    <message>
+        <source>not known yet</source>
+        <translation>noch nicht bekannt</translation>
+    </message>
+    <message>
+        <source>%1 ran the APE-style search over free-text prompts (%2 evaluated, %3 of its budget spent), not a search of strategies: there is nothing to show here. The winner's validation Spearman %4, test Spearman %5; its prompt and every candidate: rubric show-rubric --judge %1.</source>
+        <translation>%1 hat die APE-artige Suche über freie Prompt-Texte ausgeführt (%2 ausgewertet, %3 des Budgets verbraucht), keine Suche über Strategien: hier gibt es nichts zu zeigen. Validierungs-Spearman des Gewinners %4, Test-Spearman %5; sein Prompt und jeder Kandidat: rubric show-rubric --judge %1.</translation>
+    </message>
+    <message>
+        <source>%1 scores a fixed prompt, %2 (%3), with no search: there is nothing to show here. Test Spearman %4.</source>
+        <translation>%1 bewertet mit einem festen Prompt, %2 (%3), ohne Suche: hier gibt es nichts zu zeigen. Test-Spearman %4.</translation>
+    </message>
+    <message>
+        <source>%1 scores a strategy transferred from %2 (%3), with no search: there is nothing to show here. Test Spearman %4.</source>
+        <translation>%1 bewertet mit einer von %2 übertragenen Strategie (%3), ohne Suche: hier gibt es nichts zu zeigen. Test-Spearman %4.</translation>
+    </message>
 </context>
 <context>
     <name>rubric::HpssPromptInspector</name>
@@ -4059,10 +4075,6 @@ Abdeckung %2 %</translation>
         <translation>Antworten je Testelement von der Gewinnerstrategie, ihr Mittel ist die Bewertung (HPSS† des Papers: 20 bei Temperatur 1).</translation>
     </message>
     <message>
-        <source>HPSS, or a baseline in the same space: greedy, stepwise greedy, random one-factor mutation (the paper's “w/o all”), plain random search, or OPRO-style (the evaluator proposes each strategy from the best ones so far).</source>
-        <translation>HPSS oder ein Vergleichsverfahren im selben Raum: gierig, schrittweise gierig, zufällige Ein-Faktor-Mutation („w/o all“ des Artikels), reine Zufallssuche oder OPRO-artig (der Bewerter schlägt jede Strategie anhand der bisher besten vor).</translation>
-    </message>
-    <message>
         <source>Fixed prompt (baseline)</source>
         <translation>Fester Prompt (Vergleichsverfahren)</translation>
     </message>
@@ -4121,6 +4133,10 @@ Abdeckung %2 %</translation>
     <message>
         <source>Seed of the fit, the folds and the permutations; the same seed repeats the fit.</source>
         <translation>Startwert der Anpassung, der Teile und der Permutationen; derselbe Startwert wiederholt die Anpassung.</translation>
+    </message>
+    <message>
+        <source>HPSS, or a baseline in the same space: greedy, stepwise greedy, random one-factor mutation (the paper's “w/o all”), plain random search, OPRO-style (the evaluator proposes each strategy from the best ones so far), or APE-style (free-text prompts: the evaluator writes variations of the five best so far).</source>
+        <translation>HPSS oder ein Vergleichsverfahren im selben Raum: gierig, schrittweise gierig, zufällige Ein-Faktor-Mutation („w/o all“ des Artikels), reine Zufallssuche, OPRO-artig (der Bewerter schlägt jede Strategie anhand der bisher besten vor) oder APE-artig (freie Prompt-Texte: der Bewerter schreibt Varianten der fünf bisher besten).</translation>
     </message>
 </context>
 <context>

@@ -5,9 +5,16 @@
 //   hpss-prompt-dump --show STRATEGY    the text of one strategy, the case read from stdin
 //   hpss-prompt-dump --targets MIN MAX N the integer ratings the product's example draw shows for N
 //                                       examples of a MIN-MAX human scale, comma-separated
+//   hpss-prompt-dump --ape              the APE-style texts for a JSON list of cases on stdin, each
+//                                       {"kind": "base", task, aspect, criteria, min, max} |
+//                                       {"kind": "resample", prompt} | {"kind": "fill", task, aspect,
+//                                       source, output, fact, min, prompt}; prints a JSON list of
+//                                       {"ok": true, "text"} or {"ok": false, "error"}
+//                                       (tests/methods/hpss/official_ape.py)
 // A case: {"task", "aspect", "human_min", "human_max", "scale_min", "item": {source, output, fact,
 // reference, metrics}, "criteria": {"human"|"self": {scale: text}}, "autocot": {"human"|"self":
 // {scale: text}}, "examples": {"3"|"5"|"10": [{source, output, fact, human}]}}.
+#include "methods/hpss/ApeSearch.h"
 #include "methods/hpss/HpssAuxiliary.h"
 #include "methods/hpss/PromptAssembly.h"
 #include "methods/hpss/PromptStrategy.h"
@@ -110,6 +117,33 @@ int main(int argc, char **argv)
         for (int r : hpss::PromptBuilder::exampleTargets(args[2].toDouble(), args[3].toDouble(), args[4].toInt()))
             ratings << QString::number(r);
         out << ratings.join(QLatin1Char(',')) << '\n';
+        return 0;
+    }
+    if (args.size() == 2 && args[1] == QLatin1String("--ape")) {
+        QFile in;
+        if (!in.open(stdin, QIODevice::ReadOnly))
+            fail(QStringLiteral("cannot read stdin"));
+        QString error;
+        const QVariantList cases = json::parse(QString::fromUtf8(in.readAll()), &error).toList();
+        if (!error.isEmpty())
+            fail(QStringLiteral("stdin: not JSON: %1").arg(error));
+        QVariantList results;
+        for (const QVariant &v : cases) {
+            const QVariantMap c = v.toMap();
+            const auto text = [&c](const char *key) { return c.value(QLatin1String(key)).toString(); };
+            Result<QString> r = makeError(QStringLiteral("unknown kind '%1'").arg(text("kind")));
+            if (text("kind") == QLatin1String("base"))
+                r = apeBasePrompt(text("task"), text("aspect"), text("criteria"),
+                                  c.value(QStringLiteral("min")).toInt(), c.value(QStringLiteral("max")).toInt());
+            else if (text("kind") == QLatin1String("resample"))
+                r = apeResamplePrompt(text("prompt"));
+            else if (text("kind") == QLatin1String("fill"))
+                r = pythonFormat(text("prompt"), apeFields(text("task"), text("aspect"), text("source"), text("output"),
+                                                           text("fact"), c.value(QStringLiteral("min")).toInt()));
+            results.append(r ? QVariantMap{{QStringLiteral("ok"), true}, {QStringLiteral("text"), *r}}
+                             : QVariantMap{{QStringLiteral("ok"), false}, {QStringLiteral("error"), r.errorString()}});
+        }
+        out << json::stringify(results) << '\n';
         return 0;
     }
     if (args.size() != 2)

@@ -128,7 +128,11 @@ double SyntheticJudge::hpssNoise(const QString &prompt)
     const qsizetype rules = prompt.indexOf(QLatin1String("Here are some rules of the evaluation"));
     const qsizetype instruction = prompt.indexOf(QLatin1String("[Instruction]"));
     const bool iet = target >= 0 && rules > target && instruction > rules;
-    return 1.2 - 0.45 * (dialectic ? 1 : 0) - 0.35 * (metrics ? 1 : 0) - 0.35 * (iet ? 1 : 0);
+    double ape = 0; // APE-style variations' graded sentences
+    for (const auto &[sentence, effect] : apeSentences())
+        ape += prompt.contains(sentence) ? effect : 0.0;
+    const double size = 1.2 - 0.45 * (dialectic ? 1 : 0) - 0.35 * (metrics ? 1 : 0) - 0.35 * (iet ? 1 : 0);
+    return ape == 0 ? size : std::max(0.3, size + ape);
 }
 
 std::optional<int> SyntheticJudge::hpssScore(const QString &prompt, int sample) const
@@ -267,6 +271,10 @@ FakeAnswer SyntheticJudge::answer(const QJsonObject &body) const
         a.text = QStringLiteral("1. Read the source and note its main points.\n2. Check that the sentences follow "
                                 "one another.\n3. Rate on the scale the task names (%1).")
                          .arg(tag);
+        return a;
+    }
+    if (userPrompt.contains(QLatin1String("Generate a variation of the following instruction"))) {
+        a.text = apeVariation(userPrompt, qint64(body.value(QStringLiteral("seed")).toDouble()));
         return a;
     }
     if (userPrompt.contains(QLatin1String("decide the selection strategy of different parts of a prompt"))) {

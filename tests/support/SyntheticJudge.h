@@ -38,6 +38,12 @@ namespace rubric::test {
 ///   prompt shows, inside the ranges it lists and not in that history; which part and value from
 ///   a hash of the prompt and the request's seed (oproProposal: no state, so a replay gets the
 ///   same answer); the best itself (a repeat) when every such neighbour is shown.
+/// - HPSS's APE-style resample prompt ("Generate a variation of the following instruction"): the
+///   instruction after "Input: " with one graded sentence added before "Begin your evaluation" or
+///   one removed (apeSentences(); which from a hash of the instruction and the request's seed);
+///   one answer in 16 adds "Also weigh its {style}." instead, a placeholder the prompt cannot
+///   fill (an unusable variation). In a scoring prompt each graded sentence adds its effect to the
+///   noise size (−0.25 … +0.3; the size never below 0.3): the search can find better prompts.
 /// - The direct score ("Answer with the score only."): "Score: n", n = the output's human score plus a
 ///   triangular draw on ±1 from hashes of the output, rounded and clamped to 1–5.
 /// - G-Eval: the steps prompt gets three steps; a score prompt gets top_logprobs over 1..5
@@ -75,6 +81,10 @@ public:
     static double hpssNoise(const QString &prompt);
     /// The OPRO-style proposal (the rule above).
     static QString oproProposal(const QString &prompt, qint64 seed);
+    /// APE-style's graded sentences and their effect on the noise size (the rule above).
+    static const QVector<std::pair<QString, double>> &apeSentences();
+    /// The APE-style variation of the instruction in a resample prompt (the rule above).
+    static QString apeVariation(const QString &prompt, qint64 seed);
     /// The HPSS score of a scoring prompt; nullopt when its output or scale is not known. A sampled
     /// ask (temperature > 0; `sample` = how many times the prompt was sampled before) adds its own
     /// draw, uniform on ±0.5 × 0.6 × 1.7 × the noise size, so that the mean of samples (HPSS†) is

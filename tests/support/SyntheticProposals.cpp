@@ -23,6 +23,52 @@ quint64 mix(const QString &text, quint64 salt)
 
 } // namespace
 
+const QVector<std::pair<QString, double>> &SyntheticJudge::apeSentences()
+{
+    static const QVector<std::pair<QString, double>> s = {
+            {QStringLiteral("Read the whole text before you rate it."), -0.15},
+            {QStringLiteral("Check each statement against the source."), -0.2},
+            {QStringLiteral("Rate it as a careful human annotator would."), -0.25},
+            {QStringLiteral("Consider how the ideas follow one another."), -0.1},
+            {QStringLiteral("Keep the explanation to one sentence."), 0.1},
+            {QStringLiteral("Trust your first impression."), 0.3},
+    };
+    return s;
+}
+
+QString SyntheticJudge::apeVariation(const QString &prompt, qint64 seed)
+{
+    const qsizetype in = prompt.indexOf(QLatin1String("\nInput: "));
+    const qsizetype out = prompt.lastIndexOf(QLatin1String("\nOutput: "));
+    if (in < 0 || out <= in)
+        return QStringLiteral("A variation of nothing.");
+    QString text = prompt.mid(in + 8, out - in - 8);
+    const quint64 h = mix(text + QLatin1Char('|') + QString::number(seed), 41u);
+    const auto insert = [&text](const QString &sentence) {
+        const qsizetype at = text.indexOf(QLatin1String("Begin your evaluation"));
+        if (at >= 0)
+            text.insert(at, sentence + QLatin1Char(' '));
+        else
+            text.insert(std::max<qsizetype>(0, text.indexOf(QLatin1String("\n\n"))), QLatin1Char(' ') + sentence);
+    };
+    if (h % 16 == 0) { // now and then a variation with a placeholder of its own: unusable
+        insert(QStringLiteral("Also weigh its {style}."));
+        return text;
+    }
+    QStringList present, missing;
+    for (const auto &[sentence, effect] : apeSentences())
+        (text.contains(sentence) ? present : missing).append(sentence);
+    const bool remove = !present.isEmpty() && (missing.isEmpty() || h % 16 <= 4);
+    if (remove) {
+        const QString sentence = present[int((h >> 8) % quint64(present.size()))];
+        text.remove(sentence + QLatin1Char(' '));
+        text.remove(QLatin1Char(' ') + sentence);
+    } else {
+        insert(missing[int((h >> 8) % quint64(missing.size()))]);
+    }
+    return text;
+}
+
 QString SyntheticJudge::oproProposal(const QString &prompt, qint64 seed)
 {
     // The ranges: "- Part i: [0,1,2]".

@@ -26,12 +26,13 @@ MethodInfo hpssDescriptor()
              0,
              0,
              {QStringLiteral("hpss"), QStringLiteral("greedy"), QStringLiteral("stepwise"), QStringLiteral("mutation"),
-              QStringLiteral("random"), QStringLiteral("opro")},
+              QStringLiteral("random"), QStringLiteral("opro"), QStringLiteral("ape")},
              QT_TRANSLATE_NOOP("rubric::MethodParams", "Search"),
              QT_TRANSLATE_NOOP("rubric::MethodParams",
                                "HPSS, or a baseline in the same space: greedy, stepwise greedy, random one-factor "
-                               "mutation (the paper's “w/o all”), plain random search, or OPRO-style (the evaluator "
-                               "proposes each strategy from the best ones so far).")},
+                               "mutation (the paper's “w/o all”), plain random search, OPRO-style (the evaluator "
+                               "proposes each strategy from the best ones so far), or APE-style (free-text prompts: "
+                               "the evaluator writes variations of the five best so far).")},
             {QStringLiteral("budget"),
              T::Int,
              71,
@@ -183,11 +184,11 @@ MethodInfo hpssDescriptor()
                                "4096).")},
     };
     m.exportedStats
-            = {QStringLiteral("strategy"),     QStringLiteral("search"),         QStringLiteral("validation_spearman"),
-               QStringLiteral("validation_n"), QStringLiteral("test_spearman"),  QStringLiteral("test_n"),
-               QStringLiteral("gap_warning"),  QStringLiteral("transfer_from"),  QStringLiteral("metric"),
-               QStringLiteral("level"),        QStringLiteral("samples"),        QStringLiteral("prompt"),
-               QStringLiteral("prompt_file"),  QStringLiteral("prompt_examples")};
+            = {QStringLiteral("strategy"),     QStringLiteral("search"),          QStringLiteral("validation_spearman"),
+               QStringLiteral("validation_n"), QStringLiteral("test_spearman"),   QStringLiteral("test_n"),
+               QStringLiteral("gap_warning"),  QStringLiteral("transfer_from"),   QStringLiteral("metric"),
+               QStringLiteral("level"),        QStringLiteral("samples"),         QStringLiteral("prompt"),
+               QStringLiteral("prompt_file"),  QStringLiteral("prompt_examples"), QStringLiteral("prompt_text")};
     return m;
 }
 

@@ -1,6 +1,5 @@
 #include "HpssMethod.h"
 
-#include "methods/Rescore.h"
 #include "methods/RunContext.h"
 #include "methods/hpss/HpssArtefacts.h"
 #include "store/Project.h"
@@ -20,19 +19,6 @@ using namespace hpss;
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-QVariantMap recordToVariant(const SearchRecord &r)
-{
-    QVariantMap m{{QStringLiteral("strategy"), r.proposal.strategy.toVariant()},
-                  {QStringLiteral("validation_spearman"), r.spearman},
-                  {QStringLiteral("step"), r.proposal.step},
-                  {QStringLiteral("move"), searchMoveName(r.proposal.move)}};
-    if (r.proposal.parent)
-        m.insert(QStringLiteral("parent"), r.proposal.parent->toVariant());
-    if (r.proposal.changedFactor >= 0)
-        m.insert(QStringLiteral("changed_factor"), factorName(factorAt(r.proposal.changedFactor)));
-    return m;
-}
-
 } // namespace
 
 HpssMethod::HpssMethod(RunContext *context, QObject *parent)
@@ -51,6 +37,8 @@ Result<void> HpssMethod::readParams()
     m_transfer.reset();
     m_transferFrom.clear();
     m_fixed.reset();
+    m_ape.reset();
+    m_apeBase.clear();
     QString fixedName;
     m_gapWarning = gapWarning;
     QString fromJudge, fromProject;
@@ -189,6 +177,19 @@ Result<void> HpssMethod::readParams()
         return r;
     m_builder = std::make_unique<PromptBuilder>(*TaskWording::preset(m_taskName), m_ctx->aspect(), validation, human,
                                                 m_params.exampleSeed);
+    if (m_params.algorithm == SearchAlgorithm::Ape) {
+        if (m_transfer)
+            return makeError(tr("HPSS parameter 'search=ape' searches prompt texts: it excludes 'strategy', "
+                                "'transfer_from' and 'prompt'"),
+                             {}, 0, QStringLiteral("search"));
+        // [code] ape.py: 1 to the task's scale (Topical-Chat 3, the others 5); groundedness 0 to 1.
+        m_apeMin = m_builder->scaleMin();
+        m_apeMax = m_apeMin == 0 && m_ctx->aspect().max <= 1 ? 1 : m_builder->task().nativeScale;
+        auto base = apeBasePrompt();
+        if (!base)
+            return base.error();
+        m_apeBase = *base;
+    }
     return {};
 }
 
@@ -268,6 +269,27 @@ Result<void> HpssMethod::restore(bool starting)
         m_evaluations = stored->value(QStringLiteral("evaluations")).toList();
         return {};
     }
+    if (m_params.algorithm == SearchAlgorithm::Ape) {
+        // The same APE-style search: the same parameters and base prompt (an edited aspect
+        // definition changes the base prompt, and so the search).
+        if (!stale && storedParams
+            && json::stringify(storedParams->toVariant()) == json::stringify(m_params.toVariant())
+            && stored->contains(QStringLiteral("ape"))) {
+            auto ape = ApeSearch::fromVariant(stored->value(QStringLiteral("ape")));
+            if (!ape)
+                return makeError(tr("the stored APE-style search of judge '%1' cannot be read: %2")
+                                         .arg(m_ctx->spec().judge, ape.errorString()),
+                                 m_ctx->project()->path(), 0, state::metaKey(m_ctx->spec().judge));
+            if (ape->candidates().first().prompt == m_apeBase) {
+                m_ape = std::move(ape).value();
+                m_evaluations = stored->value(QStringLiteral("evaluations")).toList();
+            }
+        }
+        // [code]: the base prompt's evaluation is free, then --budget (70) that cost: our budget
+        // counts every evaluation (71). Unusable variations cost nothing; at most budget − 1 of them.
+        if (!m_ape)
+            m_ape = ApeSearch::create(m_apeBase, m_params.budget - 1, m_params.apeQueue, m_params.budget - 1);
+    }
     // No state, or one of other search parameters: a new search (the auxiliaries stay valid).
     auto search = HpssSearch::create(m_params);
     if (!search)
@@ -286,6 +308,14 @@ Result<void> HpssMethod::persist()
                             {QStringLiteral("transfer_from"), m_transferFrom},
                             {QStringLiteral("aux"), m_aux.toVariant()},
                             {QStringLiteral("aux_generations"), m_auxGenerations}});
+    if (m_ape)
+        return state::save(*m_ctx->project(), m_ctx->spec().judge,
+                           {{QStringLiteral("params"), m_params.toVariant()},
+                            {QStringLiteral("task"), m_taskName},
+                            {QStringLiteral("ape"), m_ape->toVariant()},
+                            {QStringLiteral("evaluations"), m_evaluations},
+                            {QStringLiteral("aux"), m_aux.toVariant()},
+                            {QStringLiteral("aux_generations"), m_auxGenerations}});
     return state::save(*m_ctx->project(), m_ctx->spec().judge,
                        {{QStringLiteral("params"), m_params.toVariant()},
                         {QStringLiteral("task"), m_taskName},
@@ -299,6 +329,8 @@ Result<JudgeRequest> HpssMethod::scoreRequest(const PromptStrategy &strategy, co
 {
     if (m_fixed)
         return fixedRequest(item);
+    if (m_ape && m_ape->winner() >= 0) // the APE-style winner on the test split
+        return apeScoreRequest(m_ape->candidates().at(m_ape->winner()).prompt, item);
     auto prompt = m_builder->render(strategy, item, m_aux);
     if (!prompt)
         return makeError(tr("item '%1', strategy %2: %3").arg(item.id, strategy.format(), prompt.errorString()), {}, 0,
@@ -357,6 +389,10 @@ void HpssMethod::start()
     }
     if (m_transfer) {
         scoreWinner();
+        return;
+    }
+    if (m_ape) { // prompt texts: no auxiliary texts, no strategies
+        stepApe();
         return;
     }
     if (m_search->finished()) {
@@ -459,282 +495,6 @@ void HpssMethod::evaluate(const SearchProposal &proposal)
                 step();
             },
             [this](const JudgeResponse &r) { return readable(r); });
-}
-
-void HpssMethod::scoreWinner()
-{
-    const SearchRecord *best = m_transfer ? nullptr : m_search->best();
-    if (!m_transfer && !best) {
-        m_ctx->fail(tr("the HPSS search evaluated no strategy: %1").arg(m_search->stopReason()));
-        return;
-    }
-    QVector<Item> targets;
-    for (const Item &item : m_ctx->targetItems()) {
-        if (m_ctx->skipsFailed(item.id))
-            ++m_failed;
-        else
-            targets.append(item);
-    }
-    const PromptStrategy winner = m_transfer ? *m_transfer : best->proposal.strategy;
-    // A search's winner: its references / questions for test sources the validation split lacks
-    // are asked as part of scoring it (the only calls that depend on which strategy won). A
-    // transfer's are known before the run: its auxiliary phase.
-    makeAux([winner, targets](const Auxiliaries &aux) { return missingAux(winner, targets, aux); }, targets,
-            m_transfer ? kPhaseAuxiliary : kPhaseEvaluate,
-            [this, winner, targets] {
-                m_ctx->setOutlook(int(targets.size()));
-                m_ctx->stream(
-                        JudgeRole::Evaluator, kPhaseEvaluate, int(targets.size()),
-                        [this, winner, targets](int unit) -> Result<QVector<JudgeRequest>> {
-                            auto r = scoreRequest(winner, targets[unit]);
-                            if (!r)
-                                return r.error();
-                            if (m_samples <= 1)
-                                return QVector<JudgeRequest>{*r};
-                            // HPSS†: the winner sampled m_samples times (paper Table 2: 20 at temperature 1).
-                            QVector<JudgeRequest> out;
-                            for (int k = 0; k < m_samples; ++k) {
-                                JudgeRequest sample = *r;
-                                sample.temperature = m_sampleTemperature;
-                                sample.sampleIndex = k;
-                                out.append(sample);
-                            }
-                            return out;
-                        },
-                        [this, winner, targets](int unit, const QVector<JudgeResponse> &rs) {
-                            if (m_samples > 1) {
-                                recordSamples(winner, targets[unit], rs);
-                                return;
-                            }
-                            const JudgeResponse &r = rs.first();
-                            const Item &item = targets[unit];
-                            if (!r.ok()) {
-                                m_ctx->recordScores({{item.id,
-                                                      QString::fromLatin1(rootKey),
-                                                      0,
-                                                      kNaN,
-                                                      QStringLiteral("failed"),
-                                                      RunContext::failureText(r),
-                                                      {},
-                                                      r.cacheKey}},
-                                                    {{item.id, kNaN}});
-                                ++m_failed;
-                                return;
-                            }
-                            const ScoreReading reading = readScore(r.text(), 1, winner.scaleMax());
-                            const double score = reading.parsed ? reading.score : kNaN;
-                            m_ctx->recordScores({{item.id,
-                                                  QString::fromLatin1(rootKey),
-                                                  0,
-                                                  score,
-                                                  reading.parsed ? QStringLiteral("ok") : QStringLiteral("unparsed"),
-                                                  r.text(),
-                                                  {},
-                                                  r.cacheKey}},
-                                                {{item.id, score}});
-                            (reading.parsed ? m_scored : m_missing)++;
-                            // The test correlation: the validation items never count (they chose
-                            // the winner), an unparsed answer as the policy says, as in the search.
-                            const double h = m_ctx->human(item.id);
-                            const double counted = reading.parsed ? reading.score : unparsedScore();
-                            if (!m_validationIds.contains(item.id) && !std::isnan(h) && !std::isnan(counted)) {
-                                m_testScores.append(counted);
-                                m_testHuman.append(h);
-                                m_testGroups.append(item.group);
-                            }
-                        },
-                        [this] { finish(); }, [this](const JudgeResponse &r) { return readable(r); });
-            });
-}
-
-void HpssMethod::recordSamples(const PromptStrategy &winner, const Item &item, const QVector<JudgeResponse> &rs)
-{
-    QVector<CriterionScore> rows;
-    double sum = 0;
-    int counted = 0, parsed = 0;
-    for (int k = 0; k < rs.size(); ++k) {
-        const JudgeResponse &r = rs[k];
-        if (!r.ok()) {
-            rows.append({item.id,
-                         QString::fromLatin1(rootKey),
-                         k,
-                         kNaN,
-                         QStringLiteral("failed"),
-                         RunContext::failureText(r),
-                         {},
-                         r.cacheKey});
-            continue;
-        }
-        const ScoreReading reading = readScore(r.text(), 1, winner.scaleMax());
-        parsed += reading.parsed ? 1 : 0;
-        rows.append({item.id,
-                     QString::fromLatin1(rootKey),
-                     k,
-                     reading.parsed ? reading.score : kNaN,
-                     reading.parsed ? QStringLiteral("ok") : QStringLiteral("unparsed"),
-                     r.text(),
-                     {},
-                     r.cacheKey});
-        // Each sample as the unparsed policy says (2.51 by default, or left out).
-        if (const double v = reading.parsed ? reading.score : unparsedScore(); !std::isnan(v)) {
-            sum += v;
-            ++counted;
-        }
-    }
-    // The stored score needs a read sample; the test correlation counts the policy's mean.
-    const double mean = counted > 0 ? sum / counted : kNaN;
-    m_ctx->recordScores(rows, {{item.id, parsed > 0 ? mean : kNaN}});
-    const bool allFailed = std::all_of(
-            rows.begin(), rows.end(), [](const CriterionScore &c) { return c.parseStatus == QLatin1String("failed"); });
-    if (allFailed) {
-        ++m_failed;
-        return;
-    }
-    (parsed > 0 ? m_scored : m_missing)++;
-    const double h = m_ctx->human(item.id);
-    if (!m_validationIds.contains(item.id) && !std::isnan(h) && !std::isnan(mean)) {
-        m_testScores.append(mean);
-        m_testHuman.append(h);
-        m_testGroups.append(item.group);
-    }
-}
-
-void HpssMethod::finish()
-{
-    const SearchRecord *best = m_transfer ? nullptr : m_search->best();
-    const PromptStrategy winner = m_transfer ? *m_transfer : best->proposal.strategy;
-    const QVariant validationRho = best ? QVariant(best->spearman) : QVariant();
-    bool constantTest = false;
-    const double testRho = levelSpearman(m_testScores, m_testHuman, m_testGroups, m_params.level, &constantTest);
-    const QVariant testValue = constantTest ? QVariant() : QVariant(testRho);
-    // The gap needs both correlations: a transfer has no validation one, constant test scores no test one.
-    const double gap = best && !constantTest ? best->spearman - testRho : 0.0;
-    QString warning;
-    if (best && !constantTest && gap > m_gapWarning)
-        warning = tr("the winner's Spearman on the validation split (%1, n = %2) exceeds its Spearman on the test "
-                     "split (%3, n = %4) by %5 > %6: the search may have fitted the small validation split")
-                          .arg(best->spearman, 0, 'f', 3)
-                          .arg(m_validationHuman.size())
-                          .arg(testRho, 0, 'f', 3)
-                          .arg(m_testScores.size())
-                          .arg(gap, 0, 'f', 3)
-                          .arg(m_gapWarning, 0, 'f', 2);
-    QVariantList evaluated;
-    int constants = 0, parseFailures = 0;
-    if (!m_transfer)
-        for (const SearchRecord &r : m_search->evaluated())
-            evaluated.append(recordToVariant(r));
-    for (const QVariant &e : std::as_const(m_evaluations)) {
-        constants += e.toMap().value(QStringLiteral("constant")).toBool() ? 1 : 0;
-        parseFailures += e.toMap().value(QStringLiteral("parse_failures")).toInt();
-    }
-
-    Rubric rubric(QStringLiteral("hpss"), m_ctx->spec().aspect);
-    Criterion root;
-    root.key = QString::fromLatin1(rootKey);
-    root.kind = CriterionKind::Aspect;
-    root.text = m_ctx->aspect().name;
-    root.definition = m_ctx->aspect().definition;
-    root.origin
-            = {{QStringLiteral("method"), QStringLiteral("hpss")}, {QStringLiteral("step"), QStringLiteral("aspect")}};
-    root.stats = {{QStringLiteral("strategy"), winner.toVariant()},
-                  {QStringLiteral("task"), m_taskName},
-                  {QStringLiteral("metric"), QStringLiteral("spearman")},
-                  {QStringLiteral("level"), correlationLevelName(m_params.level)},
-                  {QStringLiteral("samples"), m_samples},
-                  {QStringLiteral("test_spearman"), testValue},
-                  {QStringLiteral("test_n"), int(m_testScores.size())},
-                  {QStringLiteral("gap_warning"), warning}};
-    if (m_fixed) { // a prompt text, not a strategy: the text is the judge
-        root.stats.remove(QStringLiteral("strategy"));
-        root.stats.insert(QStringLiteral("prompt"), m_fixed->name);
-        root.stats.insert(QStringLiteral("prompt_file"), m_fixed->file);
-        root.stats.insert(QStringLiteral("prompt_text"), m_fixed->text);
-        root.stats.insert(QStringLiteral("prompt_examples"), m_fixed->examples);
-    } else if (m_transfer) {
-        root.stats.insert(QStringLiteral("transfer_from"), m_transferFrom);
-    } else {
-        root.stats.insert(QStringLiteral("search"),
-                          QVariantMap{{QStringLiteral("algorithm"), searchAlgorithmName(m_params.algorithm)},
-                                      {QStringLiteral("evaluated"), evaluated},
-                                      {QStringLiteral("advantages"), m_search->advantagesVariant()},
-                                      {QStringLiteral("stop_reason"), m_search->stopReason()},
-                                      {QStringLiteral("params"), m_params.toVariant()}});
-        if (m_params.algorithm == SearchAlgorithm::Opro) { // each iteration's proposal and what became of it
-            QVariantMap search = root.stats.value(QStringLiteral("search")).toMap();
-            search.insert(QStringLiteral("opro_log"), m_search->oproLog());
-            root.stats.insert(QStringLiteral("search"), search);
-        }
-        root.stats.insert(QStringLiteral("validation_spearman"), validationRho);
-        root.stats.insert(QStringLiteral("validation_n"), int(m_validationHuman.size()));
-    }
-    rubric.add(root);
-    for (int i = 0; i < (m_fixed ? 0 : kFactorCount); ++i) {
-        Criterion c;
-        c.key = factorName(factorAt(i));
-        c.parentKey = root.key;
-        c.kind = CriterionKind::Criterion;
-        c.text = factorName(factorAt(i)) + QStringLiteral(": ") + winner.valueName(factorAt(i));
-        c.origin = {{QStringLiteral("method"), QStringLiteral("hpss")},
-                    {QStringLiteral("factor"), factorName(factorAt(i))},
-                    {QStringLiteral("value"), winner.valueName(factorAt(i))}};
-        rubric.add(c);
-    }
-    // A resumed run of a finished search stores no second identical version.
-    int version = 0;
-    auto latest = m_ctx->store().loadLatest(m_ctx->spec().judge);
-    if (!latest) {
-        m_ctx->fail(latest.errorString());
-        return;
-    }
-    if (*latest && (*latest)->criteria() == rubric.criteria()) {
-        version = (*latest)->version();
-    } else {
-        auto saved = m_ctx->store().saveVersion(
-                m_ctx->spec().judge, rubric,
-                m_fixed ? tr("HPSS baseline prompt %1 (CloserLook analyze-rate, %2)").arg(m_fixed->name, m_fixed->file)
-                : m_transfer ? tr("HPSS strategy transferred from %1: %2").arg(m_transferFrom, winner.format())
-                             : tr("HPSS winner after %n evaluation(s): %1", nullptr, int(evaluated.size()))
-                                       .arg(winner.format()));
-        if (!saved) {
-            m_ctx->fail(saved.errorString());
-            return;
-        }
-        version = *saved;
-    }
-    if (auto r = rescore::recordAlignment(*m_ctx, version); !r) {
-        m_ctx->fail(r.errorString());
-        return;
-    }
-    if (!warning.isEmpty())
-        (void)m_ctx->project()->addIssue(QStringLiteral("run"), warning, m_ctx->spec().judge);
-    QVariantMap result{{QStringLiteral("rubric_version"), version},
-                       {QStringLiteral("strategy"), m_fixed ? m_fixed->name : winner.format()},
-                       {QStringLiteral("metric"), QStringLiteral("spearman")},
-                       {QStringLiteral("level"), correlationLevelName(m_params.level)},
-                       {QStringLiteral("samples"), m_samples},
-                       {QStringLiteral("validation_spearman"), validationRho},
-                       {QStringLiteral("validation_n"), m_transfer ? 0 : int(m_validationHuman.size())},
-                       {QStringLiteral("test_spearman"), testValue},
-                       {QStringLiteral("test_n"), int(m_testScores.size())},
-                       {QStringLiteral("gap_warning"), warning},
-                       {QStringLiteral("evaluations"), int(evaluated.size())},
-                       {QStringLiteral("constant_strategies"), constants},
-                       {QStringLiteral("constant_rule"), tr("a strategy with constant scores counts as Spearman 0")},
-                       {QStringLiteral("validation_parse_failures"), parseFailures},
-                       {QStringLiteral("aux_generations"), m_auxGenerations},
-                       {QStringLiteral("stop_reason"), m_fixed      ? tr("no search: a fixed prompt")
-                                                       : m_transfer ? tr("no search: a transferred strategy")
-                                                                    : m_search->stopReason()},
-                       {QStringLiteral("notes"), m_notes},
-                       {QStringLiteral("scored"), m_scored},
-                       {QStringLiteral("missing"), m_missing},
-                       {QStringLiteral("failed"), m_failed}};
-    if (m_fixed)
-        result.insert(QStringLiteral("prompt"), m_fixed->file);
-    else if (m_transfer)
-        result.insert(QStringLiteral("transfer_from"), m_transferFrom);
-    emit completed(result);
 }
 
 } // namespace rubric

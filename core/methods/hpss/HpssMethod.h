@@ -1,6 +1,7 @@
 #pragma once
 
 #include "methods/Method.h"
+#include "methods/hpss/ApeSearch.h"
 #include "methods/hpss/CloserLook.h"
 #include "methods/hpss/HpssAuxiliary.h"
 #include "methods/hpss/HpssSearch.h"
@@ -128,7 +129,28 @@ private:
     /// What an unparsed answer counts as under the run's policy (2.51, or NaN: left out).
     double unparsedScore() const;
 
+    // APE-style search (HpssMethodApe.cpp; [code] baseline/ape.py): free-text candidates.
+    /// The task's base prompt (ape_prompts/<task>.py) filled with the aspect, its human criteria
+    /// on the task's scale, the minimum and the maximum.
+    Result<QString> apeBasePrompt() const;
+    /// The fields [code]'s prompt_construct passes to str.format for an item (see HpssMethodApe.cpp).
+    QHash<QString, QString> apeFields(const Item &item) const;
+    /// Why a candidate prompt cannot be used ([code]: its str.format raises), "" when it can.
+    QString apeUnusable(const QString &prompt) const;
+    Result<JudgeRequest> apeScoreRequest(const QString &prompt, const Item &item) const;
+    /// The variation request of the search's next resample (resample_prompt.py, temperature 1).
+    Result<JudgeRequest> apeResampleRequest(const hpss::ApeSearch &search) const;
+    void stepApe();
+    void askVariation();
+    void evaluateApe(int candidate);
+    Result<RunEstimate> estimateApe();
+    /// The rubric's root stats and the run result's entries of a finished APE-style search.
+    void apeStats(QVariantMap *stats, QVariantMap *result) const;
+
     hpss::SearchParams m_params;
+    std::optional<hpss::ApeSearch> m_ape;
+    QString m_apeBase;
+    int m_apeMin = 1, m_apeMax = 5;
     QString m_taskName = QStringLiteral("summeval");
     int m_maxTokens = 4096;
     int m_samples = 1;                ///< --set samples: answers per test item (HPSS†: 20), their mean scores it

@@ -15,6 +15,8 @@ Result<RunEstimate> HpssMethod::estimate()
         return r.error();
     if (auto r = restore(false); !r)
         return r.error();
+    if (m_ape)
+        return estimateApe();
     RunEstimate e;
     const RunSpec &spec = m_ctx->spec();
     const QVector<Item> &validation = m_builder->validation();

@@ -91,6 +91,9 @@ std::optional<SearchProposal> HpssSearch::advance()
         return advanceRandom();
     case SearchAlgorithm::Opro:
         return advanceOpro();
+    case SearchAlgorithm::Ape: // text candidates: ApeSearch runs it, this search proposes nothing
+        stop(QStringLiteral("APE-style: no strategy search"));
+        return std::nullopt;
     }
     return std::nullopt;
 }

@@ -21,7 +21,8 @@ enum class SearchAlgorithm {
     Stepwise, ///< factor by factor in Table 1 order, keep the best value (1 + Σ(m_i − 1) evaluations)
     Mutation, ///< "w/o all": HPSS's population loop with uniform one-factor mutation, no advantages
     Random,   ///< the origin, then uniform random strategies of the space
-    Opro      ///< OPRO-style: HPSS's initialisation as history, then the evaluator proposes each strategy
+    Opro,     ///< OPRO-style: HPSS's initialisation as history, then the evaluator proposes each strategy
+    Ape       ///< APE-style: free-text prompts resampled by the evaluator (ApeSearch; not a strategy search)
 };
 QString searchAlgorithmName(SearchAlgorithm a);
 
@@ -61,13 +62,14 @@ struct SearchParams
     int greedyBatch = 5;     ///< Greedy: perturbations of the best per iteration
     int maxRounds = 1000;    ///< [code]'s cap on population rounds
     int oproShown = 20;      ///< Opro: the top-performing strategies the proposal prompt shows ([code] show_num)
+    int apeQueue = 5;        ///< Ape: the prompts kept after each pass ([code] ape.py batch_size)
     PromptStrategy origin = PromptStrategy::mtBenchOrigin();
     StrategySpace space = StrategySpace::full();
 
     /// Applies "key=value" settings (the CLI's --set): search, budget, population, mutations,
     /// exploit, temperature, ucb, seed, example_seed, origin, score_scale, greedy_batch, max_rounds,
     /// level (dataset|summary), unparsed (fallback|drop|reask). An unknown
-    /// opro_shown. An unknown key or a bad value is an error naming the key.
+    /// opro_shown, ape_queue. An unknown key or a bad value is an error naming the key.
     Result<void> set(const QString &key, const QString &value);
     /// Checks the ranges and that the origin lies in the space; errors name the setting.
     Result<void> validate() const;

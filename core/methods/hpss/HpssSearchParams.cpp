@@ -15,7 +15,8 @@ namespace {
 const QStringList &algorithmNames()
 {
     static const QStringList names = {QStringLiteral("hpss"),     QStringLiteral("greedy"), QStringLiteral("stepwise"),
-                                      QStringLiteral("mutation"), QStringLiteral("random"), QStringLiteral("opro")};
+                                      QStringLiteral("mutation"), QStringLiteral("random"), QStringLiteral("opro"),
+                                      QStringLiteral("ape")};
     return names;
 }
 
@@ -105,6 +106,8 @@ Result<void> SearchParams::set(const QString &rawKey, const QString &value)
         return assignInt(maxRounds, 1);
     if (key == QLatin1String("opro_shown"))
         return assignInt(oproShown, 1);
+    if (key == QLatin1String("ape_queue"))
+        return assignInt(apeQueue, 1);
     if (key == QLatin1String("exploit"))
         return assignDouble(exploit, 0, 1, false);
     if (key == QLatin1String("temperature"))
@@ -175,7 +178,7 @@ Result<void> SearchParams::set(const QString &rawKey, const QString &value)
     return settingError(key, QStringLiteral("unknown setting (expected search, budget, population, mutations, "
                                             "exploit, temperature, ucb, seed, example_seed, level, unparsed, origin, "
                                             "space, disable, score_scale, "
-                                            "greedy_batch, max_rounds, opro_shown)"));
+                                            "greedy_batch, max_rounds, opro_shown, ape_queue)"));
 }
 
 QString correlationLevelName(CorrelationLevel level)
@@ -206,7 +209,7 @@ Result<void> SearchParams::validate() const
         && budget < init)
         return settingError(QStringLiteral("budget"),
                             QStringLiteral("%1 does not cover the %2 initial evaluations").arg(budget).arg(init));
-    if (budget > space.size())
+    if (budget > space.size() && algorithm != SearchAlgorithm::Ape) // APE's candidates are texts, not strategies
         return settingError(
                 QStringLiteral("budget"),
                 QStringLiteral("%1 is larger than the space (%2 strategies)").arg(budget).arg(space.size()));
@@ -237,6 +240,8 @@ QVariantMap SearchParams::toVariant() const
                   {QStringLiteral("space"), space.toVariant()}};
     if (algorithm == SearchAlgorithm::Opro) // only there: the other searches' stored states stay equal
         m.insert(QStringLiteral("opro_shown"), oproShown);
+    if (algorithm == SearchAlgorithm::Ape)
+        m.insert(QStringLiteral("ape_queue"), apeQueue);
     return m;
 }
 

@@ -1,8 +1,9 @@
 #!/bin/sh
 # The HPSS baselines table of issue 32 on the synthetic judge (graded template lines): HPSS, HPSS†
 # (the winner's mean of 20 answers at temperature 1), CloserLook† and CloserLook + ICL(†) (a fixed
-# prompt, no search), greedy, stepwise greedy, random and OPRO-style
-# search (the synthetic judge proposes the strategies) on the same budget and judge, three seeds each,
+# prompt, no search), greedy, stepwise greedy, random, APE-style (free-text prompts the synthetic judge
+# varies: baseline/ape.py's loop, the base prompt + 70 evaluations that cost) and OPRO-style search (the
+# synthetic judge proposes the strategies) on the same budget and judge, three seeds each,
 # scored on the test split and compared by `rubric compare`.
 # Usage (from the repository root, after building rubric and fake-llm-server):
 #   sh tests/methods/hpss/baselines.sh [PORT] [WORKDIR]
@@ -36,6 +37,7 @@ for seed in 1 2 3; do
     run "greedy-s$seed" --set search=greedy --set seed=$seed
     run "random-s$seed" --set search=random --set seed=$seed
     run "opro-style-s$seed" --set search=opro --set seed=$seed
+    run "ape-style-s$seed" --set search=ape --set seed=$seed
 done
 # The search's origin (MT-Bench's prompt), no search: where every search starts.
 run "origin" --set strategy=scale:5,examples:0,criteria:human,reference:none,cot:prefix,autocot:off,metrics:off,order:TEI
@@ -51,7 +53,7 @@ for level in group dataset; do
     $BIN/rubric compare --project "$P" --aspect coherence --level $level --coefficient spearman --bootstrap 200 \
         --permutations 10 $(for j in origin hpss-s1 hpss-s2 hpss-s3 hpss-dagger-s1 hpss-dagger-s2 hpss-dagger-s3 \
             greedy-s1 greedy-s2 greedy-s3 stepwise random-s1 random-s2 random-s3 opro-style-s1 opro-style-s2 \
-            opro-style-s3 closerlook-dagger closerlook-icl closerlook-icl-dagger; do echo --judge $j; done) \
+            opro-style-s3 ape-style-s1 ape-style-s2 ape-style-s3 closerlook-dagger closerlook-icl closerlook-icl-dagger; do echo --judge $j; done) \
         --json >"$WORK/compare-$level.json"
     python3 - "$WORK/compare-$level.json" <<'EOF'
 import json, re, statistics, sys
