@@ -16,6 +16,7 @@
 #include "methods/hpss/HpssPromptInspector.h"
 #include "methods/hpss/HpssSearchView.h"
 #include "models/RunController.h"
+#include "models/ScoreModel.h"
 #include "runs/RunConfig.h"
 #include "store/CallStore.h"
 #include "store/RubricStore.h"
@@ -63,6 +64,7 @@ private slots:
     void promptInspectorHighlightsAndDiffs();
     void datasetTextIsPlainText();
     void sendToTestSplitScoresTheStrategy();
+    void judgesWithoutSearchAreListedAndDescribed();
     void cleanupTestCase();
 
 private:
@@ -441,6 +443,51 @@ void TestHpssPane::sendToTestSplitScoresTheStrategy()
     QVERIFY(again);
     QCOMPARE(again->judge, QStringLiteral("h-test-2"));
     QVERIFY(!m_pane->showJudge(QStringLiteral("no-such-judge")));
+}
+
+// Issue 32: a fixed-prompt judge (CloserLook) and an APE-style judge (prompt texts) are HPSS judges
+// without a strategy search: the pane lists them, follows the studio's selected judge to them (as
+// `--judge J` selects it) and says what each is with its figures, its strategy views empty.
+void TestHpssPane::judgesWithoutSearchAreListedAndDescribed()
+{
+    for (const auto &[judge, key, value] :
+         {std::tuple{QStringLiteral("cl"), QStringLiteral("prompt"), QStringLiteral("closerlook")},
+          std::tuple{QStringLiteral("ape"), QStringLiteral("search"), QStringLiteral("ape")}}) {
+        RunSpec s = spec(judge);
+        s.settings.insert(key, value);
+        s.settings.insert(QStringLiteral("budget"), QStringLiteral("4"));
+        QSignalSpy finished(m_controller.get(), &RunController::finished);
+        QVERIFY(m_controller->start(s));
+        QVERIFY(finished.wait(60000));
+        QVERIFY2(finished.first().at(1).toBool(), qPrintable(finished.first().at(2).toString()));
+    }
+    auto *combo = m_pane->findChild<QComboBox *>(QStringLiteral("hpssJudge"));
+    QVERIFY(combo->findText(QStringLiteral("cl")) >= 0);
+    QVERIFY(combo->findText(QStringLiteral("ape")) >= 0);
+    auto rubric = RubricStore(m_fx.project.get()).load(QStringLiteral("cl"));
+    QVERIFY(rubric);
+    const double test = rubric->find(QStringLiteral("aspect"))->stats.value(QStringLiteral("test_spearman")).toDouble();
+
+    ScoreModel::of(m_fx.project.get())->setJudge(QStringLiteral("cl"));
+    QCOMPARE(m_pane->currentJudge(), QStringLiteral("cl"));
+    QVERIFY2(
+            m_pane->messageText().contains(QLatin1String("fixed prompt, closerlook (hpss_closerlook/summeval_coh.txt)"))
+                    && m_pane->messageText().contains(QString::number(test, 'f', 3)),
+            qPrintable(m_pane->messageText()));
+    QCOMPARE(m_pane->leaderboard()->model()->rowCount(), 0);
+
+    ScoreModel::of(m_fx.project.get())->setJudge(QStringLiteral("ape"));
+    QCOMPARE(m_pane->currentJudge(), QStringLiteral("ape"));
+    QVERIFY2(m_pane->messageText().contains(QLatin1String("APE-style search over free-text prompts (4 evaluated, 3 of "
+                                                          "its budget spent)")),
+             qPrintable(m_pane->messageText()));
+    QCOMPARE(m_pane->leaderboard()->model()->rowCount(), 0);
+
+    // Back to the search judge: its views again, no message.
+    ScoreModel::of(m_fx.project.get())->setJudge(QStringLiteral("h"));
+    QCOMPARE(m_pane->currentJudge(), QStringLiteral("h"));
+    QVERIFY(m_pane->messageText().isEmpty());
+    QVERIFY(m_pane->leaderboard()->model()->rowCount() > 0);
 }
 
 QTEST_MAIN(TestHpssPane)

@@ -3,6 +3,7 @@
 #include "judge/JudgeEngine.h"
 #include "store/CallStore.h"
 #include "store/Project.h"
+#include "store/RubricStore.h"
 
 #include <QSet>
 
@@ -67,6 +68,45 @@ Result<JudgeView> JudgeView::load(Project *project, const QString &judge, const 
     if (maxTokens.isValid())
         v.m_maxTokens = maxTokens.toInt();
     return v;
+}
+
+Result<QVariantMap> JudgeView::withoutSearch(Project *project, const QString &judge)
+{
+    auto stored = state::load(*project, judge);
+    if (!stored)
+        return stored.error();
+    QVariantMap out;
+    if (stored->contains(QStringLiteral("ape"))) {
+        const QVariantMap ape = stored->value(QStringLiteral("ape")).toMap();
+        int evaluated = 0;
+        for (const QVariant &c : ape.value(QStringLiteral("candidates")).toList())
+            evaluated += c.toMap().contains(QStringLiteral("validation_spearman")) ? 1 : 0;
+        out = {{QStringLiteral("kind"), QStringLiteral("ape")},
+               {QStringLiteral("name"), QStringLiteral("ape-style")},
+               {QStringLiteral("evaluated"), evaluated},
+               {QStringLiteral("cost"), ape.value(QStringLiteral("cost"))}};
+    } else if (stored->contains(QStringLiteral("transfer"))) {
+        const bool fixed = stored->value(QStringLiteral("transfer_from")).toString() == QLatin1String("prompt");
+        out = {{QStringLiteral("kind"), fixed ? QStringLiteral("prompt") : QStringLiteral("transfer")},
+               {QStringLiteral("name"), stored->value(QStringLiteral("transfer_from"))}};
+        if (!fixed)
+            if (auto s = PromptStrategy::fromVariant(stored->value(QStringLiteral("transfer"))))
+                out.insert(QStringLiteral("strategy"), s->format());
+    } else {
+        return out;
+    }
+    // The finished run's figures (and a fixed prompt's name and file) are in its rubric.
+    auto rubric = RubricStore(project).load(judge);
+    if (const Criterion *root = rubric ? rubric->find(QStringLiteral("aspect")) : nullptr) {
+        for (const QString &key : {QStringLiteral("validation_spearman"), QStringLiteral("test_spearman")})
+            if (root->stats.value(key).isValid() && !root->stats.value(key).isNull())
+                out.insert(key, root->stats.value(key));
+        if (out.value(QStringLiteral("kind")) == QLatin1String("prompt")) {
+            out.insert(QStringLiteral("name"), root->stats.value(QStringLiteral("prompt")));
+            out.insert(QStringLiteral("file"), root->stats.value(QStringLiteral("prompt_file")));
+        }
+    }
+    return out;
 }
 
 int JudgeView::initCount() const

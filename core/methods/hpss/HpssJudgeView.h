@@ -44,6 +44,13 @@ public:
     /// Errors (naming the judge or the key) when the judge does not exist, was not built by
     /// hpss, has no stored state yet, or its state or configuration (read by `loadSpec`) cannot be read.
     static Result<JudgeView> load(Project *project, const QString &judge, const SpecLoader &loadSpec);
+    /// What an HPSS judge that ran no strategy search is, for a view that has nothing to show of
+    /// it: {"kind": "prompt" (a fixed prompt: CloserLook), "transfer" (a transferred strategy) or
+    /// "ape" (the APE-style search over prompt texts), "name" (the prompt's name, the strategy or
+    /// where it came from), "file" (a fixed prompt's file), "evaluated", "cost" (APE-style),
+    /// "validation_spearman", "test_spearman" (invalid when not known yet)}. An empty map for a
+    /// judge with a strategy search (or no state yet); an error when its state cannot be read.
+    static Result<QVariantMap> withoutSearch(Project *project, const QString &judge);
 
     const QString &judge() const { return m_judge; }
     const RunSpec &spec() const { return m_spec; }

@@ -7,6 +7,7 @@
 #include "methods/hpss/HpssPromptInspector.h"
 #include "methods/hpss/HpssSearchView.h"
 #include "models/RunController.h"
+#include "models/ScoreModel.h"
 #include "runs/RunConfig.h"
 #include "store/Project.h"
 
@@ -75,7 +76,21 @@ HpssPane::HpssPane(QWidget *parent)
 void HpssPane::setProject(Project *project)
 {
     m_project = project;
+    disconnect(m_followJudge);
     refillJudges();
+    if (project) {
+        // The judge the studio shows (e.g. `--judge J`), when it is an HPSS one.
+        ScoreModel *scores = ScoreModel::of(project);
+        m_followJudge = connect(scores, &ScoreModel::judgeChanged, this, [this](const QString &judge) {
+            if (m_judge->findText(judge) >= 0
+                || (m_project && m_project->judge(judge) && m_project->judge(judge)->method == QLatin1String("hpss")))
+                showJudge(judge);
+        });
+        if (const int i = m_judge->findText(scores->judge()); i >= 0) {
+            const QSignalBlocker block(m_judge);
+            m_judge->setCurrentIndex(i);
+        }
+    }
     reload();
 }
 
@@ -174,6 +189,16 @@ void HpssPane::reload()
         m_inspector->setView(nullptr);
         return;
     }
+    // A fixed prompt, a transferred strategy or the APE-style search: no strategies to show.
+    auto without = JudgeView::withoutSearch(m_project, judge);
+    if (without && !without->isEmpty()) {
+        showMessage(withoutSearchText(judge, *without));
+        m_search->setView(nullptr);
+        m_leaderboard->model()->clear();
+        m_advantages->setView(nullptr);
+        m_inspector->setView(nullptr);
+        return;
+    }
     auto view = JudgeView::load(m_project, judge, &RunConfig::load);
     if (!view) {
         showMessage(view.errorString());
@@ -207,6 +232,32 @@ void HpssPane::reload()
     m_leaderboard->model()->setEvaluations(view->search().evaluated(), m_spend);
     m_advantages->setView(&*view);
     m_inspector->setView(&*view);
+}
+
+QString HpssPane::withoutSearchText(const QString &judge, const QVariantMap &info) const
+{
+    const auto rho = [&info](const char *key) {
+        const QVariant v = info.value(QLatin1String(key));
+        return v.isValid() ? QString::number(v.toDouble(), 'f', 3) : tr("not known yet");
+    };
+    const QString kind = info.value(QStringLiteral("kind")).toString();
+    if (kind == QLatin1String("ape"))
+        return tr("%1 ran the APE-style search over free-text prompts (%2 evaluated, %3 of its budget spent), not a "
+                  "search of strategies: there is nothing to show here. The winner's validation Spearman %4, test "
+                  "Spearman %5; its prompt and every candidate: rubric show-rubric --judge %1.")
+                .arg(judge)
+                .arg(info.value(QStringLiteral("evaluated")).toInt())
+                .arg(info.value(QStringLiteral("cost")).toInt())
+                .arg(rho("validation_spearman"), rho("test_spearman"));
+    if (kind == QLatin1String("prompt"))
+        return tr("%1 scores a fixed prompt, %2 (%3), with no search: there is nothing to show here. Test Spearman "
+                  "%4.")
+                .arg(judge, info.value(QStringLiteral("name")).toString(),
+                     info.value(QStringLiteral("file")).toString(), rho("test_spearman"));
+    return tr("%1 scores a strategy transferred from %2 (%3), with no search: there is nothing to show here. Test "
+              "Spearman %4.")
+            .arg(judge, info.value(QStringLiteral("name")).toString(),
+                 info.value(QStringLiteral("strategy")).toString(), rho("test_spearman"));
 }
 
 void HpssPane::sendToTest(const QString &strategy)

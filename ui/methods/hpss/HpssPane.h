@@ -28,7 +28,10 @@ class RunController;
 /// studio's RunController, the pane re-reads it at most every `refreshMs` (default 300 ms) while
 /// that judge's run reports progress, and once when the run ends, so the views follow a running
 /// search. "Send to test split" becomes `testRunRequested` with the spec of that run
-/// (hpss::testSplitSpec); the main window hands it to the run pane. Bound through setProject()
+/// (hpss::testSplitSpec); the main window hands it to the run pane. The pane follows the studio's
+/// selected judge (ScoreModel) when that is an HPSS judge. A judge without a strategy search (a
+/// fixed CloserLook prompt, a transferred strategy, the APE-style search over prompt texts) is
+/// listed, and shown as a message saying what it is and its figures. Bound through setProject()
 /// (not owned); GUI thread only.
 class HpssPane : public QWidget
 {
@@ -62,6 +65,8 @@ private:
     void refillJudges();
     void sendToTest(const QString &strategy);
     void showMessage(const QString &text);
+    /// The message for a judge that ran no strategy search (a fixed prompt, a transfer, APE-style).
+    QString withoutSearchText(const QString &judge, const QVariantMap &info) const;
 
     QPointer<Project> m_project;
     QPointer<RunController> m_controller;
@@ -73,6 +78,7 @@ private:
     HpssAdvantageView *m_advantages;
     HpssPromptInspector *m_inspector;
     QTimer m_refresh;
+    QMetaObject::Connection m_followJudge; ///< the studio's selected judge (ScoreModel), when an HPSS one
     int m_reloads = 0;
     /// The calls and cost read so far, of m_spendJudge's strategies (an evaluation's are final).
     QHash<QString, hpss::StrategySpend> m_spend;
