@@ -455,7 +455,8 @@ void TestHpssPane::judgesWithoutSearchAreListedAndDescribed()
           std::tuple{QStringLiteral("ape"), QStringLiteral("search"), QStringLiteral("ape")}}) {
         RunSpec s = spec(judge);
         s.settings.insert(key, value);
-        s.settings.insert(QStringLiteral("budget"), QStringLiteral("4"));
+        if (key == QLatin1String("search")) // APE-style: the base prompt and 3 variations
+            s.settings.insert(QStringLiteral("budget"), QStringLiteral("4"));
         QSignalSpy finished(m_controller.get(), &RunController::finished);
         QVERIFY(m_controller->start(s));
         QVERIFY(finished.wait(60000));
