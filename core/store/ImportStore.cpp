@@ -4,6 +4,7 @@
 #include "store/Project.h"
 #include "store/SqlDialect.h"
 #include "store/SqlUtil.h"
+#include "store/SqliteItemSink.h"
 #include "util/Json.h"
 
 #include <QCoreApplication>
@@ -30,6 +31,11 @@ QString notNull(const QString &s)
 ImportStore::ImportStore(Project *project)
     : m_project(project)
 {
+}
+
+qint64 ImportStore::textAddress(QByteArrayView utf8)
+{
+    return itemtexts::address(utf8);
 }
 
 Result<QStringList> ImportStore::itemIds() const
@@ -190,16 +196,16 @@ public:
         return sql::prepare(m_lookup, QStringLiteral("SELECT position FROM items WHERE ext_id = ?"));
     }
 
-    Result<Added> addItem(const Item &it) override
+    Result<Added> addItem(const ImportedItem &it) override
     {
-        m_items.bindValue(0, notNull(it.id));
+        const QString id = QString::fromUtf8(it.id);
+        m_items.bindValue(0, notNull(id));
         m_items.bindValue(1, m_position);
-        m_items.bindValue(2, notNull(it.group));
-        m_items.bindValue(3, notNull(it.system));
+        m_items.bindValue(2, notNull(QString::fromUtf8(it.group)));
+        m_items.bindValue(3, notNull(QString::fromUtf8(it.system)));
         int column = 4;
-        for (const QString &body : {it.source, it.output, it.reference,
-                                    it.context.isEmpty() ? QStringLiteral("{}") : json::stringify(it.context)}) {
-            const auto row = m_texts.intern(notNull(body));
+        for (const QByteArray &body : it.texts) {
+            const auto row = m_texts.intern(notNull(QString::fromUtf8(body)));
             if (!row)
                 return row.error();
             m_items.bindValue(column++, *row);
@@ -209,7 +215,7 @@ public:
         Added added;
         if (m_items.numRowsAffected() == 0) {
             m_items.finish();
-            if (auto r = sql::rebind(m_lookup, {notNull(it.id)}); !r)
+            if (auto r = sql::rebind(m_lookup, {notNull(id)}); !r)
                 return r.error();
             const int position = m_lookup.next() ? m_lookup.value(0).toInt() : -1;
             m_lookup.finish();
@@ -243,10 +249,11 @@ private:
 } // namespace
 
 Result<void> ImportStore::streamItems(const QVector<Aspect> &aspects, const QString &task,
-                                      const std::function<Result<QVector<Aspect>>(ItemSink &)> &produce)
+                                      const std::function<Result<QVector<Aspect>>(ItemSink &)> &produce, bool dryRun)
 {
     const QString now = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
-    return m_project->transact([&](QSqlDatabase &db) -> Result<void> {
+    bool checked = false;
+    auto written = m_project->transact([&](QSqlDatabase &db) -> Result<void> {
         QSqlQuery q(db);
         auto aspectRows = upsertAspects(q, aspects, m_project->path());
         if (!aspectRows)
@@ -255,20 +262,40 @@ Result<void> ImportStore::streamItems(const QVector<Aspect> &aspects, const QStr
             return e;
         const int first = q.next() ? q.value(0).toInt() : 0;
         q.finish();
-        StreamSink sink(db, *aspectRows, first, now);
-        if (auto r = sink.prepare(); !r)
-            return makeError(r.errorString(), m_project->path());
-        auto finalAspects = produce(sink);
+        std::unique_ptr<ItemSink> sink;
+        if (sql::isPostgres(db)) {
+            auto qtSink = std::make_unique<StreamSink>(db, *aspectRows, first, now);
+            if (auto r = qtSink->prepare(); !r)
+                return makeError(r.errorString(), m_project->path());
+            sink = std::move(qtSink);
+        } else {
+            auto opened = sqlitesink::open(db, *aspectRows, first, now);
+            if (!opened)
+                return makeError(opened.errorString(), m_project->path());
+            sink = std::move(opened).value();
+        }
+        auto finalAspects = produce(*sink);
+        sink.reset(); // its statements end before the commit
         if (!finalAspects)
             return finalAspects.error();
         if (auto r = upsertAspects(q, *finalAspects, m_project->path()); !r)
             return r.error();
         if (!task.isEmpty())
-            return sql::exec(
-                    q, QStringLiteral("INSERT INTO meta(key, value) VALUES('task', ?) ON CONFLICT(key) DO NOTHING"),
-                    {task});
+            if (auto r = sql::exec(q,
+                                   QStringLiteral("INSERT INTO meta(key, value) VALUES('task', ?) ON "
+                                                  "CONFLICT(key) DO NOTHING"),
+                                   {task});
+                !r)
+                return r;
+        if (dryRun) {
+            checked = true;
+            return makeError(QStringLiteral("dry run")); // rolls the transaction back
+        }
         return {};
     });
+    if (checked)
+        return {};
+    return written;
 }
 
 Result<void> ImportStore::writeAnnotations(const QStringList &newAspects, const QStringList &touchedAspects,

@@ -4,11 +4,14 @@
 #include "data/Item.h"
 #include "util/Result.h"
 
+#include <QByteArray>
+#include <QByteArrayView>
 #include <QHash>
 #include <QString>
 #include <QStringList>
 #include <QVector>
 
+#include <array>
 #include <functional>
 
 namespace rubric {
@@ -44,6 +47,18 @@ struct ImportedAnnotation
     double score = 0.0;
 };
 
+/// An item as a streamed import writes it: its labels and texts as UTF-8 bytes (as the file had
+/// them: no conversion on the way in), each text with its content address (ImportStore::textAddress,
+/// computed by the reader, possibly on another thread). A text equal to one of the last few
+/// written is best handed over as the same QByteArray (a shallow copy): the store then knows it
+/// without comparing its bytes.
+struct ImportedItem
+{
+    QByteArray id, group, system;
+    std::array<QByteArray, 4> texts; ///< source, output, reference, context (a JSON object, "{}" for none)
+    std::array<qint64, 4> addresses{};
+};
+
 /// Where a streamed import writes, inside its transaction (ImportStore::streamItems).
 class ItemSink
 {
@@ -57,8 +72,8 @@ public:
         int clashIndex = -1;
     };
     virtual ~ItemSink() = default;
-    /// Appends `item` after the ones before (its position is ignored).
-    virtual Result<Added> addItem(const Item &item) = 0;
+    /// Appends `item` after the ones before.
+    virtual Result<Added> addItem(const ImportedItem &item) = 0;
     /// A human score of the item in row `itemRow`, for aspect `aspect` (index into the aspects).
     virtual Result<void> addScore(qint64 itemRow, int aspect, const QString &annotator, double score) = 0;
 };
@@ -72,6 +87,9 @@ class ImportStore
 public:
     explicit ImportStore(Project *project);
 
+    /// The content address of a text (UTF-8) under which the project stores it once.
+    static qint64 textAddress(QByteArrayView utf8);
+
     /// The external ids of every item, in no particular order.
     Result<QStringList> itemIds() const;
     /// Every item's row id by its external id.
@@ -83,9 +101,13 @@ public:
     /// and scales), hands a sink to `produce`, which writes the items and scores one at a time and
     /// returns the aspects' final scales (known once every score was seen), then stores those and
     /// `task` (unless the project has one) and commits. Any error rolls everything back. An
-    /// article shared by many items is written once. Memory stays that of one item.
+    /// article shared by many items is written once. Memory stays that of one item. In a project
+    /// file the rows go through SQLite's own interface (prepared once, the UTF-8 bound as it is),
+    /// in a team database through Qt's driver.
+    /// With `dryRun` everything is written and checked as for real, then rolled back.
     Result<void> streamItems(const QVector<Aspect> &aspects, const QString &task,
-                             const std::function<Result<QVector<Aspect>>(ItemSink &sink)> &produce);
+                             const std::function<Result<QVector<Aspect>>(ItemSink &sink)> &produce,
+                             bool dryRun = false);
     /// Writes an annotations import in one transaction: creates `newAspects` (scale 1–5), then
     /// inserts or replaces the scores (of aspects among `touchedAspects`). A refused score is an
     /// error naming `file`.

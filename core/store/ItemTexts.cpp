@@ -12,7 +12,12 @@ namespace rubric::itemtexts {
 
 qint64 address(const QString &body)
 {
-    const QByteArray digest = QCryptographicHash::hash(body.toUtf8(), QCryptographicHash::Md5);
+    return address(QByteArrayView(body.toUtf8()));
+}
+
+qint64 address(QByteArrayView utf8)
+{
+    const QByteArray digest = QCryptographicHash::hash(utf8, QCryptographicHash::Md5);
     return qFromBigEndian<qint64>(digest.constData());
 }
 
