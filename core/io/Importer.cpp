@@ -2,6 +2,7 @@
 
 #include "ImportRules.h"
 #include "RecordSource.h"
+#include "RecordStream.h"
 #include "store/ImportStore.h"
 #include "store/Project.h"
 #include "util/Json.h"
@@ -250,15 +251,17 @@ Result<ImportPreview> Importer::preview(const QString &file, ImportFormat format
 {
     ImportPreview p;
     p.format = formatFor(file, format);
-    auto records = RecordSource::read(file, p.format, std::max(1, maxRows));
-    if (!records)
-        return records.error();
-    for (const Record &r : *records) {
+    // Streamed: a preview of a file of gigabytes reads its first records only.
+    auto read = RecordStream::forEach(file, p.format, [&](const RecordView &view, qint64) -> Result<bool> {
+        const Record r = view.toRecord();
         for (const QString &column : r.columns)
             if (!p.fields.contains(column))
                 p.fields.append(column);
         p.rows.append(RecordSource::flatten(r.fields));
-    }
+        return p.rows.size() < std::max(1, maxRows);
+    });
+    if (!read)
+        return read.error();
     return p;
 }
 

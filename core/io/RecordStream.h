@@ -1,6 +1,7 @@
 #pragma once
 
 #include "io/Importer.h"
+#include "io/RecordSource.h"
 #include "util/Result.h"
 
 #include <QByteArrayView>
@@ -41,6 +42,8 @@ public:
     virtual ~RecordView() = default;
     /// The value at `field`; false when the record has no such field.
     virtual bool field(const FieldPath &path, FieldValue *out) const = 0;
+    /// The whole record as RecordSource::read() gives it (for previews).
+    virtual Record toRecord() const = 0;
     int line = 0; ///< 1-based line where the record starts
 };
 
