@@ -301,14 +301,8 @@ QString ImportProgress::text() const
 
 Result<ImportSummary> Importer::runAnnotations(Project &project, const QString &file, ImportFormat format)
 {
-    auto records = RecordSource::read(file, formatFor(file, format));
-    if (!records)
-        return records.error();
-
-    auto rowsOfItems = ImportStore(&project).itemRows();
-    if (!rowsOfItems)
-        return rowsOfItems.error();
-    const QHash<QString, qint64> itemRows = std::move(rowsOfItems).value();
+    // Streamed: each row is checked and written before the next is read, in one transaction that
+    // any error rolls back; memory stays that of one row whatever the file's size.
     QHash<QString, Aspect> known;
     const auto aspects = project.readAspects();
     if (!aspects)
@@ -316,59 +310,69 @@ Result<ImportSummary> Importer::runAnnotations(Project &project, const QString &
     for (const Aspect &a : *aspects)
         known.insert(a.name, a);
 
-    using Row = ImportedAnnotation;
-    QVector<Row> rows;
+    static const char *const names[4] = {"item_id", "annotator", "aspect", "score"};
+    std::array<FieldPath, 4> paths;
+    for (size_t i = 0; i < paths.size(); ++i)
+        paths[i] = FieldPath(QString::fromLatin1(names[i]));
+    const FieldPath notePath(QStringLiteral("note"));
     QStringList newAspects, touchedAspects;
-    for (const Record &r : std::as_const(*records)) {
-        QVariant v;
-        QString values[4];
-        const char *names[4] = {"item_id", "annotator", "aspect", "score"};
-        for (int i = 0; i < 4; ++i) {
-            const QString name = QString::fromLatin1(names[i]);
-            if (!RecordSource::lookup(r.fields, name, &v))
-                return makeError(tr("the column is missing from this record"), file, r.line, name);
-            values[i] = textOf(v).trimmed();
-            if (values[i].isEmpty())
-                return makeError(tr("the value is empty"), file, r.line, name);
-        }
-        Row row;
-        if (!itemRows.contains(values[0]))
-            return makeError(tr("no item with the id '%1' in the project").arg(values[0]), file, r.line,
-                             QStringLiteral("item_id"));
-        row.itemRow = itemRows.value(values[0]);
-        row.annotator = values[1];
-        row.aspect = values[2];
-        if (!known.contains(row.aspect)) {
-            known.insert(row.aspect, Aspect{row.aspect, {}, 1.0, 5.0});
-            newAspects.append(row.aspect);
-        }
-        if (!touchedAspects.contains(row.aspect))
-            touchedAspects.append(row.aspect);
-        RecordSource::lookup(r.fields, QStringLiteral("score"), &v);
-        bool empty = false;
-        auto s = scoreOf(v, &empty);
-        if (!s)
-            return located(s.error(), file, r.line, QStringLiteral("score"));
-        const Aspect &asp = known.value(row.aspect);
-        if (*s < asp.min || *s > asp.max)
-            return makeError(tr("the score %1 is outside the scale %2–%3 of '%4'")
-                                     .arg(fmt(*s), fmt(asp.min), fmt(asp.max), asp.name),
-                             file, r.line, QStringLiteral("score"));
-        row.score = *s;
-        if (RecordSource::lookup(r.fields, QStringLiteral("note"), &v))
-            row.note = textOf(v);
-        rows.append(row);
-    }
-
-    auto written = ImportStore(&project).writeAnnotations(newAspects, touchedAspects, rows, file);
+    int annotations = 0;
+    auto written = ImportStore(&project).streamAnnotations([&](AnnotationSink &sink) -> Result<void> {
+        return RecordStream::forEach(file, formatFor(file, format), [&](const RecordView &r, qint64) -> Result<bool> {
+            FieldValue v;
+            QString values[4];
+            QVariant scoreValue;
+            for (size_t i = 0; i < paths.size(); ++i) {
+                if (!r.field(paths[i], &v))
+                    return makeError(tr("the column is missing from this record"), file, r.line, paths[i].name);
+                const QVariant value = v.isText ? QVariant(QString::fromUtf8(v.text)) : v.value;
+                values[i] = textOf(value).trimmed();
+                if (values[i].isEmpty())
+                    return makeError(tr("the value is empty"), file, r.line, paths[i].name);
+                if (i == 3)
+                    scoreValue = value;
+            }
+            const auto itemRow = sink.itemRow(values[0]);
+            if (!itemRow)
+                return makeError(itemRow.errorString(), file, r.line, QStringLiteral("item_id"));
+            if (*itemRow < 0)
+                return makeError(tr("no item with the id '%1' in the project").arg(values[0]), file, r.line,
+                                 QStringLiteral("item_id"));
+            const QString &aspect = values[2];
+            if (!known.contains(aspect)) {
+                known.insert(aspect, Aspect{aspect, {}, 1.0, 5.0});
+                newAspects.append(aspect);
+                if (auto a = sink.addAspect(aspect); !a)
+                    return makeError(a.errorString(), file, r.line, QStringLiteral("aspect"));
+            }
+            if (!touchedAspects.contains(aspect))
+                touchedAspects.append(aspect);
+            bool empty = false;
+            auto s = scoreOf(scoreValue, &empty);
+            if (!s)
+                return located(s.error(), file, r.line, QStringLiteral("score"));
+            const Aspect &asp = known.value(aspect);
+            if (*s < asp.min || *s > asp.max)
+                return makeError(tr("the score %1 is outside the scale %2–%3 of '%4'")
+                                         .arg(fmt(*s), fmt(asp.min), fmt(asp.max), asp.name),
+                                 file, r.line, QStringLiteral("score"));
+            QString note;
+            if (r.field(notePath, &v))
+                note = v.isText ? QString::fromUtf8(v.text) : textOf(v.value);
+            if (auto w = sink.add(*itemRow, aspect, values[1], *s, note); !w)
+                return makeError(w.errorString(), file, r.line, QStringLiteral("score"));
+            ++annotations;
+            return true;
+        });
+    });
     if (!written)
         return written.error();
     if (!newAspects.isEmpty())
         emit project.aspectsChanged();
-    if (!rows.isEmpty())
+    if (annotations > 0)
         emit project.annotationsReset();
     ImportSummary summary;
-    summary.annotations = int(rows.size());
+    summary.annotations = annotations;
     summary.aspects = touchedAspects;
     return summary;
 }

@@ -50,18 +50,6 @@ Result<QStringList> ImportStore::itemIds() const
     return out;
 }
 
-Result<QHash<QString, qint64>> ImportStore::itemRows() const
-{
-    QHash<QString, qint64> out;
-    QSqlQuery q(m_project->database());
-    q.setForwardOnly(true);
-    if (auto e = sql::exec(q, QStringLiteral("SELECT ext_id, id FROM items")); !e)
-        return e.error();
-    while (q.next())
-        out.insert(q.value(0).toString(), q.value(1).toLongLong());
-    return out;
-}
-
 Result<void> ImportStore::writeItems(const ItemImport &import)
 {
     const QVector<Aspect> &aspects = import.aspects;
@@ -298,44 +286,78 @@ Result<void> ImportStore::streamItems(const QVector<Aspect> &aspects, const QStr
     return written;
 }
 
-Result<void> ImportStore::writeAnnotations(const QStringList &newAspects, const QStringList &touchedAspects,
-                                           const QVector<ImportedAnnotation> &rows, const QString &file)
+namespace {
+
+class AnnotationWriter : public AnnotationSink
 {
-    const QString now = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
+public:
+    explicit AnnotationWriter(QSqlDatabase &db)
+        : m_item(db)
+        , m_aspect(db)
+        , m_score(db)
+        , m_now(QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs))
+    {
+    }
+
+    Result<void> prepare()
+    {
+        m_item.setForwardOnly(true);
+        if (auto r = sql::prepare(m_item, QStringLiteral("SELECT id FROM items WHERE ext_id = ?")); !r)
+            return r;
+        return sql::prepare(m_score, QStringLiteral("INSERT INTO annotations(item_id, aspect_id, annotator, score, "
+                                                    "note, created_at) VALUES(?, ?, ?, ?, ?, ?) ON "
+                                                    "CONFLICT(item_id, aspect_id, annotator) DO UPDATE SET score = "
+                                                    "excluded.score, note = excluded.note, created_at = "
+                                                    "excluded.created_at"));
+    }
+
+    Result<qint64> itemRow(const QString &id) override
+    {
+        if (auto r = sql::rebind(m_item, {id}); !r)
+            return r.error();
+        const qint64 row = m_item.next() ? m_item.value(0).toLongLong() : -1;
+        m_item.finish();
+        return row;
+    }
+
+    Result<void> addAspect(const QString &name) override
+    {
+        return sql::exec(m_aspect,
+                         QStringLiteral("INSERT INTO aspects(name, definition, scale_min, scale_max) VALUES(?, '', 1, "
+                                        "5)"),
+                         {name});
+    }
+
+    Result<void> add(qint64 itemRow, const QString &aspect, const QString &annotator, double score,
+                     const QString &note) override
+    {
+        auto known = m_aspectRows.constFind(aspect);
+        if (known == m_aspectRows.constEnd()) {
+            if (auto e = sql::exec(m_aspect, QStringLiteral("SELECT id FROM aspects WHERE name = ?"), {aspect}); !e)
+                return e;
+            if (!m_aspect.next())
+                return makeError(tr("the aspect '%1' was not stored").arg(aspect));
+            known = m_aspectRows.insert(aspect, m_aspect.value(0).toLongLong());
+            m_aspect.finish();
+        }
+        return sql::rebind(m_score, {itemRow, *known, annotator, score, notNull(note), m_now});
+    }
+
+private:
+    QSqlQuery m_item, m_aspect, m_score;
+    QHash<QString, qint64> m_aspectRows;
+    QString m_now;
+};
+
+} // namespace
+
+Result<void> ImportStore::streamAnnotations(const std::function<Result<void>(AnnotationSink &)> &produce)
+{
     return m_project->transact([&](QSqlDatabase &db) -> Result<void> {
-        QSqlQuery q(db);
-        QHash<QString, qint64> aspectRows;
-        for (const QString &name : std::as_const(newAspects))
-            if (auto e = sql::exec(q,
-                                   QStringLiteral("INSERT INTO aspects(name, definition, scale_min, scale_max) "
-                                                  "VALUES(?, '', 1, 5)"),
-                                   {name});
-                !e)
-                return e;
-        for (const QString &name : std::as_const(touchedAspects)) {
-            if (auto e = sql::exec(q, QStringLiteral("SELECT id FROM aspects WHERE name = ?"), {name}); !e)
-                return e;
-            if (!q.next())
-                return makeError(tr("the aspect '%1' was not stored").arg(name), m_project->path());
-            aspectRows.insert(name, q.value(0).toLongLong());
-            q.finish();
-        }
-        if (!q.prepare(QStringLiteral(
-                    "INSERT INTO annotations(item_id, aspect_id, annotator, score, note, created_at) "
-                    "VALUES(?, ?, ?, ?, ?, ?) ON CONFLICT(item_id, aspect_id, annotator) DO UPDATE "
-                    "SET score = excluded.score, note = excluded.note, created_at = excluded.created_at")))
-            return makeError(q.lastError().text(), m_project->path());
-        for (const ImportedAnnotation &row : std::as_const(rows)) {
-            q.bindValue(0, row.itemRow);
-            q.bindValue(1, aspectRows.value(row.aspect));
-            q.bindValue(2, row.annotator);
-            q.bindValue(3, row.score);
-            q.bindValue(4, notNull(row.note));
-            q.bindValue(5, now);
-            if (!q.exec())
-                return makeError(q.lastError().text(), file);
-        }
-        return {};
+        AnnotationWriter writer(db);
+        if (auto r = writer.prepare(); !r)
+            return makeError(r.errorString(), m_project->path());
+        return produce(writer);
     });
 }
 

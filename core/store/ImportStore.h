@@ -39,12 +39,20 @@ struct ItemImport
     std::function<Error(const QString &message, int index)> scoreFailed;
 };
 
-/// One human score of an annotations import.
-struct ImportedAnnotation
+/// Where a streamed annotations import writes, inside its transaction
+/// (ImportStore::streamAnnotations).
+class AnnotationSink
 {
-    qint64 itemRow = 0; ///< the item's row id (itemRows())
-    QString aspect, annotator, note;
-    double score = 0.0;
+public:
+    virtual ~AnnotationSink() = default;
+    /// The row of the item with the external id `id`; -1 when the project has none.
+    virtual Result<qint64> itemRow(const QString &id) = 0;
+    /// Creates the aspect `name` with the scale 1–5.
+    virtual Result<void> addAspect(const QString &name) = 0;
+    /// Inserts or replaces the score of `annotator` for the item in row `itemRow` on `aspect`.
+    virtual Result<void> add(qint64 itemRow, const QString &aspect, const QString &annotator, double score,
+                             const QString &note)
+            = 0;
 };
 
 /// An item as a streamed import writes it: its labels and texts as UTF-8 bytes (as the file had
@@ -92,8 +100,6 @@ public:
 
     /// The external ids of every item, in no particular order.
     Result<QStringList> itemIds() const;
-    /// Every item's row id by its external id.
-    Result<QHash<QString, qint64>> itemRows() const;
 
     /// Writes an item import in one transaction: aspects, then items, then scores, then the task.
     Result<void> writeItems(const ItemImport &import);
@@ -108,11 +114,9 @@ public:
     Result<void> streamItems(const QVector<Aspect> &aspects, const QString &task,
                              const std::function<Result<QVector<Aspect>>(ItemSink &sink)> &produce,
                              bool dryRun = false);
-    /// Writes an annotations import in one transaction: creates `newAspects` (scale 1–5), then
-    /// inserts or replaces the scores (of aspects among `touchedAspects`). A refused score is an
-    /// error naming `file`.
-    Result<void> writeAnnotations(const QStringList &newAspects, const QStringList &touchedAspects,
-                                  const QVector<ImportedAnnotation> &rows, const QString &file);
+    /// A streamed annotations import in one transaction: hands a sink to `produce`, which
+    /// checks and writes the scores one at a time, then commits; any error rolls everything back.
+    Result<void> streamAnnotations(const std::function<Result<void>(AnnotationSink &sink)> &produce);
 
 private:
     Project *m_project;
