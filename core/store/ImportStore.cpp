@@ -361,4 +361,146 @@ Result<void> ImportStore::streamAnnotations(const std::function<Result<void>(Ann
     });
 }
 
+namespace {
+
+class JudgeScoreWriter : public JudgeScoreSink
+{
+public:
+    JudgeScoreWriter(QSqlDatabase &db, qint64 run, QVector<qint64> aspectRows)
+        : m_item(db)
+        , m_seen(db)
+        , m_firstLine(db)
+        , m_score(db)
+        , m_run(run)
+        , m_aspectRows(std::move(aspectRows))
+    {
+    }
+
+    Result<void> prepare()
+    {
+        m_item.setForwardOnly(true);
+        m_firstLine.setForwardOnly(true);
+        for (auto [q, text] :
+             {std::pair{&m_item, "SELECT id FROM items WHERE ext_id = ?"},
+              std::pair{&m_seen, "INSERT INTO import_scored(item_id, line) VALUES(?, ?) ON CONFLICT(item_id) DO "
+                                 "NOTHING"},
+              std::pair{&m_firstLine, "SELECT line FROM import_scored WHERE item_id = ?"},
+              std::pair{&m_score, "INSERT INTO judge_scores(run_id, item_id, aspect_id, score, status) VALUES(?, ?, "
+                                  "?, ?, ?) ON CONFLICT(run_id, item_id, aspect_id) DO UPDATE SET score = "
+                                  "excluded.score, status = excluded.status"}})
+            if (auto r = sql::prepare(*q, QString::fromLatin1(text)); !r)
+                return r;
+        return {};
+    }
+
+    Result<Scored> add(const QString &id, int line, const QVector<double> &scores) override
+    {
+        Scored out;
+        if (auto r = sql::rebind(m_item, {id}); !r)
+            return r.error();
+        const qint64 item = m_item.next() ? m_item.value(0).toLongLong() : -1;
+        m_item.finish();
+        if (item < 0) {
+            out.unknownItem = true;
+            return out;
+        }
+        if (auto r = sql::rebind(m_seen, {item, line}); !r)
+            return r.error();
+        if (m_seen.numRowsAffected() == 0) {
+            if (auto r = sql::rebind(m_firstLine, {item}); !r)
+                return r.error();
+            out.firstLine = m_firstLine.next() ? m_firstLine.value(0).toInt() : -1;
+            m_firstLine.finish();
+            return out;
+        }
+        for (qsizetype a = 0; a < scores.size(); ++a) {
+            const double score = scores.at(a);
+            const bool missing = !(score == score);
+            if (auto r = sql::rebind(m_score, {m_run, item, m_aspectRows.at(a), sql::nullableDouble(score),
+                                               missing ? QStringLiteral("missing") : QStringLiteral("ok")});
+                !r)
+                return r.error();
+        }
+        return out;
+    }
+
+private:
+    QSqlQuery m_item, m_seen, m_firstLine, m_score;
+    qint64 m_run;
+    QVector<qint64> m_aspectRows;
+};
+
+} // namespace
+
+Result<void> ImportStore::streamJudgeScores(const QString &judge, const QStringList &aspects,
+                                            const std::function<Result<void>(JudgeScoreSink &)> &produce)
+{
+    const QString now = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
+    auto written = m_project->transact([&](QSqlDatabase &db) -> Result<void> {
+        if (auto w = m_project->checkJudgeWritable(db, judge); !w)
+            return w;
+        QSqlQuery q(db);
+        const Result<bool> found
+                = sql::firstRow(q, QStringLiteral("SELECT id, method FROM runs WHERE name = ?"), {judge});
+        if (!found.ok())
+            return found.error();
+        qint64 run = -1;
+        if (*found) {
+            if (q.value(1).toString() != QLatin1String("imported"))
+                return makeError(tr("judge '%1' exists with method '%2'; imported scores need another name")
+                                         .arg(judge, q.value(1).toString()),
+                                 {}, 0, QStringLiteral("judge"));
+            run = q.value(0).toLongLong();
+            q.finish();
+            if (auto r = sql::exec(q, QStringLiteral("UPDATE runs SET status = 'done', updated_at = ? WHERE id = ?"),
+                                   {now, run});
+                !r)
+                return r;
+        } else {
+            q.finish();
+            auto inserted = sql::insertReturningId(q,
+                                                   QStringLiteral("INSERT INTO runs(name, method, config, status, "
+                                                                  "created_at, updated_at) VALUES(?, 'imported', "
+                                                                  "'{}', 'done', ?, ?)"),
+                                                   {judge, now, now});
+            if (!inserted)
+                return inserted.error();
+            run = *inserted;
+        }
+        QVector<qint64> aspectRows;
+        for (const QString &name : aspects) {
+            const Result<bool> aspect
+                    = sql::firstRow(q, QStringLiteral("SELECT id FROM aspects WHERE name = ?"), {name});
+            if (!aspect.ok())
+                return aspect.error();
+            if (!*aspect)
+                return makeError(tr("no aspect named '%1' in the project").arg(name), {}, 0, QStringLiteral("aspect"));
+            aspectRows.append(q.value(0).toLongLong());
+            q.finish();
+        }
+        // The items scored so far (a repeated one is refused with the line of the first), kept in
+        // the database rather than in memory; the transaction drops it (or never made it).
+        for (const char *statement : {"DROP TABLE IF EXISTS import_scored",
+                                      "CREATE TEMP TABLE import_scored(item_id BIGINT PRIMARY KEY, line BIGINT NOT "
+                                      "NULL)"})
+            if (!q.exec(QString::fromLatin1(statement))) // (DDL: PostgreSQL prepares none)
+                return makeError(q.lastError().text());
+        {
+            JudgeScoreWriter writer(db, run, aspectRows);
+            if (auto r = writer.prepare(); !r)
+                return r;
+            if (auto r = produce(writer); !r)
+                return r;
+        }
+        if (!q.exec(QStringLiteral("DROP TABLE import_scored")))
+            return makeError(q.lastError().text());
+        return {};
+    });
+    if (written) {
+        emit m_project->judgesChanged(judge);
+        m_project->announceChange({QStringLiteral("judge"), judge});
+    }
+    return written;
+}
+
 } // namespace rubric

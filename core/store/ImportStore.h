@@ -55,6 +55,23 @@ public:
             = 0;
 };
 
+/// Where a streamed import of a judge's scores writes, inside its transaction
+/// (ImportStore::streamJudgeScores).
+class JudgeScoreSink
+{
+public:
+    /// What adding one record's scores did.
+    struct Scored
+    {
+        bool unknownItem = false; ///< the project has no item with that id (nothing written)
+        int firstLine = 0;        ///< > 0: the item was scored already, by the record on this line
+    };
+    virtual ~JudgeScoreSink() = default;
+    /// The scores of the item `id` (from the record on `line`), one per aspect of the import in
+    /// its order; NaN stores a missing score.
+    virtual Result<Scored> add(const QString &id, int line, const QVector<double> &scores) = 0;
+};
+
 /// An item as a streamed import writes it: its labels and texts as UTF-8 bytes (as the file had
 /// them: no conversion on the way in), each text with its content address (ImportStore::textAddress,
 /// computed by the reader, possibly on another thread). A text equal to one of the last few
@@ -117,6 +134,14 @@ public:
     /// A streamed annotations import in one transaction: hands a sink to `produce`, which
     /// checks and writes the scores one at a time, then commits; any error rolls everything back.
     Result<void> streamAnnotations(const std::function<Result<void>(AnnotationSink &sink)> &produce);
+
+    /// A streamed import of the scores of the judge `judge` (method "imported": created, or
+    /// updated when it is one already) for `aspects` (which the project has), in one transaction:
+    /// hands a sink to `produce`, which writes the scores record by record; then marks the judge
+    /// done and commits. Any error rolls everything back (a judge it created included). A record
+    /// repeating an item is told by the sink without a map of every item in memory.
+    Result<void> streamJudgeScores(const QString &judge, const QStringList &aspects,
+                                   const std::function<Result<void>(JudgeScoreSink &sink)> &produce);
 
 private:
     Project *m_project;
