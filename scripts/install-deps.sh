@@ -14,6 +14,8 @@ packages=(
   # libraries
   nlohmann-json3-dev libeigen3-dev libkainjow-mustache-dev qtkeychain-qt6-dev libboost-math-dev libxgboost-dev
   libyaml-cpp-dev
+  # the importer: simdjson reads JSON/JSONL, SQLite's own interface writes the rows
+  libsimdjson-dev libsqlite3-dev
   # running the studio headless / screenshots, statistics reference values
   xvfb xauth x11-apps imagemagick python3-scipy python3-sklearn sqlite3
   # the long-run benchmark (SQLite's profile hook) and the kill test (the fake server's counts)

@@ -1,5 +1,5 @@
 #include "CliUtil.h"
-#include "stats/ScoreImport.h"
+#include "io/ScoreImporter.h"
 
 namespace rubric::cli {
 namespace {
@@ -30,7 +30,7 @@ int run(const QStringList &args, Io &io)
     }
     if (!require(parser, QStringLiteral("judge"), io))
         return 2;
-    stats::ScoreImportSpec spec;
+    ScoreImportSpec spec;
     spec.file = parser.positionalArguments().front();
     spec.judge = parser.value(QStringLiteral("judge"));
     spec.idField = parser.value(QStringLiteral("id"));
@@ -47,7 +47,7 @@ int run(const QStringList &args, Io &io)
     auto project = openProject(parser, io);
     if (!project)
         return 1;
-    const auto r = stats::importJudgeScores(*project, spec);
+    const auto r = ScoreImporter::run(*project, spec);
     if (!r) {
         io.err << "rubric import-scores: " << r.errorString() << '\n';
         return 1;

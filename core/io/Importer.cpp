@@ -1,6 +1,8 @@
 #include "Importer.h"
 
+#include "ImportRules.h"
 #include "RecordSource.h"
+#include "RecordStream.h"
 #include "store/ImportStore.h"
 #include "store/Project.h"
 #include "util/Json.h"
@@ -18,7 +20,7 @@
 #include <limits>
 
 namespace rubric {
-namespace {
+namespace importrules {
 
 QString tr(const char *text)
 {
@@ -105,8 +107,6 @@ Result<QVector<std::optional<double>>> scoresOf(const QVariant &v)
     return out;
 }
 
-using PendingAnnotation = ImportedScore;
-
 Error located(Error e, const QString &file, int line, const QString &field)
 {
     e.file = file;
@@ -116,7 +116,96 @@ Error located(Error e, const QString &file, int line, const QString &field)
     return e;
 }
 
-} // namespace
+/// The import's aspects: scale from the mapping, else the project's, else inferred from the data.
+Result<void> importAspects(Project &project, const ImportSpec &spec, QVector<Aspect> *aspects,
+                           QVector<ScaleOrigin> *origins)
+{
+    const FieldMapping &m = spec.mapping;
+    const QString &file = spec.file;
+    if (m.output.isEmpty())
+        return makeError(tr("no field is mapped to the output (the text to judge)"), file, 0, QStringLiteral("output"));
+    for (const auto &[name, field] : m.human) {
+        if (name.trimmed().isEmpty())
+            return makeError(tr("a human score mapping needs an aspect name"), file, 0, field);
+        Aspect a;
+        a.name = name.trimmed();
+        ScaleOrigin origin = ScaleOrigin::Inferred;
+        const auto existing = project.readAspect(a.name);
+        if (!existing)
+            return existing.error();
+        if (*existing) {
+            a = **existing;
+            origin = ScaleOrigin::Project;
+        }
+        if (m.scales.contains(a.name)) {
+            a.min = m.scales.value(a.name).first;
+            a.max = m.scales.value(a.name).second;
+            origin = ScaleOrigin::Given;
+        }
+        if (m.definitions.contains(a.name))
+            a.definition = m.definitions.value(a.name);
+        if (origin != ScaleOrigin::Inferred && !(a.min < a.max))
+            return makeError(tr("the scale of '%1' must have its minimum below its maximum").arg(a.name), file, 0,
+                             QStringLiteral("scale"));
+        aspects->append(a);
+        origins->append(origin);
+    }
+    return {};
+}
+
+/// Infers the scales still open from the scores' range.
+void inferScales(QVector<Aspect> &aspects, const QVector<ScaleOrigin> &origins, const QVector<double> &lowest,
+                 const QVector<double> &highest)
+{
+    for (qsizetype a = 0; a < aspects.size(); ++a) {
+        if (origins.at(a) != ScaleOrigin::Inferred)
+            continue;
+        const auto scale = lowest.at(a) <= highest.at(a) ? Importer::inferScale(lowest.at(a), highest.at(a))
+                                                         : QPair<double, double>(1.0, 5.0);
+        aspects[a].min = scale.first;
+        aspects[a].max = scale.second;
+    }
+}
+
+/// The error for a score outside its aspect's given or kept scale, at `line`; none when it fits.
+std::optional<Error> outsideScale(const ImportedScore &p, const QVector<Aspect> &aspects,
+                                  const QVector<ScaleOrigin> &origins, const QVector<double> &lowest,
+                                  const QVector<double> &highest, const ImportSpec &spec, int line)
+{
+    const Aspect &asp = aspects.at(p.aspect);
+    if (p.score >= asp.min && p.score <= asp.max)
+        return std::nullopt;
+    const QString &fieldName = spec.mapping.human.at(p.aspect).second;
+    if (origins.at(p.aspect) == ScaleOrigin::Given) {
+        const auto fit = Importer::inferScale(lowest.at(p.aspect), highest.at(p.aspect));
+        return makeError(tr("the score %1 is outside the scale %2 given for '%3': use --scale %3=%4:%5 or "
+                            "leave --scale out to infer it from the data")
+                                 .arg(fmt(p.score), Importer::scaleText(asp.min, asp.max), asp.name, fmt(fit.first),
+                                      fmt(fit.second)),
+                         spec.file, line, fieldName);
+    }
+    const auto fit
+            = Importer::inferScale(std::min(lowest.at(p.aspect), asp.min), std::max(highest.at(p.aspect), asp.max));
+    return makeError(tr("the score %1 is outside the scale %2 that '%3' has in this project: use --scale "
+                        "%3=%4:%5 to widen it")
+                             .arg(fmt(p.score), Importer::scaleText(asp.min, asp.max), asp.name, fmt(fit.first),
+                                  fmt(fit.second)),
+                     spec.file, line, fieldName);
+}
+
+Error alreadyInProject(const ImportSpec &spec, const QString &id, int line)
+{
+    const FieldMapping &m = spec.mapping;
+    return makeError(m.id.isEmpty() ? tr("an item with the id '%1' is already in the project (ids are "
+                                         "positions in the file when no id field is mapped)")
+                                              .arg(id)
+                                    : tr("an item with the id '%1' is already in the project").arg(id),
+                     spec.file, line, m.id.isEmpty() ? QStringLiteral("id") : m.id);
+}
+
+} // namespace importrules
+
+using namespace importrules;
 
 ImportFormat Importer::formatFor(const QString &file, ImportFormat requested)
 {
@@ -162,249 +251,19 @@ Result<ImportPreview> Importer::preview(const QString &file, ImportFormat format
 {
     ImportPreview p;
     p.format = formatFor(file, format);
-    auto records = RecordSource::read(file, p.format, std::max(1, maxRows));
-    if (!records)
-        return records.error();
-    for (const Record &r : *records) {
+    // Streamed: a preview of a file of gigabytes reads its first records only.
+    auto read = RecordStream::forEach(file, p.format, [&](const RecordView &view, qint64) -> Result<bool> {
+        const Record r = view.toRecord();
         for (const QString &column : r.columns)
             if (!p.fields.contains(column))
                 p.fields.append(column);
         p.rows.append(RecordSource::flatten(r.fields));
-    }
+        return p.rows.size() < std::max(1, maxRows);
+    });
+    if (!read)
+        return read.error();
     return p;
 }
-
-namespace {
-
-/// An import checked and built in memory: nothing touches the project until all records are good.
-struct Prepared
-{
-    QVector<Aspect> aspects;
-    QVector<ScaleOrigin> origins;
-    QVector<Item> items;
-    QVector<int> lines;
-    QVector<PendingAnnotation> pending;
-};
-
-/// The import's aspects: scale from the mapping, else the project's, else inferred from the data.
-Result<void> importAspects(Project &project, const ImportSpec &spec, QVector<Aspect> *aspects,
-                           QVector<ScaleOrigin> *origins)
-{
-    const FieldMapping &m = spec.mapping;
-    const QString &file = spec.file;
-    if (m.output.isEmpty())
-        return makeError(tr("no field is mapped to the output (the text to judge)"), file, 0, QStringLiteral("output"));
-    for (const auto &[name, field] : m.human) {
-        if (name.trimmed().isEmpty())
-            return makeError(tr("a human score mapping needs an aspect name"), file, 0, field);
-        Aspect a;
-        a.name = name.trimmed();
-        ScaleOrigin origin = ScaleOrigin::Inferred;
-        const auto existing = project.readAspect(a.name);
-        if (!existing)
-            return existing.error();
-        if (*existing) {
-            a = **existing;
-            origin = ScaleOrigin::Project;
-        }
-        if (m.scales.contains(a.name)) {
-            a.min = m.scales.value(a.name).first;
-            a.max = m.scales.value(a.name).second;
-            origin = ScaleOrigin::Given;
-        }
-        if (m.definitions.contains(a.name))
-            a.definition = m.definitions.value(a.name);
-        if (origin != ScaleOrigin::Inferred && !(a.min < a.max))
-            return makeError(tr("the scale of '%1' must have its minimum below its maximum").arg(a.name), file, 0,
-                             QStringLiteral("scale"));
-        aspects->append(a);
-        origins->append(origin);
-    }
-    return {};
-}
-
-/// Record `k` of the file as an item and its human scores (PendingAnnotation::item = k), with the
-/// range of each aspect's scores widened to hold them.
-Result<void> convertRecord(const Record &r, qsizetype k, const ImportSpec &spec, Item *item,
-                           QVector<PendingAnnotation> *scores, QVector<double> *lowest, QVector<double> *highest)
-{
-    const FieldMapping &m = spec.mapping;
-    const QString &file = spec.file;
-    const auto field = [&](const QString &name, QVariant *out) -> Result<void> {
-        if (!RecordSource::lookup(r.fields, name, out))
-            return makeError(tr("the mapped field is missing from this record"), file, r.line, name);
-        return {};
-    };
-    const auto text = [&](const QString &name, QString *out) -> Result<void> {
-        if (name.isEmpty())
-            return {};
-        QVariant v;
-        if (auto f = field(name, &v); !f)
-            return f;
-        *out = textOf(v);
-        return {};
-    };
-    Item &it = *item;
-    if (m.id.isEmpty()) {
-        it.id = QString::number(k);
-    } else {
-        if (auto f = text(m.id, &it.id); !f)
-            return f;
-        it.id = it.id.trimmed();
-        if (it.id.isEmpty())
-            return makeError(tr("the item id is empty"), file, r.line, m.id);
-    }
-    for (auto [target, name] :
-         {std::pair{&it.group, m.group}, std::pair{&it.system, m.system}, std::pair{&it.source, m.source},
-          std::pair{&it.output, m.output}, std::pair{&it.reference, m.reference}}) {
-        if (auto f = text(name, target); !f)
-            return f;
-    }
-    if (m.system.isEmpty() && m.systemFromIdBlock > 0) {
-        bool ok = false;
-        const qlonglong n = it.id.toLongLong(&ok);
-        const qlonglong block = ok && n >= 0 ? n / m.systemFromIdBlock : -1;
-        if (block < 0 || block >= m.systemFromIdNames.size())
-            return makeError(tr("cannot derive the system from the id '%1' (expected a number from 0 to %2)")
-                                     .arg(it.id)
-                                     .arg(qlonglong(m.systemFromIdNames.size()) * m.systemFromIdBlock - 1),
-                             file, r.line, m.id);
-        it.system = m.systemFromIdNames.at(block);
-    }
-    for (const auto &[name, fieldName] : m.context) {
-        QString value;
-        if (auto f = text(fieldName, &value); !f)
-            return f;
-        it.context.insert(name, value);
-    }
-    for (qsizetype a = 0; a < m.human.size(); ++a) {
-        const QString &fieldName = m.human.at(a).second;
-        QVariant v;
-        if (auto f = field(fieldName, &v); !f)
-            return f;
-        auto values = scoresOf(v);
-        if (!values)
-            return located(values.error(), file, r.line, fieldName);
-        const bool list = values->size() != 1 || v.typeId() == QMetaType::QVariantList
-                          || (v.typeId() == QMetaType::QString && v.toString().trimmed().startsWith(QLatin1Char('[')));
-        for (qsizetype s = 0; s < values->size(); ++s) {
-            if (!values->at(s))
-                continue;
-            const double score = *values->at(s);
-            (*lowest)[a] = std::min(lowest->at(a), score);
-            (*highest)[a] = std::max(highest->at(a), score);
-            scores->append({int(k), int(a),
-                            list ? Importer::raterName(int(s)) : QString::fromLatin1(Importer::scalarAnnotator),
-                            score});
-        }
-    }
-    return {};
-}
-
-/// Infers the scales still open from the scores' range.
-void inferScales(QVector<Aspect> &aspects, const QVector<ScaleOrigin> &origins, const QVector<double> &lowest,
-                 const QVector<double> &highest)
-{
-    for (qsizetype a = 0; a < aspects.size(); ++a) {
-        if (origins.at(a) != ScaleOrigin::Inferred)
-            continue;
-        const auto scale = lowest.at(a) <= highest.at(a) ? Importer::inferScale(lowest.at(a), highest.at(a))
-                                                         : QPair<double, double>(1.0, 5.0);
-        aspects[a].min = scale.first;
-        aspects[a].max = scale.second;
-    }
-}
-
-/// The error for a score outside its aspect's given or kept scale, at `line`; none when it fits.
-std::optional<Error> outsideScale(const PendingAnnotation &p, const QVector<Aspect> &aspects,
-                                  const QVector<ScaleOrigin> &origins, const QVector<double> &lowest,
-                                  const QVector<double> &highest, const ImportSpec &spec, int line)
-{
-    const Aspect &asp = aspects.at(p.aspect);
-    if (p.score >= asp.min && p.score <= asp.max)
-        return std::nullopt;
-    const QString &fieldName = spec.mapping.human.at(p.aspect).second;
-    if (origins.at(p.aspect) == ScaleOrigin::Given) {
-        const auto fit = Importer::inferScale(lowest.at(p.aspect), highest.at(p.aspect));
-        return makeError(tr("the score %1 is outside the scale %2 given for '%3': use --scale %3=%4:%5 or "
-                            "leave --scale out to infer it from the data")
-                                 .arg(fmt(p.score), Importer::scaleText(asp.min, asp.max), asp.name, fmt(fit.first),
-                                      fmt(fit.second)),
-                         spec.file, line, fieldName);
-    }
-    const auto fit
-            = Importer::inferScale(std::min(lowest.at(p.aspect), asp.min), std::max(highest.at(p.aspect), asp.max));
-    return makeError(tr("the score %1 is outside the scale %2 that '%3' has in this project: use --scale "
-                        "%3=%4:%5 to widen it")
-                             .arg(fmt(p.score), Importer::scaleText(asp.min, asp.max), asp.name, fmt(fit.first),
-                                  fmt(fit.second)),
-                     spec.file, line, fieldName);
-}
-
-Error alreadyInProject(const ImportSpec &spec, const QString &id, int line)
-{
-    const FieldMapping &m = spec.mapping;
-    return makeError(m.id.isEmpty() ? tr("an item with the id '%1' is already in the project (ids are "
-                                         "positions in the file when no id field is mapped)")
-                                              .arg(id)
-                                    : tr("an item with the id '%1' is already in the project").arg(id),
-                     spec.file, line, m.id.isEmpty() ? QStringLiteral("id") : m.id);
-}
-
-Result<Prepared> prepare(Project &project, const ImportSpec &spec)
-{
-    const FieldMapping &m = spec.mapping;
-    const QString &file = spec.file;
-    Prepared out;
-    if (auto r = importAspects(project, spec, &out.aspects, &out.origins); !r)
-        return r.error();
-    auto records = RecordSource::read(file, Importer::formatFor(file, spec.format));
-    if (!records)
-        return records.error();
-    QVector<double> lowest(out.aspects.size(), std::numeric_limits<double>::infinity());
-    QVector<double> highest(out.aspects.size(), -std::numeric_limits<double>::infinity());
-    QHash<QString, int> idLine;
-    out.items.reserve(records->size());
-    for (qsizetype k = 0; k < records->size(); ++k) {
-        const Record &r = records->at(k);
-        Item it;
-        if (auto c = convertRecord(r, k, spec, &it, &out.pending, &lowest, &highest); !c)
-            return c.error();
-        if (idLine.contains(it.id))
-            return makeError(tr("the id '%1' was already used on line %2").arg(it.id).arg(idLine.value(it.id)), file,
-                             r.line, m.id.isEmpty() ? QStringLiteral("id") : m.id);
-        idLine.insert(it.id, r.line);
-        out.items.append(std::move(it));
-        out.lines.append(r.line);
-    }
-    // Ids already in the project are refused with the line that repeats them.
-    const auto existing = ImportStore(&project).itemIds();
-    if (!existing)
-        return existing.error();
-    for (const QString &id : *existing)
-        if (idLine.contains(id))
-            return alreadyInProject(spec, id, idLine.value(id));
-    inferScales(out.aspects, out.origins, lowest, highest);
-    for (const PendingAnnotation &p : std::as_const(out.pending))
-        if (auto e = outsideScale(p, out.aspects, out.origins, lowest, highest, spec, out.lines.at(p.item)))
-            return *e;
-    return out;
-}
-
-ImportSummary summaryOf(const Prepared &prepared)
-{
-    ImportSummary summary;
-    summary.items = int(prepared.items.size());
-    summary.annotations = int(prepared.pending.size());
-    for (qsizetype a = 0; a < prepared.aspects.size(); ++a) {
-        const Aspect &asp = prepared.aspects.at(a);
-        summary.aspects.append(asp.name);
-        summary.scales.append({asp.name, asp.min, asp.max, prepared.origins.at(a)});
-    }
-    return summary;
-}
-
-} // namespace
 
 QPair<double, double> Importer::inferScale(double lo, double hi)
 {
@@ -418,108 +277,6 @@ QPair<double, double> Importer::inferScale(double lo, double hi)
 QString Importer::scaleText(double min, double max)
 {
     return fmt(min) + QStringLiteral("–") + fmt(max);
-}
-
-Result<ImportSummary> Importer::check(Project &project, const ImportSpec &spec)
-{
-    auto prepared = prepare(project, spec);
-    if (!prepared)
-        return prepared.error();
-    return summaryOf(*prepared);
-}
-
-Result<ImportSummary> Importer::run(Project &project, const ImportSpec &spec)
-{
-    // Streamed: each record is checked and written before the next is read, all in one
-    // transaction that any error rolls back; memory stays that of one record (JSONL) and the
-    // line of each item (to name the first of a repeated id).
-    const FieldMapping &m = spec.mapping;
-    const QString &file = spec.file;
-    QVector<Aspect> aspects;
-    QVector<ScaleOrigin> origins;
-    if (auto r = importAspects(project, spec, &aspects, &origins); !r)
-        return r.error();
-    const ImportFormat format = formatFor(file, spec.format);
-    const qint64 total = QFileInfo(file).size();
-    QVector<double> lowest(aspects.size(), std::numeric_limits<double>::infinity());
-    QVector<double> highest(aspects.size(), -std::numeric_limits<double>::infinity());
-    QVector<int> lines;
-    int annotations = 0;
-    QElapsedTimer clock;
-    clock.start();
-    qint64 lastReport = -1;
-    bool cancelled = false;
-    // Inferred scales are provisional until every score was seen: wide open meanwhile.
-    QVector<Aspect> provisional = aspects;
-    for (qsizetype a = 0; a < provisional.size(); ++a)
-        if (origins.at(a) == ScaleOrigin::Inferred) {
-            provisional[a].min = 1;
-            provisional[a].max = 5;
-        }
-    auto written
-            = ImportStore(&project).streamItems(provisional, m.task, [&](ItemSink &sink) -> Result<QVector<Aspect>> {
-                  QVector<PendingAnnotation> scores;
-                  qsizetype k = 0;
-                  auto read = RecordSource::forEach(file, format, [&](const Record &r, qint64 bytes) -> Result<bool> {
-                      Item it;
-                      scores.clear();
-                      if (auto c = convertRecord(r, k, spec, &it, &scores, &lowest, &highest); !c)
-                          return c.error();
-                      auto added = sink.addItem(it);
-                      if (!added)
-                          return makeError(added.errorString(), file, r.line,
-                                           m.id.isEmpty() ? QStringLiteral("id") : m.id);
-                      if (added->row < 0) {
-                          if (added->clashIndex < 0)
-                              return alreadyInProject(spec, it.id, r.line);
-                          return makeError(tr("the id '%1' was already used on line %2")
-                                                   .arg(it.id)
-                                                   .arg(lines.value(added->clashIndex)),
-                                           file, r.line, m.id.isEmpty() ? QStringLiteral("id") : m.id);
-                      }
-                      lines.append(r.line);
-                      for (const PendingAnnotation &p : std::as_const(scores)) {
-                          if (origins.at(p.aspect) != ScaleOrigin::Inferred)
-                              if (auto e = outsideScale(p, aspects, origins, lowest, highest, spec, r.line))
-                                  return *e;
-                          if (auto w = sink.addScore(added->row, p.aspect, p.annotator, p.score); !w)
-                              return makeError(w.errorString(), file, r.line, m.human.at(p.aspect).second);
-                          ++annotations;
-                      }
-                      ++k;
-                      const qint64 ms = clock.elapsed();
-                      if (spec.progress && ms - lastReport >= 250) {
-                          lastReport = ms;
-                          if (!spec.progress({bytes, total, int(k), double(ms) / 1000.0})) {
-                              cancelled = true;
-                              return makeError(tr("the import was cancelled; nothing was written"), file, r.line);
-                          }
-                      }
-                      return true;
-                  });
-                  if (!read)
-                      return read.error();
-                  inferScales(aspects, origins, lowest, highest);
-                  return aspects;
-              });
-    if (!written)
-        return written.error();
-    if (spec.progress && !cancelled)
-        spec.progress({total, total, int(lines.size()), double(clock.elapsed()) / 1000.0});
-
-    if (!aspects.isEmpty())
-        emit project.aspectsChanged();
-    emit project.itemsChanged();
-    emit project.annotationsReset();
-
-    ImportSummary summary;
-    summary.items = int(lines.size());
-    summary.annotations = annotations;
-    for (qsizetype a = 0; a < aspects.size(); ++a) {
-        summary.aspects.append(aspects.at(a).name);
-        summary.scales.append({aspects.at(a).name, aspects.at(a).min, aspects.at(a).max, origins.at(a)});
-    }
-    return summary;
 }
 
 QString ImportProgress::text() const
@@ -544,14 +301,8 @@ QString ImportProgress::text() const
 
 Result<ImportSummary> Importer::runAnnotations(Project &project, const QString &file, ImportFormat format)
 {
-    auto records = RecordSource::read(file, formatFor(file, format));
-    if (!records)
-        return records.error();
-
-    auto rowsOfItems = ImportStore(&project).itemRows();
-    if (!rowsOfItems)
-        return rowsOfItems.error();
-    const QHash<QString, qint64> itemRows = std::move(rowsOfItems).value();
+    // Streamed: each row is checked and written before the next is read, in one transaction that
+    // any error rolls back; memory stays that of one row whatever the file's size.
     QHash<QString, Aspect> known;
     const auto aspects = project.readAspects();
     if (!aspects)
@@ -559,59 +310,69 @@ Result<ImportSummary> Importer::runAnnotations(Project &project, const QString &
     for (const Aspect &a : *aspects)
         known.insert(a.name, a);
 
-    using Row = ImportedAnnotation;
-    QVector<Row> rows;
+    static const char *const names[4] = {"item_id", "annotator", "aspect", "score"};
+    std::array<FieldPath, 4> paths;
+    for (size_t i = 0; i < paths.size(); ++i)
+        paths[i] = FieldPath(QString::fromLatin1(names[i]));
+    const FieldPath notePath(QStringLiteral("note"));
     QStringList newAspects, touchedAspects;
-    for (const Record &r : std::as_const(*records)) {
-        QVariant v;
-        QString values[4];
-        const char *names[4] = {"item_id", "annotator", "aspect", "score"};
-        for (int i = 0; i < 4; ++i) {
-            const QString name = QString::fromLatin1(names[i]);
-            if (!RecordSource::lookup(r.fields, name, &v))
-                return makeError(tr("the column is missing from this record"), file, r.line, name);
-            values[i] = textOf(v).trimmed();
-            if (values[i].isEmpty())
-                return makeError(tr("the value is empty"), file, r.line, name);
-        }
-        Row row;
-        if (!itemRows.contains(values[0]))
-            return makeError(tr("no item with the id '%1' in the project").arg(values[0]), file, r.line,
-                             QStringLiteral("item_id"));
-        row.itemRow = itemRows.value(values[0]);
-        row.annotator = values[1];
-        row.aspect = values[2];
-        if (!known.contains(row.aspect)) {
-            known.insert(row.aspect, Aspect{row.aspect, {}, 1.0, 5.0});
-            newAspects.append(row.aspect);
-        }
-        if (!touchedAspects.contains(row.aspect))
-            touchedAspects.append(row.aspect);
-        RecordSource::lookup(r.fields, QStringLiteral("score"), &v);
-        bool empty = false;
-        auto s = scoreOf(v, &empty);
-        if (!s)
-            return located(s.error(), file, r.line, QStringLiteral("score"));
-        const Aspect &asp = known.value(row.aspect);
-        if (*s < asp.min || *s > asp.max)
-            return makeError(tr("the score %1 is outside the scale %2–%3 of '%4'")
-                                     .arg(fmt(*s), fmt(asp.min), fmt(asp.max), asp.name),
-                             file, r.line, QStringLiteral("score"));
-        row.score = *s;
-        if (RecordSource::lookup(r.fields, QStringLiteral("note"), &v))
-            row.note = textOf(v);
-        rows.append(row);
-    }
-
-    auto written = ImportStore(&project).writeAnnotations(newAspects, touchedAspects, rows, file);
+    int annotations = 0;
+    auto written = ImportStore(&project).streamAnnotations([&](AnnotationSink &sink) -> Result<void> {
+        return RecordStream::forEach(file, formatFor(file, format), [&](const RecordView &r, qint64) -> Result<bool> {
+            FieldValue v;
+            QString values[4];
+            QVariant scoreValue;
+            for (size_t i = 0; i < paths.size(); ++i) {
+                if (!r.field(paths[i], &v))
+                    return makeError(tr("the column is missing from this record"), file, r.line, paths[i].name);
+                const QVariant value = v.isText ? QVariant(QString::fromUtf8(v.text)) : v.value;
+                values[i] = textOf(value).trimmed();
+                if (values[i].isEmpty())
+                    return makeError(tr("the value is empty"), file, r.line, paths[i].name);
+                if (i == 3)
+                    scoreValue = value;
+            }
+            const auto itemRow = sink.itemRow(values[0]);
+            if (!itemRow)
+                return makeError(itemRow.errorString(), file, r.line, QStringLiteral("item_id"));
+            if (*itemRow < 0)
+                return makeError(tr("no item with the id '%1' in the project").arg(values[0]), file, r.line,
+                                 QStringLiteral("item_id"));
+            const QString &aspect = values[2];
+            if (!known.contains(aspect)) {
+                known.insert(aspect, Aspect{aspect, {}, 1.0, 5.0});
+                newAspects.append(aspect);
+                if (auto a = sink.addAspect(aspect); !a)
+                    return makeError(a.errorString(), file, r.line, QStringLiteral("aspect"));
+            }
+            if (!touchedAspects.contains(aspect))
+                touchedAspects.append(aspect);
+            bool empty = false;
+            auto s = scoreOf(scoreValue, &empty);
+            if (!s)
+                return located(s.error(), file, r.line, QStringLiteral("score"));
+            const Aspect &asp = known.value(aspect);
+            if (*s < asp.min || *s > asp.max)
+                return makeError(tr("the score %1 is outside the scale %2–%3 of '%4'")
+                                         .arg(fmt(*s), fmt(asp.min), fmt(asp.max), asp.name),
+                                 file, r.line, QStringLiteral("score"));
+            QString note;
+            if (r.field(notePath, &v))
+                note = v.isText ? QString::fromUtf8(v.text) : textOf(v.value);
+            if (auto w = sink.add(*itemRow, aspect, values[1], *s, note); !w)
+                return makeError(w.errorString(), file, r.line, QStringLiteral("score"));
+            ++annotations;
+            return true;
+        });
+    });
     if (!written)
         return written.error();
     if (!newAspects.isEmpty())
         emit project.aspectsChanged();
-    if (!rows.isEmpty())
+    if (annotations > 0)
         emit project.annotationsReset();
     ImportSummary summary;
-    summary.annotations = int(rows.size());
+    summary.annotations = annotations;
     summary.aspects = touchedAspects;
     return summary;
 }

@@ -368,51 +368,14 @@ Result<QVector<Record>> RecordSource::read(const QString &file, ImportFormat for
                      file);
 }
 
-Result<void> RecordSource::forEach(const QString &file, ImportFormat format,
-                                   const std::function<Result<bool>(const Record &, qint64)> &visit)
+Result<Record> RecordSource::parseJsonLine(QByteArrayView text, const QString &file, int line)
 {
-    if (format != ImportFormat::Jsonl) {
-        auto records = read(file, format);
-        if (!records)
-            return records.error();
-        const qint64 size = QFileInfo(file).size();
-        for (qsizetype k = 0; k < records->size(); ++k) {
-            auto go = visit(records->at(k), size * (k + 1) / records->size());
-            if (!go.ok())
-                return go.error();
-            if (!*go)
-                break;
-        }
-        return {};
-    }
-    QFile f(file);
-    if (!f.open(QIODevice::ReadOnly))
-        return makeError(tr("cannot read the file: %1").arg(f.errorString()), file);
-    int line = 0;
-    while (!f.atEnd()) {
-        QByteArray bytes = f.readLine();
-        if (bytes.isEmpty() && f.error() != QFileDevice::NoError)
-            return makeError(tr("cannot read the file: %1").arg(f.errorString()), file, line + 1);
-        ++line;
-        if (line == 1 && bytes.startsWith("\xEF\xBB\xBF"))
-            bytes.remove(0, 3);
-        while (!bytes.isEmpty() && (bytes.endsWith('\n') || bytes.endsWith('\r')))
-            bytes.chop(1);
-        std::string text = bytes.toStdString();
-        if (text.find_first_not_of(" \t") == std::string::npos)
-            continue;
-        auto parsed = parseJson(text, file, line);
-        if (!parsed)
-            return parsed.error();
-        if (!parsed->is_object())
-            return makeError(tr("each line must hold one JSON object"), file, line);
-        auto go = visit(recordOf(line, *parsed), f.pos());
-        if (!go.ok())
-            return go.error();
-        if (!*go)
-            break;
-    }
-    return {};
+    auto parsed = parseJson(std::string(text.data(), size_t(text.size())), file, line);
+    if (!parsed)
+        return parsed.error();
+    if (!parsed->is_object())
+        return makeError(tr("each line must hold one JSON object"), file, line);
+    return recordOf(line, *parsed);
 }
 
 bool RecordSource::lookup(const QVariantMap &fields, const QString &field, QVariant *value)

@@ -3,6 +3,7 @@
 #include "io/Importer.h"
 #include "util/Result.h"
 
+#include <QByteArrayView>
 #include <QString>
 #include <QVariant>
 #include <QVector>
@@ -20,7 +21,8 @@ struct Record
     QStringList columns; ///< the field names in file order (dot paths into nested JSON objects)
 };
 
-/// Reads a whole JSON (a list of objects), JSONL, CSV or TSV file into records. Stateless.
+/// Reads a whole JSON (a list of objects), JSONL, CSV or TSV file into records (previews, small
+/// files; the importers stream theirs with RecordStream). Stateless.
 ///
 /// CSV/TSV follow RFC 4180: the first row names the columns, fields may be quoted with `"`
 /// (embedded delimiters, newlines and doubled quotes), a UTF-8 BOM is skipped, CRLF and LF both
@@ -32,11 +34,9 @@ public:
     /// `maxRecords` > 0 stops after that many records (for previews; later damage is not seen).
     static Result<QVector<Record>> read(const QString &file, ImportFormat format, int maxRecords = 0);
 
-    /// Hands the records to `visit` one at a time in file order, with the bytes of the file read
-    /// so far; `visit` returns false to stop. JSONL is read line by line (memory stays that of
-    /// one record whatever the file's size); JSON, CSV and TSV are read whole first.
-    static Result<void> forEach(const QString &file, ImportFormat format,
-                                const std::function<Result<bool>(const Record &, qint64 bytesRead)> &visit);
+    /// One line of a JSONL file as a record (the object it holds), or the error naming the file,
+    /// the line and the column.
+    static Result<Record> parseJsonLine(QByteArrayView text, const QString &file, int line);
 
     /// The value at `field`: an exact key first (CSV columns, JSON keys containing dots), then a
     /// dot path into nested objects. Returns false when the field is absent.

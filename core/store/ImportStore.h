@@ -4,11 +4,14 @@
 #include "data/Item.h"
 #include "util/Result.h"
 
+#include <QByteArray>
+#include <QByteArrayView>
 #include <QHash>
 #include <QString>
 #include <QStringList>
 #include <QVector>
 
+#include <array>
 #include <functional>
 
 namespace rubric {
@@ -36,12 +39,49 @@ struct ItemImport
     std::function<Error(const QString &message, int index)> scoreFailed;
 };
 
-/// One human score of an annotations import.
-struct ImportedAnnotation
+/// Where a streamed annotations import writes, inside its transaction
+/// (ImportStore::streamAnnotations).
+class AnnotationSink
 {
-    qint64 itemRow = 0; ///< the item's row id (itemRows())
-    QString aspect, annotator, note;
-    double score = 0.0;
+public:
+    virtual ~AnnotationSink() = default;
+    /// The row of the item with the external id `id`; -1 when the project has none.
+    virtual Result<qint64> itemRow(const QString &id) = 0;
+    /// Creates the aspect `name` with the scale 1–5.
+    virtual Result<void> addAspect(const QString &name) = 0;
+    /// Inserts or replaces the score of `annotator` for the item in row `itemRow` on `aspect`.
+    virtual Result<void> add(qint64 itemRow, const QString &aspect, const QString &annotator, double score,
+                             const QString &note)
+            = 0;
+};
+
+/// Where a streamed import of a judge's scores writes, inside its transaction
+/// (ImportStore::streamJudgeScores).
+class JudgeScoreSink
+{
+public:
+    /// What adding one record's scores did.
+    struct Scored
+    {
+        bool unknownItem = false; ///< the project has no item with that id (nothing written)
+        int firstLine = 0;        ///< > 0: the item was scored already, by the record on this line
+    };
+    virtual ~JudgeScoreSink() = default;
+    /// The scores of the item `id` (from the record on `line`), one per aspect of the import in
+    /// its order; NaN stores a missing score.
+    virtual Result<Scored> add(const QString &id, int line, const QVector<double> &scores) = 0;
+};
+
+/// An item as a streamed import writes it: its labels and texts as UTF-8 bytes (as the file had
+/// them: no conversion on the way in), each text with its content address (ImportStore::textAddress,
+/// computed by the reader, possibly on another thread). A text equal to one of the last few
+/// written is best handed over as the same QByteArray (a shallow copy): the store then knows it
+/// without comparing its bytes.
+struct ImportedItem
+{
+    QByteArray id, group, system;
+    std::array<QByteArray, 4> texts; ///< source, output, reference, context (a JSON object, "{}" for none)
+    std::array<qint64, 4> addresses{};
 };
 
 /// Where a streamed import writes, inside its transaction (ImportStore::streamItems).
@@ -57,8 +97,8 @@ public:
         int clashIndex = -1;
     };
     virtual ~ItemSink() = default;
-    /// Appends `item` after the ones before (its position is ignored).
-    virtual Result<Added> addItem(const Item &item) = 0;
+    /// Appends `item` after the ones before.
+    virtual Result<Added> addItem(const ImportedItem &item) = 0;
     /// A human score of the item in row `itemRow`, for aspect `aspect` (index into the aspects).
     virtual Result<void> addScore(qint64 itemRow, int aspect, const QString &annotator, double score) = 0;
 };
@@ -72,10 +112,11 @@ class ImportStore
 public:
     explicit ImportStore(Project *project);
 
+    /// The content address of a text (UTF-8) under which the project stores it once.
+    static qint64 textAddress(QByteArrayView utf8);
+
     /// The external ids of every item, in no particular order.
     Result<QStringList> itemIds() const;
-    /// Every item's row id by its external id.
-    Result<QHash<QString, qint64>> itemRows() const;
 
     /// Writes an item import in one transaction: aspects, then items, then scores, then the task.
     Result<void> writeItems(const ItemImport &import);
@@ -83,14 +124,24 @@ public:
     /// and scales), hands a sink to `produce`, which writes the items and scores one at a time and
     /// returns the aspects' final scales (known once every score was seen), then stores those and
     /// `task` (unless the project has one) and commits. Any error rolls everything back. An
-    /// article shared by many items is written once. Memory stays that of one item.
+    /// article shared by many items is written once. Memory stays that of one item. In a project
+    /// file the rows go through SQLite's own interface (prepared once, the UTF-8 bound as it is),
+    /// in a team database through Qt's driver.
+    /// With `dryRun` everything is written and checked as for real, then rolled back.
     Result<void> streamItems(const QVector<Aspect> &aspects, const QString &task,
-                             const std::function<Result<QVector<Aspect>>(ItemSink &sink)> &produce);
-    /// Writes an annotations import in one transaction: creates `newAspects` (scale 1–5), then
-    /// inserts or replaces the scores (of aspects among `touchedAspects`). A refused score is an
-    /// error naming `file`.
-    Result<void> writeAnnotations(const QStringList &newAspects, const QStringList &touchedAspects,
-                                  const QVector<ImportedAnnotation> &rows, const QString &file);
+                             const std::function<Result<QVector<Aspect>>(ItemSink &sink)> &produce,
+                             bool dryRun = false);
+    /// A streamed annotations import in one transaction: hands a sink to `produce`, which
+    /// checks and writes the scores one at a time, then commits; any error rolls everything back.
+    Result<void> streamAnnotations(const std::function<Result<void>(AnnotationSink &sink)> &produce);
+
+    /// A streamed import of the scores of the judge `judge` (method "imported": created, or
+    /// updated when it is one already) for `aspects` (which the project has), in one transaction:
+    /// hands a sink to `produce`, which writes the scores record by record; then marks the judge
+    /// done and commits. Any error rolls everything back (a judge it created included). A record
+    /// repeating an item is told by the sink without a map of every item in memory.
+    Result<void> streamJudgeScores(const QString &judge, const QStringList &aspects,
+                                   const std::function<Result<void>(JudgeScoreSink &sink)> &produce);
 
 private:
     Project *m_project;

@@ -12,7 +12,12 @@ namespace rubric::itemtexts {
 
 qint64 address(const QString &body)
 {
-    const QByteArray digest = QCryptographicHash::hash(body.toUtf8(), QCryptographicHash::Md5);
+    return address(QByteArrayView(body.toUtf8()));
+}
+
+qint64 address(QByteArrayView utf8)
+{
+    const QByteArray digest = QCryptographicHash::hash(utf8, QCryptographicHash::Md5);
     return qFromBigEndian<qint64>(digest.constData());
 }
 
@@ -82,12 +87,37 @@ Result<qint64> Interner::intern(const QString &body)
     return row;
 }
 
+namespace {
+
+/// On PostgreSQL the server moves the texts itself, in two statements: nothing passes through
+/// the client (whose driver would read a whole result into memory), whatever the database's size.
+/// The address is the same as address(): the first 8 bytes of the MD5 of the UTF-8, big-endian.
+Result<void> moveTextsOnServer(QSqlDatabase &db)
+{
+    QSqlQuery q(db);
+    const QString hash = QStringLiteral("('x' || substr(md5(convert_to(%1, 'UTF8')), 1, 16))::bit(64)::bigint");
+    for (const QString &statement :
+         {QStringLiteral("INSERT INTO texts(hash, body) SELECT %1, b FROM (SELECT source AS b FROM items UNION "
+                         "SELECT output FROM items UNION SELECT reference FROM items UNION SELECT context FROM "
+                         "items) AS t")
+                  .arg(hash.arg(QStringLiteral("b"))),
+          QStringLiteral("UPDATE items SET source_id = ts.id, output_id = tout.id, reference_id = tr.id, context_id "
+                         "= tc.id FROM texts ts, texts tout, texts tr, texts tc WHERE ts.body = items.source AND "
+                         "tout.body = items.output AND tr.body = items.reference AND tc.body = items.context")})
+        if (!q.exec(statement))
+            return makeError(q.lastError().text());
+    return {};
+}
+
+} // namespace
+
 Result<void> moveTextsOutOfItems(QSqlDatabase &db)
 {
+    if (sql::isPostgres(db))
+        return moveTextsOnServer(db);
     QSqlQuery read(db), write(db);
-    // SQLite steps through the items while updating them; PostgreSQL's driver reads a forward-only
-    // result row by row and runs no other statement meanwhile: there the result is read whole.
-    read.setForwardOnly(!sql::isPostgres(db));
+    // SQLite steps through the items while updating them.
+    read.setForwardOnly(true);
     if (auto r
         = sql::exec(read, QStringLiteral("SELECT id, source, output, reference, context FROM items ORDER BY id"));
         !r)

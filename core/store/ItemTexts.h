@@ -8,6 +8,7 @@
 #include "data/Item.h"
 #include "util/Result.h"
 
+#include <QByteArrayView>
 #include <QSqlDatabase>
 #include <QSqlQuery>
 #include <QString>
@@ -20,6 +21,8 @@ namespace rubric::itemtexts {
 /// across builds and platforms. Equal texts have equal addresses; equal addresses are checked by
 /// comparing the texts.
 qint64 address(const QString &body);
+/// The same address of a text given as UTF-8.
+qint64 address(QByteArrayView utf8);
 
 /// The columns of `items` joined with their texts, in the order itemFromQuery() reads:
 /// ext_id, position, group_id, system_id, source, output, reference, context. Add a WHERE or an

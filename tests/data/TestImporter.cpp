@@ -1,6 +1,7 @@
 #include "PostgresServer.h"
 #include "ProjectTestAccess.h"
 #include "io/Importer.h"
+#include "io/ScoreImporter.h"
 #include "store/Project.h"
 
 #include <QFileInfo>
@@ -114,6 +115,7 @@ private slots:
     void hannaSystemsFromStoryId();
     void hostileJsonRefused_data();
     void hostileJsonRefused();
+    void judgeScoresStreamed();
 };
 
 void TestImporter::formatFor_data()
@@ -548,6 +550,71 @@ void TestImporter::hostileJsonRefused()
     const auto preview = Importer::preview(file);
     QVERIFY(!preview.ok());
     QVERIFY2(preview.error().message.contains(says), qPrintable(preview.errorString()));
+}
+
+void TestImporter::judgeScoresStreamed()
+{
+    // Issue 34 (import, part 2): rubric import-scores reads its file record by record into one
+    // transaction. Scores land by item id (missing ones as missing); a repeated item is refused
+    // with the line that scored it first, an unknown id with its line, and a refused file leaves
+    // the judge as it was (a judge the import would have created is not there).
+    QTemporaryDir dir;
+    RUBRIC_PROJECT_LOCATION(location, dir, QStringLiteral("p.rubric"));
+    auto p = Project::open(location);
+    QVERIFY(p.ok());
+    auto seeded = Importer::run(
+            **p, ImportSpec{fixture(QStringLiteral("valid.tsv")), ImportFormat::Auto, mappingFrom(kTsv)});
+    QVERIFY2(seeded.ok(), qPrintable(seeded.errorString()));
+    const QStringList ids = (**p).itemIds();
+    QVERIFY(ids.size() >= 3);
+    const auto write = [&](const QString &name, const QByteArray &body) {
+        QFile f(dir.filePath(name));
+        f.open(QIODevice::WriteOnly);
+        f.write(body);
+        return f.fileName();
+    };
+    QByteArray good = "[\n";
+    for (qsizetype k = 0; k < ids.size(); ++k)
+        good += (k ? ",\n" : "") + QByteArray(R"({"item": ")") + ids[k].toUtf8() + R"(", "s": )"
+                + (k == 1 ? QByteArray("null") : QByteArray::number(k + 1)) + "}";
+    good += "\n]\n";
+    ScoreImportSpec spec{write(QStringLiteral("scores.json"), good),
+                         ImportFormat::Auto,
+                         QStringLiteral("J"),
+                         QStringLiteral("item"),
+                         {{QStringLiteral("quality"), QStringLiteral("s")}}};
+    auto r = ScoreImporter::run(**p, spec);
+    QVERIFY2(r.ok(), qPrintable(r.errorString()));
+    QCOMPARE(r->records, int(ids.size()));
+    QCOMPARE(r->missing, 1);
+    auto stored = (**p).readJudgeScores(QStringLiteral("J"), QStringLiteral("quality"));
+    QVERIFY(stored.ok());
+    QCOMPARE(stored->value(ids[0]), 1.0);
+    QCOMPARE(stored->value(ids[2]), 3.0);
+    QVERIFY(!stored->contains(ids[1]) || std::isnan(stored->value(ids[1])));
+
+    const QByteArray repeated
+            = "item,s\n" + ids[0].toUtf8() + ",2\n" + ids[1].toUtf8() + ",3\n" + ids[0].toUtf8() + ",4\n";
+    spec.file = write(QStringLiteral("repeated.csv"), repeated);
+    r = ScoreImporter::run(**p, spec);
+    QVERIFY(!r.ok());
+    QCOMPARE(r.error().line, 4);
+    QVERIFY2(r.error().message.contains(QLatin1String("already scored on line 2")), qPrintable(r.errorString()));
+    stored = (**p).readJudgeScores(QStringLiteral("J"), QStringLiteral("quality"));
+    QCOMPARE(stored->value(ids[0]), 1.0); // as it was
+
+    spec.judge = QStringLiteral("K");
+    spec.file = write(QStringLiteral("unknown.jsonl"), R"({"item": ")" + ids[0].toUtf8()
+                                                               + R"(", "s": 2})"
+                                                                 "\n{\"item\": \"nope\", \"s\": 1}\n");
+    r = ScoreImporter::run(**p, spec);
+    QVERIFY(!r.ok());
+    QCOMPARE(r.error().line, 2);
+    QCOMPARE(r.error().field, QStringLiteral("item"));
+    QVERIFY2(r.error().message.contains(QLatin1String("no item with id 'nope'")), qPrintable(r.errorString()));
+    auto judge = (**p).readJudge(QStringLiteral("K"));
+    QVERIFY(judge.ok());
+    QVERIFY(!judge->has_value());
 }
 
 QTEST_GUILESS_MAIN(TestImporter)

@@ -7,6 +7,7 @@
 #include "store/Project.h"
 #include "store/RubricStore.h"
 #include "store/Schema.h"
+#include "store/SqlDialect.h"
 
 #include <QCryptographicHash>
 #include <QFile>
@@ -234,23 +235,40 @@ void TestProjectSchema::migratesChecklistAnswers()
 
 void TestProjectSchema::migratesTextsToOneCopy()
 {
-    if (testsOnPostgres())
-        QSKIP("migrations from old SQLite project files: the SQLite run has them");
     // Issue 34.2: a schema-7 file stored each output's article in the output's own row (16 copies
     // of one article for SummEval). Schema 8 stores every text once; every id, score, annotation,
-    // split and criterion score stays as it was.
+    // split and criterion score stays as it was. The same for a team database (issue 34, import
+    // part 3): a schema-7 database on a real PostgreSQL server, migrated when a studio opens it.
+    const bool postgres = testsOnPostgres();
     QTemporaryDir dir;
-    const QString path = dir.filePath(QStringLiteral("v7.rubric"));
+    RUBRIC_PROJECT_LOCATION(path, dir, QStringLiteral("v7.rubric"));
     const QString article = QStringLiteral("An article shared by every output of its group. ").repeated(40);
     {
-        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("v7"));
-        db.setDatabaseName(path);
-        QVERIFY(db.open());
+        QSqlDatabase db = QSqlDatabase::addDatabase(postgres ? QStringLiteral("QPSQL") : QStringLiteral("QSQLITE"),
+                                                    QStringLiteral("v7"));
+        if (postgres) {
+            auto parsed = DatabaseUrl::parse(path);
+            QVERIFY(parsed.ok());
+            db.setHostName(parsed->host);
+            db.setPort(parsed->port);
+            db.setUserName(parsed->user);
+            db.setPassword(parsed->password);
+            db.setDatabaseName(parsed->database);
+        } else {
+            db.setDatabaseName(path);
+        }
+        QVERIFY2(db.open(), qPrintable(db.lastError().text()));
         QSqlQuery q(db);
         for (int v = 0; v < 7; ++v)
-            for (const QString &statement : schema::stepStatements(v))
-                QVERIFY2(q.exec(statement), qPrintable(q.lastError().text() + statement));
-        QVERIFY(q.exec(QStringLiteral("PRAGMA user_version = 7")));
+            for (const QString &statement : schema::stepStatements(v)) {
+                const QString text = postgres ? sql::postgresStatement(statement) : statement;
+                QVERIFY2(q.exec(text), qPrintable(q.lastError().text() + text));
+            }
+        if (postgres)
+            QVERIFY(q.exec(QStringLiteral("CREATE TABLE schema_version(version BIGINT NOT NULL)"))
+                    && q.exec(QStringLiteral("INSERT INTO schema_version(version) VALUES(7)")));
+        else
+            QVERIFY(q.exec(QStringLiteral("PRAGMA user_version = 7")));
         QVERIFY(q.exec(QStringLiteral("INSERT INTO aspects(id, name, definition, scale_min, scale_max) VALUES(3, "
                                       "'coherence', 'd', 1, 5)")));
         QVERIFY(q.prepare(QStringLiteral("INSERT INTO items(id, ext_id, position, group_id, system_id, source, output, "
@@ -277,6 +295,7 @@ void TestProjectSchema::migratesTextsToOneCopy()
                                       "3.25), (9, 114, 3, NULL)")));
         QVERIFY(q.exec(QStringLiteral("INSERT INTO criterion_scores(run_id, item_id, criterion_key, score, "
                                       "parse_status) VALUES(9, 163, 'q1', 1, 'ok')")));
+        q.clear();
         db.close();
     }
     QSqlDatabase::removeDatabase(QStringLiteral("v7"));
@@ -284,13 +303,17 @@ void TestProjectSchema::migratesTextsToOneCopy()
     auto p = openOrFail(path);
     QVERIFY(p);
     QSqlQuery q(ProjectTestAccess::database(*p));
-    QVERIFY(q.exec(QStringLiteral("PRAGMA user_version")) && q.next());
+    QVERIFY(q.exec(postgres ? QStringLiteral("SELECT version FROM schema_version")
+                            : QStringLiteral("PRAGMA user_version"))
+            && q.next());
     QCOMPARE(q.value(0).toInt(), schema::currentVersion);
     // Once each: 3 articles, 12 outputs, 2 references and the empty one, 2 contexts.
     QVERIFY(q.exec(QStringLiteral("SELECT COUNT(*), SUM(LENGTH(body)) FROM texts")) && q.next());
     QCOMPARE(q.value(0).toInt(), 3 + 12 + 3 + 2);
     QVERIFY(q.value(1).toLongLong() < 4 * article.size());
-    QVERIFY(q.exec(QStringLiteral("SELECT COUNT(*) FROM pragma_table_info('items') WHERE name = 'source'"))
+    QVERIFY(q.exec(postgres ? QStringLiteral("SELECT COUNT(*) FROM information_schema.columns WHERE table_schema = "
+                                             "current_schema() AND table_name = 'items' AND column_name = 'source'")
+                            : QStringLiteral("SELECT COUNT(*) FROM pragma_table_info('items') WHERE name = 'source'"))
             && q.next());
     QCOMPARE(q.value(0).toInt(), 0);
     // Every item as it was, with its row id.
