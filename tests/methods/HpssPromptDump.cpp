@@ -17,12 +17,18 @@
 //                                       prefers_a}], "verdicts": ["A"|"B"|"C"|"?"], "accuracy", "counted"}
 //                                       (the answers are read against the pairs in order;
 //                                       tests/methods/hpss/pairwise_pairs.py)
+//   hpss-prompt-dump --pairwise         every strategy of the pairwise space rendered with the pairwise
+//                                       template for a case on stdin {task, aspect, criteria, reference,
+//                                       autocot, metrics, source, fact, a, b, examples: {"3"|"5"|"10":
+//                                       [{source, fact, a, b, prefers_a}]}}: prints a JSON object
+//                                       {strategy: text} (tests/methods/hpss/pairwise_prompts.py)
 // A case: {"task", "aspect", "human_min", "human_max", "scale_min", "item": {source, output, fact,
 // reference, metrics}, "criteria": {"human"|"self": {scale: text}}, "autocot": {"human"|"self":
 // {scale: text}}, "examples": {"3"|"5"|"10": [{source, output, fact, human}]}}.
 #include "methods/hpss/ApeSearch.h"
 #include "methods/hpss/HpssAuxiliary.h"
 #include "methods/hpss/PairwiseData.h"
+#include "methods/hpss/PairwisePrompt.h"
 #include "methods/hpss/PromptAssembly.h"
 #include "methods/hpss/PromptStrategy.h"
 #include "util/Json.h"
@@ -198,6 +204,39 @@ int main(int argc, char **argv)
                                            {QStringLiteral("accuracy"), std::isnan(accuracy) ? QVariant() : accuracy},
                                            {QStringLiteral("counted"), counted}})
             << '\n';
+        return 0;
+    }
+    if (args.size() == 2 && args[1] == QLatin1String("--pairwise")) {
+        QFile in;
+        if (!in.open(stdin, QIODevice::ReadOnly))
+            fail(QStringLiteral("cannot read stdin"));
+        QString error;
+        const QVariantMap c = json::parse(QString::fromUtf8(in.readAll()), &error).toMap();
+        if (!error.isEmpty())
+            fail(QStringLiteral("stdin: not JSON: %1").arg(error));
+        const auto text = [&c](const char *key) { return c.value(QLatin1String(key)).toString(); };
+        auto task = TaskWording::preset(text("task"));
+        if (!task)
+            fail(task.errorString());
+        QVariantMap results;
+        for (const PromptStrategy &s : StrategySpace::pairwise().all()) {
+            PairwiseInputs pin{*task,     text("aspect"),  text("source"),   text("fact"),
+                               text("a"), text("b"),       text("criteria"), text("reference"),
+                               {},        text("autocot"), text("metrics")};
+            for (const QVariant &v :
+                 c.value(QStringLiteral("examples")).toMap().value(s.valueName(Factor::Examples)).toList()) {
+                const QVariantMap e = v.toMap();
+                pin.examples.append({e.value(QStringLiteral("source")).toString(),
+                                     e.value(QStringLiteral("fact")).toString(),
+                                     e.value(QStringLiteral("a")).toString(), e.value(QStringLiteral("b")).toString(),
+                                     e.value(QStringLiteral("prefers_a")).toBool()});
+            }
+            auto r = renderPairwisePrompt(s, pin);
+            if (!r)
+                fail(QStringLiteral("%1: %2").arg(s.format(), r.errorString()));
+            results.insert(s.format(), r->text);
+        }
+        out << json::stringify(results) << '\n';
         return 0;
     }
     if (args.size() != 2)
