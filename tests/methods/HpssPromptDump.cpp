@@ -11,11 +11,24 @@
 //                                       source, output, fact, min, prompt}; prints a JSON list of
 //                                       {"ok": true, "text"} or {"ok": false, "error"}
 //                                       (tests/methods/hpss/official_ape.py)
+//   hpss-prompt-dump --pairs            the pairwise setting's pairs and verdicts for a JSON object on
+//                                       stdin {"seed", "per_group", "items": [{id, group, human|null}],
+//                                       "answers": [text], "policy"}: prints {"pairs": [{group, a, b,
+//                                       prefers_a}], "verdicts": ["A"|"B"|"C"|"?"], "accuracy", "counted"}
+//                                       (the answers are read against the pairs in order;
+//                                       tests/methods/hpss/pairwise_pairs.py)
+//   hpss-prompt-dump --pairwise         every strategy of the pairwise space rendered with the pairwise
+//                                       template for a case on stdin {task, aspect, criteria, reference,
+//                                       autocot, metrics, source, fact, a, b, examples: {"3"|"5"|"10":
+//                                       [{source, fact, a, b, prefers_a}]}}: prints a JSON object
+//                                       {strategy: text} (tests/methods/hpss/pairwise_prompts.py)
 // A case: {"task", "aspect", "human_min", "human_max", "scale_min", "item": {source, output, fact,
 // reference, metrics}, "criteria": {"human"|"self": {scale: text}}, "autocot": {"human"|"self":
 // {scale: text}}, "examples": {"3"|"5"|"10": [{source, output, fact, human}]}}.
 #include "methods/hpss/ApeSearch.h"
 #include "methods/hpss/HpssAuxiliary.h"
+#include "methods/hpss/PairwiseData.h"
+#include "methods/hpss/PairwisePrompt.h"
 #include "methods/hpss/PromptAssembly.h"
 #include "methods/hpss/PromptStrategy.h"
 #include "util/Json.h"
@@ -25,6 +38,7 @@
 #include <QFile>
 #include <QTextStream>
 
+#include <cmath>
 #include <cstdio>
 
 using namespace rubric;
@@ -142,6 +156,85 @@ int main(int argc, char **argv)
                                                            text("fact"), c.value(QStringLiteral("min")).toInt()));
             results.append(r ? QVariantMap{{QStringLiteral("ok"), true}, {QStringLiteral("text"), *r}}
                              : QVariantMap{{QStringLiteral("ok"), false}, {QStringLiteral("error"), r.errorString()}});
+        }
+        out << json::stringify(results) << '\n';
+        return 0;
+    }
+    if (args.size() == 2 && args[1] == QLatin1String("--pairs")) {
+        QFile in;
+        if (!in.open(stdin, QIODevice::ReadOnly))
+            fail(QStringLiteral("cannot read stdin"));
+        QString error;
+        const QVariantMap c = json::parse(QString::fromUtf8(in.readAll()), &error).toMap();
+        if (!error.isEmpty())
+            fail(QStringLiteral("stdin: not JSON: %1").arg(error));
+        QVector<PairSourceItem> items;
+        for (const QVariant &v : c.value(QStringLiteral("items")).toList()) {
+            const QVariantMap m = v.toMap();
+            const QVariant h = m.value(QStringLiteral("human"));
+            items.append({m.value(QStringLiteral("id")).toString(), m.value(QStringLiteral("group")).toString(),
+                          h.isNull() ? std::nan("") : h.toDouble()});
+        }
+        PairOptions options;
+        options.seed = c.value(QStringLiteral("seed")).toULongLong();
+        options.perGroup = c.value(QStringLiteral("per_group")).toInt();
+        const QVector<PreferencePair> pairs = buildPairs(items, options);
+        QVariantList pairList, verdictList;
+        for (const PreferencePair &p : pairs)
+            pairList.append(QVariantMap{{QStringLiteral("group"), p.group},
+                                        {QStringLiteral("a"), p.a},
+                                        {QStringLiteral("b"), p.b},
+                                        {QStringLiteral("prefers_a"), p.humanPrefersA}});
+        QVector<Verdict> verdicts;
+        for (const QVariant &v : c.value(QStringLiteral("answers")).toList()) {
+            verdicts.append(readVerdict(v.toString()));
+            static const char *names[] = {"A", "B", "C", "?"};
+            verdictList.append(QString::fromLatin1(names[int(verdicts.last())]));
+        }
+        if (verdicts.size() > pairs.size())
+            fail(QStringLiteral("%1 answers for %2 pairs").arg(verdicts.size()).arg(pairs.size()));
+        const QString policy = c.value(QStringLiteral("policy")).toString();
+        const UnparsedPolicy p = policy == QLatin1String("drop")    ? UnparsedPolicy::Drop
+                                 : policy == QLatin1String("reask") ? UnparsedPolicy::Reask
+                                                                    : UnparsedPolicy::Fallback;
+        int counted = 0;
+        const double accuracy = pairAccuracy(verdicts, pairs.mid(0, verdicts.size()), p, &counted);
+        out << json::stringify(QVariantMap{{QStringLiteral("pairs"), pairList},
+                                           {QStringLiteral("verdicts"), verdictList},
+                                           {QStringLiteral("accuracy"), std::isnan(accuracy) ? QVariant() : accuracy},
+                                           {QStringLiteral("counted"), counted}})
+            << '\n';
+        return 0;
+    }
+    if (args.size() == 2 && args[1] == QLatin1String("--pairwise")) {
+        QFile in;
+        if (!in.open(stdin, QIODevice::ReadOnly))
+            fail(QStringLiteral("cannot read stdin"));
+        QString error;
+        const QVariantMap c = json::parse(QString::fromUtf8(in.readAll()), &error).toMap();
+        if (!error.isEmpty())
+            fail(QStringLiteral("stdin: not JSON: %1").arg(error));
+        const auto text = [&c](const char *key) { return c.value(QLatin1String(key)).toString(); };
+        auto task = TaskWording::preset(text("task"));
+        if (!task)
+            fail(task.errorString());
+        QVariantMap results;
+        for (const PromptStrategy &s : StrategySpace::pairwise().all()) {
+            PairwiseInputs pin{*task,     text("aspect"),  text("source"),   text("fact"),
+                               text("a"), text("b"),       text("criteria"), text("reference"),
+                               {},        text("autocot"), text("metrics")};
+            for (const QVariant &v :
+                 c.value(QStringLiteral("examples")).toMap().value(s.valueName(Factor::Examples)).toList()) {
+                const QVariantMap e = v.toMap();
+                pin.examples.append({e.value(QStringLiteral("source")).toString(),
+                                     e.value(QStringLiteral("fact")).toString(),
+                                     e.value(QStringLiteral("a")).toString(), e.value(QStringLiteral("b")).toString(),
+                                     e.value(QStringLiteral("prefers_a")).toBool()});
+            }
+            auto r = renderPairwisePrompt(s, pin);
+            if (!r)
+                fail(QStringLiteral("%1: %2").arg(s.format(), r.errorString()));
+            results.insert(s.format(), r->text);
         }
         out << json::stringify(results) << '\n';
         return 0;
