@@ -1408,6 +1408,12 @@ DE = {
     'Cancel': 'Abbrechen',
     'Importing %1: %2': '%1 wird importiert: %2',
     "cannot search the items' texts: %1": 'die Texte der Elemente können nicht durchsucht werden: %1',
+    # studio scale fidelity
+    'cannot sort the items: %1': 'die Elemente können nicht sortiert werden: %1',
+    'Cancelling the import of %1…': 'Der Import von %1 wird abgebrochen…',
+    'The import was cancelled; nothing was written.': 'Der Import wurde abgebrochen; nichts wurde geschrieben.',
+    'the import stopped without a result': 'der Import endete ohne Ergebnis',
+    'Items (%1 of %2 drawn)': 'Elemente (%1 von %2 gezeichnet)',
 }
 
 if __name__ == '__main__':
