@@ -183,6 +183,12 @@ void startScrollBench(MainWindow &window, const QElapsedTimer &sinceStart, const
         auto *heatmap = new Scroller(window, QStringLiteral("heatmap"), [&window, result, write](const QJsonObject &o) {
             result->insert(QStringLiteral("heatmap"), o);
             QStringList others = window.paneKeys();
+            // RUBRIC_BENCH_PANES=a,b,… opens only those (a pane that takes minutes at a million
+            // items can be left out to time the rest).
+            if (const QString only = qEnvironmentVariable("RUBRIC_BENCH_PANES"); !only.isNull()) {
+                const QStringList wanted = only.split(QLatin1Char(','), Qt::SkipEmptyParts);
+                others.removeIf([&wanted](const QString &k) { return !wanted.contains(k); });
+            }
             others.removeAll(QStringLiteral("dataset"));
             others.removeAll(QStringLiteral("heatmap"));
             openPanes(window, others, {}, [result, write](const QJsonObject &panes) {

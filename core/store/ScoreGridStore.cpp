@@ -83,4 +83,42 @@ Result<ScoreGrid> ScoreGridStore::read(const QString &aspect, const QString &jud
     return g;
 }
 
+Result<QVector<JudgeInfo>> ScoreGridStore::judges() const
+{
+    const QSqlDatabase db = m_project->database();
+    QSqlQuery q(db);
+    q.setForwardOnly(true);
+    if (auto r = sql::exec(q, QStringLiteral("SELECT id, name, method, status FROM runs ORDER BY id")); !r)
+        return r.error();
+    QVector<JudgeInfo> out;
+    QVector<qint64> runs;
+    while (q.next()) {
+        JudgeInfo j;
+        runs.append(q.value(0).toLongLong());
+        j.name = q.value(1).toString();
+        j.method = q.value(2).toString();
+        j.status = q.value(3).toString();
+        j.items = -1;
+        out.append(j);
+    }
+    if (q.lastError().isValid())
+        return makeError(q.lastError().text());
+    // Per judge and aspect one probe of judge_scores' primary key (run, item, aspect): it stops at
+    // the first score of the aspect.
+    QSqlQuery a(db);
+    if (auto r = sql::prepare(a, QStringLiteral("SELECT name FROM aspects WHERE EXISTS (SELECT 1 FROM judge_scores s "
+                                                "WHERE s.run_id = ? AND s.aspect_id = aspects.id) ORDER BY id"));
+        !r)
+        return r.error();
+    for (qsizetype k = 0; k < out.size(); ++k) {
+        if (auto r = sql::rebind(a, {runs[k]}); !r)
+            return r.error();
+        while (a.next())
+            out[k].aspects.append(a.value(0).toString());
+        if (a.lastError().isValid())
+            return makeError(a.lastError().text());
+    }
+    return out;
+}
+
 } // namespace rubric

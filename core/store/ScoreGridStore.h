@@ -1,6 +1,7 @@
 #pragma once
 
 #include "data/Annotation.h"
+#include "store/Project.h"
 #include "util/Result.h"
 
 #include <QString>
@@ -37,6 +38,10 @@ public:
     /// The grid for `aspect` (empty: no human scores) and `judge` (a run name; empty: no judge
     /// scores).
     Result<ScoreGrid> read(const QString &aspect, const QString &judge) const;
+    /// The judges (runs) in the order they were made, each with the aspects it scores, without
+    /// counting their items (JudgeInfo::items is -1): a few index probes instead of
+    /// Project::readJudges()'s pass over every score, for the views that only list or pick judges.
+    Result<QVector<JudgeInfo>> judges() const;
 
 private:
     const Project *m_project;

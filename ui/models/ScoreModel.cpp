@@ -131,7 +131,8 @@ void ScoreModel::setProject(Project *project)
         const auto aspects = m_project->aspects();
         if (!aspects.isEmpty())
             m_aspect = aspects.constFirst().name;
-        for (const JudgeInfo &j : m_project->judges()) {
+        const auto judges = ScoreGridStore(m_project).judges();
+        for (const JudgeInfo &j : judges ? *judges : QVector<JudgeInfo>()) {
             if (j.aspects.contains(m_aspect)) {
                 m_judge = j.name;
                 break;
@@ -249,10 +250,12 @@ void ScoreModel::onJudgesChanged(const QString &judge)
     // With no judge selected yet, the first one that scores the aspect is taken.
     if (m_judge.isEmpty() && !judge.isEmpty() && m_project) {
         // A judge that cannot be read is not taken; the refresh below reports the error.
-        if (const auto info = m_project->judge(judge); info && info->aspects.contains(m_aspect)) {
-            setJudge(judge);
-            return;
-        }
+        const auto judges = ScoreGridStore(m_project).judges();
+        for (const JudgeInfo &j : judges ? *judges : QVector<JudgeInfo>())
+            if (j.name == judge && j.aspects.contains(m_aspect)) {
+                setJudge(judge);
+                return;
+            }
     }
     if (judge.isEmpty() || judge == m_judge)
         scheduleRefresh();
@@ -268,7 +271,7 @@ Result<ScoreModel::Snapshot> ScoreModel::read() const
         if (auto aspects = m_project->readAspects(); !aspects)
             return aspects.error();
     if (m_judge.isEmpty())
-        if (auto judges = m_project->readJudges(); !judges)
+        if (auto judges = ScoreGridStore(m_project).judges(); !judges)
             return judges.error();
     const auto readCriterionData = readCriteria(m_project, m_judge, m_columnSet);
     if (!readCriterionData)
