@@ -1414,6 +1414,12 @@ DE = {
     '%1 ran the APE-style search over free-text prompts (%2 evaluated, %3 of its budget spent), not a search of strategies: there is nothing to show here. The winner\'s validation Spearman %4, test Spearman %5; its prompt and every candidate: rubric show-rubric --judge %1.': '%1 hat die APE-artige Suche über freie Prompt-Texte ausgeführt (%2 ausgewertet, %3 des Budgets verbraucht), keine Suche über Strategien: hier gibt es nichts zu zeigen. Validierungs-Spearman des Gewinners %4, Test-Spearman %5; sein Prompt und jeder Kandidat: rubric show-rubric --judge %1.',
     '%1 scores a fixed prompt, %2 (%3), with no search: there is nothing to show here. Test Spearman %4.': '%1 bewertet mit einem festen Prompt, %2 (%3), ohne Suche: hier gibt es nichts zu zeigen. Test-Spearman %4.',
     '%1 scores a strategy transferred from %2 (%3), with no search: there is nothing to show here. Test Spearman %4.': '%1 bewertet mit einer von %2 übertragenen Strategie (%3), ohne Suche: hier gibt es nichts zu zeigen. Test-Spearman %4.',
+    # studio scale fidelity
+    'cannot sort the items: %1': 'die Elemente können nicht sortiert werden: %1',
+    'Cancelling the import of %1…': 'Der Import von %1 wird abgebrochen…',
+    'The import was cancelled; nothing was written.': 'Der Import wurde abgebrochen; nichts wurde geschrieben.',
+    'the import stopped without a result': 'der Import endete ohne Ergebnis',
+    'Items (%1 of %2 drawn)': 'Elemente (%1 von %2 gezeichnet)',
 }
 
 if __name__ == '__main__':

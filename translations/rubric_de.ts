@@ -1547,6 +1547,10 @@ Abdeckung %2 %</translation>
         <source>Group level, G-Eval/UniEval convention: groups with constant scores are left out: %1 with constant human scores, %2 with constant judge scores, %3 with fewer than 2 items; %4 groups averaged.</source>
         <translation>Gruppenebene, Konvention von G-Eval/UniEval: Gruppen mit konstanten Punktzahlen werden weggelassen: %1 mit konstanten menschlichen Punktzahlen, %2 mit konstanten Bewerter-Punktzahlen, %3 mit weniger als 2 Elementen; %4 Gruppen gemittelt.</translation>
     </message>
+    <message>
+        <source>Items (%1 of %2 drawn)</source>
+        <translation>Elemente (%1 von %2 gezeichnet)</translation>
+    </message>
 </context>
 <context>
     <name>rubric::CriterionScoreModel</name>
@@ -3042,12 +3046,20 @@ Abdeckung %2 %</translation>
         <translation>%1 wird importiert…</translation>
     </message>
     <message>
-        <source>Cancel</source>
-        <translation>Abbrechen</translation>
-    </message>
-    <message>
         <source>Importing %1: %2</source>
         <translation>%1 wird importiert: %2</translation>
+    </message>
+    <message>
+        <source>Cancelling the import of %1…</source>
+        <translation>Der Import von %1 wird abgebrochen…</translation>
+    </message>
+    <message>
+        <source>the import stopped without a result</source>
+        <translation>der Import endete ohne Ergebnis</translation>
+    </message>
+    <message>
+        <source>The import was cancelled; nothing was written.</source>
+        <translation>Der Import wurde abgebrochen; nichts wurde geschrieben.</translation>
     </message>
 </context>
 <context>
@@ -3127,12 +3139,8 @@ Abdeckung %2 %</translation>
         <translation>die Elemente können nicht aus dem Projekt gelesen werden: %1</translation>
     </message>
     <message>
-        <source>cannot read the human scores from the project: %1</source>
-        <translation>die menschlichen Bewertungen können nicht aus dem Projekt gelesen werden: %1</translation>
-    </message>
-    <message>
-        <source>cannot search the items' texts: %1</source>
-        <translation>die Texte der Elemente können nicht durchsucht werden: %1</translation>
+        <source>cannot sort the items: %1</source>
+        <translation>die Elemente können nicht sortiert werden: %1</translation>
     </message>
 </context>
 <context>

@@ -22,6 +22,7 @@
 #include "store/ExampleProject.h"
 #include "store/Project.h"
 #include "store/RubricStore.h"
+#include "store/ScoreGridStore.h"
 #include "util/Json.h"
 #include "widgets/MessageBar.h"
 
@@ -244,12 +245,14 @@ bool MainWindow::showJudge(const QString &judge)
 {
     if (!m_project)
         return false;
-    const auto known = m_project->readJudge(judge);
+    // The judges' list without their item counts: a pass over every score takes seconds at a
+    // million items.
+    const auto known = ScoreGridStore(m_project.get()).judges();
     if (!known) {
         m_messages->showError(known.errorString());
         return false;
     }
-    if (!*known)
+    if (std::none_of(known->cbegin(), known->cend(), [&judge](const JudgeInfo &j) { return j.name == judge; }))
         return false;
     ScoreModel::of(m_project.get())->setJudge(judge);
     return true;
@@ -425,7 +428,7 @@ void MainWindow::updateStatus()
     } else {
         const auto items = m_project->readItemCount();
         const auto aspects = m_project->readAspects();
-        const auto judges = m_project->readJudges();
+        const auto judges = ScoreGridStore(m_project.get()).judges(); // counted: the judges, not their items
         if (!items || !aspects || !judges) {
             const QString error = !items     ? items.errorString()
                                   : !aspects ? aspects.errorString()

@@ -9,9 +9,11 @@
 #include <QJsonObject>
 #include <QPointer>
 #include <QScrollBar>
+#include <QStringList>
 #include <QTimer>
 
 #include <algorithm>
+#include <cstdio>
 #include <memory>
 #include <random>
 #include <sys/resource.h>
@@ -71,6 +73,8 @@ public:
         QApplication::processEvents();
         (void)m_window.grab(); // drawn: every visible row painted once
         m_openMs = double(open.nsecsElapsed()) / 1e6;
+        std::fprintf(stderr, "bench-scroll: %s shown in %.1f ms, peak %.1f MiB\n", qPrintable(m_pane), m_openMs,
+                     peakRssMiB());
         m_area = mainScrollArea(m_window);
         if (!m_area) {
             finish(QStringLiteral("the %1 pane shows no scrolling view").arg(m_pane));
@@ -132,6 +136,30 @@ private:
     size_t m_next = 0;
 };
 
+/// Opens every other pane in turn (shown and drawn) and notes the time each took and the peak
+/// memory after it, then calls `done` with {key: {open_ms, peak_rss_mib}}.
+void openPanes(MainWindow &window, QStringList keys, QJsonObject opened, std::function<void(QJsonObject)> done)
+{
+    if (keys.isEmpty()) {
+        done(opened);
+        return;
+    }
+    const QString key = keys.takeFirst();
+    QElapsedTimer open;
+    open.start();
+    if (window.showPane(key)) {
+        QApplication::processEvents();
+        (void)window.grab();
+        opened.insert(key, QJsonObject{{QStringLiteral("open_ms"), double(open.nsecsElapsed()) / 1e6},
+                                       {QStringLiteral("peak_rss_mib"), peakRssMiB()}});
+        // A line per pane as it goes: a pane that hangs is named before the bench's timeout.
+        std::fprintf(stderr, "bench-scroll: %s shown in %.1f ms, peak %.1f MiB\n", qPrintable(key),
+                     double(open.nsecsElapsed()) / 1e6, peakRssMiB());
+    }
+    // The next pane after the event loop has run (queued work of this one included).
+    QTimer::singleShot(0, &window, [&window, keys, opened, done] { openPanes(window, keys, opened, done); });
+}
+
 } // namespace
 
 void startScrollBench(MainWindow &window, const QElapsedTimer &sinceStart, const QString &file)
@@ -143,6 +171,8 @@ void startScrollBench(MainWindow &window, const QElapsedTimer &sinceStart, const
         result->insert(QStringLiteral("first_pane"), window.currentPaneKey());
         result->insert(QStringLiteral("first_pane_ms"), double(sinceStart.nsecsElapsed()) / 1e6);
         result->insert(QStringLiteral("first_pane_peak_rss_mib"), peakRssMiB());
+        std::fprintf(stderr, "bench-scroll: first pane (%s) drawn after %.1f ms, peak %.1f MiB\n",
+                     qPrintable(window.currentPaneKey()), double(sinceStart.nsecsElapsed()) / 1e6, peakRssMiB());
         auto write = [result, file] {
             result->insert(QStringLiteral("peak_rss_mib"), peakRssMiB());
             QFile out(file);
@@ -150,9 +180,21 @@ void startScrollBench(MainWindow &window, const QElapsedTimer &sinceStart, const
                             && out.write(QJsonDocument(*result).toJson(QJsonDocument::Compact)) > 0;
             QApplication::exit(ok ? 0 : 1);
         };
-        auto *heatmap = new Scroller(window, QStringLiteral("heatmap"), [result, write](const QJsonObject &o) {
+        auto *heatmap = new Scroller(window, QStringLiteral("heatmap"), [&window, result, write](const QJsonObject &o) {
             result->insert(QStringLiteral("heatmap"), o);
-            write();
+            QStringList others = window.paneKeys();
+            // RUBRIC_BENCH_PANES=a,b,… opens only those (a pane that takes minutes at a million
+            // items can be left out to time the rest).
+            if (const QString only = qEnvironmentVariable("RUBRIC_BENCH_PANES"); !only.isNull()) {
+                const QStringList wanted = only.split(QLatin1Char(','), Qt::SkipEmptyParts);
+                others.removeIf([&wanted](const QString &k) { return !wanted.contains(k); });
+            }
+            others.removeAll(QStringLiteral("dataset"));
+            others.removeAll(QStringLiteral("heatmap"));
+            openPanes(window, others, {}, [result, write](const QJsonObject &panes) {
+                result->insert(QStringLiteral("panes"), panes);
+                write();
+            });
         });
         heatmap->setParent(&window);
         auto *dataset = new Scroller(window, QStringLiteral("dataset"), [result, heatmap](const QJsonObject &o) {

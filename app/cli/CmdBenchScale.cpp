@@ -391,6 +391,13 @@ int run(const QStringList &args, Io &io)
                            ? QStringLiteral(" (%1)").arg(hm.value(QStringLiteral("error")).toString())
                            : QString())
                << '\n';
+        // Every other pane, opened in turn after the scrolling (time to be drawn, peak memory then).
+        const QJsonObject panes = studioFigures.value(QStringLiteral("panes")).toObject();
+        for (auto it = panes.begin(); it != panes.end(); ++it) {
+            const QJsonObject p = it.value().toObject();
+            io.out << "  " << it.key() << ": shown in " << figure(p.value(QStringLiteral("open_ms")).toDouble())
+                   << " ms, peak " << figure(p.value(QStringLiteral("peak_rss_mib")).toDouble()) << " MiB\n";
+        }
     }
     return 0;
 }

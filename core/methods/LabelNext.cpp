@@ -43,7 +43,8 @@ Result<LabelNextState> labelNextByExpectedGain(Project *project, const QString &
     features->removeIf([](const JudgeFeature &f) { return f.fitted; }); // in-sample on the labelled items
     if (features->isEmpty())
         return makeError(trc("no judge has scored '%1' yet: run one to rank the items by expected gain").arg(aspect));
-    auto items = project->readItems();
+    // Ids only: the texts of a million items are gigabytes (the Annotate pane asks this on open).
+    auto items = project->readItemRows();
     if (!items)
         return items.error();
     auto split = project->readSplit();
@@ -53,7 +54,7 @@ Result<LabelNextState> labelNextByExpectedGain(Project *project, const QString &
     if (!human)
         return human.error();
     QStringList ids;
-    for (const Item &it : std::as_const(*items))
+    for (const ItemRow &it : std::as_const(*items))
         if (split->value(it.id) != SplitRole::Test)
             ids << it.id;
     auto table = readJudgeFeatures(project, aspect, *features, ids);

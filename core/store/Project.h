@@ -179,8 +179,10 @@ private:
     friend class ColumnStore;
     friend class ImportStore;
     friend class IssueStore;
+    friend class ItemPageStore;
     friend class PromptStore;
     friend class RubricStore;
+    friend class ScoreGridStore;
     friend struct ProjectTestAccess;
     friend Result<CopyCounts> copyProject(Project &from, Project &to);
 

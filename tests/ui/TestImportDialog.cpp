@@ -2,10 +2,12 @@
 #include "dialogs/ImportDialog.h"
 
 #include <QComboBox>
+#include <QDialogButtonBox>
 #include <QDoubleSpinBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QTableWidget>
 #include <QtTest>
 
@@ -40,9 +42,13 @@ private slots:
     void refusedFilesShowTheirLine();
     void presetFillsTheMapping();
     void scalesInferredInThePreview();
+    void importsOnAWorkerWithProgress();
+    void cancelLeavesTheProjectUntouched();
 
 private:
     void addHuman(ImportDialog &dialog, const QString &aspect, const QString &field);
+    /// A JSONL file of `n` items (id, doc, sys, article, summary, coherence) in the test's folder.
+    QString writeLargeFile(int n);
 
     std::unique_ptr<QTemporaryDir> m_dir;
     std::unique_ptr<Project> m_project;
@@ -103,7 +109,7 @@ void TestImportDialog::importsACsvThroughTheMapping()
     addHuman(dialog, QStringLiteral("fluency"), QStringLiteral("fluency"));
     QCOMPARE(dialog.spec().mapping.human.size(), 2);
     QTest::mouseClick(dialog.findChild<QPushButton *>(QStringLiteral("importButton")), Qt::LeftButton);
-    QCOMPARE(dialog.result(), int(QDialog::Accepted));
+    QTRY_COMPARE(dialog.result(), int(QDialog::Accepted));
     QCOMPARE(dialog.summary().items, 4);
     QCOMPARE(dialog.summary().annotations, 8);
     QCOMPARE(m_project->itemCount(), 4);
@@ -127,7 +133,7 @@ void TestImportDialog::importsNestedJsonlWithListScores()
              QStringLiteral("out"));
     addHuman(dialog, QStringLiteral("quality"), QStringLiteral("scores.quality"));
     QTest::mouseClick(dialog.findChild<QPushButton *>(QStringLiteral("importButton")), Qt::LeftButton);
-    QCOMPARE(dialog.result(), int(QDialog::Accepted));
+    QTRY_COMPARE(dialog.result(), int(QDialog::Accepted));
     QCOMPARE(m_project->itemCount(), 2);
     QCOMPARE(m_project->annotations(QStringLiteral("quality")).size(), 6);
     QCOMPARE(m_project->annotators(QStringLiteral("quality")).size(), 3);
@@ -153,7 +159,7 @@ void TestImportDialog::refusedFilesShowTheirLine()
         addHuman(dialog, QStringLiteral("coherence"), QStringLiteral("coherence"));
         QTest::mouseClick(dialog.findChild<QPushButton *>(QStringLiteral("importButton")), Qt::LeftButton);
     }
-    QVERIFY2(dialog.errorText().contains(where), qPrintable(dialog.errorText()));
+    QTRY_VERIFY2(dialog.errorText().contains(where), qPrintable(dialog.errorText()));
     QVERIFY(dialog.findChild<QLabel *>(QStringLiteral("errorLabel"))->isVisible());
     QVERIFY(dialog.isVisible()); // stays open to fix the mapping
     QCOMPARE(m_project->itemCount(), 0);
@@ -221,13 +227,101 @@ void TestImportDialog::scalesInferredInThePreview()
 
     infer->setCheckState(Qt::Checked);
     QTest::mouseClick(dialog.findChild<QPushButton *>(QStringLiteral("importButton")), Qt::LeftButton);
-    QCOMPARE(dialog.result(), int(QDialog::Accepted));
+    QTRY_COMPARE(dialog.result(), int(QDialog::Accepted));
     QCOMPARE(m_project->itemCount(), 360);
     QCOMPARE(m_project->aspect(QStringLiteral("groundedness"))->min, 0.0);
     QCOMPARE(m_project->aspect(QStringLiteral("groundedness"))->max, 1.0);
     QCOMPARE(m_project->aspect(QStringLiteral("naturalness"))->max, 3.0);
     QCOMPARE(dialog.summary().scales.size(), 2);
     QCOMPARE(int(dialog.summary().scales.at(0).origin), int(ScaleOrigin::Inferred));
+}
+
+QString TestImportDialog::writeLargeFile(int n)
+{
+    const QString path = m_dir->filePath(QStringLiteral("large.jsonl"));
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly))
+        qFatal("cannot write %s", qPrintable(path));
+    const QByteArray article
+            = QByteArray("An article that many summaries share, long enough to be a real one. ").repeated(6);
+    for (int k = 0; k < n; ++k)
+        f.write(QStringLiteral("{\"id\": \"big%1\", \"doc\": \"d%2\", \"sys\": \"s%3\", \"article\": \"%4 %2\", "
+                               "\"summary\": \"Summary %1 of the article.\", \"coherence\": %5}\n")
+                        .arg(k)
+                        .arg(k / 16)
+                        .arg(k % 16)
+                        .arg(QString::fromLatin1(article))
+                        .arg(k % 5 + 1)
+                        .toUtf8());
+    return path;
+}
+
+void TestImportDialog::importsOnAWorkerWithProgress()
+{
+    // Issue 34.3: the import ran on the GUI thread, kept alive by processEvents from its progress
+    // callback. Now it runs on a worker: the click returns at once, the event loop turns while it
+    // writes, and its progress (items, rate, time left) arrives as queued reports.
+    constexpr int n = 30000;
+    const QString file = writeLargeFile(n);
+    ImportDialog dialog(m_project.get());
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    dialog.setFile(file);
+    QVERIFY2(dialog.errorText().isEmpty(), qPrintable(dialog.errorText()));
+    chooseData(dialog.findChild<QComboBox *>(QStringLiteral("idField")), QStringLiteral("id"));
+    chooseData(dialog.findChild<QComboBox *>(QStringLiteral("sourceField")), QStringLiteral("article"));
+    chooseData(dialog.findChild<QComboBox *>(QStringLiteral("outputField")), QStringLiteral("summary"));
+    addHuman(dialog, QStringLiteral("coherence"), QStringLiteral("coherence"));
+    QSignalSpy progressed(&dialog, &ImportDialog::importProgressed);
+    QSignalSpy finished(&dialog, &ImportDialog::importFinished);
+    QTest::mouseClick(dialog.findChild<QPushButton *>(QStringLiteral("importButton")), Qt::LeftButton);
+    QVERIFY(dialog.isImporting()); // the click returned before the import was done
+    QVERIFY(!dialog.findChild<QPushButton *>(QStringLiteral("importButton"))->isEnabled());
+    QVERIFY(finished.wait(120000));
+    QCOMPARE(finished.first().at(0).toBool(), true);
+    QVERIFY2(progressed.size() >= 1, "no progress was reported while the import ran");
+    const QString text = progressed.first().at(1).toString();
+    QVERIFY2(text.contains(QLatin1String("items/s")) && text.contains(QLatin1String("left")), qPrintable(text));
+    int last = 0;
+    for (const auto &report : std::as_const(progressed)) { // items only grow
+        QVERIFY(report.at(0).toInt() >= last);
+        last = report.at(0).toInt();
+    }
+    QCOMPARE(dialog.result(), int(QDialog::Accepted));
+    QCOMPARE(dialog.summary().items, n);
+    QCOMPARE(m_project->itemCount(), n);
+    QCOMPARE(m_project->item(QStringLiteral("big29999"))->output, QStringLiteral("Summary 29999 of the article."));
+}
+
+void TestImportDialog::cancelLeavesTheProjectUntouched()
+{
+    // What the project held before stays, and nothing of the cancelled file is written.
+    QVERIFY(m_project->addItems({Item{QStringLiteral("kept"), QStringLiteral("g"), QStringLiteral("s"),
+                                      QStringLiteral("src"), QStringLiteral("out")}}));
+    const QString file = writeLargeFile(60000);
+    ImportDialog dialog(m_project.get());
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    dialog.setFile(file);
+    chooseData(dialog.findChild<QComboBox *>(QStringLiteral("idField")), QStringLiteral("id"));
+    chooseData(dialog.findChild<QComboBox *>(QStringLiteral("outputField")), QStringLiteral("summary"));
+    addHuman(dialog, QStringLiteral("coherence"), QStringLiteral("coherence"));
+    QSignalSpy progressed(&dialog, &ImportDialog::importProgressed);
+    QSignalSpy finished(&dialog, &ImportDialog::importFinished);
+    QTest::mouseClick(dialog.findChild<QPushButton *>(QStringLiteral("importButton")), Qt::LeftButton);
+    QVERIFY(progressed.wait(60000)); // running: items are being written in its transaction
+    auto *buttons = dialog.findChild<QDialogButtonBox *>();
+    QTest::mouseClick(buttons->button(QDialogButtonBox::Cancel), Qt::LeftButton);
+    QVERIFY(finished.wait(60000));
+    QCOMPARE(finished.first().at(0).toBool(), false);
+    QVERIFY2(finished.first().at(1).toString().contains(QLatin1String("cancelled")),
+             qPrintable(finished.first().at(1).toString()));
+    QVERIFY(dialog.isVisible()); // Cancel stopped the import, not the dialog
+    QVERIFY(!dialog.isImporting());
+    QVERIFY(dialog.findChild<QPushButton *>(QStringLiteral("importButton"))->isEnabled());
+    QCOMPARE(m_project->itemCount(), 1);
+    QCOMPARE(m_project->readItemIds().value(), QStringList{QStringLiteral("kept")});
+    QVERIFY(m_project->aspects().isEmpty()); // written in the same transaction, rolled back with it
 }
 
 QTEST_MAIN(TestImportDialog)

@@ -17,12 +17,13 @@
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
-#include <QProgressDialog>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QScopedValueRollback>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 namespace rubric {
 namespace {
@@ -81,6 +82,8 @@ ImportDialog::ImportDialog(Project *project, QWidget *parent)
     , m_extras(new QLabel(this))
     , m_scales(new QLabel(this))
     , m_buttons(new QDialogButtonBox(QDialogButtonBox::Cancel, this))
+    , m_progress(new QProgressBar(this))
+    , m_progressText(new QLabel(this))
 {
     setObjectName(QStringLiteral("importDialog"));
     setWindowTitle(tr("Import a dataset"));
@@ -192,13 +195,23 @@ ImportDialog::ImportDialog(Project *project, QWidget *parent)
     auto *importButton = m_buttons->addButton(tr("&Import"), QDialogButtonBox::AcceptRole);
     importButton->setObjectName(QStringLiteral("importButton"));
     connect(m_buttons, &QDialogButtonBox::accepted, this, &ImportDialog::accept);
-    connect(m_buttons, &QDialogButtonBox::rejected, this, &ImportDialog::reject);
+    connect(m_buttons, &QDialogButtonBox::rejected, this, &ImportDialog::cancelImport);
+
+    m_progress->setObjectName(QStringLiteral("importProgress"));
+    m_progress->setRange(0, 1000);
+    m_progress->hide();
+    m_progressText->setObjectName(QStringLiteral("importProgressText"));
+    m_progressText->setTextFormat(Qt::PlainText);
+    m_progressText->hide();
+    connect(&m_worker, &QFutureWatcher<void>::finished, this, &ImportDialog::onImportDone);
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(top);
     layout->addLayout(middle);
     layout->addWidget(previewBox, 1);
     layout->addWidget(m_error);
+    layout->addWidget(m_progressText);
+    layout->addWidget(m_progress);
     layout->addWidget(m_buttons);
 
     connect(m_browse, &QPushButton::clicked, this, &ImportDialog::browse);
@@ -217,6 +230,13 @@ ImportDialog::~ImportDialog()
     // Hiding the dialog takes the focus from the file field, whose editingFinished would
     // otherwise reload the preview into half-destroyed widgets.
     disconnect(m_file, nullptr, this, nullptr);
+    // Destroyed mid-import (its window went away): the worker is told to stop and, since it
+    // writes to the project the dialog was given, waited for (it stops at its next record).
+    if (m_running) {
+        m_cancel->store(true);
+        disconnect(&m_worker, nullptr, this, nullptr);
+        m_worker.waitForFinished();
+    }
 }
 
 void ImportDialog::keyPressEvent(QKeyEvent *event)
@@ -492,27 +512,93 @@ void ImportDialog::accept()
         showError(tr("Map at least the output (or the source) field."));
         return;
     }
-    // A large file takes a while: its progress (rate, what is left) and a way to cancel, shown
-    // after a moment (a small file is done before).
-    QProgressDialog progress(tr("Importing %1…").arg(QFileInfo(s.file).fileName()), tr("Cancel"), 0, 1000, this);
-    progress.setObjectName(QStringLiteral("importProgress"));
-    progress.setWindowModality(Qt::WindowModal);
-    progress.setMinimumDuration(700);
-    s.progress = [&progress, name = QFileInfo(s.file).fileName()](const ImportProgress &p) {
-        if (p.bytesTotal > 0)
-            progress.setValue(int(1000 * p.bytesRead / p.bytesTotal));
-        progress.setLabelText(tr("Importing %1: %2").arg(name, p.text()));
-        QCoreApplication::processEvents(QEventLoop::ExcludeSocketNotifiers);
-        return !progress.wasCanceled();
+    // The import runs on a worker thread with its own connection (Project::database() is per
+    // thread); the GUI thread stays free and hears of the progress through queued calls.
+    m_importFile = QFileInfo(s.file).fileName();
+    m_cancel = std::make_shared<std::atomic_bool>(false);
+    m_outcome = std::make_shared<std::optional<Result<ImportSummary>>>();
+    // The dialog outlives the worker (its destructor waits): it is the context of the queued
+    // reports, which Qt drops if it goes first.
+    ImportDialog *dialog = this;
+    s.progress = [dialog, cancel = m_cancel](const ImportProgress &p) {
+        const int permille = p.bytesTotal > 0 ? int(1000 * p.bytesRead / p.bytesTotal) : 0;
+        const QString text = p.text();
+        QMetaObject::invokeMethod(
+                dialog,
+                [dialog, permille, items = p.items, text] {
+                    if (!dialog->m_running)
+                        return;
+                    dialog->m_progress->setValue(permille);
+                    dialog->m_progressText->setText(tr("Importing %1: %2").arg(dialog->m_importFile, text));
+                    emit dialog->importProgressed(items, text);
+                },
+                Qt::QueuedConnection);
+        return !cancel->load();
     };
-    auto r = Importer::run(*m_project, s);
-    progress.reset();
+    setImporting(true);
+    m_progressText->setText(tr("Importing %1…").arg(m_importFile));
+    Project *project = m_project;
+    m_worker.setFuture(
+            QtConcurrent::run([project, s, outcome = m_outcome] { outcome->emplace(Importer::run(*project, s)); }));
+}
+
+void ImportDialog::setImporting(bool running)
+{
+    m_running = running;
+    showError({});
+    m_progress->setValue(0);
+    m_progress->setVisible(running);
+    m_progressText->setVisible(running);
+    // Nothing of the spec changes while it is imported; Cancel stays.
+    for (QWidget *w : std::initializer_list<QWidget *>{m_file, m_browse, m_format, m_preset, m_id, m_group, m_system,
+                                                       m_source, m_output, m_reference, m_human, m_previewTable})
+        w->setEnabled(!running);
+    if (auto *b = findChild<QPushButton *>(QStringLiteral("importButton")))
+        b->setEnabled(!running);
+    if (!running)
+        updateButtons();
+}
+
+void ImportDialog::cancelImport()
+{
+    if (!m_running) {
+        QDialog::reject();
+        return;
+    }
+    // The worker stops at its next progress report (a quarter of a second at most) and rolls
+    // back; the dialog stays open with the spec as it was.
+    m_cancel->store(true);
+    m_progressText->setText(tr("Cancelling the import of %1…").arg(m_importFile));
+}
+
+void ImportDialog::reject()
+{
+    // Escape or the window's close button: during an import, cancel it and close once it stopped.
+    if (m_running)
+        m_closeWhenDone = true;
+    cancelImport();
+}
+
+void ImportDialog::onImportDone()
+{
+    const bool cancelled = m_cancel && m_cancel->load();
+    Result<ImportSummary> r = m_outcome && m_outcome->has_value()
+                                      ? std::move(**m_outcome)
+                                      : Result<ImportSummary>(makeError(tr("the import stopped without a result")));
+    setImporting(false);
     if (!r) {
-        showError(tr("Nothing was imported: %1").arg(r.errorString()));
+        const QString message = cancelled ? tr("The import was cancelled; nothing was written.")
+                                          : tr("Nothing was imported: %1").arg(r.errorString());
+        showError(message);
+        emit importFinished(false, message);
+        if (m_closeWhenDone)
+            QDialog::reject();
+        m_closeWhenDone = false;
         return;
     }
     m_summary = r.value();
-    Settings::setValue(Settings::Key::LastDirectory, QFileInfo(s.file).absolutePath());
+    Settings::setValue(Settings::Key::LastDirectory, QFileInfo(spec().file).absolutePath());
+    emit importFinished(true, {});
     QDialog::accept();
 }
 

@@ -3,13 +3,17 @@
 #include "io/Importer.h"
 
 #include <QDialog>
+#include <QFutureWatcher>
 
+#include <atomic>
+#include <memory>
 #include <optional>
 
 class QComboBox;
 class QDialogButtonBox;
 class QLabel;
 class QLineEdit;
+class QProgressBar;
 class QPushButton;
 class QTableWidget;
 
@@ -22,6 +26,10 @@ class Project;
 /// the dialog shows which, from a dry run of the whole file), and a live preview of the first rows. A refused import is
 /// shown in the dialog with its file and line; the project is left as it was (the importer is all-or-nothing) and the
 /// dialog stays open to fix the mapping.
+///
+/// The import runs on a worker thread (its own connection to the project) while the dialog shows its progress
+/// (items, rate, time left) from queued reports; Cancel stops it between records and nothing is written. The dialog
+/// accepts when the import has finished; closing it during one cancels it and closes once the worker is done.
 class ImportDialog : public QDialog
 {
     Q_OBJECT
@@ -38,9 +46,23 @@ public:
     ImportSummary summary() const { return m_summary; }
     /// The message shown for the last refused preview or import, or empty.
     QString errorText() const;
+    /// Whether an import is running now.
+    bool isImporting() const { return m_running; }
+
+signals:
+    /// The running import's progress, on the GUI thread (about four times a second).
+    void importProgressed(int items, const QString &text);
+    /// The import finished: `ok` when it was written, otherwise `message` says why nothing was
+    /// (a refusal, or the cancel).
+    void importFinished(bool ok, const QString &message);
 
 public slots:
     void accept() override;
+    /// The Cancel button: cancels a running import (nothing is written) and keeps the dialog
+    /// open; closes the dialog otherwise.
+    void cancelImport();
+    /// Escape, the close button: cancels a running import and closes once it has stopped.
+    void reject() override;
 
 protected:
     void keyPressEvent(QKeyEvent *event) override;
@@ -56,6 +78,8 @@ private:
     void updateScales();
     void showError(const QString &message);
     void updateButtons();
+    void onImportDone();
+    void setImporting(bool running);
 
     Project *m_project;
     ImportPreview m_preview;
@@ -74,6 +98,15 @@ private:
     QLabel *m_scales;
     bool m_updatingScales = false;
     QDialogButtonBox *m_buttons;
+    QProgressBar *m_progress;
+    QLabel *m_progressText;
+    QFutureWatcher<void> m_worker;
+    /// Set by Cancel, read by the worker's progress callback.
+    std::shared_ptr<std::atomic_bool> m_cancel;
+    std::shared_ptr<std::optional<Result<ImportSummary>>> m_outcome;
+    bool m_running = false;
+    bool m_closeWhenDone = false;
+    QString m_importFile;
 };
 
 } // namespace rubric

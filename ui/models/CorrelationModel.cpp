@@ -2,6 +2,7 @@
 
 #include "PlainText.h"
 #include "stats/ProjectData.h"
+#include "store/ScoreGridStore.h"
 
 #include <QtConcurrent>
 
@@ -183,7 +184,7 @@ void CorrelationModel::reload()
         m_error = m_splitError;
     } else if (m_project && !m_aspect.isEmpty()) {
         // A project that cannot be read says so (it does not look like one without judges).
-        auto read = m_project->readJudges();
+        auto read = ScoreGridStore(m_project).judges();
         if (read)
             judges = std::move(read).value();
         else

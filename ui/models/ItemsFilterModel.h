@@ -1,16 +1,17 @@
 #pragma once
 
-#include <QSortFilterProxyModel>
+#include <QIdentityProxyModel>
 
 namespace rubric {
 
 class ItemsModel;
 
-/// Filters an ItemsModel by free text (id, group, system, source and output, ASCII letters in any
-/// case, searched by the database in the whole texts) and by exact group, system and split; sorts
-/// ids and scores naturally (2 before 10).
+/// The Dataset pane's face of an ItemsModel: the filter by free text (id, group, system, source
+/// and output, ASCII letters in any case, in the whole texts) and by exact group, system and split,
+/// and the sort by any column (ids and scores naturally: 2 before 10), all handed to the model,
+/// which has the database do them (a million rows are never sorted or filtered in memory).
 /// An empty criterion lets everything through. GUI thread only.
-class ItemsFilterModel : public QSortFilterProxyModel
+class ItemsFilterModel : public QIdentityProxyModel
 {
     Q_OBJECT
 public:
@@ -23,32 +24,18 @@ public:
     void setSystem(const QString &system);
     /// "train", "test", "none" (unassigned) or empty for all.
     void setSplit(const QString &split);
+    /// Sorts by `column` (-1: import order), in the database.
+    void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
 
     QString text() const { return m_text; }
-    /// Why the last text search failed (the rows then match on id, group and system only); empty
-    /// after a good one.
-    QString searchError() const { return m_searchError; }
-
-protected:
-    bool filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const override;
-    bool lessThan(const QModelIndex &left, const QModelIndex &right) const override;
-
-public:
-    /// Natural order: digit runs compare as numbers ("i2" < "i10"), the rest case-insensitively.
-    static int naturalCompare(const QString &a, const QString &b);
+    /// Why the last filtered read failed (then no rows are shown); empty after a good one.
+    QString searchError() const;
 
 private:
     void update(QString &field, const QString &value);
 
-    /// The rows whose texts contain m_text, searched once per text and model state.
-    bool textMatches(int sourceRow) const;
-
     ItemsModel *m_items = nullptr;
     QString m_text, m_group, m_system, m_split;
-    mutable QVector<bool> m_matches;
-    mutable QString m_matchesFor;
-    mutable bool m_matchesStale = true;
-    mutable QString m_searchError;
 };
 
 } // namespace rubric

@@ -1,7 +1,6 @@
 #include "ItemsModel.h"
 
 #include "PlainText.h"
-#include "store/BrowseStore.h"
 #include "store/Project.h"
 
 #include <cmath>
@@ -12,9 +11,24 @@ namespace {
 
 constexpr double kMissing = std::numeric_limits<double>::quiet_NaN();
 
-QString collapse(const QString &text)
+ItemView::Sort sortOfColumn(int column)
 {
-    return text.simplified();
+    switch (column) {
+    case ItemsModel::IdColumn:
+        return ItemView::Sort::Id;
+    case ItemsModel::GroupColumn:
+        return ItemView::Sort::Group;
+    case ItemsModel::SystemColumn:
+        return ItemView::Sort::System;
+    case ItemsModel::SplitColumn:
+        return ItemView::Sort::Split;
+    case ItemsModel::SourceColumn:
+        return ItemView::Sort::Source;
+    case ItemsModel::OutputColumn:
+        return ItemView::Sort::Output;
+    default:
+        return column >= ItemsModel::FirstAspectColumn ? ItemView::Sort::Human : ItemView::Sort::Position;
+    }
 }
 
 } // namespace
@@ -33,92 +47,171 @@ void ItemsModel::setProject(Project *project)
         connect(m_project, &Project::itemsChanged, this, &ItemsModel::reloadItems);
         connect(m_project, &Project::aspectsChanged, this, &ItemsModel::resetAll);
         connect(m_project, &Project::annotationChanged, this, &ItemsModel::onAnnotationChanged);
-        connect(m_project, &Project::annotationsReset, this, &ItemsModel::reloadHumanScores);
-        connect(m_project, &Project::splitChanged, this, &ItemsModel::reloadSplit);
+        connect(m_project, &Project::annotationsReset, this,
+                [this] { dropPagesAndRepaint(FirstAspectColumn, columnCount() - 1); });
+        connect(m_project, &Project::splitChanged, this, &ItemsModel::onSplitChanged);
     }
     resetAll();
 }
 
-Result<QVector<ItemsModel::Row>> ItemsModel::readRows(int fromIndex) const
+void ItemsModel::setView(const ItemView &view)
 {
-    QVector<Row> out;
-    if (!m_project)
-        return out;
-    // Rows without texts, with their split and human means, in one pass: a million of them stay
-    // small (the previews are read page by page).
-    auto rows = BrowseStore(m_project).itemList(m_aspects);
-    if (!rows)
-        return makeError(tr("cannot read the items from the project: %1").arg(rows.error().message), m_project->path());
-    out.reserve(std::max<qsizetype>(0, rows->size() - fromIndex));
-    for (qsizetype k = fromIndex; k < rows->size(); ++k) {
-        ItemListRow &p = (*rows)[k];
-        Row r;
-        r.id = std::move(p.id);
-        r.group = std::move(p.group);
-        r.system = std::move(p.system);
-        r.split = p.split == SplitRole::None ? QString() : splitRoleName(p.split);
-        r.position = p.position;
-        r.human = std::move(p.human);
-        out.append(std::move(r));
-    }
-    return out;
+    const ItemView &old = m_view;
+    if (view.text == old.text && view.group == old.group && view.system == old.system && view.split == old.split)
+        return;
+    m_view.text = view.text;
+    m_view.group = view.group;
+    m_view.system = view.system;
+    m_view.split = view.split;
+    reorder();
 }
 
-const QVector<QPair<QString, QString>> *ItemsModel::page(int number) const
+void ItemsModel::sort(int column, Qt::SortOrder order)
+{
+    const ItemView::Sort sort = sortOfColumn(column);
+    const QString aspect = sort == ItemView::Sort::Human ? m_aspects.value(column - FirstAspectColumn) : QString();
+    const bool descending = sort != ItemView::Sort::Position && order == Qt::DescendingOrder;
+    if (sort == m_view.sort && aspect == m_view.sortAspect && descending == m_view.descending)
+        return;
+    m_view.sort = sort;
+    m_view.sortAspect = aspect;
+    m_view.descending = descending;
+    // A sort keeps what is selected where it is in the data: a layout change.
+    emit layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
+    const QModelIndexList before = persistentIndexList();
+    QVector<qint64> keys;
+    keys.reserve(before.size());
+    for (const QModelIndex &i : before)
+        keys.append(m_order.value(i.row(), -1));
+    if (!m_project) {
+        emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);
+        return;
+    }
+    auto read = ItemPageStore(m_project).order(m_view);
+    if (!read) {
+        report(makeError(tr("cannot sort the items: %1").arg(read.error().message), m_project->path()));
+        emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);
+        return;
+    }
+    const int oldCount = int(m_order.size());
+    m_order = std::move(read).value();
+    m_pages.clear();
+    m_pageOrder.clear();
+    m_loadError.clear();
+    if (m_order.size() != oldCount) { // the items changed meanwhile: nothing can be kept
+        emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);
+        beginResetModel();
+        endResetModel();
+        return;
+    }
+    QHash<qint64, int> rowOfKey;
+    if (!before.isEmpty()) {
+        rowOfKey.reserve(before.size());
+        QHash<qint64, int> wanted;
+        for (const qint64 k : std::as_const(keys))
+            wanted.insert(k, -1);
+        for (int r = 0; r < m_order.size(); ++r)
+            if (wanted.contains(m_order[r]))
+                rowOfKey.insert(m_order[r], r);
+    }
+    QModelIndexList after;
+    after.reserve(before.size());
+    for (qsizetype i = 0; i < before.size(); ++i) {
+        const int r = rowOfKey.value(keys[i], -1);
+        after.append(r < 0 ? QModelIndex() : index(r, before[i].column()));
+    }
+    changePersistentIndexList(before, after);
+    emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);
+}
+
+const QVector<ItemsModel::Row> *ItemsModel::page(int number) const
 {
     if (const auto it = m_pages.constFind(number); it != m_pages.constEnd()) {
-        m_pageOrder.removeOne(number);
-        m_pageOrder.append(number);
+        if (m_pageOrder.last() != number) {
+            m_pageOrder.removeOne(number);
+            m_pageOrder.append(number);
+        }
         return &*it;
     }
     if (!m_project)
         return nullptr;
     const int first = number * kPageRows;
-    const int last = std::min<int>(int(m_rows.size()), first + kPageRows) - 1;
-    if (first > last)
+    const int count = std::min<int>(int(m_order.size()) - first, kPageRows);
+    if (count <= 0)
         return nullptr;
-    // The page's positions: rows are in position order, so the first and last row bound them.
-    auto read = BrowseStore(m_project).itemPreviewsBetween(previewLength, m_rows.at(first).position,
-                                                           m_rows.at(last).position);
-    QVector<QPair<QString, QString>> texts(last - first + 1);
-    if (read) {
-        QHash<QString, const ItemPreview *> byId;
-        for (const ItemPreview &p : std::as_const(*read))
-            byId.insert(p.id, &p);
-        for (int r = first; r <= last; ++r)
-            if (const ItemPreview *p = byId.value(m_rows.at(r).id))
-                texts[r - first] = {collapse(p->source), collapse(p->output)};
+    const QVector<qint64> keys = m_order.mid(first, count);
+    const auto read = ItemPageStore(m_project).rows(keys, m_aspects, previewLength);
+    // An unreadable page shows empty rows and says why once; the next reset reads it again.
+    QVector<Row> rows(count);
+    if (!read) {
+        const_cast<ItemsModel *>(this)->report(makeError(
+                tr("cannot read the items from the project: %1").arg(read.error().message), m_project->path()));
+    } else {
+        int k = 0;
+        for (const ItemPageRow &p : *read) {
+            while (k < count && keys[k] != p.key)
+                ++k; // an item deleted meanwhile
+            if (k == count)
+                break;
+            Row &r = rows[k++];
+            r.id = p.id;
+            r.group = p.group;
+            r.system = p.system;
+            r.split = p.split == SplitRole::None ? QString() : splitRoleName(p.split);
+            r.human = p.human;
+            r.source = p.source.simplified();
+            r.output = p.output.simplified();
+        }
     }
-    // An unreadable page shows empty cells; the next reset reads it again.
     if (m_pageOrder.size() >= kPagesKept)
         m_pages.remove(m_pageOrder.takeFirst());
     m_pageOrder.append(number);
-    return &*m_pages.insert(number, std::move(texts));
+    return &*m_pages.insert(number, std::move(rows));
+}
+
+ItemsModel::Row ItemsModel::row(int r) const
+{
+    if (r < 0 || r >= m_order.size())
+        return {};
+    const auto *p = page(r / kPageRows);
+    return p ? p->at(r % kPageRows) : Row();
 }
 
 QString ItemsModel::preview(int r, Column column) const
 {
-    if (r < 0 || r >= m_rows.size())
+    if (r < 0 || r >= m_order.size())
         return {};
     const auto *p = page(r / kPageRows);
     if (!p)
         return {};
-    const auto &texts = p->at(r % kPageRows);
-    return column == SourceColumn ? texts.first : column == OutputColumn ? texts.second : QString();
+    const Row &row = p->at(r % kPageRows);
+    return column == SourceColumn ? row.source : column == OutputColumn ? row.output : QString();
 }
 
-Result<QVector<bool>> ItemsModel::rowsContaining(const QString &text) const
+int ItemsModel::rowOf(const QString &id) const
 {
-    QVector<bool> out(m_rows.size(), text.isEmpty());
-    if (text.isEmpty() || !m_project)
-        return out;
-    const auto ids = BrowseStore(m_project).itemsContaining(text);
-    if (!ids)
-        return makeError(tr("cannot search the items' texts: %1").arg(ids.error().message), m_project->path());
-    for (const QString &id : *ids)
-        if (const int r = rowOf(id); r >= 0)
-            out[r] = true;
-    return out;
+    if (!m_project || id.isEmpty())
+        return -1;
+    const auto key = ItemPageStore(m_project).keyOf(id);
+    if (!key || *key < 0)
+        return -1;
+    return int(m_order.indexOf(*key));
+}
+
+bool ItemsModel::contains(const QString &id) const
+{
+    if (!m_project || id.isEmpty())
+        return false;
+    const auto key = ItemPageStore(m_project).keyOf(id);
+    return key && *key >= 0;
+}
+
+int ItemsModel::cachedRows() const
+{
+    int n = 0;
+    for (const auto &p : std::as_const(m_pages))
+        n += int(p.size());
+    return n;
 }
 
 bool ItemsModel::report(const Error &error)
@@ -128,23 +221,14 @@ bool ItemsModel::report(const Error &error)
     return true;
 }
 
-void ItemsModel::reindex()
-{
-    m_rowById.clear();
-    m_rowById.reserve(m_rows.size());
-    for (int i = 0; i < m_rows.size(); ++i)
-        m_rowById.insert(m_rows[i].id, i);
-}
-
 void ItemsModel::resetAll()
 {
     beginResetModel();
     m_aspects.clear();
-    m_rows.clear();
+    m_order.clear();
     m_pages.clear();
     m_pageOrder.clear();
     m_loadError.clear();
-    // Reads everything; the first read that fails leaves the model empty with the error said.
     const auto load = [this]() -> Result<void> {
         if (!m_project)
             return {};
@@ -153,21 +237,52 @@ void ItemsModel::resetAll()
             return aspects.error();
         for (const Aspect &a : *aspects)
             m_aspects.append(a.name);
-        auto rows = readRows(0);
-        if (!rows)
-            return rows.error();
-        m_rows = std::move(rows).value(); // with their human means and split
+        if (m_view.sort == ItemView::Sort::Human && !m_aspects.contains(m_view.sortAspect))
+            m_view.sort = ItemView::Sort::Position;
+        auto order = ItemPageStore(m_project).order(m_view);
+        if (!order)
+            return makeError(tr("cannot read the items from the project: %1").arg(order.error().message),
+                             m_project->path());
+        m_order = std::move(order).value();
+        // The first page is read now: a project whose rows cannot be read shows none (and says
+        // why) rather than a table of empty rows.
+        if (!m_order.isEmpty()) {
+            const auto first = ItemPageStore(m_project).rows(m_order.mid(0, 1), m_aspects, previewLength);
+            if (!first)
+                return makeError(tr("cannot read the items from the project: %1").arg(first.error().message),
+                                 m_project->path());
+        }
         return {};
     };
     const Result<void> loaded = load();
     if (!loaded) {
         m_aspects.clear();
-        m_rows.clear();
+        m_order.clear();
     }
-    reindex();
     endResetModel();
     if (!loaded)
         report(loaded.error());
+}
+
+void ItemsModel::reorder()
+{
+    beginResetModel();
+    m_pages.clear();
+    m_pageOrder.clear();
+    m_loadError.clear();
+    m_order.clear();
+    Error error;
+    if (m_project) {
+        auto order = ItemPageStore(m_project).order(m_view);
+        if (order)
+            m_order = std::move(order).value();
+        else
+            error = makeError(tr("cannot read the items from the project: %1").arg(order.error().message),
+                              m_project->path());
+    }
+    endResetModel();
+    if (!error.message.isEmpty())
+        report(error);
 }
 
 void ItemsModel::reloadItems()
@@ -176,102 +291,84 @@ void ItemsModel::reloadItems()
         resetAll();
         return;
     }
-    const auto readIds = m_project->readItemIds();
-    if (failed(readIds))
-        return;
-    const QStringList &ids = *readIds;
-    const int old = m_rows.size();
-    bool oldIsPrefix = ids.size() >= old;
-    for (int i = 0; oldIsPrefix && i < old; ++i)
-        oldIsPrefix = ids[i] == m_rows[i].id;
-    if (oldIsPrefix && ids.size() > old) {
-        auto read = readRows(old);
-        if (failed(read))
-            return;
-        QVector<Row> added = std::move(read).value();
-        if (added.size() != ids.size() - old) {
-            resetAll();
-            return;
-        }
-        beginInsertRows({}, old, old + int(added.size()) - 1);
-        m_rows.append(added);
-        m_pages.clear(); // the last page was short
-        m_pageOrder.clear();
-        reindex();
-        endInsertRows();
-        reloadHumanScores();
-        reloadSplit();
+    auto read = ItemPageStore(m_project).order(m_view);
+    if (!read) {
+        report(makeError(tr("cannot read the items from the project: %1").arg(read.error().message),
+                         m_project->path()));
         return;
     }
-    if (oldIsPrefix)
-        return; // unchanged
-    bool newIsPrefix = ids.size() < old;
-    for (int i = 0; newIsPrefix && i < ids.size(); ++i)
-        newIsPrefix = ids[i] == m_rows[i].id;
-    if (newIsPrefix) {
-        beginRemoveRows({}, int(ids.size()), old - 1);
-        m_rows.resize(ids.size());
+    const QVector<qint64> &keys = *read;
+    const int old = int(m_order.size());
+    const int now = int(keys.size());
+    const int common = std::min(old, now);
+    bool samePrefix = true;
+    for (int i = 0; samePrefix && i < common; ++i)
+        samePrefix = keys[i] == m_order[i];
+    if (!samePrefix) {
+        beginResetModel();
+        m_order = std::move(read).value();
         m_pages.clear();
         m_pageOrder.clear();
-        reindex();
-        endRemoveRows();
+        endResetModel();
         return;
     }
-    resetAll();
+    if (now == old)
+        return; // unchanged
+    // The last page was short or goes: read again when shown.
+    m_pages.remove(common / kPageRows);
+    m_pageOrder.removeOne(common / kPageRows);
+    if (now > old) {
+        beginInsertRows({}, old, now - 1);
+        m_order = std::move(read).value();
+        endInsertRows();
+    } else {
+        beginRemoveRows({}, now, old - 1);
+        m_order = std::move(read).value();
+        for (auto it = m_pages.begin(); it != m_pages.end();)
+            if (it.key() * kPageRows >= now) {
+                m_pageOrder.removeOne(it.key());
+                it = m_pages.erase(it);
+            } else
+                ++it;
+        endRemoveRows();
+    }
 }
 
 void ItemsModel::onAnnotationChanged(const QString &itemId, const QString &aspect)
 {
-    const int r = rowOf(itemId);
     const int a = int(m_aspects.indexOf(aspect));
-    if (r < 0 || a < 0 || !m_project)
+    if (a < 0 || !m_project)
         return;
-    // One item × aspect changed: a single mean, read straight from the table.
-    const auto mean = BrowseStore(m_project).humanScore(itemId, aspect);
-    if (!mean) {
-        report(makeError(tr("cannot read the human scores from the project: %1").arg(mean.error().message),
-                         m_project->path()));
+    const int r = rowOf(itemId);
+    if (r < 0)
         return;
-    }
-    m_rows[r].human[a] = *mean;
+    // Its page is read again when shown; the row stays where it is until the next sort.
+    m_pages.remove(r / kPageRows);
+    m_pageOrder.removeOne(r / kPageRows);
     const QModelIndex i = index(r, FirstAspectColumn + a);
     emit dataChanged(i, i);
 }
 
-void ItemsModel::reloadHumanScores()
+void ItemsModel::dropPagesAndRepaint(int firstColumn, int lastColumn)
 {
-    if (!m_project || m_aspects.isEmpty() || m_rows.isEmpty())
-        return;
-    for (Row &row : m_rows)
-        row.human.fill(kMissing);
-    for (int a = 0; a < m_aspects.size(); ++a) {
-        const auto scores = m_project->readHumanScores(m_aspects[a]);
-        if (failed(scores))
-            break; // the scores read so far are shown; the message says the rest is missing
-        for (auto it = scores->begin(); it != scores->end(); ++it)
-            if (const int r = rowOf(it.key()); r >= 0)
-                m_rows[r].human[a] = it.value();
-    }
-    emit dataChanged(index(0, FirstAspectColumn), index(rowCount() - 1, columnCount() - 1));
+    m_pages.clear();
+    m_pageOrder.clear();
+    if (!m_order.isEmpty() && lastColumn >= firstColumn)
+        emit dataChanged(index(0, firstColumn), index(rowCount() - 1, lastColumn));
 }
 
-void ItemsModel::reloadSplit()
+void ItemsModel::onSplitChanged()
 {
-    if (!m_project || m_rows.isEmpty())
-        return;
-    for (Row &row : m_rows)
-        row.split.clear();
-    const auto roles = m_project->readSplit();
-    if (!failed(roles))
-        for (auto it = roles->begin(); it != roles->end(); ++it)
-            if (const int r = rowOf(it.key()); r >= 0)
-                m_rows[r].split = splitRoleName(it.value());
-    emit dataChanged(index(0, SplitColumn), index(rowCount() - 1, SplitColumn));
+    // Filtered by split, the rows shown change; otherwise only the column does.
+    if (!m_view.split.isEmpty())
+        reorder();
+    else
+        dropPagesAndRepaint(SplitColumn, SplitColumn);
 }
 
 int ItemsModel::rowCount(const QModelIndex &parent) const
 {
-    return parent.isValid() ? 0 : int(m_rows.size());
+    return parent.isValid() ? 0 : int(m_order.size());
 }
 
 int ItemsModel::columnCount(const QModelIndex &parent) const
@@ -283,43 +380,42 @@ QVariant ItemsModel::data(const QModelIndex &index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
-    const Row &r = m_rows.at(index.row());
+    if (role != Qt::DisplayRole && role != ItemIdRole && role != Qt::ToolTipRole && role != Qt::TextAlignmentRole)
+        return {};
     const int c = index.column();
+    if (role == Qt::TextAlignmentRole)
+        return c >= FirstAspectColumn ? QVariant::fromValue(Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter))
+                                      : QVariant();
+    const auto *p = page(index.row() / kPageRows);
+    if (!p)
+        return {};
+    const Row &r = p->at(index.row() % kPageRows);
     if (role == ItemIdRole)
         return r.id;
     if (c >= FirstAspectColumn) {
-        const double v = r.human.value(c - FirstAspectColumn, kMissing);
-        switch (role) {
-        case Qt::DisplayRole:
-            return std::isnan(v) ? QString() : QString::number(v, 'f', 2);
-        case SortRole:
-            return std::isnan(v) ? std::numeric_limits<double>::infinity() : v;
-        case Qt::TextAlignmentRole:
-            return QVariant::fromValue(Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
-        default:
+        if (role != Qt::DisplayRole)
             return {};
-        }
+        const double v = r.human.value(c - FirstAspectColumn, kMissing);
+        return std::isnan(v) ? QString() : QString::number(v, 'f', 2);
     }
     if (role == Qt::ToolTipRole) // dataset text: shown literally, however it looks
         return plain::toolTip(data(index, Qt::DisplayRole).toString());
-    if (role == Qt::DisplayRole || role == SortRole) {
-        switch (c) {
-        case IdColumn:
-            return r.id;
-        case GroupColumn:
-            return r.group;
-        case SystemColumn:
-            return r.system;
-        case SplitColumn:
-            return r.split;
-        case SourceColumn:
-        case OutputColumn:
-            return preview(index.row(), Column(c));
-        default:
-            break;
-        }
+    switch (c) {
+    case IdColumn:
+        return r.id;
+    case GroupColumn:
+        return r.group;
+    case SystemColumn:
+        return r.system;
+    case SplitColumn:
+        return r.split;
+    case SourceColumn:
+        return r.source;
+    case OutputColumn:
+        return r.output;
+    default:
+        return {};
     }
-    return {};
 }
 
 QVariant ItemsModel::headerData(int section, Qt::Orientation orientation, int role) const

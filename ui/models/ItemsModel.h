@@ -1,5 +1,6 @@
 #pragma once
 
+#include "store/ItemPageStore.h"
 #include "store/Project.h"
 
 #include <QAbstractTableModel>
@@ -13,11 +14,14 @@ namespace rubric {
 /// The project's items as a table: id, group, system, split, source, output, then one column per
 /// aspect with the item's mean human score.
 ///
-/// Holds a pointer to the Project (not owned) and a compact row per item (id, labels, split, human
-/// means: no text). The beginnings of the texts are read for the rows a view shows, a page of
-/// rows at a time, and a few hundred pages are kept; a million rows stay small. Follows the project's change signals:
-/// appended items become rowsInserted, a shortened list rowsRemoved, anything else a reset; annotation and split
-/// changes become dataChanged. GUI thread only.
+/// Paged: holds a pointer to the Project (not owned), the keys of the items shown in their order
+/// (8 bytes an item, read by the database with the filter and the sort applied: rowCount is their
+/// number), and a small cache of pages of rows (labels, split, human means, the beginnings of the
+/// texts) read for the rows a view asks for; at most kPagesKept × kPageRows rows are held, however
+/// many items the project has. Filtering (setView) and sorting (sort) are done by the database,
+/// text search in the whole texts included. Follows the project's change signals: appended items
+/// become rowsInserted, a shortened list rowsRemoved, anything else a reset; annotation and split
+/// changes become dataChanged (a row stays where it is until the next sort). GUI thread only.
 class ItemsModel : public QAbstractTableModel
 {
     Q_OBJECT
@@ -25,20 +29,22 @@ public:
     enum Column { IdColumn, GroupColumn, SystemColumn, SplitColumn, SourceColumn, OutputColumn, FirstAspectColumn };
     enum Role {
         ItemIdRole = Qt::UserRole + 1, ///< the item's id (any column)
-        SortRole,                      ///< numbers as numbers, missing scores last
     };
 
-    /// One cached row.
+    /// One row as a page holds it.
     struct Row
     {
         QString id;
         QString group;
         QString system;
         QString split;         ///< "train", "test" or empty
-        int position = 0;      ///< the item's position in the project (pages of texts are read by it)
         QVector<double> human; ///< per aspect (column order); NaN when unannotated
+        QString source;        ///< the first previewLength characters, whitespace collapsed
+        QString output;
     };
     static constexpr int previewLength = 300;
+    static constexpr int kPageRows = 128;
+    static constexpr int kPagesKept = 32;
 
     explicit ItemsModel(QObject *parent = nullptr);
 
@@ -46,22 +52,28 @@ public:
     void setProject(Project *project);
     Project *project() const { return m_project; }
 
+    /// Shows the items `view` lets through in its order (its sort fields are replaced by sort()'s).
+    void setView(const ItemView &view);
+    ItemView view() const { return m_view; }
+    /// Sorts by `column` (-1: import order); missing human scores last either way.
+    void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
+
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
-    const Row &row(int r) const { return m_rows.at(r); }
-    /// The first previewLength characters of row `r`'s source or output, whitespace collapsed
-    /// (read with its page of rows when not at hand).
+    /// Row `r` (read with its page when not at hand; an empty row when it cannot be read).
+    Row row(int r) const;
+    /// The beginning of row `r`'s source or output, whitespace collapsed.
     QString preview(int r, Column column) const;
-    /// Per row: whether its id, group, system, source or output contains `text` (any case), as
-    /// the database finds it in the whole texts; an empty text matches every row. The error says
-    /// why the texts could not be searched.
-    Result<QVector<bool>> rowsContaining(const QString &text) const;
-    /// Row of the item with `id`, or -1.
-    int rowOf(const QString &id) const { return m_rowById.value(id, -1); }
+    /// Row of the item with `id` in what is shown, or -1 (not in the project, or filtered out).
+    int rowOf(const QString &id) const;
+    /// Whether the project has an item with `id` (shown or filtered out).
+    bool contains(const QString &id) const;
     QStringList aspectNames() const { return m_aspects; }
+    /// Rows held in the page cache now (at most kPagesKept × kPageRows).
+    int cachedRows() const;
     /// Why the last read failed (the project could not be read), empty after a good read.
     QString loadError() const { return m_loadError; }
 
@@ -76,26 +88,20 @@ public slots:
 
 private:
     void onAnnotationChanged(const QString &itemId, const QString &aspect);
-    void reloadHumanScores();
-    void reloadSplit();
-    Result<QVector<Row>> readRows(int fromPosition) const;
-    void reindex();
+    void dropPagesAndRepaint(int firstColumn, int lastColumn);
+    void onSplitChanged();
     void resetAll();
-    /// Records a failed read and reports it (loadFailed); true when `r` failed.
-    template <typename T> bool failed(const Result<T> &r) { return !r.ok() && report(r.error()); }
+    /// Reads the order again and resets the rows to it.
+    void reorder();
     bool report(const Error &error);
-
-    /// A page of previews: rows [page * kPageRows, …) → (source, output).
-    static constexpr int kPageRows = 256;
-    static constexpr int kPagesKept = 256;
-    const QVector<QPair<QString, QString>> *page(int page) const;
+    const QVector<Row> *page(int number) const;
 
     QPointer<Project> m_project;
-    mutable QHash<int, QVector<QPair<QString, QString>>> m_pages;
-    mutable QList<int> m_pageOrder; ///< least recently read first
+    ItemView m_view;
     QStringList m_aspects;
-    QVector<Row> m_rows;
-    QHash<QString, int> m_rowById;
+    QVector<qint64> m_order; ///< the keys of the rows shown, in their order
+    mutable QHash<int, QVector<Row>> m_pages;
+    mutable QList<int> m_pageOrder; ///< least recently read first
     QString m_loadError;
 };
 

@@ -131,7 +131,8 @@ void ScoreModel::setProject(Project *project)
         const auto aspects = m_project->aspects();
         if (!aspects.isEmpty())
             m_aspect = aspects.constFirst().name;
-        for (const JudgeInfo &j : m_project->judges()) {
+        const auto judges = ScoreGridStore(m_project).judges();
+        for (const JudgeInfo &j : judges ? *judges : QVector<JudgeInfo>()) {
             if (j.aspects.contains(m_aspect)) {
                 m_judge = j.name;
                 break;
@@ -152,7 +153,13 @@ void ScoreModel::setProject(Project *project)
                       << connect(m_project, &Project::annotationChanged, this, &ScoreModel::onAnnotationChanged)
                       << connect(m_project, &Project::judgesChanged, this, &ScoreModel::onJudgesChanged);
     }
-    apply(read(), true);
+    // Nothing is read until asked for: the studio opens a project without its scores.
+    beginResetModel();
+    Snapshot none;
+    adopt(none);
+    m_loadError.clear();
+    m_loaded = false;
+    endResetModel();
     emit judgeChanged(m_judge);
     emit aspectChanged(m_aspect);
 }
@@ -162,7 +169,8 @@ void ScoreModel::setJudge(const QString &judge)
     if (judge == m_judge)
         return;
     m_judge = judge;
-    apply(read(), true);
+    if (m_loaded)
+        apply(read(), true);
     emit judgeChanged(m_judge);
 }
 
@@ -171,7 +179,8 @@ void ScoreModel::setAspect(const QString &aspect)
     if (aspect == m_aspect)
         return;
     m_aspect = aspect;
-    apply(read(), true);
+    if (m_loaded)
+        apply(read(), true);
     emit aspectChanged(m_aspect);
 }
 
@@ -180,33 +189,53 @@ void ScoreModel::setColumnSet(int set)
     if (set == m_columnSet)
         return;
     m_columnSet = set;
-    apply(read(), true);
+    if (m_loaded)
+        apply(read(), true);
 }
 
 bool ScoreModel::isChecklist() const
 {
+    ensureLoaded();
     return m_views->yesNoScores();
 }
 
 QStringList ScoreModel::columnSets() const
 {
+    ensureLoaded();
     return m_views->scoreColumnSets();
 }
 
 QString ScoreModel::columnSetsTip() const
 {
+    ensureLoaded();
     return m_views->scoreColumnSetsTip();
+}
+
+void ScoreModel::ensureLoaded() const
+{
+    if (m_loaded || !m_project)
+        return;
+    // The first look reads: no row was shown before, so the rows simply are there (no reset).
+    auto *self = const_cast<ScoreModel *>(this);
+    self->m_loaded = true;
+    auto snapshot = read();
+    self->m_loadError = snapshot.errorString();
+    if (snapshot)
+        self->adopt(*snapshot);
+    if (!m_loadError.isEmpty())
+        emit self->loadFailed(m_loadError);
 }
 
 void ScoreModel::reload()
 {
     m_refresh.stop();
-    apply(read(), false);
+    if (m_loaded) // else the first look reads the project as it is then
+        apply(read(), false);
 }
 
 void ScoreModel::scheduleRefresh()
 {
-    if (!m_refresh.isActive())
+    if (m_loaded && !m_refresh.isActive())
         m_refresh.start();
 }
 
@@ -221,10 +250,12 @@ void ScoreModel::onJudgesChanged(const QString &judge)
     // With no judge selected yet, the first one that scores the aspect is taken.
     if (m_judge.isEmpty() && !judge.isEmpty() && m_project) {
         // A judge that cannot be read is not taken; the refresh below reports the error.
-        if (const auto info = m_project->judge(judge); info && info->aspects.contains(m_aspect)) {
-            setJudge(judge);
-            return;
-        }
+        const auto judges = ScoreGridStore(m_project).judges();
+        for (const JudgeInfo &j : judges ? *judges : QVector<JudgeInfo>())
+            if (j.name == judge && j.aspects.contains(m_aspect)) {
+                setJudge(judge);
+                return;
+            }
     }
     if (judge.isEmpty() || judge == m_judge)
         scheduleRefresh();
@@ -240,7 +271,7 @@ Result<ScoreModel::Snapshot> ScoreModel::read() const
         if (auto aspects = m_project->readAspects(); !aspects)
             return aspects.error();
     if (m_judge.isEmpty())
-        if (auto judges = m_project->readJudges(); !judges)
+        if (auto judges = ScoreGridStore(m_project).judges(); !judges)
             return judges.error();
     const auto readCriterionData = readCriteria(m_project, m_judge, m_columnSet);
     if (!readCriterionData)
@@ -252,23 +283,10 @@ Result<ScoreModel::Snapshot> ScoreModel::read() const
     s.layers = criteria.layers;
     const int columns = FirstCriterionColumn + int(s.keys.size());
 
-    QHash<QString, double> human, judged;
-    if (!m_aspect.isEmpty()) {
-        auto h = m_project->readHumanScores(m_aspect);
-        if (!h)
-            return h.error();
-        human = std::move(h).value();
-    }
-    if (!m_judge.isEmpty() && !m_aspect.isEmpty()) {
-        auto j = m_project->readJudgeScores(m_judge, m_aspect);
-        if (!j)
-            return j.error();
-        judged = std::move(j).value();
-    }
-    const auto readSplit = m_project->readSplit();
-    if (!readSplit)
-        return readSplit.error();
-    const QHash<QString, SplitRole> &split = *readSplit;
+    auto grid = ScoreGridStore(m_project).read(m_aspect, m_judge.isEmpty() || m_aspect.isEmpty() ? QString() : m_judge);
+    if (!grid)
+        return grid.error();
+    s.grid = std::move(grid).value();
 
     double aspectMin = 1, aspectMax = 5; // no aspect selected (a project without aspects)
     if (!m_aspect.isEmpty()) {
@@ -283,32 +301,28 @@ Result<ScoreModel::Snapshot> ScoreModel::read() const
     s.minima = QVector<double>(columns, std::numeric_limits<double>::infinity());
     s.maxima = QVector<double>(columns, -std::numeric_limits<double>::infinity());
 
-    const auto readItems = m_project->readItemRows(); // ids and labels: the heatmap shows no text
-    if (!readItems)
-        return readItems.error();
-    const QVector<ItemRow> &items = *readItems;
-    s.rows.reserve(items.size());
-    for (const ItemRow &item : items) {
-        Row row;
-        row.id = item.id;
-        row.group = item.group;
-        row.system = item.system;
-        row.split = split.value(item.id, SplitRole::None);
-        row.values.resize(columns);
-        row.values[HumanColumn] = valueOr(human, item.id);
-        row.values[JudgeColumn] = valueOr(judged, item.id);
-        const auto perItem = criteria.scores.value(item.id);
-        for (int k = 0; k < s.keys.size(); ++k)
-            row.values[FirstCriterionColumn + k] = valueOr(perItem, s.keys[k]);
+    const qsizetype rows = s.grid.ids.size();
+    s.values.resize(rows * columns);
+    for (qsizetype r = 0; r < rows; ++r) {
+        double *row = s.values.data() + r * columns;
+        row[HumanColumn] = s.grid.human[r];
+        row[JudgeColumn] = s.grid.judge[r];
+        if (!s.keys.isEmpty()) {
+            const auto perItem = criteria.scores.value(s.grid.ids[r]);
+            for (int k = 0; k < s.keys.size(); ++k)
+                row[FirstCriterionColumn + k] = valueOr(perItem, s.keys[k]);
+        }
         for (int c = 0; c < columns; ++c) {
-            const double v = row.values[c];
+            const double v = row[c];
             if (std::isnan(v))
                 continue;
             s.minima[c] = std::min(s.minima[c], v);
             s.maxima[c] = std::max(s.maxima[c], v);
         }
-        s.rows.append(std::move(row));
     }
+    // The columns are in the values now.
+    s.grid.human = {};
+    s.grid.judge = {};
     // Human and judge columns are coloured on the aspect's scale; criteria on their observed
     // range widened to at least the aspect's scale, so one colour means one value across columns.
     // A judge that does not score on the aspect's scale (ROUGE and length baselines) is coloured
@@ -333,8 +347,22 @@ Result<ScoreModel::Snapshot> ScoreModel::read() const
     return s;
 }
 
+void ScoreModel::adopt(Snapshot &s)
+{
+    m_views = s.views;
+    m_criterionKeys = std::move(s.keys);
+    m_criterionLabels = std::move(s.labels);
+    m_criterionLayers = std::move(s.layers);
+    m_minima = std::move(s.minima);
+    m_maxima = std::move(s.maxima);
+    m_grid = std::move(s.grid);
+    m_values = std::move(s.values);
+    m_rowCount = int(m_grid.ids.size());
+}
+
 void ScoreModel::apply(Result<Snapshot> read, bool forceReset)
 {
+    m_loaded = true;
     // A project that cannot be read shows no rows and says why; it never passes for one
     // without scores.
     const QString error = read.errorString();
@@ -343,47 +371,29 @@ void ScoreModel::apply(Result<Snapshot> read, bool forceReset)
     Snapshot s = read ? std::move(read).value() : Snapshot();
     forceReset = forceReset || !error.isEmpty() || failedBefore;
     const bool sameColumns = s.keys == m_criterionKeys;
-    bool prefix = sameColumns && !forceReset && s.rows.size() >= m_rows.size();
-    for (int r = 0; prefix && r < m_rows.size(); ++r)
-        prefix = s.rows[r].id == m_rows[r].id;
-
-    auto adopt = [&] {
-        m_views = s.views;
-        m_criterionKeys = std::move(s.keys);
-        m_criterionLabels = std::move(s.labels);
-        m_criterionLayers = std::move(s.layers);
-        m_minima = std::move(s.minima);
-        m_maxima = std::move(s.maxima);
-        m_rows = std::move(s.rows);
-        m_rowOfItem.clear();
-        m_rowOfItem.reserve(m_rows.size());
-        for (int r = 0; r < m_rows.size(); ++r)
-            m_rowOfItem.insert(m_rows[r].id, r);
-    };
+    const int oldRows = m_rowCount;
+    const int newRows = int(s.grid.ids.size());
+    bool prefix = sameColumns && !forceReset && newRows >= oldRows;
+    for (int r = 0; prefix && r < oldRows; ++r)
+        prefix = s.grid.ids[r] == m_grid.ids[r];
 
     if (!prefix) {
         beginResetModel();
-        adopt();
+        adopt(s);
         endResetModel();
     } else {
-        const int oldRows = int(m_rows.size());
-        const int newRows = int(s.rows.size());
         // The existing rows' values change in place (one dataChanged for the batch); appended
         // items arrive as an insert.
-        QVector<Row> appended = s.rows.mid(oldRows);
-        s.rows.resize(oldRows);
-        adopt();
+        if (newRows > oldRows) {
+            beginInsertRows({}, oldRows, newRows - 1);
+            adopt(s);
+            endInsertRows();
+        } else {
+            adopt(s);
+        }
         if (oldRows > 0)
             emit dataChanged(index(0, 0), index(oldRows - 1, columnCount() - 1));
         emit headerDataChanged(Qt::Horizontal, 0, columnCount() - 1);
-        if (!appended.isEmpty()) {
-            beginInsertRows({}, oldRows, newRows - 1);
-            for (Row &row : appended) {
-                m_rowOfItem.insert(row.id, int(m_rows.size()));
-                m_rows.append(std::move(row));
-            }
-            endInsertRows();
-        }
     }
     if (!error.isEmpty())
         emit loadFailed(error);
@@ -392,43 +402,52 @@ void ScoreModel::apply(Result<Snapshot> read, bool forceReset)
 
 double ScoreModel::score(int row, int column) const
 {
-    if (row < 0 || row >= m_rows.size() || column < 0 || column >= columnCount())
+    ensureLoaded();
+    const int columns = columnCount();
+    if (row < 0 || row >= m_rowCount || column < 0 || column >= columns)
         return NaN;
-    return m_rows[row].values[column];
+    return m_values[qsizetype(row) * columns + column];
 }
 
 QString ScoreModel::itemId(int row) const
 {
-    return (row >= 0 && row < m_rows.size()) ? m_rows[row].id : QString();
+    ensureLoaded();
+    return (row >= 0 && row < m_rowCount) ? m_grid.ids[row] : QString();
 }
 
 int ScoreModel::rowOfItem(const QString &itemId) const
 {
-    return m_rowOfItem.value(itemId, -1);
+    ensureLoaded();
+    return int(m_grid.ids.indexOf(itemId));
 }
 
 SplitRole ScoreModel::splitRole(int row) const
 {
-    return (row >= 0 && row < m_rows.size()) ? m_rows[row].split : SplitRole::None;
+    ensureLoaded();
+    return (row >= 0 && row < m_rowCount) ? m_grid.split[row] : SplitRole::None;
 }
 
 QString ScoreModel::group(int row) const
 {
-    return (row >= 0 && row < m_rows.size()) ? m_rows[row].group : QString();
+    ensureLoaded();
+    return (row >= 0 && row < m_rowCount) ? m_grid.groupNames.value(m_grid.group[row]) : QString();
 }
 
 QString ScoreModel::system(int row) const
 {
-    return (row >= 0 && row < m_rows.size()) ? m_rows[row].system : QString();
+    ensureLoaded();
+    return (row >= 0 && row < m_rowCount) ? m_grid.systemNames.value(m_grid.system[row]) : QString();
 }
 
 int ScoreModel::rowCount(const QModelIndex &parent) const
 {
-    return parent.isValid() ? 0 : int(m_rows.size());
+    ensureLoaded();
+    return parent.isValid() ? 0 : m_rowCount;
 }
 
 int ScoreModel::columnCount(const QModelIndex &parent) const
 {
+    ensureLoaded();
     return parent.isValid() ? 0 : FirstCriterionColumn + int(m_criterionKeys.size());
 }
 
@@ -436,32 +455,33 @@ QVariant ScoreModel::data(const QModelIndex &index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
-    const Row &row = m_rows[index.row()];
-    const double v = row.values[index.column()];
+    const int r = index.row();
+    const double v = score(r, index.column());
     switch (role) {
     case Qt::DisplayRole:
         return std::isnan(v) ? QVariant() : QVariant(QString::number(v, 'f', 2));
     case Qt::ToolTipRole: {
         const QString column = headerData(index.column(), Qt::Horizontal, Qt::ToolTipRole).toString();
         return plain::toolTip(
-                tr("%1 — %2: %3").arg(row.id, column, std::isnan(v) ? tr("no score") : QString::number(v, 'f', 2)));
+                tr("%1 — %2: %3")
+                        .arg(m_grid.ids[r], column, std::isnan(v) ? tr("no score") : QString::number(v, 'f', 2)));
     }
     case ScoreRole:
         return std::isnan(v) ? QVariant() : QVariant(v);
     case ResidualRole: {
         if (index.column() == HumanColumn)
             return {};
-        const double r = v - row.values[HumanColumn];
-        return std::isnan(r) ? QVariant() : QVariant(r);
+        const double residual = v - score(r, HumanColumn);
+        return std::isnan(residual) ? QVariant() : QVariant(residual);
     }
     case ItemIdRole:
-        return row.id;
+        return m_grid.ids[r];
     case SplitRoleRole:
-        return int(row.split);
+        return int(m_grid.split[r]);
     case GroupRole:
-        return row.group;
+        return group(r);
     case SystemRole:
-        return row.system;
+        return system(r);
     default:
         return {};
     }
@@ -469,11 +489,12 @@ QVariant ScoreModel::data(const QModelIndex &index, int role) const
 
 QVariant ScoreModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
+    ensureLoaded();
     if (orientation == Qt::Vertical) {
-        if (section < 0 || section >= m_rows.size())
+        if (section < 0 || section >= m_rowCount)
             return {};
         if (role == Qt::DisplayRole || role == ItemIdRole)
-            return m_rows[section].id;
+            return m_grid.ids[section];
         return {};
     }
     if (section < 0 || section >= columnCount())

@@ -3,6 +3,7 @@
 #include "data/Annotation.h"
 #include "methods/MethodViews.h"
 #include "store/Project.h"
+#include "store/ScoreGridStore.h"
 
 #include <QAbstractTableModel>
 #include <QPointer>
@@ -19,7 +20,9 @@ namespace rubric {
 /// lives exactly as long as the project. Holds a pointer to the project and a read cache of the
 /// selected judge's scores; the cache is refreshed from the project's change signals, batched
 /// every ~100 ms into one `dataChanged` (or an insert / reset when rows or columns change).
-/// GUI thread only. Missing scores are invalid QVariants (never a default number).
+/// The scores are read when first asked for (rowCount, data, score, …), not when the project is
+/// bound, and held as columns: per item its id, a group and a system number, the split and one
+/// number per column. GUI thread only. Missing scores are invalid QVariants (never a default number).
 class ScoreModel : public QAbstractTableModel
 {
     Q_OBJECT
@@ -73,7 +76,11 @@ public:
     static constexpr int FirstCriterionColumn = 2;
 
     /// Criterion keys in column order (column = FirstCriterionColumn + index).
-    QStringList criterionKeys() const { return m_criterionKeys; }
+    QStringList criterionKeys() const
+    {
+        ensureLoaded();
+        return m_criterionKeys;
+    }
     /// The score at row × column, NaN when missing.
     double score(int row, int column) const;
     QString itemId(int row) const;
@@ -102,14 +109,6 @@ signals:
     void loadFailed(const QString &message);
 
 private:
-    struct Row
-    {
-        QString id;
-        QString group;
-        QString system;
-        SplitRole split = SplitRole::None;
-        QVector<double> values; ///< one per column, NaN = missing
-    };
     struct Snapshot
     {
         QStringList keys;       ///< criterion keys
@@ -117,11 +116,15 @@ private:
         QVector<int> layers;    ///< per key: HD-Eval layer (0: none)
         QVector<double> minima; ///< per column
         QVector<double> maxima;
-        QVector<Row> rows;
+        ScoreGrid grid;         ///< ids, labels, split, human and judge scores per item
+        QVector<double> values; ///< row by row, columnCount() a row; NaN = missing
         const MethodViews *views = &MethodViews::forMethod(QString()); ///< of the judge's method
     };
     Result<Snapshot> read() const;
     void apply(Result<Snapshot> snapshot, bool forceReset);
+    /// Reads the project on first use (rowCount, data, …): opening a project reads no scores.
+    void ensureLoaded() const;
+    void adopt(Snapshot &s);
     void scheduleRefresh();
     void onAnnotationChanged(const QString &itemId, const QString &aspect);
     void onJudgesChanged(const QString &judge);
@@ -136,8 +139,10 @@ private:
     QStringList m_criterionLabels;
     QVector<double> m_minima;
     QVector<double> m_maxima;
-    QVector<Row> m_rows;
-    QHash<QString, int> m_rowOfItem;
+    ScoreGrid m_grid;
+    QVector<double> m_values; ///< row by row, columnCount() a row
+    int m_rowCount = 0;
+    bool m_loaded = false;
     QTimer m_refresh;
     QVector<QMetaObject::Connection> m_connections;
     QString m_loadError;

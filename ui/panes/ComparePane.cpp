@@ -2,6 +2,7 @@
 
 #include "models/CorrelationModel.h"
 #include "stats/ProjectData.h"
+#include "store/ScoreGridStore.h"
 #include "widgets/ChartClear.h"
 
 #include <QChart>
@@ -277,7 +278,7 @@ void ComparePane::refresh()
     if (!m_project)
         return;
     const auto aspects = m_project->readAspects();
-    const auto judges = m_project->readJudges();
+    const auto judges = ScoreGridStore(m_project).judges();
     if (!aspects || !judges) {
         m_status->setText(
                 tr("Cannot read the project: %1").arg(aspects ? judges.errorString() : aspects.errorString()));

@@ -15,6 +15,7 @@
 #include <QLabel>
 #include <QLegendMarker>
 #include <QLineSeries>
+#include <QLocale>
 #include <QMouseEvent>
 #include <QScatterSeries>
 #include <QSplitter>
@@ -262,6 +263,7 @@ void CorrelationPane::refreshScatter()
 {
     m_shown.clear();
     QList<QPointF> pts;
+    QVector<int> rows;
     const SplitFilter filter = split();
     if (m_scores) {
         for (int r = 0; r < m_scores->rowCount(); ++r) {
@@ -273,11 +275,26 @@ void CorrelationPane::refreshScatter()
             const double j = m_scores->score(r, ScoreModel::JudgeColumn);
             if (std::isnan(h) || std::isnan(j))
                 continue;
-            m_shown.append({m_scores->itemId(r), h, j});
+            rows.append(r);
             pts.append(QPointF(h, j));
         }
     }
-    m_points->replace(pts);
+    // A chart item per point: a million of them would take gigabytes and minutes. At most
+    // kMaxDrawn points are drawn, every k-th in import order (the same ones each time); the fit
+    // and the coefficients use them all.
+    constexpr qsizetype kMaxDrawn = 20000;
+    const qsizetype stride = (pts.size() + kMaxDrawn - 1) / kMaxDrawn;
+    QList<QPointF> drawn;
+    drawn.reserve(std::min(pts.size(), kMaxDrawn));
+    for (qsizetype k = 0; k < pts.size(); k += std::max<qsizetype>(1, stride)) {
+        drawn.append(pts[k]);
+        m_shown.append({m_scores->itemId(rows[k]), pts[k].x(), pts[k].y()});
+    }
+    m_points->replace(drawn);
+    m_points->setName(
+            drawn.size() < pts.size()
+                    ? tr("Items (%1 of %2 drawn)").arg(QLocale().toString(drawn.size()), QLocale().toString(pts.size()))
+                    : tr("Items"));
 
     // Least-squares line of judge on human over the points shown.
     double minX = 1, maxX = 5, minY = 1, maxY = 5;

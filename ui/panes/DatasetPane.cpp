@@ -208,23 +208,26 @@ void DatasetPane::refillFilters()
 void DatasetPane::updateCount()
 {
     const QLocale locale;
-    m_count->setText(
-            tr("%1 of %2 items").arg(locale.toString(m_filter->rowCount()), locale.toString(m_model->rowCount())));
+    // The model holds the filtered rows; the project counts them all.
+    const int total = m_project ? m_project->itemCount() : 0;
+    m_count->setText(tr("%1 of %2 items").arg(locale.toString(m_filter->rowCount()), locale.toString(total)));
 }
 
 bool DatasetPane::selectItem(const QString &id)
 {
-    const int sourceRow = m_model->rowOf(id);
-    if (sourceRow < 0)
-        return false;
-    QModelIndex proxy = m_filter->mapFromSource(m_model->index(sourceRow, 0));
-    if (!proxy.isValid()) {
+    int row = m_model->rowOf(id);
+    if (row < 0) { // not in the project, or hidden by a filter: shown once the filters are cleared
+        if (!m_model->contains(id))
+            return false;
         m_text->clear();
         m_group->setCurrentIndex(0);
         m_system->setCurrentIndex(0);
         m_split->setCurrentIndex(0);
-        proxy = m_filter->mapFromSource(m_model->index(sourceRow, 0));
+        row = m_model->rowOf(id);
+        if (row < 0)
+            return false;
     }
+    const QModelIndex proxy = m_filter->mapFromSource(m_model->index(row, 0));
     m_view->setCurrentIndex(proxy);
     m_view->selectRow(proxy.row());
     m_view->scrollTo(proxy, QAbstractItemView::PositionAtCenter);

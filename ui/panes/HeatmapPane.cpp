@@ -6,6 +6,7 @@
 #include "models/ScoreFilterModel.h"
 #include "models/ScoreModel.h"
 #include "store/Project.h"
+#include "store/ScoreGridStore.h"
 #include "widgets/HeatmapView.h"
 
 #include <QComboBox>
@@ -196,7 +197,7 @@ void HeatmapPane::refillJudges()
     m_judge->clear();
     if (!m_project)
         return;
-    const auto judges = m_project->readJudges();
+    const auto judges = ScoreGridStore(m_project).judges();
     if (!judges) {
         m_summary->setText(tr("Cannot read the project: %1").arg(judges.errorString()));
         return;

@@ -10,6 +10,7 @@
 #include "models/CriterionDetail.h"
 #include "models/RubricTreeModel.h"
 #include "store/RubricStore.h"
+#include "store/ScoreGridStore.h"
 #include "widgets/MessageBar.h"
 #include "widgets/RubricVersionList.h"
 
@@ -418,7 +419,7 @@ void RubricPane::refillJudges()
     if (!m_project)
         return;
     RubricStore store(m_project);
-    const auto judges = m_project->readJudges();
+    const auto judges = ScoreGridStore(m_project).judges();
     if (!judges) {
         m_message->showError(judges.errorString());
         return;

@@ -3,6 +3,7 @@
 #include "stats/Agreement.h"
 #include "stats/ProjectData.h"
 #include "store/Project.h"
+#include "store/ScoreGridStore.h"
 
 #include <cmath>
 
@@ -35,7 +36,7 @@ void AgreementLabel::refresh(const Project *project, const QVector<Aspect> &aspe
     };
     QVector<JudgeInfo> judges;
     if (!blind) {
-        auto read = project->readJudges();
+        auto read = ScoreGridStore(project).judges();
         if (!read) {
             setText(tr("Cannot read the project: %1").arg(read.errorString().toHtmlEscaped()));
             return;

@@ -100,7 +100,8 @@ void HeatmapView::measureRowHeaders()
     // groups 50-character document hashes (elided; the tooltip has them in full).
     const QFontMetrics fm(font());
     int id = 0, group = 0, system = 0;
-    const int rows = m_model ? m_model->rowCount() : 0;
+    // The first rows stand for the rest: a million labels are not measured (the widths are capped).
+    const int rows = m_model ? std::min(m_model->rowCount(), 2000) : 0;
     for (int r = 0; r < rows; ++r) {
         const QModelIndex index = m_model->index(r, 0);
         id = std::max(id, fm.horizontalAdvance(index.data(ScoreModel::ItemIdRole).toString()));
