@@ -181,6 +181,8 @@ private:
     friend class IssueStore;
     friend class PromptStore;
     friend class RubricStore;
+    friend class ScoreColumnStore;
+    friend class SplitStore;
     friend struct ProjectTestAccess;
     friend Result<CopyCounts> copyProject(Project &from, Project &to);
 

@@ -1,3 +1,4 @@
+#include "stats/Bootstrap.h"
 #include "stats/Comparison.h"
 #include "stats/ProjectData.h"
 #include "store/CallStore.h"
@@ -24,6 +25,7 @@ private slots:
     void initTestCase();
     void againstScipy();
     void identicalJudgesAreExactlyEqual();
+    void sharedReplicatesEqualEachJudgeAlone();
     void everyJudgeWithCost();
     void errorsNameTheJudge();
     void outputsShareTheRounding();
@@ -165,6 +167,47 @@ void TestComparison::identicalJudgesAreExactlyEqual()
         QCOMPARE(pair.hi, 0.0);
         QVERIFY2(pair.plainWords.contains(QStringLiteral("agree with people equally")), qPrintable(pair.plainWords));
         QCOMPARE(c->judges[0].pearson, c->judges[1].pearson);
+    }
+}
+
+void TestComparison::sharedReplicatesEqualEachJudgeAlone()
+{
+    // Every judge scored every item: the dataset-level intervals and differences come from one
+    // draw per replicate for all judges. They are those of each judge and each pair alone, bit
+    // for bit (group level, which never shares, for contrast).
+    auto p = Project::open(m_path);
+    QVERIFY(p);
+    const QStringList names{QStringLiteral("good"), QStringLiteral("weak_baseline"), QStringLiteral("twin")};
+    for (Level level : {Level::Dataset, Level::Group}) {
+        CompareOptions o = options(names);
+        o.level = level;
+        o.permutations = 200;
+        const auto c = compareJudges(**p, o);
+        QVERIFY(c);
+        QCOMPARE(c->judges.size(), 3);
+        for (int k = 0; k < 3; ++k) {
+            const auto items = gatherScores(**p, o.aspect, names[k], o.split);
+            QVERIFY(items);
+            BootstrapOptions b{o.bootstrap, o.seed, o.confidence};
+            b.coefficients = coefficientBit(o.primary);
+            const Interval alone = bootstrapCorrelation(*items, level, b)[o.primary];
+            QCOMPARE(c->judges[k].lo, alone.lo);
+            QCOMPARE(c->judges[k].hi, alone.hi);
+        }
+        QCOMPARE(c->pairs.size(), 3);
+        for (const PairComparison &pair : c->pairs) {
+            const auto items = gatherPaired(**p, o.aspect, pair.a, pair.b, o.split);
+            QVERIFY(items);
+            ComparisonOptions co;
+            co.resamples = o.bootstrap;
+            co.permutations = o.permutations;
+            co.seed = o.seed;
+            co.coefficients = coefficientBit(o.primary);
+            const JudgeComparison alone = compareJudges(*items, level, co);
+            QCOMPARE(pair.lo, alone.differenceCi[0].lo);
+            QCOMPARE(pair.hi, alone.differenceCi[0].hi);
+            QCOMPARE(pair.p, alone.permutationP[0]);
+        }
     }
 }
 
