@@ -7,7 +7,8 @@
 // give the same figures bit for bit. The stream is SplitMix64 (Steele, Lea and Flood, "Fast
 // splittable pseudorandom number generators", OOPSLA 2014; it passes BigCrush), and a draw of an
 // index below m is Lemire's multiply-and-reject ("Fast random integer generation in an interval",
-// ACM TOMACS 2019), which is exactly uniform (no modulo bias). Both are a few lines of integer
+// ACM TOMACS 2019) on 32-bit halves of the stream's words (two draws a word), which is exactly
+// uniform (no modulo bias). Both are a few lines of integer
 // arithmetic, written out in tests/stats/make_resampling_reference.py, which draws the same
 // resamples independently of this code.
 
@@ -17,8 +18,6 @@
 #include <vector>
 
 namespace rubric::stats::detail {
-
-__extension__ using U128 = unsigned __int128; // GCC and Clang: the 64 × 64 → 128-bit product
 
 /// SplitMix64's output function (a bijection of 64-bit words).
 inline quint64 mix64(quint64 z)
@@ -50,24 +49,37 @@ public:
         m_state += 0x9e3779b97f4a7c15ULL;
         return mix64(m_state);
     }
-    /// Uniform in [0, m), m ≥ 1: the high word of next() × m, a draw rejected when its low word
-    /// falls in the 2^64 mod m values that would favour some results.
+    /// The next 32 bits: the low half of a next() output, then its high half.
+    quint32 next32()
+    {
+        if (m_spare) {
+            m_spare = false;
+            return quint32(m_word >> 32);
+        }
+        m_word = next();
+        m_spare = true;
+        return quint32(m_word);
+    }
+    /// Uniform in [0, m), m ≥ 1: the high half of next32() × m, a draw rejected when its low half
+    /// falls in the 2^32 mod m values that would favour some results.
     quint32 below(quint32 m)
     {
-        U128 r = static_cast<U128>(next()) * m;
-        auto low = static_cast<quint64>(r);
+        quint64 r = quint64(next32()) * m;
+        auto low = quint32(r);
         if (low < m) {
-            const quint64 threshold = (0 - quint64(m)) % m;
+            const quint32 threshold = (0u - m) % m;
             while (low < threshold) {
-                r = static_cast<U128>(next()) * m;
-                low = static_cast<quint64>(r);
+                r = quint64(next32()) * m;
+                low = quint32(r);
             }
         }
-        return static_cast<quint32>(r >> 64);
+        return quint32(r >> 32);
     }
 
 private:
     quint64 m_state;
+    quint64 m_word = 0;
+    bool m_spare = false;
 };
 
 /// One bootstrap resample of n units as the number of times each unit was drawn (n draws of

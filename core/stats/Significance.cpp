@@ -173,6 +173,7 @@ JudgeComparison compareDense(DensePairs dense, Level level, const ComparisonOpti
         std::array<std::vector<double>, 3> reps;           // bootstrap differences per coefficient
         std::vector<double> za, zb;                        // z-scored judges (permutations)
         std::vector<double> centredHuman;                  // permutations on Pearson alone
+        detail::PermutationData permutation;               // its sums (spans into the vectors above)
         std::array<double, 3> difference{};
         std::array<std::vector<int>, 3> extreme; // permutation at least as extreme, per coefficient
 
@@ -304,6 +305,7 @@ JudgeComparison compareDense(DensePairs dense, Level level, const ComparisonOpti
             const double m = std::accumulate(d.human.begin(), d.human.end(), 0.0) / double(n);
             for (double &v : job->centredHuman)
                 v -= m;
+            job->permutation = detail::preparePermutation(job->centredHuman, job->za, job->zb);
         }
         for (auto &e : job->extreme)
             e.assign(size_t(out.permutations), 0);
@@ -317,7 +319,7 @@ JudgeComparison compareDense(DensePairs dense, Level level, const ComparisonOpti
             std::vector<double> pa, pb;
             std::array<double, 3> dd{kNaN, kNaN, kNaN};
             if (!in.centredHuman.empty()) {
-                const auto [ra, rb] = detail::permutedPearson(in.centredHuman, in.za, in.zb, bits, pa, pb);
+                const auto [ra, rb] = detail::permutedPearson(in.permutation, bits, pa, pb);
                 dd[0] = ra - rb;
             } else {
                 pa.resize(n);

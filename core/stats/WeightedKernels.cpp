@@ -152,18 +152,30 @@ LevelCorrelation coefficientsOf(const WeightedData &d, const ResampleCounts &cou
     const bool wantS = coefficients & coefficientBit(Coefficient::Spearman);
     const bool wantK = coefficients & coefficientBit(Coefficient::Kendall);
     if (wantP) {
+        // Four lanes of sums (items i ≡ l mod 4), added up in a fixed order at the end: the
+        // additions overlap instead of waiting on one another, and the result is the same
+        // whatever thread runs it.
+        constexpr size_t L = 4;
         const size_t n = w.size();
-        double sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0;
+        double lx[L]{}, ly[L]{}, lxx[L]{}, lyy[L]{}, lxy[L]{};
         const double *dx = d.dx.data(), *dy = d.dy.data();
-        for (size_t i = 0; i < n; ++i) {
+        const auto add = [&](size_t i, size_t l) {
             const double wi = double(w[i]);
             const double wx = wi * dx[i], wy = wi * dy[i];
-            sx += wx;
-            sy += wy;
-            sxx += wx * dx[i];
-            syy += wy * dy[i];
-            sxy += wx * dy[i];
-        }
+            lx[l] += wx;
+            ly[l] += wy;
+            lxx[l] += wx * dx[i];
+            lyy[l] += wy * dy[i];
+            lxy[l] += wx * dy[i];
+        };
+        size_t i = 0;
+        for (; i + L <= n; i += L)
+            for (size_t l = 0; l < L; ++l)
+                add(i + l, l);
+        for (; i < n; ++i)
+            add(i, 0);
+        const auto sum = [](const double(&v)[L]) { return (v[0] + v[1]) + (v[2] + v[3]); };
+        const double sx = sum(lx), sy = sum(ly), sxx = sum(lxx), syy = sum(lyy), sxy = sum(lxy);
         const double t = double(total);
         const double cxx = sxx - sx * sx / t, cyy = syy - sy * sy / t, cxy = sxy - sx * sy / t;
         if (cxx > kTooFlat * sxx && cyy > kTooFlat * syy) {
@@ -222,37 +234,63 @@ LevelCorrelation weightedCoefficients(const WeightedData &data, const ResampleCo
                          : coefficientsOf<std::uint8_t>(data, counts, coefficients, ws);
 }
 
-std::pair<double, double> permutedPearson(std::span<const double> x, std::span<const double> a,
-                                          std::span<const double> b, std::span<const quint64> bits,
+PermutationData preparePermutation(std::span<const double> x, std::span<const double> a, std::span<const double> b)
+{
+    PermutationData p;
+    p.x = x;
+    p.a = a;
+    p.b = b;
+    const size_t n = x.size();
+    p.d.resize(n);
+    p.q.resize(n);
+    p.xd.resize(n);
+    for (size_t k = 0; k < n; ++k) {
+        p.d[k] = b[k] - a[k];
+        p.q[k] = b[k] * b[k] - a[k] * a[k];
+        p.xd[k] = x[k] * p.d[k];
+        p.sx += x[k];
+        p.sxx += x[k] * x[k];
+        p.sa += a[k];
+        p.sb += b[k];
+        p.saa += a[k] * a[k];
+        p.sbb += b[k] * b[k];
+        p.sxa += x[k] * a[k];
+        p.sxb += x[k] * b[k];
+    }
+    return p;
+}
+
+std::pair<double, double> permutedPearson(const PermutationData &p, std::span<const quint64> bits,
                                           std::vector<double> &pa, std::vector<double> &pb)
 {
-    const size_t n = x.size();
-    double sx = 0, sxx = 0, sa = 0, sb = 0, saa = 0, sbb = 0, sxa = 0, sxb = 0;
+    // Item k moves d = b − a into the first judge where its bit is set: the permuted sums are the
+    // unpermuted ones plus the swapped items' d, b² − a² and x·d (the second judge's minus them).
+    constexpr size_t L = 4;
+    const size_t n = p.x.size();
+    double l1[L]{}, l2[L]{}, l3[L]{};
     for (size_t k = 0; k < n; ++k) {
-        const bool swap = (bits[k >> 6] >> (k & 63)) & 1;
-        const double va = swap ? b[k] : a[k], vb = swap ? a[k] : b[k];
-        sx += x[k];
-        sxx += x[k] * x[k];
-        sa += va;
-        sb += vb;
-        saa += va * va;
-        sbb += vb * vb;
-        sxa += x[k] * va;
-        sxb += x[k] * vb;
+        const double m = double((bits[k >> 6] >> (k & 63)) & 1);
+        const size_t l = k & (L - 1);
+        l1[l] += m * p.d[k];
+        l2[l] += m * p.q[k];
+        l3[l] += m * p.xd[k];
     }
+    const auto sum = [](const double(&v)[L]) { return (v[0] + v[1]) + (v[2] + v[3]); };
+    const double t1 = sum(l1), t2 = sum(l2), t3 = sum(l3);
     const double t = double(n);
-    const double cxx = sxx - sx * sx / t, caa = saa - sa * sa / t, cbb = sbb - sb * sb / t;
-    if (cxx > kTooFlat * sxx && caa > kTooFlat * saa && cbb > kTooFlat * sbb)
-        return {std::clamp((sxa - sx * sa / t) / std::sqrt(cxx * caa), -1.0, 1.0),
-                std::clamp((sxb - sx * sb / t) / std::sqrt(cxx * cbb), -1.0, 1.0)};
+    const double sa = p.sa + t1, sb = p.sb - t1, saa = p.saa + t2, sbb = p.sbb - t2, sxa = p.sxa + t3, sxb = p.sxb - t3;
+    const double cxx = p.sxx - p.sx * p.sx / t, caa = saa - sa * sa / t, cbb = sbb - sb * sb / t;
+    if (cxx > kTooFlat * p.sxx && caa > kTooFlat * saa && cbb > kTooFlat * sbb)
+        return {std::clamp((sxa - p.sx * sa / t) / std::sqrt(cxx * caa), -1.0, 1.0),
+                std::clamp((sxb - p.sx * sb / t) / std::sqrt(cxx * cbb), -1.0, 1.0)};
     pa.resize(n);
     pb.resize(n);
     for (size_t k = 0; k < n; ++k) {
         const bool swap = (bits[k >> 6] >> (k & 63)) & 1;
-        pa[k] = swap ? b[k] : a[k];
-        pb[k] = swap ? a[k] : b[k];
+        pa[k] = swap ? p.b[k] : p.a[k];
+        pb[k] = swap ? p.a[k] : p.b[k];
     }
-    return {pearson(x, pa), pearson(x, pb)};
+    return {pearson(p.x, pa), pearson(p.x, pb)};
 }
 
 } // namespace rubric::stats::detail

@@ -52,13 +52,22 @@ struct WeightedWorkspace
 LevelCorrelation weightedCoefficients(const WeightedData &data, const ResampleCounts &counts, unsigned coefficients,
                                       WeightedWorkspace &ws);
 
-/// Pearson's r of x with the permuted judges of a paired permutation: item k takes `b[k]` for the
-/// first judge and `a[k]` for the second where bit k of `bits` is set, `a[k]` and `b[k]` where it
-/// is not. Returns (r with the first, r with the second), from sums; x should be centred (its
-/// mean near 0) for accuracy. Falls back to pearson() over the permuted values when a side is
-/// constant or nearly so.
-std::pair<double, double> permutedPearson(std::span<const double> x, std::span<const double> a,
-                                          std::span<const double> b, std::span<const quint64> bits,
+/// A paired permutation test's data prepared once: x (the human scores, best centred), the two
+/// judges a and b (not owned), and the sums the permutations start from.
+struct PermutationData
+{
+    std::span<const double> x, a, b;
+    std::vector<double> d, q, xd; ///< per item: b − a, b² − a², x·(b − a)
+    double sx = 0, sxx = 0, sa = 0, sb = 0, saa = 0, sbb = 0, sxa = 0, sxb = 0;
+};
+PermutationData preparePermutation(std::span<const double> x, std::span<const double> a, std::span<const double> b);
+
+/// Pearson's r of x with the permuted judges of a paired permutation: item k takes b[k] for the
+/// first judge and a[k] for the second where bit k of `bits` is set, a[k] and b[k] where it is
+/// not. Returns (r with the first, r with the second), from the prepared sums and three sums over
+/// the swapped items. Falls back to pearson() over the permuted values when a side is constant or
+/// nearly so.
+std::pair<double, double> permutedPearson(const PermutationData &data, std::span<const quint64> bits,
                                           std::vector<double> &pa, std::vector<double> &pb);
 
 } // namespace rubric::stats::detail

@@ -6,8 +6,8 @@ implementation of the draws that core/stats/Resampling.h documents:
 - replicate i of a seed has its own stream: SplitMix64 (Steele, Lea & Flood 2014) started at
   key = mix64(mix64(seed XOR purpose) + i), purpose 1 for bootstrap replicates and 2 for
   permutations, where mix64 is SplitMix64's output function;
-- an index below m is Lemire's exact multiply-and-reject draw (high word of x*m, a draw rejected
-  when its low word is below 2^64 mod m);
+- an index below m is Lemire's exact multiply-and-reject draw on 32-bit halves of the stream's
+  words, low half first (high half of x*m, a draw rejected when its low half is below 2^32 mod m);
 - a bootstrap replicate draws n indices below n (items at the dataset level, groups at the group
   level); a permutation takes ceil(n/64) words and swaps the two judges' z-scored values of item k
   where bit k%64 of word k//64 is set.
@@ -41,20 +41,29 @@ def mix64(z):
 class SplitMix64:
     def __init__(self, state):
         self.state = state
+        self.spare = None
 
     def next(self):
         self.state = (self.state + 0x9E3779B97F4A7C15) & M64
         return mix64(self.state)
 
+    def next32(self):
+        if self.spare is not None:
+            word, self.spare = self.spare, None
+            return word
+        word = self.next()
+        self.spare = word >> 32
+        return word & 0xFFFFFFFF
+
     def below(self, m):
-        r = self.next() * m
-        low = r & M64
+        r = self.next32() * m
+        low = r & 0xFFFFFFFF
         if low < m:
-            threshold = ((1 << 64) - m) % m
+            threshold = ((1 << 32) - m) % m
             while low < threshold:
-                r = self.next() * m
-                low = r & M64
-        return r >> 64
+                r = self.next32() * m
+                low = r & 0xFFFFFFFF
+        return r >> 32
 
 
 def stream(seed, purpose, i):
