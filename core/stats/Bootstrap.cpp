@@ -225,7 +225,7 @@ std::vector<std::vector<double>> datasetReplicates(std::span<const double> human
     return std::move(job->reps);
 }
 
-CorrelationIntervals bootstrapCorrelation(const ScoreColumns &columns, int judge, Level level,
+CorrelationIntervals bootstrapCorrelation(const StatsColumns &columns, int judge, Level level,
                                           const BootstrapOptions &options)
 {
     return bootstrapDense(detail::densify(columns, judge), level, options);

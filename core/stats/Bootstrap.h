@@ -63,7 +63,7 @@ CorrelationIntervals bootstrapCorrelation(const QVector<ScoredItem> &items, Leve
                                           const BootstrapOptions &options);
 /// The same over judge `judge` of `columns` (its items with a score): the same figures as over
 /// the same items as ScoredItems.
-CorrelationIntervals bootstrapCorrelation(const ScoreColumns &columns, int judge, Level level,
+CorrelationIntervals bootstrapCorrelation(const StatsColumns &columns, int judge, Level level,
                                           const BootstrapOptions &options);
 
 /// Dataset level, several judges over the same items: replicate i draws the items once for every

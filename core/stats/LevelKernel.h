@@ -24,9 +24,9 @@ struct Dense
 Dense densify(const QVector<ScoredItem> &items);
 /// The same from columns: the items with judge `judge`'s score, groups and systems numbered again
 /// in their order of first appearance among those items (as densify(items) numbers them).
-Dense densify(const ScoreColumns &columns, int judge);
+Dense densify(const StatsColumns &columns, int judge);
 /// Items with both judges' scores: `judge` holds a's, `other` b's.
-Dense densify(const ScoreColumns &columns, int a, int b, std::vector<double> &other);
+Dense densify(const StatsColumns &columns, int a, int b, std::vector<double> &other);
 
 /// Scratch buffers reused across calls (one per thread).
 struct Workspace

@@ -70,13 +70,13 @@ int renumber(std::vector<int> &map, int old, int &count)
 
 } // namespace
 
-Dense densify(const ScoreColumns &columns, int judge)
+Dense densify(const StatsColumns &columns, int judge)
 {
     std::vector<double> none;
     return densify(columns, judge, -1, none);
 }
 
-Dense densify(const ScoreColumns &columns, int a, int b, std::vector<double> &other)
+Dense densify(const StatsColumns &columns, int a, int b, std::vector<double> &other)
 {
     Dense d;
     const std::vector<double> &ja = columns.judges[size_t(a)];
@@ -346,7 +346,7 @@ QString constantGroupsConvention(ConstantGroups rule)
                                                  "UniEval)");
 }
 
-LevelCorrelation correlateAtLevel(const ScoreColumns &columns, int judge, Level level, ConstantGroups constantGroups)
+LevelCorrelation correlateAtLevel(const StatsColumns &columns, int judge, Level level, ConstantGroups constantGroups)
 {
     const detail::Dense d = detail::densify(columns, judge);
     std::vector<int> rows(d.human.size());

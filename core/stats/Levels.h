@@ -86,7 +86,7 @@ LevelCorrelation correlateAtLevel(const QVector<ScoredItem> &items, Level level,
                                   ConstantGroups constantGroups = ConstantGroups::Skip);
 /// The same over columns: judge `judge` of `columns` (its items with a score), the same figures
 /// as over the same items as ScoredItems.
-LevelCorrelation correlateAtLevel(const ScoreColumns &columns, int judge, Level level,
+LevelCorrelation correlateAtLevel(const StatsColumns &columns, int judge, Level level,
                                   ConstantGroups constantGroups = ConstantGroups::Skip);
 
 } // namespace rubric::stats

@@ -72,7 +72,7 @@ Result<SplitFilter> defaultSplitFilter(const Project &project)
     return *split ? SplitFilter::Test : SplitFilter::All;
 }
 
-Result<ScoreColumns> gatherColumns(const Project &project, const QString &aspect, const QStringList &judges,
+Result<StatsColumns> gatherColumns(const Project &project, const QString &aspect, const QStringList &judges,
                                    SplitFilter filter)
 {
     if (auto r = checkAspect(project, aspect); !r)

@@ -34,7 +34,7 @@ Result<QVector<ScoredItem>> gatherScores(const Project &project, const QString &
 /// The columns of `aspect` for `judges` (any number) over the items of `filter` with a human
 /// score, in one query: what correlateAtLevel, bootstrapCorrelation and compareJudges read
 /// without an id or a string per item. Fails when the aspect or a judge is unknown.
-Result<ScoreColumns> gatherColumns(const Project &project, const QString &aspect, const QStringList &judges,
+Result<StatsColumns> gatherColumns(const Project &project, const QString &aspect, const QStringList &judges,
                                    SplitFilter filter);
 
 /// Items of `filter` scored by people and by both judges.

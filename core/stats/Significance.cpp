@@ -346,7 +346,7 @@ JudgeComparison compareDense(DensePairs dense, Level level, const ComparisonOpti
     return out;
 }
 
-DensePairs densePairs(const ScoreColumns &columns, int a, int b)
+DensePairs densePairs(const StatsColumns &columns, int a, int b)
 {
     DensePairs p;
     detail::Dense d = detail::densify(columns, a, b, p.b);
@@ -366,7 +366,7 @@ JudgeComparison compareJudges(const QVector<PairedItem> &items, Level level, con
     return compareDense(densify(items), level, options);
 }
 
-JudgeComparison compareJudges(const ScoreColumns &columns, int a, int b, Level level, const ComparisonOptions &options)
+JudgeComparison compareJudges(const StatsColumns &columns, int a, int b, Level level, const ComparisonOptions &options)
 {
     return compareDense(densePairs(columns, a, b), level, options);
 }

@@ -80,6 +80,6 @@ struct JudgeComparison
 JudgeComparison compareJudges(const QVector<PairedItem> &items, Level level, const ComparisonOptions &options);
 /// The same over judges `a` and `b` of `columns` (the items both scored): the same figures as over
 /// the same items as PairedItems.
-JudgeComparison compareJudges(const ScoreColumns &columns, int a, int b, Level level, const ComparisonOptions &options);
+JudgeComparison compareJudges(const StatsColumns &columns, int a, int b, Level level, const ComparisonOptions &options);
 
 } // namespace rubric::stats

@@ -5,6 +5,7 @@
 
 #include <QCoreApplication>
 #include <QHash>
+#include <QSet>
 
 #include <algorithm>
 #include <cmath>
@@ -140,7 +141,7 @@ private:
 
 } // namespace
 
-Result<ScoreColumns> ScoreColumnStore::read(const QString &aspect, const QStringList &judges, SplitFilter filter) const
+Result<StatsColumns> ScoreColumnStore::read(const QString &aspect, const QStringList &judges, SplitFilter filter) const
 {
     // One scan per table, joined here by row id: the items, the split's side, the annotations'
     // means and the judges' scores (each a scan of the scores in row order; the "+" keeps
@@ -202,7 +203,7 @@ Result<ScoreColumns> ScoreColumnStore::read(const QString &aspect, const QString
     }
 
     // The kept items with a human score, in import order; groups and systems numbered again among them.
-    ScoreColumns out;
+    StatsColumns out;
     out.judges.resize(size_t(judges.size()));
     Interner groups(out.groups), systems(out.systems);
     for (size_t i = 0; i < n; ++i) {
@@ -262,6 +263,112 @@ Result<int> ScoreColumnStore::itemsScored(const QString &judge) const
                                  .arg(tr("the judges"), row.ok() ? QString() : row.error().message),
                          m_project->path());
     return q.value(0).toInt();
+}
+
+Result<QVector<JudgeInfo>> ScoreColumnStore::judges() const
+{
+    QSqlQuery q(m_project->database());
+    q.setForwardOnly(true);
+    const auto failed = [this](QSqlQuery &q) {
+        return makeError(tr("cannot read %1 from the project: %2").arg(tr("the judges"), q.lastError().text()),
+                         m_project->path());
+    };
+    if (auto r = sql::exec(q, QStringLiteral("SELECT id, name, method, status FROM runs ORDER BY id")); !r)
+        return m_project->readError(tr("the judges"), r);
+    QVector<JudgeInfo> out;
+    QVector<qint64> runs;
+    QHash<qint64, int> index;
+    while (q.next()) {
+        index.insert(q.value(0).toLongLong(), int(out.size()));
+        runs.append(q.value(0).toLongLong());
+        out.append({q.value(1).toString(), q.value(2).toString(), q.value(3).toString(), {}, 0});
+    }
+    if (q.lastError().isValid())
+        return failed(q);
+    if (auto r = sql::exec(q, QStringLiteral("SELECT id, name FROM aspects ORDER BY id")); !r)
+        return m_project->readError(tr("the aspects"), r);
+    QVector<std::pair<qint64, QString>> aspects;
+    while (q.next())
+        aspects.append({q.value(0).toLongLong(), q.value(1).toString()});
+    if (q.lastError().isValid())
+        return failed(q);
+    // Which aspects each judge scored: a look-up in the scores' key per judge and aspect.
+    QSqlQuery has(m_project->database());
+    if (auto r = sql::prepare(has, QStringLiteral("SELECT 1 FROM judge_scores WHERE run_id = ? AND aspect_id = ? "
+                                                  "LIMIT 1"));
+        !r)
+        return m_project->readError(tr("the judges"), r);
+    for (int j = 0; j < runs.size(); ++j)
+        for (const auto &[aspect, name] : std::as_const(aspects)) {
+            if (auto r = sql::rebind(has, {runs[j], aspect}); !r)
+                return m_project->readError(tr("the judges"), r);
+            if (has.next())
+                out[j].aspects.append(name);
+            else if (has.lastError().isValid())
+                return failed(has);
+        }
+    // Distinct items with a score per judge, from one pass over the scores in row order.
+    if (auto r = sql::exec(q, QStringLiteral("SELECT run_id, item_id FROM judge_scores WHERE score IS NOT NULL")); !r)
+        return m_project->readError(tr("the judges"), r);
+    std::vector<std::vector<bool>> seen(size_t(out.size()));
+    QVector<QSet<qint64>> sparse(out.size()); // item ids too large for a table
+    constexpr qint64 kTable = qint64(1) << 26;
+    while (q.next()) {
+        const auto j = index.constFind(q.value(0).toLongLong());
+        if (j == index.constEnd())
+            continue;
+        const qint64 item = q.value(1).toLongLong();
+        if (item < 0 || item >= kTable) {
+            if (!sparse[*j].contains(item)) {
+                sparse[*j].insert(item);
+                ++out[*j].items;
+            }
+            continue;
+        }
+        std::vector<bool> &s = seen[size_t(*j)];
+        if (size_t(item) >= s.size())
+            s.resize(std::max(size_t(item) + 1, s.size() * 2), false);
+        if (!s[size_t(item)]) {
+            s[size_t(item)] = true;
+            ++out[*j].items;
+        }
+    }
+    if (q.lastError().isValid())
+        return failed(q);
+    return out;
+}
+
+Result<std::vector<double>> ScoreColumnStore::humanMeans(const QString &aspect) const
+{
+    QSqlQuery q(m_project->database());
+    q.setForwardOnly(true);
+    if (auto r = sql::exec(q,
+                           QStringLiteral("SELECT AVG(score) FROM annotations WHERE aspect_id = (SELECT id FROM "
+                                          "aspects WHERE name = ?) GROUP BY item_id"),
+                           {aspect});
+        !r)
+        return m_project->readError(tr("the human scores"), r);
+    std::vector<double> out;
+    while (q.next())
+        out.push_back(q.value(0).toDouble());
+    if (q.lastError().isValid())
+        return makeError(tr("cannot read %1 from the project: %2").arg(tr("the human scores"), q.lastError().text()),
+                         m_project->path());
+    return out;
+}
+
+Result<std::pair<int, int>> ScoreColumnStore::splitCounts() const
+{
+    QSqlQuery q(m_project->database());
+    if (auto r = sql::exec(q, QStringLiteral("SELECT role, COUNT(*) FROM splits GROUP BY role")); !r)
+        return m_project->readError(tr("the split"), r);
+    std::pair<int, int> out{0, 0};
+    while (q.next())
+        (q.value(0).toString() == QLatin1String("train") ? out.first : out.second) = q.value(1).toInt();
+    if (q.lastError().isValid())
+        return makeError(tr("cannot read %1 from the project: %2").arg(tr("the split"), q.lastError().text()),
+                         m_project->path());
+    return out;
 }
 
 Result<bool> ScoreColumnStore::hasSplit() const

@@ -1,12 +1,14 @@
 #pragma once
 
 #include "data/Annotation.h"
+#include "store/Project.h"
 #include "util/Result.h"
 
 #include <QString>
 #include <QStringList>
 #include <QVector>
 
+#include <utility>
 #include <vector>
 
 namespace rubric {
@@ -16,7 +18,7 @@ class Project;
 /// The columns a correlation, a bootstrap or a comparison reads, as flat arrays (no ids, no texts,
 /// no string per item): one entry per item of the split that has a human score for the aspect, in
 /// import order.
-struct ScoreColumns
+struct StatsColumns
 {
     std::vector<double> human;               ///< the mean of the item's annotators
     std::vector<std::vector<double>> judges; ///< judges[k][i]: judge k's score of item i, NaN for none
@@ -53,7 +55,7 @@ public:
     /// The columns of `aspect` for `judges` (any number, in that order) over the items of
     /// `filter`, in one query. An unknown aspect or judge gives no scores (check the names
     /// first). Errors name what could not be read.
-    Result<ScoreColumns> read(const QString &aspect, const QStringList &judges, SplitFilter filter) const;
+    Result<StatsColumns> read(const QString &aspect, const QStringList &judges, SplitFilter filter) const;
 
     /// Which external ids items() reads.
     enum class Ids { None, WithoutGroup, All };
@@ -67,6 +69,15 @@ public:
     Result<bool> judgeExists(const QString &name) const;
     /// The distinct items a judge scored (any aspect), as Project::readJudges counts them.
     Result<int> itemsScored(const QString &judge) const;
+
+    /// What Project::readJudges returns (project order; aspects in aspect order; distinct items
+    /// with a score), its item counts from one scan of the scores instead of a key look-up and a
+    /// row read per score and judge: what `rubric info` prints.
+    Result<QVector<JudgeInfo>> judges() const;
+    /// The mean human score of each annotated item for `aspect` (item order unspecified).
+    Result<std::vector<double>> humanMeans(const QString &aspect) const;
+    /// Items on the train and on the test side.
+    Result<std::pair<int, int>> splitCounts() const;
 
     /// Whether any item is on the train or the test side (one row, not the whole split).
     Result<bool> hasSplit() const;

@@ -3,6 +3,7 @@
 #include "stats/ProjectData.h"
 #include "store/CallStore.h"
 #include "store/Project.h"
+#include "store/ScoreColumns.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -26,6 +27,7 @@ private slots:
     void againstScipy();
     void identicalJudgesAreExactlyEqual();
     void sharedReplicatesEqualEachJudgeAlone();
+    void columnStoreJudgesEqualReadJudges();
     void everyJudgeWithCost();
     void errorsNameTheJudge();
     void outputsShareTheRounding();
@@ -209,6 +211,33 @@ void TestComparison::sharedReplicatesEqualEachJudgeAlone()
             QCOMPARE(pair.p, alone.permutationP[0]);
         }
     }
+}
+
+void TestComparison::columnStoreJudgesEqualReadJudges()
+{
+    // `rubric info` lists the judges through ScoreColumnStore (one scan for the item counts): the
+    // same names, methods, statuses, aspects and counts as Project::readJudges. A NULL score (a
+    // refused item) is not an item scored.
+    auto p = Project::open(m_path);
+    QVERIFY(p);
+    QVERIFY((*p)->ensureJudge(QStringLiteral("refusing"), QStringLiteral("geval")));
+    QHash<QString, double> some{{QStringLiteral("i00"), 3.0}, {QStringLiteral("i01"), std::nan("")}};
+    QVERIFY((*p)->setJudgeScores(QStringLiteral("refusing"), QStringLiteral("fluency"), some)); // not coherence:
+    // the tests after this one list the judges of coherence
+    const auto expected = (*p)->readJudges();
+    const auto actual = ScoreColumnStore(p->get()).judges();
+    QVERIFY(expected && actual);
+    QCOMPARE(actual->size(), expected->size());
+    for (qsizetype i = 0; i < expected->size(); ++i) {
+        const JudgeInfo &e = expected->at(i), &a = actual->at(i);
+        QCOMPARE(a.name, e.name);
+        QCOMPARE(a.method, e.method);
+        QCOMPARE(a.status, e.status);
+        QCOMPARE(a.aspects, e.aspects);
+        QCOMPARE(a.items, e.items);
+    }
+    QCOMPARE(actual->back().items, 1);
+    QCOMPARE(actual->back().aspects, QStringList{QStringLiteral("fluency")});
 }
 
 void TestComparison::everyJudgeWithCost()

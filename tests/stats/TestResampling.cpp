@@ -258,7 +258,7 @@ void TestResampling::permutationTestAgainstScipy()
 void TestResampling::columnsGiveTheFiguresOfItems()
 {
     // The CLI reads columns (store/ScoreColumns), the panes ScoredItems: the same figures bit for bit.
-    ScoreColumns columns;
+    StatsColumns columns;
     const auto a = scored(QStringLiteral("a"));
     const auto b = doubles(m_ref[QStringLiteral("b")]);
     QHash<QString, int> groups, systems;
