@@ -87,17 +87,18 @@ int run(const QStringList &args, Io &io)
     const SplitFilter split = *splitFilter;
     const QString aspect = parser.value(QStringLiteral("aspect"));
     const QString judge = parser.value(QStringLiteral("judge"));
-    const auto items = gatherScores(*project, aspect, judge, split);
-    if (!items) {
-        io.err << "rubric correlate: " << items.errorString() << '\n';
+    // The columns alone (scores, groups, systems as numbers): no id or text per item.
+    const auto columns = gatherColumns(*project, aspect, {judge}, split);
+    if (!columns) {
+        io.err << "rubric correlate: " << columns.errorString() << '\n';
         return 1;
     }
-    const LevelCorrelation c = correlateAtLevel(*items, *level, *constantGroups);
+    const LevelCorrelation c = correlateAtLevel(*columns, 0, *level, *constantGroups);
     std::optional<CorrelationIntervals> ci;
     if (resamples > 0) {
         BootstrapOptions options{resamples, seed, 0.95};
         options.constantGroups = *constantGroups;
-        ci = bootstrapCorrelation(*items, *level, options);
+        ci = bootstrapCorrelation(*columns, 0, *level, options);
     }
 
     if (parser.isSet(QStringLiteral("json"))) {

@@ -2,6 +2,7 @@
 #include "stats/StableSum.h"
 #include "store/BatchStore.h"
 #include "store/RubricStore.h"
+#include "store/ScoreColumns.h"
 
 namespace rubric::cli {
 namespace {
@@ -40,24 +41,26 @@ int run(const QStringList &args, Io &io)
     if (!aspectList)
         return fail(aspectList.error());
     QVariantList aspects;
+    const ScoreColumnStore columns(project.get()); // numbers only: no id per item, no hash
     for (const Aspect &a : *aspectList) {
-        const auto read = project->readHumanScores(a.name);
+        auto read = columns.humanMeans(a.name);
         if (!read)
             return fail(read.error());
-        const QHash<QString, double> &human = *read;
+        std::vector<double> human = std::move(read).value();
         const auto coders = project->readAnnotators(a.name);
         if (!coders)
             return fail(coders.error());
-        // Summed in an order of their own: the hash's changes from one call to the next.
-        const double mean = stats::stableMeanOf(human);
+        // Summed in an order of their own (sorted): the same figure whatever order the rows come in.
+        const int annotated = int(human.size());
+        const double mean = stats::stableMean(std::move(human));
         aspects.append(QVariantMap{{QStringLiteral("name"), a.name},
                                    {QStringLiteral("min"), a.min},
                                    {QStringLiteral("max"), a.max},
                                    {QStringLiteral("human_mean"), jsonNumber(mean)},
-                                   {QStringLiteral("annotated_items"), int(human.size())},
+                                   {QStringLiteral("annotated_items"), annotated},
                                    {QStringLiteral("annotators"), int(coders->size())}});
     }
-    const auto judgeList = project->readJudges();
+    const auto judgeList = columns.judges(); // Project::readJudges' list, its counts from one scan
     if (!judgeList)
         return fail(judgeList.error());
     QVariantList judges;
@@ -74,12 +77,10 @@ int run(const QStringList &args, Io &io)
                                   {QStringLiteral("items"), j.items},
                                   {QStringLiteral("failed_items"), failedItems.value(j.name)}});
     }
-    const auto split = project->readSplit();
+    const auto split = columns.splitCounts();
     if (!split)
         return fail(split.error());
-    int train = 0, test = 0;
-    for (SplitRole r : *split)
-        (r == SplitRole::Train ? train : test)++;
+    const auto [train, test] = *split;
     const QVariantMap splits{{QStringLiteral("train"), train},
                              {QStringLiteral("test"), test},
                              {QStringLiteral("unassigned"), items - train - test}};

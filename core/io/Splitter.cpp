@@ -1,6 +1,7 @@
 #include "Splitter.h"
 
 #include "store/Project.h"
+#include "store/SplitStore.h"
 #include "util/Json.h"
 #include "util/Shuffle.h"
 
@@ -46,17 +47,17 @@ QString Splitter::stratifyName(Stratify s)
     return QStringLiteral("none");
 }
 
-Result<QHash<QString, SplitRole>> Splitter::draw(const Project &project, const SplitOptions &options)
+namespace {
+
+/// The drawn split over the candidates: true for a training item.
+struct Drawn
 {
-    QSet<QString> scored;
-    const auto addScored = [&](const QString &aspect) -> Result<void> {
-        const auto human = project.readHumanScores(aspect);
-        if (!human)
-            return human.error();
-        for (auto it = human->begin(); it != human->end(); ++it)
-            scored.insert(it.key());
-        return {};
-    };
+    SplitCandidates items;
+    std::vector<bool> train;
+};
+
+Result<Drawn> drawRows(const Project &project, const SplitOptions &options, bool withIds)
+{
     if (!options.aspect.isEmpty()) {
         const auto known = project.readAspect(options.aspect);
         if (!known)
@@ -64,33 +65,15 @@ Result<QHash<QString, SplitRole>> Splitter::draw(const Project &project, const S
         if (!*known)
             return makeError(tr("no aspect named '%1' in the project").arg(options.aspect), project.path(), 0,
                              QStringLiteral("aspect"));
-        if (auto r = addScored(options.aspect); !r)
-            return r.error();
-    } else {
-        const auto aspects = project.readAspects();
-        if (!aspects)
-            return aspects.error();
-        for (const Aspect &a : *aspects)
-            if (auto r = addScored(a.name); !r)
-                return r.error();
     }
-    const auto items = project.readItemRows(); // no texts: a split reads ids and labels
-    if (!items)
-        return items.error();
-    // Buckets in import order, keyed by the stratum (std::map: sorted keys, a stable start).
-    // Group-disjoint draws bucket by group, an item without one alone (its id cannot be a group's).
-    std::map<QString, QVector<QString>> buckets;
-    int eligible = 0;
-    for (const ItemRow &it : *items) {
-        if (!scored.contains(it.id))
-            continue;
-        const QString key = options.byGroup ? (it.group.isEmpty() ? QStringLiteral("\x1fitem:") + it.id : it.group)
-                            : options.stratify == Stratify::Group  ? it.group
-                            : options.stratify == Stratify::System ? it.system
-                                                                   : QString();
-        buckets[key].append(it.id);
-        ++eligible;
-    }
+    // Ids, labels and row numbers of the items with human scores; no texts, no string per item.
+    auto candidates = SplitStore(const_cast<Project *>(&project)).candidates(options.aspect, withIds);
+    if (!candidates)
+        return candidates.error();
+    Drawn out;
+    out.items = std::move(candidates).value();
+    const SplitCandidates &items = out.items;
+    const int eligible = int(items.rows.size());
     if (eligible == 0)
         return makeError(options.aspect.isEmpty() ? tr("no item has a human score to split on")
                                                   : tr("no item has a human score for '%1'").arg(options.aspect),
@@ -101,24 +84,51 @@ Result<QHash<QString, SplitRole>> Splitter::draw(const Project &project, const S
                                  .arg(options.train),
                          project.path(), 0, QStringLiteral("train"));
 
+    // Buckets in import order, taken in the order of their keys (sorted: a stable start). The key
+    // is the stratum; group-disjoint draws bucket by group, an item without one alone (its id
+    // cannot be a group's). Items are bucketed by index first, the keys sorted once.
+    const bool byGroup = options.byGroup;
+    const std::vector<int> *label = byGroup || options.stratify == Stratify::Group ? &items.group
+                                    : options.stratify == Stratify::System         ? &items.system
+                                                                                   : nullptr;
+    const QStringList &names = options.stratify == Stratify::System && !byGroup ? items.systems : items.groups;
+    std::vector<QVector<int>> labelled(size_t(names.size()));
+    QVector<int> unlabelled;               // no group / system: one bucket keyed ''
+    std::map<QString, QVector<int>> alone; // group-disjoint: an item without a group
+    for (int i = 0; i < eligible; ++i) {
+        const int l = label ? (*label)[size_t(i)] : -1;
+        if (l >= 0)
+            labelled[size_t(l)].append(i);
+        else if (byGroup)
+            alone[QStringLiteral("\x1fitem:") + items.ids.at(i)].append(i);
+        else
+            unlabelled.append(i);
+    }
+    std::map<QString, QVector<int> *> buckets;
+    if (!unlabelled.isEmpty())
+        buckets.emplace(QString(), &unlabelled);
+    for (int l = 0; l < names.size(); ++l)
+        if (!labelled[size_t(l)].isEmpty())
+            buckets.emplace(names.at(l), &labelled[size_t(l)]);
+    for (auto &[key, ids] : alone)
+        buckets.emplace(key, &ids);
+
     SeededRng rng(options.seed);
-    QVector<QVector<QString>> order;
+    QVector<QVector<int>> order;
+    order.reserve(qsizetype(buckets.size()));
     for (auto &[key, ids] : buckets) {
-        seededShuffle(ids, rng);
-        order.append(ids);
+        seededShuffle(*ids, rng);
+        order.append(std::move(*ids));
     }
     seededShuffle(order, rng);
 
-    QHash<QString, SplitRole> roles;
-    for (const auto &ids : std::as_const(order))
-        for (const QString &id : ids)
-            roles.insert(id, SplitRole::Test);
-    if (options.byGroup) {
+    out.train.assign(size_t(eligible), false);
+    if (byGroup) {
         int drawn = 0;
         qsizetype groups = 0;
         for (; groups < order.size() && drawn < options.train; ++groups)
-            for (const QString &id : std::as_const(order[groups])) {
-                roles.insert(id, SplitRole::Train);
+            for (int i : std::as_const(order[groups])) {
+                out.train[size_t(i)] = true;
                 ++drawn;
             }
         if (groups == order.size())
@@ -128,26 +138,42 @@ Result<QHash<QString, SplitRole>> Splitter::draw(const Project &project, const S
                                      .arg(order.size())
                                      .arg(eligible),
                              project.path(), 0, QStringLiteral("train"));
-        return roles;
+        return out;
     }
     int drawn = 0;
     for (qsizetype round = 0; drawn < options.train; ++round) {
         for (const auto &ids : std::as_const(order)) {
             if (round < ids.size() && drawn < options.train) {
-                roles.insert(ids.at(round), SplitRole::Train);
+                out.train[size_t(ids.at(round))] = true;
                 ++drawn;
             }
         }
     }
+    return out;
+}
+
+} // namespace
+
+Result<QHash<QString, SplitRole>> Splitter::draw(const Project &project, const SplitOptions &options)
+{
+    const auto drawn = drawRows(project, options, true);
+    if (!drawn)
+        return drawn.error();
+    QHash<QString, SplitRole> roles;
+    for (size_t i = 0; i < drawn->train.size(); ++i)
+        roles.insert(drawn->items.ids.at(qsizetype(i)), drawn->train[i] ? SplitRole::Train : SplitRole::Test);
     return roles;
 }
 
 Result<SplitSummary> Splitter::apply(Project &project, const SplitOptions &options)
 {
-    auto roles = draw(project, options);
-    if (!roles)
-        return roles.error();
-    if (auto w = project.setSplit(*roles); !w)
+    const auto drawn = drawRows(project, options, false);
+    if (!drawn)
+        return drawn.error();
+    std::vector<qint64> train, test;
+    for (size_t i = 0; i < drawn->train.size(); ++i)
+        (drawn->train[i] ? train : test).push_back(drawn->items.rows[i]);
+    if (auto w = SplitStore(&project).write(train, test); !w)
         return w.error();
     const QVariantMap params{{QStringLiteral("train"), options.train},
                              {QStringLiteral("seed"), QString::number(options.seed)},
@@ -159,8 +185,8 @@ Result<SplitSummary> Splitter::apply(Project &project, const SplitOptions &optio
     if (auto w = project.setMeta(QStringLiteral("split.params"), json::stringify(params)); !w)
         return w.error();
     SplitSummary s;
-    for (SplitRole r : std::as_const(*roles))
-        (r == SplitRole::Train ? s.train : s.test)++;
+    s.train = int(train.size());
+    s.test = int(test.size());
     const auto count = project.readItemCount();
     if (!count)
         return count.error();

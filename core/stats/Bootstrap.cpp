@@ -4,13 +4,14 @@
 #include "LevelKernel.h"
 #include "ParallelChunks.h"
 #include "Ranking.h"
+#include "Resampling.h"
+#include "WeightedKernels.h"
 
 #include <QThread>
 
 #include <algorithm>
 #include <cmath>
 #include <memory>
-#include <random>
 #include <stop_token>
 
 namespace rubric::stats {
@@ -30,23 +31,6 @@ namespace {
 
 using detail::Dense;
 using detail::Workspace;
-
-/// Per group: the three coefficients, NaN for a group the constant-group rule leaves out.
-std::vector<std::array<double, 3>> perGroup(const Dense &d, ConstantGroups rule)
-{
-    std::vector<std::array<double, 3>> out(size_t(d.groupCount));
-    Workspace ws;
-    std::vector<std::vector<int>> members(size_t(d.groupCount));
-    for (size_t i = 0; i < d.group.size(); ++i)
-        if (d.group[i] >= 0)
-            members[size_t(d.group[i])].push_back(int(i));
-    for (int g = 0; g < d.groupCount; ++g) {
-        const LevelCorrelation c = detail::evaluate(Level::Group, d.human, d.judge, d.group, d.system, d.groupCount,
-                                                    d.systemCount, members[size_t(g)], ws, rule);
-        out[size_t(g)] = {c.pearson, c.spearman, c.kendall};
-    }
-    return out;
-}
 
 /// Per system present: its mean human and mean judge score (systems in id order).
 std::pair<std::vector<double>, std::vector<double>> systemMeans(const Dense &d)
@@ -72,12 +56,12 @@ std::pair<std::vector<double>, std::vector<double>> systemMeans(const Dense &d)
 
 } // namespace
 
-CorrelationIntervals bootstrapCorrelation(const QVector<ScoredItem> &items, Level level,
-                                          const BootstrapOptions &options)
+namespace {
+
+CorrelationIntervals bootstrapDense(Dense d, Level level, const BootstrapOptions &options)
 {
     CorrelationIntervals result;
     result.resamples = std::max(0, options.resamples);
-    Dense d = detail::densify(items);
     // The unit of the level is what is resampled: the system level's n is the number of systems,
     // and resampling items would only show the noise in the systems' means.
     auto means = level == Level::System ? systemMeans(d) : std::pair<std::vector<double>, std::vector<double>>{};
@@ -92,17 +76,18 @@ CorrelationIntervals bootstrapCorrelation(const QVector<ScoredItem> &items, Leve
     }
 
     // Everything the chunks read and write, on the heap (detail::forEachChunk): every replicate
-    // has its own seed, every chunk its own scratch space.
+    // has its own stream, every chunk its own scratch space.
     struct Job
     {
         Level level;
         int units, resamples, chunks;
+        quint64 seed;
         std::stop_token stop;
         unsigned coefficients;
         Dense d;
+        detail::WeightedData weighted; // Dataset level: views of d's columns
         std::vector<double> systemHuman, systemJudge;
         std::vector<std::array<double, 3>> groupValues;
-        std::vector<quint64> seeds;
         std::array<std::vector<double>, 3> reps;
     };
     const auto job = std::make_shared<Job>();
@@ -110,33 +95,35 @@ CorrelationIntervals bootstrapCorrelation(const QVector<ScoredItem> &items, Leve
     job->units = units;
     job->resamples = result.resamples;
     job->chunks = std::max(1, std::min(result.resamples, QThread::idealThreadCount() * 4));
+    job->seed = options.seed;
     job->stop = options.stop;
     job->coefficients = options.coefficients;
-    job->groupValues
-            = level == Level::Group ? perGroup(d, options.constantGroups) : std::vector<std::array<double, 3>>{};
+    job->groupValues = level == Level::Group ? detail::groupCoefficients(d.human, d.judge, d.group, d.groupCount,
+                                                                         options.constantGroups, options.coefficients)
+                                             : std::vector<std::array<double, 3>>{};
     job->systemHuman = std::move(means.first);
     job->systemJudge = std::move(means.second);
     job->d = std::move(d);
-    std::mt19937_64 master(options.seed);
-    job->seeds.resize(static_cast<size_t>(result.resamples));
-    for (auto &s : job->seeds)
-        s = master();
+    if (level == Level::Dataset)
+        job->weighted = detail::prepareWeighted(job->d.human, job->d.judge, options.coefficients);
     for (auto &r : job->reps)
-        r.assign(job->seeds.size(), std::numeric_limits<double>::quiet_NaN());
+        r.assign(size_t(result.resamples), std::numeric_limits<double>::quiet_NaN());
 
     detail::forEachChunk(job->chunks, [job](int chunk) {
         const Job &in = *job;
         Workspace ws;
-        std::vector<int> rows(static_cast<size_t>(in.units));
+        detail::WeightedWorkspace weighted;
+        detail::ResampleCounts counts;
         for (int i = chunk; i < in.resamples; i += in.chunks) {
             if (in.stop.stop_requested())
                 return;
-            std::mt19937_64 rng(in.seeds[size_t(i)]);
+            const quint64 key = detail::streamKey(in.seed, detail::Stream::Bootstrap, i);
             if (in.level == Level::Group) {
+                detail::SplitMix64 rng(key);
                 std::array<double, 3> sum{};
                 std::array<int, 3> count{};
                 for (int k = 0; k < in.units; ++k) {
-                    const auto &v = in.groupValues[size_t(detail::uniformIndex(rng(), in.units))];
+                    const auto &v = in.groupValues[rng.below(quint32(in.units))];
                     for (size_t c = 0; c < 3; ++c)
                         if (!std::isnan(v[c])) {
                             sum[c] += v[c];
@@ -146,11 +133,12 @@ CorrelationIntervals bootstrapCorrelation(const QVector<ScoredItem> &items, Leve
                 for (size_t c = 0; c < 3; ++c)
                     job->reps[c][size_t(i)] = count[c] ? sum[c] / count[c] : std::numeric_limits<double>::quiet_NaN();
             } else if (in.level == Level::System) {
+                detail::SplitMix64 rng(key);
                 std::vector<double> &h = ws.a, &j = ws.b;
                 h.resize(size_t(in.units));
                 j.resize(size_t(in.units));
                 for (int k = 0; k < in.units; ++k) {
-                    const size_t s = size_t(detail::uniformIndex(rng(), in.units));
+                    const size_t s = rng.below(quint32(in.units));
                     h[size_t(k)] = in.systemHuman[s];
                     j[size_t(k)] = in.systemJudge[s];
                 }
@@ -158,12 +146,9 @@ CorrelationIntervals bootstrapCorrelation(const QVector<ScoredItem> &items, Leve
                 job->reps[1][size_t(i)] = spearman(h, j);
                 job->reps[2][size_t(i)] = kendallTauB(h, j);
             } else {
-                for (int &r : rows)
-                    r = detail::uniformIndex(rng(), in.units);
-                const Dense &d = in.d;
-                const LevelCorrelation c
-                        = detail::evaluate(in.level, d.human, d.judge, d.group, d.system, d.groupCount, d.systemCount,
-                                           rows, ws, ConstantGroups::Skip, in.coefficients);
+                // Items: the resample as the number of times each item was drawn.
+                counts.draw(key, quint32(in.units));
+                const LevelCorrelation c = detail::weightedCoefficients(in.weighted, counts, in.coefficients, weighted);
                 job->reps[0][size_t(i)] = c.pearson;
                 job->reps[1][size_t(i)] = c.spearman;
                 job->reps[2][size_t(i)] = c.kendall;
@@ -181,6 +166,69 @@ CorrelationIntervals bootstrapCorrelation(const QVector<ScoredItem> &items, Leve
         result.valid[c] = int(job->reps[c].size());
     }
     return result;
+}
+
+} // namespace
+
+CorrelationIntervals bootstrapCorrelation(const QVector<ScoredItem> &items, Level level,
+                                          const BootstrapOptions &options)
+{
+    return bootstrapDense(detail::densify(items), level, options);
+}
+
+std::vector<std::vector<double>> datasetReplicates(std::span<const double> human,
+                                                   const std::vector<std::span<const double>> &judges,
+                                                   Coefficient coefficient, int resamples, quint64 seed,
+                                                   std::stop_token stop)
+{
+    struct Job
+    {
+        std::vector<detail::WeightedData> judges;
+        std::vector<std::vector<double>> reps;
+        Coefficient coefficient = Coefficient::Pearson;
+        unsigned coefficients = 0;
+        int resamples = 0, chunks = 0;
+        quint32 units = 0;
+        quint64 seed = 0;
+        std::stop_token stop;
+    };
+    const auto job = std::make_shared<Job>();
+    job->coefficient = coefficient;
+    job->coefficients = coefficientBit(coefficient);
+    job->resamples = std::max(0, resamples);
+    job->chunks = std::max(1, std::min(job->resamples, QThread::idealThreadCount() * 4));
+    job->units = quint32(human.size());
+    job->seed = seed;
+    job->stop = stop;
+    for (const auto &j : judges) {
+        job->judges.push_back(detail::prepareWeighted(human, j, job->coefficients));
+        job->reps.emplace_back(size_t(job->resamples), std::numeric_limits<double>::quiet_NaN());
+    }
+    if (job->units == 0 || job->resamples == 0 || stop.stop_requested())
+        return stop.stop_requested() ? std::vector<std::vector<double>>{} : std::move(job->reps);
+    detail::forEachChunk(job->chunks, [job](int chunk) {
+        Job &in = *job;
+        detail::WeightedWorkspace ws;
+        detail::ResampleCounts counts;
+        for (int i = chunk; i < in.resamples; i += in.chunks) {
+            if (in.stop.stop_requested())
+                return;
+            counts.draw(detail::streamKey(in.seed, detail::Stream::Bootstrap, i), in.units);
+            for (size_t k = 0; k < in.judges.size(); ++k) {
+                const LevelCorrelation c = detail::weightedCoefficients(in.judges[k], counts, in.coefficients, ws);
+                in.reps[k][size_t(i)] = c.value(in.coefficient);
+            }
+        }
+    });
+    if (stop.stop_requested())
+        return {};
+    return std::move(job->reps);
+}
+
+CorrelationIntervals bootstrapCorrelation(const StatsColumns &columns, int judge, Level level,
+                                          const BootstrapOptions &options)
+{
+    return bootstrapDense(detail::densify(columns, judge), level, options);
 }
 
 } // namespace rubric::stats

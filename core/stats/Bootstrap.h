@@ -6,7 +6,9 @@
 
 #include <array>
 #include <limits>
+#include <span>
 #include <stop_token>
+#include <vector>
 
 namespace rubric::stats {
 
@@ -44,8 +46,12 @@ struct CorrelationIntervals
 /// twice): groups at Group level, systems (with their mean scores) at System level, items at
 /// Dataset level; recomputes the level's coefficients and takes the
 /// (1−confidence)/2 and (1+confidence)/2 quantiles of the replicates (numpy "linear").
-/// Replicate i draws from std::mt19937_64 seeded with the i-th output of a std::mt19937_64(seed),
-/// so the result depends only on the data, the level and the seed (not on threads).
+/// Replicate i draws its units from a stream of its own (Resampling.h: SplitMix64 started at a
+/// hash of the seed and i, exactly uniform draws by Lemire's method), so the result depends only
+/// on the data, the level and the seed, never on the number of threads or their order. At the
+/// dataset level a replicate is the number of times each item was drawn, and its coefficients
+/// come from weighted sums (WeightedKernels.h): the same statistics as over the drawn items,
+/// without gathering them.
 /// A percentile interval is not centred on the estimate: when the estimate sits near ±1 (system
 /// level with very precise means) resampling noise pulls replicates inward and the interval can
 /// miss the point estimate; that is the method, not an error.
@@ -55,13 +61,23 @@ struct CorrelationIntervals
 /// there: whoever stops several calls requests every stop before waiting on any.
 CorrelationIntervals bootstrapCorrelation(const QVector<ScoredItem> &items, Level level,
                                           const BootstrapOptions &options);
+/// The same over judge `judge` of `columns` (its items with a score): the same figures as over
+/// the same items as ScoredItems.
+CorrelationIntervals bootstrapCorrelation(const StatsColumns &columns, int judge, Level level,
+                                          const BootstrapOptions &options);
+
+/// Dataset level, several judges over the same items: replicate i draws the items once for every
+/// judge, the same items bootstrapCorrelation(…, Level::Dataset, {…, seed}) draws for each judge
+/// alone, and each judge's value of `coefficient` on them is that call's replicate i bit for bit.
+/// Returns each judge's replicates in replicate order (NaN where undefined); empty when the stop
+/// was requested. What compareJudges(project) uses when every judge scored every item: its judge
+/// intervals and pair differences then share one draw per replicate.
+std::vector<std::vector<double>> datasetReplicates(std::span<const double> human,
+                                                   const std::vector<std::span<const double>> &judges,
+                                                   Coefficient coefficient, int resamples, quint64 seed,
+                                                   std::stop_token stop = {});
 
 namespace detail {
-/// Uniform integer in [0, m) from one 64-bit draw (53-bit fraction; deterministic everywhere).
-inline int uniformIndex(quint64 word, int m)
-{
-    return int(double(word >> 11) * 0x1.0p-53 * double(m));
-}
 /// Percentile interval of replicate values (NaNs dropped); sorts `values`.
 Interval percentileInterval(std::vector<double> &values, double confidence);
 } // namespace detail

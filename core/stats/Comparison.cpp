@@ -5,6 +5,7 @@
 #include "Significance.h"
 #include "store/CallStore.h"
 #include "store/Project.h"
+#include "store/ScoreColumns.h"
 #include "util/Csv.h"
 #include "util/Markup.h"
 
@@ -67,14 +68,25 @@ QString coefficientLabel(Coefficient c)
 /// judge that scored it.
 Result<QVector<JudgeInfo>> chooseJudges(const Project &project, const CompareOptions &options)
 {
-    const auto all = project.readJudges();
+    // Names, methods and whether each scored the aspect (not Project::readJudges, which counts
+    // every judge's items: fillCost counts them for the judges whose calls are known).
+    const auto all = ScoreColumnStore(&project).judgesFor(options.aspect);
     if (!all)
         return all.error();
+    const auto info = [&options](const JudgeName &j) {
+        JudgeInfo i;
+        i.name = j.name;
+        i.method = j.method;
+        i.items = -1; // not counted yet
+        if (j.scoredAspect)
+            i.aspects = QStringList{options.aspect};
+        return i;
+    };
     QVector<JudgeInfo> out;
     if (options.judges.isEmpty()) {
-        for (const JudgeInfo &j : *all)
-            if (j.aspects.contains(options.aspect))
-                out.append(j);
+        for (const JudgeName &j : *all)
+            if (j.scoredAspect)
+                out.append(info(j));
         if (out.isEmpty())
             return makeError(QCoreApplication::translate("rubric::stats", "no judge has scored the aspect '%1'")
                                      .arg(options.aspect),
@@ -82,18 +94,18 @@ Result<QVector<JudgeInfo>> chooseJudges(const Project &project, const CompareOpt
         return out;
     }
     for (const QString &name : options.judges) {
-        const auto found = std::find_if(all->cbegin(), all->cend(), [&](const JudgeInfo &j) { return j.name == name; });
+        const auto found = std::find_if(all->cbegin(), all->cend(), [&](const JudgeName &j) { return j.name == name; });
         if (found == all->cend())
             return makeError(QCoreApplication::translate("rubric::stats", "unknown judge '%1'").arg(name),
                              project.path(), 0, QStringLiteral("judge"));
-        if (!found->aspects.contains(options.aspect))
+        if (!found->scoredAspect)
             return makeError(QCoreApplication::translate("rubric::stats", "judge '%1' has not scored the aspect '%2'")
                                      .arg(name, options.aspect),
                              project.path(), 0, QStringLiteral("judge"));
         if (std::any_of(out.cbegin(), out.cend(), [&](const JudgeInfo &j) { return j.name == name; }))
             return makeError(QCoreApplication::translate("rubric::stats", "judge '%1' is named twice").arg(name),
                              project.path(), 0, QStringLiteral("judge"));
-        out.append(*found);
+        out.append(info(*found));
     }
     return out;
 }
@@ -108,9 +120,12 @@ Result<void> fillCost(const Project &project, const JudgeInfo &info, JudgeAlignm
         return totals.error();
     row.calls = totals->calls;
     row.cost = totals->cost;
-    if (info.items > 0) {
-        row.callsPerItem = double(totals->calls) / double(info.items);
-        row.costPerItem = totals->cost / double(info.items);
+    const auto items = ScoreColumnStore(&project).itemsScored(info.name);
+    if (!items)
+        return items.error();
+    if (*items > 0) {
+        row.callsPerItem = double(totals->calls) / double(*items);
+        row.costPerItem = totals->cost / double(*items);
     }
     return {};
 }
@@ -118,6 +133,16 @@ Result<void> fillCost(const Project &project, const JudgeInfo &info, JudgeAlignm
 Result<AnnotatorCeiling> ceilingOn(const Project &project, const CompareOptions &options,
                                    const QVector<JudgeInfo> &judges)
 {
+    // Fewer than two annotators have no agreement to measure: the coder matrix (every item by
+    // every annotator and judge) is not read at all then.
+    const auto annotators = project.readAnnotators(options.aspect);
+    if (!annotators)
+        return annotators.error();
+    if (annotators->size() < 2) {
+        AnnotatorCeiling none;
+        none.annotators = int(annotators->size());
+        return none;
+    }
     QStringList names;
     for (const JudgeInfo &j : judges)
         names.append(j.name);
@@ -142,8 +167,7 @@ Result<AnnotatorCeiling> ceilingOn(const Project &project, const CompareOptions 
     return c;
 }
 
-PairComparison comparePaired(const QVector<PairedItem> &items, const QString &a, const QString &b,
-                             const CompareOptions &options)
+ComparisonOptions pairOptions(const CompareOptions &options)
 {
     ComparisonOptions o;
     o.resamples = options.bootstrap;
@@ -152,7 +176,12 @@ PairComparison comparePaired(const QVector<PairedItem> &items, const QString &a,
     o.confidence = options.confidence;
     o.constantGroups = options.constantGroups;
     o.coefficients = coefficientBit(options.primary); // a pair is tested on the primary coefficient only
-    const JudgeComparison c = compareJudges(items, options.level, o);
+    return o;
+}
+
+PairComparison comparePaired(const JudgeComparison &c, const QString &a, const QString &b,
+                             const CompareOptions &options)
+{
     const size_t k = size_t(options.primary);
     PairComparison p;
     p.a = a;
@@ -334,10 +363,10 @@ QString pairInWords(const PairComparison &pair, Coefficient coefficient, double 
 Result<PairComparison> compareJudgePair(const Project &project, const CompareOptions &options, const QString &a,
                                         const QString &b)
 {
-    const auto items = gatherPaired(project, options.aspect, a, b, options.split);
-    if (!items)
-        return items.error();
-    return comparePaired(*items, a, b, options);
+    const auto columns = gatherColumns(project, options.aspect, {a, b}, options.split);
+    if (!columns)
+        return columns.error();
+    return comparePaired(compareJudges(*columns, 0, 1, options.level, pairOptions(options)), a, b, options);
 }
 
 Result<Comparison> compareJudges(const Project &project, const CompareOptions &options)
@@ -354,33 +383,58 @@ Result<Comparison> compareJudges(const Project &project, const CompareOptions &o
     const auto stopped = [&]() -> Error {
         return makeError(QCoreApplication::translate("rubric::stats", "the comparison was cancelled"), project.path());
     };
-    for (const JudgeInfo &info : *judges) {
+    // Every judge's column in one read; each row and pair takes the items it needs from it.
+    QStringList names;
+    for (const JudgeInfo &info : *judges)
+        names.append(info.name);
+    const auto columns = gatherColumns(project, options.aspect, names, options.split);
+    if (!columns)
+        return columns.error();
+    // At the dataset level with every judge scoring every item, replicate i draws the same items
+    // for every judge's interval and every pair's difference (as each alone would): draw them once.
+    const bool everyItemScored = std::all_of(columns->judges.begin(), columns->judges.end(), [](const auto &j) {
+        return std::none_of(j.begin(), j.end(), [](double v) { return std::isnan(v); });
+    });
+    std::vector<std::vector<double>> shared;
+    if (options.level == Level::Dataset && everyItemScored && options.bootstrap > 0) {
+        std::vector<std::span<const double>> spans(columns->judges.begin(), columns->judges.end());
+        shared = datasetReplicates(columns->human, spans, options.primary, options.bootstrap, options.seed,
+                                   options.stop);
+        if (shared.empty())
+            return stopped();
+    }
+    for (int k = 0; k < judges->size(); ++k) {
+        const JudgeInfo &info = judges->at(k);
         if (options.stop.stop_requested())
             return stopped();
-        const auto items = gatherScores(project, options.aspect, info.name, options.split);
-        if (!items)
-            return items.error();
         JudgeAlignment row;
         row.judge = info.name;
         row.method = info.method;
-        const LevelCorrelation c = correlateAtLevel(*items, options.level, options.constantGroups);
+        const LevelCorrelation c = correlateAtLevel(*columns, k, options.level, options.constantGroups);
         row.pearson = c.pearson;
         row.spearman = c.spearman;
         row.kendall = c.kendall;
         row.n = c.n;
         row.groupsUsed = c.groupsUsed;
-        BootstrapOptions b;
-        b.resamples = options.bootstrap;
-        b.seed = options.seed;
-        b.confidence = options.confidence;
-        b.stop = options.stop;
-        b.constantGroups = options.constantGroups;
-        b.coefficients = coefficientBit(options.primary); // the row's interval is the primary's only
-        const CorrelationIntervals ci = bootstrapCorrelation(*items, options.level, b);
-        if (ci.cancelled)
-            return stopped();
-        row.lo = ci[options.primary].lo;
-        row.hi = ci[options.primary].hi;
+        Interval ci;
+        if (!shared.empty()) {
+            std::vector<double> reps = shared[size_t(k)];
+            ci = detail::percentileInterval(reps, options.confidence);
+        } else {
+            BootstrapOptions b;
+            b.resamples = options.bootstrap;
+            b.seed = options.seed;
+            b.confidence = options.confidence;
+            b.stop = options.stop;
+            b.constantGroups = options.constantGroups;
+            b.coefficients = coefficientBit(options.primary); // the row's interval is the primary's only
+            const CorrelationIntervals all = bootstrapCorrelation(*columns, k, options.level, b);
+            if (all.cancelled)
+                return stopped();
+            ci = all[options.primary];
+        }
+        row.lo = ci.lo;
+        row.hi = ci.hi;
         if (auto r = fillCost(project, info, row); !r)
             return r.error();
         out.judges.append(row);
@@ -392,14 +446,23 @@ Result<Comparison> compareJudges(const Project &project, const CompareOptions &o
     out.ceiling = *ceiling;
 
     if (options.pairs) {
-        for (qsizetype i = 0; i < judges->size(); ++i)
-            for (qsizetype j = i + 1; j < judges->size(); ++j) {
+        for (int i = 0; i < judges->size(); ++i)
+            for (int j = i + 1; j < judges->size(); ++j) {
                 if (options.stop.stop_requested())
                     return stopped();
-                auto pair = compareJudgePair(project, options, judges->at(i).name, judges->at(j).name);
-                if (!pair)
-                    return pair.error();
-                out.pairs.append(*pair);
+                ComparisonOptions o = pairOptions(options);
+                if (!shared.empty())
+                    o.resamples = 0; // the shared replicates' differences below
+                JudgeComparison c = compareJudges(*columns, i, j, options.level, o);
+                if (!shared.empty()) {
+                    std::vector<double> differences(shared[size_t(i)].size());
+                    for (size_t r = 0; r < differences.size(); ++r)
+                        differences[r] = shared[size_t(i)][r] - shared[size_t(j)][r];
+                    c.differenceCi[size_t(options.primary)]
+                            = detail::percentileInterval(differences, options.confidence);
+                    c.resamples = options.bootstrap;
+                }
+                out.pairs.append(comparePaired(c, judges->at(i).name, judges->at(j).name, options));
             }
     }
     return out;

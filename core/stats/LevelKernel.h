@@ -6,6 +6,7 @@
 
 #include "Levels.h"
 
+#include <array>
 #include <span>
 #include <vector>
 
@@ -21,6 +22,11 @@ struct Dense
 };
 
 Dense densify(const QVector<ScoredItem> &items);
+/// The same from columns: the items with judge `judge`'s score, groups and systems numbered again
+/// in their order of first appearance among those items (as densify(items) numbers them).
+Dense densify(const StatsColumns &columns, int judge);
+/// Items with both judges' scores: `judge` holds a's, `other` b's.
+Dense densify(const StatsColumns &columns, int a, int b, std::vector<double> &other);
 
 /// Scratch buffers reused across calls (one per thread).
 struct Workspace
@@ -38,5 +44,12 @@ LevelCorrelation evaluate(Level level, std::span<const double> human, std::span<
                           std::span<const int> rows, Workspace &ws,
                           ConstantGroups constantGroups = ConstantGroups::Skip,
                           unsigned coefficients = kAllCoefficients);
+
+/// Each group's coefficients on its own (NaN where the rule leaves the group out, or the
+/// coefficient is not in `coefficients`), in group order: what evaluate(Group) averages. One pass
+/// over the items, each group evaluated on its members alone.
+std::vector<std::array<double, 3>> groupCoefficients(std::span<const double> human, std::span<const double> judge,
+                                                     std::span<const int> group, int groupCount,
+                                                     ConstantGroups constantGroups, unsigned coefficients);
 
 } // namespace rubric::stats::detail

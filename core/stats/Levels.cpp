@@ -55,6 +55,47 @@ Dense densify(const QVector<ScoredItem> &items)
     return d;
 }
 
+namespace {
+
+/// Renumbers the kept items' indices (-1 stays -1) in their order of first appearance.
+int renumber(std::vector<int> &map, int old, int &count)
+{
+    if (old < 0)
+        return -1;
+    int &slot = map[size_t(old)];
+    if (slot < 0)
+        slot = count++;
+    return slot;
+}
+
+} // namespace
+
+Dense densify(const StatsColumns &columns, int judge)
+{
+    std::vector<double> none;
+    return densify(columns, judge, -1, none);
+}
+
+Dense densify(const StatsColumns &columns, int a, int b, std::vector<double> &other)
+{
+    Dense d;
+    const std::vector<double> &ja = columns.judges[size_t(a)];
+    const std::vector<double> *jb = b >= 0 ? &columns.judges[size_t(b)] : nullptr;
+    std::vector<int> groups(size_t(columns.groups.size()), -1), systems(size_t(columns.systems.size()), -1);
+    other.clear();
+    for (size_t i = 0; i < columns.size(); ++i) {
+        if (std::isnan(columns.human[i]) || std::isnan(ja[i]) || (jb && std::isnan((*jb)[i])))
+            continue;
+        d.human.push_back(columns.human[i]);
+        d.judge.push_back(ja[i]);
+        if (jb)
+            other.push_back((*jb)[i]);
+        d.group.push_back(renumber(groups, columns.group[i], d.groupCount));
+        d.system.push_back(renumber(systems, columns.system[i], d.systemCount));
+    }
+    return d;
+}
+
 LevelCorrelation evaluate(Level level, std::span<const double> human, std::span<const double> judge,
                           std::span<const int> group, std::span<const int> system, int groupCount, int systemCount,
                           std::span<const int> rows, Workspace &ws, ConstantGroups constantGroups,
@@ -188,6 +229,43 @@ LevelCorrelation evaluate(Level level, std::span<const double> human, std::span<
     return out;
 }
 
+std::vector<std::array<double, 3>> groupCoefficients(std::span<const double> human, std::span<const double> judge,
+                                                     std::span<const int> group, int groupCount,
+                                                     ConstantGroups constantGroups, unsigned coefficients)
+{
+    // Members of each group (counting sort, item order kept), then each group as the only group of
+    // a call: evaluate's work is then the group's size, not the number of groups.
+    std::vector<int> start(static_cast<size_t>(groupCount) + 1, 0);
+    for (int g : group)
+        if (g >= 0)
+            ++start[size_t(g) + 1];
+    std::partial_sum(start.begin(), start.end(), start.begin());
+    std::vector<int> next(start.begin(), start.end() - 1), members(size_t(start.back()));
+    for (size_t i = 0; i < group.size(); ++i)
+        if (group[i] >= 0)
+            members[size_t(next[size_t(group[i])]++)] = int(i);
+    std::vector<std::array<double, 3>> out(static_cast<size_t>(groupCount));
+    std::vector<double> h, j;
+    std::vector<int> zero, rows;
+    Workspace ws;
+    for (int g = 0; g < groupCount; ++g) {
+        const size_t lo = size_t(start[size_t(g)]), hi = size_t(start[size_t(g) + 1]);
+        h.clear();
+        j.clear();
+        for (size_t k = lo; k < hi; ++k) {
+            h.push_back(human[size_t(members[k])]);
+            j.push_back(judge[size_t(members[k])]);
+        }
+        zero.assign(h.size(), 0);
+        rows.resize(h.size());
+        std::iota(rows.begin(), rows.end(), 0);
+        const LevelCorrelation c
+                = evaluate(Level::Group, h, j, zero, zero, 1, 0, rows, ws, constantGroups, coefficients);
+        out[size_t(g)] = {c.pearson, c.spearman, c.kendall};
+    }
+    return out;
+}
+
 } // namespace detail
 
 LevelCorrelation::LevelCorrelation()
@@ -266,6 +344,16 @@ QString constantGroupsConvention(ConstantGroups rule)
                    : QCoreApplication::translate("rubric::stats",
                                                  "a group with constant human or judge scores is left out (G-Eval, "
                                                  "UniEval)");
+}
+
+LevelCorrelation correlateAtLevel(const StatsColumns &columns, int judge, Level level, ConstantGroups constantGroups)
+{
+    const detail::Dense d = detail::densify(columns, judge);
+    std::vector<int> rows(d.human.size());
+    std::iota(rows.begin(), rows.end(), 0);
+    detail::Workspace ws;
+    return detail::evaluate(level, d.human, d.judge, d.group, d.system, d.groupCount, d.systemCount, rows, ws,
+                            constantGroups);
 }
 
 LevelCorrelation correlateAtLevel(const QVector<ScoredItem> &items, Level level, ConstantGroups constantGroups)

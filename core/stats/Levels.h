@@ -1,5 +1,7 @@
 #pragma once
 
+#include "store/ScoreColumns.h"
+
 #include <QString>
 #include <QVector>
 
@@ -81,6 +83,10 @@ struct LevelCorrelation
 /// - System: the mean human and mean judge score of each system (empty system ignored), then one
 ///   correlation over the systems.
 LevelCorrelation correlateAtLevel(const QVector<ScoredItem> &items, Level level,
+                                  ConstantGroups constantGroups = ConstantGroups::Skip);
+/// The same over columns: judge `judge` of `columns` (its items with a score), the same figures
+/// as over the same items as ScoredItems.
+LevelCorrelation correlateAtLevel(const StatsColumns &columns, int judge, Level level,
                                   ConstantGroups constantGroups = ConstantGroups::Skip);
 
 } // namespace rubric::stats

@@ -2,6 +2,7 @@
 
 #include "store/ColumnStore.h"
 #include "store/Project.h"
+#include "store/ScoreColumns.h"
 
 #include <QCoreApplication>
 #include <QHash>
@@ -31,12 +32,12 @@ Result<void> checkAspect(const Project &project, const QString &aspect)
 
 Result<void> checkJudge(const Project &project, const QString &judge)
 {
-    const auto judges = project.readJudges();
-    if (!judges)
-        return judges.error();
-    for (const JudgeInfo &j : *judges)
-        if (j.name == judge)
-            return {};
+    // By name alone: the judges' list counts every judge's items, seconds at a million items.
+    const auto exists = ScoreColumnStore(&project).judgeExists(judge);
+    if (!exists.ok())
+        return exists.error();
+    if (*exists)
+        return {};
     return makeError(tr("unknown judge '%1'").arg(judge), project.path(), 0, QStringLiteral("judge"));
 }
 
@@ -65,13 +66,21 @@ std::optional<SplitFilter> parseSplitFilter(const QString &name)
 
 Result<SplitFilter> defaultSplitFilter(const Project &project)
 {
-    const auto split = project.readSplit();
-    if (!split)
+    const auto split = ScoreColumnStore(&project).hasSplit(); // one row, not the whole split
+    if (!split.ok())
         return split.error();
-    for (SplitRole r : *split)
-        if (r == SplitRole::Train || r == SplitRole::Test)
-            return SplitFilter::Test;
-    return SplitFilter::All;
+    return *split ? SplitFilter::Test : SplitFilter::All;
+}
+
+Result<StatsColumns> gatherColumns(const Project &project, const QString &aspect, const QStringList &judges,
+                                   SplitFilter filter)
+{
+    if (auto r = checkAspect(project, aspect); !r)
+        return r.error();
+    for (const QString &j : judges)
+        if (auto r = checkJudge(project, j); !r)
+            return r.error();
+    return ScoreColumnStore(&project).read(aspect, judges, filter);
 }
 
 Result<QVector<ScoredItem>> gatherScores(const Project &project, const QString &aspect, const QString &judge,

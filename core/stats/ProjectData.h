@@ -31,6 +31,12 @@ Result<SplitFilter> defaultSplitFilter(const Project &project);
 Result<QVector<ScoredItem>> gatherScores(const Project &project, const QString &aspect, const QString &judge,
                                          SplitFilter filter);
 
+/// The columns of `aspect` for `judges` (any number) over the items of `filter` with a human
+/// score, in one query: what correlateAtLevel, bootstrapCorrelation and compareJudges read
+/// without an id or a string per item. Fails when the aspect or a judge is unknown.
+Result<StatsColumns> gatherColumns(const Project &project, const QString &aspect, const QStringList &judges,
+                                   SplitFilter filter);
+
 /// Items of `filter` scored by people and by both judges.
 Result<QVector<PairedItem>> gatherPaired(const Project &project, const QString &aspect, const QString &judgeA,
                                          const QString &judgeB, SplitFilter filter);

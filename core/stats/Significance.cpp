@@ -3,6 +3,8 @@
 #include "Correlation.h"
 #include "LevelKernel.h"
 #include "ParallelChunks.h"
+#include "Resampling.h"
+#include "WeightedKernels.h"
 
 #include <QThread>
 
@@ -14,7 +16,6 @@
 #include <limits>
 #include <memory>
 #include <numeric>
-#include <random>
 
 namespace rubric::stats {
 namespace {
@@ -75,15 +76,23 @@ void zScore(std::vector<double> &v)
         x = sd > 0 ? (x - mean) / sd : 0.0;
 }
 
-// Runs `body(i, ws)` for replicates 0..count-1 in parallel chunks; `body` captures a heap-held job
-// by value (compareJudges' Job), never the caller's frame.
+/// A chunk's scratch space, reused by its replicates.
+struct Scratch
+{
+    detail::Workspace kernel;
+    detail::WeightedWorkspace weighted;
+    detail::ResampleCounts counts;
+};
+
+// Runs `body(i, scratch)` for replicates 0..count-1 in parallel chunks; `body` captures a heap-held
+// job by value (compareJudges' Job), never the caller's frame.
 template <typename Body> void forReplicates(int count, Body body)
 {
     const int chunks = std::max(1, std::min(count, QThread::idealThreadCount() * 4));
     detail::forEachChunk(chunks, [count, chunks, body = std::move(body)](int chunk) {
-        detail::Workspace ws;
+        Scratch scratch;
         for (int i = chunk; i < count; i += chunks)
-            body(i, ws);
+            body(i, scratch);
     });
 }
 
@@ -144,7 +153,9 @@ WilliamsResult williamsTest(double r12, double r13, double r23, int n)
     return w;
 }
 
-JudgeComparison compareJudges(const QVector<PairedItem> &items, Level level, const ComparisonOptions &options)
+namespace {
+
+JudgeComparison compareDense(DensePairs dense, Level level, const ComparisonOptions &options)
 {
     // What the resampling chunks read and write lives on the heap, captured by value: the pool's
     // threads never read the calling thread's stack (see detail::forEachChunk).
@@ -153,13 +164,16 @@ JudgeComparison compareJudges(const QVector<PairedItem> &items, Level level, con
         Level level = Level::Dataset;
         ConstantGroups constantGroups = ConstantGroups::Skip;
         unsigned tested = 0; // what the resampling loops compute
+        quint64 seed = 0;
         DensePairs d;
         std::vector<int> all;
         int units = 0;
-        std::vector<std::vector<int>> members; // group → its rows (group-level bootstrap)
-        std::vector<quint64> seeds;
-        std::array<std::vector<double>, 3> reps; // bootstrap differences per coefficient
-        std::vector<double> za, zb;              // z-scored judges (permutations)
+        detail::WeightedData weightedA, weightedB;         // Dataset level
+        std::vector<std::array<double, 3>> groupA, groupB; // Group level: per-group values
+        std::array<std::vector<double>, 3> reps;           // bootstrap differences per coefficient
+        std::vector<double> za, zb;                        // z-scored judges (permutations)
+        std::vector<double> centredHuman;                  // permutations on Pearson alone
+        detail::PermutationData permutation;               // its sums (spans into the vectors above)
         std::array<double, 3> difference{};
         std::array<std::vector<int>, 3> extreme; // permutation at least as extreme, per coefficient
 
@@ -174,7 +188,8 @@ JudgeComparison compareJudges(const QVector<PairedItem> &items, Level level, con
     job->level = level;
     job->constantGroups = options.constantGroups;
     job->tested = options.coefficients;
-    job->d = densify(items);
+    job->seed = options.seed;
+    job->d = std::move(dense);
     const DensePairs &d = job->d;
     const size_t n = d.human.size();
     job->all.resize(n);
@@ -214,88 +229,108 @@ JudgeComparison compareJudges(const QVector<PairedItem> &items, Level level, con
         out.williams.n = out.a.groupsUsed;
     }
 
-    std::mt19937_64 master(options.seed);
-    const auto seedsFor = [&](int count) {
-        std::vector<quint64> s(static_cast<size_t>(std::max(0, count)));
-        for (auto &x : s)
-            x = master();
-        return s;
-    };
-
-    // Paired bootstrap of the difference.
+    // Paired bootstrap of the difference: one resample per replicate, used for both judges.
     out.resamples = std::max(0, options.resamples);
     job->units = level == Level::Group ? d.groupCount : int(n);
     if (job->units > 0 && out.resamples > 0) {
-        job->seeds = seedsFor(out.resamples);
         for (auto &r : job->reps)
-            r.assign(job->seeds.size(), kNaN);
-        job->members.assign(size_t(d.groupCount), {});
-        for (size_t i = 0; i < n; ++i)
-            if (d.group[i] >= 0)
-                job->members[size_t(d.group[i])].push_back(int(i));
-        forReplicates(out.resamples, [job](int i, detail::Workspace &w) {
+            r.assign(size_t(out.resamples), kNaN);
+        if (level == Level::Group) {
+            // A group drawn into a replicate brings its own values, however often it is drawn.
+            job->groupA
+                    = detail::groupCoefficients(d.human, d.a, d.group, d.groupCount, options.constantGroups, tested);
+            job->groupB
+                    = detail::groupCoefficients(d.human, d.b, d.group, d.groupCount, options.constantGroups, tested);
+        } else if (level == Level::Dataset) {
+            job->weightedA = detail::prepareWeighted(d.human, d.a, tested);
+            job->weightedB = detail::prepareWeighted(d.human, d.b, tested);
+        }
+        forReplicates(out.resamples, [job](int i, Scratch &w) {
             Job &in = *job;
             const int units = in.units;
-            std::mt19937_64 rng(in.seeds[size_t(i)]);
-            std::vector<int> rows;
+            const quint64 key = detail::streamKey(in.seed, detail::Stream::Bootstrap, i);
+            std::array<double, 3> dd{kNaN, kNaN, kNaN};
             if (in.level == Level::Group) {
-                // Re-label drawn groups so a group drawn twice counts as two groups.
-                std::vector<int> groupOf;
+                // A group drawn twice counts as two groups: each judge's mean over the drawn groups
+                // it does not leave out.
+                detail::SplitMix64 rng(key);
+                std::array<double, 3> sa{}, sb{};
+                std::array<int, 3> na{}, nb{};
                 for (int k = 0; k < units; ++k) {
-                    const int g = detail::uniformIndex(rng(), units);
-                    for (int r : in.members[size_t(g)]) {
-                        rows.push_back(r);
-                        groupOf.push_back(k);
+                    const quint32 g = rng.below(quint32(units));
+                    for (size_t c = 0; c < 3; ++c) {
+                        const double va = in.groupA[g][c], vb = in.groupB[g][c];
+                        if (!std::isnan(va)) {
+                            sa[c] += va;
+                            ++na[c];
+                        }
+                        if (!std::isnan(vb)) {
+                            sb[c] += vb;
+                            ++nb[c];
+                        }
                     }
                 }
-                std::vector<double> h(rows.size()), a(rows.size()), b(rows.size());
-                for (size_t k = 0; k < rows.size(); ++k) {
-                    h[k] = in.d.human[size_t(rows[k])];
-                    a[k] = in.d.a[size_t(rows[k])];
-                    b[k] = in.d.b[size_t(rows[k])];
-                }
-                std::vector<int> ident(rows.size());
-                std::iota(ident.begin(), ident.end(), 0);
-                const std::vector<int> noSystem(rows.size(), -1);
-                const auto ca = detail::evaluate(in.level, h, a, groupOf, noSystem, units, 0, ident, w,
-                                                 in.constantGroups, in.tested);
-                const auto cb = detail::evaluate(in.level, h, b, groupOf, noSystem, units, 0, ident, w,
-                                                 in.constantGroups, in.tested);
-                const auto dd = diff(ca, cb);
                 for (size_t c = 0; c < 3; ++c)
-                    in.reps[c][size_t(i)] = dd[c];
+                    dd[c] = (na[c] ? sa[c] / na[c] : kNaN) - (nb[c] ? sb[c] / nb[c] : kNaN);
+            } else if (in.level == Level::Dataset) {
+                w.counts.draw(key, quint32(units));
+                dd = diff(detail::weightedCoefficients(in.weightedA, w.counts, in.tested, w.weighted),
+                          detail::weightedCoefficients(in.weightedB, w.counts, in.tested, w.weighted));
             } else {
-                rows.resize(size_t(units));
+                // System level: items are drawn, each system's mean taken over its drawn items.
+                detail::SplitMix64 rng(key);
+                std::vector<int> rows(static_cast<size_t>(units));
                 for (int &r : rows)
-                    r = detail::uniformIndex(rng(), units);
-                const auto dd = diff(in.eval(in.d.a, rows, w, in.tested), in.eval(in.d.b, rows, w, in.tested));
-                for (size_t c = 0; c < 3; ++c)
-                    in.reps[c][size_t(i)] = dd[c];
+                    r = int(rng.below(quint32(units)));
+                dd = diff(in.eval(in.d.a, rows, w.kernel, in.tested), in.eval(in.d.b, rows, w.kernel, in.tested));
             }
+            for (size_t c = 0; c < 3; ++c)
+                in.reps[c][size_t(i)] = dd[c];
         });
         for (size_t c = 0; c < 3; ++c)
             if (isTested(c))
                 out.differenceCi[c] = detail::percentileInterval(job->reps[c], options.confidence);
     }
 
-    // Paired permutation test on z-scored judges.
+    // Paired permutation test on z-scored judges: item k's two values change places where bit k of
+    // the permutation's stream is set (64 items a draw).
     out.permutations = std::max(0, options.permutations);
     if (n > 0 && out.permutations > 0) {
         job->za = d.a;
         job->zb = d.b;
         zScore(job->za);
         zScore(job->zb);
-        job->seeds = seedsFor(out.permutations);
+        if (level == Level::Dataset && tested == coefficientBit(Coefficient::Pearson)) {
+            job->centredHuman = d.human;
+            const double m = std::accumulate(d.human.begin(), d.human.end(), 0.0) / double(n);
+            for (double &v : job->centredHuman)
+                v -= m;
+            job->permutation = detail::preparePermutation(job->centredHuman, job->za, job->zb);
+        }
         for (auto &e : job->extreme)
-            e.assign(job->seeds.size(), 0);
-        forReplicates(out.permutations, [job](int i, detail::Workspace &w) {
+            e.assign(size_t(out.permutations), 0);
+        forReplicates(out.permutations, [job](int i, Scratch &w) {
             Job &in = *job;
-            std::mt19937_64 rng(in.seeds[size_t(i)]);
-            std::vector<double> pa(in.za), pb(in.zb);
-            for (size_t k = 0; k < pa.size(); ++k)
-                if (rng() >> 63)
-                    std::swap(pa[k], pb[k]);
-            const auto dd = diff(in.eval(pa, in.all, w, in.tested), in.eval(pb, in.all, w, in.tested));
+            const size_t n = in.za.size();
+            detail::SplitMix64 rng(detail::streamKey(in.seed, detail::Stream::Permutation, i));
+            std::vector<quint64> bits((n + 63) / 64);
+            for (quint64 &word : bits)
+                word = rng.next();
+            std::vector<double> pa, pb;
+            std::array<double, 3> dd{kNaN, kNaN, kNaN};
+            if (!in.centredHuman.empty()) {
+                const auto [ra, rb] = detail::permutedPearson(in.permutation, bits, pa, pb);
+                dd[0] = ra - rb;
+            } else {
+                pa.resize(n);
+                pb.resize(n);
+                for (size_t k = 0; k < n; ++k) {
+                    const bool swap = (bits[k >> 6] >> (k & 63)) & 1;
+                    pa[k] = swap ? in.zb[k] : in.za[k];
+                    pb[k] = swap ? in.za[k] : in.zb[k];
+                }
+                dd = diff(in.eval(pa, in.all, w.kernel, in.tested), in.eval(pb, in.all, w.kernel, in.tested));
+            }
             for (size_t c = 0; c < 3; ++c)
                 in.extreme[c][size_t(i)] = !std::isnan(dd[c]) && std::abs(dd[c]) >= std::abs(in.difference[c]) - 1e-12;
         });
@@ -309,6 +344,31 @@ JudgeComparison compareJudges(const QVector<PairedItem> &items, Level level, con
         }
     }
     return out;
+}
+
+DensePairs densePairs(const StatsColumns &columns, int a, int b)
+{
+    DensePairs p;
+    detail::Dense d = detail::densify(columns, a, b, p.b);
+    p.human = std::move(d.human);
+    p.a = std::move(d.judge);
+    p.group = std::move(d.group);
+    p.system = std::move(d.system);
+    p.groupCount = d.groupCount;
+    p.systemCount = d.systemCount;
+    return p;
+}
+
+} // namespace
+
+JudgeComparison compareJudges(const QVector<PairedItem> &items, Level level, const ComparisonOptions &options)
+{
+    return compareDense(densify(items), level, options);
+}
+
+JudgeComparison compareJudges(const StatsColumns &columns, int a, int b, Level level, const ComparisonOptions &options)
+{
+    return compareDense(densePairs(columns, a, b), level, options);
 }
 
 } // namespace rubric::stats

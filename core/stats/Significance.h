@@ -71,7 +71,15 @@ struct JudgeComparison
 /// Paired bootstrap: each replicate draws one set of items (groups at Group level) used for both
 /// judges. Permutation test: per item, the two judges' z-scored values are swapped with
 /// probability ½ (z-scoring puts judges on one scale; it leaves each judge's correlations
-/// unchanged), p = (1 + #{|d*| ≥ |d|}) / (1 + permutations). Seeded as bootstrapCorrelation.
+/// unchanged), p = (1 + #{|d*| ≥ |d|}) / (1 + permutations). Seeded as bootstrapCorrelation:
+/// replicate i of the paired bootstrap draws the same units as replicate i of
+/// bootstrapCorrelation with the same seed over the same items; permutation i takes its swaps
+/// from the bits of a stream of its own (64 items a draw). At the dataset level the bootstrap's
+/// coefficients come from weighted sums and a test of Pearson alone from sums of the permuted
+/// values (WeightedKernels.h): the same statistics, without copying the items.
 JudgeComparison compareJudges(const QVector<PairedItem> &items, Level level, const ComparisonOptions &options);
+/// The same over judges `a` and `b` of `columns` (the items both scored): the same figures as over
+/// the same items as PairedItems.
+JudgeComparison compareJudges(const StatsColumns &columns, int a, int b, Level level, const ComparisonOptions &options);
 
 } // namespace rubric::stats

@@ -183,6 +183,8 @@ private:
     friend class PromptStore;
     friend class RubricStore;
     friend class ScoreGridStore;
+    friend class ScoreColumnStore;
+    friend class SplitStore;
     friend struct ProjectTestAccess;
     friend Result<CopyCounts> copyProject(Project &from, Project &to);
 

@@ -1,7 +1,9 @@
+#include "stats/Bootstrap.h"
 #include "stats/Comparison.h"
 #include "stats/ProjectData.h"
 #include "store/CallStore.h"
 #include "store/Project.h"
+#include "store/ScoreColumns.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -24,6 +26,8 @@ private slots:
     void initTestCase();
     void againstScipy();
     void identicalJudgesAreExactlyEqual();
+    void sharedReplicatesEqualEachJudgeAlone();
+    void columnStoreJudgesEqualReadJudges();
     void everyJudgeWithCost();
     void errorsNameTheJudge();
     void outputsShareTheRounding();
@@ -166,6 +170,74 @@ void TestComparison::identicalJudgesAreExactlyEqual()
         QVERIFY2(pair.plainWords.contains(QStringLiteral("agree with people equally")), qPrintable(pair.plainWords));
         QCOMPARE(c->judges[0].pearson, c->judges[1].pearson);
     }
+}
+
+void TestComparison::sharedReplicatesEqualEachJudgeAlone()
+{
+    // Every judge scored every item: the dataset-level intervals and differences come from one
+    // draw per replicate for all judges. They are those of each judge and each pair alone, bit
+    // for bit (group level, which never shares, for contrast).
+    auto p = Project::open(m_path);
+    QVERIFY(p);
+    const QStringList names{QStringLiteral("good"), QStringLiteral("weak_baseline"), QStringLiteral("twin")};
+    for (Level level : {Level::Dataset, Level::Group}) {
+        CompareOptions o = options(names);
+        o.level = level;
+        o.permutations = 200;
+        const auto c = compareJudges(**p, o);
+        QVERIFY(c);
+        QCOMPARE(c->judges.size(), 3);
+        for (int k = 0; k < 3; ++k) {
+            const auto items = gatherScores(**p, o.aspect, names[k], o.split);
+            QVERIFY(items);
+            BootstrapOptions b{o.bootstrap, o.seed, o.confidence};
+            b.coefficients = coefficientBit(o.primary);
+            const Interval alone = bootstrapCorrelation(*items, level, b)[o.primary];
+            QCOMPARE(c->judges[k].lo, alone.lo);
+            QCOMPARE(c->judges[k].hi, alone.hi);
+        }
+        QCOMPARE(c->pairs.size(), 3);
+        for (const PairComparison &pair : c->pairs) {
+            const auto items = gatherPaired(**p, o.aspect, pair.a, pair.b, o.split);
+            QVERIFY(items);
+            ComparisonOptions co;
+            co.resamples = o.bootstrap;
+            co.permutations = o.permutations;
+            co.seed = o.seed;
+            co.coefficients = coefficientBit(o.primary);
+            const JudgeComparison alone = compareJudges(*items, level, co);
+            QCOMPARE(pair.lo, alone.differenceCi[0].lo);
+            QCOMPARE(pair.hi, alone.differenceCi[0].hi);
+            QCOMPARE(pair.p, alone.permutationP[0]);
+        }
+    }
+}
+
+void TestComparison::columnStoreJudgesEqualReadJudges()
+{
+    // `rubric info` lists the judges through ScoreColumnStore (one scan for the item counts): the
+    // same names, methods, statuses, aspects and counts as Project::readJudges. A NULL score (a
+    // refused item) is not an item scored.
+    auto p = Project::open(m_path);
+    QVERIFY(p);
+    QVERIFY((*p)->ensureJudge(QStringLiteral("refusing"), QStringLiteral("geval")));
+    QHash<QString, double> some{{QStringLiteral("i00"), 3.0}, {QStringLiteral("i01"), std::nan("")}};
+    QVERIFY((*p)->setJudgeScores(QStringLiteral("refusing"), QStringLiteral("fluency"), some)); // not coherence:
+    // the tests after this one list the judges of coherence
+    const auto expected = (*p)->readJudges();
+    const auto actual = ScoreColumnStore(p->get()).judges();
+    QVERIFY(expected && actual);
+    QCOMPARE(actual->size(), expected->size());
+    for (qsizetype i = 0; i < expected->size(); ++i) {
+        const JudgeInfo &e = expected->at(i), &a = actual->at(i);
+        QCOMPARE(a.name, e.name);
+        QCOMPARE(a.method, e.method);
+        QCOMPARE(a.status, e.status);
+        QCOMPARE(a.aspects, e.aspects);
+        QCOMPARE(a.items, e.items);
+    }
+    QCOMPARE(actual->back().items, 1);
+    QCOMPARE(actual->back().aspects, QStringList{QStringLiteral("fluency")});
 }
 
 void TestComparison::everyJudgeWithCost()
