@@ -373,13 +373,15 @@ Result<ImportSummary> importItems(Project &project, const ImportSpec &spec, bool
                     if (batch.error)
                         return *batch.error;
                     const qint64 ms = clock.elapsed();
-                    if (spec.progress && !batch.last && ms - lastReport >= 250) {
+                    bool stop = spec.cancelled && spec.cancelled();
+                    if (!stop && spec.progress && !batch.last && ms - lastReport >= 250) {
                         lastReport = ms;
-                        if (!spec.progress({batch.bytesRead, total, int(items), double(ms) / 1000.0})) {
-                            cancelled = true;
-                            return makeError(tr("the import was cancelled; nothing was written"), file,
-                                             batch.rows.empty() ? 0 : batch.rows.back().line);
-                        }
+                        stop = !spec.progress({batch.bytesRead, total, int(items), double(ms) / 1000.0});
+                    }
+                    if (stop) {
+                        cancelled = true;
+                        return makeError(tr("the import was cancelled; nothing was written"), file,
+                                         batch.rows.empty() ? 0 : batch.rows.back().line);
                     }
                     if (batch.last)
                         break;

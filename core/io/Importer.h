@@ -57,6 +57,10 @@ struct ImportSpec
     /// Called about four times a second while Importer::run() writes, and once at the end; return
     /// false to cancel (nothing is written).
     std::function<bool(const ImportProgress &)> progress;
+    /// Asked after every batch of records (a few hundred), between the progress reports: true
+    /// cancels (nothing is written). Lets a Cancel pressed between two reports stop a fast import
+    /// before it commits.
+    std::function<bool()> cancelled;
 };
 
 /// The first rows of a file as flat records (dot paths for nested JSON), for the mapping dialog.

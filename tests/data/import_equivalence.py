@@ -228,16 +228,24 @@ def main():
     write_jsonl(big, [dict(r, id=f"big{k}") for k, r in enumerate(records(60000, seed=3))])
     kills = 0
     for delay in (0.05, 0.3, 0.6):
-        p = subprocess.Popen(import_args(["--progress"]) + [big, "--project", base], stdout=subprocess.DEVNULL,
+        # Each round on its own copy: an import that finished before its kill has rightly written.
+        target = os.path.join(tmp, f"killed-{delay}.rubric")
+        shutil.copyfile(base, target)
+        p = subprocess.Popen(import_args(["--progress"]) + [big, "--project", target], stdout=subprocess.DEVNULL,
                              stderr=subprocess.PIPE, text=True)
         p.stderr.readline()  # the first progress line: it is writing
         time.sleep(delay)
-        if p.poll() is None:
+        killed = p.poll() is None
+        if killed:
             p.send_signal(signal.SIGKILL)
             kills += 1
         p.wait()
-        after, ok = dump(base)
-        check(after == before and ok == "ok", f"an import killed after {delay} s left the project as it was")
+        after, ok = dump(target)
+        if killed:
+            check(after == before and ok == "ok", f"an import killed after {delay} s left the project as it was")
+        else:
+            check(p.returncode == 0 and len(after["items"]) == len(before["items"]) + 60000 and ok == "ok",
+                  f"the import had finished before its kill at {delay} s and wrote whole (exit {p.returncode})")
     check(kills > 0, f"{kills} imports were killed while they wrote")
     rc, _, err = run_import(big, base)
     check(rc == 0, f"the same import then runs whole: {err.strip()[:200]}")

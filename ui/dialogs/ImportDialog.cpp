@@ -535,6 +535,7 @@ void ImportDialog::accept()
                 Qt::QueuedConnection);
         return !cancel->load();
     };
+    s.cancelled = [cancel = m_cancel] { return cancel->load(); };
     setImporting(true);
     m_progressText->setText(tr("Importing %1…").arg(m_importFile));
     Project *project = m_project;

@@ -434,15 +434,37 @@ void HpssMethod::step()
             m_builder->validation(), kPhaseAuxiliary, [this, p = *proposal] { evaluate(p); });
 }
 
+void HpssMethod::tallyAnswer(ValidationTally &tally, int unit, const JudgeResponse &r, int min, int max) const
+{
+    if (!r.ok()) {
+        ++tally.refused; // left out of the correlation
+        return;
+    }
+    const ScoreReading reading = readScore(r.text(), min, max);
+    tally.scores[unit] = reading.parsed ? reading.score : unparsedScore();
+    if (!reading.parsed)
+        ++tally.parseFailures;
+    else if (!reading.inScale)
+        ++tally.outOfScale;
+}
+
+double HpssMethod::tallySpearman(const ValidationTally &tally, bool *constant) const
+{
+    QVector<double> x, y;
+    QStringList groups;
+    for (int i = 0; i < tally.scores.size(); ++i)
+        if (!std::isnan(tally.scores[i])) {
+            x.append(tally.scores[i]);
+            y.append(m_validationHuman[i]);
+            groups.append(m_validationGroups[i]);
+        }
+    return levelSpearman(x, y, groups, m_params.level, constant);
+}
+
 void HpssMethod::evaluate(const SearchProposal &proposal)
 {
     const QVector<Item> &items = m_builder->validation();
-    struct Tally
-    {
-        QVector<double> scores;
-        int parseFailures = 0, outOfScale = 0, refused = 0;
-    };
-    auto tally = std::make_shared<Tally>();
+    auto tally = std::make_shared<ValidationTally>();
     tally->scores.fill(kNaN, items.size());
     const PromptStrategy strategy = proposal.strategy;
     m_ctx->setOutlook(int(items.size()));
@@ -455,30 +477,12 @@ void HpssMethod::evaluate(const SearchProposal &proposal)
                 return QVector<JudgeRequest>{*r};
             },
             [this, tally, strategy](int unit, const QVector<JudgeResponse> &rs) {
-                const JudgeResponse &r = rs.first();
-                if (!r.ok()) {
-                    ++tally->refused; // left out of the correlation
-                    return;
-                }
-                const ScoreReading reading = readScore(r.text(), 1, strategy.scaleMax());
                 // The unparsed policy (default [code]'s: 2.51), the same on the test split.
-                tally->scores[unit] = reading.parsed ? reading.score : unparsedScore();
-                if (!reading.parsed)
-                    ++tally->parseFailures;
-                else if (!reading.inScale)
-                    ++tally->outOfScale;
+                tallyAnswer(*tally, unit, rs.first(), 1, strategy.scaleMax());
             },
             [this, tally, proposal] {
-                QVector<double> x, y;
-                QStringList groups;
-                for (int i = 0; i < tally->scores.size(); ++i)
-                    if (!std::isnan(tally->scores[i])) {
-                        x.append(tally->scores[i]);
-                        y.append(m_validationHuman[i]);
-                        groups.append(m_validationGroups[i]);
-                    }
                 bool constant = false;
-                const double rho = levelSpearman(x, y, groups, m_params.level, &constant);
+                const double rho = tallySpearman(*tally, &constant);
                 if (auto r = m_search->report(proposal.strategy, rho); !r) {
                     m_ctx->fail(r.errorString());
                     return;

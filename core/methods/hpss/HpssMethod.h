@@ -121,6 +121,16 @@ private:
     /// Asks it, hands the answer to the search and goes on with step().
     void askProposal();
     void evaluate(const hpss::SearchProposal &proposal);
+    /// One validation evaluation's answers (a strategy's or an APE candidate's), item by item.
+    struct ValidationTally
+    {
+        QVector<double> scores; ///< NaN: refused or left out
+        int parseFailures = 0, outOfScale = 0, refused = 0;
+    };
+    /// Records an item's answer read on the scale [min, max] (an unparsed one under the run's policy).
+    void tallyAnswer(ValidationTally &tally, int unit, const JudgeResponse &r, int min, int max) const;
+    /// The tallied scores' Spearman with the validation items' human scores at the run's level.
+    double tallySpearman(const ValidationTally &tally, bool *constant) const;
     void scoreWinner();
     void finish();
     /// HPSS†: records the winner's samples of one item and their mean (the item's score).

@@ -138,12 +138,7 @@ void HpssMethod::askVariation()
 void HpssMethod::evaluateApe(int candidate)
 {
     const QVector<Item> &items = m_builder->validation();
-    struct Tally
-    {
-        QVector<double> scores;
-        int parseFailures = 0, outOfScale = 0, refused = 0;
-    };
-    auto tally = std::make_shared<Tally>();
+    auto tally = std::make_shared<ValidationTally>();
     tally->scores.fill(kNaN, items.size());
     const QString prompt = m_ape->candidates().at(candidate).prompt;
     m_ctx->setOutlook(int(items.size()));
@@ -156,29 +151,11 @@ void HpssMethod::evaluateApe(int candidate)
                 return QVector<JudgeRequest>{*r};
             },
             [this, tally](int unit, const QVector<JudgeResponse> &rs) {
-                const JudgeResponse &r = rs.first();
-                if (!r.ok()) {
-                    ++tally->refused;
-                    return;
-                }
-                const ScoreReading reading = readScore(r.text(), m_apeMin, m_apeMax);
-                tally->scores[unit] = reading.parsed ? reading.score : unparsedScore();
-                if (!reading.parsed)
-                    ++tally->parseFailures;
-                else if (!reading.inScale)
-                    ++tally->outOfScale;
+                tallyAnswer(*tally, unit, rs.first(), m_apeMin, m_apeMax);
             },
             [this, tally, candidate] {
-                QVector<double> x, y;
-                QStringList groups;
-                for (int i = 0; i < tally->scores.size(); ++i)
-                    if (!std::isnan(tally->scores[i])) {
-                        x.append(tally->scores[i]);
-                        y.append(m_validationHuman[i]);
-                        groups.append(m_validationGroups[i]);
-                    }
                 bool constant = false;
-                const double rho = levelSpearman(x, y, groups, m_params.level, &constant);
+                const double rho = tallySpearman(*tally, &constant);
                 if (auto r = m_ape->report(candidate, rho); !r) {
                     m_ctx->fail(r.errorString());
                     return;
