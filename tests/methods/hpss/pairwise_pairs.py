@@ -94,7 +94,11 @@ ANSWERS = [
 def main():
     dump = sys.argv[1]
     shared = sys.argv[2] if len(sys.argv) > 2 else os.path.join(HERE, '..', '..', '..', '..', 'shared', 'data')
-    data = json.load(open(os.path.join(shared, 'summeval', 'summeval_bartscore_data.json'), encoding='utf-8'))
+    path = os.path.join(shared, 'summeval', 'summeval_bartscore_data.json')
+    if not os.path.exists(path):  # the datasets live beside the project (../shared/data), not in it
+        print(f'SKIP: {path} not found')
+        return 77
+    data = json.load(open(path, encoding='utf-8'))
     items = []
     for row in data[:400]:  # 25 articles x 16 systems
         scores = ast.literal_eval(row['scores']) if isinstance(row['scores'], str) else row['scores']
