@@ -21,7 +21,7 @@ Result<int> writeJsonArray(const Project &project, const QString &path, const Sc
     const auto readAspects = project.readAspects();
     if (!readAspects)
         return readAspects.error();
-    const auto readJudges = project.readJudges();
+    const auto readJudges = project.readJudges(Project::JudgeCounts::Skip);
     if (!readJudges)
         return readJudges.error();
     const QVector<Aspect> &aspects = *readAspects;

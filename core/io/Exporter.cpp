@@ -50,7 +50,7 @@ Result<int> Exporter::write(const Project &project, const QString &file, const S
         std::optional<ScoreNotes> notes;
     };
     QVector<Column> judgeColumns;
-    const auto judges = project.readJudges();
+    const auto judges = project.readJudges(Project::JudgeCounts::Skip);
     if (!judges)
         return judges.error();
     for (const JudgeInfo &j : *judges) {

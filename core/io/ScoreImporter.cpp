@@ -50,7 +50,7 @@ Result<ScoreImportSummary> ScoreImporter::run(Project &project, const ScoreImpor
         aspects.append(aspect);
         fields.push_back(FieldPath(field));
     }
-    const auto existing = project.readJudge(spec.judge);
+    const auto existing = project.readJudge(spec.judge, Project::JudgeCounts::Skip);
     if (!existing)
         return existing.error();
     if (*existing && (*existing)->method != QLatin1String("imported"))

@@ -35,7 +35,7 @@ bool JudgeFeature::parseName(const QString &name, QString *judge, QString *crite
 Result<QVector<JudgeFeature>> availableJudgeFeatures(Project *project, const QString &aspect,
                                                      const QStringList &exclude)
 {
-    auto judges = project->readJudges();
+    auto judges = project->readJudges(Project::JudgeCounts::Skip);
     if (!judges)
         return judges.error();
     RubricStore store(project);

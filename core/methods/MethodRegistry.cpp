@@ -77,7 +77,7 @@ QStringList exportedRootStats(const QString &name)
 ScoreNotesFor scoreNotesFor(Project &project)
 {
     return [&project](const QString &judge) -> Result<std::optional<ScoreNotes>> {
-        const auto info = project.readJudge(judge);
+        const auto info = project.readJudge(judge, Project::JudgeCounts::Skip);
         if (!info)
             return info.error();
         const MethodInfo *m = *info ? find((*info)->method) : nullptr;

@@ -96,7 +96,7 @@ Result<void> projectSection(const Project &project, const QStringList &aspects, 
 /// Every judge of the project that scored `aspect`, in the project's order.
 Result<QStringList> judgesOf(const Project &project, const QString &aspect, const QStringList &wanted)
 {
-    const auto judges = project.readJudges();
+    const auto judges = project.readJudges(Project::JudgeCounts::Skip);
     if (!judges)
         return judges.error();
     QStringList out;

@@ -37,7 +37,7 @@ Result<void> Run::setUp()
                          {}, 0, QStringLiteral("method"));
     if (m_spec.judge.trimmed().isEmpty())
         return makeError(tr("a run needs a judge name"), {}, 0, QStringLiteral("judge"));
-    const auto existing = m_project->readJudge(m_spec.judge);
+    const auto existing = m_project->readJudge(m_spec.judge, Project::JudgeCounts::Skip);
     if (!existing)
         return existing.error();
     if (*existing && (*existing)->method != m_spec.method)
@@ -57,7 +57,7 @@ Result<void> Run::checkConfiguration() const
 {
     if (m_spec.resume || m_spec.replace)
         return {};
-    const auto existing = m_project->readJudge(m_spec.judge);
+    const auto existing = m_project->readJudge(m_spec.judge, Project::JudgeCounts::Skip);
     if (!existing)
         return existing.error();
     if (!*existing)
@@ -107,7 +107,7 @@ Result<RunEstimate> Run::estimate()
 Result<void> Run::start()
 {
     // One judge name is one configuration (RunConfig::differences); --resume takes the stored one.
-    const auto existing = m_project->readJudge(m_spec.judge);
+    const auto existing = m_project->readJudge(m_spec.judge, Project::JudgeCounts::Skip);
     if (!existing)
         return existing.error();
     if (!m_spec.resume && *existing) {

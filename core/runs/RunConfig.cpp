@@ -246,7 +246,7 @@ Result<RunSpec> load(Project *project, const QString &judge)
 {
     if (!project)
         return makeError(tr("no project is open"));
-    const auto known = project->readJudge(judge);
+    const auto known = project->readJudge(judge, Project::JudgeCounts::Skip);
     if (!known)
         return known.error();
     if (!*known)
@@ -262,7 +262,7 @@ Result<QStringList> differences(Project *project, const RunSpec &spec)
     QStringList out;
     if (!project)
         return out;
-    const auto judge = project->readJudge(spec.judge);
+    const auto judge = project->readJudge(spec.judge, Project::JudgeCounts::Skip);
     if (!judge)
         return judge.error();
     if (!*judge)

@@ -136,10 +136,17 @@ public:
     QStringList itemIds(SplitFilter filter = SplitFilter::All) const;
 
     // --- judges: named runs and imported scores
-    Result<QVector<JudgeInfo>> readJudges() const;
+    /// What readJudges() and readJudge() read of each judge.
+    enum class JudgeCounts {
+        Items, ///< also JudgeInfo::items: one pass over every score row (about a second at a million items)
+        Skip,  ///< names, methods, statuses and aspects only (JudgeInfo::items is -1): a few index probes
+    };
+    /// The judges in the order they were made, each with the aspects it has score rows for (in
+    /// aspect order) and, with JudgeCounts::Items, the distinct items it gave a score (not NULL).
+    Result<QVector<JudgeInfo>> readJudges(JudgeCounts counts = JudgeCounts::Items) const;
     QVector<JudgeInfo> judges() const;
     /// The judge named `name`, none when there is no such judge; an error when the file cannot be read.
-    Result<std::optional<JudgeInfo>> readJudge(const QString &name) const;
+    Result<std::optional<JudgeInfo>> readJudge(const QString &name, JudgeCounts counts = JudgeCounts::Items) const;
     std::optional<JudgeInfo> judge(const QString &name) const;
     /// Creates the run if missing (returns its row id) or returns the existing one's.
     Result<qint64> ensureJudge(const QString &name, const QString &method, const QString &configJson = {});

@@ -10,6 +10,10 @@
 
 #include <QCryptographicHash>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
 #include <QSignalSpy>
 #include <QSqlError>
 #include <QSqlQuery>
@@ -34,6 +38,7 @@ private slots:
     void judgeScoresKeepMissingApart();
     void connectionsPerThread();
     void removingAJudgeTakesItsIssuesOnly();
+    void judgeCountsMatchAnIndependentCount();
     void unreadableTablesAreErrorsNotEmptiness_data();
     void unreadableTablesAreErrorsNotEmptiness();
     void endpointCapabilitiesReadErrors();
@@ -58,6 +63,91 @@ void TestProject::removingAJudgeTakesItsIssuesOnly()
         left << q.value(0).toString();
     QCOMPARE(left, QStringList({QStringLiteral("b"), QString()}));
     QVERIFY(!p->judge(QStringLiteral("a")));
+}
+
+void TestProject::judgeCountsMatchAnIndependentCount()
+{
+    // readJudges counts each judge's distinct items with a score (not NULL) over all its aspects
+    // in one pass over the score rows; the figures must be those of a plain count.
+    QTemporaryDir dir;
+    RUBRIC_PROJECT_LOCATION(location, dir, QStringLiteral("p.rubric"));
+    auto p = openOrFail(location);
+    QVERIFY(p);
+    QVector<Item> items;
+    for (int i = 0; i < 40; ++i)
+        items.append(makeItem(QStringLiteral("i%1").arg(i)));
+    QVERIFY(p->addItems(items).ok());
+    for (const QString &a : {QStringLiteral("coh"), QStringLiteral("flu"), QStringLiteral("rel")})
+        QVERIFY(p->upsertAspect({a, {}, 1, 5}).ok());
+    const auto scores = [](int from, int to, int step, int nullEvery) {
+        QHash<QString, double> out;
+        for (int i = from; i < to; i += step)
+            out.insert(QStringLiteral("i%1").arg(i), nullEvery > 0 && i % nullEvery == 0 ? qQNaN() : 1.0 + i % 5);
+        return out;
+    };
+    // "two": two aspects over overlapping items, NULLs on either; "nulls": only NULL scores;
+    // "none": no score rows; "one": one aspect, every third item.
+    QVERIFY(p->ensureJudge(QStringLiteral("two"), QStringLiteral("imported")).ok());
+    QVERIFY(p->ensureJudge(QStringLiteral("nulls"), QStringLiteral("imported")).ok());
+    QVERIFY(p->ensureJudge(QStringLiteral("none"), QStringLiteral("geval")).ok());
+    QVERIFY(p->ensureJudge(QStringLiteral("one"), QStringLiteral("imported")).ok());
+    QVERIFY(p->setJudgeScores(QStringLiteral("two"), QStringLiteral("rel"), scores(0, 30, 1, 7)).ok());
+    QVERIFY(p->setJudgeScores(QStringLiteral("two"), QStringLiteral("coh"), scores(20, 40, 1, 3)).ok());
+    QVERIFY(p->setJudgeScores(QStringLiteral("nulls"), QStringLiteral("flu"), scores(0, 10, 1, 1)).ok());
+    QVERIFY(p->setJudgeScores(QStringLiteral("one"), QStringLiteral("flu"), scores(1, 40, 3, 0)).ok());
+
+    const auto counted = p->readJudges(Project::JudgeCounts::Items);
+    QVERIFY2(counted.ok(), qPrintable(counted.errorString()));
+    const auto skipped = p->readJudges(Project::JudgeCounts::Skip);
+    QVERIFY2(skipped.ok(), qPrintable(skipped.errorString()));
+    QCOMPARE(counted->size(), 4);
+    QCOMPARE(skipped->size(), counted->size());
+    for (qsizetype k = 0; k < counted->size(); ++k) {
+        const JudgeInfo &c = counted->at(k), &s = skipped->at(k);
+        QCOMPARE(s.name, c.name);
+        QCOMPARE(s.method, c.method);
+        QCOMPARE(s.status, c.status);
+        QCOMPARE(s.aspects, c.aspects);
+        QCOMPARE(s.items, -1);
+        QCOMPARE(p->readJudge(c.name).value()->items, c.items);
+    }
+
+    // On every backend: the plain SQL count, one judge at a time.
+    QSqlQuery q(ProjectTestAccess::database(*p));
+    QVERIFY(q.exec(QStringLiteral("SELECT r.name, (SELECT COUNT(DISTINCT s.item_id) FROM judge_scores s WHERE "
+                                  "s.run_id = r.id AND s.score IS NOT NULL) FROM runs r ORDER BY r.id")));
+    for (const JudgeInfo &j : *counted) {
+        QVERIFY(q.next());
+        QCOMPARE(j.name, q.value(0).toString());
+        QCOMPARE(j.items, q.value(1).toInt());
+    }
+    QVERIFY(!q.next());
+    if (testsOnPostgres())
+        return;
+
+    // On SQLite also Python's sqlite3, from the file.
+    QProcess python;
+    python.start(QStringLiteral("python3"),
+                 {QStringLiteral(RUBRIC_TEST_DATA "/judge_counts.py"), dir.filePath(QStringLiteral("p.rubric"))});
+    QVERIFY(python.waitForFinished(60000));
+    QVERIFY2(python.exitCode() == 0, python.readAllStandardError().constData());
+    const QJsonArray expected = QJsonDocument::fromJson(python.readAllStandardOutput()).array();
+    QCOMPARE(expected.size(), counted->size());
+    QStringList seen;
+    for (qsizetype k = 0; k < counted->size(); ++k) {
+        const QJsonObject e = expected.at(k).toObject();
+        const JudgeInfo &j = counted->at(k);
+        QCOMPARE(j.name, e.value(QStringLiteral("name")).toString());
+        QCOMPARE(j.items, e.value(QStringLiteral("items")).toInt());
+        QStringList aspects;
+        for (const QJsonValue &a : e.value(QStringLiteral("aspects")).toArray())
+            aspects << a.toString();
+        QCOMPARE(j.aspects, aspects);
+        seen << QStringLiteral("%1:%2").arg(j.name).arg(j.items);
+    }
+    // The cases above are what they say (not all zero, not all equal).
+    QCOMPARE(seen, QStringList({QStringLiteral("two:32"), QStringLiteral("nulls:0"), QStringLiteral("none:0"),
+                                QStringLiteral("one:13")}));
 }
 
 void TestProject::addItemsIsAllOrNothing()
