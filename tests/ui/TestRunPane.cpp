@@ -54,6 +54,7 @@ private slots:
     void rescoreRebuildsTheSpecAndAsksNothingAgain();
     void closingMidRunLeavesItResumable();
     void anotherConfigurationAsksBeforeMixing();
+    void runListCountsItemsOffTheGuiThread();
 };
 
 void TestRunPane::profileIsSavedAndLoadedThroughTheEditor()
@@ -484,3 +485,47 @@ void TestRunPane::closingMidRunLeavesItResumable()
 
 QTEST_MAIN(TestRunPane)
 #include "TestRunPane.moc"
+
+void TestRunPane::runListCountsItemsOffTheGuiThread()
+{
+    // Two imported judges; "b" has a NULL score (not counted) and a second aspect on an item it
+    // scored already (counted once).
+    Project *p = m_fx.project.get();
+    const QStringList ids = p->itemIds();
+    QVERIFY(ids.size() >= 10);
+    QVERIFY(p->upsertAspect({QStringLiteral("fluency"), {}, 1, 5}).ok());
+    QHash<QString, double> a, b, bFluency;
+    for (int i = 0; i < 7; ++i)
+        a.insert(ids[i], 3);
+    for (int i = 2; i < 10; ++i)
+        b.insert(ids[i], i == 5 ? qQNaN() : 2.0);
+    bFluency.insert(ids[2], 4);
+    bFluency.insert(ids[0], 4);
+    QVERIFY(p->ensureJudge(QStringLiteral("a"), QStringLiteral("imported")).ok());
+    QVERIFY(p->ensureJudge(QStringLiteral("b"), QStringLiteral("imported")).ok());
+    QVERIFY(p->setJudgeScores(QStringLiteral("a"), QStringLiteral("coherence"), a).ok());
+    QVERIFY(p->setJudgeScores(QStringLiteral("b"), QStringLiteral("coherence"), b).ok());
+    QVERIFY(p->setJudgeScores(QStringLiteral("b"), QStringLiteral("fluency"), bFluency).ok());
+
+    // A pane bound now lists the judges at once and counts their items on the thread pool.
+    RunPane pane;
+    pane.setProfileSettingsFile(m_settingsFile);
+    auto *runs = pane.findChild<QTreeWidget *>(QStringLiteral("runList"));
+    QVERIFY(runs);
+    QSignalSpy shown(runs, SIGNAL(countsShown()));
+    pane.setProject(p);
+    QCOMPARE(runs->topLevelItemCount(), 2);
+    QCOMPARE(runs->topLevelItem(1)->text(2), QStringLiteral("coherence, fluency"));
+    QCOMPARE(runs->topLevelItem(0)->text(4), QStringLiteral("…")); // not counted on this thread
+    QVERIFY(shown.wait(10000));
+    QCOMPARE(runs->topLevelItem(0)->text(4), QStringLiteral("7"));
+    QCOMPARE(runs->topLevelItem(1)->text(4), QStringLiteral("8")); // 8 items from 2 to 9, one NULL, one more
+    // A new judge while the pane is bound: listed, then counted.
+    QVERIFY(p->ensureJudge(QStringLiteral("c"), QStringLiteral("imported")).ok());
+    QVERIFY(p->setJudgeScores(QStringLiteral("c"), QStringLiteral("coherence"), {{ids[3], 1.0}}).ok());
+    QTRY_COMPARE(runs->topLevelItemCount(), 3);
+    QTRY_COMPARE(runs->topLevelItem(2)->text(4), QStringLiteral("1"));
+    // Unbinding waits for a count in flight (it reads through the project).
+    pane.setProject(nullptr);
+    QCOMPARE(runs->topLevelItemCount(), 0);
+}

@@ -4,6 +4,7 @@
 #include "judge/ProviderProfiles.h"
 #include "methods/MethodRegistry.h"
 #include "models/RunController.h"
+#include "panes/RunList.h"
 #include "runs/Phases.h"
 #include "runs/RunConfig.h"
 #include "store/Project.h"
@@ -16,7 +17,6 @@
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
@@ -26,7 +26,6 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSplitter>
-#include <QTreeWidget>
 #include <QVBoxLayout>
 
 #include <cmath>
@@ -231,13 +230,10 @@ QWidget *RunPane::buildProgress()
     m_progressLabel->setWordWrap(true);
     m_progressLabel->setTextFormat(Qt::PlainText);
 
-    m_runs = new QTreeWidget(box);
-    m_runs->setObjectName(QStringLiteral("runList"));
-    m_runs->setRootIsDecorated(false);
-    m_runs->setUniformRowHeights(true);
-    m_runs->setHeaderLabels({tr("Judge"), tr("Method"), tr("Aspect"), tr("Status"), tr("Items")});
-    m_runs->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_runs = new RunList(box);
     connect(m_runs, &QTreeWidget::currentItemChanged, this, &RunPane::updateButtons);
+    connect(m_runs, &RunList::countFailed, this,
+            [this](const QString &message) { showError(tr("Cannot count the judges' items: %1").arg(message)); });
 
     auto *v = new QVBoxLayout(box);
     v->addLayout(buttons);
@@ -258,6 +254,7 @@ void RunPane::setProject(Project *project)
     if (m_project)
         disconnect(m_project, nullptr, this, nullptr);
     m_project = project;
+    m_runs->setProject(project);
     m_controller->setProject(project);
     if (m_project) {
         connect(m_project, &Project::aspectsChanged, this, &RunPane::refillAspects);
@@ -324,30 +321,14 @@ void RunPane::refillAspects()
 
 void RunPane::refillRuns()
 {
-    const QString selected = selectedRun();
-    const QSignalBlocker block(m_runs);
-    m_runs->clear();
-    if (!m_project) {
-        updateButtons();
-        return;
-    }
-    const auto judges = m_project->readJudges();
-    if (!judges)
-        showError(tr("Cannot read the project: %1").arg(judges.errorString()));
-    for (const JudgeInfo &j : judges ? *judges : QVector<JudgeInfo>()) {
-        auto *item = new QTreeWidgetItem(m_runs, {j.name, j.method, j.aspects.join(QStringLiteral(", ")), j.status,
-                                                  QLocale().toString(j.items)});
-        item->setData(0, Qt::UserRole, j.name);
-        if (j.name == selected)
-            m_runs->setCurrentItem(item);
-    }
+    if (auto r = m_runs->refill(); !r)
+        showError(tr("Cannot read the project: %1").arg(r.errorString()));
     updateButtons();
 }
 
 QString RunPane::selectedRun() const
 {
-    const QTreeWidgetItem *item = m_runs->currentItem();
-    return item ? item->data(0, Qt::UserRole).toString() : QString();
+    return m_runs->selectedRun();
 }
 
 Result<RunSpec> RunPane::specFromForm() const
@@ -675,7 +656,7 @@ void RunPane::updateButtons()
     m_cancelButton->setEnabled(running);
     bool resumable = false;
     if (const QTreeWidgetItem *item = m_runs->currentItem()) {
-        const QString status = item->text(3);
+        const QString status = item->text(RunList::StatusColumn);
         resumable = status == QLatin1String("failed") || status == QLatin1String("cancelled")
                     || status == QLatin1String("running")
                     || (status == QLatin1String("done") && m_retryFailed->isChecked());

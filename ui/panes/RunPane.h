@@ -14,7 +14,6 @@ class QLabel;
 class QLineEdit;
 class QProgressBar;
 class QPushButton;
-class QTreeWidget;
 
 namespace rubric {
 
@@ -22,6 +21,7 @@ class MethodParamsForm;
 class ProfileEditor;
 class Project;
 class RunController;
+class RunList;
 
 /// The "Judge & Run" pane: provider profiles (a ProfileEditor: kept in the user's settings, with
 /// "Test connection"), the method and its parameters (paper defaults, explained in tooltips), the
@@ -131,7 +131,7 @@ private:
     QProgressBar *m_progress = nullptr;
     QLabel *m_progressLabel = nullptr;
     QLabel *m_message = nullptr;
-    QTreeWidget *m_runs = nullptr;
+    RunList *m_runs = nullptr;
 };
 
 } // namespace rubric
