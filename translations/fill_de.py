@@ -1420,6 +1420,9 @@ DE = {
     'The import was cancelled; nothing was written.': 'Der Import wurde abgebrochen; nichts wurde geschrieben.',
     'the import stopped without a result': 'der Import endete ohne Ergebnis',
     'Items (%1 of %2 drawn)': 'Elemente (%1 von %2 gezeichnet)',
+    # scale run pane fidelity
+    'Searching %1 items…': '%1 Elemente werden durchsucht…',
+    "Cannot count the judges' items: %1": 'Die Elemente der Bewerter können nicht gezählt werden: %1',
 }
 
 if __name__ == '__main__':

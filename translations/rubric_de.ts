@@ -1653,6 +1653,10 @@ Abdeckung %2 %</translation>
         <source>Cannot read item %1: %2</source>
         <translation>Element %1 kann nicht gelesen werden: %2</translation>
     </message>
+    <message>
+        <source>Searching %1 items…</source>
+        <translation>%1 Elemente werden durchsucht…</translation>
+    </message>
 </context>
 <context>
     <name>rubric::DecomposeDialog</name>
@@ -5164,6 +5168,29 @@ Definition: %2</translation>
     </message>
 </context>
 <context>
+    <name>rubric::RunList</name>
+    <message>
+        <source>Judge</source>
+        <translation>Bewerter</translation>
+    </message>
+    <message>
+        <source>Method</source>
+        <translation>Methode</translation>
+    </message>
+    <message>
+        <source>Aspect</source>
+        <translation>Aspekt</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Items</source>
+        <translation>Elemente</translation>
+    </message>
+</context>
+<context>
     <name>rubric::RunPane</name>
     <message>
         <source>Method</source>
@@ -5260,22 +5287,6 @@ Definition: %2</translation>
     <message>
         <source>No estimate yet.</source>
         <translation>Noch keine Schätzung.</translation>
-    </message>
-    <message>
-        <source>Judge</source>
-        <translation>Bewerter</translation>
-    </message>
-    <message>
-        <source>Aspect</source>
-        <translation>Aspekt</translation>
-    </message>
-    <message>
-        <source>Status</source>
-        <translation>Status</translation>
-    </message>
-    <message>
-        <source>Items</source>
-        <translation>Elemente</translation>
     </message>
     <message>
         <source>&lt;b&gt;Runs of this project&lt;/b&gt;</source>
@@ -5464,6 +5475,10 @@ Definition: %2</translation>
     <message>
         <source>Adapted to the endpoint: %1.</source>
         <translation>An den Endpunkt angepasst: %1.</translation>
+    </message>
+    <message>
+        <source>Cannot count the judges' items: %1</source>
+        <translation>Die Elemente der Bewerter können nicht gezählt werden: %1</translation>
     </message>
 </context>
 <context>

@@ -183,6 +183,7 @@ void TestItemsModel::filter()
     proxy.setGroup(group);
     proxy.setSystem(system);
     proxy.setSplit(split);
+    QTRY_VERIFY(!model.busy()); // read on the thread pool
     QCOMPARE(proxy.rowCount(), rows);
 }
 
@@ -202,6 +203,7 @@ void TestItemsModel::filterSearchesWholeTexts()
     ItemsFilterModel proxy;
     proxy.setItemsModel(&model);
     proxy.setText(QStringLiteral("HAYSTACKEND"));
+    QTRY_VERIFY(!model.busy());
     QCOMPARE(proxy.rowCount(), 1);
     QCOMPARE(proxy.index(0, ItemsModel::IdColumn).data().toString(), QStringLiteral("deep"));
     QVERIFY(proxy.searchError().isEmpty());
@@ -219,9 +221,11 @@ void TestItemsModel::sortsIdsNaturally()
     ItemsFilterModel proxy;
     proxy.setItemsModel(&model);
     proxy.sort(ItemsModel::IdColumn, Qt::DescendingOrder);
+    QTRY_VERIFY(!model.busy());
     QCOMPARE(proxy.index(0, 0).data().toString(), QStringLiteral("i11"));
     QCOMPARE(proxy.index(2, 0).data().toString(), QStringLiteral("i9"));
     proxy.sort(ItemsModel::FirstAspectColumn, Qt::AscendingOrder);
+    QTRY_VERIFY(!model.busy());
     QCOMPARE(proxy.index(0, 0).data().toString(), QStringLiteral("i1")); // the only coherence score; missing last
 }
 
@@ -246,6 +250,7 @@ void TestItemsModel::hundredThousandRows()
     proxy.setItemsModel(&model);
     timer.restart();
     proxy.setText(QStringLiteral("Output 9999"));
+    QTRY_VERIFY_WITH_TIMEOUT(!model.busy(), 30000);
     QCOMPARE(proxy.rowCount(), 11); // 9999 and 99990…99999
     const qint64 filterMs = timer.elapsed();
     qInfo("100k rows: load %lld ms, text filter %lld ms", loadMs, filterMs);

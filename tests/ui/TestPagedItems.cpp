@@ -12,6 +12,7 @@
 #include <QHeaderView>
 #include <QRegularExpression>
 #include <QScrollBar>
+#include <QSignalSpy>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QTableView>
@@ -71,6 +72,7 @@ private slots:
     void rowsMatchAnIndependentRead_data();
     void rowsMatchAnIndependentRead();
     void holdsABoundedNumberOfRows();
+    void sortAndFilterAreReadOffTheGuiThread();
 
 private:
     QVector<Expected> readAll() const;
@@ -258,6 +260,7 @@ void TestPagedItems::rowsMatchAnIndependentRead()
     } else {
         view.sortByColumn(-1, Qt::AscendingOrder);
     }
+    QTRY_VERIFY_WITH_TIMEOUT(!model.busy(), 20000); // read on the thread pool
     QVERIFY2(proxy.searchError().isEmpty(), qPrintable(proxy.searchError()));
     QCOMPARE(proxy.rowCount(), int(expected.size()));
     if (expected.isEmpty())
@@ -320,6 +323,70 @@ void TestPagedItems::holdsABoundedNumberOfRows()
     QVERIFY2(largest <= bound, qPrintable(QStringLiteral("%1 rows held").arg(largest)));
     QVERIFY(largest > 0);
     QCOMPARE(model.row(kItems - 1).id, readAll().last().id);
+}
+
+void TestPagedItems::sortAndFilterAreReadOffTheGuiThread()
+{
+    // Issue 34: a sort or text filter at a million items took seconds in SQLite with the event
+    // loop stopped. They are read on the thread pool: the call returns at once with the rows of
+    // before still shown, and a burst of requests (typing, header clicks) ends in the last one.
+    ItemsModel model;
+    model.setProject(m_project.get());
+    ItemsFilterModel proxy;
+    QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    proxy.setItemsModel(&model);
+    QTableView view;
+    view.setModel(&proxy);
+    view.setSortingEnabled(true);
+    view.sortByColumn(-1, Qt::AscendingOrder);
+    view.resize(900, 420);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QTRY_VERIFY(!model.busy());
+    QCOMPARE(model.rowCount(), kItems);
+    const QString firstBefore = proxy.index(0, ItemsModel::IdColumn).data().toString();
+    QSignalSpy busy(&model, &ItemsModel::busyChanged);
+
+    // Typed letter by letter, then sorted twice: every call returns before its read is done.
+    const QString typed = QStringLiteral("topic 1");
+    for (int k = 1; k <= typed.size(); ++k) {
+        proxy.setText(typed.left(k));
+        QVERIFY(model.busy());
+        QCOMPARE(model.rowCount(), kItems); // the rows of before, until the read is done
+        QCOMPARE(proxy.index(0, ItemsModel::IdColumn).data().toString(), firstBefore);
+    }
+    view.sortByColumn(ItemsModel::SystemColumn, Qt::AscendingOrder);
+    view.sortByColumn(ItemsModel::IdColumn, Qt::DescendingOrder);
+    QVERIFY(model.busy());
+    QCOMPARE(model.rowCount(), kItems);
+    QCOMPARE(busy.count(), 1); // one busy stretch for the whole burst
+    QTRY_VERIFY_WITH_TIMEOUT(!model.busy(), 20000);
+    QCOMPARE(busy.count(), 2);
+    QCOMPARE(busy.at(1).at(0).toBool(), false);
+
+    // What is shown is the last filter in the last order, as an independent read has it.
+    const QVector<Expected> expected = expectedRows(typed, {}, {}, ItemsModel::IdColumn, Qt::DescendingOrder);
+    QVERIFY(expected.size() > 100 && expected.size() < kItems);
+    QVERIFY2(proxy.searchError().isEmpty(), qPrintable(proxy.searchError()));
+    QCOMPARE(proxy.rowCount(), int(expected.size()));
+    for (const int r : {0, 1, int(expected.size()) / 2, int(expected.size()) - 1})
+        QCOMPARE(proxy.index(r, ItemsModel::IdColumn).data().toString(), expected[r].id);
+
+    // A sort keeps the selected item selected (a layout change, not a reset), after the read.
+    const QString picked = expected[7].id;
+    view.selectRow(7);
+    view.sortByColumn(ItemsModel::OutputColumn, Qt::AscendingOrder);
+    QCOMPARE(view.currentIndex().row(), 7); // not moved yet
+    QTRY_VERIFY_WITH_TIMEOUT(!model.busy(), 20000);
+    QCOMPARE(view.currentIndex().data(ItemsModel::ItemIdRole).toString(), picked);
+    QCOMPARE(view.currentIndex().row(), model.rowOf(picked));
+
+    // Unbinding while a read is in flight waits for it and shows nothing.
+    proxy.setText(QStringLiteral("Summary"));
+    QVERIFY(model.busy());
+    model.setProject(nullptr);
+    QVERIFY(!model.busy());
+    QCOMPARE(model.rowCount(), 0);
 }
 
 QTEST_MAIN(TestPagedItems)

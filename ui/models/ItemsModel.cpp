@@ -3,6 +3,8 @@
 #include "PlainText.h"
 #include "store/Project.h"
 
+#include <QtConcurrent>
+
 #include <cmath>
 #include <limits>
 
@@ -36,10 +38,18 @@ ItemView::Sort sortOfColumn(int column)
 ItemsModel::ItemsModel(QObject *parent)
     : QAbstractTableModel(parent)
 {
+    connect(&m_read, &QFutureWatcherBase::finished, this, &ItemsModel::onOrderRead);
+}
+
+ItemsModel::~ItemsModel()
+{
+    m_read.disconnect(this);
+    dropRead();
 }
 
 void ItemsModel::setProject(Project *project)
 {
+    dropRead();
     if (m_project)
         disconnect(m_project, nullptr, this, nullptr);
     m_project = project;
@@ -76,6 +86,90 @@ void ItemsModel::sort(int column, Qt::SortOrder order)
     m_view.sort = sort;
     m_view.sortAspect = aspect;
     m_view.descending = descending;
+    reorder(Change::Sort);
+}
+
+void ItemsModel::setReading(bool reading)
+{
+    if (reading == m_reading)
+        return;
+    m_reading = reading;
+    emit busyChanged(reading);
+}
+
+void ItemsModel::dropRead()
+{
+    // The read goes through the project on a pool thread: it must end before the project goes.
+    if (m_read.isRunning())
+        m_read.waitForFinished();
+    ++m_generation;
+    m_readAgain = false;
+    m_filterPending = false;
+    setReading(false);
+}
+
+void ItemsModel::reorder(Change change)
+{
+    if (change == Change::Filter)
+        m_filterPending = true;
+    if (!m_project) {
+        m_filterPending = false;
+        applyFilter({});
+        return;
+    }
+    if (m_read.isRunning()) {
+        m_readAgain = true;
+        return;
+    }
+    startRead();
+}
+
+void ItemsModel::startRead()
+{
+    m_readAgain = false;
+    m_readFilter = m_filterPending;
+    m_filterPending = false;
+    m_read.setProperty("generation", m_generation);
+    const Project *project = m_project;
+    // The pool thread reads on its own connection of the project (Project: any thread may read).
+    m_read.setFuture(QtConcurrent::run([project, view = m_view] { return ItemPageStore(project).order(view); }));
+    setReading(true);
+}
+
+void ItemsModel::onOrderRead()
+{
+    const bool current = m_read.property("generation").toULongLong() == m_generation;
+    if (m_readAgain && m_project) {
+        // The view changed meanwhile: this order is of an earlier one.
+        m_filterPending = m_filterPending || (current && m_readFilter);
+        startRead();
+        return;
+    }
+    if (!current) { // the rows were replaced meanwhile (a reset, another project)
+        setReading(false);
+        return;
+    }
+    Result<QVector<qint64>> read = m_read.result();
+    if (!read) {
+        const Error error = makeError(
+                (m_readFilter ? tr("cannot read the items from the project: %1") : tr("cannot sort the items: %1"))
+                        .arg(read.error().message),
+                m_project->path());
+        if (m_readFilter)
+            applyFilter({});
+        setReading(false);
+        report(error);
+        return;
+    }
+    if (m_readFilter)
+        applyFilter(std::move(read).value());
+    else
+        applySort(std::move(read).value());
+    setReading(false);
+}
+
+void ItemsModel::applySort(QVector<qint64> order)
+{
     // A sort keeps what is selected where it is in the data: a layout change.
     emit layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
     const QModelIndexList before = persistentIndexList();
@@ -83,18 +177,8 @@ void ItemsModel::sort(int column, Qt::SortOrder order)
     keys.reserve(before.size());
     for (const QModelIndex &i : before)
         keys.append(m_order.value(i.row(), -1));
-    if (!m_project) {
-        emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);
-        return;
-    }
-    auto read = ItemPageStore(m_project).order(m_view);
-    if (!read) {
-        report(makeError(tr("cannot sort the items: %1").arg(read.error().message), m_project->path()));
-        emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);
-        return;
-    }
     const int oldCount = int(m_order.size());
-    m_order = std::move(read).value();
+    m_order = std::move(order);
     m_pages.clear();
     m_pageOrder.clear();
     m_loadError.clear();
@@ -122,6 +206,16 @@ void ItemsModel::sort(int column, Qt::SortOrder order)
     }
     changePersistentIndexList(before, after);
     emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);
+}
+
+void ItemsModel::applyFilter(QVector<qint64> order)
+{
+    beginResetModel();
+    m_pages.clear();
+    m_pageOrder.clear();
+    m_loadError.clear();
+    m_order = std::move(order);
+    endResetModel();
 }
 
 const QVector<ItemsModel::Row> *ItemsModel::page(int number) const
@@ -223,6 +317,7 @@ bool ItemsModel::report(const Error &error)
 
 void ItemsModel::resetAll()
 {
+    ++m_generation; // read here with the latest view: a read in flight is of an earlier one
     beginResetModel();
     m_aspects.clear();
     m_order.clear();
@@ -264,27 +359,6 @@ void ItemsModel::resetAll()
         report(loaded.error());
 }
 
-void ItemsModel::reorder()
-{
-    beginResetModel();
-    m_pages.clear();
-    m_pageOrder.clear();
-    m_loadError.clear();
-    m_order.clear();
-    Error error;
-    if (m_project) {
-        auto order = ItemPageStore(m_project).order(m_view);
-        if (order)
-            m_order = std::move(order).value();
-        else
-            error = makeError(tr("cannot read the items from the project: %1").arg(order.error().message),
-                              m_project->path());
-    }
-    endResetModel();
-    if (!error.message.isEmpty())
-        report(error);
-}
-
 void ItemsModel::reloadItems()
 {
     if (!m_project) {
@@ -297,6 +371,7 @@ void ItemsModel::reloadItems()
                          m_project->path()));
         return;
     }
+    ++m_generation; // read here with the latest view: a read in flight is of an earlier one
     const QVector<qint64> &keys = *read;
     const int old = int(m_order.size());
     const int now = int(keys.size());

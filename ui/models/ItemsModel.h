@@ -4,6 +4,7 @@
 #include "store/Project.h"
 
 #include <QAbstractTableModel>
+#include <QFutureWatcher>
 #include <QHash>
 #include <QPointer>
 #include <QStringList>
@@ -19,7 +20,10 @@ namespace rubric {
 /// number), and a small cache of pages of rows (labels, split, human means, the beginnings of the
 /// texts) read for the rows a view asks for; at most kPagesKept × kPageRows rows are held, however
 /// many items the project has. Filtering (setView) and sorting (sort) are done by the database,
-/// text search in the whole texts included. Follows the project's change signals: appended items
+/// text search in the whole texts included, on the thread pool (seconds at a million items): the
+/// rows of the previous order stay shown, busy() is true meanwhile, and requests that come while
+/// one is read are answered by one more read once it is done (the latest filter and sort). A
+/// project bound or unbound waits for a read in flight. Follows the project's change signals: appended items
 /// become rowsInserted, a shortened list rowsRemoved, anything else a reset; annotation and split
 /// changes become dataChanged (a row stays where it is until the next sort). GUI thread only.
 class ItemsModel : public QAbstractTableModel
@@ -47,6 +51,7 @@ public:
     static constexpr int kPagesKept = 32;
 
     explicit ItemsModel(QObject *parent = nullptr);
+    ~ItemsModel() override;
 
     /// Binds to `project` (may be null) and loads it; the model follows it until rebound.
     void setProject(Project *project);
@@ -76,11 +81,15 @@ public:
     int cachedRows() const;
     /// Why the last read failed (the project could not be read), empty after a good read.
     QString loadError() const { return m_loadError; }
+    /// Whether a sort or filter is being read (the rows shown are those of the one before).
+    bool busy() const { return m_reading; }
 
 signals:
     /// Reading the project failed: what is shown is incomplete (no rows after a failed reset)
     /// and `message` says why.
     void loadFailed(const QString &message);
+    /// A sort or filter started being read (true), or its rows are shown (false).
+    void busyChanged(bool busy);
 
 public slots:
     /// Re-reads the items and reports the difference as inserts, removals or a reset.
@@ -91,8 +100,17 @@ private:
     void dropPagesAndRepaint(int firstColumn, int lastColumn);
     void onSplitChanged();
     void resetAll();
-    /// Reads the order again and resets the rows to it.
-    void reorder();
+    /// What a read of the order answers: a filter resets the rows, a sort moves them.
+    enum class Change { Sort, Filter };
+    /// Reads the order of m_view on the thread pool (or once the read in flight is done).
+    void reorder(Change change = Change::Filter);
+    void startRead();
+    void onOrderRead();
+    void applySort(QVector<qint64> order);
+    void applyFilter(QVector<qint64> order);
+    /// Waits for a read in flight and drops its result (before the project goes).
+    void dropRead();
+    void setReading(bool reading);
     bool report(const Error &error);
     const QVector<Row> *page(int number) const;
 
@@ -103,6 +121,12 @@ private:
     mutable QHash<int, QVector<Row>> m_pages;
     mutable QList<int> m_pageOrder; ///< least recently read first
     QString m_loadError;
+    QFutureWatcher<Result<QVector<qint64>>> m_read;
+    quint64 m_generation = 0;     ///< bumped when the rows are replaced without m_read (a read of before is dropped)
+    bool m_reading = false;       ///< busy(): a read is in flight
+    bool m_readAgain = false;     ///< m_view changed while a read was in flight
+    bool m_filterPending = false; ///< a filter change waits for the next read
+    bool m_readFilter = false;    ///< the read in flight answers a filter change
 };
 
 } // namespace rubric

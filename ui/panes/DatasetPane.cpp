@@ -18,6 +18,8 @@
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
+#include <utility>
+
 namespace rubric {
 namespace {
 
@@ -159,11 +161,19 @@ DatasetPane::DatasetPane(QWidget *parent)
             [this](const QModelIndex &current) { showItem(current.data(ItemsModel::ItemIdRole).toString()); });
     connect(m_import, &QPushButton::clicked, this, &DatasetPane::importRequested);
     connect(m_model, &ItemsModel::loadFailed, this, &DatasetPane::problem);
+    // A sort or filter is read on the thread pool: the count says so meanwhile, and an item asked
+    // for while its filters were being cleared is selected once the rows are there.
+    connect(m_model, &ItemsModel::busyChanged, this, [this](bool busy) {
+        updateCount();
+        if (!busy && !m_pendingSelect.isEmpty())
+            selectItem(std::exchange(m_pendingSelect, QString()));
+    });
     setProject(nullptr);
 }
 
 void DatasetPane::setProject(Project *project)
 {
+    m_pendingSelect.clear();
     m_project = project;
     m_model->setProject(project);
     m_import->setEnabled(project != nullptr);
@@ -210,7 +220,10 @@ void DatasetPane::updateCount()
     const QLocale locale;
     // The model holds the filtered rows; the project counts them all.
     const int total = m_project ? m_project->itemCount() : 0;
-    m_count->setText(tr("%1 of %2 items").arg(locale.toString(m_filter->rowCount()), locale.toString(total)));
+    if (m_model->busy()) // the rows shown are still those of the previous filter or sort
+        m_count->setText(tr("Searching %1 items…").arg(locale.toString(total)));
+    else
+        m_count->setText(tr("%1 of %2 items").arg(locale.toString(m_filter->rowCount()), locale.toString(total)));
 }
 
 bool DatasetPane::selectItem(const QString &id)
@@ -223,6 +236,11 @@ bool DatasetPane::selectItem(const QString &id)
         m_group->setCurrentIndex(0);
         m_system->setCurrentIndex(0);
         m_split->setCurrentIndex(0);
+        if (m_model->busy()) { // the unfiltered rows are being read: selected when they are shown
+            m_pendingSelect = id;
+            showItem(id);
+            return true;
+        }
         row = m_model->rowOf(id);
         if (row < 0)
             return false;

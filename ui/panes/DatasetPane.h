@@ -26,7 +26,8 @@ public:
 
     void setProject(Project *project);
 
-    /// Selects the item with `id` (clearing filters that hide it); false when there is none.
+    /// Selects the item with `id` (clearing filters that hide it: its row is selected once the
+    /// unfiltered rows are read, its texts are shown at once); false when there is none.
     bool selectItem(const QString &id);
     /// Id of the item shown in the viewer, or empty.
     QString currentItemId() const { return m_currentId; }
@@ -60,6 +61,7 @@ private:
     QTextBrowser *m_output;
     QTextBrowser *m_reference;
     QString m_currentId;
+    QString m_pendingSelect; ///< selectItem() waits for the unfiltered rows to select this item
 };
 
 } // namespace rubric
