@@ -155,7 +155,8 @@ DatasetPane::DatasetPane(QWidget *parent)
     connect(m_filter, &QAbstractItemModel::rowsRemoved, this, &DatasetPane::updateCount);
     connect(m_filter, &QAbstractItemModel::modelReset, this, &DatasetPane::updateCount);
     connect(m_filter, &QAbstractItemModel::layoutChanged, this, &DatasetPane::updateCount);
-    connect(m_model, &QAbstractItemModel::modelReset, this, &DatasetPane::refillFilters);
+    // The group and system choices follow the items, not the filter: a filter's rows come as a
+    // reset, and refilling a combo with a million items' 62,500 groups took seconds each time.
     connect(m_model, &QAbstractItemModel::rowsInserted, this, &DatasetPane::refillFilters);
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex &current) { showItem(current.data(ItemsModel::ItemIdRole).toString()); });
@@ -174,8 +175,13 @@ DatasetPane::DatasetPane(QWidget *parent)
 void DatasetPane::setProject(Project *project)
 {
     m_pendingSelect.clear();
+    if (m_project)
+        disconnect(m_project, nullptr, this, nullptr);
     m_project = project;
     m_model->setProject(project);
+    refillFilters();
+    if (m_project) // after the model's own handler (connected in setProject above)
+        connect(m_project, &Project::itemsChanged, this, &DatasetPane::refillFilters);
     m_import->setEnabled(project != nullptr);
     m_view->resizeColumnToContents(ItemsModel::IdColumn);
     m_view->setColumnWidth(ItemsModel::GroupColumn, 100);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QPointer>
 #include <QWidget>
 
 class QComboBox;
@@ -46,7 +47,7 @@ private:
     void updateCount();
     void showItem(const QString &id);
 
-    Project *m_project = nullptr;
+    QPointer<Project> m_project;
     ItemsModel *m_model;
     ItemsFilterModel *m_filter;
     QLineEdit *m_text;
