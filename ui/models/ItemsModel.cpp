@@ -1,6 +1,7 @@
 #include "ItemsModel.h"
 
 #include "PlainText.h"
+#include "ReadPool.h"
 #include "store/Project.h"
 
 #include <QtConcurrent>
@@ -132,7 +133,8 @@ void ItemsModel::startRead()
     m_read.setProperty("generation", m_generation);
     const Project *project = m_project;
     // The pool thread reads on its own connection of the project (Project: any thread may read).
-    m_read.setFuture(QtConcurrent::run([project, view = m_view] { return ItemPageStore(project).order(view); }));
+    m_read.setFuture(
+            QtConcurrent::run(readPool(), [project, view = m_view] { return ItemPageStore(project).order(view); }));
     setReading(true);
 }
 

@@ -1,5 +1,7 @@
 #include "panes/RunList.h"
 
+#include "models/ReadPool.h"
+
 #include <QHeaderView>
 #include <QLocale>
 #include <QSignalBlocker>
@@ -91,8 +93,9 @@ void RunList::startCount()
     const Project *project = m_project;
     m_count.setProperty(kGeneration, m_generation);
     // The pool thread reads on its own connection of the project (Project: any thread may read).
-    m_count.setFuture(QtConcurrent::run(
-            [project]() -> Result<QVector<JudgeInfo>> { return project->readJudges(Project::JudgeCounts::Items); }));
+    m_count.setFuture(QtConcurrent::run(readPool(), [project]() -> Result<QVector<JudgeInfo>> {
+        return project->readJudges(Project::JudgeCounts::Items);
+    }));
 }
 
 void RunList::onCounted()
