@@ -1,15 +1,18 @@
 #include "ScrollBench.h"
 
 #include "MainWindow.h"
+#include "models/ItemsModel.h"
 
 #include <QAbstractScrollArea>
 #include <QApplication>
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLineEdit>
 #include <QPointer>
 #include <QScrollBar>
 #include <QStringList>
+#include <QTableView>
 #include <QTimer>
 
 #include <algorithm>
@@ -136,6 +139,86 @@ private:
     size_t m_next = 0;
 };
 
+/// RUBRIC_BENCH_SEARCH=TEXT: the Dataset pane filtered by TEXT, then sorted by its output column
+/// (descending), then the filter cleared, each as a user would (the edit, a header click) while
+/// a 2 ms timer measures the event loop's longest gap until the rows are shown; calls `done` with
+/// {filter_ms, sort_ms, clear_ms, rows, max_gap_ms}.
+class SearchBench : public QObject
+{
+public:
+    SearchBench(MainWindow &window, QString text, std::function<void(QJsonObject)> done)
+        : m_window(window)
+        , m_text(std::move(text))
+        , m_done(std::move(done))
+    {
+        m_probe.setTimerType(Qt::PreciseTimer);
+        m_probe.setInterval(2);
+        connect(&m_probe, &QTimer::timeout, this, [this] {
+            const qint64 now = m_clock.nsecsElapsed();
+            m_maxGapNs = std::max(m_maxGapNs, now - m_lastTick);
+            m_lastTick = now;
+        });
+    }
+
+    void start()
+    {
+        m_window.showPane(QStringLiteral("dataset"));
+        m_model = m_window.findChild<ItemsModel *>();
+        m_edit = m_window.findChild<QLineEdit *>(QStringLiteral("filterEdit"));
+        m_view = m_window.findChild<QTableView *>(QStringLiteral("itemsView"));
+        if (!m_model || !m_edit || !m_view) {
+            m_done({{QStringLiteral("error"), QStringLiteral("no Dataset pane")}});
+            return;
+        }
+        connect(m_model, &ItemsModel::busyChanged, this, [this](bool busy) {
+            if (!busy)
+                QTimer::singleShot(0, this, [this] { next(); });
+        });
+        m_clock.start();
+        m_lastTick = 0;
+        m_probe.start();
+        next();
+    }
+
+private:
+    void next()
+    {
+        if (m_step > 0)
+            m_result.insert(m_names[m_step - 1], double(m_clock.nsecsElapsed() - m_stepStart) / 1e6);
+        if (m_step == 2)
+            m_result.insert(QStringLiteral("rows"), m_model->rowCount());
+        if (m_step == 3) {
+            m_probe.stop();
+            m_result.insert(QStringLiteral("max_gap_ms"), double(m_maxGapNs) / 1e6);
+            m_done(m_result);
+            return;
+        }
+        m_stepStart = m_clock.nsecsElapsed();
+        const int step = m_step++;
+        if (step == 0)
+            m_edit->setText(m_text);
+        else if (step == 1)
+            m_view->sortByColumn(ItemsModel::OutputColumn, Qt::DescendingOrder);
+        else
+            m_edit->clear();
+        if (!m_model->busy()) // answered at once (nothing to read)
+            QTimer::singleShot(0, this, [this] { next(); });
+    }
+
+    MainWindow &m_window;
+    QString m_text;
+    std::function<void(QJsonObject)> m_done;
+    QPointer<ItemsModel> m_model;
+    QPointer<QLineEdit> m_edit;
+    QPointer<QTableView> m_view;
+    QTimer m_probe;
+    QElapsedTimer m_clock;
+    qint64 m_lastTick = 0, m_maxGapNs = 0, m_stepStart = 0;
+    int m_step = 0;
+    const QStringList m_names{QStringLiteral("filter_ms"), QStringLiteral("sort_ms"), QStringLiteral("clear_ms")};
+    QJsonObject m_result;
+};
+
 /// Opens every other pane in turn (shown and drawn) and notes the time each took and the peak
 /// memory after it, then calls `done` with {key: {open_ms, peak_rss_mib}}.
 void openPanes(MainWindow &window, QStringList keys, QJsonObject opened, std::function<void(QJsonObject)> done)
@@ -191,9 +274,21 @@ void startScrollBench(MainWindow &window, const QElapsedTimer &sinceStart, const
             }
             others.removeAll(QStringLiteral("dataset"));
             others.removeAll(QStringLiteral("heatmap"));
-            openPanes(window, others, {}, [result, write](const QJsonObject &panes) {
+            openPanes(window, others, {}, [&window, result, write](const QJsonObject &panes) {
                 result->insert(QStringLiteral("panes"), panes);
-                write();
+                const QString text = qEnvironmentVariable("RUBRIC_BENCH_SEARCH");
+                if (text.isEmpty()) {
+                    write();
+                    return;
+                }
+                auto *search = new SearchBench(window, text, [result, write](const QJsonObject &o) {
+                    result->insert(QStringLiteral("search"), o);
+                    std::fprintf(stderr, "bench-scroll: search %s\n",
+                                 QJsonDocument(o).toJson(QJsonDocument::Compact).constData());
+                    write();
+                });
+                search->setParent(&window);
+                search->start();
             });
         });
         heatmap->setParent(&window);
