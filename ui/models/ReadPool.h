@@ -15,6 +15,9 @@ inline QThreadPool *readPool()
     static QThreadPool pool;
     static const bool drainAtExit = [] {
         pool.setMaxThreadCount(2);
+        // Threads that never expire: a Project keeps one connection per thread that read it until
+        // it closes, and an expired thread's successor would open another every idle half-minute.
+        pool.setExpiryTimeout(-1);
         qAddPostRoutine([] { pool.waitForDone(); });
         return true;
     }();
