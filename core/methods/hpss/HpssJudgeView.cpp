@@ -50,6 +50,15 @@ Result<JudgeView> JudgeView::load(Project *project, const QString &judge, const 
     v.m_search = std::make_shared<HpssSearch>(std::move(search).value());
     v.m_aux = Auxiliaries::fromVariant(stored->value(QStringLiteral("aux")));
     v.m_evaluations = stored->value(QStringLiteral("evaluations")).toList();
+    // The pairwise setting: its options, and once finished the rubric's accuracies with their n.
+    v.m_pairwise = stored->value(QStringLiteral("pairwise")).toMap();
+    if (!v.m_pairwise.isEmpty())
+        if (auto rubric = RubricStore(project).load(judge))
+            if (const Criterion *root = rubric->find(QStringLiteral("aspect")))
+                for (const QString &key : {QStringLiteral("validation_accuracy"), QStringLiteral("validation_n"),
+                                           QStringLiteral("test_accuracy"), QStringLiteral("test_n")})
+                    if (root->stats.contains(key))
+                        v.m_pairwise.insert(key, root->stats.value(key));
     auto items = project->readItems();
     if (!items)
         return items.error();
@@ -133,6 +142,8 @@ Result<RenderedPrompt> JudgeView::render(const PromptStrategy &strategy, const Q
 
 Result<QHash<QString, StrategySpend>> JudgeView::spend(Project *project, const QSet<QString> &known) const
 {
+    if (isPairwise()) // its prompts are per pair, not the pointwise ones rendered below: not counted here
+        return QHash<QString, StrategySpend>();
     CallStore calls(project);
     auto ledger = calls.ledger(m_judge);
     if (!ledger)

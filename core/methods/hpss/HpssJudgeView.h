@@ -61,6 +61,12 @@ public:
     const PromptBuilder &builder() const { return *m_builder; }
     /// Every item of the project, in import order (any of them renders).
     const QVector<Item> &items() const { return m_itemList; }
+    /// The pairwise setting (setting=pairwise): its figures are accuracies on pairs, not Spearman.
+    bool isPairwise() const { return !m_pairwise.isEmpty(); }
+    /// {"pairs_per_group", "pair_seed", "validation_pairs", "metric": "accuracy"} from the state,
+    /// and "validation_accuracy", "validation_n", "test_accuracy", "test_n" once the rubric has them;
+    /// empty for the pointwise setting.
+    const QVariantMap &pairwise() const { return m_pairwise; }
     /// The number of evaluations that form the initialisation (origin + its one-factor neighbours
     /// in the space; 0 for the baselines that have none).
     int initCount() const;
@@ -76,7 +82,7 @@ public:
     /// the judge's evaluator, temperature 0 and its max_tokens). A strategy whose prompts cannot be
     /// rendered any more is left out. The strategies in `known` are skipped (a caller that keeps
     /// what it read before: an evaluation's calls do not change later). An error when the ledger
-    /// cannot be read.
+    /// cannot be read. Empty for a pairwise judge (its prompts are per pair: not rendered here).
     Result<QHash<QString, StrategySpend>> spend(Project *project, const QSet<QString> &known = {}) const;
 
 private:
@@ -88,6 +94,7 @@ private:
     std::shared_ptr<PromptBuilder> m_builder;
     Auxiliaries m_aux;
     QVariantList m_evaluations;
+    QVariantMap m_pairwise;
     QVector<Item> m_itemList;
     QHash<QString, int> m_items; ///< id → index into m_itemList
     int m_maxTokens = 4096;
