@@ -4,6 +4,7 @@
 #include "methods/RunTypes.h"
 #include "methods/hpss/HpssAuxiliary.h"
 #include "methods/hpss/HpssSearch.h"
+#include "methods/hpss/PairwiseData.h"
 #include "util/Result.h"
 
 #include <QHash>
@@ -67,14 +68,19 @@ public:
     /// and "validation_accuracy", "validation_n", "test_accuracy", "test_n" once the rubric has them;
     /// empty for the pointwise setting.
     const QVariantMap &pairwise() const { return m_pairwise; }
+    /// A pairwise judge's pairs as its run built them: the validation pairs, then the test pairs of
+    /// the test split's items (empty for the pointwise setting). pairKey() names each for render().
+    const QVector<PreferencePair> &pairs() const { return m_pairs; }
+    int validationPairCount() const { return m_validationPairCount; }
+    static QString pairKey(const PreferencePair &pair) { return pair.a + QStringLiteral(" vs ") + pair.b; }
     /// The number of evaluations that form the initialisation (origin + its one-factor neighbours
     /// in the space; 0 for the baselines that have none).
     int initCount() const;
     /// The Spearman of the first evaluated strategy (the origin); NaN before any.
     double originSpearman() const;
 
-    /// The prompt of `strategy` for item `itemId`; errors name the item or the auxiliary text the
-    /// strategy needs and the judge has not made yet.
+    /// The prompt of `strategy` for item `itemId` (a pairwise judge: for the pair named pairKey());
+    /// errors name the item or the auxiliary text the strategy needs and the judge has not made yet.
     Result<RenderedPrompt> render(const PromptStrategy &strategy, const QString &itemId) const;
 
     /// The validation calls and cost of every evaluated strategy, keyed by PromptStrategy::format():
@@ -95,6 +101,8 @@ private:
     Auxiliaries m_aux;
     QVariantList m_evaluations;
     QVariantMap m_pairwise;
+    QVector<PreferencePair> m_pairs;
+    int m_validationPairCount = 0;
     QVector<Item> m_itemList;
     QHash<QString, int> m_items; ///< id → index into m_itemList
     int m_maxTokens = 4096;

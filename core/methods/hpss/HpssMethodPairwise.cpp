@@ -1,6 +1,6 @@
 #include "HpssMethod.h"
 #include "methods/RunContext.h"
-#include "methods/hpss/PairwisePrompt.h"
+#include "methods/hpss/PairwiseRender.h"
 
 #include <QSet>
 
@@ -155,36 +155,10 @@ QVector<PreferencePair> HpssMethod::testPairsOf(const QVector<Item> &targets) co
 
 Result<JudgeRequest> HpssMethod::pairRequest(const PromptStrategy &strategy, const PreferencePair &pair) const
 {
-    const Item *a = m_ctx->item(pair.a);
-    const Item *b = m_ctx->item(pair.b);
-    if (!a || !b)
-        return makeError(tr("pair %1 / %2: no such item").arg(pair.a, pair.b), {}, 0, QStringLiteral("item"));
-    PairwiseInputs in;
-    in.task = m_builder->task();
-    in.aspect = m_builder->aspect().name;
-    in.source = a->source;
-    in.fact = itemFact(*a);
-    in.outputA = a->output;
-    in.outputB = b->output;
-    // The human criteria on the human scale: the aspect's definition as written (a pair has no scale).
-    in.criteria = m_builder->aspect().definition;
-    // Per source, as the pointwise setting makes them: both items of a pair share theirs.
-    in.reference = m_aux.references.value(a->id);
-    in.metrics = m_aux.metrics.value(a->id);
-    in.autocot = m_aux.autocot.value(Auxiliaries::autocotKey(strategy));
-    for (int k : examplePairsFor(m_validationPairs, strategy.exampleCount(), a->id, b->id, m_params.exampleSeed)) {
-        const PreferencePair &e = m_validationPairs[k];
-        const Item *ea = m_ctx->item(e.a);
-        const Item *eb = m_ctx->item(e.b);
-        if (!ea || !eb)
-            return makeError(tr("example pair %1 / %2: no such item").arg(e.a, e.b), {}, 0, QStringLiteral("item"));
-        in.examples.append(PairExample{ea->source, itemFact(*ea), ea->output, eb->output, e.humanPrefersA});
-    }
-    auto prompt = renderPairwisePrompt(strategy, in);
+    auto prompt = renderPair(strategy, pair, *m_builder, m_aux, m_validationPairs, m_params.exampleSeed,
+                             [this](const QString &id) { return m_ctx->item(id); });
     if (!prompt)
-        return makeError(
-                tr("pair %1 / %2, strategy %3: %4").arg(pair.a, pair.b, strategy.format(), prompt.errorString()), {}, 0,
-                prompt.error().field);
+        return prompt.error();
     JudgeRequest r;
     r.messages = prompt->messages;
     r.temperature = 0;

@@ -285,6 +285,9 @@ void HpssMethod::finish()
     }
     rubric.add(root);
     for (int i = 0; i < (m_fixed || m_ape ? 0 : kFactorCount); ++i) {
+        if (m_pairwise
+            && factorAt(i) == Factor::Scale) // no factor of a pairwise prompt (its one value is kept in "strategy")
+            continue;
         Criterion c;
         c.key = factorName(factorAt(i));
         c.parentKey = root.key;

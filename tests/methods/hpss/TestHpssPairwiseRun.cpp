@@ -200,6 +200,7 @@ void TestHpssPairwiseRun::searchesPairsCachedAndResumed()
     for (const QString &id : std::as_const(reference->testIds))
         testItemOutputs.insert(reference->project->item(id)->output);
     int pairwisePrompts = 0, withExamples = 0;
+    int originRight = 0, originAsked = 0; // the first evaluation (the origin): the first validation pair prompts
     for (const auto &[prompt, answer] : std::as_const(answered)) {
         const QStringList blocks = pairBlocks(prompt);
         if (blocks.size() < 2)
@@ -215,9 +216,25 @@ void TestHpssPairwiseRun::searchesPairsCachedAndResumed()
         QCOMPARE(testItemOutputs.contains(a), testItemOutputs.contains(b));
         if (testItemOutputs.contains(a))
             testAnswers.insert(a + QChar(0x1F) + b, answer);
+        else if (originAsked < validationPairs) { // evaluations stream one after the other
+            ++originAsked;
+            const QChar v = lastVerdict(answer);
+            const double ha = fx->humanByOutput.value(a), hb = fx->humanByOutput.value(b);
+            originRight += (v == QLatin1Char('A') && ha > hb) || (v == QLatin1Char('B') && hb > ha) ? 1 : 0;
+        }
     }
     QVERIFY(pairwisePrompts > 0);
     QVERIFY(withExamples > 0); // the initialisation tries examples:3, 5 and 10
+    // The origin's validation accuracy (Eq. 10) from its answers, as the search record stores it.
+    const QJsonObject origin = shown.value(QStringLiteral("search"))
+                                       .toObject()
+                                       .value(QStringLiteral("evaluated"))
+                                       .toArray()
+                                       .first()
+                                       .toObject();
+    QCOMPARE(origin.value(QStringLiteral("step")).toInt(), 1);
+    QCOMPARE(originAsked, validationPairs);
+    QCOMPARE(origin.value(QStringLiteral("validation_accuracy")).toDouble(), double(originRight) / validationPairs);
 
     // The test accuracy recomputed: each stored test pair's verdict read from the endpoint's answer,
     // the human preference from the fixture's scores, Eq. 10 over the pairs.
