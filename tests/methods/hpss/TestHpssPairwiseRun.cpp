@@ -11,6 +11,8 @@
 #include "FakeLlmServer.h"
 #include "ProjectTestAccess.h"
 #include "SyntheticJudge.h"
+#include "methods/hpss/HpssJudgeView.h"
+#include "runs/RunConfig.h"
 #include "store/RubricStore.h"
 
 #include <QJsonArray>
@@ -257,6 +259,32 @@ void TestHpssPairwiseRun::searchesPairsCachedAndResumed()
     QCOMPARE(shown.value(QStringLiteral("test_n")).toInt(), int(testPairs.size()));
     QCOMPARE(shown.value(QStringLiteral("test_accuracy")).toDouble(), double(right) / testPairs.size());
     QCOMPARE(run.value(QStringLiteral("test_accuracy")).toDouble(), double(right) / testPairs.size());
+    // The studio's view of the judge (the prompt inspector) rebuilds the same pairs and renders the
+    // winner's prompt for a test pair byte for byte as it was sent.
+    {
+        auto view = hpss::JudgeView::load(reference->project.get(), QStringLiteral("p"), &RunConfig::load);
+        QVERIFY2(view, qPrintable(view ? QString() : view.errorString()));
+        QVERIFY(view->isPairwise());
+        QCOMPARE(view->validationPairCount(), validationPairs);
+        QCOMPARE(int(view->pairs().size()), validationPairs + int(testPairs.size()));
+        auto winner = hpss::PromptStrategy::fromVariant(strategy.toVariantMap());
+        QVERIFY(winner);
+        int rendered = 0;
+        for (const auto &v : testPairs) {
+            const QJsonObject p = v.toObject();
+            hpss::PreferencePair pair;
+            pair.a = p.value(QStringLiteral("a")).toString();
+            pair.b = p.value(QStringLiteral("b")).toString();
+            auto prompt = view->render(*winner, hpss::JudgeView::pairKey(pair));
+            QVERIFY2(prompt, qPrintable(prompt ? QString() : prompt.errorString()));
+            bool sent = false;
+            for (const auto &[text, answer] : std::as_const(answered))
+                sent = sent || text == prompt->text;
+            QVERIFY2(sent, qPrintable(prompt->text.left(300)));
+            ++rendered;
+        }
+        QCOMPARE(rendered, int(testPairs.size()));
+    }
     // No per-item score that would look like a rating.
     {
         QSqlQuery q(ProjectTestAccess::database(*reference->project));
