@@ -1423,6 +1423,19 @@ DE = {
     # scale run pane fidelity
     'Searching %1 items…': '%1 Elemente werden durchsucht…',
     "Cannot count the judges' items: %1": 'Die Elemente der Bewerter können nicht gezählt werden: %1',
+    # hpss fidelity (pairwise setting)
+    'Setting': 'Modus',
+    'Pointwise: each prompt rates one output (Spearman). Pairwise (paper App. I): each prompt compares two outputs of the same source whose human scores differ and names the better one; the search maximises accuracy over 1,728 strategies (no scale, no self-generated criteria).': 'Punktweise: jeder Prompt bewertet eine Ausgabe (Spearman). Paarweise (Artikel, Anh. I): jeder Prompt vergleicht zwei Ausgaben derselben Quelle mit unterschiedlichen menschlichen Bewertungen und nennt die bessere; die Suche maximiert die Genauigkeit über 1.728 Strategien (keine Skala, keine selbst erzeugten Kriterien).',
+    "Per factor, the advantage of each value at the end of the search (validation accuracy × 100 above the factor's average, paper Eq. 4 and Table 5, in the pairwise setting), with its count n: how many times the search explored the value. A value the search never explored has advantage 0 and n = 0.": 'Je Faktor der Vorteil jedes Werts am Ende der Suche (Validierungsgenauigkeit × 100 über dem Mittel des Faktors, Artikel Gl. 4 und Tabelle 5, im paarweisen Setting), mit seiner Anzahl n: wie oft die Suche den Wert erkundet hat. Ein nie erkundeter Wert hat Vorteil 0 und n = 0.',
+    "Accuracy of the strategy's verdicts against the human preferences on the validation pairs (n = %1; pairwise setting, paper Eq. 10)": 'Genauigkeit der Urteile der Strategie gegenüber den menschlichen Präferenzen auf den Validierungspaaren (n = %1; paarweises Setting, Artikel Gl. 10)',
+    "Validation accuracy minus the origin's (the first evaluated strategy)": 'Validierungsgenauigkeit minus die des Ursprungs (der zuerst ausgewerteten Strategie)',
+    'Validation accuracy (n = %1 pairs)': 'Validierungsgenauigkeit (n = %1 Paare)',
+    'Validation accuracy': 'Validierungsgenauigkeit',
+    'Best validation accuracy so far (pairwise, n = %1 pairs)': 'Beste Validierungsgenauigkeit bisher (paarweise, n = %1 Paare)',
+    'best accuracy %1 at step %2: %3': 'beste Genauigkeit %1 bei Schritt %2: %3',
+    'metric: accuracy of the verdicts on the validation pairs (n = %1; pairwise setting, paper Eq. 10)': 'Maß: Genauigkeit der Urteile auf den Validierungspaaren (n = %1; paarweises Setting, Artikel Gl. 10)',
+    "winner's test accuracy %1 (n = %2 pairs)": 'Testgenauigkeit des Gewinners %1 (n = %2 Paare)',
+
 }
 
 if __name__ == '__main__':

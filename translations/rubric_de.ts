@@ -2448,6 +2448,10 @@ Abdeckung %2 %</translation>
         <source>times explored: %1</source>
         <translation>so oft erkundet: %1</translation>
     </message>
+    <message>
+        <source>Per factor, the advantage of each value at the end of the search (validation accuracy × 100 above the factor's average, paper Eq. 4 and Table 5, in the pairwise setting), with its count n: how many times the search explored the value. A value the search never explored has advantage 0 and n = 0.</source>
+        <translation>Je Faktor der Vorteil jedes Werts am Ende der Suche (Validierungsgenauigkeit × 100 über dem Mittel des Faktors, Artikel Gl. 4 und Tabelle 5, im paarweisen Setting), mit seiner Anzahl n: wie oft die Suche den Wert erkundet hat. Ein nie erkundeter Wert hat Vorteil 0 und n = 0.</translation>
+    </message>
 </context>
 <context>
     <name>rubric::HpssLeaderboard</name>
@@ -2533,6 +2537,18 @@ Abdeckung %2 %</translation>
     <message>
         <source>dataset-level: over all validation items at once</source>
         <translation>auf Datensatzebene: über alle Validierungselemente zugleich</translation>
+    </message>
+    <message>
+        <source>Accuracy of the strategy's verdicts against the human preferences on the validation pairs (n = %1; pairwise setting, paper Eq. 10)</source>
+        <translation>Genauigkeit der Urteile der Strategie gegenüber den menschlichen Präferenzen auf den Validierungspaaren (n = %1; paarweises Setting, Artikel Gl. 10)</translation>
+    </message>
+    <message>
+        <source>Validation accuracy minus the origin's (the first evaluated strategy)</source>
+        <translation>Validierungsgenauigkeit minus die des Ursprungs (der zuerst ausgewerteten Strategie)</translation>
+    </message>
+    <message>
+        <source>Validation accuracy (n = %1 pairs)</source>
+        <translation>Validierungsgenauigkeit (n = %1 Paare)</translation>
     </message>
 </context>
 <context>
@@ -2714,6 +2730,26 @@ Abdeckung %2 %</translation>
     <message>
         <source>metric: Spearman ρ, %1</source>
         <translation>Maß: Spearman-ρ, %1</translation>
+    </message>
+    <message>
+        <source>Validation accuracy</source>
+        <translation>Validierungsgenauigkeit</translation>
+    </message>
+    <message>
+        <source>Best validation accuracy so far (pairwise, n = %1 pairs)</source>
+        <translation>Beste Validierungsgenauigkeit bisher (paarweise, n = %1 Paare)</translation>
+    </message>
+    <message>
+        <source>best accuracy %1 at step %2: %3</source>
+        <translation>beste Genauigkeit %1 bei Schritt %2: %3</translation>
+    </message>
+    <message>
+        <source>metric: accuracy of the verdicts on the validation pairs (n = %1; pairwise setting, paper Eq. 10)</source>
+        <translation>Maß: Genauigkeit der Urteile auf den Validierungspaaren (n = %1; paarweises Setting, Artikel Gl. 10)</translation>
+    </message>
+    <message>
+        <source>winner's test accuracy %1 (n = %2 pairs)</source>
+        <translation>Testgenauigkeit des Gewinners %1 (n = %2 Paare)</translation>
     </message>
 </context>
 <context>
@@ -4149,6 +4185,14 @@ Abdeckung %2 %</translation>
     <message>
         <source>HPSS, or a baseline in the same space: greedy, stepwise greedy, random one-factor mutation (the paper's “w/o all”), plain random search, OPRO-style (the evaluator proposes each strategy from the best ones so far), or APE-style (free-text prompts: the evaluator writes variations of the five best so far).</source>
         <translation>HPSS oder ein Vergleichsverfahren im selben Raum: gierig, schrittweise gierig, zufällige Ein-Faktor-Mutation („w/o all“ des Artikels), reine Zufallssuche, OPRO-artig (der Bewerter schlägt jede Strategie anhand der bisher besten vor) oder APE-artig (freie Prompt-Texte: der Bewerter schreibt Varianten der fünf bisher besten).</translation>
+    </message>
+    <message>
+        <source>Setting</source>
+        <translation>Modus</translation>
+    </message>
+    <message>
+        <source>Pointwise: each prompt rates one output (Spearman). Pairwise (paper App. I): each prompt compares two outputs of the same source whose human scores differ and names the better one; the search maximises accuracy over 1,728 strategies (no scale, no self-generated criteria).</source>
+        <translation>Punktweise: jeder Prompt bewertet eine Ausgabe (Spearman). Paarweise (Artikel, Anh. I): jeder Prompt vergleicht zwei Ausgaben derselben Quelle mit unterschiedlichen menschlichen Bewertungen und nennt die bessere; die Suche maximiert die Genauigkeit über 1.728 Strategien (keine Skala, keine selbst erzeugten Kriterien).</translation>
     </message>
 </context>
 <context>

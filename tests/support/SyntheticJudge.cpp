@@ -124,7 +124,9 @@ double SyntheticJudge::hpssNoise(const QString &prompt)
 {
     const bool dialectic = prompt.contains(QLatin1String("Please generate your own"));
     const bool metrics = prompt.contains(QLatin1String("[Questions about "));
-    const qsizetype target = prompt.lastIndexOf(QLatin1String("[The Start of the "));
+    qsizetype target = prompt.lastIndexOf(QLatin1String("[The Start of the "));
+    if (target < 0) // a pairwise prompt: "[The Start of Summary B]" ends its input content
+        target = prompt.lastIndexOf(QLatin1String("[The Start of "));
     const qsizetype rules = prompt.indexOf(QLatin1String("Here are some rules of the evaluation"));
     const qsizetype instruction = prompt.indexOf(QLatin1String("[Instruction]"));
     const bool iet = target >= 0 && rules > target && instruction > rules;
@@ -163,8 +165,31 @@ std::optional<int> SyntheticJudge::closerLookScore(const QString &prompt, int sa
     return gradedScore(output, prompt, examples ? 0.9 : 1.0, m.captured(1).toInt(), m.captured(2).toInt(), sample);
 }
 
-int SyntheticJudge::gradedScore(const QString &output, const QString &prompt, double size, int lo, int hi,
-                                int sample) const
+std::optional<QChar> SyntheticJudge::hpssVerdict(const QString &prompt) const
+{
+    // The pair being judged: the last two "[The Start of … A]" / "[The Start of … B]" blocks (the
+    // in-context example pairs come before them).
+    const qsizetype bStart = prompt.lastIndexOf(QLatin1String("[The Start of "));
+    const qsizetype aStart = bStart > 0 ? prompt.lastIndexOf(QLatin1String("[The Start of "), bStart - 1) : -1;
+    const auto block = [&prompt](qsizetype start) {
+        const qsizetype open = prompt.indexOf(QLatin1Char('\n'), start);
+        const qsizetype close = open < 0 ? -1 : prompt.indexOf(QLatin1String("\n[The End of "), open);
+        return close < 0 ? QString() : prompt.mid(open + 1, close - open - 1);
+    };
+    if (aStart < 0 || !prompt.mid(aStart).startsWith(QLatin1String("[The Start of ")))
+        return std::nullopt;
+    const QString a = block(aStart), b = block(bStart);
+    if (!m_human.contains(a) || !m_human.contains(b))
+        return std::nullopt;
+    // Each output's graded value as a pointwise prompt of the same noise size would rate it (its
+    // item draw and a prompt draw of its own), before rounding onto a scale.
+    const double size = hpssNoise(prompt);
+    const double qa = gradedValue(a, prompt, size, 23u, -1), qb = gradedValue(b, prompt, size, 24u, -1);
+    return qa > qb ? QChar(u'A') : qb > qa ? QChar(u'B') : QChar(u'C');
+}
+
+double SyntheticJudge::gradedValue(const QString &output, const QString &prompt, double size, quint64 promptSalt,
+                                   int sample) const
 {
     // The item's own draw (two hash-uniforms of the output: triangular on [-1, 1]) and a small
     // draw of the whole prompt, scaled by the factors' noise size: strategies with the same
@@ -179,10 +204,16 @@ int SyntheticJudge::gradedScore(const QString &output, const QString &prompt, do
         return double(h % 1000003ull) / 1000003.0;
     };
     const double itemDraw = uniform(output, 21u) + uniform(output, 22u) - 1.0;
-    const double promptDraw = uniform(prompt, 23u) - 0.5;
+    const double promptDraw = uniform(prompt, promptSalt) - 0.5;
     // A sample's own draw (uniform on ±0.5 of the noise size), only when sampled.
     const double sampleDraw = sample < 0 ? 0.0 : uniform(prompt, 1000u + quint64(sample)) - 0.5;
-    const double value = m_human.value(output) + 1.7 * size * (0.85 * itemDraw + 0.3 * promptDraw + 0.6 * sampleDraw);
+    return m_human.value(output) + 1.7 * size * (0.85 * itemDraw + 0.3 * promptDraw + 0.6 * sampleDraw);
+}
+
+int SyntheticJudge::gradedScore(const QString &output, const QString &prompt, double size, int lo, int hi,
+                                int sample) const
+{
+    const double value = gradedValue(output, prompt, size, 23u, sample);
     const double mapped = lo + (value - 1.0) * (hi - lo) / 4.0;
     return int(std::clamp(std::round(mapped), double(lo), double(hi)));
 }
@@ -279,6 +310,17 @@ FakeAnswer SyntheticJudge::answer(const QJsonObject &body) const
     }
     if (userPrompt.contains(QLatin1String("decide the selection strategy of different parts of a prompt"))) {
         a.text = oproProposal(userPrompt, qint64(body.value(QStringLiteral("seed")).toDouble()));
+        return a;
+    }
+    if (userPrompt.contains(QLatin1String("Please act as an impartial judge and evaluate the quality of the two"))
+        && userPrompt.contains(QLatin1String("\"[[A]]\""))) {
+        const auto verdict = hpssVerdict(userPrompt);
+        if (!verdict) {
+            a.httpStatus = 400;
+            a.errorMessage = QStringLiteral("synthetic judge: a pairwise HPSS prompt without two known outputs");
+            return a;
+        }
+        a.text = QStringLiteral("Both are read on their own merits (%1). [[%2]]").arg(tag).arg(*verdict);
         return a;
     }
     if (userPrompt.contains(QLatin1String("Please act as an impartial judge and evaluate the quality of"))

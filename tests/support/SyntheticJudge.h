@@ -33,6 +33,11 @@ namespace rubric::test {
 ///   metrics = on, −0.35 with order = IET; d_item is a triangular draw on ±1 from a hash of the
 ///   output, d_prompt a uniform draw on ±0.5 from a hash of the whole prompt. The reference, metrics, criteria and
 ///   AutoCoT prompts get short fixed texts with a tag from the prompt's hash.
+/// - HPSS's pairwise prompt ("evaluate the quality of the two …", "[[A]]"): "[[A]]" or "[[B]]" for the
+///   pair in its last two "[The Start of … A/B]" blocks: each output's graded value as an HPSS scoring
+///   prompt of the same noise size draws it (the human score + 1.7·size·(0.85·d_item + 0.3·d_prompt),
+///   d_prompt from the prompt's hash salted apart for A and B), unrounded; the higher one wins ("[[C]]"
+///   when equal). The noise size reads the pairwise prompt as the pointwise one (dialectic, metrics, IET).
 /// - HPSS's OPRO-style proposal prompt ("decide the selection strategy of different parts"): a
 ///   JSON strategy {"Part 0" : x, …} one part away from the best strategy of the history the
 ///   prompt shows, inside the ranges it lists and not in that history; which part and value from
@@ -95,8 +100,13 @@ public:
     /// human evaluation examples (CloserLook + ICL).
     std::optional<int> closerLookScore(const QString &prompt, int sample = -1) const;
 
+    /// The pairwise verdict ('A', 'B', 'C') of a pairwise HPSS prompt; nullopt when its outputs are not known.
+    std::optional<QChar> hpssVerdict(const QString &prompt) const;
+
 private:
     QString outputIn(const QString &prompt) const;
+    /// The graded value before rounding (gradedScore's draws; `promptSalt` 23 for a rating).
+    double gradedValue(const QString &output, const QString &prompt, double size, quint64 promptSalt, int sample) const;
     /// The human score of `output` plus the size-scaled item, prompt and sample draws, on [lo, hi].
     int gradedScore(const QString &output, const QString &prompt, double size, int lo, int hi, int sample) const;
     FakeAnswer checkEval(const QString &prompt) const;

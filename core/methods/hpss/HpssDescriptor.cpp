@@ -33,6 +33,19 @@ MethodInfo hpssDescriptor()
                                "mutation (the paper's “w/o all”), plain random search, OPRO-style (the evaluator "
                                "proposes each strategy from the best ones so far), or APE-style (free-text prompts: "
                                "the evaluator writes variations of the five best so far).")},
+            {QStringLiteral("setting"),
+             T::Choice,
+             QStringLiteral("pointwise"),
+             0,
+             0,
+             0,
+             {QStringLiteral("pointwise"), QStringLiteral("pairwise")},
+             QT_TRANSLATE_NOOP("rubric::MethodParams", "Setting"),
+             QT_TRANSLATE_NOOP("rubric::MethodParams",
+                               "Pointwise: each prompt rates one output (Spearman). Pairwise (paper App. I): each "
+                               "prompt compares two outputs of the same source whose human scores differ and names "
+                               "the better one; the search maximises accuracy over 1,728 strategies (no scale, no "
+                               "self-generated criteria).")},
             {QStringLiteral("budget"),
              T::Int,
              71,
@@ -183,12 +196,14 @@ MethodInfo hpssDescriptor()
                                "Largest answer of a scoring call (the explanation and the [[rating]]; upstream: "
                                "4096).")},
     };
-    m.exportedStats
-            = {QStringLiteral("strategy"),     QStringLiteral("search"),          QStringLiteral("validation_spearman"),
-               QStringLiteral("validation_n"), QStringLiteral("test_spearman"),   QStringLiteral("test_n"),
-               QStringLiteral("gap_warning"),  QStringLiteral("transfer_from"),   QStringLiteral("metric"),
-               QStringLiteral("level"),        QStringLiteral("samples"),         QStringLiteral("prompt"),
-               QStringLiteral("prompt_file"),  QStringLiteral("prompt_examples"), QStringLiteral("prompt_text")};
+    m.exportedStats = {QStringLiteral("strategy"), QStringLiteral("search"), QStringLiteral("validation_spearman"),
+                       QStringLiteral("validation_n"), QStringLiteral("test_spearman"), QStringLiteral("test_n"),
+                       QStringLiteral("gap_warning"), QStringLiteral("transfer_from"), QStringLiteral("metric"),
+                       QStringLiteral("level"), QStringLiteral("samples"), QStringLiteral("prompt"),
+                       QStringLiteral("prompt_file"), QStringLiteral("prompt_examples"), QStringLiteral("prompt_text"),
+                       // the pairwise setting: accuracy on pairs, and the test pairs' verdicts
+                       QStringLiteral("setting"), QStringLiteral("pairwise"), QStringLiteral("validation_accuracy"),
+                       QStringLiteral("test_accuracy"), QStringLiteral("test_pairs")};
     return m;
 }
 

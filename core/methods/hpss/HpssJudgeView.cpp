@@ -1,6 +1,7 @@
 #include "methods/hpss/HpssJudgeView.h"
 
 #include "judge/JudgeEngine.h"
+#include "methods/hpss/PairwiseRender.h"
 #include "store/CallStore.h"
 #include "store/Project.h"
 #include "store/RubricStore.h"
@@ -50,6 +51,15 @@ Result<JudgeView> JudgeView::load(Project *project, const QString &judge, const 
     v.m_search = std::make_shared<HpssSearch>(std::move(search).value());
     v.m_aux = Auxiliaries::fromVariant(stored->value(QStringLiteral("aux")));
     v.m_evaluations = stored->value(QStringLiteral("evaluations")).toList();
+    // The pairwise setting: its options, and once finished the rubric's accuracies with their n.
+    v.m_pairwise = stored->value(QStringLiteral("pairwise")).toMap();
+    if (!v.m_pairwise.isEmpty())
+        if (auto rubric = RubricStore(project).load(judge))
+            if (const Criterion *root = rubric->find(QStringLiteral("aspect")))
+                for (const QString &key : {QStringLiteral("validation_accuracy"), QStringLiteral("validation_n"),
+                                           QStringLiteral("test_accuracy"), QStringLiteral("test_n")})
+                    if (root->stats.contains(key))
+                        v.m_pairwise.insert(key, root->stats.value(key));
     auto items = project->readItems();
     if (!items)
         return items.error();
@@ -63,6 +73,23 @@ Result<JudgeView> JudgeView::load(Project *project, const QString &judge, const 
         if (human.contains(id) && !std::isnan(human.value(id)) && v.m_items.contains(id))
             validation.append(v.m_itemList.at(v.m_items.value(id)));
     v.m_builder = std::make_shared<PromptBuilder>(*task, *aspect, validation, human, v.m_search->params().exampleSeed);
+    if (v.isPairwise()) { // the pairs as the run built them: the train split's, then the test split's
+        auto options = pairOptionsFromVariant(v.m_pairwise);
+        if (!options)
+            return makeError(QStringLiteral("the pairwise options of judge '%1' cannot be read: %2")
+                                     .arg(judge, options.errorString()),
+                             project->path(), 0, state::metaKey(judge));
+        const auto pairsOf = [&](SplitFilter split) {
+            QVector<PairSourceItem> sources;
+            for (const QString &id : project->itemIds(split))
+                if (human.contains(id) && v.m_items.contains(id))
+                    sources.append({id, v.m_itemList.at(v.m_items.value(id)).group, human.value(id)});
+            return buildPairs(sources, *options);
+        };
+        v.m_pairs = pairsOf(SplitFilter::Train);
+        v.m_validationPairCount = int(v.m_pairs.size());
+        v.m_pairs += pairsOf(SplitFilter::Test);
+    }
     const QVariant maxTokens = spec->settings.value(QStringLiteral("max_tokens"),
                                                     spec->settings.value(QStringLiteral("hpss.max_tokens")));
     if (maxTokens.isValid())
@@ -125,6 +152,17 @@ double JudgeView::originSpearman() const
 
 Result<RenderedPrompt> JudgeView::render(const PromptStrategy &strategy, const QString &itemId) const
 {
+    if (isPairwise()) {
+        for (const PreferencePair &p : m_pairs)
+            if (pairKey(p) == itemId)
+                return renderPair(strategy, p, *m_builder, m_aux, m_pairs.mid(0, m_validationPairCount),
+                                  m_search->params().exampleSeed, [this](const QString &id) -> const Item * {
+                                      const auto at = m_items.constFind(id);
+                                      return at == m_items.constEnd() ? nullptr : &m_itemList.at(*at);
+                                  });
+        return makeError(QStringLiteral("no pair '%1' in the judge's pairs").arg(itemId), {}, 0,
+                         QStringLiteral("item"));
+    }
     const auto it = m_items.constFind(itemId);
     if (it == m_items.constEnd())
         return makeError(QStringLiteral("no item '%1' in the project").arg(itemId), {}, 0, QStringLiteral("item"));
@@ -133,6 +171,8 @@ Result<RenderedPrompt> JudgeView::render(const PromptStrategy &strategy, const Q
 
 Result<QHash<QString, StrategySpend>> JudgeView::spend(Project *project, const QSet<QString> &known) const
 {
+    if (isPairwise()) // its prompts are per pair, not the pointwise ones rendered below: not counted here
+        return QHash<QString, StrategySpend>();
     CallStore calls(project);
     auto ledger = calls.ledger(m_judge);
     if (!ledger)

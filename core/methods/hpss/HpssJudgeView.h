@@ -4,6 +4,7 @@
 #include "methods/RunTypes.h"
 #include "methods/hpss/HpssAuxiliary.h"
 #include "methods/hpss/HpssSearch.h"
+#include "methods/hpss/PairwiseData.h"
 #include "util/Result.h"
 
 #include <QHash>
@@ -61,14 +62,25 @@ public:
     const PromptBuilder &builder() const { return *m_builder; }
     /// Every item of the project, in import order (any of them renders).
     const QVector<Item> &items() const { return m_itemList; }
+    /// The pairwise setting (setting=pairwise): its figures are accuracies on pairs, not Spearman.
+    bool isPairwise() const { return !m_pairwise.isEmpty(); }
+    /// {"pairs_per_group", "pair_seed", "validation_pairs", "metric": "accuracy"} from the state,
+    /// and "validation_accuracy", "validation_n", "test_accuracy", "test_n" once the rubric has them;
+    /// empty for the pointwise setting.
+    const QVariantMap &pairwise() const { return m_pairwise; }
+    /// A pairwise judge's pairs as its run built them: the validation pairs, then the test pairs of
+    /// the test split's items (empty for the pointwise setting). pairKey() names each for render().
+    const QVector<PreferencePair> &pairs() const { return m_pairs; }
+    int validationPairCount() const { return m_validationPairCount; }
+    static QString pairKey(const PreferencePair &pair) { return pair.a + QStringLiteral(" vs ") + pair.b; }
     /// The number of evaluations that form the initialisation (origin + its one-factor neighbours
     /// in the space; 0 for the baselines that have none).
     int initCount() const;
     /// The Spearman of the first evaluated strategy (the origin); NaN before any.
     double originSpearman() const;
 
-    /// The prompt of `strategy` for item `itemId`; errors name the item or the auxiliary text the
-    /// strategy needs and the judge has not made yet.
+    /// The prompt of `strategy` for item `itemId` (a pairwise judge: for the pair named pairKey());
+    /// errors name the item or the auxiliary text the strategy needs and the judge has not made yet.
     Result<RenderedPrompt> render(const PromptStrategy &strategy, const QString &itemId) const;
 
     /// The validation calls and cost of every evaluated strategy, keyed by PromptStrategy::format():
@@ -76,7 +88,7 @@ public:
     /// the judge's evaluator, temperature 0 and its max_tokens). A strategy whose prompts cannot be
     /// rendered any more is left out. The strategies in `known` are skipped (a caller that keeps
     /// what it read before: an evaluation's calls do not change later). An error when the ledger
-    /// cannot be read.
+    /// cannot be read. Empty for a pairwise judge (its prompts are per pair: not rendered here).
     Result<QHash<QString, StrategySpend>> spend(Project *project, const QSet<QString> &known = {}) const;
 
 private:
@@ -88,6 +100,9 @@ private:
     std::shared_ptr<PromptBuilder> m_builder;
     Auxiliaries m_aux;
     QVariantList m_evaluations;
+    QVariantMap m_pairwise;
+    QVector<PreferencePair> m_pairs;
+    int m_validationPairCount = 0;
     QVector<Item> m_itemList;
     QHash<QString, int> m_items; ///< id → index into m_itemList
     int m_maxTokens = 4096;

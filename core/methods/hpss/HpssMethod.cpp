@@ -44,6 +44,15 @@ Result<void> HpssMethod::readParams()
     QString fromJudge, fromProject;
     bool originSet = false, levelSet = false;
     const QVariantMap s = m_ctx->methodSettings();
+    m_pairwise = false;
+    m_pairOptions = PairOptions{};
+    // The pairwise setting's space first, so that `disable` and `origin` apply inside it.
+    for (auto it = s.begin(); it != s.end(); ++it)
+        if (it.key() == QLatin1String("setting") || it.key() == QLatin1String("hpss.setting"))
+            if (auto r = readPairwiseSetting(QStringLiteral("setting"), it.value().toString().trimmed()); !r.ok())
+                return r.error();
+    if (m_pairwise)
+        m_params.space = StrategySpace::pairwise();
     for (auto it = s.begin(); it != s.end(); ++it) {
         const QString key = it.key().startsWith(QLatin1String("hpss.")) ? it.key().mid(5) : it.key();
         const QString value = it.value().toString().trimmed();
@@ -92,6 +101,10 @@ Result<void> HpssMethod::readParams()
             fromJudge = value;
         } else if (key == QLatin1String("transfer_project")) {
             fromProject = value;
+        } else if (auto pairwise = readPairwiseSetting(key, value); !pairwise.ok()) {
+            return pairwise.error();
+        } else if (*pairwise) {
+            continue;
         } else if (key == QLatin1String("level") && value == QLatin1String("task")) {
             continue; // the task's level (below)
         } else if (auto r = m_params.set(key, value); !r) {
@@ -108,8 +121,8 @@ Result<void> HpssMethod::readParams()
         m_params.level = taskLevel(*TaskWording::preset(m_taskName));
     // The origin is the MT-Bench prompt on the task's own scale (the paper and [code]: 3 for
     // Topical-Chat, 5 for the others) unless the user named one.
-    if (!originSet)
-        m_params.origin = taskOrigin(*TaskWording::preset(m_taskName));
+    if (!originSet) // pairwise: the scale is no factor, its one value is 5
+        m_params.origin = m_pairwise ? PromptStrategy::mtBenchOrigin(5) : taskOrigin(*TaskWording::preset(m_taskName));
     if (m_transfer && !fromJudge.isEmpty())
         return makeError(tr("HPSS parameters 'strategy' and 'transfer_from' exclude each other: give one"), {}, 0,
                          QStringLiteral("transfer_from"));
@@ -164,8 +177,11 @@ Result<void> HpssMethod::readParams()
         m_validationIds.insert(item.id);
     }
     // An example count the validation split cannot fill is no strategy of this run.
+    if (m_pairwise)
+        if (auto r = preparePairwise(validation); !r)
+            return r;
     const QStringList &exampleValues = factorValues(Factor::Examples);
-    for (int j = 0; j < exampleValues.size(); ++j)
+    for (int j = 0; j < (m_pairwise ? 0 : exampleValues.size()); ++j)
         if (exampleValues[j].toInt() > validation.size() && m_params.space.isEnabled(Factor::Examples, j)) {
             if (auto r = m_params.space.disable(Factor::Examples, exampleValues[j]); !r)
                 return r;
@@ -259,6 +275,7 @@ Result<void> HpssMethod::restore(bool starting)
     const auto storedParams = stored->isEmpty() ? Result<SearchParams>(makeError(QStringLiteral("none")))
                                                 : SearchParams::fromVariant(stored->value(QStringLiteral("params")));
     if (!stale && storedParams && json::stringify(storedParams->toVariant()) == json::stringify(m_params.toVariant())
+        && json::stringify(stored->value(QStringLiteral("pairwise")).toMap()) == json::stringify(pairwiseVariant())
         && stored->contains(QStringLiteral("search"))) {
         auto search = HpssSearch::fromVariant(stored->value(QStringLiteral("search")));
         if (!search)
@@ -316,13 +333,13 @@ Result<void> HpssMethod::persist()
                             {QStringLiteral("evaluations"), m_evaluations},
                             {QStringLiteral("aux"), m_aux.toVariant()},
                             {QStringLiteral("aux_generations"), m_auxGenerations}});
-    return state::save(*m_ctx->project(), m_ctx->spec().judge,
-                       {{QStringLiteral("params"), m_params.toVariant()},
-                        {QStringLiteral("task"), m_taskName},
-                        {QStringLiteral("search"), m_search->toVariant()},
-                        {QStringLiteral("evaluations"), m_evaluations},
-                        {QStringLiteral("aux"), m_aux.toVariant()},
-                        {QStringLiteral("aux_generations"), m_auxGenerations}});
+    QVariantMap searchState{
+            {QStringLiteral("params"), m_params.toVariant()},  {QStringLiteral("task"), m_taskName},
+            {QStringLiteral("search"), m_search->toVariant()}, {QStringLiteral("evaluations"), m_evaluations},
+            {QStringLiteral("aux"), m_aux.toVariant()},        {QStringLiteral("aux_generations"), m_auxGenerations}};
+    if (m_pairwise) // the metric is accuracy on these pairs (HpssJudgeView reads it)
+        searchState.insert(QStringLiteral("pairwise"), pairwiseVariant());
+    return state::save(*m_ctx->project(), m_ctx->spec().judge, searchState);
 }
 
 Result<JudgeRequest> HpssMethod::scoreRequest(const PromptStrategy &strategy, const Item &item) const
@@ -463,6 +480,10 @@ double HpssMethod::tallySpearman(const ValidationTally &tally, bool *constant) c
 
 void HpssMethod::evaluate(const SearchProposal &proposal)
 {
+    if (m_pairwise) {
+        evaluatePairwise(proposal);
+        return;
+    }
     const QVector<Item> &items = m_builder->validation();
     auto tally = std::make_shared<ValidationTally>();
     tally->scores.fill(kNaN, items.size());

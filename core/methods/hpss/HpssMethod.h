@@ -5,6 +5,7 @@
 #include "methods/hpss/CloserLook.h"
 #include "methods/hpss/HpssAuxiliary.h"
 #include "methods/hpss/HpssSearch.h"
+#include "methods/hpss/PairwiseData.h"
 
 #include <QSet>
 
@@ -156,6 +157,36 @@ private:
     Result<RunEstimate> estimateApe();
     /// The rubric's root stats and the run result's entries of a finished APE-style search.
     void apeStats(QVariantMap *stats, QVariantMap *result) const;
+
+    // The pairwise setting (HpssMethodPairwise.cpp; paper App. I, E.2): --set setting=pairwise.
+    /// Reads setting / pairs_per_group / pair_seed: true when `key` was one of them.
+    Result<bool> readPairwiseSetting(const QString &key, const QString &value);
+    /// Once the validation split is known: its pairs, the example values they cannot fill and the
+    /// settings the pairwise setting cannot run with.
+    Result<void> preparePairwise(const QVector<Item> &validation);
+    /// The pairwise options as the state keeps them ({} for the pointwise setting): another value
+    /// starts a new search.
+    QVariantMap pairwiseVariant() const;
+    /// The test pairs of the run's items: no item of the validation split in them.
+    QVector<hpss::PreferencePair> testPairsOf(const QVector<Item> &targets) const;
+    /// The request comparing a pair under a strategy (renderPairwisePrompt; free text, temperature 0).
+    Result<JudgeRequest> pairRequest(const hpss::PromptStrategy &strategy, const hpss::PreferencePair &pair) const;
+    /// Whether a pairwise answer can be read (only the reask policy asks an unreadable one again).
+    bool readablePair(const JudgeResponse &r) const;
+    void evaluatePairwise(const hpss::SearchProposal &proposal);
+    void scoreWinnerPairwise(const hpss::PromptStrategy &winner, const QVector<Item> &targets);
+    /// The accuracy of a strategy on the validation pairs from the judge cache alone (the estimate's
+    /// replay); nullopt when an answer is missing (or would be asked again).
+    Result<std::optional<double>> cachedPairAccuracy(const hpss::PromptStrategy &strategy);
+    /// The verdicts on the test pairs as the rubric stores them (no per-item scores: a pair has none).
+    QVariantList testVerdictList() const;
+
+    bool m_pairwise = false;
+    hpss::PairOptions m_pairOptions;
+    QVector<hpss::PreferencePair> m_validationPairs;
+    QVector<hpss::PreferencePair> m_testPairs;
+    QVector<hpss::Verdict> m_testVerdicts; ///< parallel to m_testPairs (Unparsed for a refused request)
+    QStringList m_testAnswerKeys;          ///< the judge cache key of each test pair's answer
 
     hpss::SearchParams m_params;
     std::optional<hpss::ApeSearch> m_ape;

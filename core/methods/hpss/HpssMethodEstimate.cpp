@@ -25,11 +25,26 @@ Result<RunEstimate> HpssMethod::estimate()
         if (!m_ctx->skipsFailed(item.id))
             targets.append(item);
     std::optional<Error> cacheUnreadable; // a cache that cannot be read must not look empty
-    const auto uncached = [this, &cacheUnreadable](const PromptStrategy &s, const QVector<Item> &items, int *hits) {
+    const int validationUnits = int(m_pairwise ? m_validationPairs.size() : validation.size());
+    // The pairwise setting asks per pair (the validation pairs, or the test pairs of `items`).
+    const QVector<PreferencePair> testPairs = m_pairwise ? testPairsOf(targets) : QVector<PreferencePair>();
+    QVector<Item> auxTargets; // the items the winner's auxiliary texts are made for (pairwise: those in a test pair)
+    QSet<QString> inPair;
+    for (const PreferencePair &p : testPairs)
+        inPair << p.a << p.b;
+    for (const Item &item : std::as_const(targets))
+        if (!m_pairwise || inPair.contains(item.id))
+            auxTargets.append(item);
+    const auto uncached = [this, &cacheUnreadable, &validation, &testPairs](const PromptStrategy &s,
+                                                                            const QVector<Item> &items, int *hits) {
         int calls = 0;
         QSet<QString> keys;
-        for (const Item &item : items) {
-            auto r = scoreRequest(s, item);
+        const bool isValidation = &items == &validation;
+        const qsizetype units = !m_pairwise ? items.size() : isValidation ? m_validationPairs.size() : testPairs.size();
+        for (qsizetype u = 0; u < units; ++u) {
+            auto r = !m_pairwise    ? scoreRequest(s, items[u])
+                     : isValidation ? pairRequest(s, m_validationPairs[u])
+                                    : pairRequest(s, testPairs[u]);
             const QString key = r ? m_ctx->cacheKey(JudgeRole::Evaluator, *r) : QString();
             bool cached = r && keys.contains(key);
             if (r && !cached) {
@@ -68,6 +83,8 @@ Result<RunEstimate> HpssMethod::estimate()
     // to the search's planned evaluations. A transfer (--set strategy / transfer_from) searches nothing.
     const Auxiliaries kept = std::exchange(m_aux, aux); // scoreRequest renders with m_aux
     const auto cachedSpearman = [this, &validation](const PromptStrategy &s) -> Result<std::optional<double>> {
+        if (m_pairwise)
+            return cachedPairAccuracy(s);
         QVector<double> x, y;
         QStringList groups;
         for (int i = 0; i < validation.size(); ++i) {
@@ -122,7 +139,7 @@ Result<RunEstimate> HpssMethod::estimate()
         }
         if (!*rho)
             break;
-        e.cached += int(validation.size());
+        e.cached += validationUnits;
         if (auto r = m_search->report(pending->strategy, **rho); !r) {
             m_aux = kept;
             return r.error();
@@ -146,8 +163,8 @@ Result<RunEstimate> HpssMethod::estimate()
     // OPRO-style: at the least each iteration's proposal, when each repeats an evaluated strategy.
     const int searchCallsMin = !m_transfer && m_params.algorithm == SearchAlgorithm::Opro && !finished
                                        ? searchCalls
-                                       : searchCalls + remaining * int(validation.size());
-    searchCalls += remaining * int(validation.size());
+                                       : searchCalls + remaining * validationUnits;
+    searchCalls += remaining * validationUnits;
     // Evaluate: exact once the winner is known (its auxiliaries for the run's items, then its
     // scores; a search of one evaluation can only end with its origin); before, the winner's
     // reference and questions for the run's sources that no validation item shares are 0 or 1
@@ -166,12 +183,13 @@ Result<RunEstimate> HpssMethod::estimate()
     }
     if (winner) {
         const PromptStrategy w = *winner;
-        auto winnerAux = this->auxCalls([&w, &targets](const Auxiliaries &a) { return missingAux(w, targets, a); },
-                                        targets, &aux, &e.cached);
+        auto winnerAux
+                = this->auxCalls([&w, &auxTargets](const Auxiliaries &a) { return missingAux(w, auxTargets, a); },
+                                 auxTargets, &aux, &e.cached);
         if (!winnerAux)
             return winnerAux.error();
-        int scoring = int(targets.size());
-        if (missingAux(w, targets, aux).empty()) { // every prompt known: its cached answers too
+        int scoring = int(m_pairwise ? testPairs.size() : targets.size());
+        if (missingAux(w, auxTargets, aux).empty()) { // every prompt known: its cached answers too
             const Auxiliaries kept = std::exchange(m_aux, aux);
             scoring = uncached(w, targets, &e.cached);
             m_aux = kept;
@@ -185,14 +203,14 @@ Result<RunEstimate> HpssMethod::estimate()
     } else {
         // The validation split's texts (made or about to be) serve the run's items of the same source.
         Auxiliaries all = aux;
-        shareBySource(all, targets);
-        const MissingAux m = missingAux(m_params.space, targets, all);
+        shareBySource(all, auxTargets);
+        const MissingAux m = missingAux(m_params.space, auxTargets, all);
         QSet<QString> refSources, metricSources;
         for (const QString &id : m.references)
             refSources.insert(m_ctx->item(id)->source);
         for (const QString &id : m.metrics)
             metricSources.insert(m_ctx->item(id)->source);
-        evaluateMin = int(targets.size()) * m_samples;
+        evaluateMin = int(m_pairwise ? testPairs.size() : targets.size()) * m_samples;
         evaluateMax = evaluateMin + int(refSources.size() + metricSources.size());
         evaluatePhase = evaluateMin == evaluateMax ? QVariant(evaluateMax)
                                                    : QVariant(QVariantMap{{QStringLiteral("min"), evaluateMin},
@@ -217,8 +235,9 @@ Result<RunEstimate> HpssMethod::estimate()
     e.perPhase.insert(kPhaseEvaluate, evaluatePhase);
     // Tokens: the origin prompt of the first validation item stands for a typical prompt.
     qint64 perCall = 1000;
-    if (auto r = scoreRequest(m_transfer ? *m_transfer : m_params.origin,
-                              validation.isEmpty() ? targets.value(0) : validation.first());
+    if (auto r = m_pairwise ? pairRequest(m_params.origin, m_validationPairs.first())
+                            : scoreRequest(m_transfer ? *m_transfer : m_params.origin,
+                                           validation.isEmpty() ? targets.value(0) : validation.first());
         r)
         perCall = RunContext::approxTokens(*r, m_ctx->spec().evaluator);
     const qint64 outPerCall = 150;

@@ -18,10 +18,11 @@ using namespace hpss;
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-QVariantMap recordToVariant(const SearchRecord &r)
+/// `metric`: "spearman", or "accuracy" in the pairwise setting (the record's key names it).
+QVariantMap recordToVariant(const SearchRecord &r, const QString &metric)
 {
     QVariantMap m{{QStringLiteral("strategy"), r.proposal.strategy.toVariant()},
-                  {QStringLiteral("validation_spearman"), r.spearman},
+                  {QStringLiteral("validation_") + metric, r.spearman},
                   {QStringLiteral("step"), r.proposal.step},
                   {QStringLiteral("move"), searchMoveName(r.proposal.move)}};
     if (r.proposal.parent)
@@ -55,6 +56,10 @@ void HpssMethod::scoreWinner()
     }
     // APE-style: a prompt text; the origin stands in as the strategy (it needs no auxiliary text).
     const PromptStrategy winner = m_transfer ? *m_transfer : m_ape ? m_params.origin : best->proposal.strategy;
+    if (m_pairwise) {
+        scoreWinnerPairwise(winner, targets);
+        return;
+    }
     // A search's winner: its references / questions for test sources the validation split lacks
     // are asked as part of scoring it (the only calls that depend on which strategy won). A
     // transfer's are known before the run: its auxiliary phase.
@@ -188,26 +193,37 @@ void HpssMethod::finish()
     else if (m_ape)
         bestRho = m_ape->candidates().at(m_ape->winner()).spearman;
     const QVariant validationRho = bestRho ? QVariant(*bestRho) : QVariant();
+    // The pairwise setting: accuracy (paper Eq. 10) on the test pairs, never called a Spearman.
+    const QString metric = m_pairwise ? QStringLiteral("accuracy") : QStringLiteral("spearman");
+    const QString validationKey = QStringLiteral("validation_") + metric, testKey = QStringLiteral("test_") + metric;
     bool constantTest = false;
-    const double testRho = levelSpearman(m_testScores, m_testHuman, m_testGroups, m_params.level, &constantTest);
+    int testCounted = int(m_testScores.size());
+    const double testRho
+            = m_pairwise ? pairAccuracy(m_testVerdicts, m_testPairs, m_params.unparsed, &testCounted)
+                         : levelSpearman(m_testScores, m_testHuman, m_testGroups, m_params.level, &constantTest);
+    constantTest = constantTest || std::isnan(testRho);
     const QVariant testValue = constantTest ? QVariant() : QVariant(testRho);
     // The gap needs both correlations: a transfer has no validation one, constant test scores no test one.
     const double gap = bestRho && !constantTest ? *bestRho - testRho : 0.0;
     QString warning;
     if (bestRho && !constantTest && gap > m_gapWarning)
-        warning = tr("the winner's Spearman on the validation split (%1, n = %2) exceeds its Spearman on the test "
-                     "split (%3, n = %4) by %5 > %6: the search may have fitted the small validation split")
+        warning = (m_pairwise ? tr("the winner's accuracy on the validation pairs (%1, n = %2) exceeds its accuracy "
+                                   "on the test pairs (%3, n = %4) by %5 > %6: the search may have fitted the small "
+                                   "validation split")
+                              : tr("the winner's Spearman on the validation split (%1, n = %2) exceeds its Spearman "
+                                   "on the test split (%3, n = %4) by %5 > %6: the search may have fitted the small "
+                                   "validation split"))
                           .arg(*bestRho, 0, 'f', 3)
-                          .arg(m_validationHuman.size())
+                          .arg(m_pairwise ? m_validationPairs.size() : m_validationHuman.size())
                           .arg(testRho, 0, 'f', 3)
-                          .arg(m_testScores.size())
+                          .arg(testCounted)
                           .arg(gap, 0, 'f', 3)
                           .arg(m_gapWarning, 0, 'f', 2);
     QVariantList evaluated;
     int constants = 0, parseFailures = 0;
     if (!m_transfer && !m_ape)
         for (const SearchRecord &r : m_search->evaluated())
-            evaluated.append(recordToVariant(r));
+            evaluated.append(recordToVariant(r, metric));
     for (const QVariant &e : std::as_const(m_evaluations)) {
         constants += e.toMap().value(QStringLiteral("constant")).toBool() ? 1 : 0;
         parseFailures += e.toMap().value(QStringLiteral("parse_failures")).toInt();
@@ -223,12 +239,18 @@ void HpssMethod::finish()
             = {{QStringLiteral("method"), QStringLiteral("hpss")}, {QStringLiteral("step"), QStringLiteral("aspect")}};
     root.stats = {{QStringLiteral("strategy"), winner.toVariant()},
                   {QStringLiteral("task"), m_taskName},
-                  {QStringLiteral("metric"), QStringLiteral("spearman")},
+                  {QStringLiteral("metric"), metric},
                   {QStringLiteral("level"), correlationLevelName(m_params.level)},
                   {QStringLiteral("samples"), m_samples},
-                  {QStringLiteral("test_spearman"), testValue},
-                  {QStringLiteral("test_n"), int(m_testScores.size())},
+                  {testKey, testValue},
+                  {QStringLiteral("test_n"), testCounted},
                   {QStringLiteral("gap_warning"), warning}};
+    if (m_pairwise) { // pairs, not a correlation level; the verdicts themselves (no per-item scores)
+        root.stats.remove(QStringLiteral("level"));
+        root.stats.insert(QStringLiteral("setting"), QStringLiteral("pairwise"));
+        root.stats.insert(QStringLiteral("pairwise"), pairwiseVariant());
+        root.stats.insert(QStringLiteral("test_pairs"), testVerdictList());
+    }
     if (m_fixed) { // a prompt text, not a strategy: the text is the judge
         root.stats.remove(QStringLiteral("strategy"));
         root.stats.insert(QStringLiteral("prompt"), m_fixed->name);
@@ -252,11 +274,20 @@ void HpssMethod::finish()
             search.insert(QStringLiteral("opro_log"), m_search->oproLog());
             root.stats.insert(QStringLiteral("search"), search);
         }
-        root.stats.insert(QStringLiteral("validation_spearman"), validationRho);
-        root.stats.insert(QStringLiteral("validation_n"), int(m_validationHuman.size()));
+        if (m_pairwise) { // the search's own record says what its figures are
+            QVariantMap search = root.stats.value(QStringLiteral("search")).toMap();
+            search.insert(QStringLiteral("metric"), metric);
+            root.stats.insert(QStringLiteral("search"), search);
+        }
+        root.stats.insert(validationKey, validationRho);
+        root.stats.insert(QStringLiteral("validation_n"),
+                          int(m_pairwise ? m_validationPairs.size() : m_validationHuman.size()));
     }
     rubric.add(root);
     for (int i = 0; i < (m_fixed || m_ape ? 0 : kFactorCount); ++i) {
+        if (m_pairwise
+            && factorAt(i) == Factor::Scale) // no factor of a pairwise prompt (its one value is kept in "strategy")
+            continue;
         Criterion c;
         c.key = factorName(factorAt(i));
         c.parentKey = root.key;
@@ -290,7 +321,8 @@ void HpssMethod::finish()
         }
         version = *saved;
     }
-    if (auto r = rescore::recordAlignment(*m_ctx, version); !r) {
+    // A pairwise judge stores no per-item scores: no alignment with the human scores to record.
+    if (auto r = m_pairwise ? Result<void>() : rescore::recordAlignment(*m_ctx, version); !r) {
         m_ctx->fail(r.errorString());
         return;
     }
@@ -298,13 +330,14 @@ void HpssMethod::finish()
         (void)m_ctx->project()->addIssue(QStringLiteral("run"), warning, m_ctx->spec().judge);
     QVariantMap result{{QStringLiteral("rubric_version"), version},
                        {QStringLiteral("strategy"), m_fixed ? m_fixed->name : winner.format()},
-                       {QStringLiteral("metric"), QStringLiteral("spearman")},
+                       {QStringLiteral("metric"), metric},
                        {QStringLiteral("level"), correlationLevelName(m_params.level)},
                        {QStringLiteral("samples"), m_samples},
-                       {QStringLiteral("validation_spearman"), validationRho},
-                       {QStringLiteral("validation_n"), m_transfer ? 0 : int(m_validationHuman.size())},
-                       {QStringLiteral("test_spearman"), testValue},
-                       {QStringLiteral("test_n"), int(m_testScores.size())},
+                       {validationKey, validationRho},
+                       {QStringLiteral("validation_n"),
+                        m_transfer ? 0 : int(m_pairwise ? m_validationPairs.size() : m_validationHuman.size())},
+                       {testKey, testValue},
+                       {QStringLiteral("test_n"), testCounted},
                        {QStringLiteral("gap_warning"), warning},
                        {QStringLiteral("evaluations"), int(evaluated.size())},
                        {QStringLiteral("constant_strategies"), constants},
@@ -318,6 +351,11 @@ void HpssMethod::finish()
                        {QStringLiteral("scored"), m_scored},
                        {QStringLiteral("missing"), m_missing},
                        {QStringLiteral("failed"), m_failed}};
+    if (m_pairwise) {
+        result.remove(QStringLiteral("level"));
+        result.remove(QStringLiteral("constant_rule"));
+        result.insert(QStringLiteral("setting"), QStringLiteral("pairwise"));
+    }
     if (m_fixed)
         result.insert(QStringLiteral("prompt"), m_fixed->file);
     else if (m_ape)

@@ -72,6 +72,26 @@ QVector<PreferencePair> buildPairs(const QVector<PairSourceItem> &items, const P
     return out;
 }
 
+QVector<int> examplePairsFor(const QVector<PreferencePair> &pool, int n, const QString &a, const QString &b,
+                             quint64 seed)
+{
+    QVector<int> order(pool.size());
+    for (int k = 0; k < order.size(); ++k)
+        order[k] = k;
+    SplitMix rng(seed);
+    for (qsizetype t = order.size() - 1; t > 0; --t)
+        std::swap(order[t], order[qsizetype(rng.next() % quint64(t + 1))]);
+    QVector<int> out;
+    for (int k : std::as_const(order)) {
+        if (out.size() >= n)
+            break;
+        const PreferencePair &p = pool[k];
+        if (p.a != a && p.a != b && p.b != a && p.b != b)
+            out.append(k);
+    }
+    return out;
+}
+
 Verdict readVerdict(const QString &answer)
 {
     const QString text = AnswerParser::withoutReasoning(answer);

@@ -12,7 +12,7 @@ namespace rubric::hpss {
 /// schema change: two outputs of the same source (the same item group) whose human scores for the
 /// aspect differ form a pair, the higher-scored one is the human preference, and equal scores
 /// (ties) are dropped, as the paper filters the tied cases out of its pairwise benchmarks.
-/// Building block of the pairwise template set (issue 32): not yet reachable from a run.
+/// `rubric run --method hpss --set setting=pairwise` searches with them (HpssMethodPairwise.cpp).
 
 /// One scored item as the pair construction sees it.
 struct PairSourceItem
@@ -50,6 +50,13 @@ struct PairOptions
 /// sample is put back in candidate order), then one coin per kept pair (next() & 1: B first),
 /// so the human winner is not always A.
 QVector<PreferencePair> buildPairs(const QVector<PairSourceItem> &items, const PairOptions &options);
+
+/// The in-context example pairs shown when the judge compares a and b: the pool's indices in one
+/// seeded order (a splitmix64 Fisher–Yates shuffle, t from size−1 down to 1 swapping t with
+/// next() mod (t + 1), seeded with `seed`: the example seed, not the search's), the first n of
+/// them that share no item with a or b, in that order. Fewer when the pool has fewer.
+QVector<int> examplePairsFor(const QVector<PreferencePair> &pool, int n, const QString &a, const QString &b,
+                             quint64 seed);
 
 /// A judge's verdict on a pair.
 enum class Verdict { A, B, Tie, Unparsed };

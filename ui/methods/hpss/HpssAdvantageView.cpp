@@ -26,9 +26,7 @@ HpssAdvantageView::HpssAdvantageView(QWidget *parent)
 {
     setObjectName(QStringLiteral("hpssAdvantageView"));
     m_note->setWordWrap(true);
-    m_note->setText(tr("Per factor, the advantage of each value at the end of the search (Spearman × 100 above "
-                       "the factor's average, paper Eq. 4 and Table 5), with its count n: how many times the "
-                       "search explored the value. A value the search never explored has advantage 0 and n = 0."));
+    m_note->setText(noteText(false));
     auto *grid = new QGridLayout;
     for (int i = 0; i < kFactorCount; ++i) {
         auto *chart = new QChart;
@@ -49,8 +47,21 @@ HpssAdvantageView::HpssAdvantageView(QWidget *parent)
     setView(nullptr);
 }
 
+QString HpssAdvantageView::noteText(bool pairwise)
+{
+    if (pairwise)
+        return tr("Per factor, the advantage of each value at the end of the search (validation accuracy × 100 above "
+                  "the factor's average, paper Eq. 4 and Table 5, in the pairwise setting), with its count n: how "
+                  "many times the search explored the value. A value the search never explored has advantage 0 and "
+                  "n = 0.");
+    return tr("Per factor, the advantage of each value at the end of the search (Spearman × 100 above "
+              "the factor's average, paper Eq. 4 and Table 5), with its count n: how many times the "
+              "search explored the value. A value the search never explored has advantage 0 and n = 0.");
+}
+
 void HpssAdvantageView::setView(const JudgeView *view)
 {
+    m_note->setText(noteText(view && view->isPairwise()));
     for (int i = 0; i < kFactorCount; ++i) {
         QChart *chart = m_charts[i];
         clearChart(chart);

@@ -28,6 +28,9 @@ public:
     QChart *chart(int i) const { return m_charts.at(i); }
 
 private:
+    /// What the bars are: Spearman × 100, or accuracy × 100 in the pairwise setting.
+    static QString noteText(bool pairwise);
+
     QVector<QChart *> m_charts;
     QLabel *m_note;
 };

@@ -133,10 +133,16 @@ QVariant HpssLeaderboardModel::headerData(int section, Qt::Orientation orientati
     if (role == Qt::ToolTipRole) {
         switch (section) {
         case SpearmanColumn:
+            if (m_pairs > 0)
+                return tr("Accuracy of the strategy's verdicts against the human preferences on the validation "
+                          "pairs (n = %1; pairwise setting, paper Eq. 10)")
+                        .arg(m_pairs);
             return tr("Spearman correlation of the strategy's scores with the human scores on the validation split, "
                       "%1")
                     .arg(levelDescription(m_level));
         case DeltaColumn:
+            if (m_pairs > 0)
+                return tr("Validation accuracy minus the origin's (the first evaluated strategy)");
             return tr("Validation Spearman minus the origin's (the first evaluated strategy)");
         case CallsColumn:
             return tr("Calls this judge sent for the strategy's validation prompts (answers from the cache are free)");
@@ -156,6 +162,8 @@ QVariant HpssLeaderboardModel::headerData(int section, Qt::Orientation orientati
     case StepColumn:
         return tr("Step");
     case SpearmanColumn:
+        if (m_pairs > 0)
+            return tr("Validation accuracy (n = %1 pairs)").arg(m_pairs);
         return tr("Validation Spearman ρ (%1)").arg(levelText(m_level));
     case DeltaColumn:
         return tr("Δ origin");
@@ -176,6 +184,14 @@ void HpssLeaderboardModel::setLevel(CorrelationLevel level)
         return;
     m_level = level;
     emit headerDataChanged(Qt::Horizontal, SpearmanColumn, SpearmanColumn);
+}
+
+void HpssLeaderboardModel::setPairwise(int pairs)
+{
+    if (pairs == m_pairs)
+        return;
+    m_pairs = pairs;
+    emit headerDataChanged(Qt::Horizontal, SpearmanColumn, DeltaColumn);
 }
 
 QString HpssLeaderboardModel::levelText(CorrelationLevel level)

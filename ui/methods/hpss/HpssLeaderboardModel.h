@@ -45,6 +45,8 @@ public:
     void clear();
     /// The level the validation Spearman is taken at (named in the column's header).
     void setLevel(hpss::CorrelationLevel level);
+    /// The pairwise setting's validation pairs (0: the pointwise setting): the column is accuracy, not Spearman.
+    void setPairwise(int pairs);
     /// "summary-level" / "dataset-level", and the tooltip's sentence for it.
     static QString levelText(hpss::CorrelationLevel level);
     static QString levelDescription(hpss::CorrelationLevel level);
@@ -60,6 +62,7 @@ private:
     QVector<Row> m_rows;
     double m_origin = 0;
     hpss::CorrelationLevel m_level = hpss::CorrelationLevel::Dataset;
+    int m_pairs = 0;
 };
 
 } // namespace rubric

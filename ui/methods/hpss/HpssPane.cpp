@@ -229,6 +229,8 @@ void HpssPane::reload()
     }
     m_search->setView(&*view);
     m_leaderboard->model()->setLevel(view->search().params().level);
+    m_leaderboard->model()->setPairwise(
+            view->isPairwise() ? view->pairwise().value(QStringLiteral("validation_pairs")).toInt() : 0);
     m_leaderboard->model()->setEvaluations(view->search().evaluated(), m_spend);
     m_advantages->setView(&*view);
     m_inspector->setView(&*view);

@@ -181,8 +181,15 @@ void HpssPromptInspector::setView(const JudgeView *view)
         QSet<QString> validation;
         for (const Item &item : m_view->builder().validation())
             validation.insert(item.id);
-        for (const Item &item : m_view->items())
-            m_item->addItem(validation.contains(item.id) ? tr("%1 (validation)").arg(item.id) : item.id, item.id);
+        if (m_view->isPairwise()) { // a pairwise judge's prompts are per pair
+            for (qsizetype k = 0; k < m_view->pairs().size(); ++k) {
+                const QString key = JudgeView::pairKey(m_view->pairs()[k]);
+                m_item->addItem(k < m_view->validationPairCount() ? tr("%1 (validation)").arg(key) : key, key);
+            }
+        } else {
+            for (const Item &item : m_view->items())
+                m_item->addItem(validation.contains(item.id) ? tr("%1 (validation)").arg(item.id) : item.id, item.id);
+        }
     }
     if (const int i = m_item->findData(keepItem); i >= 0)
         m_item->setCurrentIndex(i);

@@ -161,8 +161,16 @@ void HpssSearchView::setView(const JudgeView *view)
     m_init->setVisible(init > 0);
 
     const QString level = HpssLeaderboardModel::levelText(search.params().level);
-    m_chart->setTitle(tr("Best validation Spearman ρ (%1) so far").arg(level));
-    m_y->setTitleText(tr("Validation Spearman ρ (%1)").arg(level));
+    const QVariantMap &pairwise = view->pairwise(); // the pairwise setting: accuracy on pairs
+    const int pairs = pairwise.value(QStringLiteral("validation_pairs")).toInt();
+    m_log->headerItem()->setText(3, view->isPairwise() ? tr("Validation accuracy") : tr("Validation ρ"));
+    if (view->isPairwise()) {
+        m_chart->setTitle(tr("Best validation accuracy so far (pairwise, n = %1 pairs)").arg(pairs));
+        m_y->setTitleText(tr("Validation accuracy"));
+    } else {
+        m_chart->setTitle(tr("Best validation Spearman ρ (%1) so far").arg(level));
+        m_y->setTitleText(tr("Validation Spearman ρ (%1)").arg(level));
+    }
     const SearchRecord *top = search.best();
     QString status = tr("%1: %2 of %3 strategies evaluated (%4)")
                              .arg(view->judge())
@@ -171,14 +179,30 @@ void HpssSearchView::setView(const JudgeView *view)
                              .arg(searchAlgorithmName(search.params().algorithm));
     if (top)
         status += QStringLiteral(" · ")
-                  + tr("best ρ %1 at step %2: %3")
+                  + (view->isPairwise() ? tr("best accuracy %1 at step %2: %3") : tr("best ρ %1 at step %2: %3"))
                             .arg(locale.toString(top->spearman, 'f', 3))
                             .arg(top->proposal.step)
                             .arg(top->proposal.strategy.format());
     if (search.finished())
         status += QStringLiteral(" · ") + tr("finished (%1)").arg(search.stopReason());
-    status += QStringLiteral(" · ")
-              + tr("metric: Spearman ρ, %1").arg(HpssLeaderboardModel::levelDescription(search.params().level));
+    if (view->isPairwise()) {
+        status += QStringLiteral(" · ")
+                  + tr("metric: accuracy of the verdicts on the validation pairs (n = %1; pairwise setting, paper "
+                       "Eq. 10)")
+                            .arg(pairs);
+        if (pairwise.contains(QStringLiteral("test_accuracy")))
+            status += QStringLiteral(" · ")
+                      + tr("winner's test accuracy %1 (n = %2 pairs)")
+                                .arg(pairwise.value(QStringLiteral("test_accuracy")).isNull()
+                                             ? QStringLiteral("–")
+                                             : locale.toString(
+                                                     pairwise.value(QStringLiteral("test_accuracy")).toDouble(), 'f',
+                                                     3))
+                                .arg(pairwise.value(QStringLiteral("test_n")).toInt());
+    } else {
+        status += QStringLiteral(" · ")
+                  + tr("metric: Spearman ρ, %1").arg(HpssLeaderboardModel::levelDescription(search.params().level));
+    }
     m_status->setText(status);
 
     for (const PromptStrategy &s : search.population()) {
