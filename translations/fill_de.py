@@ -1435,6 +1435,8 @@ DE = {
     'best accuracy %1 at step %2: %3': 'beste Genauigkeit %1 bei Schritt %2: %3',
     'metric: accuracy of the verdicts on the validation pairs (n = %1; pairwise setting, paper Eq. 10)': 'Maß: Genauigkeit der Urteile auf den Validierungspaaren (n = %1; paarweises Setting, Artikel Gl. 10)',
     "winner's test accuracy %1 (n = %2 pairs)": 'Testgenauigkeit des Gewinners %1 (n = %2 Paare)',
+    # lead: pairwise judges in compare
+    "judge '%1' judges pairs of outputs and has no per-item scores of '%2' to correlate with the human scores; its accuracy on %3 test pairs is %4 (rubric show-rubric --judge %1)": "Bewerter '%1' beurteilt Paare von Ausgaben und hat keine Bewertungen einzelner Elemente für '%2', die sich mit den menschlichen Bewertungen korrelieren ließen; seine Genauigkeit auf %3 Testpaaren ist %4 (rubric show-rubric --judge %1)",
 
 }
 

@@ -5812,5 +5812,9 @@ Definition: %2</translation>
         <source>Aspect %1, split %2; %3. Intervals: percentile bootstrap, %4 resamples; p: paired permutation test, %5 permutations; seed %6.</source>
         <translation>Aspekt %1, Teilmenge %2; %3. Intervalle: Perzentil-Bootstrap, %4 Stichproben; p: gepaarter Permutationstest, %5 Permutationen; Seed %6.</translation>
     </message>
+    <message>
+        <source>judge '%1' judges pairs of outputs and has no per-item scores of '%2' to correlate with the human scores; its accuracy on %3 test pairs is %4 (rubric show-rubric --judge %1)</source>
+        <translation>Bewerter '%1' beurteilt Paare von Ausgaben und hat keine Bewertungen einzelner Elemente für '%2', die sich mit den menschlichen Bewertungen korrelieren ließen; seine Genauigkeit auf %3 Testpaaren ist %4 (rubric show-rubric --judge %1)</translation>
+    </message>
 </context>
 </TS>

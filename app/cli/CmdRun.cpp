@@ -85,7 +85,12 @@ bool applyProfileKey(ProviderProfile &p, const QString &key, const QString &valu
 /// overfitting warning when the method gave one.
 void printCorrelations(Io &io, const QVariantMap &result)
 {
-    if (!result.contains(QStringLiteral("validation_spearman")) && !result.contains(QStringLiteral("test_spearman")))
+    // A search judge's figure: Spearman for rated items, accuracy for a pairwise judge's verdicts
+    // (the result names its metric; the keys are validation_<metric> and test_<metric>).
+    const QString metric = result.value(QStringLiteral("metric"), QStringLiteral("spearman")).toString();
+    const QByteArray validationKey = QStringLiteral("validation_%1").arg(metric).toLatin1();
+    const QByteArray testKey = QStringLiteral("test_%1").arg(metric).toLatin1();
+    if (!result.contains(QLatin1String(validationKey)) && !result.contains(QLatin1String(testKey)))
         return;
     const auto rho = [&result](const char *key, const char *n) -> QString { // not a QStringBuilder of temporaries
         const QVariant v = result.value(QLatin1String(key));
@@ -99,8 +104,10 @@ void printCorrelations(Io &io, const QVariantMap &result)
     if (result.contains(QStringLiteral("transfer_from")))
         io.out << " (transferred from " << result.value(QStringLiteral("transfer_from")).toString() << ")";
     io.out << '\n';
-    io.out << "Spearman  validation " << rho("validation_spearman", "validation_n") << "  |  test "
-           << rho("test_spearman", "test_n") << '\n';
+    const bool pairs = metric == QLatin1String("accuracy");
+    io.out << (pairs ? "Accuracy over pairs  validation " : "Spearman  validation ")
+           << rho(validationKey.constData(), "validation_n") << "  |  test " << rho(testKey.constData(), "test_n")
+           << '\n';
     if (const QString w = result.value(QStringLiteral("gap_warning")).toString(); !w.isEmpty())
         io.out << "warning: " << w << '\n';
 }
@@ -606,8 +613,10 @@ int run(const QStringList &args, Io &io)
         printJson(io, out);
     } else if (rc == 0) {
         const QVariantMap result = summary.value(QStringLiteral("result")).toMap();
-        io.out << "judge " << spec.judge << ": " << result.value(QStringLiteral("scored")).toInt() << " items scored, "
-               << result.value(QStringLiteral("missing")).toInt() << " without a score, "
+        const bool pairwise = result.value(QStringLiteral("setting")).toString() == QLatin1String("pairwise");
+        io.out << "judge " << spec.judge << ": " << result.value(QStringLiteral("scored")).toInt()
+               << (pairwise ? " pairs judged, " : " items scored, ") << result.value(QStringLiteral("missing")).toInt()
+               << (pairwise ? " without a verdict, " : " without a score, ")
                << result.value(QStringLiteral("failed")).toInt() << " refused by the endpoint; "
                << summary.value(QStringLiteral("sent")).toInt() << " calls sent, "
                << summary.value(QStringLiteral("cache_hits")).toInt() << " from the cache\n";

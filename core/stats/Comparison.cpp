@@ -5,6 +5,7 @@
 #include "Significance.h"
 #include "store/CallStore.h"
 #include "store/Project.h"
+#include "store/RubricStore.h"
 #include "store/ScoreColumns.h"
 #include "util/Csv.h"
 #include "util/Markup.h"
@@ -64,6 +65,26 @@ QString coefficientLabel(Coefficient c)
     return {};
 }
 
+/// Why a named judge cannot be compared on the aspect. A judge whose stored rubric measures accuracy
+/// over pairs (a pairwise judge: verdicts on two outputs, no per-item score) says so with its
+/// accuracy, instead of looking as if it had not run.
+QString notScored(const Project &project, const QString &judge, const QString &aspect)
+{
+    const auto latest = RubricStore(const_cast<Project *>(&project)).loadLatest(judge);
+    if (latest && *latest && (*latest)->aspect() == aspect)
+        for (const Criterion &c : (*latest)->criteria())
+            if (c.parentKey.isEmpty()
+                && c.stats.value(QStringLiteral("metric")).toString() == QLatin1String("accuracy"))
+                return QCoreApplication::translate("rubric::stats",
+                                                   "judge '%1' judges pairs of outputs and has no per-item scores of "
+                                                   "'%2' to correlate with the human scores; its accuracy on %3 "
+                                                   "test pairs is %4 (rubric show-rubric --judge %1)")
+                        .arg(judge, aspect)
+                        .arg(c.stats.value(QStringLiteral("test_n")).toInt())
+                        .arg(c.stats.value(QStringLiteral("test_accuracy")).toDouble(), 0, 'f', 3);
+    return QCoreApplication::translate("rubric::stats", "judge '%1' has not scored the aspect '%2'").arg(judge, aspect);
+}
+
 /// The judges to compare: the named ones (each must exist and have scored the aspect), or every
 /// judge that scored it.
 Result<QVector<JudgeInfo>> chooseJudges(const Project &project, const CompareOptions &options)
@@ -99,9 +120,7 @@ Result<QVector<JudgeInfo>> chooseJudges(const Project &project, const CompareOpt
             return makeError(QCoreApplication::translate("rubric::stats", "unknown judge '%1'").arg(name),
                              project.path(), 0, QStringLiteral("judge"));
         if (!found->scoredAspect)
-            return makeError(QCoreApplication::translate("rubric::stats", "judge '%1' has not scored the aspect '%2'")
-                                     .arg(name, options.aspect),
-                             project.path(), 0, QStringLiteral("judge"));
+            return makeError(notScored(project, name, options.aspect), project.path(), 0, QStringLiteral("judge"));
         if (std::any_of(out.cbegin(), out.cend(), [&](const JudgeInfo &j) { return j.name == name; }))
             return makeError(QCoreApplication::translate("rubric::stats", "judge '%1' is named twice").arg(name),
                              project.path(), 0, QStringLiteral("judge"));

@@ -292,11 +292,38 @@ void TestHpssPairwiseRun::searchesPairsCachedAndResumed()
         QCOMPARE(q.value(0).toInt(), 0);
     }
 
-    // Run again: everything comes from the cache and the stored state.
+    // Run again: everything comes from the cache and the stored state. The text summary counts pairs
+    // and shows the accuracy, not items and a Spearman.
     server.resetCounts();
-    cliJson(refArgs, &rc);
+    QString text;
+    QStringList textArgs = refArgs;
+    textArgs.removeAll(QStringLiteral("--json"));
+    cliJson(textArgs, &rc, &text);
     QCOMPARE(rc, 0);
     QCOMPARE(server.requestCount(), 0);
+    const int testPairCount = run.value(QStringLiteral("test_n")).toInt();
+    QVERIFY2(text.contains(
+                     QStringLiteral("Accuracy over pairs  validation %1 (n = %2)  |  test %3 (n = %4)")
+                             .arg(QString::number(run.value(QStringLiteral("validation_accuracy")).toDouble(), 'f', 3))
+                             .arg(validationPairs)
+                             .arg(QString::number(run.value(QStringLiteral("test_accuracy")).toDouble(), 'f', 3))
+                             .arg(testPairCount)),
+             qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral(" pairs judged, ")) && !text.contains(QStringLiteral("Spearman")),
+             qPrintable(text));
+    // `rubric compare` names the judge as a pairwise one with its accuracy, not as one that never ran.
+    QString compareErr;
+    cliJson({QStringLiteral("compare"), QStringLiteral("--project"), reference->project->path(),
+             QStringLiteral("--aspect"), QStringLiteral("coherence"), QStringLiteral("--judge"), QStringLiteral("p")},
+            &rc, nullptr, &compareErr);
+    QVERIFY(rc != 0);
+    QVERIFY2(compareErr.contains(QStringLiteral("judges pairs of outputs"))
+                     && compareErr.contains(
+                             QStringLiteral("its accuracy on %1 test pairs is %2")
+                                     .arg(testPairCount)
+                                     .arg(QString::number(run.value(QStringLiteral("test_accuracy")).toDouble(), 'f',
+                                                          3))),
+             qPrintable(compareErr));
 
     // Killed mid-search, then resumed: the same search, nothing answered sent again.
     server.resetCounts();
