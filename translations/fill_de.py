@@ -1420,6 +1420,14 @@ DE = {
     'The import was cancelled; nothing was written.': 'Der Import wurde abgebrochen; nichts wurde geschrieben.',
     'the import stopped without a result': 'der Import endete ohne Ergebnis',
     'Items (%1 of %2 drawn)': 'Elemente (%1 von %2 gezeichnet)',
+    # annotate scale fidelity
+    'Next by expected gain: computing…': 'Als Nächstes nach erwartetem Gewinn: wird berechnet…',
+    "Fitting the judges' scores on the labelled items of '%1'; the pane can be used meanwhile.": "Die Bewerter-Scores werden an die gelabelten Elemente von „%1“ angepasst; der Bereich kann währenddessen benutzt werden.",
+    'computing…': 'wird berechnet…',
+    'drawing suggestions…': 'Vorschläge werden gezogen…',
+    'Cannot draw suggestions: %1': 'Vorschläge können nicht gezogen werden: %1',
+    'Reading the queue…': 'Die Warteschlange wird gelesen…',
+    'reading…': 'wird gelesen…',
 }
 
 if __name__ == '__main__':

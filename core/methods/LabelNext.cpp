@@ -2,6 +2,8 @@
 
 #include "learn/CrossValidation.h"
 #include "store/Project.h"
+#include "store/RubricStore.h"
+#include "store/ScoreGridStore.h"
 
 #include <QCoreApplication>
 #include <QSet>
@@ -13,6 +15,8 @@ namespace rubric {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+/// The most unlabelled items the ranking takes (its density matrix: 8 bytes a pair, 200 MB here).
+constexpr qsizetype kMaxUnlabelled = 5000;
 
 QString trc(const char *text)
 {
@@ -34,6 +38,73 @@ QVector<JudgeFeature> usableFeatures(const JudgeFeatureTable &table, const QVect
     return out;
 }
 
+Result<GainColumns> readGainColumns(Project *project, const QString &aspect, const QVector<JudgeFeature> &features)
+{
+    // One pass over the items per judge score asked for (ids, split, human mean and that judge's
+    // score in import order); the first gives the rows, the others only their judge column.
+    const ScoreGridStore grids(project);
+    QString firstJudge;
+    for (const JudgeFeature &f : features)
+        if (f.isJudgeScore()) {
+            firstJudge = f.judge;
+            break;
+        }
+    auto grid = grids.read(aspect, firstJudge);
+    if (!grid)
+        return makeError(trc("cannot read the scores of '%1': %2").arg(aspect, grid.errorString()), project->path());
+    std::vector<int> rows; // grid index of each item outside the test split
+    GainColumns out;
+    for (int i = 0; i < grid->ids.size(); ++i)
+        if (grid->split[i] != SplitRole::Test) {
+            rows.push_back(i);
+            out.ids.append(grid->ids[i]);
+        }
+    const int n = int(rows.size());
+    out.y.resize(n);
+    for (int r = 0; r < n; ++r)
+        out.y[r] = grid->human[rows[size_t(r)]];
+    out.x = Eigen::MatrixXd::Constant(n, features.size(), kNaN);
+    QHash<QString, ScoreGrid> judgeGrids;
+    QHash<QString, QVector<ItemCriterionScores>> criteria;
+    QHash<QString, int> rowOf; // id → row, only when a criterion is asked for
+    for (int c = 0; c < features.size(); ++c) {
+        const JudgeFeature &f = features[c];
+        if (f.isJudgeScore()) {
+            const ScoreGrid *g = nullptr;
+            if (f.judge == firstJudge) {
+                g = &*grid;
+            } else {
+                if (!judgeGrids.contains(f.judge)) {
+                    auto other = grids.read(aspect, f.judge);
+                    if (!other)
+                        return makeError(trc("cannot read the scores of '%1': %2").arg(f.judge, other.errorString()),
+                                         project->path());
+                    other->ids.clear(); // only the judge column is kept
+                    judgeGrids.insert(f.judge, std::move(other).value());
+                }
+                g = &judgeGrids[f.judge];
+            }
+            for (int r = 0; r < n; ++r)
+                out.x(r, c) = g->judge[rows[size_t(r)]];
+            continue;
+        }
+        if (rowOf.isEmpty())
+            for (int r = 0; r < n; ++r)
+                rowOf.insert(out.ids[r], r);
+        if (!criteria.contains(f.judge)) {
+            auto s = RubricStore(project).readCriterionScores(f.judge);
+            if (!s)
+                return s.error();
+            criteria.insert(f.judge, std::move(s).value());
+        }
+        for (const ItemCriterionScores &s : std::as_const(criteria[f.judge]))
+            if (s.criterionKey == f.criterionKey)
+                if (const auto r = rowOf.constFind(s.itemId); r != rowOf.cend())
+                    out.x(*r, c) = s.mean;
+    }
+    return out;
+}
+
 Result<LabelNextState> labelNextByExpectedGain(Project *project, const QString &aspect,
                                                const learn::AcquisitionSettings &settings)
 {
@@ -43,38 +114,28 @@ Result<LabelNextState> labelNextByExpectedGain(Project *project, const QString &
     features->removeIf([](const JudgeFeature &f) { return f.fitted; }); // in-sample on the labelled items
     if (features->isEmpty())
         return makeError(trc("no judge has scored '%1' yet: run one to rank the items by expected gain").arg(aspect));
-    // Ids only: the texts of a million items are gigabytes (the Annotate pane asks this on open).
-    auto items = project->readItemRows();
-    if (!items)
-        return items.error();
-    auto split = project->readSplit();
-    if (!split)
-        return split.error();
-    auto human = project->readHumanScores(aspect);
-    if (!human)
-        return human.error();
-    QStringList ids;
-    for (const ItemRow &it : std::as_const(*items))
-        if (split->value(it.id) != SplitRole::Test)
-            ids << it.id;
-    auto table = readJudgeFeatures(project, aspect, *features, ids);
-    if (!table)
-        return table.error();
+    // Columns only (ids, the aspect's human means, the judges' scores of the items outside the
+    // test split): neither texts nor a string-keyed table per judge, so that a million items fit.
+    auto columns = readGainColumns(project, aspect, *features);
+    if (!columns)
+        return columns.error();
+    const QStringList &ids = columns->ids;
+    JudgeFeatureTable table;
+    table.features = *features;
+    table.x = std::move(columns->x);
+    const Eigen::VectorXd &y = columns->y;
     QVector<int> labelled;
-    Eigen::VectorXd y(ids.size());
-    for (int r = 0; r < ids.size(); ++r) {
-        y[r] = human->value(ids[r], kNaN);
+    for (int r = 0; r < ids.size(); ++r)
         if (std::isfinite(y[r]))
             labelled.append(r);
-    }
-    const QVector<JudgeFeature> usable = usableFeatures(*table, labelled);
+    const QVector<JudgeFeature> usable = usableFeatures(table, labelled);
     if (usable.isEmpty() || labelled.size() < 3)
         return makeError(trc("at least 3 labelled items with judge scores are needed to rank the others (%1 labelled)")
                                  .arg(labelled.size()));
     Eigen::MatrixXd x(ids.size(), usable.size());
     QSet<QString> judges;
     for (int c = 0; c < usable.size(); ++c) {
-        x.col(c) = table->x.col(int(table->features.indexOf(usable[c])));
+        x.col(c) = table.x.col(int(table.features.indexOf(usable[c])));
         judges.insert(usable[c].judge);
     }
     // An item no judge scored has nothing to rank it by.
@@ -110,6 +171,14 @@ Result<LabelNextState> labelNextByExpectedGain(Project *project, const QString &
         xr.row(i) = x.row(rows[i]);
         yr[i] = y[rows[i]];
     }
+    // The density compares every pair of unlabelled items (an m × m matrix): past a few thousand
+    // that is gigabytes. Said, not attempted (it ended the studio before).
+    if (const qsizetype open = rows.size() - labelled.size(); open > kMaxUnlabelled)
+        return makeError(trc("%1 unlabelled items to rank: the expected gain compares every pair of them, which needs "
+                             "more memory than there is past %2; label from the suggestions, or make a smaller train "
+                             "split")
+                                 .arg(open)
+                                 .arg(kMaxUnlabelled));
     auto ranked = learn::rankByExpectedGain(xr, yr, settings);
     if (!ranked)
         return ranked.error();
