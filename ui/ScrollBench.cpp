@@ -262,8 +262,7 @@ void startScrollBench(MainWindow &window, const QElapsedTimer &sinceStart, const
                             && out.write(QJsonDocument(*result).toJson(QJsonDocument::Compact)) > 0;
             QApplication::exit(ok ? 0 : 1);
         };
-        auto *heatmap = new Scroller(window, QStringLiteral("heatmap"), [&window, result, write](const QJsonObject &o) {
-            result->insert(QStringLiteral("heatmap"), o);
+        const auto openOthers = [&window, result, write] {
             QStringList others = window.paneKeys();
             // RUBRIC_BENCH_PANES=a,b,… opens only those (a pane that takes minutes at a million
             // items can be left out to time the rest).
@@ -277,6 +276,16 @@ void startScrollBench(MainWindow &window, const QElapsedTimer &sinceStart, const
                 result->insert(QStringLiteral("panes"), panes);
                 write();
             });
+        };
+        // RUBRIC_BENCH_SCROLL=0 leaves out the scrolling of the Dataset and Heatmap panes (the
+        // other panes' figures, peak memory included, are then their own).
+        if (qEnvironmentVariable("RUBRIC_BENCH_SCROLL") == QLatin1String("0")) {
+            openOthers();
+            return;
+        }
+        auto *heatmap = new Scroller(window, QStringLiteral("heatmap"), [result, openOthers](const QJsonObject &o) {
+            result->insert(QStringLiteral("heatmap"), o);
+            openOthers();
         });
         heatmap->setParent(&window);
         auto *dataset = new Scroller(window, QStringLiteral("dataset"), [result, heatmap](const QJsonObject &o) {

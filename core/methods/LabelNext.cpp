@@ -1,15 +1,17 @@
 #include "methods/LabelNext.h"
 
 #include "learn/CrossValidation.h"
+#include "store/BrowseStore.h"
 #include "store/Project.h"
 #include "store/RubricStore.h"
-#include "store/ScoreGridStore.h"
 
 #include <QCoreApplication>
 #include <QSet>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 namespace rubric {
 namespace {
@@ -40,57 +42,43 @@ QVector<JudgeFeature> usableFeatures(const JudgeFeatureTable &table, const QVect
 
 Result<GainColumns> readGainColumns(Project *project, const QString &aspect, const QVector<JudgeFeature> &features)
 {
-    // One pass over the items per judge score asked for (ids, split, human mean and that judge's
-    // score in import order); the first gives the rows, the others only their judge column.
-    const ScoreGridStore grids(project);
-    QString firstJudge;
-    for (const JudgeFeature &f : features)
-        if (f.isJudgeScore()) {
-            firstJudge = f.judge;
-            break;
-        }
-    auto grid = grids.read(aspect, firstJudge);
-    if (!grid)
-        return makeError(trc("cannot read the scores of '%1': %2").arg(aspect, grid.errorString()), project->path());
-    std::vector<int> rows; // grid index of each item outside the test split
+    const BrowseStore store(project);
+    const auto failed = [project](const Error &e) {
+        return makeError(trc("cannot read the scores from the project: %1").arg(e.message), project->path());
+    };
+    auto items = store.nonTestItems(aspect);
+    if (!items)
+        return failed(items.error());
     GainColumns out;
-    for (int i = 0; i < grid->ids.size(); ++i)
-        if (grid->split[i] != SplitRole::Test) {
-            rows.push_back(i);
-            out.ids.append(grid->ids[i]);
-        }
-    const int n = int(rows.size());
+    const int n = int(items->keys.size());
+    out.ids = std::move(items->ids);
     out.y.resize(n);
     for (int r = 0; r < n; ++r)
-        out.y[r] = grid->human[rows[size_t(r)]];
+        out.y[r] = items->human[r];
     out.x = Eigen::MatrixXd::Constant(n, features.size(), kNaN);
-    QHash<QString, ScoreGrid> judgeGrids;
+    // Row key → row (the keys are the items' dense row ids).
+    qint64 top = 0;
+    for (qint64 k : std::as_const(items->keys))
+        top = std::max(top, k);
+    std::vector<int> rowOfKey(size_t(top) + 1, -1);
+    for (int r = 0; r < n; ++r)
+        rowOfKey[size_t(items->keys[r])] = r;
     QHash<QString, QVector<ItemCriterionScores>> criteria;
-    QHash<QString, int> rowOf; // id → row, only when a criterion is asked for
+    QHash<QString, int> rowOfId; // only when a criterion is asked for
     for (int c = 0; c < features.size(); ++c) {
         const JudgeFeature &f = features[c];
         if (f.isJudgeScore()) {
-            const ScoreGrid *g = nullptr;
-            if (f.judge == firstJudge) {
-                g = &*grid;
-            } else {
-                if (!judgeGrids.contains(f.judge)) {
-                    auto other = grids.read(aspect, f.judge);
-                    if (!other)
-                        return makeError(trc("cannot read the scores of '%1': %2").arg(f.judge, other.errorString()),
-                                         project->path());
-                    other->ids.clear(); // only the judge column is kept
-                    judgeGrids.insert(f.judge, std::move(other).value());
-                }
-                g = &judgeGrids[f.judge];
-            }
-            for (int r = 0; r < n; ++r)
-                out.x(r, c) = g->judge[rows[size_t(r)]];
+            auto scores = store.judgeScoresByKey(f.judge, aspect);
+            if (!scores)
+                return failed(scores.error());
+            for (const auto &[key, score] : std::as_const(*scores))
+                if (key >= 0 && key <= top && rowOfKey[size_t(key)] >= 0)
+                    out.x(rowOfKey[size_t(key)], c) = score;
             continue;
         }
-        if (rowOf.isEmpty())
+        if (rowOfId.isEmpty())
             for (int r = 0; r < n; ++r)
-                rowOf.insert(out.ids[r], r);
+                rowOfId.insert(out.ids[r], r);
         if (!criteria.contains(f.judge)) {
             auto s = RubricStore(project).readCriterionScores(f.judge);
             if (!s)
@@ -99,7 +87,7 @@ Result<GainColumns> readGainColumns(Project *project, const QString &aspect, con
         }
         for (const ItemCriterionScores &s : std::as_const(criteria[f.judge]))
             if (s.criterionKey == f.criterionKey)
-                if (const auto r = rowOf.constFind(s.itemId); r != rowOf.cend())
+                if (const auto r = rowOfId.constFind(s.itemId); r != rowOfId.cend())
                     out.x(*r, c) = s.mean;
     }
     return out;

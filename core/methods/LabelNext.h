@@ -44,9 +44,9 @@ struct GainColumns
     Eigen::MatrixXd x; ///< items × `features` asked; NaN where there is no score
 };
 
-/// Reads GainColumns for `features` (a judge's score: ScoreGridStore's per-item column; a
-/// criterion: the mean of its scored samples), with no text and no string-keyed table per judge
-/// (one per judge with criteria). Sends nothing.
+/// Reads GainColumns for `features` (a judge's score by item key; a criterion: the mean of its
+/// scored samples), with no text and no string-keyed table per judge (one per judge with
+/// criteria). Sends nothing.
 Result<GainColumns> readGainColumns(Project *project, const QString &aspect, const QVector<JudgeFeature> &features);
 
 /// The feature columns: every judge's on the aspect (availableJudgeFeatures) that has a value on at

@@ -54,6 +54,9 @@ template <typename T> QFuture<T> runOnProject(Project *project, std::function<T(
         auto own = Project::open(path, Project::OpenMode::OpenExisting);
         if (!own)
             return work(nullptr, own.errorString());
+        // A scan of every item through a mapped file would count its pages in the studio's memory.
+        if (auto small = BrowseStore(own->get()).useSmallCache(); !small)
+            return work(nullptr, small.errorString());
         return work(own->get(), QString());
     });
 }
@@ -264,8 +267,8 @@ void AnnotatePane::startFooter()
             if (!progressKnown)
                 out.suggestions = Result<QStringList>(QStringList());
             else
-                out.suggestions = project ? SuggestionBox::compute(*project, queue, scored, int(aspects.size()),
-                                                                   annotator, stratum)
+                out.suggestions = project ? SuggestionBox::compute(*project, isTrain, queue.isEmpty(), scored,
+                                                                   int(aspects.size()), annotator, stratum)
                                           : Result<QStringList>(failed);
         }
         if (parts & Agreement)

@@ -5,7 +5,6 @@
 #include "stats/LabelSuggester.h"
 #include "store/BrowseStore.h"
 #include "store/Project.h"
-#include "store/ScoreColumns.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -108,25 +107,22 @@ QString SuggestionBox::stratum() const
     return m_stratum->currentData().toString();
 }
 
-Result<QStringList> SuggestionBox::compute(const Project &project, const QVector<qint64> &queue,
+Result<QStringList> SuggestionBox::compute(const Project &project, bool queueIsTrain, bool queueEmpty,
                                            const QHash<QString, int> &scoredAspects, int aspectCount,
                                            const QString &annotator, const QString &stratumName)
 {
-    if (queue.isEmpty())
+    if (queueEmpty)
         return QStringList();
-    // The queue's items not fully scored, in import order, with their labels (no texts).
-    auto items = ScoreColumnStore(&project).items(ScoreColumnStore::Ids::All);
-    if (!items)
-        return items.error();
-    const QSet<qint64> inQueue(queue.cbegin(), queue.cend());
+    // The queue's items not fully scored, in import order, with their labels (no texts): the
+    // queue is the train split, or every item while there is none.
+    auto labels = BrowseStore(&project).itemLabels(queueIsTrain);
+    if (!labels)
+        return labels.error();
     QVector<LabelSuggester::Candidate> candidates;
-    for (size_t i = 0; i < items->size(); ++i) {
-        if (!inQueue.contains(items->rows[i]) || scoredAspects.value(items->ids.at(qsizetype(i))) >= aspectCount)
-            continue;
-        const int g = items->group[i], s = items->system[i];
-        candidates.append({items->ids.at(qsizetype(i)), g < 0 ? QString() : items->groups.at(g),
-                           s < 0 ? QString() : items->systems.at(s)});
-    }
+    for (const ItemLabel &l : std::as_const(*labels))
+        if (scoredAspects.value(l.id) < aspectCount)
+            candidates.append({l.id, l.group, l.system});
+    labels = QVector<ItemLabel>();
     const auto stratum = LabelSuggester::stratumFromName(stratumName);
     if (stratum == LabelSuggester::Stratum::Disagreement)
         candidates = withDisagreement(project, std::move(candidates));

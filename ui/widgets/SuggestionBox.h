@@ -27,11 +27,12 @@ class SuggestionBox : public QWidget
 public:
     explicit SuggestionBox(QWidget *parent = nullptr);
 
-    /// The suggestions for `annotator`: items of `queue` (item keys) not yet fully scored
-    /// (`scoredAspects[id]` < `aspectCount`), drawn by `stratum` (LabelSuggester::stratumFromName).
+    /// The suggestions for `annotator`: items of the queue (the train split, or every item) not
+    /// yet fully scored (`scoredAspects[id]` < `aspectCount`), drawn by `stratum`
+    /// (LabelSuggester::stratumFromName).
     /// Reads every item's label (and, for "disagreement", every judge score): the Annotate pane
     /// calls it on a worker thread (any thread with the project will do).
-    static Result<QStringList> compute(const Project &project, const QVector<qint64> &queue,
+    static Result<QStringList> compute(const Project &project, bool queueIsTrain, bool queueEmpty,
                                        const QHash<QString, int> &scoredAspects, int aspectCount,
                                        const QString &annotator, const QString &stratum);
 
