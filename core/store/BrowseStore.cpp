@@ -341,9 +341,12 @@ Result<QVector<ItemJudgeScore>> BrowseStore::itemJudgeScores(const QString &item
     QVector<ItemJudgeScore> out;
     QSqlQuery q(m_project->database());
     if (auto r = sql::exec(q,
+                           // run_id IN (…) has the primary key (run, item, aspect) probed per judge:
+                           // joined on the item's id instead, SQLite scanned every score (0.5 s at 1M).
                            QStringLiteral("SELECT a.name, r.name, s.score FROM judge_scores s JOIN runs r ON r.id = "
-                                          "s.run_id JOIN items i ON i.id = s.item_id JOIN aspects a ON a.id = "
-                                          "s.aspect_id WHERE i.ext_id = ? AND s.score IS NOT NULL ORDER BY r.id"),
+                                          "s.run_id JOIN aspects a ON a.id = s.aspect_id WHERE s.run_id IN (SELECT id "
+                                          "FROM runs) AND s.item_id = (SELECT id FROM items WHERE ext_id = ?) AND "
+                                          "s.score IS NOT NULL ORDER BY r.id"),
                            {itemId});
         !r)
         return r.error();
