@@ -1438,6 +1438,14 @@ DE = {
     # lead: pairwise judges in compare
     "judge '%1' judges pairs of outputs and has no per-item scores of '%2' to correlate with the human scores; its accuracy on %3 test pairs is %4 (rubric show-rubric --judge %1)": "Bewerter '%1' beurteilt Paare von Ausgaben und hat keine Bewertungen einzelner Elemente für '%2', die sich mit den menschlichen Bewertungen korrelieren ließen; seine Genauigkeit auf %3 Testpaaren ist %4 (rubric show-rubric --judge %1)",
 
+    # annotate scale fidelity
+    'Next by expected gain: computing…': 'Als Nächstes nach erwartetem Gewinn: wird berechnet…',
+    "Fitting the judges' scores on the labelled items of '%1'; the pane can be used meanwhile.": "Die Bewerter-Scores werden an die gelabelten Elemente von „%1“ angepasst; der Bereich kann währenddessen benutzt werden.",
+    'computing…': 'wird berechnet…',
+    'drawing suggestions…': 'Vorschläge werden gezogen…',
+    'Cannot draw suggestions: %1': 'Vorschläge können nicht gezogen werden: %1',
+    'Reading the queue…': 'Die Warteschlange wird gelesen…',
+    'reading…': 'wird gelesen…',
 }
 
 if __name__ == '__main__':

@@ -784,6 +784,10 @@
         <source>cannot read: %1</source>
         <translation>nicht lesbar: %1</translation>
     </message>
+    <message>
+        <source>computing…</source>
+        <translation>wird berechnet…</translation>
+    </message>
 </context>
 <context>
     <name>rubric::AnnotatePane</name>
@@ -958,6 +962,14 @@
     <message>
         <source>Cannot read the judges' scores: %1</source>
         <translation>Die Punktzahlen der Bewerter können nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>Reading the queue…</source>
+        <translation>Die Warteschlange wird gelesen…</translation>
+    </message>
+    <message>
+        <source>reading…</source>
+        <translation>wird gelesen…</translation>
     </message>
 </context>
 <context>
@@ -1952,6 +1964,14 @@ Abdeckung %2 %</translation>
     <message>
         <source>Cross-validated alignment of the judges' fit (%1) on %2 labelled items: %3</source>
         <translation>Kreuzvalidierte Übereinstimmung der Anpassung der Bewerter (%1) auf %2 bewerteten Elementen: %3</translation>
+    </message>
+    <message>
+        <source>Next by expected gain: computing…</source>
+        <translation>Als Nächstes nach erwartetem Gewinn: wird berechnet…</translation>
+    </message>
+    <message>
+        <source>Fitting the judges' scores on the labelled items of '%1'; the pane can be used meanwhile.</source>
+        <translation>Die Bewerter-Scores werden an die gelabelten Elemente von „%1“ angepasst; der Bereich kann währenddessen benutzt werden.</translation>
     </message>
 </context>
 <context>
@@ -5728,6 +5748,14 @@ Definition: %2</translation>
     <message>
         <source>Could not make a group-disjoint split: %1</source>
         <translation>Keine gruppendisjunkte Aufteilung möglich: %1</translation>
+    </message>
+    <message>
+        <source>drawing suggestions…</source>
+        <translation>Vorschläge werden gezogen…</translation>
+    </message>
+    <message>
+        <source>Cannot draw suggestions: %1</source>
+        <translation>Vorschläge können nicht gezogen werden: %1</translation>
     </message>
 </context>
 <context>

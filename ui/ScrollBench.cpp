@@ -20,6 +20,7 @@
 #include <memory>
 #include <random>
 #include <sys/resource.h>
+#include <unistd.h>
 
 namespace rubric {
 namespace {
@@ -29,6 +30,16 @@ double peakRssMiB()
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
     return double(usage.ru_maxrss) / 1024.0;
+}
+
+/// The memory in use now (resident), in MiB; 0 where /proc cannot be read.
+double rssNowMiB()
+{
+    QFile statm(QStringLiteral("/proc/self/statm"));
+    if (!statm.open(QIODevice::ReadOnly))
+        return 0;
+    const QList<QByteArray> fields = statm.readAll().split(' ');
+    return fields.size() > 1 ? double(fields[1].toLongLong()) * double(sysconf(_SC_PAGESIZE)) / (1024.0 * 1024.0) : 0;
 }
 
 /// The visible scroll area of the current pane with the longest vertical range (the table or grid
@@ -139,6 +150,60 @@ private:
     size_t m_next = 0;
 };
 
+/// After a pane is shown: waits until none of its widgets that say they are busy (a `busy`
+/// property, as the Annotate pane's workers set it) still is, at most two minutes, and measures
+/// the event loop's longest gap meanwhile: what a user feels while the pane computes.
+class Settler : public QObject
+{
+public:
+    Settler(MainWindow &window, std::function<void(double settleMs, double maxGapMs, bool timedOut)> done)
+        : m_done(std::move(done))
+    {
+        for (QWidget *w : window.findChildren<QWidget *>())
+            if (w->metaObject()->indexOfProperty("busy") >= 0)
+                m_watched.append(w);
+        m_probe.setTimerType(Qt::PreciseTimer);
+        m_probe.setInterval(2);
+        connect(&m_probe, &QTimer::timeout, this, [this] {
+            const qint64 now = m_clock.nsecsElapsed();
+            m_maxGapNs = std::max(m_maxGapNs, now - m_lastTick);
+            m_lastTick = now;
+        });
+        m_check.setInterval(20);
+        connect(&m_check, &QTimer::timeout, this, [this] { check(); });
+    }
+
+    void start()
+    {
+        m_clock.start();
+        m_lastTick = 0;
+        m_probe.start();
+        m_check.start();
+        check();
+    }
+
+private:
+    void check()
+    {
+        bool busy = false;
+        for (const QPointer<QWidget> &w : std::as_const(m_watched))
+            busy = busy || (w && w->isVisible() && w->property("busy").toBool());
+        const bool timedOut = m_clock.elapsed() > 120000;
+        if (busy && !timedOut)
+            return;
+        m_probe.stop();
+        m_check.stop();
+        m_done(double(m_clock.nsecsElapsed()) / 1e6, double(m_maxGapNs) / 1e6, timedOut);
+        deleteLater();
+    }
+
+    std::function<void(double, double, bool)> m_done;
+    QList<QPointer<QWidget>> m_watched;
+    QTimer m_probe, m_check;
+    QElapsedTimer m_clock;
+    qint64 m_lastTick = 0, m_maxGapNs = 0;
+};
+
 /// RUBRIC_BENCH_SEARCH=TEXT: the Dataset pane filtered by TEXT, then sorted by its output column
 /// (descending), then the filter cleared, each as a user would (the edit, a header click) while
 /// a 2 ms timer measures the event loop's longest gap until the rows are shown; calls `done` with
@@ -220,7 +285,8 @@ private:
 };
 
 /// Opens every other pane in turn (shown and drawn) and notes the time each took and the peak
-/// memory after it, then calls `done` with {key: {open_ms, peak_rss_mib}}.
+/// memory after it, then the time until its background work is done (settle_ms), the longest
+/// event-loop gap meanwhile and the peak memory then; calls `done` with {key: {…}}.
 void openPanes(MainWindow &window, QStringList keys, QJsonObject opened, std::function<void(QJsonObject)> done)
 {
     if (keys.isEmpty()) {
@@ -230,17 +296,33 @@ void openPanes(MainWindow &window, QStringList keys, QJsonObject opened, std::fu
     const QString key = keys.takeFirst();
     QElapsedTimer open;
     open.start();
-    if (window.showPane(key)) {
-        QApplication::processEvents();
-        (void)window.grab();
-        opened.insert(key, QJsonObject{{QStringLiteral("open_ms"), double(open.nsecsElapsed()) / 1e6},
-                                       {QStringLiteral("peak_rss_mib"), peakRssMiB()}});
-        // A line per pane as it goes: a pane that hangs is named before the bench's timeout.
-        std::fprintf(stderr, "bench-scroll: %s shown in %.1f ms, peak %.1f MiB\n", qPrintable(key),
-                     double(open.nsecsElapsed()) / 1e6, peakRssMiB());
+    if (!window.showPane(key)) {
+        QTimer::singleShot(0, &window, [&window, keys, opened, done] { openPanes(window, keys, opened, done); });
+        return;
     }
-    // The next pane after the event loop has run (queued work of this one included).
-    QTimer::singleShot(0, &window, [&window, keys, opened, done] { openPanes(window, keys, opened, done); });
+    QApplication::processEvents();
+    (void)window.grab();
+    const double openMs = double(open.nsecsElapsed()) / 1e6, openPeak = peakRssMiB();
+    // A line per pane as it goes: a pane that hangs is named before the bench's timeout.
+    std::fprintf(stderr, "bench-scroll: %s shown in %.1f ms, peak %.1f MiB\n", qPrintable(key), openMs, openPeak);
+    auto *settler = new Settler(window, [&window, key, keys, opened, done, openMs,
+                                         openPeak](double settleMs, double maxGapMs, bool timedOut) mutable {
+        std::fprintf(stderr,
+                     "bench-scroll: %s settled after %.1f ms%s, longest event-loop gap %.1f ms, peak %.1f MiB, "
+                     "%.1f MiB in use\n",
+                     qPrintable(key), settleMs, timedOut ? " (timed out)" : "", maxGapMs, peakRssMiB(), rssNowMiB());
+        opened.insert(key, QJsonObject{{QStringLiteral("open_ms"), openMs},
+                                       {QStringLiteral("peak_rss_mib"), openPeak},
+                                       {QStringLiteral("settle_ms"), settleMs},
+                                       {QStringLiteral("settle_timed_out"), timedOut},
+                                       {QStringLiteral("settle_max_gap_ms"), maxGapMs},
+                                       {QStringLiteral("settled_peak_rss_mib"), peakRssMiB()},
+                                       {QStringLiteral("settled_rss_mib"), rssNowMiB()}});
+        // The next pane after the event loop has run (queued work of this one included).
+        QTimer::singleShot(0, &window, [&window, keys, opened, done] { openPanes(window, keys, opened, done); });
+    });
+    settler->setParent(&window);
+    settler->start();
 }
 
 } // namespace
@@ -263,8 +345,7 @@ void startScrollBench(MainWindow &window, const QElapsedTimer &sinceStart, const
                             && out.write(QJsonDocument(*result).toJson(QJsonDocument::Compact)) > 0;
             QApplication::exit(ok ? 0 : 1);
         };
-        auto *heatmap = new Scroller(window, QStringLiteral("heatmap"), [&window, result, write](const QJsonObject &o) {
-            result->insert(QStringLiteral("heatmap"), o);
+        const auto openOthers = [&window, result, write] {
             QStringList others = window.paneKeys();
             // RUBRIC_BENCH_PANES=a,b,… opens only those (a pane that takes minutes at a million
             // items can be left out to time the rest).
@@ -290,6 +371,16 @@ void startScrollBench(MainWindow &window, const QElapsedTimer &sinceStart, const
                 search->setParent(&window);
                 search->start();
             });
+        };
+        // RUBRIC_BENCH_SCROLL=0 leaves out the scrolling of the Dataset and Heatmap panes (the
+        // other panes' figures, peak memory included, are then their own).
+        if (qEnvironmentVariable("RUBRIC_BENCH_SCROLL") == QLatin1String("0")) {
+            openOthers();
+            return;
+        }
+        auto *heatmap = new Scroller(window, QStringLiteral("heatmap"), [result, openOthers](const QJsonObject &o) {
+            result->insert(QStringLiteral("heatmap"), o);
+            openOthers();
         });
         heatmap->setParent(&window);
         auto *dataset = new Scroller(window, QStringLiteral("dataset"), [result, heatmap](const QJsonObject &o) {

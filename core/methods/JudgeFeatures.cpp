@@ -1,7 +1,9 @@
 #include "methods/JudgeFeatures.h"
 
+#include "store/BrowseStore.h"
 #include "store/Project.h"
 #include "store/RubricStore.h"
+#include "store/ScoreGridStore.h"
 
 #include <QCoreApplication>
 #include <QSet>
@@ -60,14 +62,14 @@ Result<QVector<JudgeFeature>> availableJudgeFeatures(Project *project, const QSt
                     out.append({j.name, j.method, c.key, c.text, c.definition});
         }
         if (j.aspects.contains(aspect) || onAspect) {
-            auto own = project->readJudgeScores(j.name, aspect);
-            if (!own)
+            auto own = BrowseStore(project).hasJudgeScore(j.name, aspect); // not a table of every score
+            if (!own.ok())
                 return own.error();
             bool fitted = false;
             if (onAspect)
                 for (const Criterion &c : (*rubric)->criteria())
                     fitted = fitted || c.stats.contains(QStringLiteral("aggregator_model"));
-            if (!own->isEmpty())
+            if (*own)
                 out.append({j.name, j.method, QString(),
                             QCoreApplication::translate("rubric::JudgeFeatures", "judge score"), QString(), fitted});
         }

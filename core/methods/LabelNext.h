@@ -35,12 +35,28 @@ struct LabelNextState
     LabelNextSuggestion next;
 };
 
+/// What the ranking fits on, as columns: the items outside the test split in import order, the
+/// mean human score of the aspect and the judges' measurements of them.
+struct GainColumns
+{
+    QStringList ids;   ///< the items' external ids, in import order
+    Eigen::VectorXd y; ///< the mean of the item's annotators on the aspect; NaN where none
+    Eigen::MatrixXd x; ///< items × `features` asked; NaN where there is no score
+};
+
+/// Reads GainColumns for `features` (a judge's score by item key; a criterion: the mean of its
+/// scored samples), with no text and no string-keyed table per judge (one per judge with
+/// criteria). Sends nothing.
+Result<GainColumns> readGainColumns(Project *project, const QString &aspect, const QVector<JudgeFeature> &features);
+
 /// The feature columns: every judge's on the aspect (availableJudgeFeatures) that has a value on at
 /// least 3 of `labelled`.
 QVector<JudgeFeature> usableFeatures(const JudgeFeatureTable &table, const QVector<int> &labelledRows);
 
 /// Ranks the unlabelled non-test items of `aspect` and measures the current fit. An error when
-/// the project cannot be read, no judge has scored the aspect, or fewer than 3 items are labelled.
+/// the project cannot be read, no judge has scored the aspect, fewer than 3 items are labelled, or
+/// more than 5,000 items are unlabelled (the density compares every pair of them). Reads columns
+/// only (readGainColumns): a million items cost tens of megabytes; the studio calls it on a worker.
 Result<LabelNextState> labelNextByExpectedGain(Project *project, const QString &aspect,
                                                const learn::AcquisitionSettings &settings = {});
 

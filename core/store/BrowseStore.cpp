@@ -7,7 +7,9 @@
 #include <QHash>
 #include <QSqlQuery>
 
+#include <algorithm>
 #include <limits>
+#include <vector>
 
 namespace rubric {
 
@@ -167,6 +169,115 @@ Result<QVector<ItemLabel>> BrowseStore::itemLabels() const
     return out;
 }
 
+Result<void> BrowseStore::useSmallCache() const
+{
+    const QSqlDatabase db = m_project->database();
+    if (sql::isPostgres(db))
+        return {};
+    QSqlQuery q(db);
+    for (const char *pragma : {"PRAGMA mmap_size = 0", "PRAGMA cache_size = -8192"})
+        if (auto r = sql::exec(q, QString::fromLatin1(pragma)); !r)
+            return r;
+    return {};
+}
+
+Result<QVector<ItemLabel>> BrowseStore::itemLabels(bool train) const
+{
+    QVector<ItemLabel> out;
+    QHash<QString, QString> shared; // one string per distinct group or system
+    const auto intern = [&shared](const QString &s) {
+        const auto it = shared.constFind(s);
+        if (it != shared.constEnd())
+            return *it;
+        shared.insert(s, s);
+        return s;
+    };
+    QSqlQuery q(m_project->database());
+    q.setForwardOnly(true);
+    const QString sql = train ? QStringLiteral("SELECT i.ext_id, i.group_id, i.system_id FROM items i JOIN splits s ON "
+                                               "s.item_id = i.id WHERE s.role = 'train' ORDER BY i.position")
+                              : QStringLiteral("SELECT ext_id, group_id, system_id FROM items ORDER BY position");
+    if (auto r = sql::exec(q, sql); !r)
+        return r.error();
+    while (q.next())
+        out.append({q.value(0).toString(), intern(q.value(1).toString()), intern(q.value(2).toString())});
+    if (q.lastError().isValid())
+        return makeError(q.lastError().text());
+    return out;
+}
+
+Result<NonTestItems> BrowseStore::nonTestItems(const QString &aspect) const
+{
+    NonTestItems out;
+    QSqlQuery q(m_project->database());
+    q.setForwardOnly(true);
+    if (auto r
+        = sql::exec(q, QStringLiteral("SELECT i.id, i.ext_id FROM items i LEFT JOIN splits s ON s.item_id = i.id "
+                                      "WHERE s.role IS NULL OR s.role <> 'test' ORDER BY i.position"));
+        !r)
+        return r.error();
+    while (q.next()) {
+        out.keys.append(q.value(0).toLongLong());
+        out.ids.append(q.value(1).toString());
+    }
+    if (q.lastError().isValid())
+        return makeError(q.lastError().text());
+    // Row key → index: the keys are dense (items' row ids), so a table.
+    qint64 top = 0;
+    for (qint64 k : std::as_const(out.keys))
+        top = std::max(top, k);
+    std::vector<int> row(size_t(top) + 1, -1);
+    for (int i = 0; i < out.keys.size(); ++i)
+        row[size_t(out.keys[i])] = i;
+    out.human.fill(std::numeric_limits<double>::quiet_NaN(), out.keys.size());
+    // The same mean as Project::readHumanScores (AVG over the item's annotators).
+    if (auto r = sql::exec(q,
+                           QStringLiteral("SELECT n.item_id, AVG(n.score) FROM annotations n JOIN aspects a ON a.id = "
+                                          "n.aspect_id WHERE a.name = ? GROUP BY n.item_id"),
+                           {aspect});
+        !r)
+        return r.error();
+    while (q.next()) {
+        const qint64 key = q.value(0).toLongLong();
+        if (key >= 0 && key <= top && row[size_t(key)] >= 0)
+            out.human[row[size_t(key)]] = q.value(1).toDouble();
+    }
+    if (q.lastError().isValid())
+        return makeError(q.lastError().text());
+    return out;
+}
+
+Result<bool> BrowseStore::hasJudgeScore(const QString &judge, const QString &aspect) const
+{
+    QSqlQuery q(m_project->database());
+    return sql::firstRow(
+            q,
+            QStringLiteral("SELECT 1 FROM judge_scores s WHERE s.run_id = (SELECT id FROM runs WHERE name = "
+                           "?) AND s.aspect_id = (SELECT id FROM aspects WHERE name = ?) AND s.score IS NOT "
+                           "NULL LIMIT 1"),
+            {judge, aspect});
+}
+
+Result<QVector<QPair<qint64, double>>> BrowseStore::judgeScoresByKey(const QString &judge, const QString &aspect) const
+{
+    QVector<QPair<qint64, double>> out;
+    QSqlQuery q(m_project->database());
+    q.setForwardOnly(true);
+    if (auto r
+        = sql::exec(q,
+                    QStringLiteral("SELECT s.item_id, s.score FROM judge_scores s WHERE s.run_id = (SELECT id FROM "
+                                   "runs WHERE name = ?) AND s.aspect_id = (SELECT id FROM aspects WHERE name = "
+                                   "?) AND s.score IS NOT NULL"),
+                    {judge, aspect});
+        !r)
+        return r.error();
+    while (q.next())
+        out.append({q.value(0).toLongLong(), q.value(1).toDouble()});
+    if (q.lastError().isValid())
+        return makeError(q.lastError().text());
+    return out;
+}
+
 Result<double> BrowseStore::humanScore(const QString &itemId, const QString &aspect) const
 {
     QSqlQuery q(m_project->database());
@@ -230,9 +341,12 @@ Result<QVector<ItemJudgeScore>> BrowseStore::itemJudgeScores(const QString &item
     QVector<ItemJudgeScore> out;
     QSqlQuery q(m_project->database());
     if (auto r = sql::exec(q,
+                           // run_id IN (…) has the primary key (run, item, aspect) probed per judge:
+                           // joined on the item's id instead, SQLite scanned every score (0.5 s at 1M).
                            QStringLiteral("SELECT a.name, r.name, s.score FROM judge_scores s JOIN runs r ON r.id = "
-                                          "s.run_id JOIN items i ON i.id = s.item_id JOIN aspects a ON a.id = "
-                                          "s.aspect_id WHERE i.ext_id = ? AND s.score IS NOT NULL ORDER BY r.id"),
+                                          "s.run_id JOIN aspects a ON a.id = s.aspect_id WHERE s.run_id IN (SELECT id "
+                                          "FROM runs) AND s.item_id = (SELECT id FROM items WHERE ext_id = ?) AND "
+                                          "s.score IS NOT NULL ORDER BY r.id"),
                            {itemId});
         !r)
         return r.error();

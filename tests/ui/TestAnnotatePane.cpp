@@ -3,6 +3,7 @@
 #include "UiTestProject.h"
 #include "panes/AnnotatePane.h"
 #include "widgets/AspectScoreRow.h"
+#include "widgets/ExpectedGainBox.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -40,11 +41,14 @@ private slots:
     void unreadableProjectIsShown_data();
     void unreadableProjectIsShown();
     void changesElsewhereAreMergedNotOverwritten();
+    void readsOnAWorkerAndAnnotatesMeanwhile();
 
 private:
     QWidget *surface() const { return m_pane->findChild<QWidget *>(QStringLiteral("annotateSurface")); }
     int annotationCount(const QString &annotator) const;
     void start(const QString &name);
+    /// Waits for the pane's workers (the queue, then the footer).
+    void idle() const;
 
     std::unique_ptr<QTemporaryDir> m_dir;
     QString m_path;
@@ -74,6 +78,7 @@ void TestAnnotatePane::init()
     QVERIFY(QTest::qWaitForWindowExposed(m_pane.get()));
     m_pane->activateWindow();
     QVERIFY(QTest::qWaitForWindowActive(m_pane.get()));
+    idle();
 }
 
 void TestAnnotatePane::cleanup()
@@ -91,6 +96,11 @@ int TestAnnotatePane::annotationCount(const QString &annotator) const
     return n;
 }
 
+void TestAnnotatePane::idle() const
+{
+    QTRY_VERIFY_WITH_TIMEOUT(!m_pane->isBusy(), 20000);
+}
+
 void TestAnnotatePane::start(const QString &name)
 {
     auto *edit = m_pane->findChild<QLineEdit *>(QStringLiteral("annotatorEdit"));
@@ -99,6 +109,7 @@ void TestAnnotatePane::start(const QString &name)
     QTest::keyClicks(edit, name);
     QTest::mouseClick(m_pane->findChild<QPushButton *>(QStringLiteral("startButton")), Qt::LeftButton);
     QCOMPARE(m_pane->annotator(), name);
+    idle();
 }
 
 void TestAnnotatePane::asksForTheAnnotatorFirst()
@@ -117,7 +128,7 @@ void TestAnnotatePane::asksForTheAnnotatorFirst()
 void TestAnnotatePane::keyboardAnnotatesFiveItems()
 {
     start(QStringLiteral("ann"));
-    QCOMPARE(m_pane->queue().size(), 7); // the train split
+    QCOMPARE(m_pane->queueSize(), 7); // the train split
     QWidget *s = surface();
     const QList<Qt::Key> digits{Qt::Key_1, Qt::Key_2, Qt::Key_3, Qt::Key_4, Qt::Key_5};
     for (int item = 0; item < 5; ++item) {
@@ -147,6 +158,7 @@ void TestAnnotatePane::keyboardAnnotatesFiveItems()
     m_pane = std::make_unique<AnnotatePane>();
     m_pane->setProject(m_project.get());
     QCOMPARE(m_pane->annotator(), QStringLiteral("ann"));
+    idle();
     QVERIFY(m_pane->goToItem(QStringLiteral("i3")));
     const auto rows = m_pane->findChildren<AspectScoreRow *>();
     QCOMPARE(rows.size(), 3);
@@ -272,11 +284,13 @@ void TestAnnotatePane::suggestionsAndTrainSplit()
     QVERIFY(!make->isVisible()); // there is a train split
     // Without a split the queue is every item, and the button makes one.
     QVERIFY(m_project->setSplit({}));
-    QCOMPARE(m_pane->queue().size(), 10);
+    idle();
+    QCOMPARE(m_pane->queueSize(), 10);
     QVERIFY(make->isVisible());
     QTest::mouseClick(make, Qt::LeftButton);
     QCOMPARE(m_project->itemIds(SplitFilter::Train).size(), 10); // 30 wanted, 10 there
-    QCOMPARE(m_pane->queue().size(), 10);
+    idle();
+    QCOMPARE(m_pane->queueSize(), 10);
     // Clicking a suggestion opens it.
     const QString id = list->item(0)->data(Qt::UserRole).toString();
     QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, list->visualItemRect(list->item(0)).center());
@@ -337,6 +351,7 @@ void TestAnnotatePane::suggestsWhereJudgesDisagree()
     auto *stratum = m_pane->findChild<QComboBox *>(QStringLiteral("stratumCombo"));
     QVERIFY(stratum);
     stratum->setCurrentIndex(stratum->findData(QStringLiteral("disagreement")));
+    idle();
     auto *list = m_pane->findChild<QListWidget *>(QStringLiteral("suggestionList"));
     QVERIFY(list->count() > 0);
     QCOMPARE(list->item(0)->data(Qt::UserRole).toString(), QStringLiteral("i6"));
@@ -359,6 +374,7 @@ void TestAnnotatePane::agreementBesideTheJudge()
     QVERIFY(m_project->setJudgeScores(QStringLiteral("hypo"), QStringLiteral("coherence"), judge));
     start(QStringLiteral("ann"));
     m_pane->setBlind(false);
+    idle();
     auto *label = m_pane->findChild<QLabel *>(QStringLiteral("agreementLabel"));
     const QString text = label->text();
     QVERIFY2(text.contains(QLatin1String("<td>coherence&nbsp;&nbsp;</td><td>1.00 <small>(5 items)</small>")),
@@ -367,8 +383,10 @@ void TestAnnotatePane::agreementBesideTheJudge()
     QVERIFY(text.contains(QLatin1String("needs a second annotator"))); // fluency has nobody yet
     // One disagreeing score from ann lowers the people's alpha at once.
     QTest::keyClick(surface(), Qt::Key_5); // ann: coherence of i0 = 5 (bob and carol said 1)
+    idle();
     QVERIFY(!label->text().contains(QLatin1String("<td>coherence&nbsp;&nbsp;</td><td>1.00")));
     m_pane->setBlind(true);
+    idle();
     QVERIFY(!label->text().contains(QLatin1String("hypo vs people")));
 }
 
@@ -391,6 +409,7 @@ void TestAnnotatePane::unreadableProjectIsShown()
     QVERIFY2(q.exec(QStringLiteral("DROP TABLE ") + table), qPrintable(q.lastError().text()));
     QSignalSpy problems(m_pane.get(), &AnnotatePane::problem);
     m_pane->setProject(m_project.get());
+    idle();
     auto *title = m_pane->findChild<QLabel *>(QStringLiteral("itemTitle"));
     QVERIFY(title);
     QVERIFY2(title->text().contains(QLatin1String("Cannot read the project")), qPrintable(title->text()));
@@ -399,13 +418,13 @@ void TestAnnotatePane::unreadableProjectIsShown()
     QVERIFY2(problems.last().at(0).toString().contains(table), qPrintable(problems.last().at(0).toString()));
     if (table == QLatin1String("annotations")) {
         // The queue is readable; the annotator's progress is not, and says so.
-        QCOMPARE(m_pane->queue().size(), 7);
+        QCOMPARE(m_pane->queueSize(), 7);
         QVERIFY(!m_pane->labelledCount().ok());
         const auto *progress = m_pane->findChild<QLabel *>(QStringLiteral("progressLabel"));
         QVERIFY2(progress->text().contains(QLatin1String("Cannot read")), qPrintable(progress->text()));
     } else {
         QVERIFY2(m_pane->readError().contains(table), qPrintable(m_pane->readError()));
-        QVERIFY(m_pane->queue().isEmpty());
+        QCOMPARE(m_pane->queueSize(), 0);
     }
 }
 
@@ -457,6 +476,85 @@ void TestAnnotatePane::changesElsewhereAreMergedNotOverwritten()
     emit m_project->annotationsReset();
     emit m_project->annotationChanged(QStringLiteral("i0"), QStringLiteral("fluency"));
     QCOMPARE(note->text(), QStringLiteral("half typed"));
+}
+
+void TestAnnotatePane::readsOnAWorkerAndAnnotatesMeanwhile()
+{
+    // Issue 34: the queue, the progress and the footer (suggestions, agreement, the expected
+    // gain over every item) are read on a worker; the pane says so and can be used meanwhile; a
+    // save updates the progress in place, without reading the queue again.
+    QHash<QString, double> judge;
+    QVector<Annotation> bob;
+    for (int k = 0; k < 10; ++k) {
+        const QString id = QStringLiteral("i%1").arg(k);
+        judge.insert(id, 1 + (k * 7) % 5);
+        if (k >= 3 && k < 7)
+            bob.append({id, QStringLiteral("coherence"), QStringLiteral("bob"), double(1 + (k * 3) % 5)});
+    }
+    QVERIFY(m_project->addAnnotations(bob));
+    QVERIFY(m_project->ensureJudge(QStringLiteral("ja"), QStringLiteral("imported")));
+    QVERIFY(m_project->setJudgeScores(QStringLiteral("ja"), QStringLiteral("coherence"), judge));
+    Settings::setValue(Settings::Key::AnnotatorName, QStringLiteral("ann"));
+
+    AnnotatePane pane;
+    pane.resize(1200, 800);
+    pane.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&pane));
+    auto *title = pane.findChild<QLabel *>(QStringLiteral("itemTitle"));
+    auto *gainTitle = pane.findChild<QLabel *>(QStringLiteral("expectedGainTitle"));
+    QVERIFY(title && gainTitle);
+    QString gainWhenLoaded;
+    connect(&pane, &AnnotatePane::busyChanged, this, [&] {
+        if (!pane.isLoading() && gainWhenLoaded.isNull() && !pane.currentItemId().isEmpty())
+            gainWhenLoaded = gainTitle->text();
+    });
+    pane.setProject(m_project.get());
+    // setProject returns at once: the queue is being read.
+    QVERIFY(pane.isLoading());
+    QVERIFY2(title->text().contains(QLatin1String("Reading the queue")), qPrintable(title->text()));
+    QTRY_VERIFY_WITH_TIMEOUT(!pane.isLoading(), 20000);
+    QCOMPARE(pane.queueSize(), 7);
+    QCOMPARE(pane.currentItemId(), QStringLiteral("i0"));
+    QVERIFY2(gainWhenLoaded.contains(QLatin1String("computing")), qPrintable(gainWhenLoaded));
+
+    // Scored while the footer may still be computing: every key lands at once.
+    QWidget *s = pane.findChild<QWidget *>(QStringLiteral("annotateSurface"));
+    pane.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&pane));
+    QTest::keyClick(s, Qt::Key_4); // coherence
+    QTest::keyClick(s, Qt::Key_2); // fluency
+    QTest::keyClick(s, Qt::Key_3); // relevance
+    QVERIFY(!pane.isLoading());    // no second read of the queue
+    QCOMPARE(*pane.labelledCount(), 1);
+    QVERIFY(pane.findChild<QLabel *>(QStringLiteral("progressLabel"))->text().contains(QLatin1String("1 of 7")));
+    // The stored labels, read back from the file by a connection of its own.
+    {
+        auto reader = Project::open(m_path, Project::OpenMode::OpenExisting);
+        QVERIFY(reader);
+        QHash<QString, double> mine;
+        for (const Annotation &a : (*reader)->annotations())
+            if (a.itemId == QLatin1String("i0") && a.annotator == QLatin1String("ann"))
+                mine.insert(a.aspect, a.score);
+        QCOMPARE(mine.value(QStringLiteral("coherence")), 4.0);
+        QCOMPARE(mine.value(QStringLiteral("fluency")), 2.0);
+        QCOMPARE(mine.value(QStringLiteral("relevance")), 3.0);
+        QCOMPARE(mine.size(), 3);
+    }
+    QTest::keyClick(s, Qt::Key_Return);
+    QCOMPARE(pane.currentItemId(), QStringLiteral("i1"));
+
+    // The footer catches up: the next item by expected gain is one nobody has labelled (i1, i2;
+    // i0 is ann's now, i3…i6 bob's), ranked over the 5 labelled train items.
+    QTRY_VERIFY_WITH_TIMEOUT(!pane.isBusy(), 20000);
+    auto *box = pane.findChild<ExpectedGainBox *>(QStringLiteral("expectedGainBox"));
+    QVERIFY(box);
+    QVERIFY2(QStringList({QStringLiteral("i1"), QStringLiteral("i2")}).contains(box->suggestedItem()),
+             qPrintable(gainTitle->text() + QLatin1Char(' ') + box->reasonText()));
+    QVERIFY2(box->reasonText().contains(QLatin1String("5 labelled items")), qPrintable(box->reasonText()));
+    auto *list = pane.findChild<QListWidget *>(QStringLiteral("suggestionList"));
+    QVERIFY(list->count() > 0);
+    for (int i = 0; i < list->count(); ++i)
+        QVERIFY(list->item(i)->data(Qt::UserRole).toString() != QLatin1String("i0")); // fully scored
 }
 
 #include "TestAnnotatePane.moc"

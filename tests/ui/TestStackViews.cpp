@@ -103,6 +103,7 @@ void TestStackViews::annotateSuggestsNextByExpectedGain()
 
     auto *box = pane.findChild<ExpectedGainBox *>(QStringLiteral("expectedGainBox"));
     QVERIFY(box && box->isVisible());
+    QTRY_VERIFY_WITH_TIMEOUT(!pane.isBusy(), 20000); // ranked on a worker
     const QString next = box->suggestedItem();
     QVERIFY2(train.mid(0, 10).contains(next), qPrintable(next)); // an unlabelled item, never a labelled one
     QVERIFY2(box->reasonText().contains(QLatin1String("20 labelled items"))

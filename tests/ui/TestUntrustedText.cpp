@@ -272,6 +272,7 @@ void TestUntrustedText::annotatePane()
     pane.resize(1000, 700);
     pane.show();
     QVERIFY(QTest::qWaitForWindowExposed(&pane));
+    QTRY_VERIFY_WITH_TIMEOUT(!pane.isBusy(), 20000); // the queue and the footer are read on a worker
     auto *title = pane.findChild<QLabel *>(QStringLiteral("itemTitle"));
     QVERIFY(title);
     QVERIFY2(rendered(title->text(), title->textFormat()).contains(QStringLiteral("alert(1)")),

@@ -3,6 +3,7 @@
 #include "PlainText.h"
 #include "Settings.h"
 #include "store/BrowseStore.h"
+#include "store/ItemPageStore.h"
 #include "store/Project.h"
 #include "widgets/AgreementLabel.h"
 #include "widgets/AspectScoreRow.h"
@@ -23,6 +24,7 @@
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTextBrowser>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <cmath>
@@ -95,6 +97,7 @@ AnnotatePane::AnnotatePane(QWidget *parent)
     , m_agreement(new AgreementLabel(this))
     , m_suggestions(new SuggestionBox(this))
     , m_expectedGain(new ExpectedGainBox(this))
+    , m_footerDelay(new QTimer(this))
 {
     setObjectName(QStringLiteral("annotatePane"));
 
@@ -220,6 +223,8 @@ AnnotatePane::AnnotatePane(QWidget *parent)
     connect(m_suggestions, &SuggestionBox::itemChosen, this, [this](const QString &id) { goToItem(id); });
     connect(m_suggestions, &SuggestionBox::problem, this, &AnnotatePane::problem);
     connect(m_expectedGain, &ExpectedGainBox::itemChosen, this, [this](const QString &id) { goToItem(id); });
+    connect(m_suggestions, &SuggestionBox::stratumChanged, this, [this] { refreshFooter(Suggestions); });
+    connectWorkers();
 
     auto *footer = new QHBoxLayout;
     footer->addWidget(m_agreement, 1);
@@ -256,7 +261,7 @@ void AnnotatePane::setProject(Project *project)
         connect(m_project, &Project::splitChanged, this, &AnnotatePane::reload);
         connect(m_project, &Project::itemsChanged, this, &AnnotatePane::reload);
         connect(m_project, &Project::judgesChanged, this, [this] { updateJudges(); });
-        connect(m_project, &Project::annotationsReset, this, [this] { showCurrent(); });
+        connect(m_project, &Project::annotationsReset, this, &AnnotatePane::reload);
         // A score or note of the item shown, changed here or by a teammate: merged into what
         // is shown (a note being typed stays as typed).
         connect(m_project, &Project::annotationChanged, this, [this](const QString &itemId) {
@@ -265,13 +270,18 @@ void AnnotatePane::setProject(Project *project)
         });
     }
     m_index = -1;
+    m_currentId.clear();
+    m_queue = {};
+    m_scored.clear();
+    m_done = 0;
     reload();
 }
 
 void AnnotatePane::setAnnotator(const QString &name)
 {
     const QString trimmed = name.trimmed();
-    if (trimmed != m_annotator) {
+    const bool changed = trimmed != m_annotator;
+    if (changed) {
         m_annotator = trimmed;
         if (!trimmed.isEmpty())
             Settings::setValue(Settings::Key::AnnotatorName, trimmed);
@@ -284,7 +294,10 @@ void AnnotatePane::setAnnotator(const QString &name)
         m_nameEdit->setFocus();
     else
         m_surface->setFocus();
-    showCurrent();
+    if (changed && m_project)
+        reload(); // another person's progress and suggestions
+    else
+        showCurrent();
 }
 
 void AnnotatePane::setBlind(bool blind)
@@ -294,42 +307,12 @@ void AnnotatePane::setBlind(bool blind)
     if (m_blindCheck->isChecked() != blind)
         m_blindCheck->setChecked(blind);
     updateJudges();
-    updateAgreement();
+    refreshFooter(Agreement);
 }
 
 QString AnnotatePane::currentItemId() const
 {
-    return (m_index >= 0 && m_index < m_queue.size()) ? m_queue[m_index] : QString();
-}
-
-void AnnotatePane::reload()
-{
-    const QString keep = currentItemId();
-    m_readError.clear();
-    m_aspects.clear();
-    m_queue.clear();
-    if (m_project) {
-        // A project that cannot be read says so; it does not read as one without aspects or items.
-        auto aspects = m_project->readAspects();
-        auto train = m_project->readItemIds(SplitFilter::Train);
-        if (aspects && train) {
-            m_aspects = std::move(aspects).value();
-            m_queue = std::move(train).value();
-        } else {
-            m_readError = aspects ? train.errorString() : aspects.errorString();
-        }
-    }
-    m_queueIsTrain = !m_queue.isEmpty();
-    if (m_project && m_readError.isEmpty() && m_queue.isEmpty()) {
-        auto all = m_project->readItemIds(SplitFilter::All);
-        if (all)
-            m_queue = std::move(all).value();
-        else
-            m_readError = all.errorString();
-    }
-    m_index = m_queue.isEmpty() ? -1 : std::max<int>(0, int(m_queue.indexOf(keep)));
-    rebuildAspects();
-    showCurrent();
+    return m_currentId;
 }
 
 void AnnotatePane::rebuildAspects()
@@ -354,26 +337,6 @@ void AnnotatePane::rebuildAspects()
     m_active = 0;
 }
 
-Result<QHash<QString, int>> AnnotatePane::scoredAspectsPerItem() const
-{
-    if (!m_project || m_annotator.isEmpty())
-        return QHash<QString, int>();
-    return BrowseStore(m_project).scoredAspectsPerItem(m_annotator);
-}
-
-Result<int> AnnotatePane::labelledCount() const
-{
-    if (m_aspects.isEmpty())
-        return 0;
-    const auto counts = scoredAspectsPerItem();
-    if (!counts)
-        return counts.error();
-    int done = 0;
-    for (const QString &id : m_queue)
-        done += counts->value(id) >= m_aspects.size() ? 1 : 0;
-    return done;
-}
-
 void AnnotatePane::readFailed(const QString &message)
 {
     m_readError = message;
@@ -384,9 +347,18 @@ void AnnotatePane::readFailed(const QString &message)
 
 void AnnotatePane::showCurrent()
 {
-    const QString id = currentItemId();
-    std::optional<Item> item;
+    // The item's key to its id, then the one item with its texts: two indexed look-ups.
+    m_currentId.clear();
     QString error = m_readError;
+    if (m_project && error.isEmpty() && m_index >= 0 && m_index < m_queue.keys.size()) {
+        auto read = ItemPageStore(m_project).rows({m_queue.keys[m_index]}, {}, 0);
+        if (read && !read->isEmpty())
+            m_currentId = read->first().id;
+        else if (!read)
+            error = read.errorString();
+    }
+    const QString id = m_currentId;
+    std::optional<Item> item;
     if (m_project && !id.isEmpty() && error.isEmpty()) {
         auto read = m_project->readItem(id);
         if (read)
@@ -395,9 +367,10 @@ void AnnotatePane::showCurrent()
             error = read.errorString();
     }
     if (!item) {
-        m_itemTitle->setText(!m_project          ? tr("No project open.")
-                             : m_queue.isEmpty() ? tr("The project has no items yet.")
-                                                 : QString());
+        m_itemTitle->setText(!m_project               ? tr("No project open.")
+                             : m_loading              ? tr("Reading the queue…")
+                             : m_queue.keys.isEmpty() ? tr("The project has no items yet.")
+                                                      : QString());
         if (!error.isEmpty())
             readFailed(error);
         m_source->clear();
@@ -409,7 +382,7 @@ void AnnotatePane::showCurrent()
         // Group ids are often long hashes: shortened here, whole in the tooltip. Isolated so that a
         // right-to-left override in an id cannot reorder the rest of the line.
         const auto shortId = [](const QString &s) { return plain::isolate(s.size() > 18 ? plain::elide(s, 17) : s); };
-        QStringList meta{tr("Item %1 of %2").arg(m_index + 1).arg(m_queue.size()),
+        QStringList meta{tr("Item %1 of %2").arg(m_index + 1).arg(m_queue.keys.size()),
                          tr("id %1").arg(plain::isolate(plain::elide(item->id, 200)))};
         if (!item->group.isEmpty())
             meta << tr("group %1").arg(shortId(item->group));
@@ -428,8 +401,12 @@ void AnnotatePane::showCurrent()
     setActiveAspect(std::clamp(m_active, 0, std::max(0, int(m_rows.size()) - 1)));
     updateJudges();
     updateProgress();
-    updateSuggestions();
-    updateAgreement();
+    // The expected gain ranks for the aspect active as an item is shown (the first, after a move).
+    if (const QString aspect = m_aspects.isEmpty() ? QString() : m_aspects.value(m_active).name;
+        aspect != m_gainAspect) {
+        m_gainAspect = aspect;
+        refreshFooter(Gain);
+    }
 }
 
 void AnnotatePane::showMine(const QString &id)
@@ -486,6 +463,8 @@ void AnnotatePane::setScore(int aspectIndex, double score)
     // Only this score is written (and the note, when one was typed and not saved yet): the
     // other aspects' scores and a note changed elsewhere are not written back stale.
     const bool typed = m_note->isModified() && m_noteItem == id;
+    // Read before the write: the project's change signal shows the stored scores at once.
+    const bool wasScored = m_rows[aspectIndex]->score().has_value();
     const std::optional<QString> note = typed ? std::optional<QString>(m_note->text().trimmed()) : std::nullopt;
     if (auto r = m_project->setAnnotationScore(id, m_aspects[aspectIndex].name, m_annotator, score, note); !r) {
         emit problem(tr("Could not save the score: %1").arg(r.errorString()));
@@ -494,8 +473,14 @@ void AnnotatePane::setScore(int aspectIndex, double score)
     if (typed)
         saveNote(); // the typed note goes to the item's other scores too
     m_rows[aspectIndex]->setScore(score);
+    if (!wasScored) {
+        const int before = m_scored.value(id);
+        countScored(id, before, before + 1);
+    }
     updateProgress();
-    updateAgreement();
+    // Suggestions, agreement and the expected gain move with every label: computed again on a
+    // worker, once a burst of keys has settled.
+    refreshFooter(AllParts);
 }
 
 void AnnotatePane::clearScore(int aspectIndex)
@@ -503,12 +488,18 @@ void AnnotatePane::clearScore(int aspectIndex)
     const QString id = currentItemId();
     if (!m_project || id.isEmpty() || m_annotator.isEmpty() || aspectIndex >= m_aspects.size())
         return;
+    const bool wasScored = m_rows[aspectIndex]->score().has_value(); // before the change signal
     if (auto r = m_project->removeAnnotation(id, m_aspects[aspectIndex].name, m_annotator); !r) {
         emit problem(tr("Could not clear the score: %1").arg(r.errorString()));
         return;
     }
     m_rows[aspectIndex]->setScore(std::nullopt);
+    if (wasScored) {
+        const int before = m_scored.value(id);
+        countScored(id, before, std::max(0, before - 1));
+    }
     updateProgress();
+    refreshFooter(AllParts);
 }
 
 void AnnotatePane::saveNote()
@@ -529,9 +520,9 @@ void AnnotatePane::saveNote()
 
 void AnnotatePane::move(int delta)
 {
-    if (m_queue.isEmpty())
+    if (m_queue.keys.isEmpty())
         return;
-    const int next = std::clamp(m_index + delta, 0, int(m_queue.size()) - 1);
+    const int next = std::clamp(m_index + delta, 0, int(m_queue.keys.size()) - 1);
     if (next == m_index)
         return;
     m_index = next;
@@ -541,7 +532,14 @@ void AnnotatePane::move(int delta)
 
 bool AnnotatePane::goToItem(const QString &id)
 {
-    const int i = int(m_queue.indexOf(id));
+    if (!m_project || m_queue.keys.isEmpty())
+        return false;
+    const auto key = ItemPageStore(m_project).keyOf(id);
+    if (!key) {
+        emit problem(tr("Cannot read the project: %1").arg(key.errorString()));
+        return false;
+    }
+    const int i = *key < 0 ? -1 : int(m_queue.keys.indexOf(*key));
     if (i < 0)
         return false;
     m_index = i;
@@ -549,18 +547,6 @@ bool AnnotatePane::goToItem(const QString &id)
     showCurrent();
     m_surface->setFocus();
     return true;
-}
-
-void AnnotatePane::updateProgress()
-{
-    const auto labelled = labelledCount();
-    const int done = labelled ? *labelled : 0;
-    const int total = int(m_queue.size());
-    m_progress->setRange(0, std::max(1, total));
-    m_progress->setValue(done);
-    m_progressLabel->setText(!labelled        ? tr("Cannot read your progress: %1").arg(labelled.errorString())
-                             : m_queueIsTrain ? tr("%1 of %2 labelled").arg(done).arg(total)
-                                              : tr("%1 of %2 labelled (no train split yet)").arg(done).arg(total));
 }
 
 void AnnotatePane::updateJudges()
@@ -582,21 +568,6 @@ void AnnotatePane::updateJudges()
                           : judges.isEmpty()    ? QString()
                                                 : tr("Judges — %1").arg(judges.join(QStringLiteral(", "))));
     }
-}
-
-void AnnotatePane::updateSuggestions()
-{
-    // Progress that cannot be read suggests nothing (the progress line shows the error): an
-    // empty count would suggest items already labelled.
-    const auto scored = scoredAspectsPerItem();
-    m_suggestions->refresh(m_project, scored ? m_queue : QStringList(), m_queueIsTrain,
-                           scored ? *scored : QHash<QString, int>(), int(m_aspects.size()), m_annotator);
-    m_expectedGain->refresh(m_project, m_aspects.isEmpty() ? QString() : m_aspects.value(m_active).name);
-}
-
-void AnnotatePane::updateAgreement()
-{
-    m_agreement->refresh(m_project, m_aspects, m_queueIsTrain, m_blind);
 }
 
 void AnnotatePane::showEvent(QShowEvent *event)

@@ -19,12 +19,16 @@ AgreementLabel::AgreementLabel(QWidget *parent)
     setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
 }
 
-void AgreementLabel::refresh(const Project *project, const QVector<Aspect> &aspects, bool trainOnly, bool blind)
+void AgreementLabel::showComputing()
 {
-    if (!project || aspects.isEmpty()) {
-        clear();
-        return;
-    }
+    if (text().isEmpty())
+        setText(QStringLiteral("<b>%1</b> <small>%2</small>").arg(tr("Agreement"), tr("computing…")));
+}
+
+QString AgreementLabel::compute(const Project *project, const QVector<Aspect> &aspects, bool trainOnly, bool blind)
+{
+    if (!project || aspects.isEmpty())
+        return {};
     const SplitFilter filter = trainOnly ? SplitFilter::Train : SplitFilter::All;
     // Alpha over a single item says nothing (it is 0 by construction): shown only from two items.
     const auto fmt = [](const stats::AlphaResult &r) -> QString {
@@ -37,10 +41,8 @@ void AgreementLabel::refresh(const Project *project, const QVector<Aspect> &aspe
     QVector<JudgeInfo> judges;
     if (!blind) {
         auto read = ScoreGridStore(project).judges();
-        if (!read) {
-            setText(tr("Cannot read the project: %1").arg(read.errorString().toHtmlEscaped()));
-            return;
-        }
+        if (!read)
+            return tr("Cannot read the project: %1").arg(read.errorString().toHtmlEscaped());
         judges = std::move(read).value();
     }
     QString html
@@ -94,7 +96,7 @@ void AgreementLabel::refresh(const Project *project, const QVector<Aspect> &aspe
     html += QStringLiteral("</table>");
     if (blind)
         html += QStringLiteral("<small>") + tr("Judge agreement is hidden in blind mode.") + QStringLiteral("</small>");
-    setText(html);
+    return html;
 }
 
 } // namespace rubric

@@ -18,8 +18,11 @@ class AgreementLabel : public QLabel
 public:
     explicit AgreementLabel(QWidget *parent = nullptr);
 
-    /// Recomputes from the project (null clears).
-    void refresh(const Project *project, const QVector<Aspect> &aspects, bool trainOnly, bool blind);
+    /// The table for the project (empty for none, or no aspects): reads every score of the split,
+    /// so the Annotate pane calls it on a worker thread (any thread with the project will do).
+    static QString compute(const Project *project, const QVector<Aspect> &aspects, bool trainOnly, bool blind);
+    /// Says that the table is being computed (the last one stays until the new one comes).
+    void showComputing();
 };
 
 } // namespace rubric

@@ -69,7 +69,21 @@ QString ExpectedGainBox::movedText() const
     return m_moved->text();
 }
 
-void ExpectedGainBox::refresh(Project *project, const QString &aspect)
+void ExpectedGainBox::showComputing(Project *project, const QString &aspect)
+{
+    m_item.clear();
+    m_go->setEnabled(false);
+    if (!project || aspect.isEmpty()) {
+        m_title->clear();
+        m_reason->clear();
+        return;
+    }
+    m_title->setText(tr("Next by expected gain: computing…"));
+    m_reason->setText(tr("Fitting the judges' scores on the labelled items of '%1'; the pane can be used meanwhile.")
+                              .arg(aspect));
+}
+
+void ExpectedGainBox::showState(Project *project, const QString &aspect, const Result<LabelNextState> &state)
 {
     if (project != m_project || aspect != m_aspect) { // another project or aspect: no "before"
         m_labelled = -1;
@@ -85,7 +99,6 @@ void ExpectedGainBox::refresh(Project *project, const QString &aspect)
         m_reason->clear();
         return;
     }
-    auto state = labelNextByExpectedGain(project, aspect);
     if (!state) {
         m_title->setText(tr("Next by expected gain: none"));
         m_reason->setText(state.error().message);

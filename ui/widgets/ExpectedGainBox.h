@@ -1,5 +1,7 @@
 #pragma once
 
+#include "methods/LabelNext.h"
+
 #include <QPointer>
 #include <QString>
 #include <QWidget>
@@ -22,8 +24,12 @@ class ExpectedGainBox : public QWidget
 public:
     explicit ExpectedGainBox(QWidget *parent = nullptr);
 
-    /// Ranks again for `aspect` (the figures of the previous call stay the "before").
-    void refresh(Project *project, const QString &aspect);
+    /// Says that the ranking for `aspect` is being computed (on a worker: labelNextByExpectedGain
+    /// reads every item outside the test split); the last figures stay the "before".
+    void showComputing(Project *project, const QString &aspect);
+    /// Shows the ranking for `aspect` as computed (the figures of the previous one stay the
+    /// "before" when it was for the same project and aspect).
+    void showState(Project *project, const QString &aspect, const Result<LabelNextState> &state);
 
     QString suggestedItem() const { return m_item; }
     QString reasonText() const;

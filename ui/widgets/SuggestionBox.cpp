@@ -12,6 +12,7 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
+#include <QSet>
 #include <QVBoxLayout>
 
 namespace rubric {
@@ -79,9 +80,12 @@ SuggestionBox::SuggestionBox(QWidget *parent)
 
     connect(m_stratum, &QComboBox::currentIndexChanged, this, [this] {
         Settings::setValue(Settings::Key::SuggestStratum, m_stratum->currentData());
-        refresh(m_project, m_queue, !m_makeSplit->isVisible(), m_scored, m_aspectCount, m_annotator);
+        emit stratumChanged();
     });
-    const auto choose = [this](QListWidgetItem *item) { emit itemChosen(item->data(Qt::UserRole).toString()); };
+    const auto choose = [this](QListWidgetItem *item) {
+        if (const QString id = item->data(Qt::UserRole).toString(); !id.isEmpty())
+            emit itemChosen(id);
+    };
     connect(m_list, &QListWidget::itemActivated, this, choose);
     connect(m_list, &QListWidget::itemClicked, this, choose);
     connect(m_makeSplit, &QPushButton::clicked, this, &SuggestionBox::makeTrainSplit);
@@ -98,31 +102,63 @@ SuggestionBox::SuggestionBox(QWidget *parent)
     layout->addWidget(m_list);
 }
 
-void SuggestionBox::refresh(const Project *project, const QStringList &queue, bool queueIsTrain,
-                            const QHash<QString, int> &scoredAspects, int aspectCount, const QString &annotator)
+QString SuggestionBox::stratum() const
+{
+    return m_stratum->currentData().toString();
+}
+
+Result<QStringList> SuggestionBox::compute(const Project &project, bool queueIsTrain, bool queueEmpty,
+                                           const QHash<QString, int> &scoredAspects, int aspectCount,
+                                           const QString &annotator, const QString &stratumName)
+{
+    if (queueEmpty)
+        return QStringList();
+    // The queue's items not fully scored, in import order, with their labels (no texts): the
+    // queue is the train split, or every item while there is none.
+    auto labels = BrowseStore(&project).itemLabels(queueIsTrain);
+    if (!labels)
+        return labels.error();
+    QVector<LabelSuggester::Candidate> candidates;
+    for (const ItemLabel &l : std::as_const(*labels))
+        if (scoredAspects.value(l.id) < aspectCount)
+            candidates.append({l.id, l.group, l.system});
+    labels = QVector<ItemLabel>();
+    const auto stratum = LabelSuggester::stratumFromName(stratumName);
+    if (stratum == LabelSuggester::Stratum::Disagreement)
+        candidates = withDisagreement(project, std::move(candidates));
+    // Seeded by the annotator, so the order is stable for one person and differs between people.
+    const quint32 seed = quint32(qHash(annotator));
+    return LabelSuggester::suggest(candidates, stratum, 8, seed);
+}
+
+void SuggestionBox::showSplitButton(const Project *project, bool queueIsTrain, bool queueEmpty)
 {
     m_project = const_cast<Project *>(project);
-    m_queue = queue;
-    m_scored = scoredAspects;
-    m_aspectCount = aspectCount;
-    m_annotator = annotator;
-    m_list->clear();
-    const bool canSplit = project && !queueIsTrain && !queue.isEmpty();
+    const bool canSplit = project && !queueIsTrain && !queueEmpty;
     m_makeSplit->setVisible(canSplit);
     m_byGroup->setVisible(canSplit);
-    if (!project || queue.isEmpty())
+}
+
+void SuggestionBox::showComputing(const Project *project, bool queueIsTrain, bool queueEmpty)
+{
+    showSplitButton(project, queueIsTrain, queueEmpty);
+    m_list->clear();
+    if (project && !queueEmpty)
+        new QListWidgetItem(tr("drawing suggestions…"), m_list);
+}
+
+void SuggestionBox::showSuggestions(const Project *project, bool queueIsTrain, bool queueEmpty,
+                                    const Result<QStringList> &ids)
+{
+    showSplitButton(project, queueIsTrain, queueEmpty);
+    m_list->clear();
+    if (!project || queueEmpty)
         return;
-    QVector<LabelSuggester::Candidate> candidates;
-    const QSet<QString> inQueue(queue.cbegin(), queue.cend());
-    for (const auto &c : allCandidates(*project))
-        if (inQueue.contains(c.id) && scoredAspects.value(c.id) < aspectCount)
-            candidates.append(c);
-    const auto stratum = LabelSuggester::stratumFromName(m_stratum->currentData().toString());
-    if (stratum == LabelSuggester::Stratum::Disagreement)
-        candidates = withDisagreement(*project, std::move(candidates));
-    // Seeded by the annotator, so the order is stable for one person and differs between people.
-    const quint32 seed = qHash(annotator);
-    for (const QString &id : LabelSuggester::suggest(candidates, stratum, 8, seed)) {
+    if (!ids) {
+        new QListWidgetItem(tr("Cannot draw suggestions: %1").arg(ids.errorString()), m_list);
+        return;
+    }
+    for (const QString &id : *ids) {
         auto *item = new QListWidgetItem(tr("item %1").arg(id), m_list);
         item->setData(Qt::UserRole, id);
     }

@@ -1,8 +1,11 @@
 #pragma once
 
+#include "util/Result.h"
+
 #include <QHash>
 #include <QPointer>
 #include <QStringList>
+#include <QVector>
 #include <QWidget>
 
 class QCheckBox;
@@ -24,11 +27,25 @@ class SuggestionBox : public QWidget
 public:
     explicit SuggestionBox(QWidget *parent = nullptr);
 
-    /// Suggests items of `queue` not yet fully scored (`scoredAspects[id]` < `aspectCount`).
-    void refresh(const Project *project, const QStringList &queue, bool queueIsTrain,
-                 const QHash<QString, int> &scoredAspects, int aspectCount, const QString &annotator);
+    /// The suggestions for `annotator`: items of the queue (the train split, or every item) not
+    /// yet fully scored (`scoredAspects[id]` < `aspectCount`), drawn by `stratum`
+    /// (LabelSuggester::stratumFromName).
+    /// Reads every item's label (and, for "disagreement", every judge score): the Annotate pane
+    /// calls it on a worker thread (any thread with the project will do).
+    static Result<QStringList> compute(const Project &project, bool queueIsTrain, bool queueEmpty,
+                                       const QHash<QString, int> &scoredAspects, int aspectCount,
+                                       const QString &annotator, const QString &stratum);
+
+    /// The stratum chosen (a name for compute()).
+    QString stratum() const;
+    /// Says that the suggestions are being drawn.
+    void showComputing(const Project *project, bool queueIsTrain, bool queueEmpty);
+    /// Shows `ids` (from compute()), or why there are none.
+    void showSuggestions(const Project *project, bool queueIsTrain, bool queueEmpty, const Result<QStringList> &ids);
 
 signals:
+    /// Another stratum was chosen: the suggestions are to be drawn again.
+    void stratumChanged();
     void itemChosen(const QString &itemId);
     /// A failed write (the split) for the window's message bar.
     void problem(const QString &message);
@@ -41,11 +58,7 @@ private:
     QComboBox *m_stratum;
     QPushButton *m_makeSplit;
     QCheckBox *m_byGroup; ///< the split is group-disjoint (no source on both sides)
-    // What the last refresh was given, to redraw when the stratum changes.
-    QStringList m_queue;
-    QHash<QString, int> m_scored;
-    int m_aspectCount = 0;
-    QString m_annotator;
+    void showSplitButton(const Project *project, bool queueIsTrain, bool queueEmpty);
 };
 
 } // namespace rubric
