@@ -1420,6 +1420,10 @@ DE = {
     'The import was cancelled; nothing was written.': 'Der Import wurde abgebrochen; nichts wurde geschrieben.',
     'the import stopped without a result': 'der Import endete ohne Ergebnis',
     'Items (%1 of %2 drawn)': 'Elemente (%1 von %2 gezeichnet)',
+    # scale panes fidelity
+    'Computing the correlations…': 'Die Korrelationen werden berechnet…',
+    'Judge vs human · computing…': 'Bewerter gegen Mensch · wird berechnet…',
+    'Pearson per criterion (95% bootstrap interval) · computing…': 'Pearson je Kriterium (95-%-Bootstrap-Intervall) · wird berechnet…',
 }
 
 if __name__ == '__main__':
