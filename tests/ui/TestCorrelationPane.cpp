@@ -409,6 +409,8 @@ void TestCorrelationPane::hoverNamesTheItem()
     pane.show();
     QVERIFY(QTest::qWaitForWindowExposed(&pane));
     QVERIFY(chart.count() > 0 || chart.wait(30000));
+    QTRY_VERIFY_WITH_TIMEOUT(!pane.busy(), 30000); // the title with the table's Pearson is in
+    QTest::qWait(200);                             // and the chart laid out again after it
     const QPoint pos = pane.scatterPosition(QStringLiteral("item-0040"));
     QVERIFY(pos.x() >= 0);
     auto *view = pane.findChild<QChartView *>(QStringLiteral("correlationScatter"));
