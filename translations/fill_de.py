@@ -1446,6 +1446,10 @@ DE = {
     'Cannot draw suggestions: %1': 'Vorschläge können nicht gezogen werden: %1',
     'Reading the queue…': 'Die Warteschlange wird gelesen…',
     'reading…': 'wird gelesen…',
+    # scale panes fidelity
+    'Computing the correlations…': 'Die Korrelationen werden berechnet…',
+    'Judge vs human · computing…': 'Bewerter gegen Mensch · wird berechnet…',
+    'Pearson per criterion (95% bootstrap interval) · computing…': 'Pearson je Kriterium (95-%-Bootstrap-Intervall) · wird berechnet…',
 }
 
 if __name__ == '__main__':

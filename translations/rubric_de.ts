@@ -1563,6 +1563,18 @@ Abdeckung %2 %</translation>
         <source>Items (%1 of %2 drawn)</source>
         <translation>Elemente (%1 von %2 gezeichnet)</translation>
     </message>
+    <message>
+        <source>Computing the correlations…</source>
+        <translation>Die Korrelationen werden berechnet…</translation>
+    </message>
+    <message>
+        <source>Judge vs human · computing…</source>
+        <translation>Bewerter gegen Mensch · wird berechnet…</translation>
+    </message>
+    <message>
+        <source>Pearson per criterion (95% bootstrap interval) · computing…</source>
+        <translation>Pearson je Kriterium (95-%-Bootstrap-Intervall) · wird berechnet…</translation>
+    </message>
 </context>
 <context>
     <name>rubric::CriterionScoreModel</name>

@@ -55,10 +55,11 @@ struct CorrelationIntervals
 /// A percentile interval is not centred on the estimate: when the estimate sits near ±1 (system
 /// level with very precise means) resampling noise pulls replicates inward and the interval can
 /// miss the point estimate; that is the method, not an error.
-/// Runs on the global thread pool; call it from a worker if the caller is a GUI thread, and pass
-/// a stop token when that caller may go away before the result is in. A stopped call still waits
-/// for its work items already handed to the global pool, which may queue behind other long work
-/// there: whoever stops several calls requests every stop before waiting on any.
+/// Runs on the statistics' own thread pool (never the global one, which Qt's painting uses); call
+/// it from a worker if the caller is a GUI thread, and pass a stop token when that caller may go
+/// away before the result is in. A stopped call still waits for its work items already handed to
+/// that pool, which may queue behind other long work there: whoever stops several calls requests
+/// every stop before waiting on any.
 CorrelationIntervals bootstrapCorrelation(const QVector<ScoredItem> &items, Level level,
                                           const BootstrapOptions &options);
 /// The same over judge `judge` of `columns` (its items with a score): the same figures as over

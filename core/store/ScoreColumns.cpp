@@ -246,6 +246,7 @@ Result<StatsColumns> ScoreColumnStore::read(const QString &aspect, const QString
         if (!keep[i] || std::isnan(human[i]))
             continue;
         out.human.push_back(human[i]);
+        out.rows.push_back(items->rows[i]);
         const int g = items->group[i], s = items->system[i];
         out.group.push_back(g < 0 ? -1 : groups(items->groups.at(g)));
         out.system.push_back(s < 0 ? -1 : systems(items->systems.at(s)));
@@ -416,6 +417,18 @@ Result<bool> ScoreColumnStore::hasSplit() const
         return makeError(tr("cannot read %1 from the project: %2").arg(tr("the split"), row.error().message),
                          project.path());
     return *row;
+}
+
+Result<void> ScoreColumnStore::readWithoutMapping() const
+{
+    QSqlDatabase db = m_project->database();
+    if (db.driverName() != QLatin1String("QSQLITE"))
+        return {};
+    QSqlQuery q(db);
+    for (const char *pragma : {"PRAGMA mmap_size = 0", "PRAGMA cache_size = -8192"})
+        if (!q.exec(QString::fromLatin1(pragma)))
+            return makeError(q.lastError().text(), m_project->path());
+    return {};
 }
 
 } // namespace rubric

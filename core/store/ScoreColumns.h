@@ -24,6 +24,7 @@ struct StatsColumns
     std::vector<std::vector<double>> judges; ///< judges[k][i]: judge k's score of item i, NaN for none
     std::vector<int> group, system;          ///< indices into groups / systems; -1 for none
     QStringList groups, systems;             ///< in order of first appearance
+    std::vector<qint64> rows;                ///< the items' row ids (ItemPageStore's keys)
     size_t size() const { return human.size(); }
 };
 
@@ -81,6 +82,10 @@ public:
 
     /// Whether any item is on the train or the test side (one row, not the whole split).
     Result<bool> hasSplit() const;
+
+    /// For a worker's connection that scans the file once (openForWorker): no memory-mapped
+    /// reads and a small page cache on the calling thread's connection (SQLite only).
+    Result<void> readWithoutMapping() const;
 
 private:
     const Project *m_project;

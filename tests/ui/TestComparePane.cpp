@@ -8,8 +8,12 @@
 #include <QComboBox>
 #include <QFile>
 #include <QHeaderView>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QPointer>
+#include <QProcess>
 #include <QRandomGenerator>
 #include <QSortFilterProxyModel>
 #include <QTableView>
@@ -101,6 +105,8 @@ class TestComparePane : public QObject
 private slots:
     void initTestCase();
     void tableEqualsCore();
+    void figuresEqualTheCli_data();
+    void figuresEqualTheCli();
     void sortsByValue();
     void pairInWordsEqualsCore();
     void exportsWhatTheCoreWrites();
@@ -178,6 +184,77 @@ void TestComparePane::tableEqualsCore()
     }
     const QString ceiling = pane.findChild<QLabel *>(QStringLiteral("compareCeiling"))->text();
     QVERIFY2(ceiling.contains(QStringLiteral("on 200 items (2 annotators)")), qPrintable(ceiling));
+}
+
+void TestComparePane::figuresEqualTheCli_data()
+{
+    QTest::addColumn<int>("levelIndex");
+    QTest::addColumn<QString>("level");
+    QTest::newRow("dataset") << 0 << QStringLiteral("dataset");
+    QTest::newRow("group") << 1 << QStringLiteral("group");
+    QTest::newRow("system") << 2 << QStringLiteral("system");
+}
+
+void TestComparePane::figuresEqualTheCli()
+{
+    // The pane and `rubric compare --json` on the same SQLite file: every judge's row, the human
+    // ceiling and the pair under the table, as the CLI writes them.
+    QFETCH(int, levelIndex);
+    QFETCH(QString, level);
+    const QString cli = qEnvironmentVariable("RUBRIC_CLI");
+    if (cli.isEmpty())
+        QSKIP("RUBRIC_CLI is not set (run through ctest)");
+    ComparePane pane;
+    pane.setResamples(200);
+    pane.setProject(m_project.get());
+    pane.findChild<QComboBox *>(QStringLiteral("compareLevel"))->setCurrentIndex(levelIndex);
+    waitReady(pane);
+    auto *a = pane.findChild<QComboBox *>(QStringLiteral("compareJudgeA"));
+    auto *b = pane.findChild<QComboBox *>(QStringLiteral("compareJudgeB"));
+    a->setCurrentText(QStringLiteral("hypoeval"));
+    b->setCurrentText(QStringLiteral("rouge-l"));
+    QTRY_VERIFY_WITH_TIMEOUT(!pane.computing() && pane.pair().a == QLatin1String("hypoeval")
+                                     && pane.pair().b == QLatin1String("rouge-l"),
+                             30000);
+    for (const stats::Comparison &shown : pane.comparisons()) {
+        QProcess p;
+        p.start(cli, {QStringLiteral("compare"), QStringLiteral("--project"), m_path, QStringLiteral("--aspect"),
+                      shown.options.aspect, QStringLiteral("--level"), level, QStringLiteral("--bootstrap"),
+                      QStringLiteral("200"), QStringLiteral("--permutations"), QStringLiteral("200"),
+                      QStringLiteral("--json")});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+        const QJsonObject out = QJsonDocument::fromJson(p.readAllStandardOutput()).object();
+        QCOMPARE(out.value(QStringLiteral("split")).toString(), QStringLiteral("test"));
+        const QJsonObject fromPane = stats::comparisonToJson(shown);
+        for (const char *key : {"aspect", "level", "split", "coefficient", "convention", "judges", "human_ceiling"})
+            QVERIFY2(fromPane.value(QLatin1String(key)) == out.value(QLatin1String(key)),
+                     qPrintable(
+                             QStringLiteral("%1 %2: pane %3, CLI %4")
+                                     .arg(shown.options.aspect, QLatin1String(key),
+                                          QString::fromUtf8(
+                                                  QJsonDocument(QJsonObject{{QStringLiteral("v"),
+                                                                             fromPane.value(QLatin1String(key))}})
+                                                          .toJson(QJsonDocument::Compact)),
+                                          QString::fromUtf8(QJsonDocument(QJsonObject{{QStringLiteral("v"),
+                                                                                       out.value(QLatin1String(key))}})
+                                                                    .toJson(QJsonDocument::Compact)))));
+        if (shown.options.aspect != QLatin1String("coherence"))
+            continue; // the pair is asked on the aspect shown (the first)
+        stats::Comparison withPair = shown;
+        withPair.pairs = {pane.pair()};
+        const QJsonObject pair
+                = stats::comparisonToJson(withPair).value(QStringLiteral("pairs")).toArray().at(0).toObject();
+        bool found = false;
+        for (const QJsonValue &v : out.value(QStringLiteral("pairs")).toArray())
+            if (v.toObject().value(QStringLiteral("a")) == pair.value(QStringLiteral("a"))
+                && v.toObject().value(QStringLiteral("b")) == pair.value(QStringLiteral("b"))) {
+                found = true;
+                QCOMPARE(QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact),
+                         QJsonDocument(pair).toJson(QJsonDocument::Compact));
+            }
+        QVERIFY(found);
+    }
 }
 
 void TestComparePane::sortsByValue()

@@ -9,6 +9,7 @@
 #include <QChartView>
 #include <QComboBox>
 #include <QElapsedTimer>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
@@ -30,6 +31,9 @@ private slots:
     void pearsonEqualsCore_data();
     void pearsonEqualsCore();
     void pearsonEqualsCli();
+    void figuresEqualTheCli_data();
+    void figuresEqualTheCli();
+    void newSettingSupersedesTheRunningWork();
     void constantGroupsRuleIsChosenAndNamed_data();
     void constantGroupsRuleIsChosenAndNamed();
     void unreadableProjectIsShown();
@@ -45,6 +49,8 @@ private slots:
 
 private:
     void addSecondJudge();
+    /// Waits for the table's coefficients (computed on a worker).
+    static bool waitCoefficients(const CorrelationModel *model);
     QTemporaryDir m_dir;
     QString m_path;
     std::unique_ptr<Project> m_project;
@@ -72,6 +78,15 @@ void TestCorrelationPane::addSecondJudge()
         scores.insert(it.key(), (it.key().right(1).toInt() % 3 == 0) ? 6 - it.value() : it.value());
     QVERIFY(m_project->ensureJudge(QStringLiteral("geval"), QStringLiteral("geval")).ok());
     QVERIFY(m_project->setJudgeScores(QStringLiteral("geval"), QStringLiteral("coherence"), scores).ok());
+}
+
+bool TestCorrelationPane::waitCoefficients(const CorrelationModel *model)
+{
+    QElapsedTimer waited;
+    waited.start();
+    while (model->coefficientsPending() && waited.elapsed() < 30000)
+        QTest::qWait(10);
+    return !model->coefficientsPending();
 }
 
 void TestCorrelationPane::modelTester()
@@ -118,6 +133,7 @@ void TestCorrelationPane::pearsonEqualsCore()
     auto *table = pane.findChild<QTableView *>(QStringLiteral("correlationJudges"));
     const QAbstractItemModel *m = table->model();
     QCOMPARE(m->rowCount(), 1);
+    QVERIFY(waitCoefficients(pane.correlationModel()));
     const auto items = stats::gatherScores(*m_project, QStringLiteral("coherence"), QStringLiteral("hypo"),
                                            SplitFilter(split->currentData().toInt()));
     QVERIFY(items.ok());
@@ -167,6 +183,7 @@ void TestCorrelationPane::constantGroupsRuleIsChosenAndNamed()
     const auto other = stats::correlateAtLevel(*items, stats::Level::Group, stats::ConstantGroups(1 - rule));
     QVERIFY(std::abs(c.pearson - other.pearson) > 1e-6); // the rule matters here
     const QAbstractItemModel *m = pane.findChild<QTableView *>(QStringLiteral("correlationJudges"))->model();
+    QVERIFY(waitCoefficients(pane.correlationModel()));
     QCOMPARE(m->index(0, CorrelationModel::PearsonColumn).data().toString(), QString::number(c.pearson, 'f', 4));
     QCOMPARE(m->index(0, CorrelationModel::NColumn).data().toInt(), c.n);
     QVERIFY2(convention->text().contains(named), qPrintable(convention->text()));
@@ -179,6 +196,7 @@ void TestCorrelationPane::constantGroupsRuleIsChosenAndNamed()
                                                      .arg(stats::constantGroupsName(stats::ConstantGroups(rule)))));
     }
     level->setCurrentIndex(level->findData(int(stats::Level::Dataset)));
+    QVERIFY(waitCoefficients(pane.correlationModel()));
     QVERIFY(convention->text().isEmpty());
 }
 
@@ -241,6 +259,106 @@ void TestCorrelationPane::pearsonEqualsCli()
                      .arg(QString::number(ci[0].toDouble(), 'f', 4), QString::number(ci[1].toDouble(), 'f', 4)));
 }
 
+void TestCorrelationPane::figuresEqualTheCli_data()
+{
+    QTest::addColumn<QString>("level");
+    QTest::addColumn<QString>("split");
+    for (const char *level : {"dataset", "group", "system"})
+        for (const char *split : {"test", "all"})
+            QTest::addRow("%s, %s", level, split) << QString::fromLatin1(level) << QString::fromLatin1(split);
+}
+
+void TestCorrelationPane::figuresEqualTheCli()
+{
+    // The pane's table and `rubric correlate --json` on the same SQLite file, for two judges:
+    // n, the three coefficients and Pearson's bootstrap interval equal to the last bit.
+    QFETCH(QString, level);
+    QFETCH(QString, split);
+    const QString cli = qEnvironmentVariable("RUBRIC_CLI");
+    if (cli.isEmpty())
+        QSKIP("RUBRIC_CLI is not set (run through ctest)");
+    addSecondJudge();
+    CorrelationPane pane;
+    pane.setBootstrap(200);
+    pane.setProject(m_project.get());
+    auto *levels = pane.findChild<QComboBox *>(QStringLiteral("correlationLevel"));
+    auto *splits = pane.findChild<QComboBox *>(QStringLiteral("correlationSplit"));
+    levels->setCurrentIndex(levels->findData(int(*stats::parseLevel(level))));
+    splits->setCurrentIndex(splits->findData(int(*stats::parseSplitFilter(split))));
+    const CorrelationModel *model = pane.correlationModel();
+    QCOMPARE(model->rowCount(), 2);
+    // Computed off the GUI thread: the setting returns before the figures are there.
+    QVERIFY(model->coefficientsPending());
+    QCOMPARE(model->index(0, CorrelationModel::PearsonColumn).data().toString(), QStringLiteral("computing…"));
+    QSignalSpy intervals(model, &CorrelationModel::intervalsReady);
+    QVERIFY(intervals.wait(60000));
+    QVERIFY(!model->coefficientsPending());
+    for (const QString &judge : {QStringLiteral("hypo"), QStringLiteral("geval")}) {
+        QProcess p;
+        p.start(cli, {QStringLiteral("correlate"), QStringLiteral("--project"), m_path, QStringLiteral("--aspect"),
+                      QStringLiteral("coherence"), QStringLiteral("--judge"), judge, QStringLiteral("--level"), level,
+                      QStringLiteral("--split"), split, QStringLiteral("--bootstrap"), QStringLiteral("200"),
+                      QStringLiteral("--json")});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+        const QJsonObject out = QJsonDocument::fromJson(p.readAllStandardOutput()).object();
+        const int row = model->rowOfJudge(judge);
+        QVERIFY(row >= 0);
+        const auto value = [&](int column, int role = CorrelationModel::ValueRole) {
+            return model->index(row, column).data(role);
+        };
+        QCOMPARE(value(CorrelationModel::NColumn).toInt(), out.value(QStringLiteral("n")).toInt());
+        QCOMPARE(model->correlation(row).groupsUsed, out.value(QStringLiteral("groups_used")).toInt());
+        const auto same = [](const QVariant &shown, const QJsonValue &cli) {
+            // Bit for bit: the JSON's shortest round-trip form reads back as the same double.
+            return shown.isValid() && !cli.isNull() && shown.toDouble() == cli.toDouble();
+        };
+        for (const auto &[column, key] : {std::pair{CorrelationModel::PearsonColumn, "pearson"},
+                                          std::pair{CorrelationModel::SpearmanColumn, "spearman"},
+                                          std::pair{CorrelationModel::KendallColumn, "kendall"}})
+            QVERIFY2(same(value(column), out.value(QLatin1String(key))),
+                     qPrintable(QStringLiteral("%1 %2: pane %3, CLI %4")
+                                        .arg(judge, QLatin1String(key))
+                                        .arg(value(column).toDouble(), 0, 'g', 17)
+                                        .arg(out.value(QLatin1String(key)).toDouble(), 0, 'g', 17)));
+        const QJsonArray ci = out.value(QStringLiteral("ci")).toObject().value(QStringLiteral("pearson")).toArray();
+        QCOMPARE(ci.size(), 2);
+        QVERIFY2(same(value(CorrelationModel::IntervalColumn, CorrelationModel::IntervalLowRole), ci[0]),
+                 qPrintable(judge));
+        QVERIFY2(same(value(CorrelationModel::IntervalColumn, CorrelationModel::IntervalHighRole), ci[1]),
+                 qPrintable(judge));
+    }
+}
+
+void TestCorrelationPane::newSettingSupersedesTheRunningWork()
+{
+    // A long bootstrap runs; the level changes: the first setting's work stops and its figures
+    // never show; the new setting's arrive.
+    auto big = fixture::openProject(m_dir.filePath(QStringLiteral("supersede.rubric")));
+    fixture::fillSynthetic(*big, 1600, 3);
+    CorrelationPane pane;
+    pane.setBootstrap(20000);
+    pane.setProject(big.get());
+    QVERIFY(pane.busy());
+    QSignalSpy coefficients(pane.correlationModel(), &CorrelationModel::coefficientsReady);
+    QSignalSpy intervals(pane.correlationModel(), &CorrelationModel::intervalsReady);
+    QVERIFY(coefficients.wait(30000)); // the dataset level's coefficients; its bootstrap is running
+    QVERIFY(pane.correlationModel()->computing());
+    pane.setBootstrap(100);
+    auto *levels = pane.findChild<QComboBox *>(QStringLiteral("correlationLevel"));
+    levels->setCurrentIndex(levels->findData(int(stats::Level::System)));
+    QVERIFY(pane.correlationModel()->coefficientsPending());
+    QVERIFY(intervals.wait(60000));
+    QTRY_VERIFY_WITH_TIMEOUT(!pane.busy(), 60000);
+    QCOMPARE(intervals.count(), 1); // the superseded dataset-level intervals never arrived
+    const auto items
+            = stats::gatherScores(*big, QStringLiteral("coherence"), QStringLiteral("hypo"), SplitFilter::Test);
+    QVERIFY(items.ok());
+    const auto c = stats::correlateAtLevel(*items, stats::Level::System);
+    QCOMPARE(pane.correlationModel()->correlation(0).pearson, c.pearson);
+    QCOMPARE(pane.correlationModel()->correlation(0).n, c.n);
+}
+
 void TestCorrelationPane::severalJudgesSideBySide()
 {
     addSecondJudge();
@@ -248,6 +366,7 @@ void TestCorrelationPane::severalJudgesSideBySide()
     pane.setProject(m_project.get());
     const QAbstractItemModel *m = pane.findChild<QTableView *>(QStringLiteral("correlationJudges"))->model();
     QCOMPARE(m->rowCount(), 2);
+    QVERIFY(waitCoefficients(pane.correlationModel()));
     for (const QString &judge : {QStringLiteral("hypo"), QStringLiteral("geval")}) {
         const int row = pane.correlationModel()->rowOfJudge(judge);
         QVERIFY(row >= 0);
@@ -285,9 +404,13 @@ void TestCorrelationPane::hoverNamesTheItem()
 {
     CorrelationPane pane;
     pane.resize(1100, 800);
+    QSignalSpy chart(&pane, &CorrelationPane::chartReady);
     pane.setProject(m_project.get());
     pane.show();
     QVERIFY(QTest::qWaitForWindowExposed(&pane));
+    QVERIFY(chart.count() > 0 || chart.wait(30000));
+    QTRY_VERIFY_WITH_TIMEOUT(!pane.busy(), 30000); // the title with the table's Pearson is in
+    QTest::qWait(200);                             // and the chart laid out again after it
     const QPoint pos = pane.scatterPosition(QStringLiteral("item-0040"));
     QVERIFY(pos.x() >= 0);
     auto *view = pane.findChild<QChartView *>(QStringLiteral("correlationScatter"));
@@ -320,6 +443,7 @@ void TestCorrelationPane::screenshot()
     QVERIFY(QTest::qWaitForWindowExposed(&pane));
     QTRY_VERIFY_WITH_TIMEOUT(!std::isnan(pane.criterionBars().value(0).ci.lo), 30000);
     QTRY_VERIFY_WITH_TIMEOUT(!pane.correlationModel()->computing(), 30000);
+    QTRY_VERIFY(!pane.busy());
     QTest::mouseMove(pane.scatterView()->viewport(), pane.scatterPosition(QStringLiteral("item-0040")));
     const QImage shot = pane.grab().toImage();
     QVERIFY(!shot.isNull());

@@ -3,7 +3,9 @@
 #include "PlainText.h"
 #include "stats/ProjectData.h"
 #include "store/ScoreGridStore.h"
+#include "store/WorkerProject.h"
 
+#include <QPromise>
 #include <QtConcurrent>
 
 #include <cmath>
@@ -20,10 +22,10 @@ QString number(double v)
 
 QThreadPool *CorrelationModel::bootstrapPool()
 {
-    // bootstrapCorrelation fans out on the global pool and waits for it; the task that calls it
-    // must not take a global-pool thread itself, or concurrent calls starve each other.
+    // bootstrapCorrelation fans out on a pool of its own and waits for it; the tasks that call it
+    // stay off the global pool, which Qt's raster painting waits on.
     static QThreadPool pool;
-    // A task still running when the application ends would use the global pool after
+    // A task still running when the application ends would use the thread pools after
     // QCoreApplication deleted it: the application drains this pool first, once, on its way out
     // (post routines run before that). Owners that go away only request a stop and never wait.
     static const bool drainAtExit = [] {
@@ -35,52 +37,68 @@ QThreadPool *CorrelationModel::bootstrapPool()
     return &pool;
 }
 
-QFuture<QVector<stats::Interval>> CorrelationModel::startPearsonIntervals(QVector<QVector<stats::ScoredItem>> inputs,
-                                                                          stats::Level level,
-                                                                          stats::BootstrapOptions options)
-{
-    return QtConcurrent::run(bootstrapPool(), [inputs = std::move(inputs), level, options] {
-        QVector<stats::Interval> out;
-        for (const auto &items : inputs) {
-            if (options.stop.stop_requested())
-                break;
-            out.append(stats::bootstrapCorrelation(items, level, options)[stats::Coefficient::Pearson]);
-        }
-        return out;
-    });
-}
-
 CorrelationModel::CorrelationModel(QObject *parent)
     : QAbstractTableModel(parent)
 {
     m_refresh.setSingleShot(true);
     m_refresh.setInterval(100);
     connect(&m_refresh, &QTimer::timeout, this, &CorrelationModel::reload);
+    connect(&m_watcher, &QFutureWatcherBase::resultReadyAt, this, &CorrelationModel::onResult);
+    connect(&m_watcher, &QFutureWatcherBase::started, this, [this] { emit computingChanged(true); });
     connect(&m_watcher, &QFutureWatcherBase::finished, this, [this] {
-        const quint64 generation = m_watcher.property("generation").toULongLong();
-        if (generation != m_generation || m_watcher.isCanceled())
-            return; // a superseded setting's result
-        const QVector<stats::Interval> cis = m_watcher.result();
-        for (int r = 0; r < m_rows.size() && r < cis.size(); ++r)
-            m_rows[r].pearsonCi = cis[r];
-        if (!m_rows.isEmpty())
-            emit dataChanged(index(0, IntervalColumn), index(int(m_rows.size()) - 1, IntervalColumn));
-        emit intervalsReady();
+        if (m_watcher.property("generation").toULongLong() != m_generation)
+            return;      // a superseded setting's work; the current one's watcher has started again
+        if (m_pending) { // the work ended without coefficients (stopped): none will come
+            m_pending = false;
+            if (!m_rows.isEmpty())
+                emit dataChanged(index(0, 0), index(int(m_rows.size()) - 1, ColumnCount - 1));
+        } else if (!m_rows.isEmpty()) {
+            emit dataChanged(index(0, IntervalColumn), index(int(m_rows.size()) - 1, IntervalColumn)); // n/a now
+        }
+        emit computingChanged(false);
     });
+}
+
+void CorrelationModel::onResult(int index)
+{
+    if (m_watcher.property("generation").toULongLong() != m_generation)
+        return; // a superseded setting's result
+    const Update u = m_watcher.resultAt(index);
+    if (!u.intervals) {
+        m_pending = false;
+        for (int r = 0; r < m_rows.size(); ++r) {
+            if (!u.error.isEmpty())
+                m_rows[r].error = u.error;
+            else if (r < u.coefficients.size())
+                m_rows[r].c = u.coefficients[r];
+        }
+        if (!m_rows.isEmpty())
+            emit dataChanged(this->index(0, 0), this->index(int(m_rows.size()) - 1, ColumnCount - 1));
+        emit coefficientsReady();
+        return;
+    }
+    if (m_watcher.property("intervalGeneration").toULongLong() != m_intervalGeneration)
+        return; // stopped by stopBootstrap
+    for (int r = 0; r < m_rows.size() && r < u.pearsonCi.size(); ++r)
+        m_rows[r].pearsonCi = u.pearsonCi[r];
+    if (!m_rows.isEmpty())
+        emit dataChanged(this->index(0, IntervalColumn), this->index(int(m_rows.size()) - 1, IntervalColumn));
+    emit intervalsReady();
 }
 
 CorrelationModel::~CorrelationModel()
 {
-    // A running bootstrap stops between replicates; it reads only its own copies, and its result
-    // is dropped (the watcher is disconnected). No wait here: bootstrapPool() is drained at exit.
+    // Running work stops between replicates; it reads only its own connection and copies, and its
+    // result is dropped (the watcher is disconnected). No wait here: bootstrapPool() is drained at exit.
     m_stop.request_stop();
+    m_bootstrapStop.request_stop();
     m_watcher.disconnect(this);
 }
 
 void CorrelationModel::stopBootstrap()
 {
-    ++m_generation; // its (empty) result is dropped like a superseded one
-    m_stop.request_stop();
+    ++m_intervalGeneration; // its (empty) result is dropped; the coefficients still come
+    m_bootstrapStop.request_stop();
 }
 
 void CorrelationModel::setProject(Project *project)
@@ -175,50 +193,94 @@ void CorrelationModel::reload()
 {
     m_refresh.stop();
     ++m_generation;
-    m_stop.request_stop(); // a superseded bootstrap's result would be dropped anyway
+    ++m_intervalGeneration;
+    m_stop.request_stop(); // a superseded setting's result would be dropped anyway
+    m_bootstrapStop.request_stop();
     m_stop = std::stop_source();
+    m_bootstrapStop = std::stop_source();
     QVector<Row> rows;
     m_error.clear();
     QVector<JudgeInfo> judges;
     if (m_project && !m_aspect.isEmpty() && !m_splitError.isEmpty()) {
         m_error = m_splitError;
     } else if (m_project && !m_aspect.isEmpty()) {
-        // A project that cannot be read says so (it does not look like one without judges).
+        // A project that cannot be read says so (it does not look like one without judges). The
+        // judges and the aspects they score are a few index probes: the GUI thread lists them.
         auto read = ScoreGridStore(m_project).judges();
         if (read)
             judges = std::move(read).value();
         else
             m_error = read.errorString();
     }
-    if (m_project && !m_aspect.isEmpty()) {
-        for (const JudgeInfo &j : std::as_const(judges)) {
-            if (!j.aspects.contains(m_aspect))
-                continue;
-            Row row;
-            row.judge = j.name;
-            row.method = j.method;
-            auto items = stats::gatherScores(*m_project, m_aspect, j.name, m_split);
-            if (items) {
-                row.items = std::move(items).value();
-                row.c = stats::correlateAtLevel(row.items, m_level, m_constantGroups);
-            } else {
-                row.error = items.errorString();
-            }
-            rows.append(std::move(row));
-        }
+    QStringList names;
+    for (const JudgeInfo &j : std::as_const(judges)) {
+        if (!j.aspects.contains(m_aspect))
+            continue;
+        Row row;
+        row.judge = j.name;
+        row.method = j.method;
+        names.append(j.name);
+        rows.append(std::move(row));
     }
+    m_pending = !rows.isEmpty();
     beginResetModel();
     m_rows = std::move(rows);
     endResetModel();
-
-    if (m_resamples <= 0 || m_rows.isEmpty())
+    if (m_rows.isEmpty())
         return;
-    QVector<QVector<stats::ScoredItem>> inputs;
-    for (const Row &r : std::as_const(m_rows))
-        inputs.append(r.items);
+
+    // The worker opens the file itself and reads the columns `rubric correlate` reads, for every
+    // judge in one query (a judge's column does not depend on the others: the rows are the
+    // split's items with a human score); it never touches the Project object, which may be
+    // replaced (or deleted) while it runs.
+    const QString path = m_project->path();
+    const QString aspect = m_aspect;
+    const stats::Level level = m_level;
+    const SplitFilter split = m_split;
+    const stats::ConstantGroups rule = m_constantGroups;
+    const int resamples = m_resamples;
+    const quint64 seed = m_seed;
+    const std::stop_token stop = m_stop.get_token();
+    const std::stop_token bootstrapStop = m_bootstrapStop.get_token();
     m_watcher.setProperty("generation", m_generation);
-    m_watcher.setFuture(startPearsonIntervals(std::move(inputs), m_level,
-                                              {m_resamples, m_seed, 0.95, m_stop.get_token(), m_constantGroups}));
+    m_watcher.setProperty("intervalGeneration", m_intervalGeneration);
+    m_watcher.setFuture(QtConcurrent::run(bootstrapPool(), [=](QPromise<Update> &promise) {
+        Update coefficients;
+        const auto project = openForWorker(path);
+        if (!project) {
+            coefficients.error = project.errorString();
+            promise.addResult(std::move(coefficients));
+            return;
+        }
+        const auto columns = stats::gatherColumns(**project, aspect, names, split);
+        if (!columns) {
+            coefficients.error = columns.errorString();
+            promise.addResult(std::move(coefficients));
+            return;
+        }
+        for (int k = 0; k < names.size() && !stop.stop_requested(); ++k)
+            coefficients.coefficients.append(stats::correlateAtLevel(*columns, k, level, rule));
+        if (stop.stop_requested())
+            return;
+        promise.addResult(std::move(coefficients));
+        if (resamples <= 0)
+            return;
+        // The pane shows Pearson's interval alone: the other coefficients are not resampled.
+        // Replicate i draws the same units whatever is resampled, so the interval is the one
+        // `rubric correlate --bootstrap` prints.
+        stats::BootstrapOptions options{resamples,     seed, 0.95,
+                                        bootstrapStop, rule, stats::coefficientBit(stats::Coefficient::Pearson)};
+        Update intervals;
+        intervals.intervals = true;
+        for (int k = 0; k < names.size(); ++k) {
+            if (stop.stop_requested() || bootstrapStop.stop_requested())
+                return;
+            intervals.pearsonCi.append(
+                    stats::bootstrapCorrelation(*columns, k, level, options)[stats::Coefficient::Pearson]);
+        }
+        if (!stop.stop_requested() && !bootstrapStop.stop_requested())
+            promise.addResult(std::move(intervals));
+    }));
 }
 
 int CorrelationModel::rowCount(const QModelIndex &parent) const
@@ -248,9 +310,13 @@ QVariant CorrelationModel::data(const QModelIndex &index, int role) const
     if (role != Qt::DisplayRole && role != ValueRole)
         return {};
     const bool display = role == Qt::DisplayRole;
-    switch (index.column()) {
-    case JudgeColumn:
+    if (index.column() == JudgeColumn)
         return display ? tr("%1 (%2)").arg(row.judge, row.method) : QVariant(row.judge);
+    if (m_pending && row.error.isEmpty()) // the coefficients are being computed
+        return display ? QVariant(tr("computing…")) : QVariant();
+    if (!row.error.isEmpty())
+        return display ? QVariant(tr("n/a")) : QVariant();
+    switch (index.column()) {
     case NColumn:
         return row.c.n;
     case PearsonColumn:

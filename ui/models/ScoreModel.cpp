@@ -94,6 +94,14 @@ double valueOr(const QHash<QString, double> &hash, const QString &key)
 
 } // namespace
 
+Result<ScoreColumns> ScoreModel::readCriterionColumns(Project *project, const QString &judge, int columnSet)
+{
+    auto read = readCriteria(project, judge, columnSet);
+    if (!read)
+        return read.error();
+    return std::move(read->columns);
+}
+
 ScoreModel *ScoreModel::of(Project *project)
 {
     if (!project)

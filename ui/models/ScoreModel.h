@@ -89,6 +89,11 @@ public:
     QString group(int row) const;
     QString system(int row) const;
 
+    /// The criterion columns of `judge` for column set `columnSet` (keys, labels, layers and each
+    /// item's mean per criterion), as this model shows them. Reads `project` on the calling
+    /// thread's connection: a worker calls it with a project it opened itself.
+    static Result<ScoreColumns> readCriterionColumns(Project *project, const QString &judge, int columnSet);
+
     /// Re-reads everything now (normally done through the batched change signals).
     void reload();
     /// Why the last read failed (the project could not be read), empty after a good read.

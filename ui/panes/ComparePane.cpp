@@ -3,6 +3,7 @@
 #include "models/CorrelationModel.h"
 #include "stats/ProjectData.h"
 #include "store/ScoreGridStore.h"
+#include "store/WorkerProject.h"
 #include "widgets/ChartClear.h"
 
 #include <QChart>
@@ -307,7 +308,7 @@ void ComparePane::refresh()
     m_watcher.setProperty("generation", m_generation);
     m_watcher.setFuture(QtConcurrent::run(CorrelationModel::bootstrapPool(),
                                           [path, scored, base]() -> Result<QVector<stats::Comparison>> {
-                                              auto project = Project::open(path, Project::OpenMode::OpenExisting);
+                                              auto project = openForWorker(path);
                                               if (!project)
                                                   return project.error();
                                               QVector<stats::Comparison> out;
@@ -509,7 +510,7 @@ void ComparePane::comparePair()
     m_pairWatcher.setProperty("generation", m_pairGeneration);
     m_pairWatcher.setFuture(
             QtConcurrent::run(CorrelationModel::bootstrapPool(), [path, o, a, b]() -> Result<stats::PairComparison> {
-                auto project = Project::open(path, Project::OpenMode::OpenExisting);
+                auto project = openForWorker(path);
                 if (!project)
                     return project.error();
                 return stats::compareJudgePair(**project, o, a, b);

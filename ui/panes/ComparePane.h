@@ -29,6 +29,8 @@ namespace rubric {
 class ComparePane : public QWidget, public ChartSource
 {
     Q_OBJECT
+    /// computing(), for the studio's bench (which waits for the figures).
+    Q_PROPERTY(bool busy READ computing)
 public:
     explicit ComparePane(QWidget *parent = nullptr);
     ~ComparePane() override;

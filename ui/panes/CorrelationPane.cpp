@@ -2,6 +2,8 @@
 
 #include "models/CorrelationModel.h"
 #include "stats/ProjectData.h"
+#include "store/ItemPageStore.h"
+#include "store/WorkerProject.h"
 #include "widgets/ChartClear.h"
 
 #include <QBarCategoryAxis>
@@ -10,6 +12,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
+#include <QGraphicsItem>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -17,6 +20,8 @@
 #include <QLineSeries>
 #include <QLocale>
 #include <QMouseEvent>
+#include <QPainter>
+#include <QPromise>
 #include <QScatterSeries>
 #include <QSplitter>
 #include <QTableView>
@@ -25,10 +30,54 @@
 #include <QValueAxis>
 #include <QtConcurrent>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
 namespace rubric {
+
+/// The scatter's points, drawn by one item. QScatterSeries makes a graphics item per point and
+/// adds each to a group whose bounds it recomputes: 20,000 points held the GUI thread for 12 s
+/// and 1,500 for over 100 ms; painted here, 5,000 take a few milliseconds. The (empty) series
+/// keeps the legend entry and the axes the points are mapped with.
+class CorrelationDots : public QGraphicsItem
+{
+public:
+    CorrelationDots(QChart *chart, QScatterSeries *series)
+        : QGraphicsItem(chart)
+        , m_chart(chart)
+        , m_series(series)
+    {
+    }
+    void setPoints(QList<QPointF> points)
+    {
+        m_points = std::move(points);
+        update();
+    }
+    void plotAreaChanged()
+    {
+        prepareGeometryChange();
+        update();
+    }
+    QRectF boundingRect() const override { return m_chart->plotArea(); }
+    void paint(QPainter *painter, const QStyleOptionGraphicsItem *, QWidget *) override
+    {
+        painter->save();
+        painter->setClipRect(m_chart->plotArea());
+        painter->setRenderHint(QPainter::Antialiasing);
+        painter->setPen(QPen(m_series->borderColor(), 1));
+        painter->setBrush(m_series->color());
+        const double r = m_series->markerSize() / 2;
+        for (const QPointF &p : std::as_const(m_points))
+            painter->drawEllipse(m_chart->mapToPosition(p, m_series), r, r);
+        painter->restore();
+    }
+
+private:
+    QChart *m_chart;
+    QScatterSeries *m_series;
+    QList<QPointF> m_points;
+};
 
 CorrelationPane::CorrelationPane(QWidget *parent)
     : QWidget(parent)
@@ -96,6 +145,8 @@ CorrelationPane::CorrelationPane(QWidget *parent)
         s->attachAxis(y);
     }
     m_scatterChart->legend()->setAlignment(Qt::AlignBottom);
+    m_dots = new CorrelationDots(m_scatterChart, m_points);
+    connect(m_scatterChart, &QChart::plotAreaChanged, this, [this] { m_dots->plotAreaChanged(); });
     m_scatterView->setRenderHint(QPainter::Antialiasing);
     m_scatterView->setMouseTracking(true);
     m_scatterView->viewport()->setMouseTracking(true);
@@ -136,14 +187,19 @@ CorrelationPane::CorrelationPane(QWidget *parent)
     connect(m_split, &QComboBox::currentIndexChanged, this, &CorrelationPane::refresh);
     connect(m_constantGroups, &QComboBox::currentIndexChanged, this, &CorrelationPane::refresh);
     connect(m_model, &QAbstractItemModel::modelReset, this, &CorrelationPane::showConvention);
-    connect(&m_watcher, &QFutureWatcherBase::finished, this, [this] {
-        if (m_watcher.property("generation").toULongLong() != m_generation)
-            return; // superseded
-        const auto cis = m_watcher.result();
-        for (int i = 0; i < m_bars.size() && i < cis.size(); ++i)
-            m_bars[i].ci = cis[i];
-        showBars();
-        emit criterionIntervalsReady();
+    connect(&m_watcher, &QFutureWatcherBase::resultReadyAt, this, &CorrelationPane::onChartResult);
+    const auto updateBusy = [this] {
+        if (busy() != m_busy) {
+            m_busy = busy();
+            emit busyChanged(m_busy);
+        }
+    };
+    connect(&m_watcher, &QFutureWatcherBase::started, this, updateBusy);
+    connect(&m_watcher, &QFutureWatcherBase::finished, this, updateBusy);
+    connect(m_model, &CorrelationModel::computingChanged, this, updateBusy);
+    connect(m_model, &CorrelationModel::coefficientsReady, this, [this] {
+        showConvention();
+        updateScatterTitle();
     });
 }
 
@@ -200,6 +256,10 @@ void CorrelationPane::showConvention()
         m_convention->setText(tr("Cannot read the project: %1").arg(m_model->error()));
         return;
     }
+    if (m_model->coefficientsPending()) {
+        m_convention->setText(tr("Computing the correlations…"));
+        return;
+    }
     if (row >= 0 && !m_model->rowError(row).isEmpty()) {
         m_convention->setText(tr("Cannot read the scores: %1").arg(m_model->rowError(row)));
         return;
@@ -246,6 +306,11 @@ QString CorrelationPane::chartFileStem() const
                     : QStringLiteral("correlation");
 }
 
+bool CorrelationPane::busy() const
+{
+    return m_watcher.isRunning() || m_model->computing();
+}
+
 void CorrelationPane::refresh()
 {
     m_model->setConstantGroups(constantGroups());
@@ -255,94 +320,275 @@ void CorrelationPane::refresh()
                              ? tr("<b>%1</b> vs human · %2")
                                        .arg(m_scores->judge().toHtmlEscaped(), m_scores->aspect().toHtmlEscaped())
                              : tr("No judge scores this aspect yet."));
-    refreshScatter();
-    refreshCriteria();
+    refreshCharts();
 }
 
-void CorrelationPane::refreshScatter()
+namespace {
+
+/// Reads and computes what the charts show, on a worker with a connection of its own: the
+/// split's items with a human and a judge score (every one in the fit, at most kMaxDrawn drawn),
+/// the axes' scales as the heatmap colours them, and each criterion's Pearson with people over
+/// columns (correlateAtLevel and bootstrapCorrelation, as `rubric correlate`).
+struct ChartJob
+{
+    QString path, aspect, judge;
+    int columnSet = 0;
+    stats::Level level = stats::Level::Dataset;
+    SplitFilter split = SplitFilter::All;
+    stats::ConstantGroups rule = stats::ConstantGroups::Skip;
+    int resamples = 0;
+    std::stop_token stop;
+};
+
+} // namespace
+
+void CorrelationPane::refreshCharts()
+{
+    ++m_generation;
+    m_stop.request_stop(); // a superseded setting's result would be dropped anyway
+    m_stop = std::stop_source();
+    m_shown.clear();
+    m_bars.clear();
+    m_dots->setPoints({});
+    m_fit->clear();
+    showBars();
+    if (!m_scores || !m_project || m_scores->judge().isEmpty()) {
+        m_scatterChart->setTitle(tr("Judge vs human"));
+        m_points->setName(tr("Items"));
+        m_fit->setName(tr("Least-squares fit"));
+        return;
+    }
+    m_scatterChart->setTitle(tr("Judge vs human · computing…"));
+    m_barChart->setTitle(tr("Pearson per criterion (95% bootstrap interval) · computing…"));
+    ChartJob job;
+    job.path = m_project->path();
+    job.aspect = m_scores->aspect();
+    job.judge = m_scores->judge();
+    job.columnSet = m_scores->columnSet();
+    job.level = level();
+    job.split = split();
+    job.rule = constantGroups();
+    job.resamples = m_resamples;
+    job.stop = m_stop.get_token();
+    m_watcher.setProperty("generation", m_generation);
+    m_watcher.setFuture(QtConcurrent::run(CorrelationModel::bootstrapPool(), [job](QPromise<Chart> &promise) {
+        Chart chart;
+        const auto opened = openForWorker(job.path);
+        if (!opened) {
+            chart.error = opened.errorString();
+            promise.addResult(std::move(chart));
+            return;
+        }
+        Project &project = **opened;
+        const auto fail = [&](const QString &error) {
+            chart.error = error;
+            promise.addResult(std::move(chart));
+        };
+        // The columns `rubric correlate` reads: the split's items with a human score, in import
+        // order, with the judge's score (NaN where it has none) and each item's row id.
+        auto read = stats::gatherColumns(project, job.aspect, {job.judge}, job.split);
+        if (!read)
+            return fail(read.errorString());
+        StatsColumns columns = std::move(read).value();
+        if (job.stop.stop_requested())
+            return;
+        const std::vector<double> &human = columns.human;
+        const std::vector<double> judge = std::move(columns.judges[0]);
+        columns.judges.clear();
+        const size_t rows = columns.size();
+
+        // Axes: the aspect's scale; a judge off that scale (ROUGE, length) on its observed range.
+        const auto aspect = project.readAspect(job.aspect);
+        if (!aspect)
+            return fail(aspect.errorString());
+        if (*aspect) {
+            chart.minX = chart.minY = (*aspect)->min;
+            chart.maxX = chart.maxY = (*aspect)->max;
+        }
+        double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+        for (const double v : judge)
+            if (!std::isnan(v)) {
+                lo = std::min(lo, v);
+                hi = std::max(hi, v);
+            }
+        if (std::isfinite(lo) && (lo < chart.minY || hi > chart.maxY) && hi > lo) {
+            chart.minY = lo;
+            chart.maxY = hi;
+        }
+
+        // The points: every one in the fit, at most kMaxDrawn drawn, every k-th in import order
+        // (the same ones each time), by CorrelationDots; only the drawn ones' ids are read.
+        std::vector<size_t> both;
+        for (size_t r = 0; r < rows; ++r)
+            if (!std::isnan(judge[r]))
+                both.push_back(r);
+        chart.points = qsizetype(both.size());
+        constexpr qsizetype kMaxDrawn = 5000;
+        const qsizetype stride = std::max<qsizetype>(1, (chart.points + kMaxDrawn - 1) / kMaxDrawn);
+        QVector<qint64> drawnKeys;
+        for (qsizetype k = 0; k < chart.points; k += stride) {
+            const size_t r = both[size_t(k)];
+            chart.drawn.append(QPointF(human[r], judge[r]));
+            drawnKeys.append(columns.rows[r]);
+        }
+        const auto drawnRows = ItemPageStore(&project).rows(drawnKeys, {}, 0);
+        if (!drawnRows)
+            return fail(drawnRows.errorString());
+        for (const ItemPageRow &row : *drawnRows) // in the order of the keys
+            chart.drawnIds.append(row.id);
+        if (chart.drawnIds.size() != chart.drawn.size())
+            return fail(QStringLiteral("items changed while they were read"));
+        // Least-squares line of judge on human over every point.
+        if (chart.points >= 2) {
+            double mx = 0, my = 0;
+            for (const size_t r : both) {
+                mx += human[r];
+                my += judge[r];
+            }
+            mx /= double(chart.points);
+            my /= double(chart.points);
+            double sxy = 0, sxx = 0;
+            for (const size_t r : both) {
+                sxy += (human[r] - mx) * (judge[r] - my);
+                sxx += (human[r] - mx) * (human[r] - mx);
+            }
+            if (sxx > 0) {
+                chart.fitted = true;
+                chart.slope = sxy / sxx;
+                chart.intercept = my - chart.slope * mx;
+            }
+        }
+        std::vector<size_t>().swap(both);
+        if (job.stop.stop_requested())
+            return;
+
+        // The criteria as columns beside the judge's (the same rows), each item's means looked
+        // up by its id: the ids are read only for a judge with criteria.
+        const auto criteria = ScoreModel::readCriterionColumns(&project, job.judge, job.columnSet);
+        if (!criteria)
+            return fail(criteria.errorString());
+        QVector<int> barColumn; // bar → column of `columns`
+        if (!criteria->keys.isEmpty()) {
+            const qsizetype keys = criteria->keys.size();
+            columns.judges.assign(size_t(keys), std::vector<double>(rows, std::numeric_limits<double>::quiet_NaN()));
+            constexpr size_t kChunk = 10000;
+            for (size_t from = 0; from < rows; from += kChunk) {
+                if (job.stop.stop_requested())
+                    return;
+                const size_t to = std::min(rows, from + kChunk);
+                const QVector<qint64> chunk(columns.rows.begin() + qsizetype(from),
+                                            columns.rows.begin() + qsizetype(to));
+                const auto ids = ItemPageStore(&project).rows(chunk, {}, 0);
+                if (!ids)
+                    return fail(ids.errorString());
+                if (size_t(ids->size()) != to - from)
+                    return fail(QStringLiteral("items changed while they were read"));
+                for (size_t r = from; r < to; ++r) {
+                    const auto perItem = criteria->scores.constFind(ids->at(qsizetype(r - from)).id);
+                    if (perItem == criteria->scores.constEnd())
+                        continue;
+                    for (qsizetype k = 0; k < keys; ++k)
+                        columns.judges[size_t(k)][r]
+                                = perItem->value(criteria->keys[k], std::numeric_limits<double>::quiet_NaN());
+                }
+            }
+            for (qsizetype k = 0; k < keys; ++k) {
+                if (job.stop.stop_requested())
+                    return;
+                const std::vector<double> &c = columns.judges[size_t(k)];
+                const auto scored = std::count_if(c.begin(), c.end(), [](double v) { return !std::isnan(v); });
+                // A criterion scored only outside the split (e.g. a hypothesis HypoEval tried on
+                // the train items and did not select) has no bar here.
+                if (scored < 3)
+                    continue;
+                chart.bars.append(
+                        {criteria->keys[k], stats::correlateAtLevel(columns, int(k), job.level, job.rule).pearson, {}});
+                barColumn.append(int(k));
+            }
+        }
+        promise.addResult(chart);
+        if (job.resamples <= 0 || chart.bars.isEmpty())
+            return;
+        Chart intervals;
+        intervals.intervals = true;
+        intervals.bars = chart.bars;
+        stats::BootstrapOptions options{job.resamples, 0,        0.95,
+                                        job.stop,      job.rule, stats::coefficientBit(stats::Coefficient::Pearson)};
+        for (qsizetype b = 0; b < barColumn.size(); ++b) {
+            if (job.stop.stop_requested())
+                return;
+            intervals.bars[b].ci = stats::bootstrapCorrelation(columns, barColumn[b], job.level,
+                                                               options)[stats::Coefficient::Pearson];
+        }
+        if (!job.stop.stop_requested())
+            promise.addResult(std::move(intervals));
+    }));
+}
+
+void CorrelationPane::onChartResult(int index)
+{
+    if (m_watcher.property("generation").toULongLong() != m_generation)
+        return; // superseded
+    const Chart chart = m_watcher.resultAt(index);
+    m_barChart->setTitle(tr("Pearson per criterion (95% bootstrap interval)"));
+    if (chart.intervals) {
+        for (int i = 0; i < m_bars.size() && i < chart.bars.size(); ++i)
+            m_bars[i].ci = chart.bars[i].ci;
+        showBars();
+        emit criterionIntervalsReady();
+        return;
+    }
+    if (!chart.error.isEmpty()) {
+        m_scatterChart->setTitle(tr("Judge vs human"));
+        m_convention->setText(tr("Cannot read the scores: %1").arg(chart.error));
+        return;
+    }
+    showScatter(chart);
+    m_bars = chart.bars;
+    showBars();
+    emit chartReady();
+}
+
+void CorrelationPane::showScatter(const Chart &chart)
 {
     m_shown.clear();
-    QList<QPointF> pts;
-    QVector<int> rows;
-    const SplitFilter filter = split();
-    if (m_scores) {
-        for (int r = 0; r < m_scores->rowCount(); ++r) {
-            const SplitRole role = m_scores->splitRole(r);
-            if ((filter == SplitFilter::Train && role != SplitRole::Train)
-                || (filter == SplitFilter::Test && role != SplitRole::Test))
-                continue;
-            const double h = m_scores->score(r, ScoreModel::HumanColumn);
-            const double j = m_scores->score(r, ScoreModel::JudgeColumn);
-            if (std::isnan(h) || std::isnan(j))
-                continue;
-            rows.append(r);
-            pts.append(QPointF(h, j));
-        }
-    }
-    // A chart item per point: a million of them would take gigabytes and minutes. At most
-    // kMaxDrawn points are drawn, every k-th in import order (the same ones each time); the fit
-    // and the coefficients use them all.
-    constexpr qsizetype kMaxDrawn = 20000;
-    const qsizetype stride = (pts.size() + kMaxDrawn - 1) / kMaxDrawn;
-    QList<QPointF> drawn;
-    drawn.reserve(std::min(pts.size(), kMaxDrawn));
-    for (qsizetype k = 0; k < pts.size(); k += std::max<qsizetype>(1, stride)) {
-        drawn.append(pts[k]);
-        m_shown.append({m_scores->itemId(rows[k]), pts[k].x(), pts[k].y()});
-    }
-    m_points->replace(drawn);
-    m_points->setName(
-            drawn.size() < pts.size()
-                    ? tr("Items (%1 of %2 drawn)").arg(QLocale().toString(drawn.size()), QLocale().toString(pts.size()))
-                    : tr("Items"));
-
-    // Least-squares line of judge on human over the points shown.
-    double minX = 1, maxX = 5, minY = 1, maxY = 5;
-    if (m_scores && m_scores->columnCount() > 0) {
-        minX = minY
-                = m_scores->headerData(ScoreModel::HumanColumn, Qt::Horizontal, ScoreModel::ScaleMinRole).toDouble();
-        maxX = maxY
-                = m_scores->headerData(ScoreModel::HumanColumn, Qt::Horizontal, ScoreModel::ScaleMaxRole).toDouble();
-        // The judge axis follows the judge column's scale: the aspect's for LLM judges, the
-        // observed range for judges on another scale (ROUGE, length).
-        if (m_scores->columnCount() > ScoreModel::JudgeColumn) {
-            minY = m_scores->headerData(ScoreModel::JudgeColumn, Qt::Horizontal, ScoreModel::ScaleMinRole).toDouble();
-            maxY = m_scores->headerData(ScoreModel::JudgeColumn, Qt::Horizontal, ScoreModel::ScaleMaxRole).toDouble();
-        }
-    }
+    m_shown.reserve(chart.drawn.size());
+    for (qsizetype k = 0; k < chart.drawn.size(); ++k)
+        m_shown.append({chart.drawnIds[k], chart.drawn[k].x(), chart.drawn[k].y()});
+    m_dots->setPoints(chart.drawn);
+    m_points->setName(chart.drawn.size() < chart.points
+                              ? tr("Items (%1 of %2 drawn)")
+                                        .arg(QLocale().toString(chart.drawn.size()), QLocale().toString(chart.points))
+                              : tr("Items"));
     QList<QPointF> line;
-    if (pts.size() >= 2) {
-        double mx = 0, my = 0;
-        for (const QPointF &p : pts) {
-            mx += p.x();
-            my += p.y();
-        }
-        mx /= pts.size();
-        my /= pts.size();
-        double sxy = 0, sxx = 0;
-        for (const QPointF &p : pts) {
-            sxy += (p.x() - mx) * (p.y() - my);
-            sxx += (p.x() - mx) * (p.x() - mx);
-        }
-        if (sxx > 0) {
-            const double slope = sxy / sxx;
-            line = {QPointF(minX, my + slope * (minX - mx)), QPointF(maxX, my + slope * (maxX - mx))};
-            m_fit->setName(tr("Least-squares fit: judge = %1 + %2 × human")
-                                   .arg(QString::number(my - slope * mx, 'f', 2), QString::number(slope, 'f', 2)));
-        }
+    if (chart.fitted) {
+        line = {QPointF(chart.minX, chart.intercept + chart.slope * chart.minX),
+                QPointF(chart.maxX, chart.intercept + chart.slope * chart.maxX)};
+        m_fit->setName(tr("Least-squares fit: judge = %1 + %2 × human")
+                               .arg(QString::number(chart.intercept, 'f', 2), QString::number(chart.slope, 'f', 2)));
+    } else {
+        m_fit->setName(tr("Least-squares fit"));
     }
     m_fit->replace(line);
     const auto axes = m_scatterChart->axes();
     for (QAbstractAxis *a : axes) {
         auto *v = static_cast<QValueAxis *>(a);
         if (a->alignment() == Qt::AlignBottom)
-            v->setRange(minX - 0.05 * (maxX - minX), maxX + 0.05 * (maxX - minX));
+            v->setRange(chart.minX - 0.05 * (chart.maxX - chart.minX), chart.maxX + 0.05 * (chart.maxX - chart.minX));
         else
-            v->setRange(minY - 0.05 * (maxY - minY), maxY + 0.05 * (maxY - minY));
+            v->setRange(chart.minY - 0.05 * (chart.maxY - chart.minY), chart.maxY + 0.05 * (chart.maxY - chart.minY));
     }
+    updateScatterTitle();
+}
+
+void CorrelationPane::updateScatterTitle()
+{
+    if (m_watcher.isRunning() && m_shown.isEmpty())
+        return; // still "computing…"
     const int row = m_scores ? m_model->rowOfJudge(m_scores->judge()) : -1;
     m_scatterChart->setTitle(
-            row < 0 ? tr("Judge vs human")
+            row < 0 || m_model->coefficientsPending()
+                    ? tr("Judge vs human")
                     : tr("Judge vs human · Pearson %1 at this level (n = %2)")
                               .arg(m_model->index(row, CorrelationModel::PearsonColumn).data().toString(),
                                    m_model->index(row, CorrelationModel::NColumn).data().toString()));
@@ -352,48 +598,7 @@ void CorrelationPane::setBootstrap(int resamples)
 {
     m_resamples = resamples;
     m_model->setBootstrap(resamples);
-    refreshCriteria();
-}
-
-void CorrelationPane::refreshCriteria()
-{
-    ++m_generation;
-    m_stop.request_stop(); // a superseded bootstrap's result would be dropped anyway
-    m_stop = std::stop_source();
-    m_bars.clear();
-    m_barInputs.clear();
-    const SplitFilter filter = split();
-    const stats::Level lvl = level();
-    if (m_scores) {
-        const QStringList keys = m_scores->criterionKeys();
-        for (int k = 0; k < keys.size(); ++k) {
-            const int col = ScoreModel::FirstCriterionColumn + k;
-            QVector<stats::ScoredItem> items;
-            for (int r = 0; r < m_scores->rowCount(); ++r) {
-                const SplitRole role = m_scores->splitRole(r);
-                if ((filter == SplitFilter::Train && role != SplitRole::Train)
-                    || (filter == SplitFilter::Test && role != SplitRole::Test))
-                    continue;
-                const double h = m_scores->score(r, ScoreModel::HumanColumn);
-                const double c = m_scores->score(r, col);
-                if (std::isnan(h) || std::isnan(c))
-                    continue;
-                items.append({m_scores->itemId(r), m_scores->group(r), m_scores->system(r), h, c});
-            }
-            // A criterion scored only outside the split (e.g. a hypothesis HypoEval tried on the
-            // train items and did not select) has no bar here.
-            if (items.size() < 3)
-                continue;
-            m_bars.append({keys[k], stats::correlateAtLevel(items, lvl, constantGroups()).pearson, {}});
-            m_barInputs.append(items);
-        }
-    }
-    showBars();
-    if (m_barInputs.isEmpty() || m_resamples <= 0)
-        return;
-    m_watcher.setProperty("generation", m_generation);
-    m_watcher.setFuture(CorrelationModel::startPearsonIntervals(
-            m_barInputs, lvl, {m_resamples, 0, 0.95, m_stop.get_token(), constantGroups()}));
+    refreshCharts();
 }
 
 void CorrelationPane::showBars()

@@ -23,15 +23,21 @@ class QTableView;
 
 namespace rubric {
 
+class CorrelationDots;
 class CorrelationModel;
 
 /// Judge vs human: a scatter of the selected judge's items with the least-squares line and the
 /// item under the mouse named; per-criterion Pearson bars with bootstrap intervals; a table of
-/// every judge at the chosen level and split. Reads the project's shared ScoreModel (the
-/// heatmap reads the same one) and computes with the core statistics `rubric correlate` uses.
+/// every judge at the chosen level and split. Follows the judge and aspect of the project's shared
+/// ScoreModel (the heatmap shows the same one) without reading its rows: the points, the fit and
+/// the bars are read and computed on the thread pool from columns (QtConcurrent + QFutureWatcher,
+/// a connection of the worker's own) with the core statistics `rubric correlate` uses, and the
+/// pane says "computing…" until they arrive; a new setting stops the running work.
 class CorrelationPane : public QWidget, public ChartSource
 {
     Q_OBJECT
+    /// True while the table's or the charts' figures are being computed (the bench waits on it).
+    Q_PROPERTY(bool busy READ busy NOTIFY busyChanged)
 public:
     explicit CorrelationPane(QWidget *parent = nullptr);
     ~CorrelationPane() override;
@@ -42,8 +48,10 @@ public:
     CorrelationModel *correlationModel() const { return m_model; }
     /// Bootstrap resamples of the judges' and the criteria's intervals (default 1000; 0: none).
     void setBootstrap(int resamples);
-    /// True while the per-criterion intervals are being computed.
+    /// True while the chart's points, bars or per-criterion intervals are being computed.
     bool computingCriteria() const { return m_watcher.isRunning(); }
+    /// computingCriteria() or the table's model computing.
+    bool busy() const;
     /// Per-criterion bars as shown: key → (Pearson, interval); for tests and export.
     struct CriterionBar
     {
@@ -62,8 +70,11 @@ public:
     QPoint scatterPosition(const QString &itemId) const;
 
 signals:
+    /// The points, the fit and the per-criterion bars of the current setting have arrived.
+    void chartReady();
     /// Per-criterion intervals of the current setting have arrived.
     void criterionIntervalsReady();
+    void busyChanged(bool busy);
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
@@ -75,9 +86,25 @@ private:
         double human;
         double judge;
     };
+    /// What the worker hands back: first the chart (points drawn, fit, axes, bars), then the bars'
+    /// intervals.
+    struct Chart
+    {
+        bool intervals = false;
+        QString error;
+        QList<QPointF> drawn;
+        QStringList drawnIds;
+        qsizetype points = 0; ///< all points of the split with both scores (the fit's)
+        double minX = 1, maxX = 5, minY = 1, maxY = 5;
+        bool fitted = false;
+        double intercept = 0, slope = 0;
+        QVector<CriterionBar> bars;
+    };
     void refresh();
-    void refreshScatter();
-    void refreshCriteria();
+    void refreshCharts();
+    void onChartResult(int index);
+    void showScatter(const Chart &chart);
+    void updateScatterTitle();
     void showBars();
     void onHover(const QPoint &viewportPos);
     stats::Level level() const;
@@ -96,7 +123,8 @@ private:
     QLabel *m_hover = nullptr;
     QChart *m_scatterChart = nullptr;
     QChartView *m_scatterView = nullptr;
-    QScatterSeries *m_points = nullptr;
+    QScatterSeries *m_points = nullptr; ///< empty: the legend entry and the axes of m_dots
+    CorrelationDots *m_dots = nullptr;
     QLineSeries *m_fit = nullptr;
     QChart *m_barChart = nullptr;
     QChartView *m_barView = nullptr;
@@ -104,11 +132,11 @@ private:
     QWidget *m_charts = nullptr;
     QVector<Point> m_shown;
     QVector<CriterionBar> m_bars;
-    QVector<QVector<stats::ScoredItem>> m_barInputs;
     quint64 m_generation = 0;
     int m_resamples = 1000;
-    std::stop_source m_stop; ///< of the running bootstrap; a new setting or the destructor stops it
-    QFutureWatcher<QVector<stats::Interval>> m_watcher;
+    bool m_busy = false;
+    std::stop_source m_stop; ///< of the running work; a new setting or the destructor stops it
+    QFutureWatcher<Chart> m_watcher;
 };
 
 } // namespace rubric
