@@ -1,11 +1,13 @@
 // File → Export Chart: the heatmap and correlation panes saved as PNG and SVG through the main
 // window, what the files hold, and the refusals (no chart on the pane, unknown format).
 #include "ChartExport.h"
+#include "ChartLayout.h"
 #include "MainWindow.h"
 #include "ScoreFixture.h"
 #include "UiTestProject.h"
 
 #include <QAction>
+#include <QChartView>
 #include <QFile>
 #include <QImage>
 #include <QProcess>
@@ -116,7 +118,9 @@ void TestChartExport::svgIsVectorWithTitle()
     if (QObject *shown = m_window->findChild<QWidget *>(pane + QStringLiteral("Pane"));
         shown && shown->property("busy").isValid())
         QTRY_VERIFY_WITH_TIMEOUT(!shown->property("busy").toBool(), 60000);
-    QTest::qWait(200); // the chart's layout follows its new series in a later event
+    for (const QChartView *view : m_window->findChildren<QChartView *>())
+        if (view->isVisible())
+            QVERIFY(test::waitChartLaidOut(view)); // the chart's layout follows its new series in a later event
     const QString file = m_dir.filePath(pane + QStringLiteral(".svg"));
     const auto r = m_window->exportChart(file);
     QVERIFY2(r.ok(), qPrintable(r.errorString()));

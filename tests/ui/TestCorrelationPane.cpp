@@ -1,3 +1,4 @@
+#include "ChartLayout.h"
 #include "ProjectTestAccess.h"
 #include "ScoreFixture.h"
 #include "models/CorrelationModel.h"
@@ -410,10 +411,11 @@ void TestCorrelationPane::hoverNamesTheItem()
     QVERIFY(QTest::qWaitForWindowExposed(&pane));
     QVERIFY(chart.count() > 0 || chart.wait(30000));
     QTRY_VERIFY_WITH_TIMEOUT(!pane.busy(), 30000); // the title with the table's Pearson is in
-    QTest::qWait(200);                             // and the chart laid out again after it
+    auto *view = pane.findChild<QChartView *>(QStringLiteral("correlationScatter"));
+    QVERIFY(view);
+    QVERIFY(test::waitChartLaidOut(view)); // and the chart laid out again after it
     const QPoint pos = pane.scatterPosition(QStringLiteral("item-0040"));
     QVERIFY(pos.x() >= 0);
-    auto *view = pane.findChild<QChartView *>(QStringLiteral("correlationScatter"));
     QTest::mouseMove(view->viewport(), pos);
     QTRY_VERIFY(pane.findChild<QLabel *>(QStringLiteral("correlationHover"))->text().contains(QStringLiteral("item-")));
     // Points often coincide on a 1–5 scale; the label names the nearest and counts the rest.
