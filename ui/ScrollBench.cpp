@@ -56,6 +56,39 @@ QAbstractScrollArea *mainScrollArea(MainWindow &window)
     return best;
 }
 
+/// The event loop's longest gap while it runs: a 2 ms precise timer notes how long each of its
+/// ticks came after the one before (a blocked GUI thread shows as one long gap).
+class GapProbe : public QObject
+{
+public:
+    GapProbe()
+    {
+        m_tick.setTimerType(Qt::PreciseTimer);
+        m_tick.setInterval(2);
+        connect(&m_tick, &QTimer::timeout, this, [this] {
+            const qint64 now = m_clock.nsecsElapsed();
+            m_maxGapNs = std::max(m_maxGapNs, now - m_lastTick);
+            m_lastTick = now;
+        });
+    }
+
+    void start()
+    {
+        m_clock.start();
+        m_lastTick = 0;
+        m_tick.start();
+    }
+    void stop() { m_tick.stop(); }
+    double maxGapMs() const { return double(m_maxGapNs) / 1e6; }
+    qint64 elapsedNs() const { return m_clock.nsecsElapsed(); }
+    qint64 elapsedMs() const { return m_clock.elapsed(); }
+
+private:
+    QTimer m_tick;
+    QElapsedTimer m_clock;
+    qint64 m_lastTick = 0, m_maxGapNs = 0;
+};
+
 /// Scrolls one view and measures the event loop's longest gap meanwhile.
 class Scroller : public QObject
 {
@@ -65,13 +98,6 @@ public:
         , m_pane(std::move(pane))
         , m_done(std::move(done))
     {
-        m_probe.setTimerType(Qt::PreciseTimer);
-        m_probe.setInterval(2);
-        connect(&m_probe, &QTimer::timeout, this, [this] {
-            const qint64 now = m_clock.nsecsElapsed();
-            m_maxGapNs = std::max(m_maxGapNs, now - m_lastTick);
-            m_lastTick = now;
-        });
         m_step.setInterval(16); // a frame: what a wheel or a held key sends at most
         connect(&m_step, &QTimer::timeout, this, [this] { step(); });
     }
@@ -105,8 +131,6 @@ public:
         std::uniform_int_distribution<int> anywhere(0, std::max(0, bar->maximum()));
         for (int i = 0; i < 150; ++i)
             m_positions.push_back(anywhere(rng));
-        m_clock.start();
-        m_lastTick = 0;
         m_probe.start();
         m_step.start();
     }
@@ -130,7 +154,7 @@ private:
         m_probe.stop();
         m_step.stop();
         QJsonObject o{{QStringLiteral("open_ms"), m_openMs},
-                      {QStringLiteral("max_gap_ms"), double(m_maxGapNs) / 1e6},
+                      {QStringLiteral("max_gap_ms"), m_probe.maxGapMs()},
                       {QStringLiteral("steps"), int(m_next)},
                       {QStringLiteral("scroll_range"), m_area ? m_area->verticalScrollBar()->maximum() : 0}};
         if (!error.isEmpty())
@@ -142,9 +166,8 @@ private:
     QString m_pane;
     std::function<void(QJsonObject)> m_done;
     QPointer<QAbstractScrollArea> m_area;
-    QTimer m_probe, m_step;
-    QElapsedTimer m_clock;
-    qint64 m_lastTick = 0, m_maxGapNs = 0;
+    GapProbe m_probe;
+    QTimer m_step;
     double m_openMs = 0;
     std::vector<int> m_positions;
     size_t m_next = 0;
@@ -162,21 +185,12 @@ public:
         for (QWidget *w : window.findChildren<QWidget *>())
             if (w->metaObject()->indexOfProperty("busy") >= 0)
                 m_watched.append(w);
-        m_probe.setTimerType(Qt::PreciseTimer);
-        m_probe.setInterval(2);
-        connect(&m_probe, &QTimer::timeout, this, [this] {
-            const qint64 now = m_clock.nsecsElapsed();
-            m_maxGapNs = std::max(m_maxGapNs, now - m_lastTick);
-            m_lastTick = now;
-        });
         m_check.setInterval(20);
         connect(&m_check, &QTimer::timeout, this, [this] { check(); });
     }
 
     void start()
     {
-        m_clock.start();
-        m_lastTick = 0;
         m_probe.start();
         m_check.start();
         check();
@@ -188,20 +202,19 @@ private:
         bool busy = false;
         for (const QPointer<QWidget> &w : std::as_const(m_watched))
             busy = busy || (w && w->isVisible() && w->property("busy").toBool());
-        const bool timedOut = m_clock.elapsed() > 120000;
+        const bool timedOut = m_probe.elapsedMs() > 120000;
         if (busy && !timedOut)
             return;
         m_probe.stop();
         m_check.stop();
-        m_done(double(m_clock.nsecsElapsed()) / 1e6, double(m_maxGapNs) / 1e6, timedOut);
+        m_done(double(m_probe.elapsedNs()) / 1e6, m_probe.maxGapMs(), timedOut);
         deleteLater();
     }
 
     std::function<void(double, double, bool)> m_done;
     QList<QPointer<QWidget>> m_watched;
-    QTimer m_probe, m_check;
-    QElapsedTimer m_clock;
-    qint64 m_lastTick = 0, m_maxGapNs = 0;
+    GapProbe m_probe;
+    QTimer m_check;
 };
 
 /// RUBRIC_BENCH_SEARCH=TEXT: the Dataset pane filtered by TEXT, then sorted by its output column
@@ -216,13 +229,6 @@ public:
         , m_text(std::move(text))
         , m_done(std::move(done))
     {
-        m_probe.setTimerType(Qt::PreciseTimer);
-        m_probe.setInterval(2);
-        connect(&m_probe, &QTimer::timeout, this, [this] {
-            const qint64 now = m_clock.nsecsElapsed();
-            m_maxGapNs = std::max(m_maxGapNs, now - m_lastTick);
-            m_lastTick = now;
-        });
     }
 
     void start()
@@ -239,8 +245,6 @@ public:
             if (!busy)
                 QTimer::singleShot(0, this, [this] { next(); });
         });
-        m_clock.start();
-        m_lastTick = 0;
         m_probe.start();
         next();
     }
@@ -249,16 +253,16 @@ private:
     void next()
     {
         if (m_step > 0)
-            m_result.insert(m_names[m_step - 1], double(m_clock.nsecsElapsed() - m_stepStart) / 1e6);
+            m_result.insert(m_names[m_step - 1], double(m_probe.elapsedNs() - m_stepStart) / 1e6);
         if (m_step == 2)
             m_result.insert(QStringLiteral("rows"), m_model->rowCount());
         if (m_step == 3) {
             m_probe.stop();
-            m_result.insert(QStringLiteral("max_gap_ms"), double(m_maxGapNs) / 1e6);
+            m_result.insert(QStringLiteral("max_gap_ms"), m_probe.maxGapMs());
             m_done(m_result);
             return;
         }
-        m_stepStart = m_clock.nsecsElapsed();
+        m_stepStart = m_probe.elapsedNs();
         const int step = m_step++;
         if (step == 0)
             m_edit->setText(m_text);
@@ -276,9 +280,8 @@ private:
     QPointer<ItemsModel> m_model;
     QPointer<QLineEdit> m_edit;
     QPointer<QTableView> m_view;
-    QTimer m_probe;
-    QElapsedTimer m_clock;
-    qint64 m_lastTick = 0, m_maxGapNs = 0, m_stepStart = 0;
+    GapProbe m_probe;
+    qint64 m_stepStart = 0;
     int m_step = 0;
     const QStringList m_names{QStringLiteral("filter_ms"), QStringLiteral("sort_ms"), QStringLiteral("clear_ms")};
     QJsonObject m_result;

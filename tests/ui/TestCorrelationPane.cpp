@@ -83,11 +83,7 @@ void TestCorrelationPane::addSecondJudge()
 
 bool TestCorrelationPane::waitCoefficients(const CorrelationModel *model)
 {
-    QElapsedTimer waited;
-    waited.start();
-    while (model->coefficientsPending() && waited.elapsed() < 30000)
-        QTest::qWait(10);
-    return !model->coefficientsPending();
+    return QTest::qWaitFor([model] { return !model->coefficientsPending(); }, 30000);
 }
 
 void TestCorrelationPane::modelTester()
